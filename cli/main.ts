@@ -1,0 +1,25 @@
+import { Command } from 'commander';
+import { registerRunCommands } from './commands/run';
+import { registerSandboxCommand } from './commands/sandbox';
+import { registerEvalCommands } from './commands/eval';
+import { registerRecalcCommand } from './commands/recalc';
+import { registerScriptedLlmCommand } from './commands/scriptedLlm';
+import { registerReportCommand } from './commands/report';
+import { exitCodeOf, describeError } from './exitCodes';
+
+const program = new Command()
+  .name('sheetbench')
+  .description('Durable LLM spreadsheet agents and benchmarks on Temporal')
+  .showHelpAfterError();
+
+registerRunCommands(program);
+registerSandboxCommand(program);
+registerEvalCommands(program);
+registerRecalcCommand(program);
+registerScriptedLlmCommand(program);
+registerReportCommand(program);
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  process.stderr.write(`sheetbench: ${describeError(err)}\n`);
+  process.exit(exitCodeOf(err));
+});

@@ -1,0 +1,18 @@
+/** Recalculation: open a workbook in a real spreadsheet engine, recompute every formula, store cached values. */
+
+export type RecalcEngine = 'libreoffice' | 'excel';
+
+export interface RecalcResult {
+  ok: boolean;
+  engine: RecalcEngine;
+  durationMs: number;
+  /** Why it failed (timeout, load error, engine crash). */
+  error?: string;
+}
+
+export interface Recalculator {
+  readonly engine: RecalcEngine;
+  /** Recalculate `inputPath` and write the result to `outputPath` (may be the same path). */
+  recalc(inputPath: string, outputPath: string, opts?: { timeoutMs?: number }): Promise<RecalcResult>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,42 @@
+import type { TokenUsage } from '../llm/types';
+
+/** Why a task has no normal verdict. Infrastructure classes may be retried by `sheetbench retry --failed`. */
+export type TaskFailureClass =
+  | 'dataset' // missing or corrupt workbooks, malformed record
+  | 'llm' // provider unreachable, auth, context too long, retries exhausted
+  | 'sandbox' // sandbox lost
+  | 'recalc'
+  | 'scoring'
+  | 'budget'
+  | 'cancelled'
+  | 'internal';
+
+export const INFRASTRUCTURE_FAILURES: readonly TaskFailureClass[] = ['llm', 'sandbox', 'recalc', 'scoring', 'internal'];
+
+export interface StageRecord {
+  stage: string;
+  llmCalls: number;
+  usage: TokenUsage;
+  costUsd: number;
+  wallMs: number;
+  outcome: string;
+}
+
+/** What a task workflow returns and the run collects (small: a few hundred bytes plus stage records). */
+export interface TaskResult {
+  taskId: string;
+  /** The id with its original type, for the official eval JSON. */
+  id: number | string;
+  instructionType: string;
+  testCaseResults: number[];
+  soft: number;
+  hard: number;
+  failure?: { class: TaskFailureClass; message: string };
+  llmCalls: number;
+  usage: TokenUsage;
+  costUsd: number;
+  stages: StageRecord[];
+  /** Per test case, why it failed (from the scorer). */
+  reasons: (string | null)[];
+  wallMs: number;
+}

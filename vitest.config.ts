@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    // Integration suites start their own Temporal dev server / LibreOffice; keep file-level parallelism modest on 2 cores.
+    maxWorkers: 2,
+    fileParallelism: true,
+  },
+});
