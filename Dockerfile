@@ -1,0 +1,6 @@
+# Image for the Linux workers (main queue and LibreOffice recalc queue). Not built on the development machines.
+FROM node:20-bookworm
+WORKDIR /app
+COPY . .
+ENV SHEETBENCH_SKIP_LOCAL_MODEL=1
+RUN bash scripts/setup.sh

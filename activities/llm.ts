@@ -1,0 +1,89 @@
+import { ApplicationFailure, heartbeat, cancellationSignal } from '@temporalio/activity';
+import type { ChatMessage } from '../llm/types';
+import { classifyLlmError, costOf, ResponseCache, cachedComplete, createProvider } from '../llm';
+import { runContext } from '../run/runContext';
+import { conversationUpTo, writeConversation } from '../run/conversationStore';
+import { renderOfficialPrompt, usesPreview, type OfficialPromptKind } from '../agents/prompts/spreadsheetbench';
+import { modelPaths } from '../agents/officialPaths';
+import { cachedPreview } from './preview';
+import type { WorkerDeps } from './deps';
+
+/** The user message of a turn: literal text (feedback) or a prompt rendered here from the task record. */
+export type UserMessageSpec = { text: string } | { officialPrompt: OfficialPromptKind };
+
+export interface LlmTurnInput {
+  runDir: string;
+  taskId: string;
+  conversation: string;
+  /** Number of messages that precede this turn's user message. */
+  turn: number;
+  user: UserMessageSpec;
+  /** Stable identity of this call: `<runId>/<taskId>/<stage>/<round>`. */
+  callKey: string;
+}
+
+export interface LlmTurnResult {
+  text: string;
+  finishReason: string;
+  usage: { inputTokens: number; outputTokens: number };
+  costUsd: number;
+  cached: boolean;
+}
+
+export function llmActivities(deps: WorkerDeps) {
+  return {
+    /** One LLM call: renders the user message, calls the model through the run's response cache, records both messages. */
+    async llmTurn(input: LlmTurnInput): Promise<LlmTurnResult> {
+      const ctx = await runContext(input.runDir);
+      const history = await conversationUpTo(ctx.layout, input.taskId, input.conversation, input.turn);
+      const user: ChatMessage = { role: 'user', content: await renderUser(input, deps) };
+      const messages = [...history, user];
+      const { llm } = ctx.manifest;
+      const provider = createProvider({ ...deps.config.llm, ...llm, apiKey: deps.config.llm.apiKey });
+      const cache = new ResponseCache(ctx.layout.llmCacheDir);
+      heartbeat();
+      let response;
+      try {
+        response = await cachedComplete(
+          provider,
+          cache,
+          { model: llm.model, temperature: llm.temperature, maxTokens: llm.maxTokens, messages },
+          { callKey: input.callKey, signal: cancellationSignal() },
+        );
+      } catch (err) {
+        throw toApplicationFailure(err, deps.config.llm.maxRetryAfterMs);
+      }
+      await writeConversation(ctx.layout, input.taskId, input.conversation, [...messages, { role: 'assistant', content: response.text }]);
+      return {
+        text: response.text,
+        finishReason: response.finishReason,
+        usage: response.usage,
+        costUsd: response.cached ? 0 : costOf(response.usage, llm.model, deps.config.llm.prices),
+        cached: response.cached,
+      };
+    },
+  };
+}
+
+async function renderUser(input: LlmTurnInput, deps: WorkerDeps): Promise<string> {
+  if ('text' in input.user) return input.user.text;
+  const ctx = await runContext(input.runDir);
+  const task = ctx.task(input.taskId);
+  const kind = input.user.officialPrompt;
+  const preview = usesPreview(kind) ? await cachedPreview(ctx, input.taskId) : undefined;
+  return renderOfficialPrompt(kind, task, modelPaths(task, ctx.layout.outputsName), {
+    preview,
+    maxTurns: ctx.manifest.agentSettings.maxTurns,
+  });
+}
+
+function toApplicationFailure(err: unknown, maxRetryAfterMs: number): ApplicationFailure {
+  const failure = classifyLlmError(err, { maxRetryAfterMs });
+  const message = `LLM call failed (${failure.class}): ${err instanceof Error ? err.message : String(err)}`;
+  return ApplicationFailure.create({
+    message,
+    type: `Llm.${failure.class}`,
+    nonRetryable: !failure.retryable,
+    nextRetryDelay: failure.retryAfterMs,
+  });
+}

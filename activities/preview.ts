@@ -1,0 +1,20 @@
+import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../artifacts/files';
+import { spreadsheetPreview } from '../agents/preview';
+import { testCaseFiles } from '../dataset/spreadsheetbench';
+import type { RunContext } from '../run/runContext';
+
+/** The test-case-1 preview, computed once per task and kept in the task's artifact folder. */
+export async function cachedPreview(ctx: RunContext, taskId: string): Promise<string> {
+  const file = path.join(ctx.layout.taskDir(taskId), 'preview.txt');
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    const [first] = await testCaseFiles(ctx.manifest.datasetDir, ctx.task(taskId), 1);
+    if (!first) throw new Error(`task ${taskId}: no test case input to preview`);
+    const text = await spreadsheetPreview(first.inputPath, ctx.manifest.agentSettings.previewRows);
+    await writeFileAtomic(file, text);
+    return text;
+  }
+}

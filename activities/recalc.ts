@@ -1,0 +1,43 @@
+import { rename, rm, access } from 'node:fs/promises';
+import { ApplicationFailure, heartbeat } from '@temporalio/activity';
+import type { Recalculator } from '../recalc/types';
+
+export interface RecalcWorkbookInput {
+  path: string;
+  timeoutMs?: number;
+}
+
+export interface RecalcWorkbookResult {
+  ok: boolean;
+  engine: string;
+  durationMs: number;
+  error?: string;
+}
+
+/** Activities of the recalc task queue (LibreOffice on Linux, Excel on the Windows worker). */
+export function recalcActivities(recalculator: () => Promise<Recalculator>) {
+  return {
+    /** Recalculates a workbook in place (written beside, then renamed), so a retry always starts from a whole file. */
+    async recalcWorkbook(input: RecalcWorkbookInput): Promise<RecalcWorkbookResult> {
+      try {
+        await access(input.path);
+      } catch {
+        return { ok: false, engine: 'none', durationMs: 0, error: `no workbook at ${input.path}` };
+      }
+      const engine = await recalculator();
+      const tmp = `${input.path}.recalc.xlsx`;
+      heartbeat();
+      const result = await engine.recalc(input.path, tmp, { timeoutMs: input.timeoutMs });
+      if (!result.ok) {
+        await rm(tmp, { force: true });
+        // A workbook the engine cannot open is a verdict matter (scored as it is), not an infrastructure failure.
+        if (/timeout|crash|died|restart/i.test(result.error ?? '')) {
+          throw ApplicationFailure.retryable(`recalculation of ${input.path} failed: ${result.error}`, 'RecalcFailed');
+        }
+        return { ok: false, engine: result.engine, durationMs: result.durationMs, error: result.error };
+      }
+      await rename(tmp, input.path);
+      return { ok: true, engine: result.engine, durationMs: result.durationMs };
+    },
+  };
+}

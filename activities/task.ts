@@ -1,0 +1,98 @@
+import { open, access } from 'node:fs/promises';
+import path from 'node:path';
+import { ApplicationFailure } from '@temporalio/activity';
+import { runContext } from '../run/runContext';
+import { testCaseFiles, OFFICIAL_TEST_CASES } from '../dataset/spreadsheetbench';
+import { writeJsonAtomic, readJsonOr } from '../artifacts/files';
+import type { TaskResult } from '../run/taskResult';
+import { readConversation } from '../run/conversationStore';
+
+export interface PreparedTask {
+  id: number | string;
+  instructionType: string;
+  testCases: number[];
+}
+
+export interface RecordTaskResultInput {
+  runDir: string;
+  result: TaskResult;
+  /** Conversations to keep in the transcript. */
+  conversations: string[];
+  /** What goes into the official conv JSONL: the main conversation, the last execution feedback, the solution. */
+  official?: { conversation: string; finalFeedback?: string; solution: string };
+}
+
+export function officialConvPath(taskDir: string): string {
+  return path.join(taskDir, 'official-conv.json');
+}
+
+export const taskActivities = {
+  /** Checks that the task's workbooks exist and look like xlsx files; a bad task fails alone, with its cause. */
+  async prepareTask(input: { runDir: string; taskId: string }): Promise<PreparedTask> {
+    const ctx = await runContext(input.runDir);
+    const task = ctx.task(input.taskId);
+    const cases = await testCaseFiles(ctx.manifest.datasetDir, task, OFFICIAL_TEST_CASES);
+    if (!cases.length) {
+      throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no input workbook 1_${input.taskId}_input.xlsx in ${task.spreadsheet_path}`, 'DatasetError');
+    }
+    for (const c of cases) {
+      const problem = (await zipProblem(c.inputPath)) ?? null;
+      if (problem) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: ${path.basename(c.inputPath)} ${problem}`, 'DatasetError');
+    }
+    return { id: task.id, instructionType: task.instruction_type, testCases: cases.map((c) => c.index) };
+  },
+
+  /** Writes the task's result and transcript to the artifact store (idempotent: same content on a retry). */
+  async recordTaskResult(input: RecordTaskResultInput): Promise<void> {
+    const ctx = await runContext(input.runDir);
+    const taskId = input.result.taskId;
+    const official = input.official;
+    const mainConversation = official ? await readConversation(ctx.layout, taskId, official.conversation) : [];
+    await writeJsonAtomic(officialConvPath(ctx.layout.taskDir(taskId)), {
+      id: input.result.id,
+      instruction_type: input.result.instructionType,
+      conversation: official ? [...mainConversation.map((m) => m.content), ...(official.finalFeedback !== undefined ? [official.finalFeedback] : [])] : '',
+      solution: official?.solution ?? '',
+    });
+    const transcript = {
+      taskId,
+      conversations: Object.fromEntries(
+        await Promise.all(input.conversations.map(async (name) => [name, await readConversation(ctx.layout, taskId, name)] as const)),
+      ),
+      stages: input.result.stages,
+    };
+    await writeJsonAtomic(ctx.layout.transcriptPath(taskId), transcript);
+    await writeJsonAtomic(ctx.layout.taskResultPath(taskId), input.result);
+  },
+
+  /** Output workbooks that exist for these test cases (the ones worth recalculating). */
+  async outputPaths(input: { runDir: string; taskId: string; testCases: number[] }): Promise<{ outputPaths: string[] }> {
+    const ctx = await runContext(input.runDir);
+    const paths = input.testCases.map((n) => ctx.layout.outputPath(input.taskId, n));
+    const present = await Promise.all(paths.map((p) => access(p).then(() => true, () => false)));
+    return { outputPaths: paths.filter((_, i) => present[i]) };
+  },
+
+  async readTaskResult(input: { runDir: string; taskId: string }): Promise<TaskResult | null> {
+    const ctx = await runContext(input.runDir);
+    return readJsonOr<TaskResult | null>(ctx.layout.taskResultPath(input.taskId), null);
+  },
+};
+
+async function zipProblem(file: string): Promise<string | undefined> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch {
+    return 'is missing';
+  }
+  try {
+    const head = Buffer.alloc(4);
+    await handle.read(head, 0, 4, 0);
+    if (head.readUInt32BE(0) === 0xd0cf11e0) return 'is an encrypted or legacy (OLE) workbook, not an xlsx';
+    if (head.readUInt32BE(0) !== 0x504b0304) return 'is not an xlsx (zip) file: corrupt';
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,209 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { loadConfig } from '../../config/load';
+import type { Config } from '../../config/schema';
+import { createRun } from '../../run/createRun';
+import { readManifest, type RunManifest } from '../../run/manifest';
+import { readJsonOr } from '../../artifacts/files';
+import { connectClient, connectWorkerConnection } from '../../temporal/connection';
+import { startRunWorkflow, RunExistsError } from '../../run/startRunWorkflow';
+import { progressQuery, resumeSignal, type RunProgress } from '../../workflows/contracts';
+import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
+import type { RunSummary } from '../../run/summary';
+import { resolveTemporal, type TemporalSession } from '../temporalSession';
+import { formatProgress } from '../progressBar';
+import { CliError, EXIT } from '../exitCodes';
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+interface RunFlags {
+  dataset: string;
+  agent: string;
+  model?: string;
+  baseUrl?: string;
+  concurrency?: string;
+  runId?: string;
+  out?: string;
+  tasks?: string;
+  limit?: string;
+  worker: boolean;
+  budgetUsd?: string;
+  budgetTokens?: string;
+  mode?: 'official' | 'strict';
+}
+
+export function registerRunCommands(program: Command): void {
+  program
+    .command('run')
+    .description('run an agent on a SpreadsheetBench dataset, durably, and print the scores')
+    .requiredOption('--dataset <dir>', 'dataset folder (dataset.json + spreadsheet/)')
+    .option('--agent <name>', 'single | row_exec | react_exec | row_react_exec | sheetcopilot', 'single')
+    .option('--model <name>', 'model name (default: the embedded local model)')
+    .option('--base-url <url>', 'OpenAI-compatible endpoint (key from OPENAI_API_KEY)')
+    .option('--concurrency <n>', 'tasks in flight at once')
+    .option('--run-id <id>', 'run id (default: generated)')
+    .option('--out <dir>', "the run's folder (default runs/<run-id>)")
+    .option('--tasks <ids>', 'comma-separated task ids')
+    .option('--limit <n>', 'only the first n tasks')
+    .option('--budget-usd <usd>', 'run-wide dollar cap (pauses when reached)')
+    .option('--budget-tokens <n>', 'run-wide token cap (pauses when reached)')
+    .option('--mode <mode>', 'scoring mode: official | strict')
+    .option('--no-worker', 'do not start an in-process worker (workers run elsewhere)')
+    .action(async (flags: RunFlags) => {
+      const config = loadConfig({
+        llm: { model: flags.model, baseUrl: flags.baseUrl },
+        run: { concurrency: intFlag(flags.concurrency), budgetUsd: numFlag(flags.budgetUsd), budgetTokens: intFlag(flags.budgetTokens), scoringMode: flags.mode },
+      });
+      const { manifest, runDir } = await createRun(config, {
+        datasetDir: flags.dataset,
+        agent: flags.agent,
+        runId: flags.runId,
+        runDir: flags.out,
+        taskIds: flags.tasks?.split(',').map((s) => s.trim()).filter(Boolean),
+        limit: intFlag(flags.limit),
+      });
+      log(`run ${manifest.runId}: ${manifest.taskCount} tasks, agent ${manifest.agent}, model ${manifest.llm.model} (${manifest.llm.provider}); folder ${runDir}`);
+      const session = await resolveTemporal(config, log);
+      const client = await connectClient(session);
+      const handle = await startRunWorkflow(client, config, manifest, runDir).catch((err) => {
+        if (err instanceof RunExistsError) throw new CliError(`${err.message}: use \`sheetbench resume ${manifest.runId}\``, EXIT.usage);
+        throw err;
+      });
+      await followRun(client, session, config, handle, runDir, flags.worker);
+    });
+
+  program
+    .command('worker')
+    .description('run workers only (main queue and LibreOffice recalc queue)')
+    .option('--no-recalc', 'do not serve the recalc queue')
+    .option('--recalc-only', 'serve only the recalc queue')
+    .action(async (flags: { recalc: boolean; recalcOnly?: boolean }) => {
+      const config = loadConfig();
+      const session = await resolveTemporal(config, log);
+      const workers = await startWorkers(session, config, { main: !flags.recalcOnly, recalc: flags.recalc });
+      log(`worker polling ${session.address} namespace ${session.namespace}`);
+      for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => void workers.shutdown());
+      await workers.run();
+    });
+
+  program
+    .command('status <run>')
+    .description('progress of a run (run id or run folder)')
+    .option('--json', 'print JSON')
+    .action(async (run: string, flags: { json?: boolean }) => {
+      const { handle } = await openRun(run);
+      const progress = await queryProgress(handle);
+      process.stdout.write(flags.json ? `${JSON.stringify(progress, null, 2)}\n` : `${formatProgress(progress)}\n`);
+    });
+
+  program
+    .command('resume <run>')
+    .description('continue a run after the CLI or worker was killed (or a pause): start a worker and follow it to its end')
+    .option('--no-worker', 'do not start an in-process worker')
+    .action(async (run: string, flags: { worker: boolean }) => {
+      const { client, session, config, handle, runDir, manifest } = await openRun(run);
+      await checkSameExperiment(manifest, runDir);
+      await handle.signal(resumeSignal).catch(() => undefined);
+      await followRun(client, session, config, handle, runDir, flags.worker);
+    });
+}
+
+async function followRun(client: Client, session: TemporalSession, config: Config, handle: WorkflowHandle, runDir: string, withWorker: boolean): Promise<void> {
+  let workers: WorkerSet | undefined;
+  let workersDone: Promise<void> | undefined;
+  if (withWorker) {
+    workers = await startWorkers(session, config, {});
+    workersDone = workers.run();
+  }
+  const tty = process.stderr.isTTY;
+  let lastPrinted = 0;
+  const timer = setInterval(async () => {
+    const p = await queryProgress(handle).catch(() => undefined);
+    if (!p) return;
+    if (tty) process.stderr.write(`\r${formatProgress(p)}\x1b[K`);
+    else if (Date.now() - lastPrinted > 10_000) {
+      lastPrinted = Date.now();
+      log(formatProgress(p));
+    }
+  }, 1000);
+  try {
+    const final = (await handle.result()) as RunProgress;
+    if (tty) process.stderr.write('\n');
+    log(formatProgress(final));
+  } finally {
+    clearInterval(timer);
+    if (workers) {
+      await workers.shutdown();
+      await workersDone;
+    }
+    await client.connection.close();
+  }
+  printSummary(await readJsonOr<RunSummary | null>(path.join(runDir, 'summary.json'), null), runDir);
+}
+
+function printSummary(summary: RunSummary | null, runDir: string): void {
+  if (!summary) throw new CliError(`run finished but ${runDir}/summary.json is missing`);
+  const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+  const lines = [
+    `scores (${summary.scored}/${summary.tasks} tasks): soft ${pct(summary.overall.soft)}  hard ${pct(summary.overall.hard)}`,
+    ...Object.entries(summary.byType).map(([type, s]) => `  ${type}: soft ${pct(s.soft)}  hard ${pct(s.hard)}  (${s.tasks} tasks)`),
+    `LLM calls ${summary.llmCalls}, tokens in ${summary.usage.inputTokens} out ${summary.usage.outputTokens}, cost $${summary.costUsd.toFixed(4)}`,
+    ...(summary.failed ? [`tasks with failures: ${summary.failed} ${JSON.stringify(summary.failureClasses)}`] : []),
+    `outputs and eval JSON in ${runDir}`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function startWorkers(session: TemporalSession, config: Config, opts: { main?: boolean; recalc?: boolean }): Promise<WorkerSet> {
+  const connection = await connectWorkerConnection(session);
+  return createWorkers(connection, { ...config, temporal: { ...config.temporal, namespace: session.namespace } }, opts);
+}
+
+/** Finds a run by id (runs/<id>) or by folder, and its workflow. */
+export async function openRun(run: string) {
+  const runDir = existsSync(path.join(run, 'run.json')) ? path.resolve(run) : path.resolve('runs', run);
+  if (!existsSync(path.join(runDir, 'run.json'))) throw new CliError(`unknown run ${run}: no run.json in ${run} or runs/${run}`, EXIT.notFound);
+  const manifest = await readManifest(runDir);
+  const config = loadConfig();
+  const session = await resolveTemporal(config, () => undefined);
+  const client = await connectClient(session);
+  const handle = client.workflow.getHandle(manifest.runId);
+  try {
+    await handle.describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new CliError(`run ${manifest.runId} is not known to the Temporal server at ${session.address}`, EXIT.notFound);
+    throw new CliError(`Temporal server at ${session.address} did not answer: ${(err as Error).message}`, EXIT.server);
+  }
+  return { client, session, config, handle, runDir, manifest };
+}
+
+async function queryProgress(handle: WorkflowHandle): Promise<RunProgress> {
+  return handle.query(progressQuery);
+}
+
+/** A resume continues only the experiment that was started (dataset, agent, prompts, model, sampling, scorer). */
+async function checkSameExperiment(manifest: RunManifest, runDir: string): Promise<void> {
+  const config = loadConfig();
+  const differs: string[] = [];
+  if (config.llm.model !== manifest.llm.model && process.env.SHEETBENCH_MODEL) differs.push(`model ${manifest.llm.model} → ${config.llm.model}`);
+  if (config.run.scoringMode !== manifest.scoringMode && existsSync('sheetbench.config.json')) differs.push(`scoring mode ${manifest.scoringMode} → ${config.run.scoringMode}`);
+  if (differs.length) {
+    throw new CliError(`run ${manifest.runId} (${runDir}) was started as a different experiment: ${differs.join('; ')}`, EXIT.mismatch);
+  }
+}
+
+function intFlag(v?: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new CliError(`expected a positive whole number, got ${v}`, EXIT.usage);
+  return n;
+}
+
+function numFlag(v?: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new CliError(`expected a positive number, got ${v}`, EXIT.usage);
+  return n;
+}

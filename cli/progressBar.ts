@@ -1,0 +1,28 @@
+import type { RunProgress } from '../workflows/contracts';
+
+/** One status line: done/total, pass rate so far, tokens, spend, elapsed, ETA. */
+export function formatProgress(p: RunProgress, width = 24): string {
+  const frac = p.total ? p.done / p.total : 1;
+  const filled = Math.round(frac * width);
+  const bar = `${'#'.repeat(filled)}${'-'.repeat(width - filled)}`;
+  const tokens = p.usage.inputTokens + p.usage.outputTokens;
+  const parts = [
+    `[${bar}] ${p.done}/${p.total}`,
+    `running ${p.running}`,
+    `soft ${(p.passRateSoft * 100).toFixed(1)}% hard ${(p.passRateHard * 100).toFixed(1)}%`,
+    `tokens ${tokens}`,
+    `$${p.costUsd.toFixed(4)}`,
+    `elapsed ${duration(p.elapsedMs)}`,
+    `eta ${p.etaMs === null ? '?' : duration(p.etaMs)}`,
+  ];
+  if (p.failed) parts.push(`failed ${p.failed}`);
+  if (p.paused) parts.push(`PAUSED (${p.pauseReason ?? ''})`);
+  return parts.join(' | ');
+}
+
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s % 60).padStart(2, '0')}s`;
+}

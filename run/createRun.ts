@@ -1,0 +1,63 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { loadDataset, selectTasks, type SheetTask } from '../dataset/spreadsheetbench';
+import { writeJsonAtomic } from '../artifacts/files';
+import { experimentHash, writeManifest, type RunManifest } from './manifest';
+import type { Config } from '../config/schema';
+import { OFFICIAL_PROMPT_VERSION } from '../agents/prompts/spreadsheetbench';
+import { AGENT_SETTINGS } from '../workflows/agents';
+
+export interface CreateRunOptions {
+  datasetDir: string;
+  agent: string;
+  runId?: string;
+  runDir?: string;
+  taskIds?: string[];
+  limit?: number;
+}
+
+/** Writes a new run folder: run.json (the experiment) and tasks.json (the selected task records). */
+export async function createRun(config: Config, opts: CreateRunOptions): Promise<{ manifest: RunManifest; runDir: string; tasks: SheetTask[] }> {
+  const datasetDir = path.resolve(opts.datasetDir);
+  const all = await loadDataset(datasetDir);
+  const tasks = selectTasks(all, { ids: opts.taskIds, limit: opts.limit });
+  const runId = opts.runId ?? `run-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomUUID().slice(0, 6)}`;
+  const runDir = path.resolve(opts.runDir ?? path.join('runs', runId));
+  const setting = AGENT_SETTINGS[opts.agent];
+  if (!setting) throw new Error(`unknown agent ${opts.agent} (known: ${Object.keys(AGENT_SETTINGS).join(', ')})`);
+  const base = {
+    benchmark: 'spreadsheetbench' as const,
+    agent: opts.agent,
+    setting,
+    datasetDir,
+    datasetVersion: await datasetVersion(datasetDir),
+    scoringMode: config.run.scoringMode,
+    taskCount: tasks.length,
+    llm: {
+      provider: config.llm.provider === 'local' || (!config.llm.baseUrl && !config.llm.apiKey) ? ('local' as const) : ('openai' as const),
+      baseUrl: config.llm.baseUrl,
+      model: config.llm.model,
+      temperature: config.llm.temperature,
+      maxTokens: config.llm.maxTokens,
+      localModelPath: config.llm.localModelPath,
+    },
+    agentSettings: {
+      maxTurns: config.run.maxTurns,
+      maxRevisions: config.run.maxRevisions,
+      previewRows: config.run.previewRows,
+      promptVersion: OFFICIAL_PROMPT_VERSION,
+    },
+  };
+  const manifest: RunManifest = { ...base, runId, createdAt: new Date().toISOString(), experimentHash: experimentHash(base) };
+  await writeManifest(runDir, manifest);
+  await writeJsonAtomic(path.join(runDir, 'tasks.json'), tasks);
+  return { manifest, runDir, tasks };
+}
+
+/** Content hash of dataset.json plus its size and mtime-independent task count: identifies the dataset version. */
+async function datasetVersion(datasetDir: string): Promise<string> {
+  const file = path.join(datasetDir, 'dataset.json');
+  const [text, info] = await Promise.all([readFile(file), stat(file)]);
+  return `sha256:${createHash('sha256').update(text).digest('hex').slice(0, 16)}:${info.size}`;
+}

@@ -1,0 +1,59 @@
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** `run.json`: what defines a run. Activities read the model settings from here, never secrets (keys stay in the worker's env). */
+export const runManifestSchema = z.object({
+  runId: z.string(),
+  benchmark: z.literal('spreadsheetbench'),
+  agent: z.string(),
+  /** `<setting>` of the official output folder name (`single`, `multi_row_exec`, ...). */
+  setting: z.string(),
+  datasetDir: z.string(),
+  datasetVersion: z.string(),
+  scoringMode: z.enum(['official', 'strict']),
+  createdAt: z.string(),
+  taskCount: z.number().int().nonnegative(),
+  llm: z.object({
+    provider: z.enum(['openai', 'local']),
+    baseUrl: z.string().optional(),
+    model: z.string(),
+    temperature: z.number().optional(),
+    maxTokens: z.number().int().optional(),
+    localModelPath: z.string().optional(),
+  }),
+  agentSettings: z.object({ maxTurns: z.number().int(), maxRevisions: z.number().int(), previewRows: z.number().int(), promptVersion: z.string() }),
+  experimentHash: z.string(),
+});
+export type RunManifest = z.infer<typeof runManifestSchema>;
+
+/** The hash of what defines the experiment: a resume continues only the same experiment. */
+export function experimentHash(m: Omit<RunManifest, 'experimentHash' | 'runId' | 'createdAt'>): string {
+  const defining = {
+    datasetVersion: m.datasetVersion,
+    agent: m.agent,
+    agentSettings: m.agentSettings,
+    model: m.llm.model,
+    temperature: m.llm.temperature ?? null,
+    maxTokens: m.llm.maxTokens ?? null,
+    scoringMode: m.scoringMode,
+  };
+  return createHash('sha256').update(JSON.stringify(defining)).digest('hex').slice(0, 16);
+}
+
+export async function readManifest(runDir: string): Promise<RunManifest> {
+  const file = path.join(runDir, 'run.json');
+  let raw: string;
+  try {
+    raw = await readFile(file, 'utf8');
+  } catch {
+    throw new Error(`no run at ${runDir} (missing run.json)`);
+  }
+  return runManifestSchema.parse(JSON.parse(raw));
+}
+
+export async function writeManifest(runDir: string, m: RunManifest): Promise<void> {
+  await mkdir(runDir, { recursive: true });
+  await writeFile(path.join(runDir, 'run.json'), JSON.stringify(m, null, 2));
+}

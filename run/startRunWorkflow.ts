@@ -1,0 +1,50 @@
+import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { Config } from '../config/schema';
+import type { RunManifest } from './manifest';
+import { SA } from '../temporal/searchAttributes';
+import { benchmarkRun } from '../workflows/benchmarkRun';
+import type { RunWorkflowInput } from '../workflows/contracts';
+
+export class RunExistsError extends Error {
+  override name = 'RunExistsError';
+}
+
+/** Starts the run workflow (id = run id) with its search attributes and a memo of the experiment (no secrets). */
+export async function startRunWorkflow(client: Client, config: Config, manifest: RunManifest, runDir: string): Promise<WorkflowHandle<typeof benchmarkRun>> {
+  const input: RunWorkflowInput = {
+    runId: manifest.runId,
+    runDir,
+    taskCount: manifest.taskCount,
+    concurrency: config.run.concurrency,
+    agent: manifest.agent,
+    budgetUsd: config.run.budgetUsd,
+    budgetTokens: config.run.budgetTokens,
+    taskBudgetUsd: config.run.taskBudgetUsd,
+    recalcTaskQueue: config.recalc.engine === 'none' ? undefined : config.temporal.recalcTaskQueue,
+  };
+  try {
+    return await client.workflow.start(benchmarkRun, {
+      workflowId: manifest.runId,
+      taskQueue: config.temporal.taskQueue,
+      args: [input],
+      typedSearchAttributes: [
+        { key: SA.runId, value: manifest.runId },
+        { key: SA.benchmark, value: manifest.benchmark },
+        { key: SA.agent, value: manifest.agent },
+        { key: SA.model, value: manifest.llm.model },
+        { key: SA.status, value: 'running' },
+      ],
+      memo: {
+        runDir,
+        experimentHash: manifest.experimentHash,
+        llm: { ...manifest.llm },
+        agentSettings: manifest.agentSettings,
+        dataset: manifest.datasetDir,
+      },
+      staticSummary: `SpreadsheetBench ${manifest.agent} × ${manifest.llm.model}: ${manifest.taskCount} tasks`,
+    });
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) throw new RunExistsError(`run ${manifest.runId} already exists`);
+    throw err;
+  }
+}

@@ -1,0 +1,154 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { msToTs } from '@temporalio/common/lib/time';
+import { SA, searchAttributeFlags } from './searchAttributes';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export function temporalBinary(): string {
+  const bin = process.env.SHEETBENCH_TEMPORAL_BIN ?? path.join(REPO_ROOT, '.tools/temporal/bin/temporal');
+  if (!existsSync(bin)) throw new Error(`Temporal CLI not found at ${bin}: run \`npm run setup\` (or set TEMPORAL_ADDRESS to use your own cluster)`);
+  return bin;
+}
+
+export interface DevServerOptions {
+  stateDir: string;
+  port: number;
+  uiPort: number;
+  namespace: string;
+  retentionDays: number;
+  /** Keep the server running after this process exits (the CLI's default), or tie it to this process (tests). */
+  detached?: boolean;
+  startTimeoutMs?: number;
+}
+
+export interface DevServer {
+  address: string;
+  uiUrl: string;
+  pid: number;
+  /** True when an already running server from an earlier invocation was reused. */
+  reused: boolean;
+  stop(): Promise<void>;
+}
+
+/** Starts `temporal server start-dev` with SQLite state (runs survive restarts), or reuses the one already started there. */
+export async function ensureDevServer(opts: DevServerOptions): Promise<DevServer> {
+  const address = `127.0.0.1:${opts.port}`;
+  const uiUrl = `http://localhost:${opts.uiPort}/namespaces/${opts.namespace}/workflows`;
+  mkdirSync(opts.stateDir, { recursive: true });
+  const pidFile = path.join(opts.stateDir, 'temporal.pid');
+  if (await isListening(opts.port)) {
+    await prepareNamespace(address, opts);
+    const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : -1;
+    return { address, uiUrl, pid, reused: true, stop: () => stopPid(pid) };
+  }
+  const log = openSync(path.join(opts.stateDir, 'temporal.log'), 'a');
+  const child = spawn(temporalBinary(), devServerArgs(opts), {
+    detached: opts.detached ?? true,
+    stdio: ['ignore', log, log],
+  });
+  if (opts.detached ?? true) child.unref();
+  writeFileSync(pidFile, String(child.pid));
+  await waitForPort(opts.port, opts.startTimeoutMs ?? 60_000, () => child.exitCode !== null);
+  await prepareNamespace(address, opts);
+  return { address, uiUrl, pid: child.pid!, reused: false, stop: () => stopPid(child.pid!) };
+}
+
+export function devServerArgs(opts: DevServerOptions): string[] {
+  return [
+    'server', 'start-dev',
+    '--db-filename', path.join(opts.stateDir, 'temporal.db'),
+    '--ip', '127.0.0.1',
+    '--port', String(opts.port),
+    '--ui-port', String(opts.uiPort),
+    '--namespace', opts.namespace,
+    '--log-level', 'warn',
+    '--ui-disable-news-fetch',
+    '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
+    '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
+    ...searchAttributeFlags(),
+  ];
+}
+
+/** Retention ≥ 30 days and the search attributes, also on a server that was started before they were added. */
+async function prepareNamespace(address: string, opts: DevServerOptions): Promise<void> {
+  const connection = await Connection.connect({ address, connectTimeout: '10s' });
+  try {
+    await ensureNamespace(connection, opts.namespace, opts.retentionDays);
+    await ensureSearchAttributes(connection, opts.namespace);
+  } finally {
+    await connection.close();
+  }
+}
+
+async function ensureNamespace(connection: Connection, namespace: string, retentionDays: number): Promise<void> {
+  const retentionMs = retentionDays * 86_400_000;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const desc = await connection.workflowService.describeNamespace({ namespace });
+      if (Number(desc.config?.workflowExecutionRetentionTtl?.seconds ?? 0) * 1000 >= retentionMs) return;
+      await connection.workflowService.updateNamespace({ namespace, config: { workflowExecutionRetentionTtl: msToTs(retentionMs) } });
+      return;
+    } catch (err) {
+      if (attempt >= 50) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<void> {
+  const existing = await connection.operatorService.listSearchAttributes({ namespace });
+  const known = new Set(Object.keys(existing.customAttributes ?? {}));
+  const { IndexedValueType } = temporal.api.enums.v1;
+  const missing = Object.values(SA).filter((k) => !known.has(k.name));
+  if (!missing.length) return;
+  const searchAttributes = Object.fromEntries(
+    missing.map((k) => [k.name, k.type === 'DOUBLE' ? IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE : IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
+  );
+  await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
+}
+
+export function isListening(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function waitForPort(port: number, timeoutMs: number, died: () => boolean): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await isListening(port)) return;
+    if (died()) throw new Error(`temporal server start-dev exited during start-up (see its log in the state folder)`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`Temporal dev server did not listen on port ${port} within ${timeoutMs} ms`);
+}
+
+async function stopPid(pid: number): Promise<void> {
+  if (pid <= 0) return;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+}

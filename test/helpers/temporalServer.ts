@@ -1,0 +1,50 @@
+import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureDevServer, type DevServer } from '../../temporal/devServer';
+
+export const TEST_NAMESPACE = 'sheetbench-test';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export interface TestTemporal {
+  server: DevServer;
+  address: string;
+  stateDir: string;
+  port: number;
+  uiPort: number;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A real `temporal server start-dev` with SQLite state in a temp folder, on free ports, owned by the test. */
+export async function startTestTemporal(stateDir = mkdtempSync(path.join(os.tmpdir(), 'sb-temporal-'))): Promise<TestTemporal> {
+  const port = await freePort();
+  const uiPort = await freePort();
+  const opts = { stateDir, port, uiPort, namespace: TEST_NAMESPACE, retentionDays: 30, detached: false, startTimeoutMs: 90_000 };
+  const handle: TestTemporal = {
+    server: await ensureDevServer(opts),
+    address: `127.0.0.1:${port}`,
+    stateDir,
+    port,
+    uiPort,
+    async restart() {
+      await handle.server.stop();
+      handle.server = await ensureDevServer(opts);
+    },
+    async stop() {
+      await handle.server.stop();
+    },
+  };
+  return handle;
+}

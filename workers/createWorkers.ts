@@ -1,0 +1,65 @@
+import { Worker, type NativeConnection } from '@temporalio/worker';
+import { createActivities, recalcActivities } from '../activities';
+import type { Config } from '../config/schema';
+import { createSandboxFactory } from '../sandbox';
+import { createRecalculator } from '../recalc';
+import type { SandboxFactory } from '../sandbox/types';
+import type { Recalculator } from '../recalc/types';
+import { workflowBundle } from './workflowBundle';
+
+export interface WorkerSet {
+  workers: Worker[];
+  run(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+/** The Linux worker (workflows + inference/execution/scoring) and, unless disabled, the LibreOffice recalc worker. */
+export async function createWorkers(connection: NativeConnection, config: Config, opts: { recalc?: boolean; main?: boolean } = {}): Promise<WorkerSet> {
+  const workers: Worker[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  if (opts.main ?? true) workers.push(await createMainWorker(connection, config));
+  if ((opts.recalc ?? true) && config.recalc.engine === 'libreoffice') {
+    const { worker, close } = await createRecalcWorker(connection, config);
+    workers.push(worker);
+    closers.push(close);
+  }
+  return {
+    workers,
+    run: async () => {
+      try {
+        await Promise.all(workers.map((w) => w.run()));
+      } finally {
+        for (const close of closers) await close();
+      }
+    },
+    shutdown: async () => workers.forEach((w) => w.shutdown()),
+  };
+}
+
+async function createMainWorker(connection: NativeConnection, config: Config): Promise<Worker> {
+  let factory: Promise<SandboxFactory> | undefined;
+  const activities = createActivities({ config, sandboxFactory: () => (factory ??= createSandboxFactory(config.sandbox)) });
+  return Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities,
+    maxConcurrentActivityTaskExecutions: 64,
+    shutdownGraceTime: '5s',
+  });
+}
+
+async function createRecalcWorker(connection: NativeConnection, config: Config): Promise<{ worker: Worker; close: () => Promise<void> }> {
+  let engine: Promise<Recalculator> | undefined;
+  const worker = await Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.recalcTaskQueue,
+    activities: recalcActivities(() => (engine ??= Promise.resolve(createRecalculator('libreoffice')))),
+    // One LibreOffice instance converts one file at a time; more slots would only queue inside it.
+    maxConcurrentActivityTaskExecutions: 2,
+    shutdownGraceTime: '5s',
+  });
+  return { worker, close: async () => void (engine && (await (await engine).close())) };
+}

@@ -1,0 +1,32 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { MainActivities, RecalcActivities } from '../activities';
+
+/**
+ * Activity options per kind of work. LLM calls retry few times (each retry may cost money: the response cache makes a
+ * retry after a success free, and non-retryable classes stop at once); 429s come back with their own next delay.
+ */
+export const llm = proxyActivities<MainActivities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '2 minutes',
+  retry: { maximumAttempts: 6, initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '60s' },
+});
+
+export const execution = proxyActivities<MainActivities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '30s',
+  retry: { maximumAttempts: 3, initialInterval: '1s', nonRetryableErrorTypes: ['DatasetError'] },
+});
+
+export const bookkeeping = proxyActivities<MainActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 5, initialInterval: '1s', nonRetryableErrorTypes: ['DatasetError'] },
+});
+
+export function recalcOn(taskQueue: string) {
+  return proxyActivities<RecalcActivities>({
+    taskQueue,
+    startToCloseTimeout: '5 minutes',
+    heartbeatTimeout: '2 minutes',
+    retry: { maximumAttempts: 3, initialInterval: '2s' },
+  });
+}

@@ -1,0 +1,201 @@
+import {
+  ParentClosePolicy,
+  WorkflowIdReusePolicy,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+  startChild,
+  upsertSearchAttributes,
+  workflowInfo,
+  allHandlersFinished,
+  log,
+} from '@temporalio/workflow';
+import type { MainActivities } from '../activities';
+import { SA } from '../temporal/searchAttributes';
+import {
+  pauseSignal,
+  progressQuery,
+  resumeSignal,
+  setBudgetUpdate,
+  taskDoneSignal,
+  type RunProgress,
+  type RunState,
+  type RunWorkflowInput,
+  type TaskDoneSignal,
+} from './contracts';
+import { spreadsheetTask } from './spreadsheetTask';
+
+const { listTaskIds, finalizeRun } = proxyActivities<MainActivities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { maximumAttempts: 10, initialInterval: '1s', maximumInterval: '30s' },
+});
+
+const ID_PAGE = 64;
+
+/**
+ * One benchmark run: a sliding window of task workflows (children survive continue-as-new: ABANDON),
+ * completion by signal, progress by query, pause/resume/budget by signal and update.
+ */
+export async function benchmarkRun(input: RunWorkflowInput): Promise<RunProgress> {
+  const state: RunState = input.state ?? freshState();
+  const budget = { usd: input.budgetUsd, tokens: input.budgetTokens };
+  const inFlight = new Set(state.inFlight);
+
+  setHandler(taskDoneSignal, (done) => onTaskDone(state, inFlight, done));
+  setHandler(pauseSignal, (reason) => pause(state, reason ?? 'paused by operator'));
+  setHandler(resumeSignal, () => resume(state));
+  setHandler(progressQuery, () => progress(input, state, inFlight, budget));
+  setHandler(
+    setBudgetUpdate,
+    (change) => {
+      if (change.usd !== undefined) budget.usd = change.usd;
+      if (change.tokens !== undefined) budget.tokens = change.tokens;
+      if (state.paused && state.pauseReason?.startsWith('budget') && !overBudget(state, budget)) resume(state);
+      return progress(input, state, inFlight, budget);
+    },
+    { validator: (change) => validateBudget(change, state) },
+  );
+
+  let page: string[] = [];
+  let pageStart = state.nextIndex;
+  while (state.nextIndex < input.taskCount) {
+    await condition(() => inFlight.size < input.concurrency && !state.paused);
+    if (overBudget(state, budget)) {
+      pause(state, 'budget reached: raise it with `sheetbench budget`');
+      continue;
+    }
+    if (state.nextIndex - pageStart >= page.length) {
+      pageStart = state.nextIndex;
+      page = await listTaskIds({ runDir: input.runDir, offset: pageStart, limit: ID_PAGE });
+    }
+    const taskId = page[state.nextIndex - pageStart];
+    await startTask(input, taskId);
+    inFlight.add(taskId);
+    state.nextIndex++;
+    if (workflowInfo().continueAsNewSuggested) {
+      await condition(allHandlersFinished);
+      state.inFlight = [...inFlight];
+      await continueAsNew<typeof benchmarkRun>({ ...input, budgetUsd: budget.usd, budgetTokens: budget.tokens, state });
+    }
+  }
+  await condition(() => inFlight.size === 0);
+  await finalizeRun({ runDir: input.runDir });
+  await upsertSearchAttributes([{ key: SA.status, value: 'completed' }]);
+  return progress(input, state, inFlight, budget);
+}
+
+async function startTask(input: RunWorkflowInput, taskId: string): Promise<void> {
+  const sa = workflowInfo().typedSearchAttributes;
+  await startChild(spreadsheetTask, {
+    workflowId: `${input.runId}/task/${taskId}`,
+    args: [
+      {
+        runId: input.runId,
+        runDir: input.runDir,
+        taskId,
+        agent: input.agent,
+        taskBudgetUsd: input.taskBudgetUsd,
+        recalcTaskQueue: input.recalcTaskQueue,
+      },
+    ],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    typedSearchAttributes: [
+      { key: SA.runId, value: input.runId },
+      { key: SA.taskId, value: taskId },
+      { key: SA.benchmark, value: 'spreadsheetbench' },
+      { key: SA.agent, value: input.agent },
+      { key: SA.model, value: sa.get(SA.model) ?? '' },
+      { key: SA.status, value: 'running' },
+    ],
+  });
+}
+
+function onTaskDone(state: RunState, inFlight: Set<string>, done: TaskDoneSignal): void {
+  // A signal can arrive twice (e.g. a task workflow retried its signal); count each task once.
+  if (!inFlight.delete(done.taskId)) return;
+  state.done++;
+  state.softSum += done.soft;
+  state.hardSum += done.hard;
+  state.costUsd += done.costUsd;
+  state.llmCalls += done.llmCalls;
+  state.usage = {
+    inputTokens: state.usage.inputTokens + done.usage.inputTokens,
+    outputTokens: state.usage.outputTokens + done.usage.outputTokens,
+  };
+  if (done.failureClass) {
+    state.failed++;
+    state.failureClasses[done.failureClass] = (state.failureClasses[done.failureClass] ?? 0) + 1;
+  }
+  upsertSearchAttributes([{ key: SA.costUsd, value: state.costUsd }]);
+}
+
+function pause(state: RunState, reason: string): void {
+  if (!state.paused) log.info('run paused', { reason });
+  state.paused = true;
+  state.pauseReason = reason;
+  upsertSearchAttributes([{ key: SA.status, value: 'paused' }]);
+}
+
+function resume(state: RunState): void {
+  state.paused = false;
+  state.pauseReason = undefined;
+  upsertSearchAttributes([{ key: SA.status, value: 'running' }]);
+}
+
+function overBudget(state: RunState, budget: { usd?: number; tokens?: number }): boolean {
+  const tokens = state.usage.inputTokens + state.usage.outputTokens;
+  return (budget.usd !== undefined && state.costUsd >= budget.usd) || (budget.tokens !== undefined && tokens >= budget.tokens);
+}
+
+function validateBudget(change: { usd?: number; tokens?: number }, state: RunState): void {
+  if (change.usd !== undefined && !(change.usd > state.costUsd)) {
+    throw new Error(`budget $${change.usd} is not above what is already spent ($${state.costUsd.toFixed(4)})`);
+  }
+  const tokens = state.usage.inputTokens + state.usage.outputTokens;
+  if (change.tokens !== undefined && !(change.tokens > tokens)) {
+    throw new Error(`token budget ${change.tokens} is not above what is already spent (${tokens})`);
+  }
+}
+
+function progress(input: RunWorkflowInput, state: RunState, inFlight: Set<string>, budget: { usd?: number; tokens?: number }): RunProgress {
+  const elapsedMs = Date.now() - state.startedAtMs;
+  const remaining = input.taskCount - state.done;
+  return {
+    runId: input.runId,
+    total: input.taskCount,
+    done: state.done,
+    running: inFlight.size,
+    pending: input.taskCount - state.nextIndex,
+    failed: state.failed,
+    passRateSoft: state.done ? state.softSum / state.done : 0,
+    passRateHard: state.done ? state.hardSum / state.done : 0,
+    usage: state.usage,
+    costUsd: state.costUsd,
+    llmCalls: state.llmCalls,
+    paused: state.paused,
+    pauseReason: state.pauseReason,
+    elapsedMs,
+    etaMs: state.done ? (elapsedMs / state.done) * remaining : null,
+    budgetUsd: budget.usd,
+    budgetTokens: budget.tokens,
+  };
+}
+
+function freshState(): RunState {
+  return {
+    nextIndex: 0,
+    inFlight: [],
+    done: 0,
+    failed: 0,
+    softSum: 0,
+    hardSum: 0,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    costUsd: 0,
+    llmCalls: 0,
+    paused: false,
+    startedAtMs: Date.now(),
+    failureClasses: {},
+  };
+}

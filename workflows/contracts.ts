@@ -1,0 +1,85 @@
+/** Inputs, outputs, signals and queries shared by workflows, activities and the client. Small by design. */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { TaskFailureClass, TaskResult } from '../run/taskResult';
+import type { TokenUsage } from '../llm/types';
+
+export interface RunWorkflowInput {
+  runId: string;
+  runDir: string;
+  taskCount: number;
+  concurrency: number;
+  budgetUsd?: number;
+  budgetTokens?: number;
+  taskBudgetUsd?: number;
+  agent: string;
+  /** Task queue of the recalculation workers; none: outputs are scored as written. */
+  recalcTaskQueue?: string;
+  /** Carried over continue-as-new. */
+  state?: RunState;
+}
+
+export interface RunState {
+  nextIndex: number;
+  inFlight: string[];
+  done: number;
+  failed: number;
+  softSum: number;
+  hardSum: number;
+  usage: TokenUsage;
+  costUsd: number;
+  llmCalls: number;
+  paused: boolean;
+  pauseReason?: string;
+  startedAtMs: number;
+  failureClasses: Partial<Record<TaskFailureClass, number>>;
+}
+
+export interface TaskWorkflowInput {
+  runId: string;
+  runDir: string;
+  taskId: string;
+  agent: string;
+  taskBudgetUsd?: number;
+  recalcTaskQueue?: string;
+}
+
+/** What a task reports to its run: the full TaskResult stays in the artifact store (results/<id>.json). */
+export interface TaskDoneSignal {
+  taskId: string;
+  soft: number;
+  hard: number;
+  failureClass?: TaskFailureClass;
+  usage: TokenUsage;
+  costUsd: number;
+  llmCalls: number;
+}
+
+export interface RunProgress {
+  runId: string;
+  total: number;
+  done: number;
+  running: number;
+  pending: number;
+  failed: number;
+  passRateSoft: number;
+  passRateHard: number;
+  usage: TokenUsage;
+  costUsd: number;
+  llmCalls: number;
+  paused: boolean;
+  pauseReason?: string;
+  elapsedMs: number;
+  etaMs: number | null;
+  budgetUsd?: number;
+  budgetTokens?: number;
+}
+
+export const taskDoneSignal = defineSignal<[TaskDoneSignal]>('taskDone');
+export const pauseSignal = defineSignal<[string?]>('pause');
+export const resumeSignal = defineSignal('resume');
+export const progressQuery = defineQuery<RunProgress>('progress');
+export const setBudgetUpdate = defineUpdate<RunProgress, [{ usd?: number; tokens?: number }]>('setBudget');
+
+export const taskStageQuery = defineQuery<{ stage: string; usage: TokenUsage; costUsd: number; llmCalls: number }>('taskStage');
+
+export type { TaskResult };

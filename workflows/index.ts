@@ -1,0 +1,2 @@
+export { benchmarkRun } from './benchmarkRun';
+export { spreadsheetTask } from './spreadsheetTask';

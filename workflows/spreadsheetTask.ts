@@ -1,0 +1,157 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  getExternalWorkflowHandle,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { SA } from '../temporal/searchAttributes';
+import type { TaskFailureClass, TaskResult } from '../run/taskResult';
+import type { PreparedTask } from '../activities/task';
+import { bookkeeping, execution, llm, recalcOn } from './activityProxies';
+import { taskDoneSignal, taskStageQuery, type TaskWorkflowInput } from './contracts';
+import { StageLedger } from './stageLedger';
+import { AGENTS } from './agents';
+import type { AgentContext, AgentOutcome } from './agents/agent';
+
+/**
+ * One SpreadsheetBench task: agent → solution → execute on every test case (OJ style) → recalculate → score → record,
+ * then report to the run. Every LLM call, execution, recalculation and scoring is its own activity.
+ */
+export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskResult> {
+  const ledger = new StageLedger();
+  const startedAt = Date.now();
+  setHandler(taskStageQuery, () => ({ stage: ledger.current, ...ledger.totals() }));
+
+  let failure: TaskResult['failure'];
+  let prepared: PreparedTask | undefined;
+  let outcome: AgentOutcome | undefined;
+  let finalFeedback: string | undefined;
+  try {
+    prepared = await inStage(ledger, 'prepare', () => bookkeeping.prepareTask({ runDir: input.runDir, taskId: input.taskId }));
+    outcome = await runAgent(input, prepared, ledger);
+    finalFeedback = await runOnTestCases(input, prepared, outcome, ledger);
+    if (outcome.problem) failure = { class: 'llm', message: outcome.problem };
+  } catch (err) {
+    failure = classifyFailure(err);
+  }
+  if (prepared && input.recalcTaskQueue) await recalcOutputs(input, prepared, ledger);
+  const score = await inStage(ledger, 'score', () => bookkeeping.scoreTask({ runDir: input.runDir, taskId: input.taskId }));
+  const result: TaskResult = {
+    taskId: input.taskId,
+    id: prepared?.id ?? input.taskId,
+    instructionType: prepared?.instructionType ?? 'unknown',
+    testCaseResults: score.testCaseResults,
+    soft: score.soft,
+    hard: score.hard,
+    failure,
+    ...ledger.totals(),
+    stages: ledger.stages,
+    reasons: score.reasons,
+    wallMs: Date.now() - startedAt,
+  };
+  await bookkeeping.recordTaskResult({
+    runDir: input.runDir,
+    result,
+    conversations: outcome ? [outcome.conversation] : [],
+    official: outcome ? { conversation: outcome.conversation, finalFeedback, solution: outcome.solution } : undefined,
+  });
+  await reportToRun(result);
+  return result;
+}
+
+async function runAgent(input: TaskWorkflowInput, prepared: PreparedTask, ledger: StageLedger): Promise<AgentOutcome> {
+  const agent = AGENTS[input.agent];
+  if (!agent) throw ApplicationFailure.nonRetryable(`unknown agent ${input.agent}`, 'ConfigError');
+  const ctx: AgentContext = {
+    input,
+    prepared,
+    maxTurns: 5,
+    callModel: (stage, conversation, turn, user) =>
+      inStage(ledger, stage, async (record) => {
+        const reply = await llm.llmTurn({
+          runDir: input.runDir,
+          taskId: input.taskId,
+          conversation,
+          turn,
+          user,
+          callKey: `${input.runId}/${input.taskId}/${conversation}/${turn}`,
+        });
+        ledger.charge(record, reply.usage, reply.costUsd);
+        return reply;
+      }),
+    execute: (stage, testCase, code, label) =>
+      inStage(ledger, stage, () => execution.executeSolution({ runDir: input.runDir, taskId: input.taskId, testCase, code, label })),
+  };
+  return agent(ctx);
+}
+
+/** OJ-style: the final solution runs on each test case the agent did not run it on, each in a fresh sandbox. */
+async function runOnTestCases(input: TaskWorkflowInput, prepared: PreparedTask, outcome: AgentOutcome, ledger: StageLedger): Promise<string | undefined> {
+  let firstFeedback = outcome.lastFeedback;
+  if (!outcome.solution.trim()) return firstFeedback;
+  for (const testCase of prepared.testCases) {
+    if (outcome.executedTestCases.includes(testCase)) continue;
+    const result = await inStage(ledger, 'execute', () =>
+      execution.executeSolution({ runDir: input.runDir, taskId: input.taskId, testCase, code: outcome.solution, label: `final-tc${testCase}` }),
+    );
+    if (testCase === 1 && firstFeedback === undefined) firstFeedback = result.feedback;
+  }
+  return firstFeedback;
+}
+
+async function recalcOutputs(input: TaskWorkflowInput, prepared: PreparedTask, ledger: StageLedger): Promise<void> {
+  const { recalcWorkbook } = recalcOn(input.recalcTaskQueue!);
+  const { outputPaths } = await bookkeeping.outputPaths({ runDir: input.runDir, taskId: input.taskId, testCases: prepared.testCases });
+  await inStage(ledger, 'recalc', async () => {
+    for (const path of outputPaths) await recalcWorkbook({ path });
+  });
+}
+
+async function inStage<T>(ledger: StageLedger, stage: string, fn: (record: ReturnType<StageLedger['begin']>) => Promise<T>): Promise<T> {
+  const record = ledger.begin(stage);
+  await upsertSearchAttributes([{ key: SA.stage, value: stage }]);
+  try {
+    const value = await fn(record);
+    ledger.end(record, 'ok');
+    return value;
+  } catch (err) {
+    ledger.end(record, `failed: ${failureMessage(err)}`);
+    throw err;
+  }
+}
+
+function classifyFailure(err: unknown): { class: TaskFailureClass; message: string } {
+  const type = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause.type ?? '' : '';
+  const cls: TaskFailureClass = type === 'DatasetError' ? 'dataset'
+    : type.startsWith('Llm.') ? 'llm'
+    : type === 'SandboxLost' ? 'sandbox'
+    : type === 'ConfigError' ? 'internal'
+    : 'internal';
+  return { class: cls, message: failureMessage(err) };
+}
+
+function failureMessage(err: unknown): string {
+  if (err instanceof ActivityFailure && err.cause) return err.cause.message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+async function reportToRun(result: TaskResult): Promise<void> {
+  await upsertSearchAttributes([
+    { key: SA.status, value: result.failure ? `failed:${result.failure.class}` : 'scored' },
+    { key: SA.costUsd, value: result.costUsd },
+  ]);
+  const parent = workflowInfo().parent;
+  if (!parent) return;
+  // Addressed by workflow id only, so the signal reaches the run's latest execution after a continue-as-new.
+  await getExternalWorkflowHandle(parent.workflowId).signal(taskDoneSignal, {
+    taskId: result.taskId,
+    soft: result.soft,
+    hard: result.hard,
+    failureClass: result.failure?.class,
+    usage: result.usage,
+    costUsd: result.costUsd,
+    llmCalls: result.llmCalls,
+  });
+}
