@@ -47,10 +47,6 @@ export class RunLayout {
   transcriptPath(taskId: string): string {
     return path.join(this.taskDir(taskId), 'transcript.json');
   }
-  /** A fresh work dir for one sandboxed execution (inputs are copied in, outputs copied out). */
-  workDir(taskId: string, label: string): string {
-    return path.join(this.taskDir(taskId), 'work', label);
-  }
 }
 
 export function safeName(s: string): string {

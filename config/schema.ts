@@ -42,6 +42,8 @@ export const sandboxConfigSchema = z.object({
   /** Extra packages an agent may ask for (none are installed at run time otherwise). */
   packageWhitelist: z.array(z.string()).default([]),
   dockerImage: z.string().default('sheetbench-sandbox:latest'),
+  /** Where execution work dirs are made (must be reachable by the sandbox's unprivileged uid); default: <tmp>/sheetbench-work. */
+  workRoot: z.string().optional(),
 });
 
 export const recalcConfigSchema = z.object({

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { configSchema, type Config } from '../../config/schema';
+import { connectClient, connectWorkerConnection } from '../../temporal/connection';
+import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
+import { createRun } from '../../run/createRun';
+import { startRunWorkflow } from '../../run/startRunWorkflow';
+import type { RunProgress } from '../../workflows/contracts';
+import type { TaskResult } from '../../run/taskResult';
+import { startScriptedServer, type Script, type ScriptedServer } from '../../scripted-llm';
+import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from './temporalServer';
+
+export const DEV20 = path.resolve(__dirname, '../../../shared/data/spreadsheetbench-dev20');
+export const SAMPLE = path.resolve(__dirname, '../../data/sample');
+
+/** A real Temporal dev server, a scripted OpenAI-compatible server and a config pointing at both. */
+export interface E2EEnv {
+  temporal: TestTemporal;
+  llm: ScriptedServer;
+  client: Client;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export async function startE2E(script: Script, overrides: { config?: Record<string, unknown>; llmLogFile?: string } = {}): Promise<E2EEnv> {
+  const temporal = await startTestTemporal();
+  const llm = await startScriptedServer({ script, logFile: overrides.llmLogFile });
+  const suffix = randomUUID().slice(0, 8);
+  const base = {
+    temporal: { address: temporal.address, namespace: TEST_NAMESPACE, taskQueue: `main-${suffix}`, recalcTaskQueue: `recalc-${suffix}` },
+    llm: { provider: 'openai', baseUrl: llm.url, apiKey: 'test-key-not-secret', model: 'scripted-model' },
+    sandbox: { backend: 'bwrap' },
+    run: { concurrency: 4 },
+  };
+  const config = configSchema.parse(merge(base, overrides.config ?? {}));
+  const client = await connectClient({ address: temporal.address, namespace: TEST_NAMESPACE });
+  return {
+    temporal,
+    llm,
+    client,
+    config,
+    async close() {
+      await client.connection.close();
+      await llm.close();
+      await temporal.stop();
+    },
+  };
+}
+
+export interface StartedRun {
+  runDir: string;
+  runId: string;
+  handle: WorkflowHandle;
+}
+
+export async function startBenchmarkRun(env: E2EEnv, opts: { dataset: string; agent?: string; tasks?: string[]; runDir?: string; limit?: number }): Promise<StartedRun> {
+  const runDir = opts.runDir ?? mkdtempSync(path.join(os.tmpdir(), 'sb-run-'));
+  const { manifest } = await createRun(env.config, {
+    datasetDir: opts.dataset,
+    agent: opts.agent ?? 'single',
+    taskIds: opts.tasks,
+    limit: opts.limit,
+    runDir,
+    runId: `test-${randomUUID().slice(0, 8)}`,
+  });
+  const handle = await startRunWorkflow(env.client, env.config, manifest, runDir);
+  return { runDir, runId: manifest.runId, handle };
+}
+
+/** Runs in-process workers until the run workflow completes. */
+export async function runToEnd(env: E2EEnv, run: StartedRun): Promise<RunProgress> {
+  const workers = await startInProcessWorkers(env);
+  const running = workers.run();
+  try {
+    return (await run.handle.result()) as RunProgress;
+  } finally {
+    await workers.shutdown();
+    await running;
+  }
+}
+
+export async function startInProcessWorkers(env: E2EEnv, opts: { main?: boolean; recalc?: boolean } = {}): Promise<WorkerSet> {
+  const connection = await connectWorkerConnection({ address: env.temporal.address, namespace: TEST_NAMESPACE });
+  return createWorkers(connection, env.config, opts);
+}
+
+export function readTaskResult(runDir: string, taskId: string): TaskResult {
+  return JSON.parse(readFileSync(path.join(runDir, 'results', `${taskId}.json`), 'utf8')) as TaskResult;
+}
+
+export function outputExists(runDir: string, outputsName: string, taskId: string, n: number): boolean {
+  return existsSync(path.join(runDir, 'outputs', outputsName, `${n}_${taskId}_output.xlsx`));
+}
+
+/** The env a worker child process needs to join this test's Temporal server and queues. */
+export function workerProcessEnv(env: E2EEnv): NodeJS.ProcessEnv {
+  const configFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-cfg-')), 'config.json');
+  writeFileSync(configFile, JSON.stringify(env.config));
+  return { ...process.env, SHEETBENCH_CONFIG: configFile, TEMPORAL_ADDRESS: env.temporal.address, TEMPORAL_NAMESPACE: TEST_NAMESPACE };
+}
+
+function merge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    out[k] = v && typeof v === 'object' && !Array.isArray(v) && typeof a[k] === 'object' ? merge(a[k] as Record<string, unknown>, v as Record<string, unknown>) : v;
+  }
+  return out;
+}
