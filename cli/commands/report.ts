@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import { CliError, EXIT } from '../exitCodes';
+import { RunFolderError } from '../../report/load';
+import { writeReport } from '../../report/writeReport';
+
+/** `sheetbench report RUN_DIR [--compare OTHER_RUN_DIR] [--out DIR]`. */
+export function registerReportCommand(program: Command): void {
+  program
+    .command('report')
+    .description('write report.md, a self-contained report.html, transcript pages and an Inspect AI eval log for a run folder')
+    .argument('<run-dir>', 'run folder, e.g. runs/<run-id>')
+    .option('--compare <other-run-dir>', 'a baseline run folder to compare against (fixed/broken tasks, deltas)')
+    .option('--out <dir>', 'where to write the report (default: the run folder)')
+    .action(async (runDir: string, opts: { compare?: string; out?: string }) => {
+      try {
+        const written = await writeReport({ runDir, compareDir: opts.compare, outDir: opts.out });
+        console.log(`report: ${written.finishedTasks} finished, ${written.pendingTasks} pending tasks`);
+        console.log(`  ${written.markdown}\n  ${written.html}\n  ${written.inspectLog} (Inspect eval log)`);
+        console.log(`  ${written.transcriptPages} transcript pages`);
+      } catch (err) {
+        if (err instanceof RunFolderError) {
+          const missingRun = err.file.endsWith('run.json') && err.message.includes('file is missing');
+          throw new CliError(`cannot report on ${runDir}: ${err.message}`, missingRun ? EXIT.notFound : EXIT.failure);
+        }
+        throw err;
+      }
+    });
+}

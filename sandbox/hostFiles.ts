@@ -1,0 +1,45 @@
+import { chown, lstat, mkdir, open, readdir, readlink, realpath, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** Host path of `relPath` in the work dir; refuses absolute paths and `..` escapes. */
+export function workDirPath(root: string, relPath: string): string {
+  const path = resolve(root, relPath);
+  if (isAbsolute(relPath) || !inside(root, path) || path === root) throw new Error(`path ${JSON.stringify(relPath)} is outside the sandbox work dir`);
+  return path;
+}
+
+/** Reads a work-dir file as the worker. Sandboxed code may have planted symlinks, so the opened file is checked. */
+export async function readWorkDirFile(root: string, relPath: string): Promise<Buffer> {
+  const realRoot = await realpath(root);
+  const handle = await open(workDirPath(root, relPath), 'r');
+  try {
+    const target = await readlink(`/proc/self/fd/${handle.fd}`);
+    if (!inside(realRoot, target) || target === realRoot) throw new Error(`${relPath} resolves outside the sandbox work dir (${target})`);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function writeWorkDirFile(root: string, relPath: string, data: Buffer | string): Promise<string> {
+  const path = workDirPath(root, relPath);
+  const realRoot = await realpath(root);
+  await mkdir(dirname(path), { recursive: true });
+  const realParent = await realpath(dirname(path));
+  if (!inside(realRoot, realParent)) throw new Error(`${relPath} resolves outside the sandbox work dir`);
+  await writeFile(path, data, { flag: 'w' });
+  return path;
+}
+
+
+/** Hands a work dir (recursively, symlinks not followed) to the uid the sandboxed code runs as. */
+export async function chownTree(path: string, owner: { uid: number; gid: number }): Promise<void> {
+  const info = await lstat(path);
+  await chown(path, owner.uid, owner.gid);
+  if (info.isDirectory()) for (const name of await readdir(path)) await chownTree(join(path, name), owner);
+}
