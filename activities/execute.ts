@@ -1,13 +1,13 @@
-import { copyFile, mkdir, rm, access, chmod } from 'node:fs/promises';
-import os from 'node:os';
+import { copyFile, mkdir, rm, access } from 'node:fs/promises';
+import { executionWorkDir } from './workDirs';
 import path from 'node:path';
-import { ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { withHeartbeat } from './heartbeat';
 import { runContext } from '../run/runContext';
 import { testCaseFiles, taskKey } from '../dataset/spreadsheetbench';
 import { bindCodeToTestCase } from '../agents/officialPaths';
 import { executionFeedback } from '../agents/feedback';
 import { writeJsonAtomic } from '../artifacts/files';
-import { safeName } from '../artifacts/runLayout';
 import { SandboxLostError } from '../sandbox';
 import type { ExecutionResult } from '../sandbox/types';
 import type { WorkerDeps } from './deps';
@@ -42,7 +42,7 @@ export function executeActivities(deps: WorkerDeps) {
       const files = (await testCaseFiles(ctx.manifest.datasetDir, task)).find((f) => f.index === input.testCase);
       if (!files) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case ${input.testCase}`, 'DatasetError');
       const id = taskKey(task.id);
-      const workDir = await executionWorkDir(deps, ctx.manifest.runId, input.taskId, input.label);
+      const workDir = await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, input.label);
       const finalOutput = ctx.layout.outputPath(input.taskId, input.testCase);
       await rm(workDir, { recursive: true, force: true });
       await mkdir(workDir, { recursive: true });
@@ -74,30 +74,19 @@ export function executeActivities(deps: WorkerDeps) {
 async function runInSandbox(deps: WorkerDeps, workDir: string, bindCode: (workDirInside: string) => string): Promise<ExecutionResult> {
   const factory = await deps.sandboxFactory();
   const sandbox = await factory.create({ workDir, limits: { memoryMiB: deps.config.sandbox.memoryMiB, maxProcesses: deps.config.sandbox.maxProcesses } });
-  const beat = setInterval(() => heartbeat(), 5_000);
   try {
-    return await sandbox.execute(bindCode(sandbox.workDirInside), {
-      timeoutMs: deps.config.sandbox.executionTimeoutMs,
-      signal: Context.current().cancellationSignal,
-    });
+    return await withHeartbeat(() =>
+      sandbox.execute(bindCode(sandbox.workDirInside), {
+        timeoutMs: deps.config.sandbox.executionTimeoutMs,
+        signal: Context.current().cancellationSignal,
+      }),
+    );
   } catch (err) {
     if (err instanceof SandboxLostError) throw ApplicationFailure.retryable(err.message, 'SandboxLost');
     throw err;
   } finally {
-    clearInterval(beat);
     await sandbox.dispose();
   }
-}
-
-/**
- * Work dirs live outside the run folder, under a root the sandbox's unprivileged uid can traverse (a run folder may
- * be private); they hold only what the execution needs and are removed once its output is copied out.
- */
-async function executionWorkDir(deps: WorkerDeps, runId: string, taskId: string, label: string): Promise<string> {
-  const root = deps.config.sandbox.workRoot ?? path.join(os.tmpdir(), 'sheetbench-work');
-  await mkdir(root, { recursive: true });
-  await chmod(root, 0o711);
-  return path.join(root, safeName(`${runId}--${taskId}--${label}`));
 }
 
 async function exists(p: string): Promise<boolean> {

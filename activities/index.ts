@@ -4,6 +4,8 @@ import { scoreActivities } from './score';
 import { taskActivities } from './task';
 import { runActivities } from './run';
 import { recalcActivities } from './recalc';
+import { sessionActivities } from './sessions';
+import { agentStageActivities } from './agentStages';
 import type { WorkerDeps } from './deps';
 
 /** Activities of the main task queue (inference, execution, scoring, artifacts). */
@@ -11,6 +13,8 @@ export function createActivities(deps: WorkerDeps) {
   return {
     ...llmActivities(deps),
     ...executeActivities(deps),
+    ...sessionActivities(deps),
+    ...agentStageActivities(deps),
     ...scoreActivities,
     ...taskActivities,
     ...runActivities,

@@ -1,4 +1,5 @@
-import { ApplicationFailure, heartbeat, cancellationSignal } from '@temporalio/activity';
+import { ApplicationFailure, cancellationSignal } from '@temporalio/activity';
+import { withHeartbeat } from './heartbeat';
 import type { ChatMessage } from '../llm/types';
 import { classifyLlmError, costOf, ResponseCache, cachedComplete, createProvider } from '../llm';
 import { runContext } from '../run/runContext';
@@ -41,18 +42,16 @@ export function llmActivities(deps: WorkerDeps) {
       const { llm } = ctx.manifest;
       const provider = createProvider({ ...deps.config.llm, ...llm, apiKey: deps.config.llm.apiKey });
       const cache = new ResponseCache(ctx.layout.llmCacheDir);
-      heartbeat();
-      let response;
-      try {
-        response = await cachedComplete(
+      const response = await withHeartbeat(() =>
+        cachedComplete(
           provider,
           cache,
           { model: llm.model, temperature: llm.temperature, maxTokens: llm.maxTokens, messages },
           { callKey: input.callKey, signal: cancellationSignal() },
-        );
-      } catch (err) {
+        ),
+      ).catch((err: unknown) => {
         throw toApplicationFailure(err, deps.config.llm.maxRetryAfterMs);
-      }
+      });
       await writeConversation(ctx.layout, input.taskId, input.conversation, [...messages, { role: 'assistant', content: response.text }]);
       return {
         text: response.text,

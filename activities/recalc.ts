@@ -1,5 +1,6 @@
 import { rename, rm, access } from 'node:fs/promises';
-import { ApplicationFailure, heartbeat } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
+import { withHeartbeat } from './heartbeat';
 import type { Recalculator } from '../recalc/types';
 
 export interface RecalcWorkbookInput {
@@ -26,8 +27,7 @@ export function recalcActivities(recalculator: () => Promise<Recalculator>) {
       }
       const engine = await recalculator();
       const tmp = `${input.path}.recalc.xlsx`;
-      heartbeat();
-      const result = await engine.recalc(input.path, tmp, { timeoutMs: input.timeoutMs });
+      const result = await withHeartbeat(() => engine.recalc(input.path, tmp, { timeoutMs: input.timeoutMs }));
       if (!result.ok) {
         await rm(tmp, { force: true });
         // A workbook the engine cannot open is a verdict matter (scored as it is), not an infrastructure failure.

@@ -6,11 +6,14 @@ import { testCaseFiles, OFFICIAL_TEST_CASES } from '../dataset/spreadsheetbench'
 import { writeJsonAtomic, readJsonOr } from '../artifacts/files';
 import type { TaskResult } from '../run/taskResult';
 import { readConversation } from '../run/conversationStore';
+import type { RunManifest } from '../run/manifest';
 
 export interface PreparedTask {
   id: number | string;
   instructionType: string;
   testCases: number[];
+  /** The run's agent settings (max turns, revisions, prompt version), from run.json. */
+  agentSettings?: RunManifest['agentSettings'];
 }
 
 export interface RecordTaskResultInput {
@@ -39,7 +42,7 @@ export const taskActivities = {
       const problem = (await zipProblem(c.inputPath)) ?? null;
       if (problem) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: ${path.basename(c.inputPath)} ${problem}`, 'DatasetError');
     }
-    return { id: task.id, instructionType: task.instruction_type, testCases: cases.map((c) => c.index) };
+    return { id: task.id, instructionType: task.instruction_type, testCases: cases.map((c) => c.index), agentSettings: ctx.manifest.agentSettings };
   },
 
   /** Writes the task's result and transcript to the artifact store (idempotent: same content on a retry). */

@@ -7,13 +7,14 @@ import type { MainActivities, RecalcActivities } from '../activities';
  */
 export const llm = proxyActivities<MainActivities>({
   startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '2 minutes',
+  // Activities heartbeat every few seconds: a dead worker is noticed within this, not at the start-to-close timeout.
+  heartbeatTimeout: '20s',
   retry: { maximumAttempts: 6, initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '60s' },
 });
 
 export const execution = proxyActivities<MainActivities>({
   startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '30s',
+  heartbeatTimeout: '20s',
   retry: { maximumAttempts: 3, initialInterval: '1s', nonRetryableErrorTypes: ['DatasetError'] },
 });
 
@@ -26,7 +27,7 @@ export function recalcOn(taskQueue: string) {
   return proxyActivities<RecalcActivities>({
     taskQueue,
     startToCloseTimeout: '5 minutes',
-    heartbeatTimeout: '2 minutes',
+    heartbeatTimeout: '20s',
     retry: { maximumAttempts: 3, initialInterval: '2s' },
   });
 }

@@ -41,6 +41,12 @@ export interface TaskWorkflowInput {
   agent: string;
   taskBudgetUsd?: number;
   recalcTaskQueue?: string;
+  /** `rerun --from-stage K`: stages < K are read from the task's recorded artifacts, not recomputed. */
+  fromStage?: number;
+  /** Folder of prompt template files that replace the built-in ones (recorded in each stage's artifact). */
+  promptDir?: string;
+  /** Distinguishes a rerun's LLM calls from the original run's (call keys, response cache). */
+  rerunTag?: string;
 }
 
 /** What a task reports to its run: the full TaskResult stays in the artifact store (results/<id>.json). */

@@ -13,7 +13,8 @@ import { bookkeeping, execution, llm, recalcOn } from './activityProxies';
 import { taskDoneSignal, taskStageQuery, type TaskWorkflowInput } from './contracts';
 import { StageLedger } from './stageLedger';
 import { AGENTS } from './agents';
-import type { AgentContext, AgentOutcome } from './agents/agent';
+import type { AgentOutcome } from './agents/agent';
+import { closeAgentSessions, createAgentContext } from './agents/context';
 
 /**
  * One SpreadsheetBench task: agent → solution → execute on every test case (OJ style) → recalculate → score → record,
@@ -64,27 +65,11 @@ export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskRes
 async function runAgent(input: TaskWorkflowInput, prepared: PreparedTask, ledger: StageLedger): Promise<AgentOutcome> {
   const agent = AGENTS[input.agent];
   if (!agent) throw ApplicationFailure.nonRetryable(`unknown agent ${input.agent}`, 'ConfigError');
-  const ctx: AgentContext = {
-    input,
-    prepared,
-    maxTurns: 5,
-    callModel: (stage, conversation, turn, user) =>
-      inStage(ledger, stage, async (record) => {
-        const reply = await llm.llmTurn({
-          runDir: input.runDir,
-          taskId: input.taskId,
-          conversation,
-          turn,
-          user,
-          callKey: `${input.runId}/${input.taskId}/${conversation}/${turn}`,
-        });
-        ledger.charge(record, reply.usage, reply.costUsd);
-        return reply;
-      }),
-    execute: (stage, testCase, code, label) =>
-      inStage(ledger, stage, () => execution.executeSolution({ runDir: input.runDir, taskId: input.taskId, testCase, code, label })),
-  };
-  return agent(ctx);
+  try {
+    return await agent(createAgentContext(input, prepared, ledger, inStage));
+  } finally {
+    await closeAgentSessions(input);
+  }
 }
 
 /** OJ-style: the final solution runs on each test case the agent did not run it on, each in a fresh sandbox. */

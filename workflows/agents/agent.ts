@@ -2,6 +2,8 @@ import type { LlmTurnResult, UserMessageSpec } from '../../activities/llm';
 import type { ExecuteSolutionResult } from '../../activities/execute';
 import type { PreparedTask } from '../../activities/task';
 import type { TaskWorkflowInput } from '../contracts';
+import type { SessionExecuteResult } from '../../activities/sessions';
+import type { TokenUsage } from '../../llm/types';
 
 /** What an agent (workflow-side orchestration of LLM and execution activities) can do; each call is one activity. */
 export interface AgentContext {
@@ -12,6 +14,20 @@ export interface AgentContext {
   callModel(stage: string, conversation: string, turn: number, user: UserMessageSpec): Promise<LlmTurnResult>;
   /** Runs code on one test case in a fresh sandbox; the output (if any) becomes that test case's output. */
   execute(stage: string, testCase: number, code: string, label: string): Promise<ExecuteSolutionResult>;
+  /** Max turns and revisions from the run manifest. */
+  settings: { maxTurns: number; maxRevisions: number };
+  /** One ledger stage around several activities (`round-3`, `validate`, …); tools charge LLM spend to it. */
+  inStage<T>(stage: string, work: (tools: StageTools) => Promise<T>): Promise<T>;
+}
+
+/** What runs inside one ledger stage. */
+export interface StageTools {
+  callModel(conversation: string, turn: number, user: UserMessageSpec): Promise<LlmTurnResult>;
+  /** Runs code on test case 1 in the conversation's persistent kernel (see activities/sessions.ts). */
+  executeInSession(conversation: string, round: number, code: string, label: string): Promise<SessionExecuteResult>;
+  charge(usage: TokenUsage, costUsd: number): void;
+  /** Replaces the stage's outcome ('ok') with why it did not go as planned. */
+  note(outcome: string): void;
 }
 
 export interface AgentOutcome {

@@ -1,0 +1,81 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duplicatesAnswered, type ScriptedRequest } from '../../scripted-llm';
+import { DEV20, startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { DEV20_SOLUTIONS, promptField } from '../helpers/scriptedSolutions';
+import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
+import type { RunProgress } from '../../workflows/contracts';
+
+const TASKS = ['39604', '79-7', '599-9', '57105', '17251', '230-16', '54057', '38985'];
+
+/** Any other task: a plain copy of the input (a wrong but harmless answer). */
+function copyInput(request: ScriptedRequest): string {
+  return `\`\`\`python\nimport shutil\nshutil.copy('${promptField(request, 'spreadsheet_path')}', '${promptField(request, 'output_path')}')\n\`\`\``;
+}
+
+async function waitFor(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('a run survives worker crashes and Temporal server restarts', () => {
+  let env: E2EEnv;
+  let run: StartedRun;
+  let final: RunProgress;
+  const crashes: number[] = [];
+
+  beforeAll(async () => {
+    env = await startE2E(
+      { rules: Object.values(DEV20_SOLUTIONS), fallback: copyInput, latencyMs: 1_500 },
+      { config: { run: { concurrency: 3 } } },
+    );
+    run = await startBenchmarkRun(env, { dataset: DEV20, tasks: TASKS });
+    const answered = () => env.llm.log.filter((e) => e.answered).length;
+
+    // Crash 1 and 2: kill -9 the worker (its whole process group) while LLM calls and executions are in flight.
+    let worker: WorkerProcess = spawnWorker(workerProcessEnv(env));
+    await worker.ready;
+    for (const atAnswered of [2, 4]) {
+      await waitFor(() => answered() >= atAnswered, 120_000, `${atAnswered} answered LLM calls`);
+      await new Promise((r) => setTimeout(r, 700));
+      worker.crash();
+      await worker.exited;
+      crashes.push(answered());
+      worker = spawnWorker(workerProcessEnv(env));
+      await worker.ready;
+    }
+    // Then stop and restart the Temporal server (SQLite state) under the running worker.
+    await waitFor(() => answered() >= 6, 120_000, '6 answered LLM calls');
+    await env.temporal.restart();
+    final = (await run.handle.result()) as RunProgress;
+    worker.crash();
+  }, 420_000);
+  afterAll(async () => env?.close());
+
+  it('completed every task exactly once', () => {
+    expect(crashes).toHaveLength(2);
+    expect(final.done).toBe(TASKS.length);
+    const results = readdirSync(path.join(run.runDir, 'results')).sort();
+    expect(results).toEqual(TASKS.map((t) => `${t}.json`).sort());
+  });
+
+  it('never had an LLM request answered twice for the same task stage', () => {
+    expect(duplicatesAnswered(env.llm.log)).toEqual([]);
+    const answeredKeys = env.llm.log.filter((e) => e.answered).map((e) => e.callKey);
+    expect(new Set(answeredKeys).size).toBe(TASKS.length);
+  });
+
+  it('still scored the solved tasks correctly', async () => {
+    const evalJson = (await import(path.join(run.runDir, 'eval_single_scripted-model.json'), { with: { type: 'json' } })).default as {
+      id: unknown;
+      test_case_results: number[];
+    }[];
+    expect(evalJson).toHaveLength(TASKS.length);
+    expect(evalJson.find((e) => e.id === 39604)!.test_case_results).toEqual([1, 1, 1]);
+    expect(evalJson.find((e) => e.id === '79-7')!.test_case_results).toEqual([1, 1, 1]);
+  });
+});

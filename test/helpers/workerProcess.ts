@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const REPO = path.resolve(__dirname, '../..');
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  ready: Promise<void>;
+  /** kill -9 of the worker's whole process group (worker, sandboxes, LibreOffice): a machine crash, as seen by Temporal. */
+  crash(): void;
+  exited: Promise<number | null>;
+}
+
+/** A worker in its own process (`node --import tsx workers/main.ts`), in its own process group. */
+export function spawnWorker(env: NodeJS.ProcessEnv): WorkerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'workers/main.ts')], {
+    cwd: REPO,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => d.toString().includes('worker ready') && resolve());
+    void exited.then((code) => reject(new Error(`worker exited (${code}) before ready: ${stderr.slice(-2000)}`)));
+  });
+  return {
+    child,
+    ready,
+    exited,
+    crash: () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    },
+  };
+}
