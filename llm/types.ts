@@ -50,7 +50,8 @@ export interface CompleteOptions {
   signal?: AbortSignal;
   /**
    * Stable identity of this logical call (run/task/stage/round), sent as the `X-Sheetbench-Call` header so a
-   * provider log can prove no call was answered twice. Not part of the cache key.
+   * provider log can prove no call was answered twice. Also the response cache's default discriminator (see
+   * llm/responseCache.ts): identical prompts under different call keys are cached separately.
    */
   callKey?: string;
 }

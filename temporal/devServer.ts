@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 import { msToTs } from '@temporalio/common/lib/time';
 import { SA, searchAttributeFlags } from './searchAttributes';
 
@@ -104,7 +104,7 @@ async function ensureNamespace(connection: Connection, namespace: string, retent
 async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<void> {
   const existing = await connection.operatorService.listSearchAttributes({ namespace });
   const known = new Set(Object.keys(existing.customAttributes ?? {}));
-  const { IndexedValueType } = temporal.api.enums.v1;
+  const { IndexedValueType } = proto.temporal.api.enums.v1;
   const missing = Object.values(SA).filter((k) => !known.has(k.name));
   if (!missing.length) return;
   const searchAttributes = Object.fromEntries(

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** A holder that has kept the mutex this long has crashed (critical sections take milliseconds). */
+const STALE_AFTER_MS = 10_000;
+
+/**
+ * A mutual-exclusion lock between processes on one host: whoever creates the lock file (O_EXCL) holds it.
+ * A lock left by a dead process (same host, pid gone) or older than STALE_AFTER_MS is broken.
+ */
+export async function withFileMutex<T>(lockPath: string, fn: () => Promise<T>): Promise<T> {
+  await acquire(lockPath);
+  try {
+    return await fn();
+  } finally {
+    await unlink(lockPath).catch(() => undefined);
+  }
+}
+
+async function acquire(lockPath: string): Promise<void> {
+  const owner = JSON.stringify({ pid: process.pid, host: hostname() });
+  for (;;) {
+    try {
+      const handle = await open(lockPath, 'wx');
+      await handle.writeFile(owner);
+      await handle.close();
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (await isStale(lockPath)) await breakLock(lockPath);
+    else await sleep(2 + Math.random() * 8);
+  }
+}
+
+async function isStale(lockPath: string): Promise<boolean> {
+  try {
+    const [text, info] = await Promise.all([readFile(lockPath, 'utf8'), stat(lockPath)]);
+    if (Date.now() - info.mtimeMs > STALE_AFTER_MS) return true;
+    const owner = JSON.parse(text) as { pid?: number; host?: string };
+    return owner.host === hostname() && typeof owner.pid === 'number' && !isProcessAlive(owner.pid);
+  } catch {
+    return false; // vanished or half-written: its owner is still busy or already done
+  }
+}
+
+/**
+ * Move the stale lock aside; if another process replaced it in the meantime we moved a live lock, so put it back
+ * with link() (which fails if yet another holder exists, leaving that one in place).
+ */
+async function breakLock(lockPath: string): Promise<void> {
+  const aside = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
+  try {
+    await rename(lockPath, aside);
+  } catch {
+    return;
+  }
+  const stillStale = await isStale(aside);
+  if (!stillStale) await link(aside, lockPath).catch(() => undefined);
+  await unlink(aside).catch(() => undefined);
+}
+
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,97 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { canonicalJson } from './canonicalJson';
+import type { ChatRequest, ChatResponse, CompleteOptions, LlmProvider } from './types';
+
+/** Bump when the key recipe or the stored format changes, so old entries are never misread. */
+const CACHE_FORMAT = 1;
+
+const storedResponseSchema = z.object({
+  format: z.literal(CACHE_FORMAT),
+  key: z.string(),
+  response: z.object({
+    text: z.string(),
+    finishReason: z.enum(['stop', 'length', 'content_filter', 'other']),
+    usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
+    model: z.string(),
+    requestId: z.string().optional(),
+  }),
+});
+
+/**
+ * The cache key covers what determines the answer (model, messages, temperature, maxTokens) plus a discriminator.
+ * The discriminator (by default the call key `<run>/<task>/<stage>/<round>`) is part of the key on purpose: two
+ * identical prompts in different tasks or rounds are independent samples (temperature > 0, or the 912-task bench
+ * repeating the same 20 tasks) and must each reach the model; only a retry or replay of the *same* call may reuse it.
+ */
+export function cacheKeyOf(request: ChatRequest, discriminator?: string): string {
+  const { model, messages, temperature, maxTokens } = request;
+  const identity = { format: CACHE_FORMAT, model, messages, temperature, maxTokens, discriminator };
+  return createHash('sha256').update(canonicalJson(identity)).digest('hex');
+}
+
+/** Content-addressed replies in a folder (the run's `llm-cache/`): one JSON file per key, written atomically. */
+export class ResponseCache {
+  constructor(readonly dir: string) {}
+
+  pathOf(key: string): string {
+    return path.join(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+
+  /** A stored reply, or undefined on a miss. A corrupt entry (e.g. a torn disk) counts as a miss and is removed. */
+  async get(key: string): Promise<ChatResponse | undefined> {
+    let text: string;
+    try {
+      text = await readFile(this.pathOf(key), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    const parsed = storedResponseSchema.safeParse(safeJson(text));
+    if (!parsed.success || parsed.data.key !== key) {
+      await rm(this.pathOf(key), { force: true });
+      return undefined;
+    }
+    return { ...parsed.data.response, cached: true };
+  }
+
+  /** Write to a unique temp file and rename: readers see either nothing or the whole entry. */
+  async put(key: string, response: ChatResponse): Promise<void> {
+    const file = this.pathOf(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    const { cached: _cached, ...stored } = response;
+    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    await writeFile(tmp, JSON.stringify({ format: CACHE_FORMAT, key, response: stored }));
+    await rename(tmp, file);
+  }
+}
+
+export interface CachedCompleteOptions extends CompleteOptions {
+  /** Separates identical requests that must be answered separately; defaults to `callKey`. */
+  discriminator?: string;
+}
+
+/** Answers from the cache when this exact call already succeeded; otherwise calls the provider and stores the reply. */
+export async function cachedComplete(
+  provider: LlmProvider,
+  cache: ResponseCache,
+  request: ChatRequest,
+  opts: CachedCompleteOptions = {},
+): Promise<ChatResponse> {
+  const key = cacheKeyOf(request, opts.discriminator ?? opts.callKey);
+  const hit = await cache.get(key);
+  if (hit) return hit;
+  const response = await provider.complete(request, { signal: opts.signal, callKey: opts.callKey });
+  await cache.put(key, response);
+  return { ...response, cached: false };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

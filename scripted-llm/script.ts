@@ -1,0 +1,75 @@
+import type { ChatMessage } from '../llm/types';
+
+/** What a rule sees of one request. */
+export interface ScriptedRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** Content of the last user message ('' when there is none). */
+  lastUser: string;
+  callKey?: string;
+  maxTokens?: number;
+  temperature?: number;
+}
+
+export interface ScriptedReply {
+  text: string;
+  /** 'length' simulates a reply cut off by max_tokens. */
+  finishReason?: 'stop' | 'length';
+}
+
+export type ReplyFn = (request: ScriptedRequest) => string | ScriptedReply | Promise<string | ScriptedReply>;
+
+/** Failures the server can produce instead of (or, for `slow`, before) a normal reply. */
+export type Fault =
+  | { kind: 'rate_limit'; retryAfterSeconds?: number; retryAfterMs?: number }
+  | { kind: 'server_error'; status?: number }
+  /** Any other error status, e.g. 400 (optionally with a context-length message) or 401. */
+  | { kind: 'status'; status: number; message?: string; code?: string }
+  | { kind: 'slow'; delayMs: number }
+  | { kind: 'truncated' }
+  | { kind: 'malformed'; variant: 'invalid_json' | 'empty_choices' | 'null_content' }
+  | { kind: 'reset' };
+
+export interface RuleMatch {
+  /** Tested against the last user message. */
+  lastUser?: RegExp;
+  /** Tested against every message; any hit matches. */
+  anyMessage?: RegExp;
+  /** Tested against the `X-Sheetbench-Call` header. */
+  callKey?: RegExp;
+  model?: string;
+}
+
+export interface ScriptRule {
+  name?: string;
+  match?: RuleMatch;
+  reply?: string | ReplyFn;
+  fault?: Fault;
+  /** Extra delay before answering (on top of the script's latency). */
+  delayMs?: number;
+  /** How many requests this rule answers before it stops matching (unlimited when absent). */
+  times?: number;
+}
+
+export interface Script {
+  rules: ScriptRule[];
+  /** Reply when no rule matches; without one such requests get a 400 naming the problem. */
+  fallback?: string | ReplyFn;
+  /** Delay added to every request (the 912-task bench uses 2000). */
+  latencyMs?: number;
+}
+
+export function ruleMatches(rule: ScriptRule, request: ScriptedRequest): boolean {
+  const match = rule.match;
+  if (!match) return true;
+  if (match.model !== undefined && match.model !== request.model) return false;
+  if (match.lastUser && !match.lastUser.test(request.lastUser)) return false;
+  if (match.anyMessage && !request.messages.some((m) => match.anyMessage!.test(m.content))) return false;
+  if (match.callKey && !match.callKey.test(request.callKey ?? '')) return false;
+  return true;
+}
+
+export async function replyOf(reply: string | ReplyFn, request: ScriptedRequest): Promise<ScriptedReply> {
+  const value = typeof reply === 'string' ? reply : await reply(request);
+  return typeof value === 'string' ? { text: value } : value;
+}

@@ -1,0 +1,239 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { completionBody, errorBody } from './completionBody';
+import { RequestLog, type RequestLogEntry } from './requestLog';
+import { BodyTooLargeError, chatCompletionRequestSchema, messagesOf, readBody } from './requestBody';
+import { replyOf, ruleMatches, type Fault, type ScriptedReply, type ScriptedRequest, type Script, type ScriptRule } from './script';
+
+export interface ScriptedServerOptions {
+  script?: Script;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Mirror the request log to this JSONL file (for tests that read it from another process). */
+  logFile?: string;
+}
+
+export interface ScriptedServer {
+  /** Base URL for an OpenAI client; ends with `/v1`. */
+  url: string;
+  port: number;
+  log: RequestLogEntry[];
+  /** Replaces the script and resets every rule's `times` count. */
+  setScript(script: Script): void;
+  /** The next `count` chat requests get `fault`, ahead of any rule. */
+  inject(fault: Fault, count?: number): void;
+  close(): Promise<void>;
+}
+
+const CALL_KEY_HEADER = 'x-sheetbench-call';
+
+/** Faults that replace the reply entirely; the others (slow, truncated) still need reply text. */
+function replacesReply(fault: Fault): boolean {
+  return fault.kind !== 'slow' && fault.kind !== 'truncated';
+}
+
+interface Outcome {
+  status: number;
+  answered: boolean;
+  rule?: string;
+  fault?: string;
+}
+
+/** A real OpenAI-compatible HTTP server answering from a script, with injectable faults and a log of every request. */
+export async function startScriptedServer(opts: ScriptedServerOptions = {}): Promise<ScriptedServer> {
+  const state = new ScriptState(opts.script ?? { rules: [] });
+  const log = new RequestLog(opts.logFile);
+  const server = createServer((req, res) => {
+    handle(req, res, state, log).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, errorBody(`scripted-llm internal error: ${String(err)}`, 'server_error'));
+    });
+  });
+  const address = await listen(server, opts.port ?? 0, opts.host ?? '127.0.0.1');
+  return {
+    url: `http://${address.address}:${address.port}/v1`,
+    port: address.port,
+    log: log.entries,
+    setScript: (script) => state.reset(script),
+    inject: (fault, count = 1) => state.inject(fault, count),
+    close: () => closeServer(server),
+  };
+}
+
+class ScriptState {
+  private uses = new Map<ScriptRule, number>();
+  private queued: Fault[] = [];
+  seq = 0;
+
+  constructor(public script: Script) {}
+
+  reset(script: Script): void {
+    this.script = script;
+    this.uses = new Map();
+  }
+
+  inject(fault: Fault, count: number): void {
+    for (let i = 0; i < count; i++) this.queued.push(fault);
+  }
+
+  takeQueuedFault(): Fault | undefined {
+    return this.queued.shift();
+  }
+
+  /** First matching rule that has uses left; using it counts against its `times`. */
+  takeRule(request: ScriptedRequest): ScriptRule | undefined {
+    const rule = this.script.rules.find((r) => ruleMatches(r, request) && (r.times === undefined || (this.uses.get(r) ?? 0) < r.times));
+    if (rule) this.uses.set(rule, (this.uses.get(rule) ?? 0) + 1);
+    return rule;
+  }
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, state: ScriptState, log: RequestLog): Promise<void> {
+  const path = (req.url ?? '').split('?')[0];
+  if (req.method === 'GET' && path === '/v1/models') {
+    return sendJson(res, 200, { object: 'list', data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'sheetbench' }] });
+  }
+  if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+    return sendJson(res, 404, errorBody(`no route ${req.method} ${path}`, 'invalid_request_error'));
+  }
+  const started = Date.now();
+  const seq = ++state.seq;
+  const clientGone = watchClient(res);
+  const base = { seq, time: new Date(started).toISOString(), callKey: headerOf(req) };
+  const reject = (status: number, message: string, bodyHash: string) => {
+    sendJson(res, status, errorBody(message, 'invalid_request_error'));
+    log.add({ ...base, bodyHash, messages: [], status, answered: false, durationMs: Date.now() - started });
+  };
+  let body: Buffer;
+  try {
+    body = await readBody(req);
+  } catch (err) {
+    if (!(err instanceof BodyTooLargeError)) throw err;
+    return reject(413, err.message, '');
+  }
+  const parsed = parseRequest(body, req);
+  if ('error' in parsed) return reject(400, parsed.error, sha256(body));
+  const outcome = await respond(parsed.request, state, res, clientGone, seq);
+  const { model, messages } = parsed.request;
+  log.add({ ...base, bodyHash: sha256(body), model, messages, ...outcome, durationMs: Date.now() - started });
+}
+
+async function respond(
+  request: ScriptedRequest,
+  state: ScriptState,
+  res: ServerResponse,
+  clientGone: AbortSignal,
+  seq: number,
+): Promise<Outcome> {
+  const queued = state.takeQueuedFault();
+  const rule = queued && replacesReply(queued) ? undefined : state.takeRule(request);
+  const fault = queued ?? rule?.fault;
+  const delay = (state.script.latencyMs ?? 0) + (rule?.delayMs ?? 0) + (fault?.kind === 'slow' ? fault.delayMs : 0);
+  const labels = { rule: rule?.name, fault: fault?.kind };
+  if (delay > 0) await sleep(delay, undefined, { signal: clientGone }).catch(() => undefined);
+  if (clientGone.aborted) return { status: 499, answered: false, ...labels };
+  res.setHeader('x-request-id', `req_scripted_${seq}`);
+  if (fault && replacesReply(fault)) return { ...sendFault(res, fault), ...labels };
+  const source = rule?.reply ?? state.script.fallback;
+  if (source === undefined) {
+    sendJson(res, 400, errorBody('scripted-llm: no rule matched the request and the script has no fallback', 'invalid_request_error'));
+    return { status: 400, answered: false, ...labels };
+  }
+  const reply: ScriptedReply = await replyOf(source, request);
+  const finishReason = fault?.kind === 'truncated' ? 'length' : reply.finishReason;
+  if (clientGone.aborted) return { status: 499, answered: false, ...labels };
+  sendJson(res, 200, completionBody(request, { ...reply, finishReason }));
+  return { status: 200, answered: true, ...labels };
+}
+
+function sendFault(res: ServerResponse, fault: Fault): Omit<Outcome, 'rule' | 'fault'> {
+  switch (fault.kind) {
+    case 'rate_limit':
+      if (fault.retryAfterMs !== undefined) res.setHeader('retry-after-ms', String(fault.retryAfterMs));
+      res.setHeader('retry-after', String(fault.retryAfterSeconds ?? 1));
+      return sent(res, 429, errorBody('Rate limit reached (scripted)', 'rate_limit_error', 'rate_limit_exceeded'));
+    case 'server_error':
+      return sent(res, fault.status ?? 500, errorBody('The server had an error (scripted)', 'server_error'));
+    case 'status':
+      return sent(res, fault.status, errorBody(fault.message ?? `scripted error ${fault.status}`, 'invalid_request_error', fault.code ?? null));
+    case 'malformed':
+      return sendMalformed(res, fault.variant);
+    case 'reset':
+      res.socket?.resetAndDestroy();
+      return { status: 0, answered: false };
+    default:
+      throw new Error(`fault ${fault.kind} does not replace the reply`);
+  }
+}
+
+function sendMalformed(res: ServerResponse, variant: 'invalid_json' | 'empty_choices' | 'null_content'): Omit<Outcome, 'rule' | 'fault'> {
+  if (variant === 'invalid_json') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": "chatcmpl-broken", "choices": [');
+    return { status: 200, answered: false };
+  }
+  const request: ScriptedRequest = { model: 'scripted', messages: [], lastUser: '' };
+  const body = completionBody(request, { text: '' }, null);
+  return sent(res, 200, variant === 'empty_choices' ? { ...body, choices: [] } : body);
+}
+
+function sent(res: ServerResponse, status: number, body: unknown): { status: number; answered: false } {
+  sendJson(res, status, body);
+  return { status, answered: false };
+}
+
+function parseRequest(body: Buffer, req: IncomingMessage): { request: ScriptedRequest } | { error: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    return { error: 'request body is not JSON' };
+  }
+  const parsed = chatCompletionRequestSchema.safeParse(json);
+  if (!parsed.success) return { error: `invalid chat completion request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
+  if (parsed.data.stream) return { error: 'scripted-llm does not stream; send stream: false' };
+  const messages = messagesOf(parsed.data);
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const { model, temperature, max_tokens, max_completion_tokens } = parsed.data;
+  return {
+    request: { model, messages, lastUser, callKey: headerOf(req), temperature: temperature ?? undefined, maxTokens: max_tokens ?? max_completion_tokens ?? undefined },
+  };
+}
+
+/** Aborts when the client disconnects before the reply was written (e.g. its process was killed). */
+function watchClient(res: ServerResponse): AbortSignal {
+  const gone = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  return gone.signal;
+}
+
+function headerOf(req: IncomingMessage): string | undefined {
+  const value = req.headers[CALL_KEY_HEADER];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function sha256(body: Buffer): string {
+  return createHash('sha256').update(body).digest('hex');
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server.address() as AddressInfo));
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
