@@ -7,6 +7,10 @@ import { experimentHash, writeManifest, type RunManifest } from './manifest';
 import type { Config } from '../config/schema';
 import { OFFICIAL_PROMPT_VERSION } from '../agents/prompts/spreadsheetbench';
 import { AGENT_SETTINGS } from '../workflows/agents';
+import { usesLocalModel } from '../llm';
+
+/** The embedded CPU model writes a few tokens a second: cap its replies so the default job ends in minutes. */
+const LOCAL_MODEL_MAX_TOKENS = 256;
 
 export interface CreateRunOptions {
   datasetDir: string;
@@ -35,11 +39,11 @@ export async function createRun(config: Config, opts: CreateRunOptions): Promise
     scoringMode: config.run.scoringMode,
     taskCount: tasks.length,
     llm: {
-      provider: config.llm.provider === 'local' || (!config.llm.baseUrl && !config.llm.apiKey) ? ('local' as const) : ('openai' as const),
+      provider: usesLocalModel(config.llm) ? ('local' as const) : ('openai' as const),
       baseUrl: config.llm.baseUrl,
       model: config.llm.model,
       temperature: config.llm.temperature,
-      maxTokens: config.llm.maxTokens,
+      maxTokens: config.llm.maxTokens ?? (usesLocalModel(config.llm) ? LOCAL_MODEL_MAX_TOKENS : undefined),
       localModelPath: config.llm.localModelPath,
     },
     agentSettings: {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { TemporalConfig } from '../config/schema';
+import { installWorkerRuntime } from '../workers/runtime';
 
 export interface ResolvedTemporal {
   address: string;
@@ -25,5 +26,6 @@ export async function connectClient(t: ResolvedTemporal): Promise<Client> {
 }
 
 export async function connectWorkerConnection(t: ResolvedTemporal): Promise<NativeConnection> {
+  installWorkerRuntime();
   return NativeConnection.connect({ address: t.address, tls: t.tls });
 }

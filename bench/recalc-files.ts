@@ -1,0 +1,31 @@
+import { readdir, copyFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+
+export const DEV20 = '/work/shared/data/spreadsheetbench-dev20';
+
+/** The dev20 answer workbooks, in a stable order. */
+export async function dev20Answers(datasetDir = DEV20): Promise<string[]> {
+  const root = path.join(datasetDir, 'spreadsheet');
+  const files: string[] = [];
+  for (const id of (await readdir(root)).sort()) {
+    for (const name of (await readdir(path.join(root, id))).sort()) {
+      if (name.endsWith('_answer.xlsx')) files.push(path.join(root, id, name));
+    }
+  }
+  return files;
+}
+
+/** Copies files into `dir` (the shared data is never written to); returns the copies' paths. */
+export async function copyInto(dir: string, files: string[]): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  return Promise.all(files.map(async (file) => {
+    const copy = path.join(dir, path.basename(file));
+    await copyFile(file, copy);
+    return copy;
+  }));
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
