@@ -1,0 +1,12 @@
+/** Public API of the SpreadsheetBench evaluator (official parity by default, `strict` with documented fixes). */
+export type { ScoringMode, TestCaseVerdict, OfficialTaskScore } from './types';
+export { evaluateTestCase, type EvaluateTestCaseInput } from './compareWorkbooks';
+export { scoreTask, officialScore, answerPathFor, outputFileName, type ScoreTaskInput } from './scoreTask';
+export { evaluateOutputs, type EvaluateOutputsInput, type EvaluateOutputsResult, type TaskVerdicts } from './evaluateOutputs';
+export { summarize, type ScoreSummary, type ScoreGroup } from './summary';
+export { parseAnswerPosition, categorize, cellCount, STRICT_FIXES, type ParsedAnswerPosition, type AnswerPiece, type RangeTarget } from './answerPosition';
+export { verdictDifferences, parseDifferences, type ModeDifference } from './modeDifferences';
+export { benchmarkHealth, type HealthReport } from './health';
+export { officialJson } from './officialJson';
+export { compareCellValue, transformValue, type CellValue } from './cellValue';
+export { openWorkbookValues, WorkbookReadError } from './ooxmlReader';
