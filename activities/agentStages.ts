@@ -12,6 +12,7 @@ import { modelPaths } from '../agents/officialPaths';
 import { readJsonOr, writeJsonAtomic } from '../artifacts/files';
 import { extractCodeOrProblem } from '../agents/codeExtraction';
 import { substitutePathPlaceholders } from '../agents/pathPrelude';
+import { executionSucceeded, failureText } from '../agents/sheetcopilot/executionText';
 import { programTargets } from '../agents/sheetcopilot/targets';
 import { programWithInputs } from '../agents/sheetcopilot/programs';
 import { renderCopilotPrompt, type CopilotPrompt } from '../agents/sheetcopilot/prompts';
@@ -185,7 +186,7 @@ async function buildStageMessages(ctx: RunContext, input: CopilotAskInput): Prom
   }
   if (input.stage === 'validate') {
     const implement = await readStage(ctx, input.taskId, 'implement');
-    const prompt = input.execution.error || input.execution.timedOut || !input.execution.outputProduced
+    const prompt = !executionSucceeded(input.execution)
       ? await render('validateFailure', { ...common, observation: obs(500), plan: plan.exchange.response.slice(0, 600), code: input.code, error: failureText(input.execution) })
       : await render('validateSuccess', {
           ...common,
@@ -211,13 +212,6 @@ async function buildStageMessages(ctx: RunContext, input: CopilotAskInput): Prom
 
 function user(content: string): ChatMessage {
   return { role: 'user', content };
-}
-
-export function failureText(e: ExecutionSummary): string {
-  if (e.error) return e.error;
-  if (e.timedOut) return 'the execution timed out';
-  if (!e.outputProduced) return `the code ran but wrote no output workbook at output_path\n${e.feedback}`;
-  return '';
 }
 
 function stageOutput(input: CopilotAskInput, exchange: Exchange): CopilotAskOutput {

@@ -44,6 +44,7 @@ export class RunLayout {
   taskDir(taskId: string): string {
     return path.join(this.root, 'tasks', taskId);
   }
+  // Sandbox work dirs are not in the run folder: see activities/workDirs.ts.
   transcriptPath(taskId: string): string {
     return path.join(this.taskDir(taskId), 'transcript.json');
   }

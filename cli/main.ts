@@ -5,6 +5,7 @@ import { registerEvalCommands } from './commands/eval';
 import { registerRecalcCommand } from './commands/recalc';
 import { registerScriptedLlmCommand } from './commands/scriptedLlm';
 import { registerReportCommand } from './commands/report';
+import { registerRerunCommand } from './commands/rerun';
 import { exitCodeOf, describeError } from './exitCodes';
 
 const program = new Command()
@@ -18,6 +19,7 @@ registerEvalCommands(program);
 registerRecalcCommand(program);
 registerScriptedLlmCommand(program);
 registerReportCommand(program);
+registerRerunCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`sheetbench: ${describeError(err)}\n`);

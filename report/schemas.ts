@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TASK_FAILURE_CLASSES } from '../run/taskResult';
 import { sheetTaskSchema } from '../dataset/spreadsheetbench';
 
 /**
@@ -23,7 +24,7 @@ export type RunManifest = z.infer<typeof runManifestSchema>;
 
 export const taskListSchema = z.array(sheetTaskSchema);
 
-const failureClassSchema = z.enum(['dataset', 'llm', 'sandbox', 'recalc', 'scoring', 'budget', 'cancelled', 'internal']);
+const failureClassSchema = z.enum(TASK_FAILURE_CLASSES);
 
 export const stageRecordSchema = z.looseObject({
   stage: z.string(),

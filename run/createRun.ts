@@ -6,6 +6,7 @@ import { writeJsonAtomic } from '../artifacts/files';
 import { experimentHash, writeManifest, type RunManifest } from './manifest';
 import type { Config } from '../config/schema';
 import { OFFICIAL_PROMPT_VERSION } from '../agents/prompts/spreadsheetbench';
+import { SHEETCOPILOT_PROMPT_VERSION } from '../agents/sheetcopilot/prompts';
 import { AGENT_SETTINGS } from '../workflows/agents';
 import { usesLocalModel } from '../llm';
 
@@ -50,7 +51,7 @@ export async function createRun(config: Config, opts: CreateRunOptions): Promise
       maxTurns: config.run.maxTurns,
       maxRevisions: config.run.maxRevisions,
       previewRows: config.run.previewRows,
-      promptVersion: OFFICIAL_PROMPT_VERSION,
+      promptVersion: opts.agent === 'sheetcopilot' ? SHEETCOPILOT_PROMPT_VERSION : OFFICIAL_PROMPT_VERSION,
     },
   };
   const manifest: RunManifest = { ...base, runId, createdAt: new Date().toISOString(), experimentHash: experimentHash(base) };

@@ -1,15 +1,21 @@
 import type { TokenUsage } from '../llm/types';
 
-/** Why a task has no normal verdict. Infrastructure classes may be retried by `sheetbench retry --failed`. */
-export type TaskFailureClass =
-  | 'dataset' // missing or corrupt workbooks, malformed record
-  | 'llm' // provider unreachable, auth, context too long, retries exhausted
-  | 'sandbox' // sandbox lost
-  | 'recalc'
-  | 'scoring'
-  | 'budget'
-  | 'cancelled'
-  | 'internal';
+/**
+ * Why a task has no normal verdict. `model`: the model's replies were unusable (no code, truncated) — a verdict, not
+ * an outage. Infrastructure classes may be retried by `sheetbench retry --failed`.
+ */
+export const TASK_FAILURE_CLASSES = [
+  'dataset', // missing or corrupt workbooks, malformed record
+  'model', // replies without usable code, cut off, not text
+  'llm', // provider unreachable, auth, context too long, retries exhausted
+  'sandbox', // sandbox lost
+  'recalc',
+  'scoring',
+  'budget',
+  'cancelled',
+  'internal',
+] as const;
+export type TaskFailureClass = (typeof TASK_FAILURE_CLASSES)[number];
 
 export const INFRASTRUCTURE_FAILURES: readonly TaskFailureClass[] = ['llm', 'sandbox', 'recalc', 'scoring', 'internal'];
 

@@ -1,15 +1,16 @@
 import {
   ParentClosePolicy,
   WorkflowIdReusePolicy,
+  allHandlersFinished,
   condition,
   continueAsNew,
+  getExternalWorkflowHandle,
+  log,
   proxyActivities,
   setHandler,
   startChild,
   upsertSearchAttributes,
   workflowInfo,
-  allHandlersFinished,
-  log,
 } from '@temporalio/workflow';
 import type { MainActivities } from '../activities';
 import { SA } from '../temporal/searchAttributes';
@@ -24,6 +25,7 @@ import {
   type RunWorkflowInput,
   type TaskDoneSignal,
 } from './contracts';
+import { freshLedger, spendGrantSignal, spendRequestSignal, spendSettleSignal, type SpendRequest, type SpendSettle } from './budget';
 import { spreadsheetTask } from './spreadsheetTask';
 
 const { listTaskIds, finalizeRun } = proxyActivities<MainActivities>({
@@ -33,25 +35,36 @@ const { listTaskIds, finalizeRun } = proxyActivities<MainActivities>({
 
 const ID_PAGE = 64;
 
+interface Budget {
+  usd?: number;
+  tokens?: number;
+}
+
 /**
- * One benchmark run: a sliding window of task workflows (children survive continue-as-new: ABANDON),
- * completion by signal, progress by query, pause/resume/budget by signal and update.
+ * One benchmark run: a sliding window of task workflows (children survive continue-as-new: ABANDON), completion by
+ * signal, progress by query, pause/resume by signal, budget by update, spend reserved and settled per LLM call.
  */
 export async function benchmarkRun(input: RunWorkflowInput): Promise<RunProgress> {
   const state: RunState = input.state ?? freshState();
-  const budget = { usd: input.budgetUsd, tokens: input.budgetTokens };
+  const budget: Budget = { usd: input.budgetUsd, tokens: input.budgetTokens };
   const inFlight = new Set(state.inFlight);
 
   setHandler(taskDoneSignal, (done) => onTaskDone(state, inFlight, done));
   setHandler(pauseSignal, (reason) => pause(state, reason ?? 'paused by operator'));
-  setHandler(resumeSignal, () => resume(state));
+  setHandler(resumeSignal, async () => {
+    resume(state);
+    await grantWaiting(state, budget);
+  });
+  setHandler(spendRequestSignal, (req) => onSpendRequest(state, budget, req));
+  setHandler(spendSettleSignal, (settle) => onSpendSettle(state, settle));
   setHandler(progressQuery, () => progress(input, state, inFlight, budget));
   setHandler(
     setBudgetUpdate,
-    (change) => {
+    async (change) => {
       if (change.usd !== undefined) budget.usd = change.usd;
       if (change.tokens !== undefined) budget.tokens = change.tokens;
       if (state.paused && state.pauseReason?.startsWith('budget') && !overBudget(state, budget)) resume(state);
+      await grantWaiting(state, budget);
       return progress(input, state, inFlight, budget);
     },
     { validator: (change) => validateBudget(change, state) },
@@ -59,8 +72,17 @@ export async function benchmarkRun(input: RunWorkflowInput): Promise<RunProgress
 
   let page: string[] = [];
   let pageStart = state.nextIndex;
-  while (state.nextIndex < input.taskCount) {
-    await condition(() => inFlight.size < input.concurrency && !state.paused);
+  for (;;) {
+    const more = state.nextIndex < input.taskCount;
+    await condition(
+      () => (more && inFlight.size < input.concurrency && !state.paused) || (!more && inFlight.size === 0) || workflowInfo().continueAsNewSuggested,
+    );
+    if (workflowInfo().continueAsNewSuggested) {
+      await condition(allHandlersFinished);
+      state.inFlight = [...inFlight];
+      await continueAsNew<typeof benchmarkRun>({ ...input, budgetUsd: budget.usd, budgetTokens: budget.tokens, state });
+    }
+    if (!more) break;
     if (overBudget(state, budget)) {
       pause(state, 'budget reached: raise it with `sheetbench budget`');
       continue;
@@ -70,22 +92,16 @@ export async function benchmarkRun(input: RunWorkflowInput): Promise<RunProgress
       page = await listTaskIds({ runDir: input.runDir, offset: pageStart, limit: ID_PAGE });
     }
     const taskId = page[state.nextIndex - pageStart];
-    await startTask(input, taskId);
+    await startTask(input, taskId, budget);
     inFlight.add(taskId);
     state.nextIndex++;
-    if (workflowInfo().continueAsNewSuggested) {
-      await condition(allHandlersFinished);
-      state.inFlight = [...inFlight];
-      await continueAsNew<typeof benchmarkRun>({ ...input, budgetUsd: budget.usd, budgetTokens: budget.tokens, state });
-    }
   }
-  await condition(() => inFlight.size === 0);
   await finalizeRun({ runDir: input.runDir });
   await upsertSearchAttributes([{ key: SA.status, value: 'completed' }]);
   return progress(input, state, inFlight, budget);
 }
 
-async function startTask(input: RunWorkflowInput, taskId: string): Promise<void> {
+async function startTask(input: RunWorkflowInput, taskId: string, budget: Budget): Promise<void> {
   const sa = workflowInfo().typedSearchAttributes;
   await startChild(spreadsheetTask, {
     workflowId: `${input.runId}/task/${taskId}`,
@@ -97,6 +113,7 @@ async function startTask(input: RunWorkflowInput, taskId: string): Promise<void>
         agent: input.agent,
         taskBudgetUsd: input.taskBudgetUsd,
         recalcTaskQueue: input.recalcTaskQueue,
+        budgeted: budget.usd !== undefined || budget.tokens !== undefined,
       },
     ],
     parentClosePolicy: ParentClosePolicy.ABANDON,
@@ -118,17 +135,60 @@ function onTaskDone(state: RunState, inFlight: Set<string>, done: TaskDoneSignal
   state.done++;
   state.softSum += done.soft;
   state.hardSum += done.hard;
-  state.costUsd += done.costUsd;
-  state.llmCalls += done.llmCalls;
-  state.usage = {
-    inputTokens: state.usage.inputTokens + done.usage.inputTokens,
-    outputTokens: state.usage.outputTokens + done.usage.outputTokens,
-  };
+  if (!done.budgeted) addSpend(state, done.usage, done.costUsd, done.llmCalls);
   if (done.failureClass) {
     state.failed++;
     state.failureClasses[done.failureClass] = (state.failureClasses[done.failureClass] ?? 0) + 1;
   }
   upsertSearchAttributes([{ key: SA.costUsd, value: state.costUsd }]);
+}
+
+function addSpend(state: RunState, usage: TaskDoneSignal['usage'], costUsd: number, calls: number): void {
+  state.costUsd += costUsd;
+  state.llmCalls += calls;
+  state.usage = { inputTokens: state.usage.inputTokens + usage.inputTokens, outputTokens: state.usage.outputTokens + usage.outputTokens };
+}
+
+async function onSpendRequest(state: RunState, budget: Budget, req: SpendRequest): Promise<void> {
+  if (state.paused || !canReserve(state, budget)) {
+    state.ledger.waiting.push(req);
+    if (!state.paused && overBudget(state, budget)) pause(state, 'budget reached: raise it with `sheetbench budget`');
+    return;
+  }
+  await grant(state, req);
+}
+
+function onSpendSettle(state: RunState, settle: SpendSettle): void {
+  const ledger = state.ledger;
+  if (!(settle.callKey in ledger.reservedUsd)) return;
+  delete ledger.reservedUsd[settle.callKey];
+  delete ledger.reservedTokens[settle.callKey];
+  ledger.settledCalls++;
+  addSpend(state, settle.usage, settle.costUsd, 1);
+}
+
+async function grant(state: RunState, req: SpendRequest): Promise<void> {
+  const calls = Math.max(1, state.ledger.settledCalls);
+  state.ledger.reservedUsd[req.callKey] = state.costUsd / calls;
+  state.ledger.reservedTokens[req.callKey] = (state.usage.inputTokens + state.usage.outputTokens) / calls;
+  await getExternalWorkflowHandle(req.workflowId).signal(spendGrantSignal, { callKey: req.callKey });
+}
+
+async function grantWaiting(state: RunState, budget: Budget): Promise<void> {
+  while (!state.paused && state.ledger.waiting.length && canReserve(state, budget)) {
+    await grant(state, state.ledger.waiting.shift()!);
+  }
+}
+
+function reserved(values: Record<string, number>): number {
+  return Object.values(values).reduce((a, b) => a + b, 0);
+}
+
+function canReserve(state: RunState, budget: Budget): boolean {
+  const tokens = state.usage.inputTokens + state.usage.outputTokens;
+  const usdOk = budget.usd === undefined || state.costUsd + reserved(state.ledger.reservedUsd) < budget.usd;
+  const tokensOk = budget.tokens === undefined || tokens + reserved(state.ledger.reservedTokens) < budget.tokens;
+  return usdOk && tokensOk;
 }
 
 function pause(state: RunState, reason: string): void {
@@ -144,12 +204,12 @@ function resume(state: RunState): void {
   upsertSearchAttributes([{ key: SA.status, value: 'running' }]);
 }
 
-function overBudget(state: RunState, budget: { usd?: number; tokens?: number }): boolean {
+function overBudget(state: RunState, budget: Budget): boolean {
   const tokens = state.usage.inputTokens + state.usage.outputTokens;
   return (budget.usd !== undefined && state.costUsd >= budget.usd) || (budget.tokens !== undefined && tokens >= budget.tokens);
 }
 
-function validateBudget(change: { usd?: number; tokens?: number }, state: RunState): void {
+function validateBudget(change: Budget, state: RunState): void {
   if (change.usd !== undefined && !(change.usd > state.costUsd)) {
     throw new Error(`budget $${change.usd} is not above what is already spent ($${state.costUsd.toFixed(4)})`);
   }
@@ -159,7 +219,7 @@ function validateBudget(change: { usd?: number; tokens?: number }, state: RunSta
   }
 }
 
-function progress(input: RunWorkflowInput, state: RunState, inFlight: Set<string>, budget: { usd?: number; tokens?: number }): RunProgress {
+function progress(input: RunWorkflowInput, state: RunState, inFlight: Set<string>, budget: Budget): RunProgress {
   const elapsedMs = Date.now() - state.startedAtMs;
   const remaining = input.taskCount - state.done;
   return {
@@ -180,6 +240,8 @@ function progress(input: RunWorkflowInput, state: RunState, inFlight: Set<string
     etaMs: state.done ? (elapsedMs / state.done) * remaining : null,
     budgetUsd: budget.usd,
     budgetTokens: budget.tokens,
+    reservedUsd: reserved(state.ledger.reservedUsd),
+    waitingCalls: state.ledger.waiting.length,
   };
 }
 
@@ -197,5 +259,6 @@ function freshState(): RunState {
     paused: false,
     startedAtMs: Date.now(),
     failureClasses: {},
+    ledger: freshLedger(),
   };
 }

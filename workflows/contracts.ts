@@ -2,6 +2,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { TaskFailureClass, TaskResult } from '../run/taskResult';
 import type { TokenUsage } from '../llm/types';
+import type { BudgetLedger } from './budget';
 
 export interface RunWorkflowInput {
   runId: string;
@@ -32,6 +33,7 @@ export interface RunState {
   pauseReason?: string;
   startedAtMs: number;
   failureClasses: Partial<Record<TaskFailureClass, number>>;
+  ledger: BudgetLedger;
 }
 
 export interface TaskWorkflowInput {
@@ -41,6 +43,8 @@ export interface TaskWorkflowInput {
   agent: string;
   taskBudgetUsd?: number;
   recalcTaskQueue?: string;
+  /** The run has a budget: each LLM call asks the run for a grant and settles its spend (see budget.ts). */
+  budgeted?: boolean;
   /** `rerun --from-stage K`: stages < K are read from the task's recorded artifacts, not recomputed. */
   fromStage?: number;
   /** Folder of prompt template files that replace the built-in ones (recorded in each stage's artifact). */
@@ -58,6 +62,8 @@ export interface TaskDoneSignal {
   usage: TokenUsage;
   costUsd: number;
   llmCalls: number;
+  /** Spend already settled call by call with the run (not to be added again). */
+  budgeted?: boolean;
 }
 
 export interface RunProgress {
@@ -78,6 +84,8 @@ export interface RunProgress {
   etaMs: number | null;
   budgetUsd?: number;
   budgetTokens?: number;
+  reservedUsd: number;
+  waitingCalls: number;
 }
 
 export const taskDoneSignal = defineSignal<[TaskDoneSignal]>('taskDone');

@@ -12,6 +12,7 @@ import type { PreparedTask } from '../activities/task';
 import { bookkeeping, execution, llm, recalcOn } from './activityProxies';
 import { taskDoneSignal, taskStageQuery, type TaskWorkflowInput } from './contracts';
 import { StageLedger } from './stageLedger';
+import { TaskBudget } from './budget';
 import { AGENTS } from './agents';
 import type { AgentOutcome } from './agents/agent';
 import { closeAgentSessions, createAgentContext } from './agents/context';
@@ -22,6 +23,7 @@ import { closeAgentSessions, createAgentContext } from './agents/context';
  */
 export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskResult> {
   const ledger = new StageLedger();
+  const budget = new TaskBudget(input);
   const startedAt = Date.now();
   setHandler(taskStageQuery, () => ({ stage: ledger.current, ...ledger.totals() }));
 
@@ -31,9 +33,9 @@ export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskRes
   let finalFeedback: string | undefined;
   try {
     prepared = await inStage(ledger, 'prepare', () => bookkeeping.prepareTask({ runDir: input.runDir, taskId: input.taskId }));
-    outcome = await runAgent(input, prepared, ledger);
+    outcome = await runAgent(input, prepared, ledger, budget);
     finalFeedback = await runOnTestCases(input, prepared, outcome, ledger);
-    if (outcome.problem) failure = { class: 'llm', message: outcome.problem };
+    if (outcome.problem) failure = { class: 'model', message: outcome.problem };
   } catch (err) {
     failure = classifyFailure(err);
   }
@@ -58,15 +60,15 @@ export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskRes
     conversations: outcome ? [outcome.conversation] : [],
     official: outcome ? { conversation: outcome.conversation, finalFeedback, solution: outcome.solution } : undefined,
   });
-  await reportToRun(result);
+  await reportToRun(result, input.budgeted ?? false);
   return result;
 }
 
-async function runAgent(input: TaskWorkflowInput, prepared: PreparedTask, ledger: StageLedger): Promise<AgentOutcome> {
+async function runAgent(input: TaskWorkflowInput, prepared: PreparedTask, ledger: StageLedger, budget: TaskBudget): Promise<AgentOutcome> {
   const agent = AGENTS[input.agent];
   if (!agent) throw ApplicationFailure.nonRetryable(`unknown agent ${input.agent}`, 'ConfigError');
   try {
-    return await agent(createAgentContext(input, prepared, ledger, inStage));
+    return await agent(createAgentContext(input, prepared, ledger, inStage, budget));
   } finally {
     await closeAgentSessions(input);
   }
@@ -108,8 +110,10 @@ async function inStage<T>(ledger: StageLedger, stage: string, fn: (record: Retur
 }
 
 function classifyFailure(err: unknown): { class: TaskFailureClass; message: string } {
-  const type = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause.type ?? '' : '';
+  const app = err instanceof ActivityFailure ? err.cause : err;
+  const type = app instanceof ApplicationFailure ? (app.type ?? '') : '';
   const cls: TaskFailureClass = type === 'DatasetError' ? 'dataset'
+    : type === 'BudgetExceeded' ? 'budget'
     : type.startsWith('Llm.') ? 'llm'
     : type === 'SandboxLost' ? 'sandbox'
     : type === 'ConfigError' ? 'internal'
@@ -122,7 +126,7 @@ function failureMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-async function reportToRun(result: TaskResult): Promise<void> {
+async function reportToRun(result: TaskResult, budgeted: boolean): Promise<void> {
   await upsertSearchAttributes([
     { key: SA.status, value: result.failure ? `failed:${result.failure.class}` : 'scored' },
     { key: SA.costUsd, value: result.costUsd },
@@ -138,5 +142,6 @@ async function reportToRun(result: TaskResult): Promise<void> {
     usage: result.usage,
     costUsd: result.costUsd,
     llmCalls: result.llmCalls,
+    budgeted,
   });
 }

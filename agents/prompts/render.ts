@@ -20,8 +20,16 @@ export function loadTemplate(id: TemplateId): string {
 
 /** Fills `{name}` placeholders in one pass, so values containing braces are never re-expanded. */
 export function renderTemplate(id: TemplateId, vars: Record<string, string | number>): string {
-  return loadTemplate(id).replace(/\{([a-z_]+)\}/g, (whole, name: string) => {
+  return fillTemplate(id, loadTemplate(id), vars);
+}
+
+export function fillTemplate(id: string, text: string, vars: Record<string, string | number>): string {
+  return text.replace(/\{([a-z_]+)\}/g, (whole, name: string) => {
     if (!(name in vars)) throw new Error(`template ${id}: no value for {${name}}`);
     return String(vars[name]);
   });
+}
+
+export function builtinTemplatePath(id: TemplateId): string {
+  return path.join(TEMPLATE_DIR, `${id}.txt`);
 }

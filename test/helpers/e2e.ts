@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { configSchema, type Config } from '../../config/schema';
 import { connectClient, connectWorkerConnection } from '../../temporal/connection';
@@ -13,8 +14,9 @@ import type { TaskResult } from '../../run/taskResult';
 import { startScriptedServer, type Script, type ScriptedServer } from '../../scripted-llm';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from './temporalServer';
 
-export const DEV20 = path.resolve(__dirname, '../../../shared/data/spreadsheetbench-dev20');
-export const SAMPLE = path.resolve(__dirname, '../../data/sample');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const DEV20 = path.resolve(HERE, '../../../shared/data/spreadsheetbench-dev20');
+export const SAMPLE = path.resolve(HERE, '../../data/sample');
 
 /** A real Temporal dev server, a scripted OpenAI-compatible server and a config pointing at both. */
 export interface E2EEnv {

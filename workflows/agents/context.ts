@@ -3,6 +3,7 @@ import type { StageRecord } from '../../run/taskResult';
 import type { TaskWorkflowInput } from '../contracts';
 import { execution, llm } from '../activityProxies';
 import type { StageLedger } from '../stageLedger';
+import type { TaskBudget } from '../budget';
 import type { AgentContext, StageTools } from './agent';
 import { cleanup, sessions } from './stageProxies';
 
@@ -11,18 +12,20 @@ export type InStage = <T>(ledger: StageLedger, stage: string, fn: (record: Stage
 const DEFAULT_SETTINGS = { maxTurns: 5, maxRevisions: 3 };
 
 /** The activities an agent may use, each charged to a named stage of the task's ledger. */
-export function createAgentContext(input: TaskWorkflowInput, prepared: PreparedTask, ledger: StageLedger, inStage: InStage): AgentContext {
+export function createAgentContext(
+  input: TaskWorkflowInput,
+  prepared: PreparedTask,
+  ledger: StageLedger,
+  inStage: InStage,
+  budget: TaskBudget,
+): AgentContext {
   const settings = { ...DEFAULT_SETTINGS, ...pick(prepared.agentSettings) };
   const toolsFor = (record: StageRecord, setNote: (o: string) => void): StageTools => ({
     async callModel(conversation, turn, user) {
-      const reply = await llm.llmTurn({
-        runDir: input.runDir,
-        taskId: input.taskId,
-        conversation,
-        turn,
-        user,
-        callKey: `${input.runId}/${input.taskId}/${conversation}/${turn}${input.rerunTag ? `#${input.rerunTag}` : ''}`,
-      });
+      const callKey = `${input.runId}/${input.taskId}/${conversation}/${turn}${input.rerunTag ? `#${input.rerunTag}` : ''}`;
+      const reply = await budget.around(callKey, () =>
+        llm.llmTurn({ runDir: input.runDir, taskId: input.taskId, conversation, turn, user, callKey }),
+      );
       ledger.charge(record, reply.usage, reply.costUsd);
       return reply;
     },

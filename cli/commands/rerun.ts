@@ -1,0 +1,99 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { Client } from '@temporalio/client';
+import { loadConfig } from '../../config/load';
+import type { Config } from '../../config/schema';
+import { readManifest, type RunManifest } from '../../run/manifest';
+import { writeJsonAtomic } from '../../artifacts/files';
+import { connectClient, connectWorkerConnection } from '../../temporal/connection';
+import { createWorkers } from '../../workers/createWorkers';
+import { spreadsheetTask } from '../../workflows/spreadsheetTask';
+import type { TaskResult, TaskWorkflowInput } from '../../workflows/contracts';
+import { COPILOT_STAGES } from '../../agents/sheetcopilot/stages';
+import { resolveTemporal } from '../temporalSession';
+import { CliError, EXIT } from '../exitCodes';
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+export interface RerunRequest {
+  runDir: string;
+  taskId: string;
+  fromStage: number;
+  /** Folder of `<template>.txt` prompt files overriding the built-in ones. */
+  promptDir?: string;
+}
+
+/** Agents whose stages can be re-run from a recorded point. */
+const RESETTABLE: Record<string, readonly string[]> = { sheetcopilot: COPILOT_STAGES };
+
+export function registerRerunCommand(program: Command): void {
+  program
+    .command('rerun <run>')
+    .description('re-execute one task from stage K, reusing the recorded outputs of the stages before K (no new LLM calls for them)')
+    .requiredOption('--task <id>', 'task id')
+    .requiredOption('--from-stage <k>', 'first stage to recompute (sheetcopilot: 1 observe … 6 final)')
+    .option('--prompts <dir>', 'folder of prompt template files (<template>.txt) replacing the built-in ones')
+    .option('--no-worker', 'do not start an in-process worker')
+    .action(async (run: string, flags: { task: string; fromStage: string; prompts?: string; worker: boolean }) => {
+      const runDir = existsSync(path.join(run, 'run.json')) ? path.resolve(run) : path.resolve('runs', run);
+      if (!existsSync(path.join(runDir, 'run.json'))) throw new CliError(`unknown run ${run}: no run.json in ${run} or runs/${run}`, EXIT.notFound);
+      const config = loadConfig();
+      const session = await resolveTemporal(config, log);
+      const client = await connectClient(session);
+      const workers = flags.worker ? await createWorkers(await connectWorkerConnection(session), { ...config, temporal: { ...config.temporal, namespace: session.namespace } }) : undefined;
+      const running = workers?.run();
+      try {
+        const result = await rerunTask(client, config, { runDir, taskId: flags.task, fromStage: Number(flags.fromStage), promptDir: flags.prompts });
+        process.stdout.write(`${formatStages(result)}\n`);
+      } finally {
+        await workers?.shutdown();
+        await running;
+        await client.connection.close();
+      }
+    });
+}
+
+/** Starts the task workflow again (new workflow id, same run folder) from `fromStage`, and waits for its result. */
+export async function rerunTask(client: Client, config: Config, req: RerunRequest): Promise<TaskResult> {
+  const manifest = await readManifest(req.runDir);
+  checkRerun(manifest, req);
+  const tag = `rerun-${Date.now().toString(36)}`;
+  await writeJsonAtomic(path.join(req.runDir, 'tasks', req.taskId, 'reruns', `${tag}.json`), {
+    tag,
+    fromStage: req.fromStage,
+    promptDir: req.promptDir ? path.resolve(req.promptDir) : null,
+    overriddenTemplates: req.promptDir ? readdirSync(req.promptDir).filter((f) => f.endsWith('.txt')) : [],
+    startedAt: new Date().toISOString(),
+  });
+  const input: TaskWorkflowInput = {
+    runId: manifest.runId,
+    runDir: req.runDir,
+    taskId: req.taskId,
+    agent: manifest.agent,
+    recalcTaskQueue: config.recalc.engine === 'none' ? undefined : config.temporal.recalcTaskQueue,
+    fromStage: req.fromStage,
+    promptDir: req.promptDir ? path.resolve(req.promptDir) : undefined,
+    rerunTag: tag,
+  };
+  return client.workflow.execute(spreadsheetTask, {
+    workflowId: `${manifest.runId}/task/${req.taskId}/${tag}`,
+    taskQueue: config.temporal.taskQueue,
+    args: [input],
+  });
+}
+
+function checkRerun(manifest: RunManifest, req: RerunRequest): void {
+  const stages = RESETTABLE[manifest.agent];
+  if (!stages) throw new CliError(`agent ${manifest.agent} has no resettable stages (only: ${Object.keys(RESETTABLE).join(', ')})`, EXIT.usage);
+  if (!Number.isInteger(req.fromStage) || req.fromStage < 1 || req.fromStage > stages.length) {
+    throw new CliError(`--from-stage must be 1..${stages.length} (${stages.map((s, i) => `${i + 1} ${s}`).join(', ')})`, EXIT.usage);
+  }
+  if (!existsSync(path.join(req.runDir, 'tasks', req.taskId))) throw new CliError(`task ${req.taskId} has no records in ${req.runDir}`, EXIT.notFound);
+  if (req.promptDir && !existsSync(req.promptDir)) throw new CliError(`prompt folder ${req.promptDir} does not exist`, EXIT.usage);
+}
+
+function formatStages(result: TaskResult): string {
+  const rows = result.stages.map((s) => `  ${s.stage.padEnd(12)} ${String(s.llmCalls).padStart(3)} calls ${String(s.usage.inputTokens + s.usage.outputTokens).padStart(7)} tok ${(s.wallMs / 1000).toFixed(1).padStart(6)} s  ${s.outcome}`);
+  return [`task ${result.taskId}: soft ${result.soft.toFixed(2)} hard ${result.hard}${result.failure ? ` (${result.failure.class}: ${result.failure.message})` : ''}`, ...rows].join('\n');
+}

@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startE2E, startBenchmarkRun, workerProcessEnv, DEV20, type E2EEnv } from '../helpers/e2e';
+import { taskStageQuery, type RunProgress } from '../../workflows/contracts';
+import type { WorkerSet } from '../../workers/createWorkers';
+import { copilot797 } from './copilotScripts';
+import { readTaskResult, requestsOf, startInProcessWorkers } from './harness';
+
+const REPO = path.resolve(__dirname, '../..');
+let env: E2EEnv;
+let child: ChildProcess | undefined;
+let workers: WorkerSet | undefined;
+
+beforeAll(async () => {
+  // The first validation request hangs long enough for the kill to land while stage 5 is in flight.
+  const slowValidate = { name: 'slow-validate', match: { callKey: /\/79-7\/copilot\/validate$/ }, reply: 'VALIDATION PASSED', delayMs: 20_000, times: 1 };
+  env = await startE2E({ rules: [slowValidate, ...copilot797()] });
+}, 120_000);
+
+afterAll(async () => {
+  if (child?.pid && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL');
+  await workers?.shutdown();
+  await env?.close();
+}, 60_000);
+
+it('a worker killed during stage 5 costs no new stage 2–4 calls; the task completes on another worker', async () => {
+  child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], { cwd: REPO, env: workerProcessEnv(env), detached: true, stdio: 'ignore' });
+  const run = await startBenchmarkRun(env, { dataset: DEV20, agent: 'sheetcopilot', tasks: ['79-7'] });
+  const task = env.client.workflow.getHandle(`${run.runId}/task/79-7`);
+  await waitFor(async () => (await task.query(taskStageQuery).catch(() => undefined))?.stage === 'validate', 90_000);
+  // Stage 5 copies the output for recalculation, recalculates and inspects it (~3 s), then asks the (slow) model.
+  await waitFor(() => existsSync(path.join(run.runDir, 'tasks', '79-7', 'validate', '1_output.xlsx')), 60_000);
+  await sleep(8_000);
+  process.kill(-child.pid!, 'SIGKILL');
+  workers = await startInProcessWorkers(env);
+  const running = workers.run();
+  const progress = (await run.handle.result()) as RunProgress;
+  await workers.shutdown();
+  await running;
+  workers = undefined;
+
+  expect(progress.done).toBe(1);
+  const keys = requestsOf(env.llm.log, run.runId, '79-7').filter((e) => e.answered).map((e) => e.callKey!.split('/copilot/')[1]);
+  for (const stage of ['understand', 'plan', 'implement']) expect(keys.filter((k) => k === stage)).toHaveLength(1);
+  expect(keys.filter((k) => k === 'validate')).toHaveLength(1);
+  // The kill cut the first validation request (never answered); only that stage was asked again.
+  const validateRequests = requestsOf(env.llm.log, run.runId, '79-7').filter((e) => e.callKey!.endsWith('/copilot/validate'));
+  expect(validateRequests.map((e) => e.answered)).toEqual([false, true]);
+  const result = readTaskResult(run.runDir, '79-7');
+  expect(result.failure).toBeUndefined();
+  expect(result.stages.filter((s) => ['understand', 'plan', 'implement', 'validate'].includes(s.stage)).map((s) => s.stage)).toEqual(['understand', 'plan', 'implement', 'validate']);
+  expect(result.testCaseResults).toEqual([1, 1, 1]);
+}, 240_000);
+
+async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await sleep(250);
+  }
+  throw new Error('condition not reached in time');
+}
