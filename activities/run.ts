@@ -1,16 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { runContext } from '../run/runContext';
 import { taskKey } from '../dataset/spreadsheetbench';
-import { readJsonOr, writeFileAtomic, writeJsonAtomic } from '../artifacts/files';
+import { readJson, readJsonOr, writeFileAtomic, writeJsonAtomic } from '../artifacts/files';
+import path from 'node:path';
 import type { TaskResult } from '../run/taskResult';
 import { officialConvPath } from './task';
 import { summarizeRun, type RunSummary } from '../run/summary';
 
 export const runActivities = {
   /** A page of task ids in run order (the task list travels by reference: it stays in the run folder). */
-  async listTaskIds(input: { runDir: string; offset: number; limit: number }): Promise<string[]> {
+  async listTaskIds(input: { runDir: string; offset: number; limit: number; taskIdsFile?: string }): Promise<string[]> {
     const ctx = await runContext(input.runDir);
-    return ctx.tasks.slice(input.offset, input.offset + input.limit).map((t) => taskKey(t.id));
+    const ids = input.taskIdsFile
+      ? await readJson<string[]>(path.join(input.runDir, input.taskIdsFile))
+      : ctx.tasks.map((t) => taskKey(t.id));
+    return ids.slice(input.offset, input.offset + input.limit);
   },
 
   /** Writes the official eval JSON, the official conv JSONL and summary.json from the per-task results. */

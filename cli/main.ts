@@ -6,6 +6,7 @@ import { registerRecalcCommand } from './commands/recalc';
 import { registerScriptedLlmCommand } from './commands/scriptedLlm';
 import { registerReportCommand } from './commands/report';
 import { registerRerunCommand } from './commands/rerun';
+import { registerControlCommands } from './commands/control';
 import { exitCodeOf, describeError } from './exitCodes';
 
 const program = new Command()
@@ -20,6 +21,7 @@ registerRecalcCommand(program);
 registerScriptedLlmCommand(program);
 registerReportCommand(program);
 registerRerunCommand(program);
+registerControlCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`sheetbench: ${describeError(err)}\n`);

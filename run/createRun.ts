@@ -51,7 +51,7 @@ export async function createRun(config: Config, opts: CreateRunOptions): Promise
       maxTurns: config.run.maxTurns,
       maxRevisions: config.run.maxRevisions,
       previewRows: config.run.previewRows,
-      promptVersion: opts.agent === 'sheetcopilot' ? SHEETCOPILOT_PROMPT_VERSION : OFFICIAL_PROMPT_VERSION,
+      promptVersion: promptVersionOf(opts.agent),
     },
   };
   const manifest: RunManifest = { ...base, runId, createdAt: new Date().toISOString(), experimentHash: experimentHash(base) };
@@ -60,8 +60,12 @@ export async function createRun(config: Config, opts: CreateRunOptions): Promise
   return { manifest, runDir, tasks };
 }
 
-/** Content hash of dataset.json plus its size and mtime-independent task count: identifies the dataset version. */
-async function datasetVersion(datasetDir: string): Promise<string> {
+export function promptVersionOf(agent: string): string {
+  return agent === 'sheetcopilot' ? SHEETCOPILOT_PROMPT_VERSION : OFFICIAL_PROMPT_VERSION;
+}
+
+/** Content hash and size of dataset.json: identifies the dataset version. */
+export async function datasetVersion(datasetDir: string): Promise<string> {
   const file = path.join(datasetDir, 'dataset.json');
   const [text, info] = await Promise.all([readFile(file), stat(file)]);
   return `sha256:${createHash('sha256').update(text).digest('hex').slice(0, 16)}:${info.size}`;

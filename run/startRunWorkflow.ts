@@ -10,11 +10,19 @@ export class RunExistsError extends Error {
 }
 
 /** Starts the run workflow (id = run id) with its search attributes and a memo of the experiment (no secrets). */
-export async function startRunWorkflow(client: Client, config: Config, manifest: RunManifest, runDir: string): Promise<WorkflowHandle<typeof benchmarkRun>> {
+export async function startRunWorkflow(
+  client: Client,
+  config: Config,
+  manifest: RunManifest,
+  runDir: string,
+  subset?: { workflowId: string; taskIdsFile: string; taskCount: number; childSuffix: string },
+): Promise<WorkflowHandle<typeof benchmarkRun>> {
   const input: RunWorkflowInput = {
     runId: manifest.runId,
     runDir,
-    taskCount: manifest.taskCount,
+    taskCount: subset?.taskCount ?? manifest.taskCount,
+    taskIdsFile: subset?.taskIdsFile,
+    childSuffix: subset?.childSuffix,
     concurrency: config.run.concurrency,
     agent: manifest.agent,
     budgetUsd: config.run.budgetUsd,
@@ -24,7 +32,7 @@ export async function startRunWorkflow(client: Client, config: Config, manifest:
   };
   try {
     return await client.workflow.start(benchmarkRun, {
-      workflowId: manifest.runId,
+      workflowId: subset?.workflowId ?? manifest.runId,
       taskQueue: config.temporal.taskQueue,
       args: [input],
       typedSearchAttributes: [

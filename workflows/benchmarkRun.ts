@@ -1,5 +1,7 @@
 import {
+  CancellationScope,
   ParentClosePolicy,
+  isCancellation,
   WorkflowIdReusePolicy,
   allHandlersFinished,
   condition,
@@ -70,6 +72,19 @@ export async function benchmarkRun(input: RunWorkflowInput): Promise<RunProgress
     { validator: (change) => validateBudget(change, state) },
   );
 
+  try {
+    await runTasks(input, state, inFlight, budget);
+  } catch (err) {
+    if (isCancellation(err)) await cancelTasks(input, inFlight);
+    throw err;
+  }
+  await finalizeRun({ runDir: input.runDir });
+  await upsertSearchAttributes([{ key: SA.status, value: 'completed' }]);
+  return progress(input, state, inFlight, budget);
+}
+
+/** The sliding window: start tasks while there is room, until all are done (or continue-as-new is due). */
+async function runTasks(input: RunWorkflowInput, state: RunState, inFlight: Set<string>, budget: Budget): Promise<void> {
   let page: string[] = [];
   let pageStart = state.nextIndex;
   for (;;) {
@@ -89,22 +104,33 @@ export async function benchmarkRun(input: RunWorkflowInput): Promise<RunProgress
     }
     if (state.nextIndex - pageStart >= page.length) {
       pageStart = state.nextIndex;
-      page = await listTaskIds({ runDir: input.runDir, offset: pageStart, limit: ID_PAGE });
+      page = await listTaskIds({ runDir: input.runDir, offset: pageStart, limit: ID_PAGE, taskIdsFile: input.taskIdsFile });
     }
     const taskId = page[state.nextIndex - pageStart];
     await startTask(input, taskId, budget);
     inFlight.add(taskId);
     state.nextIndex++;
   }
-  await finalizeRun({ runDir: input.runDir });
-  await upsertSearchAttributes([{ key: SA.status, value: 'completed' }]);
-  return progress(input, state, inFlight, budget);
+}
+
+/** Task workflows are abandoned children (they outlive continue-as-new), so a cancelled run cancels them itself. */
+async function cancelTasks(input: RunWorkflowInput, inFlight: Set<string>): Promise<void> {
+  await CancellationScope.nonCancellable(async () => {
+    for (const taskId of inFlight) {
+      await getExternalWorkflowHandle(childWorkflowId(input, taskId)).cancel().catch(() => undefined);
+    }
+    await upsertSearchAttributes([{ key: SA.status, value: 'cancelled' }]);
+  });
+}
+
+function childWorkflowId(input: RunWorkflowInput, taskId: string): string {
+  return `${input.runId}/task/${taskId}${input.childSuffix ? `/${input.childSuffix}` : ''}`;
 }
 
 async function startTask(input: RunWorkflowInput, taskId: string, budget: Budget): Promise<void> {
   const sa = workflowInfo().typedSearchAttributes;
   await startChild(spreadsheetTask, {
-    workflowId: `${input.runId}/task/${taskId}`,
+    workflowId: childWorkflowId(input, taskId),
     args: [
       {
         runId: input.runId,

@@ -13,6 +13,10 @@ export interface RunWorkflowInput {
   budgetTokens?: number;
   taskBudgetUsd?: number;
   agent: string;
+  /** A subset of the run's tasks (a file of ids in the run folder), e.g. for `retry --failed`. */
+  taskIdsFile?: string;
+  /** Appended to task workflow ids, so a retry's tasks do not collide with the first attempt's. */
+  childSuffix?: string;
   /** Task queue of the recalculation workers; none: outputs are scored as written. */
   recalcTaskQueue?: string;
   /** Carried over continue-as-new. */

@@ -1,6 +1,8 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  CancellationScope,
+  isCancellation,
   getExternalWorkflowHandle,
   setHandler,
   upsertSearchAttributes,
@@ -9,7 +11,7 @@ import {
 import { SA } from '../temporal/searchAttributes';
 import type { TaskFailureClass, TaskResult } from '../run/taskResult';
 import type { PreparedTask } from '../activities/task';
-import { bookkeeping, execution, llm, recalcOn } from './activityProxies';
+import { bookkeeping, execution, recalcOn } from './activityProxies';
 import { taskDoneSignal, taskStageQuery, type TaskWorkflowInput } from './contracts';
 import { StageLedger } from './stageLedger';
 import { TaskBudget } from './budget';
@@ -37,6 +39,7 @@ export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskRes
     finalFeedback = await runOnTestCases(input, prepared, outcome, ledger);
     if (outcome.problem) failure = { class: 'model', message: outcome.problem };
   } catch (err) {
+    if (isCancellation(err)) return recordCancelled(input, ledger, prepared, startedAt, err);
     failure = classifyFailure(err);
   }
   if (prepared && input.recalcTaskQueue) await recalcOutputs(input, prepared, ledger);
@@ -62,6 +65,29 @@ export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskRes
   });
   await reportToRun(result, input.budgeted ?? false);
   return result;
+}
+
+/** The run was cancelled: keep a record of where the task stood (no scoring), then end as cancelled. */
+async function recordCancelled(input: TaskWorkflowInput, ledger: StageLedger, prepared: PreparedTask | undefined, startedAt: number, cause: unknown): Promise<never> {
+  await CancellationScope.nonCancellable(async () => {
+    const cases = prepared?.testCases.length ?? 3;
+    const result: TaskResult = {
+      taskId: input.taskId,
+      id: prepared?.id ?? input.taskId,
+      instructionType: prepared?.instructionType ?? 'unknown',
+      testCaseResults: Array(cases).fill(0),
+      soft: 0,
+      hard: 0,
+      failure: { class: 'cancelled', message: `cancelled during ${ledger.current}` },
+      ...ledger.totals(),
+      stages: ledger.stages,
+      reasons: Array(cases).fill('cancelled'),
+      wallMs: Date.now() - startedAt,
+    };
+    await bookkeeping.recordTaskResult({ runDir: input.runDir, result, conversations: [] });
+    await upsertSearchAttributes([{ key: SA.status, value: 'cancelled' }]);
+  });
+  throw cause;
 }
 
 async function runAgent(input: TaskWorkflowInput, prepared: PreparedTask, ledger: StageLedger, budget: TaskBudget): Promise<AgentOutcome> {

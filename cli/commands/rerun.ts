@@ -12,6 +12,7 @@ import { spreadsheetTask } from '../../workflows/spreadsheetTask';
 import type { TaskResult, TaskWorkflowInput } from '../../workflows/contracts';
 import { COPILOT_STAGES } from '../../agents/sheetcopilot/stages';
 import { resolveTemporal } from '../temporalSession';
+import { resolveRunDir } from '../runRef';
 import { CliError, EXIT } from '../exitCodes';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -36,8 +37,7 @@ export function registerRerunCommand(program: Command): void {
     .option('--prompts <dir>', 'folder of prompt template files (<template>.txt) replacing the built-in ones')
     .option('--no-worker', 'do not start an in-process worker')
     .action(async (run: string, flags: { task: string; fromStage: string; prompts?: string; worker: boolean }) => {
-      const runDir = existsSync(path.join(run, 'run.json')) ? path.resolve(run) : path.resolve('runs', run);
-      if (!existsSync(path.join(runDir, 'run.json'))) throw new CliError(`unknown run ${run}: no run.json in ${run} or runs/${run}`, EXIT.notFound);
+      const runDir = resolveRunDir(run);
       const config = loadConfig();
       const session = await resolveTemporal(config, log);
       const client = await connectClient(session);

@@ -14,6 +14,8 @@ import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
 import type { RunSummary } from '../../run/summary';
 import { resolveTemporal, type TemporalSession } from '../temporalSession';
 import { formatProgress } from '../progressBar';
+import { resolveRunDir } from '../runRef';
+import { experimentDifferences } from '../../run/experiment';
 import { CliError, EXIT } from '../exitCodes';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -102,15 +104,23 @@ export function registerRunCommands(program: Command): void {
     .command('resume <run>')
     .description('continue a run after the CLI or worker was killed (or a pause): start a worker and follow it to its end')
     .option('--no-worker', 'do not start an in-process worker')
-    .action(async (run: string, flags: { worker: boolean }) => {
+    .option('--model <name>', 'refuse unless the run was started with this model')
+    .option('--agent <name>', 'refuse unless the run was started with this agent')
+    .option('--mode <mode>', 'refuse unless the run was started with this scoring mode')
+    .action(async (run: string, flags: { worker: boolean; model?: string; agent?: string; mode?: string }) => {
       const { client, session, config, handle, runDir, manifest } = await openRun(run);
-      await checkSameExperiment(manifest, runDir);
+      // A resume continues only the experiment that was started (dataset, agent, prompts, model, scorer).
+      const differs = await experimentDifferences(manifest, { model: flags.model, agent: flags.agent, scoringMode: flags.mode });
+      if (differs.length) {
+        await client.connection.close();
+        throw new CliError(`run ${manifest.runId} (${runDir}) is a different experiment: ${differs.join('; ')}`, EXIT.mismatch);
+      }
       await handle.signal(resumeSignal).catch(() => undefined);
       await followRun(client, session, config, handle, runDir, flags.worker);
     });
 }
 
-async function followRun(client: Client, session: TemporalSession, config: Config, handle: WorkflowHandle, runDir: string, withWorker: boolean): Promise<void> {
+export async function followRun(client: Client, session: TemporalSession, config: Config, handle: WorkflowHandle, runDir: string, withWorker: boolean): Promise<void> {
   let workers: WorkerSet | undefined;
   let workersDone: Promise<void> | undefined;
   if (withWorker) {
@@ -163,8 +173,7 @@ async function startWorkers(session: TemporalSession, config: Config, opts: { ma
 
 /** Finds a run by id (runs/<id>) or by folder, and its workflow. */
 export async function openRun(run: string) {
-  const runDir = existsSync(path.join(run, 'run.json')) ? path.resolve(run) : path.resolve('runs', run);
-  if (!existsSync(path.join(runDir, 'run.json'))) throw new CliError(`unknown run ${run}: no run.json in ${run} or runs/${run}`, EXIT.notFound);
+  const runDir = resolveRunDir(run);
   const manifest = await readManifest(runDir);
   const config = loadConfig();
   const session = await resolveTemporal(config, () => undefined);
@@ -179,19 +188,12 @@ export async function openRun(run: string) {
   return { client, session, config, handle, runDir, manifest };
 }
 
+/** Live progress by query; a closed run answers from its result (a query would need a worker to replay it). */
 async function queryProgress(handle: WorkflowHandle): Promise<RunProgress> {
-  return handle.query(progressQuery);
-}
-
-/** A resume continues only the experiment that was started (dataset, agent, prompts, model, sampling, scorer). */
-async function checkSameExperiment(manifest: RunManifest, runDir: string): Promise<void> {
-  const config = loadConfig();
-  const differs: string[] = [];
-  if (config.llm.model !== manifest.llm.model && process.env.SHEETBENCH_MODEL) differs.push(`model ${manifest.llm.model} → ${config.llm.model}`);
-  if (config.run.scoringMode !== manifest.scoringMode && existsSync('sheetbench.config.json')) differs.push(`scoring mode ${manifest.scoringMode} → ${config.run.scoringMode}`);
-  if (differs.length) {
-    throw new CliError(`run ${manifest.runId} (${runDir}) was started as a different experiment: ${differs.join('; ')}`, EXIT.mismatch);
-  }
+  const { status } = await handle.describe();
+  if (status.name === 'RUNNING') return handle.query(progressQuery);
+  if (status.name === 'COMPLETED') return (await handle.result()) as RunProgress;
+  throw new CliError(`run ${handle.workflowId} is ${status.name.toLowerCase()}`, EXIT.failure);
 }
 
 function intFlag(v?: string): number | undefined {

@@ -1,3 +1,4 @@
+import { CancellationScope } from '@temporalio/workflow';
 import type { PreparedTask } from '../../activities/task';
 import type { StageRecord } from '../../run/taskResult';
 import type { TaskWorkflowInput } from '../contracts';
@@ -58,7 +59,8 @@ export function createAgentContext(
 
 /** Ends the task's kernel sessions on the worker that holds them (others expire by idle TTL). */
 export async function closeAgentSessions(input: TaskWorkflowInput): Promise<void> {
-  await cleanup.closeSessions({ runDir: input.runDir, taskId: input.taskId }).catch(() => undefined);
+  // Also when the task is being cancelled: kernels are disposed, not left to their idle timeout.
+  await CancellationScope.nonCancellable(() => cleanup.closeSessions({ runDir: input.runDir, taskId: input.taskId })).catch(() => undefined);
 }
 
 function pick(s: PreparedTask['agentSettings']): Partial<typeof DEFAULT_SETTINGS> {

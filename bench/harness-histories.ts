@@ -1,0 +1,89 @@
+/**
+ * Timings read from Temporal workflow histories (shared by the run benches): events per history, and per activity
+ * the schedule→start latency (waiting for a worker slot) and start→close time (the work itself).
+ */
+import type { Client } from '@temporalio/client';
+import proto from '@temporalio/proto';
+import { tsToMs } from '@temporalio/common/lib/time';
+
+type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
+const { EventType } = proto.temporal.api.enums.v1;
+
+export interface ActivityTiming {
+  type: string;
+  scheduleToStartMs: number;
+  runMs: number;
+}
+
+export interface WorkflowTiming {
+  workflowId: string;
+  runId: string;
+  events: number;
+  /** First event to last event. */
+  wallMs: number;
+  activities: ActivityTiming[];
+}
+
+export async function workflowTiming(client: Client, workflowId: string, runId?: string): Promise<WorkflowTiming> {
+  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+  const events = history.events ?? [];
+  return {
+    workflowId,
+    runId: runId ?? '',
+    events: events.length,
+    wallMs: events.length ? timeOf(events[events.length - 1]) - timeOf(events[0]) : 0,
+    activities: activityTimings(events),
+  };
+}
+
+/** Every execution of a workflow id, oldest first: one per continue-as-new. */
+export async function executionsOf(client: Client, workflowId: string): Promise<string[]> {
+  const runs: { runId: string; start: number }[] = [];
+  for await (const info of client.workflow.list({ query: `WorkflowId="${workflowId}"` })) {
+    runs.push({ runId: info.runId, start: info.startTime.getTime() });
+  }
+  return runs.sort((a, b) => a.start - b.start).map((r) => r.runId);
+}
+
+function activityTimings(events: HistoryEvent[]): ActivityTiming[] {
+  const byId = new Map(events.map((e) => [Number(e.eventId), e]));
+  const out: ActivityTiming[] = [];
+  for (const e of events) {
+    const closed = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes;
+    if (!closed || !isActivityClose(e)) continue;
+    const scheduled = byId.get(Number(closed.scheduledEventId));
+    const started = byId.get(Number(closed.startedEventId));
+    if (!scheduled || !started) continue;
+    out.push({
+      type: scheduled.activityTaskScheduledEventAttributes?.activityType?.name ?? '?',
+      scheduleToStartMs: timeOf(started) - timeOf(scheduled),
+      runMs: timeOf(e) - timeOf(started),
+    });
+  }
+  return out;
+}
+
+function isActivityClose(e: HistoryEvent): boolean {
+  return (
+    e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED ||
+    e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED ||
+    e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT
+  );
+}
+
+function timeOf(e: HistoryEvent): number {
+  return tsToMs(e.eventTime);
+}
+
+/** Sum of `ms` per key. */
+export function sumBy<T>(items: T[], key: (t: T) => string, ms: (t: T) => number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const item of items) out[key(item)] = (out[key(item)] ?? 0) + ms(item);
+  return out;
+}
+
+export function percentile(values: number[], p: number): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}

@@ -1,0 +1,103 @@
+/**
+ * Harness overhead per task with an instant scripted model: time in orchestration (Temporal scheduling, workflow
+ * tasks, signals) vs time in the work itself (execute + recalc + score), measured from each task workflow's history.
+ *
+ *   node --import tsx bench/harness-overhead.ts [--concurrency 1] [--recalc libreoffice|none]
+ *
+ * Per task: wall = first → last history event; activity time = Σ start → close of its activities (they run one after
+ * another inside a task); orchestration = wall − activity time (schedule → start waits + workflow-task round trips).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { copyInputReply } from '../test/helpers/copyInput';
+import { DEV20, runToEnd, startBenchmarkRun, startE2E } from '../test/helpers/e2e';
+import { DEV20_SOLUTIONS } from '../test/helpers/scriptedSolutions';
+import { percentile, sumBy, workflowTiming, type WorkflowTiming } from './harness-histories';
+
+const { values: args } = parseArgs({
+  options: { concurrency: { type: 'string', default: '1' }, recalc: { type: 'string', default: 'libreoffice' } },
+});
+const RECALC = args.recalc === 'none' ? 'none' : 'libreoffice';
+/** The work a harness exists to run; everything else an activity does is bookkeeping. */
+const WORK = new Set(['executeSolution', 'recalcWorkbook', 'scoreTask']);
+
+interface TaskOverhead {
+  taskId: string;
+  wallMs: number;
+  workMs: number;
+  otherActivityMs: number;
+  orchestrationMs: number;
+  scheduleToStartMs: number;
+}
+
+function overheadOf(taskId: string, t: WorkflowTiming): TaskOverhead {
+  const workMs = t.activities.filter((a) => WORK.has(a.type)).reduce((s, a) => s + a.runMs, 0);
+  const activityMs = t.activities.reduce((s, a) => s + a.runMs, 0);
+  return {
+    taskId,
+    wallMs: t.wallMs,
+    workMs,
+    otherActivityMs: activityMs - workMs,
+    orchestrationMs: t.wallMs - activityMs,
+    scheduleToStartMs: t.activities.reduce((s, a) => s + a.scheduleToStartMs, 0),
+  };
+}
+
+async function main(): Promise<void> {
+  const env = await startE2E(
+    { rules: Object.values(DEV20_SOLUTIONS), fallback: copyInputReply, latencyMs: 0 },
+    { config: { run: { concurrency: Number(args.concurrency) }, recalc: { engine: RECALC } } },
+  );
+  try {
+    const run = await startBenchmarkRun(env, { dataset: DEV20 });
+    const t0 = Date.now();
+    const final = await runToEnd(env, run);
+    const runWallMs = Date.now() - t0;
+    const taskIds = (await import(path.join(DEV20, 'dataset.json'), { with: { type: 'json' } })).default.map((r: { id: unknown }) => String(r.id)) as string[];
+    const timings = await Promise.all(taskIds.map((id) => workflowTiming(env.client, `${run.runId}/task/${id}`)));
+    const rows = timings.map((t, i) => overheadOf(taskIds[i], t));
+    const activities = timings.flatMap((t) => t.activities);
+    const sum = (f: (r: TaskOverhead) => number) => rows.reduce((s, r) => s + f(r), 0);
+    const n = rows.length;
+    const figures = {
+      tasks: n,
+      done: final.done,
+      concurrency: Number(args.concurrency),
+      recalc: RECALC,
+      runWallS: runWallMs / 1000,
+      perTaskMeanMs: {
+        wall: Math.round(sum((r) => r.wallMs) / n),
+        work_execute_recalc_score: Math.round(sum((r) => r.workMs) / n),
+        otherActivities: Math.round(sum((r) => r.otherActivityMs) / n),
+        orchestration: Math.round(sum((r) => r.orchestrationMs) / n),
+        of_which_scheduleToStart: Math.round(sum((r) => r.scheduleToStartMs) / n),
+      },
+      orchestrationOverWork: round(sum((r) => r.orchestrationMs) / sum((r) => r.workMs)),
+      orchestrationPlusBookkeepingOverWork: round((sum((r) => r.orchestrationMs) + sum((r) => r.otherActivityMs)) / sum((r) => r.workMs)),
+      orchestrationMsP50: percentile(rows.map((r) => r.orchestrationMs), 50),
+      orchestrationMsP95: percentile(rows.map((r) => r.orchestrationMs), 95),
+      activityMeanMsPerTask: mapValues(sumBy(activities, (a) => a.type, (a) => a.runMs), (v) => v / n),
+      activityCountPerTask: mapValues(sumBy(activities, (a) => a.type, () => 1), (v) => v / n),
+      historyEventsPerTask: { p50: percentile(timings.map((t) => t.events), 50), max: Math.max(...timings.map((t) => t.events)) },
+    };
+    console.log(JSON.stringify(figures, null, 2));
+    console.log(`orchestration / (execute+recalc+score) = ${figures.orchestrationOverWork}`);
+    const outDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), 'out');
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(path.join(outDir, `harness-overhead-${RECALC}-c${args.concurrency}.json`), `${JSON.stringify(figures, null, 2)}\n`);
+  } finally {
+    await env.close();
+  }
+}
+
+function mapValues(o: Record<string, number>, f: (v: number) => number): Record<string, number> {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, round(f(v))]));
+}
+
+const round = (v: number) => Math.round(v * 100) / 100;
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

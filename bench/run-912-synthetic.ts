@@ -1,0 +1,202 @@
+/**
+ * A 912-task synthetic run: the 20 real dev20 tasks repeated 46 times (workbooks symlinked under new ids in a temp
+ * folder), a scripted model with 2 s latency, concurrency 32, real Temporal dev server and bwrap sandbox.
+ *
+ *   node --import tsx bench/run-912-synthetic.ts [--recalc none|libreoffice] [--repeat 46] [--concurrency 32] [--latency 2000]
+ *
+ * Prints wall time vs the latency-bound limit (tasks × latency / concurrency), tasks/s, events per workflow history
+ * (every continue-as-new run of the run workflow + a sample of task workflows), worker RSS, and where the time went.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { progressQuery, type RunProgress } from '../workflows/contracts';
+import type { TaskResult } from '../run/taskResult';
+import { copyInputReply } from '../test/helpers/copyInput';
+import { DEV20, startBenchmarkRun, startE2E, startInProcessWorkers } from '../test/helpers/e2e';
+import { executionsOf, percentile, sumBy, workflowTiming, type WorkflowTiming } from './harness-histories';
+
+const { values: args } = parseArgs({
+  options: {
+    recalc: { type: 'string', default: 'none' },
+    repeat: { type: 'string', default: '46' },
+    concurrency: { type: 'string', default: '32' },
+    latency: { type: 'string', default: '2000' },
+    sample: { type: 'string', default: '40' },
+  },
+});
+const REPEAT = Number(args.repeat);
+const CONCURRENCY = Number(args.concurrency);
+const LATENCY_MS = Number(args.latency);
+const RECALC = args.recalc === 'libreoffice' ? 'libreoffice' : 'none';
+
+interface Record_ {
+  id: number | string;
+  spreadsheet_path: string;
+  [k: string]: unknown;
+}
+
+/** dataset.json with every dev20 record `repeat` times under ids `<id>-r<k>`; workbooks are symlinks to the originals. */
+function buildSyntheticDataset(repeat: number): { dir: string; count: number } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-912-'));
+  const records = JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8')) as Record_[];
+  const out: Record_[] = [];
+  for (let k = 1; k <= repeat; k++) {
+    for (const rec of records) {
+      const newId = `${rec.id}-r${k}`;
+      const folder = path.join(dir, 'spreadsheet', newId);
+      mkdirSync(folder, { recursive: true });
+      const source = path.join(DEV20, rec.spreadsheet_path);
+      for (const file of readdirSync(source)) {
+        const renamed = file.replace(`_${rec.id}_`, `_${newId}_`);
+        symlinkSync(path.join(source, file), path.join(folder, renamed));
+      }
+      out.push({ ...rec, id: newId, spreadsheet_path: `spreadsheet/${newId}` });
+    }
+  }
+  writeFileSync(path.join(dir, 'dataset.json'), JSON.stringify(out));
+  return { dir, count: out.length };
+}
+
+/** Mean and peak number of LLM requests the scripted server was serving at once (from its log). */
+function llmConcurrency(log: { time: string; durationMs: number }[], fromMs: number, toMs: number): { mean: number; peak: number } {
+  const edges: [number, number][] = [];
+  let busyMs = 0;
+  for (const e of log) {
+    const start = Date.parse(e.time);
+    edges.push([start, 1], [start + e.durationMs, -1]);
+    busyMs += e.durationMs;
+  }
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let peak = 0;
+  for (const [, d] of edges) peak = Math.max(peak, (now += d));
+  return { mean: busyMs / Math.max(1, toMs - fromMs), peak };
+}
+
+/** CPU seconds of a process (user+system), and with `children` also of its reaped children (sandboxes, soffice). */
+function cpuSecondsOf(pid: number | 'self', children = false): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  // fields[11..14] = utime, stime, cutime, cstime (clock ticks, 100 per second on Linux)
+  const ticks = fields[11] + fields[12] + (children ? fields[13] + fields[14] : 0);
+  return ticks / 100;
+}
+
+function sampleOf<T>(items: T[], n: number): T[] {
+  const step = Math.max(1, Math.floor(items.length / n));
+  return items.filter((_, i) => i % step === 0).slice(0, n);
+}
+
+async function main(): Promise<void> {
+  const dataset = buildSyntheticDataset(REPEAT);
+  console.log(`synthetic dataset: ${dataset.count} tasks in ${dataset.dir} (recalc: ${RECALC}, concurrency ${CONCURRENCY}, latency ${LATENCY_MS} ms)`);
+  const env = await startE2E(
+    { rules: [], fallback: copyInputReply, latencyMs: LATENCY_MS },
+    { config: { run: { concurrency: CONCURRENCY }, recalc: { engine: RECALC } } },
+  );
+  const workers = await startInProcessWorkers(env);
+  const running = workers.run();
+  const samples: { t: number; rss: number; done: number; cpu: number }[] = [];
+  try {
+    const run = await startBenchmarkRun(env, { dataset: dataset.dir });
+    const t0 = Date.now();
+    const cpuStart = { bench: cpuSecondsOf('self', true), temporal: cpuSecondsOf(env.temporal.server.pid) };
+    let cpu0 = process.cpuUsage();
+    let last = t0;
+    const sampler = setInterval(() => {
+      const now = Date.now();
+      const cpu = process.cpuUsage(cpu0);
+      cpu0 = process.cpuUsage();
+      const cpuPct = ((cpu.user + cpu.system) / 1000 / Math.max(1, now - last)) * 100;
+      last = now;
+      run.handle
+        .query(progressQuery)
+        .then((p) => {
+          samples.push({ t: now - t0, rss: process.memoryUsage().rss, done: p.done, cpu: cpuPct });
+          if (samples.length % 10 === 0) console.log(`  t=${((now - t0) / 1000).toFixed(0)}s done=${p.done}/${p.total} running=${p.running} rss=${mb(process.memoryUsage().rss)} MB bench-process CPU=${cpuPct.toFixed(0)}% load=${os.loadavg()[0].toFixed(1)}`);
+        })
+        .catch(() => undefined);
+    }, 1_000);
+    const final = (await run.handle.result()) as RunProgress;
+    const wallMs = Date.now() - t0;
+    clearInterval(sampler);
+    const cpu = { bench: cpuSecondsOf('self', true) - cpuStart.bench, temporal: cpuSecondsOf(env.temporal.server.pid) - cpuStart.temporal };
+    await report(env, run, final, wallMs, t0, samples, dataset.count, cpu);
+  } finally {
+    await workers.shutdown();
+    await running;
+    await env.close();
+  }
+}
+
+async function report(
+  env: Awaited<ReturnType<typeof startE2E>>,
+  run: Awaited<ReturnType<typeof startBenchmarkRun>>,
+  final: RunProgress,
+  wallMs: number,
+  t0: number,
+  samples: { rss: number; cpu: number }[],
+  tasks: number,
+  cpu: { bench: number; temporal: number },
+): Promise<void> {
+  const answered = env.llm.log.filter((e) => e.answered).length;
+  const limitMs = (tasks * LATENCY_MS) / CONCURRENCY;
+  const runExecutions = await executionsOf(env.client, run.runId);
+  const runTimings: WorkflowTiming[] = [];
+  for (const id of runExecutions) runTimings.push(await workflowTiming(env.client, run.runId, id));
+  const taskIds = readdirSync(path.join(run.runDir, 'results')).map((f) => f.replace(/\.json$/, ''));
+  const taskTimings: WorkflowTiming[] = [];
+  for (const id of sampleOf(taskIds, Number(args.sample))) taskTimings.push(await workflowTiming(env.client, `${run.runId}/task/${id}`));
+  const results = taskIds.map((id) => JSON.parse(readFileSync(path.join(run.runDir, 'results', `${id}.json`), 'utf8')) as TaskResult);
+  const activities = taskTimings.flatMap((t) => t.activities);
+  const llm = llmConcurrency(env.llm.log, t0, t0 + wallMs);
+  const rss = samples.map((s) => s.rss);
+  const figures = {
+    tasks,
+    done: final.done,
+    failed: final.failed,
+    recalc: RECALC,
+    concurrency: CONCURRENCY,
+    latencyMs: LATENCY_MS,
+    llmRequests: env.llm.log.length,
+    llmAnswered: answered,
+    wallS: wallMs / 1000,
+    latencyBoundLimitS: limitMs / 1000,
+    limitOverWall: limitMs / wallMs,
+    tasksPerS: final.done / (wallMs / 1000),
+    llmInFlight: { mean: round(llm.mean), peak: llm.peak, target: CONCURRENCY },
+    runWorkflowExecutions: runTimings.length,
+    runHistoryEvents: runTimings.map((t) => t.events),
+    taskHistoryEvents: { sampled: taskTimings.length, max: Math.max(...taskTimings.map((t) => t.events)), p50: percentile(taskTimings.map((t) => t.events), 50) },
+    taskWallMs: { p50: percentile(results.map((r) => r.wallMs), 50), p95: percentile(results.map((r) => r.wallMs), 95) },
+    stageWallMsMean: mapValues(sumBy(results.flatMap((r) => r.stages), (s) => s.stage, (s) => s.wallMs), (v) => v / results.length),
+    activityRunMsMean: mapValues(sumBy(activities, (a) => a.type, (a) => a.runMs), (v) => v / taskTimings.length),
+    activityScheduleToStartMsMean: mapValues(sumBy(activities, (a) => a.type, (a) => a.scheduleToStartMs), (v) => v / taskTimings.length),
+    rssMB: { mean: mb(rss.reduce((a, b) => a + b, 0) / Math.max(1, rss.length)), max: mb(Math.max(...rss)) },
+    benchProcessCpuPct: { mean: round(samples.reduce((a, s) => a + s.cpu, 0) / Math.max(1, samples.length)), max: round(Math.max(...samples.map((s) => s.cpu))) },
+    cores: os.cpus().length,
+    /** Worker process incl. reaped sandbox children, and the Temporal server: CPU-seconds per task and the bound they set. */
+    cpuSecondsPerTask: { workerAndSandboxes: round(cpu.bench / tasks), temporalServer: round(cpu.temporal / tasks) },
+    cpuBoundLimitS: round((cpu.bench + cpu.temporal) / os.cpus().length),
+    cpuBusyShareOfMachine: round((cpu.bench + cpu.temporal) / (os.cpus().length * (wallMs / 1000))),
+    loadAverageAtEnd: os.loadavg().map(round),
+  };
+  console.log(JSON.stringify(figures, null, 2));
+  const outDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), 'out');
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(path.join(outDir, `run-912-synthetic-${RECALC}.json`), `${JSON.stringify(figures, null, 2)}\n`);
+}
+
+function mapValues(o: Record<string, number>, f: (v: number) => number): Record<string, number> {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, round(f(v))]));
+}
+
+const round = (v: number) => Math.round(v * 100) / 100;
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,95 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { pauseSignal, setBudgetUpdate } from '../../workflows/contracts';
+import { readJson, writeJsonAtomic } from '../../artifacts/files';
+import { INFRASTRUCTURE_FAILURES, type TaskResult } from '../../run/taskResult';
+import { startRunWorkflow } from '../../run/startRunWorkflow';
+import { formatProgress } from '../progressBar';
+import { CliError, EXIT } from '../exitCodes';
+import { followRun, openRun } from './run';
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Live control of a run through signals and updates: pause, cancel, budget, retry. (`resume` is in run.ts.) */
+export function registerControlCommands(program: Command): void {
+  program
+    .command('pause <run>')
+    .description('pause a run: no new tasks or LLM calls start; `sheetbench resume` continues it')
+    .option('--reason <text>', 'shown in status and the Web UI', 'paused by operator')
+    .action(async (run: string, flags: { reason: string }) => {
+      const { handle, client } = await openRun(run);
+      await handle.signal(pauseSignal, flags.reason);
+      out(`run ${handle.workflowId} paused`);
+      await client.connection.close();
+    });
+
+  program
+    .command('cancel <run>')
+    .description('cancel a run and its running tasks (their sandboxes are disposed)')
+    .action(async (run: string) => {
+      const { handle, client } = await openRun(run);
+      await handle.cancel();
+      out(`run ${handle.workflowId} cancellation requested`);
+      await client.connection.close();
+    });
+
+  program
+    .command('budget <run>')
+    .description("set a run's budget (must be above what is already spent); a run paused by its budget resumes")
+    .option('--usd <x>', 'dollar cap')
+    .option('--tokens <n>', 'token cap')
+    .action(async (run: string, flags: { usd?: string; tokens?: string }) => {
+      if (flags.usd === undefined && flags.tokens === undefined) throw new CliError('give --usd and/or --tokens', EXIT.usage);
+      const { handle, client } = await openRun(run);
+      try {
+        const p = await handle.executeUpdate(setBudgetUpdate, { args: [{ usd: positive(flags.usd), tokens: positive(flags.tokens) }] });
+        out(formatProgress(p));
+      } catch (err) {
+        if (err instanceof WorkflowUpdateFailedError) throw new CliError(`budget refused: ${err.cause?.message ?? err.message}`, EXIT.usage);
+        throw err;
+      } finally {
+        await client.connection.close();
+      }
+    });
+
+  program
+    .command('retry <run>')
+    .description('re-run the tasks that failed for infrastructure reasons (LLM outage, sandbox lost, ...), then re-score the run')
+    .requiredOption('--failed', 'only tasks whose failure class is an infrastructure one')
+    .option('--no-worker', 'do not start an in-process worker')
+    .action(async (run: string, flags: { worker: boolean }) => {
+      const { client, session, config, runDir, manifest } = await openRun(run);
+      const failed = await infrastructureFailures(runDir);
+      if (!failed.length) {
+        out('no task failed for an infrastructure reason');
+        return client.connection.close();
+      }
+      const attempt = (await readdir(runDir)).filter((f) => /^retry-\d+\.json$/.test(f)).length + 1;
+      const taskIdsFile = `retry-${attempt}.json`;
+      await writeJsonAtomic(path.join(runDir, taskIdsFile), failed);
+      out(`retrying ${failed.length} task(s): ${failed.join(', ')}`);
+      const handle = await startRunWorkflow(client, config, manifest, runDir, {
+        workflowId: `${manifest.runId}/retry-${attempt}`,
+        taskIdsFile,
+        taskCount: failed.length,
+        childSuffix: `retry-${attempt}`,
+      });
+      await followRun(client, session, config, handle, runDir, flags.worker);
+    });
+}
+
+async function infrastructureFailures(runDir: string): Promise<string[]> {
+  const dir = path.join(runDir, 'results');
+  const files = await readdir(dir).catch(() => [] as string[]);
+  const results = await Promise.all(files.filter((f) => f.endsWith('.json')).map((f) => readJson<TaskResult>(path.join(dir, f))));
+  return results.filter((r) => r.failure && INFRASTRUCTURE_FAILURES.includes(r.failure.class)).map((r) => r.taskId);
+}
+
+function positive(v?: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new CliError(`expected a positive number, got ${v}`, EXIT.usage);
+  return n;
+}

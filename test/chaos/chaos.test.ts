@@ -1,0 +1,185 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duplicatesAnswered, type Fault } from '../../scripted-llm';
+import type { RunProgress } from '../../workflows/contracts';
+import { copyInputReply } from '../helpers/copyInput';
+import { DEV20, startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
+import { between, seededRandom } from '../helpers/seededRandom';
+import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
+
+const SEED = Number(process.env.CHAOS_SEED ?? 912);
+const TASKS = ['57105', '57232', '18645', '39604', '17251', '50066', '59259', '38985', '54057', '230-16', '79-7', '599-9'];
+const KILLS = 10;
+/** The Temporal server is restarted after these kills (0-based), with a fresh worker connected to it. */
+const SERVER_RESTART_AFTER = new Set([3, 7]);
+const CAP_USD = 60;
+const PRICE = { inputPerMTok: 1_000, outputPerMTok: 1_000 }; // ~$0.5–1.1 a call: the run spends ~$10 of its $60 cap
+const REQUEST_TIMEOUT_MS = 3_000;
+/** One fault queued per chaos cycle, in turn: 429 with Retry-After, 500, and a reply slower than the request timeout. */
+const FAULTS: Fault[] = [
+  { kind: 'rate_limit', retryAfterSeconds: 1 },
+  { kind: 'server_error' },
+  { kind: 'slow', delayMs: REQUEST_TIMEOUT_MS + 2_000 },
+];
+const FIGURES_FILE = path.resolve(__dirname, '../../bench/out/chaos-figures.json');
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface ChaosLog {
+  kills: { atMs: number; answeredBefore: number; runStatus: string }[];
+  workerRestartMs: number[];
+  serverRestartMs: number[];
+  injected: Record<string, number>;
+}
+
+describe('chaos: worker kills, server restarts and provider faults during one budgeted run', () => {
+  let env: E2EEnv;
+  let run: StartedRun;
+  let final: RunProgress;
+  let worker: WorkerProcess | undefined;
+  const chaos: ChaosLog = { kills: [], workerRestartMs: [], serverRestartMs: [], injected: {} };
+  let wallMs = 0;
+
+  beforeAll(async () => {
+    const started = Date.now();
+    env = await startE2E(
+      { rules: Object.values(DEV20_SOLUTIONS), fallback: copyInputReply, latencyMs: 800 },
+      {
+        config: {
+          run: { concurrency: 4, budgetUsd: CAP_USD },
+          llm: { prices: { 'scripted-model': PRICE }, requestTimeoutMs: REQUEST_TIMEOUT_MS },
+        },
+      },
+    );
+    run = await startBenchmarkRun(env, { dataset: DEV20, tasks: TASKS });
+    const workerEnv = workerProcessEnv(env);
+    const answered = () => env.llm.log.filter((e) => e.answered).length;
+    const startWorker = async () => {
+      const t0 = Date.now();
+      worker = spawnWorker(workerEnv);
+      await worker.ready;
+      chaos.workerRestartMs.push(Date.now() - t0);
+    };
+
+    const random = seededRandom(SEED);
+    await startWorker();
+    for (let k = 0; k < KILLS; k++) {
+      const fault = FAULTS[k % FAULTS.length];
+      env.llm.inject(fault);
+      chaos.injected[fault.kind] = (chaos.injected[fault.kind] ?? 0) + 1;
+      await sleep(between(random, 1_500, 6_000));
+      const runStatus = (await run.handle.describe()).status.name;
+      worker!.crash();
+      await worker!.exited;
+      chaos.kills.push({ atMs: Date.now() - started, answeredBefore: answered(), runStatus });
+      await startWorker();
+      if (SERVER_RESTART_AFTER.has(k)) {
+        const t0 = Date.now();
+        await env.temporal.restart();
+        chaos.serverRestartMs.push(Date.now() - t0);
+      }
+    }
+    final = (await run.handle.result()) as RunProgress;
+    wallMs = Date.now() - started;
+    const f = figures();
+    writeFigures(f);
+    console.log(`chaos figures: ${JSON.stringify(f, null, 2)}`);
+  }, 420_000);
+
+  afterAll(async () => {
+    worker?.crash();
+    await env?.close();
+  });
+
+  function figures() {
+    const log = env.llm.log;
+    const byFault: Record<string, number> = {};
+    for (const e of log) if (e.fault) byFault[e.fault] = (byFault[e.fault] ?? 0) + 1;
+    return {
+      seed: SEED,
+      tasks: TASKS.length,
+      killsSurvived: chaos.kills.length,
+      killsWhileRunRunning: chaos.kills.filter((k) => k.runStatus === 'RUNNING').length,
+      killTimesMs: chaos.kills.map((k) => k.atMs),
+      serverRestarts: chaos.serverRestartMs.length,
+      serverRestartMs: chaos.serverRestartMs,
+      workerStartMs: { mean: Math.round(mean(chaos.workerRestartMs)), max: Math.max(...chaos.workerRestartMs), count: chaos.workerRestartMs.length },
+      faultsQueued: chaos.injected,
+      requestsThatDrewAFault: byFault,
+      requestsCutByAKill: log.filter((e) => e.status === 499 && e.fault !== 'slow').length,
+      requestsReceived: log.length,
+      requestsAnswered: log.filter((e) => e.answered).length,
+      requestsByStatus: countBy(log.map((e) => String(e.status))),
+      duplicatesAnswered: duplicatesAnswered(log).length,
+      costUsd: final.costUsd,
+      capUsd: CAP_USD,
+      llmCalls: final.llmCalls,
+      done: final.done,
+      failed: final.failed,
+      wallMs,
+    };
+  }
+
+  it('made every kill and restart while the run was in progress', () => {
+    expect(chaos.kills).toHaveLength(KILLS);
+    expect(chaos.kills.every((k) => k.runStatus === 'RUNNING')).toBe(true);
+    expect(chaos.serverRestartMs).toHaveLength(SERVER_RESTART_AFTER.size);
+  });
+
+  it('delivered every kind of provider fault', () => {
+    const delivered = new Set(env.llm.log.map((e) => e.fault).filter(Boolean));
+    expect([...delivered].sort()).toEqual(['rate_limit', 'server_error', 'slow']);
+    // The slow replies outlived the client's request timeout: never answered.
+    expect(env.llm.log.filter((e) => e.fault === 'slow' && e.answered)).toEqual([]);
+  });
+
+  it('finished every task exactly once: one result file, one eval entry, one conversation line each', () => {
+    expect(final.done).toBe(TASKS.length);
+    expect(final.running).toBe(0);
+    expect(readdirSync(path.join(run.runDir, 'results')).sort()).toEqual(TASKS.map((t) => `${t}.json`).sort());
+    const evalJson = JSON.parse(readFileSync(path.join(run.runDir, 'eval_single_scripted-model.json'), 'utf8')) as { id: unknown }[];
+    expect(evalJson.map((e) => String(e.id)).sort()).toEqual([...TASKS].sort());
+    const conv = readFileSync(path.join(run.runDir, 'conv_single_scripted-model.jsonl'), 'utf8').trim().split('\n');
+    expect(conv.map((l) => String((JSON.parse(l) as { id: unknown }).id)).sort()).toEqual([...TASKS].sort());
+  });
+
+  it('never paid for an LLM request twice: one answered request per call key', () => {
+    const log = env.llm.log;
+    expect(duplicatesAnswered(log)).toEqual([]);
+    const answeredKeys = log.filter((e) => e.answered).map((e) => e.callKey);
+    const requestedKeys = new Set(log.map((e) => e.callKey));
+    expect(answeredKeys).toHaveLength(TASKS.length);
+    expect(new Set(answeredKeys)).toEqual(requestedKeys);
+  });
+
+  it('kept spend within the cap, settled through the run ledger', () => {
+    expect(final.llmCalls).toBe(TASKS.length);
+    expect(final.costUsd).toBeGreaterThan(0);
+    expect(final.costUsd).toBeLessThanOrEqual(CAP_USD);
+    expect(final.costUsd).toBeCloseTo(((final.usage.inputTokens + final.usage.outputTokens) * PRICE.inputPerMTok) / 1e6, 6);
+    expect(final.reservedUsd).toBe(0);
+    expect(final.paused).toBe(false);
+  });
+
+  it('stored its figures in bench/out/chaos-figures.json', () => {
+    const stored = JSON.parse(readFileSync(FIGURES_FILE, 'utf8'));
+    expect(stored).toMatchObject({ killsSurvived: KILLS, serverRestarts: SERVER_RESTART_AFTER.size, duplicatesAnswered: 0, done: TASKS.length });
+  });
+});
+
+function writeFigures(figures: object): void {
+  mkdirSync(path.dirname(FIGURES_FILE), { recursive: true });
+  writeFileSync(FIGURES_FILE, `${JSON.stringify(figures, null, 2)}\n`);
+}
+
+function mean(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+}
+
+function countBy(values: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
+  return out;
+}
