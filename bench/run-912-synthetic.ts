@@ -2,7 +2,7 @@
  * A 912-task synthetic run: the 20 real dev20 tasks repeated 46 times (workbooks symlinked under new ids in a temp
  * folder), a scripted model with 2 s latency, concurrency 32, real Temporal dev server and bwrap sandbox.
  *
- *   node --import tsx bench/run-912-synthetic.ts [--recalc none|libreoffice] [--repeat 46] [--concurrency 32] [--latency 2000]
+ *   node --import tsx bench/run-912-synthetic.ts [--recalc none|libreoffice] [--repeat 46] [--tasks 912] [--concurrency 32] [--latency 2000]
  *
  * Prints wall time vs the latency-bound limit (tasks × latency / concurrency), tasks/s, events per workflow history
  * (every continue-as-new run of the run workflow + a sample of task workflows), worker RSS, and where the time went.
@@ -21,12 +21,15 @@ const { values: args } = parseArgs({
   options: {
     recalc: { type: 'string', default: 'none' },
     repeat: { type: 'string', default: '46' },
+    tasks: { type: 'string', default: '912' },
     concurrency: { type: 'string', default: '32' },
     latency: { type: 'string', default: '2000' },
     sample: { type: 'string', default: '40' },
   },
 });
 const REPEAT = Number(args.repeat);
+/** 20 × 46 = 920 records; the run takes the first 912 (SpreadsheetBench's size). */
+const TASKS = Number(args.tasks);
 const CONCURRENCY = Number(args.concurrency);
 const LATENCY_MS = Number(args.latency);
 const RECALC = args.recalc === 'libreoffice' ? 'libreoffice' : 'none';
@@ -37,13 +40,14 @@ interface Record_ {
   [k: string]: unknown;
 }
 
-/** dataset.json with every dev20 record `repeat` times under ids `<id>-r<k>`; workbooks are symlinks to the originals. */
-function buildSyntheticDataset(repeat: number): { dir: string; count: number } {
+/** dataset.json with the dev20 records repeated under ids `<id>-r<k>` (first `count`); workbooks are symlinks to the originals. */
+function buildSyntheticDataset(repeat: number, count: number): { dir: string; count: number } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-912-'));
   const records = JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8')) as Record_[];
   const out: Record_[] = [];
   for (let k = 1; k <= repeat; k++) {
     for (const rec of records) {
+      if (out.length === count) break;
       const newId = `${rec.id}-r${k}`;
       const folder = path.join(dir, 'spreadsheet', newId);
       mkdirSync(folder, { recursive: true });
@@ -90,7 +94,7 @@ function sampleOf<T>(items: T[], n: number): T[] {
 }
 
 async function main(): Promise<void> {
-  const dataset = buildSyntheticDataset(REPEAT);
+  const dataset = buildSyntheticDataset(REPEAT, TASKS);
   console.log(`synthetic dataset: ${dataset.count} tasks in ${dataset.dir} (recalc: ${RECALC}, concurrency ${CONCURRENCY}, latency ${LATENCY_MS} ms)`);
   const env = await startE2E(
     { rules: [], fallback: copyInputReply, latencyMs: LATENCY_MS },
