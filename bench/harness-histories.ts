@@ -22,6 +22,10 @@ export interface WorkflowTiming {
   /** First event to last event. */
   wallMs: number;
   activities: ActivityTiming[];
+  /** Workflow-task latencies: schedule → start (waiting for a workflow slot/poller), start → complete (the worker's turn). */
+  workflowTasks: { scheduleToStartMs: number[]; runMs: number[] };
+  /** Child workflows this history started, and in how many distinct workflow tasks (1 per task = one start per round trip). */
+  childStarts: { count: number; workflowTasks: number };
 }
 
 export async function workflowTiming(client: Client, workflowId: string, runId?: string): Promise<WorkflowTiming> {
@@ -33,7 +37,36 @@ export async function workflowTiming(client: Client, workflowId: string, runId?:
     events: events.length,
     wallMs: events.length ? timeOf(events[events.length - 1]) - timeOf(events[0]) : 0,
     activities: activityTimings(events),
+    workflowTasks: workflowTaskTimings(events),
+    childStarts: childStartsOf(events),
   };
+}
+
+function workflowTaskTimings(events: HistoryEvent[]): WorkflowTiming['workflowTasks'] {
+  const out: WorkflowTiming['workflowTasks'] = { scheduleToStartMs: [], runMs: [] };
+  let scheduled = 0;
+  let started = 0;
+  for (const e of events) {
+    if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) scheduled = timeOf(e);
+    if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED) {
+      started = timeOf(e);
+      out.scheduleToStartMs.push(started - scheduled);
+    }
+    if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) out.runMs.push(timeOf(e) - started);
+  }
+  return out;
+}
+
+function childStartsOf(events: HistoryEvent[]): WorkflowTiming['childStarts'] {
+  const tasks = new Set<number>();
+  let count = 0;
+  for (const e of events) {
+    const initiated = e.startChildWorkflowExecutionInitiatedEventAttributes;
+    if (!initiated) continue;
+    count++;
+    tasks.add(Number(initiated.workflowTaskCompletedEventId));
+  }
+  return { count, workflowTasks: tasks.size };
 }
 
 /** Every execution of a workflow id, oldest first: one per continue-as-new. */

@@ -88,6 +88,14 @@ function cpuSecondsOf(pid: number | 'self', children = false): number {
   return ticks / 100;
 }
 
+interface Sample {
+  t: number;
+  rss: number;
+  done: number;
+  running: number;
+  cpu: number;
+}
+
 function sampleOf<T>(items: T[], n: number): T[] {
   const step = Math.max(1, Math.floor(items.length / n));
   return items.filter((_, i) => i % step === 0).slice(0, n);
@@ -102,7 +110,7 @@ async function main(): Promise<void> {
   );
   const workers = await startInProcessWorkers(env);
   const running = workers.run();
-  const samples: { t: number; rss: number; done: number; cpu: number }[] = [];
+  const samples: Sample[] = [];
   try {
     const run = await startBenchmarkRun(env, { dataset: dataset.dir });
     const t0 = Date.now();
@@ -118,7 +126,7 @@ async function main(): Promise<void> {
       run.handle
         .query(progressQuery)
         .then((p) => {
-          samples.push({ t: now - t0, rss: process.memoryUsage().rss, done: p.done, cpu: cpuPct });
+          samples.push({ t: now - t0, rss: process.memoryUsage().rss, done: p.done, running: p.running, cpu: cpuPct });
           if (samples.length % 10 === 0) console.log(`  t=${((now - t0) / 1000).toFixed(0)}s done=${p.done}/${p.total} running=${p.running} rss=${mb(process.memoryUsage().rss)} MB bench-process CPU=${cpuPct.toFixed(0)}% load=${os.loadavg()[0].toFixed(1)}`);
         })
         .catch(() => undefined);
@@ -141,7 +149,7 @@ async function report(
   final: RunProgress,
   wallMs: number,
   t0: number,
-  samples: { rss: number; cpu: number }[],
+  samples: Sample[],
   tasks: number,
   cpu: { bench: number; temporal: number },
 ): Promise<void> {
@@ -173,6 +181,13 @@ async function report(
     llmInFlight: { mean: round(llm.mean), peak: llm.peak, target: CONCURRENCY },
     runWorkflowExecutions: runTimings.length,
     runHistoryEvents: runTimings.map((t) => t.events),
+    meanRunningTasks: round(samples.reduce((a, s) => a + s.running, 0) / Math.max(1, samples.length)),
+    runChildStarts: runTimings.map((t) => t.childStarts),
+    runWorkflowTaskMs: {
+      scheduleToStartMean: round(mean(runTimings.flatMap((t) => t.workflowTasks.scheduleToStartMs))),
+      runMean: round(mean(runTimings.flatMap((t) => t.workflowTasks.runMs))),
+      runP95: percentile(runTimings.flatMap((t) => t.workflowTasks.runMs), 95),
+    },
     taskHistoryEvents: { sampled: taskTimings.length, max: Math.max(...taskTimings.map((t) => t.events)), p50: percentile(taskTimings.map((t) => t.events), 50) },
     taskWallMs: { p50: percentile(results.map((r) => r.wallMs), 50), p95: percentile(results.map((r) => r.wallMs), 95) },
     stageWallMsMean: mapValues(sumBy(results.flatMap((r) => r.stages), (s) => s.stage, (s) => s.wallMs), (v) => v / results.length),
@@ -197,6 +212,7 @@ function mapValues(o: Record<string, number>, f: (v: number) => number): Record<
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, round(f(v))]));
 }
 
+const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
 const round = (v: number) => Math.round(v * 100) / 100;
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 

@@ -1,7 +1,9 @@
 import type { RunProgress } from '../workflows/contracts';
 
-/** One status line: done/total, pass rate so far, tokens, spend, elapsed, ETA. */
-export function formatProgress(p: RunProgress, width = 24): string {
+/** One status line: done/total, pass rate so far, tokens, spend, elapsed, ETA (live: from the client's clock). */
+export function formatProgress(p: RunProgress, now = Date.now(), width = 24): string {
+  const elapsedMs = p.running || p.pending ? Math.max(p.elapsedMs, now - p.startedAtMs) : p.elapsedMs;
+  const etaMs = p.done ? (elapsedMs / p.done) * (p.total - p.done) : null;
   const frac = p.total ? p.done / p.total : 1;
   const filled = Math.round(frac * width);
   const bar = `${'#'.repeat(filled)}${'-'.repeat(width - filled)}`;
@@ -12,8 +14,8 @@ export function formatProgress(p: RunProgress, width = 24): string {
     `soft ${(p.passRateSoft * 100).toFixed(1)}% hard ${(p.passRateHard * 100).toFixed(1)}%`,
     `tokens ${tokens}`,
     `$${p.costUsd.toFixed(4)}`,
-    `elapsed ${duration(p.elapsedMs)}`,
-    `eta ${p.etaMs === null ? '?' : duration(p.etaMs)}`,
+    `elapsed ${duration(elapsedMs)}`,
+    `eta ${etaMs === null ? '?' : duration(etaMs)}`,
   ];
   if (p.failed) parts.push(`failed ${p.failed}`);
   if (p.paused) parts.push(`PAUSED (${p.pauseReason ?? ''})`);

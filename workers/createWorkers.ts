@@ -13,12 +13,12 @@ export interface WorkerSet {
   shutdown(): Promise<void>;
 }
 
-/** The Linux worker (workflows + inference/execution/scoring) and, unless disabled, the LibreOffice recalc worker. */
+/** The main worker (workflows + inference/execution/scoring) and, unless disabled, the recalc worker (LibreOffice or Excel). */
 export async function createWorkers(connection: NativeConnection, config: Config, opts: { recalc?: boolean; main?: boolean } = {}): Promise<WorkerSet> {
   const workers: Worker[] = [];
   const closers: (() => Promise<void>)[] = [];
   if (opts.main ?? true) workers.push(await createMainWorker(connection, config));
-  if ((opts.recalc ?? true) && config.recalc.engine === 'libreoffice') {
+  if ((opts.recalc ?? true) && config.recalc.engine !== 'none') {
     const { worker, close } = await createRecalcWorker(connection, config);
     workers.push(worker);
     closers.push(close);
@@ -52,12 +52,13 @@ async function createMainWorker(connection: NativeConnection, config: Config): P
 
 async function createRecalcWorker(connection: NativeConnection, config: Config): Promise<{ worker: Worker; close: () => Promise<void> }> {
   let engine: Promise<Recalculator> | undefined;
+  const recalcEngine = config.recalc.engine as Exclude<typeof config.recalc.engine, 'none'>;
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.recalcTaskQueue,
-    activities: recalcActivities(() => (engine ??= Promise.resolve(createRecalculator('libreoffice')))),
-    // One LibreOffice instance converts one file at a time; more slots would only queue inside it.
+    activities: recalcActivities(() => (engine ??= Promise.resolve(createRecalculator(recalcEngine)))),
+    // One LibreOffice instance (or Excel) converts one file at a time; more slots would only queue inside it.
     maxConcurrentActivityTaskExecutions: 2,
     shutdownGraceTime: '5s',
   });

@@ -262,6 +262,7 @@ function progress(input: RunWorkflowInput, state: RunState, inFlight: Set<string
     llmCalls: state.llmCalls,
     paused: state.paused,
     pauseReason: state.pauseReason,
+    startedAtMs: state.startedAtMs,
     elapsedMs,
     etaMs: state.done ? (elapsedMs / state.done) * remaining : null,
     budgetUsd: budget.usd,

@@ -84,6 +84,8 @@ export interface RunProgress {
   llmCalls: number;
   paused: boolean;
   pauseReason?: string;
+  /** Workflow time when the run started; clients compute live elapsed time and ETA from it (query time is frozen). */
+  startedAtMs: number;
   elapsedMs: number;
   etaMs: number | null;
   budgetUsd?: number;

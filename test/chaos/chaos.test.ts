@@ -7,6 +7,7 @@ import { copyInputReply } from '../helpers/copyInput';
 import { DEV20, startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 import { between, seededRandom } from '../helpers/seededRandom';
+import { killGroups, sofficeGroupsOf } from '../helpers/orphanedSoffice';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 912);
@@ -32,6 +33,8 @@ interface ChaosLog {
   workerRestartMs: number[];
   serverRestartMs: number[];
   injected: Record<string, number>;
+  /** LibreOffice process groups that outlived a killed worker (see report: soffice runs in its own process group). */
+  orphanedSofficeGroups: number;
 }
 
 describe('chaos: worker kills, server restarts and provider faults during one budgeted run', () => {
@@ -39,7 +42,7 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
   let run: StartedRun;
   let final: RunProgress;
   let worker: WorkerProcess | undefined;
-  const chaos: ChaosLog = { kills: [], workerRestartMs: [], serverRestartMs: [], injected: {} };
+  const chaos: ChaosLog = { kills: [], workerRestartMs: [], serverRestartMs: [], injected: {}, orphanedSofficeGroups: 0 };
   let wallMs = 0;
 
   beforeAll(async () => {
@@ -63,6 +66,14 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
       chaos.workerRestartMs.push(Date.now() - t0);
     };
 
+    /** kill -9 of the worker's process group and of the LibreOffice groups it started: all a machine crash takes. */
+    const crashMachine = (w: WorkerProcess) => {
+      const orphans = sofficeGroupsOf(w.child.pid!);
+      w.crash();
+      killGroups(orphans);
+      chaos.orphanedSofficeGroups += orphans.length;
+    };
+
     const random = seededRandom(SEED);
     await startWorker();
     for (let k = 0; k < KILLS; k++) {
@@ -71,7 +82,7 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
       chaos.injected[fault.kind] = (chaos.injected[fault.kind] ?? 0) + 1;
       await sleep(between(random, 1_500, 6_000));
       const runStatus = (await run.handle.describe()).status.name;
-      worker!.crash();
+      crashMachine(worker!);
       await worker!.exited;
       chaos.kills.push({ atMs: Date.now() - started, answeredBefore: answered(), runStatus });
       await startWorker();
@@ -82,6 +93,7 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
       }
     }
     final = (await run.handle.result()) as RunProgress;
+    crashMachine(worker!);
     wallMs = Date.now() - started;
     const f = figures();
     writeFigures(f);
@@ -89,7 +101,7 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
   }, 420_000);
 
   afterAll(async () => {
-    worker?.crash();
+    if (worker) killGroups([...sofficeGroupsOf(worker.child.pid!), worker.child.pid!]);
     await env?.close();
   });
 
@@ -108,6 +120,7 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
       workerStartMs: { mean: Math.round(mean(chaos.workerRestartMs)), max: Math.max(...chaos.workerRestartMs), count: chaos.workerRestartMs.length },
       faultsQueued: chaos.injected,
       requestsThatDrewAFault: byFault,
+      sofficeGroupsOutsideWorkerGroup: chaos.orphanedSofficeGroups,
       requestsCutByAKill: log.filter((e) => e.status === 499 && e.fault !== 'slow').length,
       requestsReceived: log.length,
       requestsAnswered: log.filter((e) => e.answered).length,
