@@ -1,7 +1,9 @@
-import { ApplicationFailure, cancellationSignal } from '@temporalio/activity';
+import path from 'node:path';
+import { ApplicationFailure, activityInfo, cancellationSignal } from '@temporalio/activity';
 import { withHeartbeat } from './heartbeat';
 import type { ChatMessage } from '../llm/types';
-import { classifyLlmError, costOf, ResponseCache, cachedComplete, createProvider } from '../llm';
+import { classifyLlmError, costOf, ResponseCache, cachedComplete, createProvider, type RateLimitSettings } from '../llm';
+import type { LlmConfig } from '../config/schema';
 import { runContext } from '../run/runContext';
 import { conversationUpTo, writeConversation } from '../run/conversationStore';
 import { renderOfficialPrompt, usesPreview, type OfficialPromptKind } from '../agents/prompts/spreadsheetbench';
@@ -40,7 +42,7 @@ export function llmActivities(deps: WorkerDeps) {
       const user: ChatMessage = { role: 'user', content: await renderUser(input, deps) };
       const messages = [...history, user];
       const { llm } = ctx.manifest;
-      const provider = createProvider({ ...deps.config.llm, ...llm, apiKey: deps.config.llm.apiKey });
+      const provider = createProvider({ ...deps.config.llm, ...llm, apiKey: deps.config.llm.apiKey }, { rateLimit: rateLimitOf(deps.config.llm) });
       const cache = new ResponseCache(ctx.layout.llmCacheDir);
       const response = await withHeartbeat(() =>
         cachedComplete(
@@ -50,7 +52,7 @@ export function llmActivities(deps: WorkerDeps) {
           { callKey: input.callKey, signal: cancellationSignal() },
         ),
       ).catch((err: unknown) => {
-        throw toApplicationFailure(err, deps.config.llm.maxRetryAfterMs);
+        throw toApplicationFailure(err, deps.config.llm, activityInfo().attempt);
       });
       await writeConversation(ctx.layout, input.taskId, input.conversation, [...messages, { role: 'assistant', content: response.text }]);
       return {
@@ -76,13 +78,24 @@ async function renderUser(input: LlmTurnInput, deps: WorkerDeps): Promise<string
   });
 }
 
-function toApplicationFailure(err: unknown, maxRetryAfterMs: number): ApplicationFailure {
-  const failure = classifyLlmError(err, { maxRetryAfterMs });
-  const message = `LLM call failed (${failure.class}): ${err instanceof Error ? err.message : String(err)}`;
+/**
+ * One retry policy (the provider client's own retries are off): 429s wait for their Retry-After (capped), bad
+ * request/auth/context length stop at once, and each class has its own attempt limit from the config.
+ */
+function toApplicationFailure(err: unknown, config: LlmConfig, attempt: number): ApplicationFailure {
+  const failure = classifyLlmError(err, { maxRetryAfterMs: config.maxRetryAfterMs });
+  const limit = config.retryLimits[failure.class as keyof LlmConfig['retryLimits']];
+  const exhausted = limit !== undefined && attempt >= limit;
+  const message = `LLM call failed (${failure.class}${exhausted ? `, attempt ${attempt} of ${limit}` : ''}): ${err instanceof Error ? err.message : String(err)}`;
   return ApplicationFailure.create({
     message,
     type: `Llm.${failure.class}`,
-    nonRetryable: !failure.retryable,
+    nonRetryable: !failure.retryable || exhausted,
     nextRetryDelay: failure.retryAfterMs,
   });
+}
+
+function rateLimitOf(config: LlmConfig): RateLimitSettings | undefined {
+  if (!config.maxConcurrentRequests && !config.tokensPerMinute) return undefined;
+  return { dir: path.resolve(config.rateLimitDir), maxConcurrent: config.maxConcurrentRequests, tokensPerMinute: config.tokensPerMinute };
 }

@@ -32,6 +32,14 @@ export const llmConfigSchema = z.object({
   /** USD per million tokens, per model name. Unknown models cost 0 (tokens are still counted). */
   prices: z.record(z.string(), priceSchema).default({}),
   maxRetryAfterMs: z.number().int().positive().default(60_000),
+  /** Shared by every worker process on this host that uses the same `rateLimitDir` (one per provider/key). */
+  maxConcurrentRequests: z.number().int().positive().optional(),
+  tokensPerMinute: z.number().int().positive().optional(),
+  rateLimitDir: z.string().default('.state/rate-limit'),
+  /** Attempts per failure class (the first call included); classes not listed use the activity's retry policy. */
+  retryLimits: z
+    .record(z.enum(['rate_limit', 'provider_5xx', 'timeout', 'connection', 'malformed_reply']), z.number().int().positive())
+    .default({ rate_limit: 10, provider_5xx: 4, timeout: 3, connection: 4, malformed_reply: 2 }),
 });
 
 export const sandboxConfigSchema = z.object({

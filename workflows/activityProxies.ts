@@ -9,7 +9,8 @@ export const llm = proxyActivities<MainActivities>({
   startToCloseTimeout: '10 minutes',
   // Activities heartbeat every few seconds: a dead worker is noticed within this, not at the start-to-close timeout.
   heartbeatTimeout: '20s',
-  retry: { maximumAttempts: 6, initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '60s' },
+  // The per-class attempt limits (config `llm.retryLimits`) are applied by the activity; this is the outer bound.
+  retry: { maximumAttempts: 12, initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '60s' },
 });
 
 export const execution = proxyActivities<MainActivities>({

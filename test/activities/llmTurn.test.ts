@@ -1,0 +1,68 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { ApplicationFailure } from '@temporalio/common';
+import { configSchema, type Config } from '../../config/schema';
+import { createRun } from '../../run/createRun';
+import { llmActivities, type LlmTurnInput } from '../../activities/llm';
+import { startScriptedServer, type ScriptedServer } from '../../scripted-llm';
+
+const SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/sample');
+
+describe('llmTurn activity: one retry policy, classified failures, no double payment', () => {
+  let llm: ScriptedServer;
+  let config: Config;
+  let runDir: string;
+
+  beforeAll(async () => {
+    llm = await startScriptedServer({ script: { rules: [], fallback: '```python\nprint(1)\n```' } });
+    config = configSchema.parse({
+      llm: { provider: 'openai', baseUrl: llm.url, apiKey: 'k', model: 'scripted', prices: { scripted: { inputPerMTok: 2, outputPerMTok: 4 } } },
+    });
+    runDir = mkdtempSync(path.join(os.tmpdir(), 'sb-llmturn-'));
+    await createRun(config, { datasetDir: SAMPLE, agent: 'single', runDir, runId: 'llmturn' });
+  });
+  afterAll(async () => llm?.close());
+
+  const turn = (callKey: string): LlmTurnInput => ({ runDir, taskId: '1001', conversation: 'main', turn: 0, user: { officialPrompt: 'single' }, callKey });
+  const run = (input: LlmTurnInput, attempt = 1) =>
+    new MockActivityEnvironment({ attempt }).run(llmActivities({ config, sandboxFactory: async () => { throw new Error('unused'); } }).llmTurn, input);
+  const failureOf = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (err: unknown) => err as ApplicationFailure);
+
+  it('records both messages, prices the call, and answers a repeated call from the cache', async () => {
+    const first = await run(turn('k/1'));
+    expect(first.cached).toBe(false);
+    expect(first.costUsd).toBeCloseTo((first.usage.inputTokens * 2 + first.usage.outputTokens * 4) / 1e6, 12);
+    const conv = JSON.parse(readFileSync(path.join(runDir, 'tasks', '1001', 'conversations', 'main.json'), 'utf8'));
+    expect(conv.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+    expect(conv[0].content).toContain('### spreadsheet_content\nSheet Name: Sales');
+    const requests = llm.log.length;
+    const again = await run(turn('k/1'));
+    expect(again).toMatchObject({ cached: true, costUsd: 0, text: first.text });
+    expect(llm.log.length).toBe(requests);
+  });
+
+  it('turns a 429 into a retryable failure whose next delay is the Retry-After', async () => {
+    llm.inject({ kind: 'rate_limit', retryAfterSeconds: 3 });
+    const f = await failureOf(run(turn('k/2')));
+    expect(f).toBeInstanceOf(ApplicationFailure);
+    expect(f.type).toBe('Llm.rate_limit');
+    expect(f.nonRetryable).toBe(false);
+    expect(f.nextRetryDelay).toBe(3000);
+  });
+
+  it('stops at once on a wrong key, and after the configured attempts on 5xx', async () => {
+    llm.inject({ kind: 'status', status: 401, message: 'bad key' });
+    const auth = await failureOf(run(turn('k/3')));
+    expect([auth.type, auth.nonRetryable]).toEqual(['Llm.auth', true]);
+    llm.inject({ kind: 'server_error' }, 2);
+    const early = await failureOf(run(turn('k/4'), 1));
+    expect([early.type, early.nonRetryable]).toEqual(['Llm.provider_5xx', false]);
+    const last = await failureOf(run(turn('k/4'), config.llm.retryLimits.provider_5xx!));
+    expect([last.type, last.nonRetryable]).toEqual(['Llm.provider_5xx', true]);
+    expect(last.message).toContain('attempt 4 of 4');
+  });
+});
