@@ -1,3 +1,4 @@
+import { pathExists } from '../artifacts/files';
 import { copyFile, mkdir, rm, access } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure, Context, cancellationSignal } from '@temporalio/activity';
@@ -90,7 +91,7 @@ export function agentStageActivities(deps: WorkerDeps) {
     async copilotValidationCopy(input: { runDir: string; taskId: string }): Promise<{ path: string | null }> {
       const ctx = await runContext(input.runDir);
       const source = ctx.layout.outputPath(input.taskId, 1);
-      if (!(await exists(source))) return { path: null };
+      if (!(await pathExists(source))) return { path: null };
       const target = path.join(ctx.layout.taskDir(input.taskId), 'validate', '1_output.xlsx');
       await mkdir(path.dirname(target), { recursive: true });
       await copyFile(source, target);
@@ -313,6 +314,3 @@ function lastJsonLine(stdout: string): unknown {
   }
 }
 
-async function exists(p: string): Promise<boolean> {
-  return access(p).then(() => true, () => false);
-}

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, rm, access } from 'node:fs/promises';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { executionWorkDir } from './workDirs';
 import path from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
@@ -7,7 +7,7 @@ import { runContext } from '../run/runContext';
 import { testCaseFiles, taskKey } from '../dataset/spreadsheetbench';
 import { bindCodeToTestCase } from '../agents/officialPaths';
 import { executionFeedback } from '../agents/feedback';
-import { writeJsonAtomic } from '../artifacts/files';
+import { pathExists, writeJsonAtomic } from '../artifacts/files';
 import { SandboxLostError } from '../sandbox';
 import type { ExecutionResult } from '../sandbox/types';
 import type { WorkerDeps } from './deps';
@@ -53,7 +53,7 @@ export function executeActivities(deps: WorkerDeps) {
         bindCodeToTestCase(input.code, task, ctx.layout.outputsName, input.testCase, inside),
       );
       const produced = path.join(workDir, `${input.testCase}_${id}_output.xlsx`);
-      const outputProduced = await exists(produced);
+      const outputProduced = await pathExists(produced);
       if (outputProduced) {
         await mkdir(path.dirname(finalOutput), { recursive: true });
         await copyFile(produced, finalOutput);
@@ -89,9 +89,3 @@ async function runInSandbox(deps: WorkerDeps, workDir: string, bindCode: (workDi
   }
 }
 
-async function exists(p: string): Promise<boolean> {
-  return access(p).then(
-    () => true,
-    () => false,
-  );
-}

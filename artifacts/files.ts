@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile, readFile } from 'node:fs/promises';
+import { access, mkdir, rename, writeFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 
@@ -25,4 +25,11 @@ export async function readJsonOr<T>(file: string, fallback: T): Promise<T> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return fallback;
     throw err;
   }
+}
+
+export async function pathExists(p: string): Promise<boolean> {
+  return access(p).then(
+    () => true,
+    () => false,
+  );
 }

@@ -1,4 +1,5 @@
-import { readFile, access } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { pathExists } from '../artifacts/files';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -80,17 +81,9 @@ export async function testCaseFiles(datasetDir: string, task: SheetTask, max = O
   const cases: TestCaseFiles[] = [];
   for (let n = 1; n <= max; n++) {
     const inputPath = path.join(dir, `${n}_${id}_input.xlsx`);
-    if (!(await exists(inputPath))) break;
+    if (!(await pathExists(inputPath))) break;
     cases.push({ index: n, inputPath, answerPath: path.join(dir, `${n}_${id}_answer.xlsx`) });
   }
   return cases;
 }
 
-async function exists(p: string): Promise<boolean> {
-  try {
-    await access(p);
-    return true;
-  } catch {
-    return false;
-  }
-}

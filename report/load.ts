@@ -1,3 +1,4 @@
+import { pathExists } from '../artifacts/files';
 import { access, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
@@ -45,7 +46,7 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
   const tasks = await Promise.all(
     taskList.map(async (task): Promise<LoadedTask> => {
       const key = taskKey(task.id);
-      const hasTranscript = await exists(layout.transcriptPath(key));
+      const hasTranscript = await pathExists(layout.transcriptPath(key));
       return { task, key, result: results.get(key), outputFiles: outputs.get(key) ?? [], hasTranscript };
     }),
   );
@@ -57,7 +58,7 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
 /** The transcript of one task, or null when the task has none. */
 export async function loadTranscript(dir: string, key: string): Promise<Transcript | null> {
   const file = new RunLayout(dir, '', '').transcriptPath(key);
-  if (!(await exists(file))) return null;
+  if (!(await pathExists(file))) return null;
   return readJsonFile(file, transcriptSchema);
 }
 
@@ -134,11 +135,3 @@ async function listNames(dir: string): Promise<string[]> {
   }
 }
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
-}

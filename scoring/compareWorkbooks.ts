@@ -1,3 +1,4 @@
+import { pathExists } from '../artifacts/files';
 /**
  * One test case, as the official `compare_workbooks` + `cell_level_compare` score it: every answer-position piece must
  * pass; a missing output, an unreadable workbook or any exception gives 0. Every verdict carries a reason.
@@ -20,14 +21,6 @@ export interface EvaluateTestCaseInput {
 /** Result of one piece: pass, or the reason it fails (an `exception` fails the whole test case in the official script). */
 interface PieceResult { pass: boolean; reason?: string; exception?: boolean }
 
-async function fileExists(p: string): Promise<boolean> {
-  try {
-    await access(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function comparisonRows(piece: AnswerPiece, gt: SheetValues, out: SheetValues) {
   const t = piece.target;
@@ -87,7 +80,7 @@ export async function evaluateTestCase(input: EvaluateTestCaseInput): Promise<Te
   const index = input.index ?? 1;
   const verdict = (pass: boolean, reason?: string): TestCaseVerdict => (reason === undefined ? { index, pass } : { index, pass, reason });
   try {
-    if (!(await fileExists(input.outputPath))) return verdict(false, 'File not exist');
+    if (!(await pathExists(input.outputPath))) return verdict(false, 'File not exist');
     const books = await openBoth(input.answerPath, input.outputPath);
     if (typeof books === 'string') return verdict(false, books);
     const parsed = parseAnswerPosition(input.answerPosition, input.mode ?? 'official');

@@ -7,7 +7,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
 import { configSchema, type Config } from '../../config/schema';
 import { createRun } from '../../run/createRun';
-import { llmActivities, type LlmTurnInput } from '../../activities/llm';
+import { llmActivities, type LlmTurnInput, type LlmTurnResult } from '../../activities/llm';
 import { startScriptedServer, type ScriptedServer } from '../../scripted-llm';
 
 const SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/sample');
@@ -28,8 +28,8 @@ describe('llmTurn activity: one retry policy, classified failures, no double pay
   afterAll(async () => llm?.close());
 
   const turn = (callKey: string): LlmTurnInput => ({ runDir, taskId: '1001', conversation: 'main', turn: 0, user: { officialPrompt: 'single' }, callKey });
-  const run = (input: LlmTurnInput, attempt = 1) =>
-    new MockActivityEnvironment({ attempt }).run(llmActivities({ config, sandboxFactory: async () => { throw new Error('unused'); } }).llmTurn, input);
+  const run = (input: LlmTurnInput, attempt = 1): Promise<LlmTurnResult> =>
+    new MockActivityEnvironment({ attempt }).run(llmActivities({ config, sandboxFactory: async () => { throw new Error('unused'); } }).llmTurn, input) as Promise<LlmTurnResult>;
   const failureOf = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (err: unknown) => err as ApplicationFailure);
 
   it('records both messages, prices the call, and answers a repeated call from the cache', async () => {

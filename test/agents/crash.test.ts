@@ -1,3 +1,4 @@
+import { waitUntil } from '../helpers/wait';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -30,9 +31,9 @@ it('a worker killed during stage 5 costs no new stage 2–4 calls; the task comp
   child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], { cwd: REPO, env: workerProcessEnv(env), detached: true, stdio: 'ignore' });
   const run = await startBenchmarkRun(env, { dataset: DEV20, agent: 'sheetcopilot', tasks: ['79-7'] });
   const task = env.client.workflow.getHandle(`${run.runId}/task/79-7`);
-  await waitFor(async () => (await task.query(taskStageQuery).catch(() => undefined))?.stage === 'validate', 90_000);
+  await waitUntil(async () => (await task.query(taskStageQuery).catch(() => undefined))?.stage === 'validate', 90_000);
   // Stage 5 copies the output for recalculation, recalculates and inspects it (~3 s), then asks the (slow) model.
-  await waitFor(() => existsSync(path.join(run.runDir, 'tasks', '79-7', 'validate', '1_output.xlsx')), 60_000);
+  await waitUntil(() => existsSync(path.join(run.runDir, 'tasks', '79-7', 'validate', '1_output.xlsx')), 60_000);
   await sleep(8_000);
   process.kill(-child.pid!, 'SIGKILL');
   workers = await startInProcessWorkers(env);
@@ -55,11 +56,3 @@ it('a worker killed during stage 5 costs no new stage 2–4 calls; the task comp
   expect(result.testCaseResults).toEqual([1, 1, 1]);
 }, 240_000);
 
-async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await sleep(250);
-  }
-  throw new Error('condition not reached in time');
-}

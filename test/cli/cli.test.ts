@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer, type ScriptedRequest } from '../../scripted-llm';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
-import { promptField } from '../helpers/scriptedSolutions';
+import { copyInputReply } from '../helpers/copyInput';
 import { EXIT } from '../../cli/exitCodes';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -18,9 +18,6 @@ interface CliResult {
   stderr: string;
 }
 
-function copyInput(request: ScriptedRequest): string {
-  return `\`\`\`python\nimport shutil\nshutil.copy('${promptField(request, 'spreadsheet_path')}', '${promptField(request, 'output_path')}')\n\`\`\``;
-}
 
 /** The sheetbench CLI as a user runs it (bin/sheetbench), against this test's servers. */
 describe('sheetbench CLI: runs, control and clear failures', () => {
@@ -42,7 +39,7 @@ describe('sheetbench CLI: runs, control and clear failures', () => {
 
   beforeAll(async () => {
     temporal = await startTestTemporal();
-    llm = await startScriptedServer({ script: { rules: [], fallback: copyInput } });
+    llm = await startScriptedServer({ script: { rules: [], fallback: copyInputReply } });
     work = mkdtempSync(path.join(os.tmpdir(), 'sb-cli-'));
     const configFile = path.join(work, 'config.json');
     writeFileSync(configFile, JSON.stringify({ recalc: { engine: 'none' }, temporal: { taskQueue: 'cli-main', recalcTaskQueue: 'cli-recalc' } }));
@@ -107,7 +104,7 @@ describe('sheetbench CLI: runs, control and clear failures', () => {
     expect(result.failure.class).toBe('llm');
     expect(result.failure.message).toMatch(/auth.*Incorrect API key/);
     // The key is fixed: `retry --failed` re-runs exactly the failed tasks and re-scores the run.
-    llm.setScript({ rules: [], fallback: copyInput });
+    llm.setScript({ rules: [], fallback: copyInputReply });
     const retry = await cli(['retry', path.join(work, 'r2'), '--failed']);
     expect(retry.code).toBe(0);
     expect(retry.stdout).toContain('retrying 3 task(s)');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedRequest } from '../../scripted-llm';
 import { progressQuery, setBudgetUpdate, type RunProgress } from '../../workflows/contracts';
 import { DEV20, startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
-import { promptField } from '../helpers/scriptedSolutions';
+import { copyInputReply } from '../helpers/copyInput';
 import type { WorkerSet } from '../../workers/createWorkers';
 
 const TASKS = ['39604', '79-7', '599-9', '57105', '17251', '230-16'];
@@ -10,9 +10,6 @@ const PRICE = { inputPerMTok: 1_000, outputPerMTok: 1_000 }; // $0.001 a token: 
 const CAP_USD = 1.2;
 const CONCURRENCY = 2;
 
-function copyInput(request: ScriptedRequest): string {
-  return `\`\`\`python\nimport shutil\nshutil.copy('${promptField(request, 'spreadsheet_path')}', '${promptField(request, 'output_path')}')\n\`\`\``;
-}
 
 async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -37,7 +34,7 @@ describe('a run-wide dollar budget', () => {
 
   beforeAll(async () => {
     env = await startE2E(
-      { rules: [], fallback: copyInput, latencyMs: 300 },
+      { rules: [], fallback: copyInputReply, latencyMs: 300 },
       { config: { run: { concurrency: CONCURRENCY, budgetUsd: CAP_USD }, llm: { prices: { 'scripted-model': PRICE } }, recalc: { engine: 'none' } } },
     );
     run = await startBenchmarkRun(env, { dataset: DEV20, tasks: TASKS });

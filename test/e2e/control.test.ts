@@ -8,6 +8,7 @@ import { pauseSignal, progressQuery, resumeSignal, type RunProgress } from '../.
 import type { WorkerSet } from '../../workers/createWorkers';
 import { DEV20, startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { promptField } from '../helpers/scriptedSolutions';
+import { waitUntil } from '../helpers/wait';
 
 const workRoot = mkdtempSync(path.join(os.tmpdir(), 'sb-ctl-work-'));
 
@@ -24,13 +25,6 @@ function sandboxProcesses(): number {
   }
 }
 
-async function until(cond: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('pause, resume and cancel a running run', () => {
   let env: E2EEnv;
@@ -49,19 +43,19 @@ describe('pause, resume and cancel a running run', () => {
     running = workers.run();
     const progress = () => run.handle.query(progressQuery);
 
-    await until(async () => (await progress()).running === 2, 60_000, 'two tasks running');
+    await waitUntil(async () => (await progress()).running === 2, 60_000, 'two tasks running');
     await run.handle.signal(pauseSignal, 'operator pause');
     paused = await progress();
     await new Promise((r) => setTimeout(r, 3_000));
     startedWhilePaused = (await progress()).running + (await progress()).done - (paused.running + paused.done);
     await run.handle.signal(resumeSignal);
 
-    await until(() => sandboxProcesses() > 0, 120_000, 'an execution in the sandbox');
+    await waitUntil(() => sandboxProcesses() > 0, 120_000, 'an execution in the sandbox');
     sandboxesBeforeCancel = sandboxProcesses();
     await run.handle.cancel();
     await run.handle.result().catch(() => undefined);
     status = (await run.handle.describe()).status.name;
-    await until(() => sandboxProcesses() === 0, 30_000, 'sandboxes disposed after cancel');
+    await waitUntil(() => sandboxProcesses() === 0, 30_000, 'sandboxes disposed after cancel');
   }, 240_000);
   afterAll(async () => {
     await workers?.shutdown();

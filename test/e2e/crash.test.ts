@@ -3,24 +3,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnswered, type ScriptedRequest } from '../../scripted-llm';
 import { DEV20, startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
-import { DEV20_SOLUTIONS, promptField } from '../helpers/scriptedSolutions';
+import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
+import { copyInputReply } from '../helpers/copyInput';
+import { waitUntil } from '../helpers/wait';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
 import type { RunProgress } from '../../workflows/contracts';
 
 const TASKS = ['39604', '79-7', '599-9', '57105', '17251', '230-16', '54057', '38985'];
 
-/** Any other task: a plain copy of the input (a wrong but harmless answer). */
-function copyInput(request: ScriptedRequest): string {
-  return `\`\`\`python\nimport shutil\nshutil.copy('${promptField(request, 'spreadsheet_path')}', '${promptField(request, 'output_path')}')\n\`\`\``;
-}
 
-async function waitFor(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('a run survives worker crashes and Temporal server restarts', () => {
   let env: E2EEnv;
@@ -30,7 +21,7 @@ describe('a run survives worker crashes and Temporal server restarts', () => {
 
   beforeAll(async () => {
     env = await startE2E(
-      { rules: Object.values(DEV20_SOLUTIONS), fallback: copyInput, latencyMs: 1_500 },
+      { rules: Object.values(DEV20_SOLUTIONS), fallback: copyInputReply, latencyMs: 1_500 },
       { config: { run: { concurrency: 3 } } },
     );
     run = await startBenchmarkRun(env, { dataset: DEV20, tasks: TASKS });
@@ -40,7 +31,7 @@ describe('a run survives worker crashes and Temporal server restarts', () => {
     let worker: WorkerProcess = spawnWorker(workerProcessEnv(env));
     await worker.ready;
     for (const atAnswered of [2, 4]) {
-      await waitFor(() => answered() >= atAnswered, 120_000, `${atAnswered} answered LLM calls`);
+      await waitUntil(() => answered() >= atAnswered, 120_000, `${atAnswered} answered LLM calls`);
       await new Promise((r) => setTimeout(r, 700));
       worker.crash();
       await worker.exited;
@@ -49,7 +40,7 @@ describe('a run survives worker crashes and Temporal server restarts', () => {
       await worker.ready;
     }
     // Then stop and restart the Temporal server (SQLite state) under the running worker.
-    await waitFor(() => answered() >= 6, 120_000, '6 answered LLM calls');
+    await waitUntil(() => answered() >= 6, 120_000, '6 answered LLM calls');
     await env.temporal.restart();
     final = (await run.handle.result()) as RunProgress;
     worker.crash();
