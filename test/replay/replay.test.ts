@@ -15,8 +15,9 @@ const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories')
 describe('recorded workflow histories replay on the current code', () => {
   const files = readdirSync(DIR).filter((f) => f.endsWith('.history.bin'));
 
-  it('has histories of run and task workflows for the single agent and SheetCopilot', () => {
-    expect(files.sort()).toEqual(['sheetcopilot-run', 'sheetcopilot-task-79-7', 'single-run', 'single-task-39604', 'single-task-599-9'].map((n) => `${n}.history.bin`));
+  it('has histories of run and task workflows for the single agent and SheetCopilot, from each workflow version', () => {
+    const names = ['sheetcopilot-run', 'sheetcopilot-task-79-7', 'single-run', 'single-task-39604', 'single-task-599-9'];
+    expect(files.sort()).toEqual(['v1', 'v2'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`)));
   });
 
   it('replays each of them without a determinism error', async () => {
