@@ -49,11 +49,14 @@ export const taskActivities = {
   async recordTaskResult(input: RecordTaskResultInput): Promise<void> {
     const ctx = await runContext(input.runDir);
     const taskId = input.result.taskId;
+    // The task record is the authority on the id's type and the instruction type (also for tasks that failed early).
+    const task = ctx.task(taskId);
+    const result: TaskResult = { ...input.result, id: task.id, instructionType: task.instruction_type };
     const official = input.official;
     const mainConversation = official ? await readConversation(ctx.layout, taskId, official.conversation) : [];
     await writeJsonAtomic(officialConvPath(ctx.layout.taskDir(taskId)), {
-      id: input.result.id,
-      instruction_type: input.result.instructionType,
+      id: result.id,
+      instruction_type: result.instructionType,
       conversation: official ? [...mainConversation.map((m) => m.content), ...(official.finalFeedback !== undefined ? [official.finalFeedback] : [])] : '',
       solution: official?.solution ?? '',
     });
@@ -62,10 +65,10 @@ export const taskActivities = {
       conversations: Object.fromEntries(
         await Promise.all(input.conversations.map(async (name) => [name, await readConversation(ctx.layout, taskId, name)] as const)),
       ),
-      stages: input.result.stages,
+      stages: result.stages,
     };
     await writeJsonAtomic(ctx.layout.transcriptPath(taskId), transcript);
-    await writeJsonAtomic(ctx.layout.taskResultPath(taskId), input.result);
+    await writeJsonAtomic(ctx.layout.taskResultPath(taskId), result);
   },
 
   /** Output workbooks that exist for these test cases (the ones worth recalculating). */
