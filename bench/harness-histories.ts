@@ -120,3 +120,9 @@ export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
+
+export function mapValues(o: Record<string, number>, f: (v: number) => number): Record<string, number> {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, round(f(v))]));
+}
+
+export const round = (v: number) => Math.round(v * 100) / 100;

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { copyInputReply } from '../test/helpers/copyInput';
 import { DEV20, runToEnd, startBenchmarkRun, startE2E } from '../test/helpers/e2e';
 import { DEV20_SOLUTIONS } from '../test/helpers/scriptedSolutions';
-import { percentile, sumBy, workflowTiming, type WorkflowTiming } from './harness-histories';
+import { mapValues, percentile, round, sumBy, workflowTiming, type WorkflowTiming } from './harness-histories';
 
 const { values: args } = parseArgs({
   options: { concurrency: { type: 'string', default: '1' }, recalc: { type: 'string', default: 'libreoffice' } },
@@ -91,11 +91,6 @@ async function main(): Promise<void> {
   }
 }
 
-function mapValues(o: Record<string, number>, f: (v: number) => number): Record<string, number> {
-  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, round(f(v))]));
-}
-
-const round = (v: number) => Math.round(v * 100) / 100;
 
 main().catch((err) => {
   console.error(err);

@@ -15,7 +15,7 @@ import { progressQuery, type RunProgress } from '../workflows/contracts';
 import type { TaskResult } from '../run/taskResult';
 import { copyInputReply } from '../test/helpers/copyInput';
 import { DEV20, startBenchmarkRun, startE2E, startInProcessWorkers } from '../test/helpers/e2e';
-import { executionsOf, percentile, sumBy, workflowTiming, type WorkflowTiming } from './harness-histories';
+import { executionsOf, mapValues, percentile, round, sumBy, workflowTiming, type WorkflowTiming } from './harness-histories';
 
 const { values: args } = parseArgs({
   options: {
@@ -131,15 +131,48 @@ async function main(): Promise<void> {
         })
         .catch(() => undefined);
     }, 1_000);
-    const final = (await run.handle.result()) as RunProgress;
-    const wallMs = Date.now() - t0;
+    const result = run.handle.result() as Promise<RunProgress>;
+    result.catch(() => undefined); // still pending after a hang when the connection closes
+    const final: RunProgress & Partial<Hung> = await Promise.race([result, watchForHang(env, run)]);
+    // After a hang, the wall time is up to the last task counted, not the detection delay.
+    const wallMs = (final.lastProgressAtMs ?? Date.now()) - t0;
     clearInterval(sampler);
     const cpu = { bench: cpuSecondsOf('self', true) - cpuStart.bench, temporal: cpuSecondsOf(env.temporal.server.pid) - cpuStart.temporal };
     await report(env, run, final, wallMs, t0, samples, dataset.count, cpu);
+    // A hung run would keep its result long-poll retrying on the closed connection: end it first.
+    if (final.hung) await run.handle.terminate('bench: run hung (lost taskDone signals)');
+    await result.catch(() => undefined);
   } finally {
     await workers.shutdown();
     await running;
     await env.close();
+  }
+}
+
+const HANG_AFTER_MS = 90_000;
+
+interface Hung {
+  hung: true;
+  lastProgressAtMs: number;
+}
+
+/**
+ * Resolves with the run's progress if it stops moving while it still counts tasks in flight and no task workflow of
+ * the run is running: those tasks finished but the run never counted them, so it would wait forever.
+ */
+async function watchForHang(env: Awaited<ReturnType<typeof startE2E>>, run: Awaited<ReturnType<typeof startBenchmarkRun>>): Promise<RunProgress & Hung> {
+  let lastDone = -1;
+  let since = Date.now();
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 5_000));
+    const p = await run.handle.query(progressQuery).catch(() => undefined);
+    if (!p) continue;
+    if (p.done !== lastDone) [lastDone, since] = [p.done, Date.now()];
+    if (Date.now() - since < HANG_AFTER_MS || p.running === 0) continue;
+    const { count } = await env.client.workflow.count(`BenchRunId="${run.runId}" AND WorkflowType="spreadsheetTask" AND ExecutionStatus="Running"`);
+    if (count > 0) continue;
+    console.log(`RUN HUNG: progress says ${p.running} task(s) in flight, but no task workflow is running (their taskDone signals were not counted)`);
+    return { ...p, hung: true, lastProgressAtMs: since };
   }
 }
 
@@ -167,6 +200,7 @@ async function report(
   const rss = samples.map((s) => s.rss);
   const figures = {
     tasks,
+    hung: (final as RunProgress & Partial<Hung>).hung ?? false,
     done: final.done,
     failed: final.failed,
     recalc: RECALC,
@@ -208,12 +242,7 @@ async function report(
   writeFileSync(path.join(outDir, `run-912-synthetic-${RECALC}.json`), `${JSON.stringify(figures, null, 2)}\n`);
 }
 
-function mapValues(o: Record<string, number>, f: (v: number) => number): Record<string, number> {
-  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, round(f(v))]));
-}
-
 const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
-const round = (v: number) => Math.round(v * 100) / 100;
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 main().catch((err) => {

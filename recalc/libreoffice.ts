@@ -8,6 +8,7 @@ import type { Recalculator, RecalcResult } from './types';
 import { startResult } from './result';
 import { LoInstance } from './loInstance';
 import { checkInput, stageOutput } from './outputFile';
+import { killOrphanedInstances } from './staleInstances';
 
 export const libreOfficeOptionsSchema = z.object({
   /** Pool size: soffice instances, each converting one file at a time. Two gave ≈ 1.5× on 2 cores. */
@@ -42,6 +43,7 @@ export class LibreOfficeRecalculator implements Recalculator {
   /** Synchronous: no process starts until the first recalc(). Throws a ZodError on bad options. */
   static create(options: LibreOfficeOptions = {}): LibreOfficeRecalculator {
     const opts = libreOfficeOptionsSchema.parse(options);
+    killOrphanedInstancesOnce();
     const ownedRoot = opts.profileRoot ? undefined : mkdtempSync(path.join(os.tmpdir(), 'sheetbench-lo-'));
     const root = opts.profileRoot ?? ownedRoot!;
     const tag = `${process.pid}_${randomBytes(3).toString('hex')}`;
@@ -85,4 +87,12 @@ export class LibreOfficeRecalculator implements Recalculator {
   private leastLoaded(): LoInstance {
     return this.instances.reduce((best, next) => (next.load < best.load ? next : best));
   }
+}
+
+let sweptOrphans = false;
+
+function killOrphanedInstancesOnce(): void {
+  if (sweptOrphans) return;
+  sweptOrphans = true;
+  killOrphanedInstances();
 }

@@ -19,8 +19,9 @@ export interface BwrapPlan {
 export function bwrapArgs(plan: BwrapPlan): string[] {
   const args = ['--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/sbin', '/sbin'];
   for (const path of ETC_BINDS) args.push('--ro-bind-try', path, path);
-  for (const path of uniqueOutsideUsr(plan.readOnly)) args.push('--ro-bind', path, path);
+  // The tmpfs first: read-only binds that live under /tmp on the host (a checkout in /tmp) are mounted on top of it.
   args.push('--proc', '/proc', '--dev', '/dev', '--size', String(plan.tmpMiB * 1024 * 1024), '--tmpfs', '/tmp');
+  for (const path of uniqueOutsideUsr(plan.readOnly)) args.push('--ro-bind', path, path);
   args.push('--bind', plan.workDir, plan.workDirInside, '--chdir', plan.workDirInside);
   args.push('--die-with-parent', '--unshare-all', '--unshare-user', '--disable-userns', '--uid', '1000', '--gid', '1000');
   args.push('--cap-drop', 'ALL', '--new-session', '--hostname', 'sandbox', '--clearenv');

@@ -20,7 +20,8 @@ export const execution = proxyActivities<MainActivities>({
 });
 
 export const bookkeeping = proxyActivities<MainActivities>({
-  startToCloseTimeout: '2 minutes',
+  // Short activities without heartbeats: a worker lost mid-call is noticed by this timeout.
+  startToCloseTimeout: '60s',
   retry: { maximumAttempts: 5, initialInterval: '1s', nonRetryableErrorTypes: ['DatasetError'] },
 });
 
