@@ -1,9 +1,9 @@
-import { open, access } from 'node:fs/promises';
+import { open, access, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
 import { runContext } from '../run/runContext';
 import { testCaseFiles, OFFICIAL_TEST_CASES } from '../dataset/spreadsheetbench';
-import { writeJsonAtomic, readJsonOr } from '../artifacts/files';
+import { writeJsonAtomic, readJson, readJsonOr } from '../artifacts/files';
 import type { TaskResult } from '../run/taskResult';
 import { readConversation } from '../run/conversationStore';
 import type { RunManifest } from '../run/manifest';
@@ -62,9 +62,12 @@ export const taskActivities = {
     });
     const transcript = {
       taskId,
-      conversations: Object.fromEntries(
-        await Promise.all(input.conversations.map(async (name) => [name, await readConversation(ctx.layout, taskId, name)] as const)),
-      ),
+      messages: (
+        await Promise.all(
+          input.conversations.map(async (name) => (await readConversation(ctx.layout, taskId, name)).map((m) => ({ ...m, conversation: name }))),
+        )
+      ).flat(),
+      executions: await executionRecords(ctx.layout.taskDir(taskId)),
       stages: result.stages,
     };
     await writeJsonAtomic(ctx.layout.transcriptPath(taskId), transcript);
@@ -84,6 +87,16 @@ export const taskActivities = {
     return readJsonOr<TaskResult | null>(ctx.layout.taskResultPath(input.taskId), null);
   },
 };
+
+/** The task's execution records (tasks/<id>/executions/*.json), in the order they were written. */
+async function executionRecords(taskDir: string): Promise<unknown[]> {
+  const dir = path.join(taskDir, 'executions');
+  const files = await readdir(dir).catch(() => [] as string[]);
+  const records = await Promise.all(
+    files.filter((f) => f.endsWith('.json')).map(async (f) => ({ at: (await stat(path.join(dir, f))).mtimeMs, record: await readJson<unknown>(path.join(dir, f)) })),
+  );
+  return records.sort((a, b) => a.at - b.at).map((r) => r.record);
+}
 
 async function zipProblem(file: string): Promise<string | undefined> {
   let handle;

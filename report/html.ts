@@ -20,7 +20,7 @@ export function renderHtml(model: ReportModel): string {
   const m = run.manifest;
   const body = [
     `<h1>SpreadsheetBench run ${escapeHtml(m.runId)}</h1>`,
-    `<p class="meta">Agent <b>${escapeHtml(m.agent)}</b>, model <b>${escapeHtml(m.model)}</b>, scoring ${escapeHtml(m.scoringMode ?? 'n/a')}, created ${escapeHtml(m.createdAt)}.<br>`,
+    `<p class="meta">Agent <b>${escapeHtml(m.agent)}</b>, model <b>${escapeHtml(m.llm.model)}</b>, scoring ${escapeHtml(m.scoringMode)}, created ${escapeHtml(m.createdAt)}.<br>`,
     `${summary.finishedTasks} of ${summary.totalTasks} tasks finished (${summary.pendingTasks} pending); ${count(summary.llmCalls)} LLM calls; `,
     `${count(summary.inputTokens)} input / ${count(summary.outputTokens)} output tokens; cost ${usd(summary.costUsd)}.`,
     model.inspectLog ? `<br>Inspect eval log: <a href="${escapeHtml(model.inspectLog)}">${escapeHtml(model.inspectLog)}</a>` : '',

@@ -1,3 +1,4 @@
+import type { RunManifest } from '../run/manifest';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TaskResult } from '../run/taskResult';
@@ -37,7 +38,7 @@ export async function writeInspectLog(run: LoadedRun, transcripts: Map<string, T
 
 export function buildEvalLog(run: LoadedRun, transcripts: Map<string, Transcript>, version: string) {
   const m = run.manifest;
-  const model = inspectModelName(m.model, m.config);
+  const model = inspectModelName(m.llm.model, m.llm.provider);
   const finished = run.tasks.filter((t): t is LoadedTask & { result: TaskResult } => t.result !== undefined);
   const complete = finished.length === run.tasks.length;
   const created = utcIso(parseIsoAsUtc(m.createdAt));
@@ -65,7 +66,7 @@ export function buildEvalLog(run: LoadedRun, transcripts: Map<string, Transcript
         shuffled: false,
       },
       model,
-      model_generate_config: generateConfig(m.config),
+      model_generate_config: generateConfig(m.llm),
       model_args: {},
       config: { epochs: 1 },
       packages: { sheetbench: version },
@@ -96,10 +97,9 @@ export function buildEvalLog(run: LoadedRun, transcripts: Map<string, Transcript
 }
 
 /** Inspect names models `provider/model`. */
-export function inspectModelName(model: string, config: Record<string, unknown>): string {
+export function inspectModelName(model: string, provider: string): string {
   if (model.includes('/')) return model;
-  const llm = config.llm as { provider?: unknown } | undefined;
-  return `${typeof llm?.provider === 'string' ? llm.provider : 'openai'}/${model}`;
+  return `${provider}/${model}`;
 }
 
 /** Sample standard error of the mean (ddof 1), 0 for fewer than two values, as Inspect's `stderr()`. */
@@ -211,8 +211,7 @@ function usageOf(results: TaskResult[]): ModelUsage {
   return { input_tokens: input, output_tokens: output, total_tokens: input + output, total_cost: sum(results.map((r) => r.costUsd)) };
 }
 
-function generateConfig(config: Record<string, unknown>): Record<string, number> {
-  const llm = (config.llm ?? {}) as { temperature?: unknown; maxTokens?: unknown };
+function generateConfig(llm: RunManifest['llm']): Record<string, number> {
   return {
     ...(typeof llm.temperature === 'number' ? { temperature: llm.temperature } : {}),
     ...(typeof llm.maxTokens === 'number' ? { max_tokens: llm.maxTokens } : {}),

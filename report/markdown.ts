@@ -11,7 +11,7 @@ export function renderMarkdown(model: ReportModel): string {
   const lines = [
     `# SpreadsheetBench run ${m.runId}`,
     '',
-    `- Agent: ${m.agent}; model: ${m.model}; scoring: ${m.scoringMode ?? 'n/a'}; created: ${m.createdAt}`,
+    `- Agent: ${m.agent}; model: ${m.llm.model}; scoring: ${m.scoringMode}; created: ${m.createdAt}`,
     `- Tasks: ${summary.finishedTasks} finished of ${summary.totalTasks} (${summary.pendingTasks} pending)`,
     `- LLM calls: ${count(summary.llmCalls)}; tokens: ${count(summary.inputTokens)} in / ${count(summary.outputTokens)} out; cost: ${usd(summary.costUsd)}`,
     ...(model.inspectLog ? [`- Inspect eval log: [${model.inspectLog}](${model.inspectLog})`] : []),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TASK_FAILURE_CLASSES } from '../run/taskResult';
+import { runManifestSchema, type RunManifest } from '../run/manifest';
 import { sheetTaskSchema } from '../dataset/spreadsheetbench';
 
 /**
@@ -9,18 +10,9 @@ import { sheetTaskSchema } from '../dataset/spreadsheetbench';
 
 const tokenUsageSchema = z.object({ inputTokens: z.number().nonnegative(), outputTokens: z.number().nonnegative() });
 
-export const runManifestSchema = z.looseObject({
-  runId: z.string().min(1),
-  benchmark: z.string().default('spreadsheetbench'),
-  agent: z.string(),
-  model: z.string(),
-  datasetDir: z.string().optional(),
-  scoringMode: z.string().optional(),
-  createdAt: z.iso.datetime({ offset: true, local: true }),
-  config: z.record(z.string(), z.unknown()).default({}),
-  experimentHash: z.string().optional(),
-});
-export type RunManifest = z.infer<typeof runManifestSchema>;
+/** The run manifest has one home: run/manifest.ts. */
+export { runManifestSchema };
+export type { RunManifest };
 
 export const taskListSchema = z.array(sheetTaskSchema);
 

@@ -1,7 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { duplicatesAnswered } from '../../scripted-llm';
+import { writeReport } from '../../report/writeReport';
 import { DEV20, readTaskResult, runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 
@@ -66,6 +68,17 @@ describe('single agent end to end on real dev20 tasks', () => {
     expect(env.llm.log.filter((e) => e.status === 200)).toHaveLength(3);
     expect(duplicatesAnswered(env.llm.log)).toEqual([]);
   });
+
+  it('reports the real run: transcripts with messages and executions, and an Inspect log inspect_ai reads', async () => {
+    const written = await writeReport({ runDir: run.runDir });
+    expect([written.finishedTasks, written.pendingTasks, written.transcriptPages]).toEqual([3, 0, 3]);
+    const transcript = JSON.parse(readFileSync(path.join(run.runDir, 'tasks', '39604', 'transcript.json'), 'utf8'));
+    expect(transcript.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+    expect(transcript.executions.map((e: { label: string }) => e.label)).toEqual(['final-tc1', 'final-tc2', 'final-tc3']);
+    const py = path.resolve('.tools/inspect-venv/bin/python');
+    const check = `from inspect_ai.log import read_eval_log\nlog = read_eval_log(${JSON.stringify(written.inspectLog)})\nprint(log.status, len(log.samples), log.results.scores[0].metrics['accuracy'].value)`;
+    expect(execFileSync(py, ['-c', check]).toString().trim()).toBe(`success 3 ${2 / 3}`);
+  }, 60_000);
 
   it('recorded every execution, and no work dir ever held an answer file', () => {
     const records = readdirSync(path.join(run.runDir, 'tasks', '39604', 'executions')).sort();

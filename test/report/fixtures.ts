@@ -59,11 +59,15 @@ export async function buildRunFolder(parentDir: string, spec: FixtureRun): Promi
     runId: spec.runId,
     benchmark: 'spreadsheetbench',
     agent: spec.agent ?? 'single',
-    model,
+    setting: FIXTURE_SETTING,
     datasetDir: '/data/spreadsheetbench-synthetic',
+    datasetVersion: 'sha256:fixture',
     scoringMode: 'official',
     createdAt: spec.createdAt ?? '2025-07-18T14:55:41.123Z',
-    config: { llm: { provider: 'openai', model, temperature: 0, apiKey: 'sk-test-not-a-key' }, run: { concurrency: 2 } },
+    taskCount: spec.tasks.length,
+    // An apiKey never belongs in run.json; one planted here must not reach any report output either.
+    llm: { provider: 'openai', model, temperature: 0, apiKey: 'sk-test-not-a-key' },
+    agentSettings: { maxTurns: 5, maxRevisions: 3, previewRows: 5, promptVersion: 'official-v1' },
     experimentHash: `hash-${spec.runId}`,
   });
   await writeJson(layout.taskListPath, spec.tasks.map(sheetTask));
