@@ -1,3 +1,4 @@
+import { repoRoot } from '../../sandbox/paths';
 /**
  * Hostile code against the real bwrap sandbox. Every case asserts containment and that the worker (this process) and
  * the sandbox survive: after each case the same sandbox must still answer `1 + 1`.
@@ -69,7 +70,8 @@ describe('attack suite (bwrap)', () => {
 
   // Observed: /root and /home do not exist; /work/main exists only as the path of the two read-only binds (venv, kernel).
   it('05 cannot see the host home or other top-level folders', async () => {
-    const r = await run('import os\nprint(os.path.exists("/root"), os.path.exists("/home"), sorted(os.listdir("/work/main")), os.listdir("/work/main/sandbox"))');
+    // The checkout is visible only as far as the sandbox needs it: the venv and the kernel script.
+    const r = await run(`import os\nprint(os.path.exists("/root"), os.path.exists("/home"), sorted(os.listdir("${repoRoot}")), os.listdir("${repoRoot}/sandbox"))`);
     expect(r.stdout).toBe("False False ['.tools', 'sandbox'] ['kernel.py']\n");
   });
 
