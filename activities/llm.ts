@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ApplicationFailure, activityInfo, cancellationSignal } from '@temporalio/activity';
+import { ApplicationFailure, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
 import { withHeartbeat } from './heartbeat';
 import type { ChatMessage } from '../llm/types';
 import { classifyLlmError, costOf, ResponseCache, cachedComplete, createProvider, type RateLimitSettings } from '../llm';
@@ -44,15 +44,18 @@ export function llmActivities(deps: WorkerDeps) {
       const { llm } = ctx.manifest;
       const provider = createProvider({ ...deps.config.llm, ...llm, apiKey: deps.config.llm.apiKey }, { rateLimit: rateLimitOf(deps.config.llm) });
       const cache = new ResponseCache(ctx.layout.llmCacheDir);
-      const response = await withHeartbeat(() =>
-        cachedComplete(
-          provider,
-          cache,
-          { model: llm.model, temperature: llm.temperature, maxTokens: llm.maxTokens, messages },
-          { callKey: input.callKey, signal: cancellationSignal() },
-        ),
+      const failures = failureCountsSoFar();
+      const response = await withHeartbeat(
+        () =>
+          cachedComplete(
+            provider,
+            cache,
+            { model: llm.model, temperature: llm.temperature, maxTokens: llm.maxTokens, messages },
+            { callKey: input.callKey, signal: cancellationSignal() },
+          ),
+        { failures },
       ).catch((err: unknown) => {
-        throw toApplicationFailure(err, deps.config.llm, activityInfo().attempt);
+        throw toApplicationFailure(err, deps.config.llm, failures);
       });
       await writeConversation(ctx.layout, input.taskId, input.conversation, [...messages, { role: 'assistant', content: response.text }]);
       return {
@@ -78,15 +81,27 @@ async function renderUser(input: LlmTurnInput, deps: WorkerDeps): Promise<string
   });
 }
 
+/** Failures per class in earlier attempts of this call (carried in heartbeat details from attempt to attempt). */
+type FailureCounts = Partial<Record<string, number>>;
+
+function failureCountsSoFar(): FailureCounts {
+  const details = activityInfo().heartbeatDetails as { failures?: FailureCounts } | undefined;
+  return { ...(details?.failures ?? {}) };
+}
+
 /**
  * One retry policy (the provider client's own retries are off): 429s wait for their Retry-After (capped), bad
- * request/auth/context length stop at once, and each class has its own attempt limit from the config.
+ * request/auth/context length stop at once, and each class has its own attempt limit from the config, counted over
+ * the failures of that class only (attempts lost to a dead worker or to other classes do not use it up).
  */
-function toApplicationFailure(err: unknown, config: LlmConfig, attempt: number): ApplicationFailure {
+function toApplicationFailure(err: unknown, config: LlmConfig, failures: FailureCounts): ApplicationFailure {
   const failure = classifyLlmError(err, { maxRetryAfterMs: config.maxRetryAfterMs });
+  const count = (failures[failure.class] ?? 0) + 1;
+  failures[failure.class] = count;
+  heartbeat({ failures });
   const limit = config.retryLimits[failure.class as keyof LlmConfig['retryLimits']];
-  const exhausted = limit !== undefined && attempt >= limit;
-  const message = `LLM call failed (${failure.class}${exhausted ? `, attempt ${attempt} of ${limit}` : ''}): ${err instanceof Error ? err.message : String(err)}`;
+  const exhausted = limit !== undefined && count >= limit;
+  const message = `LLM call failed (${failure.class}${exhausted ? `, failure ${count} of ${limit}` : ''}): ${err instanceof Error ? err.message : String(err)}`;
   return ApplicationFailure.create({
     message,
     type: `Llm.${failure.class}`,

@@ -36,10 +36,10 @@ export const llmConfigSchema = z.object({
   maxConcurrentRequests: z.number().int().positive().optional(),
   tokensPerMinute: z.number().int().positive().optional(),
   rateLimitDir: z.string().default('.state/rate-limit'),
-  /** Attempts per failure class (the first call included); classes not listed use the activity's retry policy. */
+  /** Failures of one class a call may have before it stops; classes not listed are bounded by the activity's retry policy. */
   retryLimits: z
-    .record(z.enum(['rate_limit', 'provider_5xx', 'timeout', 'connection', 'malformed_reply']), z.number().int().positive())
-    .default({ rate_limit: 10, provider_5xx: 4, timeout: 3, connection: 4, malformed_reply: 2 }),
+    .partialRecord(z.enum(['rate_limit', 'provider_5xx', 'timeout', 'connection', 'malformed_reply']), z.number().int().positive())
+    .default({ rate_limit: 10, provider_5xx: 4, timeout: 4, connection: 4, malformed_reply: 2 }),
 });
 
 export const sandboxConfigSchema = z.object({

@@ -28,8 +28,10 @@ describe('llmTurn activity: one retry policy, classified failures, no double pay
   afterAll(async () => llm?.close());
 
   const turn = (callKey: string): LlmTurnInput => ({ runDir, taskId: '1001', conversation: 'main', turn: 0, user: { officialPrompt: 'single' }, callKey });
-  const run = (input: LlmTurnInput, attempt = 1): Promise<LlmTurnResult> =>
-    new MockActivityEnvironment({ attempt }).run(llmActivities({ config, sandboxFactory: async () => { throw new Error('unused'); } }).llmTurn, input) as Promise<LlmTurnResult>;
+  /** `failures`: the failure counts earlier attempts left in their heartbeat details. */
+  const run = (input: LlmTurnInput, failures?: Record<string, number>): Promise<LlmTurnResult> =>
+    new MockActivityEnvironment({ attempt: 1 + Object.values(failures ?? {}).reduce((a, b) => a + b, 0), heartbeatDetails: failures ? { failures } : undefined })
+      .run(llmActivities({ config, sandboxFactory: async () => { throw new Error('unused'); } }).llmTurn, input) as Promise<LlmTurnResult>;
   const failureOf = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (err: unknown) => err as ApplicationFailure);
 
   it('records both messages, prices the call, and answers a repeated call from the cache', async () => {
@@ -58,11 +60,14 @@ describe('llmTurn activity: one retry policy, classified failures, no double pay
     llm.inject({ kind: 'status', status: 401, message: 'bad key' });
     const auth = await failureOf(run(turn('k/3')));
     expect([auth.type, auth.nonRetryable]).toEqual(['Llm.auth', true]);
-    llm.inject({ kind: 'server_error' }, 2);
-    const early = await failureOf(run(turn('k/4'), 1));
+    llm.inject({ kind: 'server_error' }, 3);
+    const early = await failureOf(run(turn('k/4')));
     expect([early.type, early.nonRetryable]).toEqual(['Llm.provider_5xx', false]);
-    const last = await failureOf(run(turn('k/4'), config.llm.retryLimits.provider_5xx!));
+    // Earlier attempts failed for other reasons (a lost worker, timeouts): they do not use up the 5xx limit.
+    const mixed = await failureOf(run(turn('k/4'), { timeout: 2, provider_5xx: 1 }));
+    expect([mixed.type, mixed.nonRetryable]).toEqual(['Llm.provider_5xx', false]);
+    const last = await failureOf(run(turn('k/4'), { provider_5xx: config.llm.retryLimits.provider_5xx! - 1 }));
     expect([last.type, last.nonRetryable]).toEqual(['Llm.provider_5xx', true]);
-    expect(last.message).toContain('attempt 4 of 4');
+    expect(last.message).toContain('failure 4 of 4');
   });
 });
