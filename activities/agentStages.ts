@@ -1,7 +1,7 @@
-import { pathExists } from '../artifacts/files';
-import { copyFile, mkdir, rm, access } from 'node:fs/promises';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure, Context, cancellationSignal } from '@temporalio/activity';
+import { pathExists } from '../artifacts/files';
 import { withHeartbeat } from './heartbeat';
 import { executionWorkDir } from './workDirs';
 import type { ChatMessage } from '../llm/types';

@@ -1,5 +1,5 @@
 import { pathExists } from '../artifacts/files';
-import { access, readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { SheetTask } from '../dataset/spreadsheetbench';

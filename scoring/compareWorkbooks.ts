@@ -1,9 +1,8 @@
-import { pathExists } from '../artifacts/files';
 /**
  * One test case, as the official `compare_workbooks` + `cell_level_compare` score it: every answer-position piece must
  * pass; a missing output, an unreadable workbook or any exception gives 0. Every verdict carries a reason.
  */
-import { access } from 'node:fs/promises';
+import { pathExists } from '../artifacts/files';
 import type { ScoringMode, TestCaseVerdict } from './types';
 import { parseAnswerPosition, cellsOf, columnName, type AnswerPiece } from './answerPosition';
 import { compareCellValue, describeValue } from './cellValue';

@@ -75,16 +75,6 @@ function asArray(x: unknown): XmlNode[] {
   return Array.isArray(x) ? (x as XmlNode[]) : x === undefined ? [] : [x as XmlNode];
 }
 
-function textOf(node: unknown): string | undefined {
-  if (node === undefined || node === null) return undefined;
-  if (typeof node === 'string') return node;
-  if (typeof node === 'object') {
-    const t = (node as XmlNode)['#text'];
-    return t === undefined ? '' : String(t);
-  }
-  return String(node);
-}
-
 function resolveTarget(fromPart: string, target: string): string {
   if (target.startsWith('/')) return target.slice(1);
   return path.posix.normalize(path.posix.join(path.posix.dirname(fromPart), target));

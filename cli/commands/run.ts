@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { loadConfig } from '../../config/load';
 import type { Config } from '../../config/schema';
 import { createRun } from '../../run/createRun';
-import { readManifest, type RunManifest } from '../../run/manifest';
+import { readManifest } from '../../run/manifest';
 import { readJsonOr } from '../../artifacts/files';
 import { connectClient, connectWorkerConnection } from '../../temporal/connection';
 import { startRunWorkflow, RunExistsError } from '../../run/startRunWorkflow';

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScriptedRequest } from '../../scripted-llm';
 import { progressQuery, setBudgetUpdate, type RunProgress } from '../../workflows/contracts';
 import { DEV20, startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { copyInputReply } from '../helpers/copyInput';
