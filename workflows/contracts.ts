@@ -23,18 +23,22 @@ export interface RunWorkflowInput {
   state?: RunState;
 }
 
-export interface RunState {
+/** What a run has spent, and whether it is paused: kept in the run's state and reported in its progress. */
+export interface RunSpendAndPause {
+  usage: TokenUsage;
+  costUsd: number;
+  llmCalls: number;
+  paused: boolean;
+  pauseReason?: string;
+}
+
+export interface RunState extends RunSpendAndPause {
   nextIndex: number;
   inFlight: string[];
   done: number;
   failed: number;
   softSum: number;
   hardSum: number;
-  usage: TokenUsage;
-  costUsd: number;
-  llmCalls: number;
-  paused: boolean;
-  pauseReason?: string;
   startedAtMs: number;
   failureClasses: Partial<Record<TaskFailureClass, number>>;
   ledger: BudgetLedger;
@@ -70,7 +74,7 @@ export interface TaskDoneSignal {
   budgeted?: boolean;
 }
 
-export interface RunProgress {
+export interface RunProgress extends RunSpendAndPause {
   runId: string;
   total: number;
   done: number;
@@ -79,11 +83,6 @@ export interface RunProgress {
   failed: number;
   passRateSoft: number;
   passRateHard: number;
-  usage: TokenUsage;
-  costUsd: number;
-  llmCalls: number;
-  paused: boolean;
-  pauseReason?: string;
   /** Workflow time when the run started; clients compute live elapsed time and ETA from it (query time is frozen). */
   startedAtMs: number;
   elapsedMs: number;
