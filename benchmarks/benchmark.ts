@@ -1,4 +1,5 @@
 import type { RunContext } from '../run/runContext';
+import type { Config } from '../config/schema';
 import { DatasetError } from '../dataset/spreadsheetbench';
 
 /** A task as it stands in a run's tasks.json: each benchmark keeps its own record shape, keyed by `id`. */
@@ -40,6 +41,8 @@ export interface Benchmark<T extends TaskRecord = TaskRecord> {
   outputSetting(setting: string): string;
   /** Prompt version of a setting (recorded in run.json; a resume refuses another). */
   promptVersion(setting: string): string;
+  /** Benchmark-specific settings of a new run, resolved from the config (recorded in run.json, part of the experiment). */
+  settingsFrom?(config: Config, setting: string): Promise<Record<string, unknown>>;
   /** After the last task: scores the run from the per-task results and writes summary.json (+ official files). */
   finalize(ctx: RunContext): Promise<unknown>;
 }

@@ -33,10 +33,11 @@ export async function createRun(config: Config, opts: CreateRunOptions): Promise
   const { tasks, datasetVersion } = await benchmark.loadTasks(datasetDir, edition, { ids: opts.taskIds, limit: opts.limit });
   const runId = opts.runId ?? `run-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomUUID().slice(0, 6)}`;
   const runDir = path.resolve(opts.runDir ?? path.join('runs', runId));
+  const benchmarkSettings = opts.benchmarkSettings ?? (await benchmark.settingsFrom?.(config, agent));
   const base = {
     benchmark: benchmark.name,
     edition,
-    ...(opts.benchmarkSettings ? { benchmarkSettings: opts.benchmarkSettings } : {}),
+    ...(benchmarkSettings ? { benchmarkSettings } : {}),
     agent,
     setting: benchmark.outputSetting(agent),
     datasetDir,
