@@ -1,9 +1,23 @@
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatasetError } from '../../dataset/spreadsheetbench';
 import type { Sandbox } from '../../sandbox/types';
 import { pathExists } from '../../artifacts/files';
+
+/** An encrypted (password-protected) xlsx is an OLE compound file, not a zip: say so rather than pandas' guess (xls). */
+async function refuseEncrypted(competitionId: string, file: string): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    await handle.read(head, 0, 4, 0);
+    if (head.readUInt32BE(0) === 0xd0cf11e0) {
+      throw new DatasetError(`competition ${competitionId}: workbook ${path.basename(file)} cannot be read: it is password-protected (an encrypted OLE container)`);
+    }
+  } finally {
+    await handle.close();
+  }
+}
 
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'workbook_text.py');
 
@@ -20,6 +34,7 @@ export async function workbookText(opts: {
   timeoutMs: number;
 }): Promise<string> {
   if (!opts.workbooks.length) return '';
+  for (const name of opts.workbooks) await refuseEncrypted(opts.competitionId, path.join(opts.dir, name));
   await rm(opts.workDir, { recursive: true, force: true });
   await mkdir(opts.workDir, { recursive: true });
   for (const name of opts.workbooks) await copyFile(path.join(opts.dir, name), path.join(opts.workDir, name));
