@@ -4,6 +4,7 @@ import type { Benchmark } from '../benchmark';
 import { fileVersion } from '../datasetVersion';
 import { loadQuestions, type DsbenchQuestion } from './dataset';
 import { finalizeDsbenchRun } from './finalize';
+import { writeDsbenchReport } from './report';
 import { dsbenchSettingsFrom } from './settings';
 
 /** Prompt versions: the original runners' prompts (bump when our rendering of them changes). */
@@ -27,4 +28,5 @@ export const dsBench: Benchmark<DsbenchQuestion> = {
   promptVersion: (setting) => PROMPT_VERSIONS[setting] ?? 'unknown',
   settingsFrom: async (config) => dsbenchSettingsFrom(config),
   finalize: finalizeDsbenchRun,
+  writeReport: writeDsbenchReport,
 };

@@ -1,9 +1,30 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnswered } from '../../scripted-llm';
 import { runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
+import { writeDsbenchReport } from '../../benchmarks/dsbench/report';
+
+const INSPECT_PYTHON = path.resolve(__dirname, '../../.tools/inspect-venv/bin/python');
+/** Reads the log with the real inspect_ai: full read, header-only read (key order), pydantic validation. */
+const VALIDATE = `
+import json, sys
+from inspect_ai.log import EvalLog, read_eval_log
+path = sys.argv[1]
+log = read_eval_log(path)
+header = read_eval_log(path, header_only=True)
+with open(path) as f:
+    EvalLog.model_validate(json.load(f))
+print(json.dumps({
+  "status": log.status, "task": log.eval.task, "header_samples": header.samples,
+  "ids": [s.id for s in log.samples], "targets": {s.id: s.target for s in log.samples},
+  "values": {s.id: s.scores["dsbench_judge"].value for s in log.samples},
+  "competitions": sorted({s.metadata["competition_id"] for s in log.samples}),
+  "metrics": {k: m.value for k, m in log.results.scores[0].metrics.items()},
+}))
+`;
 
 const SAMPLE = path.resolve(__dirname, '../../data/dsbench-sample');
 
@@ -69,6 +90,29 @@ describe('DSBench model-only end to end', () => {
     // The workbook text is prepared once per competition, in the run folder.
     expect(readdirSync(path.join(run.runDir, 'dsbench', 'workbooks')).sort()).toEqual(['00000101.txt', '00000102.txt', '00000103.txt']);
   });
+
+  it('writes the report (by competition, by answer type, cost) and an Inspect log the real inspect_ai reads', async () => {
+    const written = await writeDsbenchReport({ runDir: run.runDir });
+    const md = readFileSync(written.markdown, 'utf8');
+    expect(md).toContain('| accuracy (question level) | 57.14% (4/7) |');
+    expect(md).toContain('## Accuracy by competition');
+    expect(md).toContain('| 00000101 | sample-revenue | 3 | 2 | 66.67% |');
+    expect(md).toContain('| choice | 3 | 2 | 66.67% |');
+    expect(readFileSync(written.html, 'utf8')).toContain('<h2>Accuracy by answer type</h2>');
+    expect(path.basename(written.inspectLog)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}[+-]\d{2}-\d{2}_DSBench_\w{22}\.json$/);
+    const read = JSON.parse(execFileSync(INSPECT_PYTHON, ['-c', VALIDATE, written.inspectLog], { encoding: 'utf8' }));
+    expect(read.status).toBe('success');
+    expect(read.task).toBe('DSBench');
+    expect(read.header_samples).toBeNull();
+    expect(read.ids).toHaveLength(7);
+    expect(read.competitions).toEqual(['00000101', '00000102', '00000103']);
+    expect(read.targets['00000101_question2']).toBe('14500');
+    expect(read.targets['00000102_question1']).toBe('Q = 1, # of words = 3, Xth word = ALIBI, Highest Word = BIALY, Highest Score = 21');
+    expect(read.values['00000101_question1']).toBe('C');
+    expect(read.values['00000102_question2']).toBe('I');
+    expect(read.metrics.accuracy).toBeCloseTo(4 / 7, 9);
+    expect(read.metrics.competition_accuracy).toBeCloseTo((2 / 3 + 1 / 2 + 1 / 2) / 3, 9);
+  }, 120_000);
 
   it('asks the answering model and the judge exactly once per question (system prompt, temperature 0)', () => {
     expect(duplicatesAnswered(env.llm.log)).toEqual([]);
