@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
-import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { LlmError } from './errors';
 import { estimateMessageTokens, estimateTokens } from './tokenEstimate';
-import type { ChatRequest, ChatResponse, CompleteOptions, FinishReason, LlmProvider, TokenUsage } from './types';
+import type { ChatMessage, ChatRequest, ChatResponse, CompleteOptions, FinishReason, LlmProvider, TokenUsage } from './types';
 
 export interface OpenAiProviderConfig {
   baseUrl?: string;
@@ -36,15 +36,25 @@ export class OpenAiProvider implements LlmProvider {
       .create(
         {
           model: request.model,
-          messages: request.messages,
+          messages: request.messages.map(toOpenAiMessage),
           temperature: request.temperature ?? this.config.temperature,
           max_tokens: request.maxTokens ?? this.config.maxTokens,
+          top_p: request.topP,
         },
         { signal: opts.signal, headers: opts.callKey ? { [CALL_KEY_HEADER]: opts.callKey } : undefined },
       )
       .withResponse();
     return toChatResponse(data, request, request_id ?? undefined);
   }
+}
+
+/** A message with images becomes text + image parts; others stay plain strings (as every provider accepts). */
+function toOpenAiMessage(m: ChatMessage): ChatCompletionMessageParam {
+  if (!m.images?.length || m.role !== 'user') return { role: m.role, content: m.content };
+  return {
+    role: 'user',
+    content: [{ type: 'text', text: m.content }, ...m.images.map((url) => ({ type: 'image_url' as const, image_url: { url } }))],
+  };
 }
 
 function toChatResponse(data: ChatCompletion, request: ChatRequest, requestId: string | undefined): ChatResponse {

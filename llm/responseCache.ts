@@ -27,8 +27,8 @@ const storedResponseSchema = z.object({
  * repeating the same 20 tasks) and must each reach the model; only a retry or replay of the *same* call may reuse it.
  */
 export function cacheKeyOf(request: ChatRequest, discriminator?: string): string {
-  const { model, messages, temperature, maxTokens } = request;
-  const identity = { format: CACHE_FORMAT, model, messages, temperature, maxTokens, discriminator };
+  const { model, messages, temperature, maxTokens, topP } = request;
+  const identity = { format: CACHE_FORMAT, model, messages, temperature, maxTokens, topP, discriminator };
   return createHash('sha256').update(canonicalJson(identity)).digest('hex');
 }
 

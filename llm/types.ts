@@ -5,12 +5,15 @@ export type ChatRole = 'system' | 'user' | 'assistant';
 export interface ChatMessage {
   role: ChatRole;
   content: string;
+  /** Images sent with a user message (data: URLs), for vision models. */
+  images?: string[];
 }
 
 export interface SamplingSettings {
   model: string;
   temperature?: number;
   maxTokens?: number;
+  topP?: number;
 }
 
 export interface ChatRequest extends SamplingSettings {

@@ -4,6 +4,7 @@ import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@tempor
 import { loadConfig } from '../../config/load';
 import type { Config } from '../../config/schema';
 import { createRun } from '../../run/createRun';
+import { BENCHMARKS } from '../../benchmarks';
 import { readManifest } from '../../run/manifest';
 import { readJsonOr } from '../../artifacts/files';
 import { connectClient, connectWorkerConnection } from '../../temporal/connection';
@@ -21,7 +22,9 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 interface RunFlags {
   dataset: string;
-  agent: string;
+  benchmark?: string;
+  edition?: string;
+  agent?: string;
   model?: string;
   baseUrl?: string;
   concurrency?: string;
@@ -38,9 +41,11 @@ interface RunFlags {
 export function registerRunCommands(program: Command): void {
   program
     .command('run')
-    .description('run an agent on a SpreadsheetBench dataset, durably, and print the scores')
-    .requiredOption('--dataset <dir>', 'dataset folder (dataset.json + spreadsheet/)')
-    .option('--agent <name>', 'single | row_exec | react_exec | row_react_exec | sheetcopilot', 'single')
+    .description('run an agent on a benchmark dataset (SpreadsheetBench, DSBench), durably, and print the scores')
+    .requiredOption('--dataset <dir>', 'dataset folder (benchmark and edition are detected from it)')
+    .option('--benchmark <name>', `benchmark, overriding detection: ${BENCHMARKS.map((b) => b.name).join(' | ')}`)
+    .option('--edition <name>', 'edition, overriding detection (e.g. verified_400)')
+    .option('--agent <name>', "setting: single | row_exec | react_exec | row_react_exec | sheetcopilot (SpreadsheetBench, default single); model-only | agent (DSBench)")
     .option('--model <name>', 'model name (default: the embedded local model)')
     .option('--base-url <url>', 'OpenAI-compatible endpoint (key from OPENAI_API_KEY)')
     .option('--concurrency <n>', 'tasks in flight at once')
@@ -59,12 +64,16 @@ export function registerRunCommands(program: Command): void {
       });
       const { manifest, runDir } = await createRun(config, {
         datasetDir: flags.dataset,
+        benchmark: flags.benchmark,
+        edition: flags.edition,
         agent: flags.agent,
         runId: flags.runId,
         runDir: flags.out,
         taskIds: flags.tasks?.split(',').map((s) => s.trim()).filter(Boolean),
         limit: intFlag(flags.limit),
       });
+      const how = flags.benchmark || flags.edition ? 'as given' : 'detected';
+      log(`dataset ${manifest.datasetDir}: ${manifest.benchmark} edition ${manifest.edition} (${how})`);
       log(`run ${manifest.runId}: ${manifest.taskCount} tasks, agent ${manifest.agent}, model ${manifest.llm.model} (${manifest.llm.provider}); folder ${runDir}`);
       const session = await resolveTemporal(config, log);
       const client = await connectClient(session);
