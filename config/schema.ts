@@ -79,6 +79,8 @@ export const analysisFetchConfigSchema = z.object({
   allowPrivateAddresses: z.boolean().default(false),
   /** When set, only these host names (exact, lower-case) may be fetched. */
   allowHosts: z.array(z.string()).optional(),
+  /** Exact IP addresses allowed even though private/loopback (one trusted internal data server, without opening all ranges). */
+  allowAddresses: z.array(z.string()).optional(),
   userAgent: z.string().default('sheetbench-analysis/1.0'),
 });
 

@@ -1,8 +1,8 @@
-import { mkdir, open, stat, writeFile } from 'node:fs/promises';
+import { open, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { describeFile, listWorkspaceFiles } from '../workspace/files';
-import { handToSandbox } from '../workspace/ownership';
+import { handToSandbox, mkdirForSandbox } from '../workspace/ownership';
 import { checkRelativePath, resolveInWorkspace } from '../workspace/paths';
 import { assertRoomFor } from '../workspace/quota';
 import { ToolRefusal, type AnalysisTool, type ToolContext, type WorkspaceFile } from './types';
@@ -65,7 +65,7 @@ async function write(path: string, content: string | undefined, ctx: ToolContext
   const bytes = Buffer.byteLength(content);
   const previous = (await stat(host).catch(() => null))?.size ?? 0;
   await assertRoomFor(ctx.workspaceDir, bytes - previous, ctx.config.workspaceMaxBytes);
-  await mkdirOwned(ctx.workspaceDir, dirname(host));
+  await mkdirForSandbox(ctx.workspaceDir, dirname(host));
   await writeFile(host, content);
   await handToSandbox(host);
   return { action: 'write', file: describeFile(rel, bytes) };
@@ -85,11 +85,4 @@ async function exists(path: string, ctx: ToolContext): Promise<FileSystemResult>
   const info = await stat(await resolveInWorkspace(ctx.workspaceDir, rel)).catch(() => null);
   if (!info) return { action: 'exists', path: rel, exists: false };
   return { action: 'exists', path: rel, exists: true, kind: info.isDirectory() ? 'directory' : 'file' };
-}
-
-/** Creates missing folders one by one so each can be handed to the sandbox user. */
-async function mkdirOwned(root: string, dir: string): Promise<void> {
-  const created = await mkdir(dir, { recursive: true });
-  if (!created) return;
-  for (let p = dir; p.length >= created.length && p.startsWith(root) && p !== root; p = dirname(p)) await handToSandbox(p);
 }
