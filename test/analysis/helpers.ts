@@ -1,21 +1,11 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ToolContext } from '../../analysis/tools/index';
+import { makeWorkRoot } from '../sandbox/helpers';
 import { analysisConfigSchema, type AnalysisConfig } from '../../config/schema';
 
-/**
- * A conversation workspace in a world-searchable temp root, with a secret file next to it (outside the workspace)
- * that no tool may reach.
- */
+/** A conversation workspace (a sandbox work dir) with an answer file next to it, outside, that no tool may reach. */
 export function makeWorkspace(): { root: string; workspaceDir: string; secretPath: string; cleanup: () => void } {
-  const root = mkdtempSync(join(tmpdir(), 'analysis-test-'));
-  chmodSync(root, 0o755);
-  const workspaceDir = join(root, 'workspace');
-  mkdirSync(workspaceDir);
-  const secretPath = join(root, 'secret.txt');
-  writeFileSync(secretPath, 'TOP-SECRET-OUTSIDE');
-  return { root, workspaceDir, secretPath, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  const { root, workDir, answerPath, cleanup } = makeWorkRoot();
+  return { root, workspaceDir: workDir, secretPath: answerPath, cleanup };
 }
 
 export function testAnalysisConfig(overrides: Record<string, unknown> = {}): AnalysisConfig {

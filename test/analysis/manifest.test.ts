@@ -46,7 +46,7 @@ describe('visualization manifest validation', () => {
       { id: 'ok', type: 'table', dataFile: 'data/sales.csv' },
       { id: 'col', type: 'bar_chart', dataFile: 'data/sales.csv', config: { xColumn: 'month', yColumn: 'revenue' } },
       { id: 'missing', type: 'table', dataFile: 'data/nope.csv' },
-      { id: 'escape', type: 'table', dataFile: '../secret.txt' },
+      { id: 'escape', type: 'table', dataFile: '../1_999_answer.xlsx' },
       { id: 'link', type: 'table', dataFile: 'sub/link.csv' },
       { id: 'kind', type: 'heatmap', dataFile: 'data/sales.csv' },
       { id: 'ok', type: 'image', file: 'chart.png' },

@@ -103,9 +103,9 @@ describe('python_execute (bwrap)', () => {
     const r = await report(ctx, `print(open(${JSON.stringify(env.secretPath)}).read())`);
     expect(r.success).toBe(false);
     expect(r.error).toMatch(/FileNotFoundError|PermissionError/);
-    expect(r.stdout).not.toContain('TOP-SECRET');
-    const up = await report(ctx, 'print(open("../secret.txt").read())');
-    expect(up.stdout).not.toContain('TOP-SECRET');
+    expect(r.stdout).not.toContain('SECRET-ANSWER');
+    const up = await report(ctx, 'print(open("../1_999_answer.xlsx").read())');
+    expect(up.stdout).not.toContain('SECRET-ANSWER');
     await stillAlive();
   });
 
@@ -151,7 +151,7 @@ describe('python_execute (bwrap)', () => {
     expect(ok.result).toMatchObject({ success: true, stdout: '42\n', files: [{ path: 'from-node.txt', size: 2 }] });
     const secret = await runTool('node_execute', { code: `console.log(require("fs").readFileSync(${JSON.stringify(env.secretPath)}, "utf8"))` }, ctx);
     expect(secret.result).toMatchObject({ success: false });
-    expect(JSON.stringify(secret.result)).not.toContain('TOP-SECRET');
+    expect(JSON.stringify(secret.result)).not.toContain('SECRET-ANSWER');
     const net = await runTool('node_execute', { code: `require("net").connect(${port}, "127.0.0.1").on("error", (e) => { console.log("ERR", e.code); })` }, ctx);
     expect((net.result as { stdout: string }).stdout).toMatch(/ERR (ECONNREFUSED|ENETUNREACH)/);
     expect(connections).toBe(0);

@@ -83,14 +83,14 @@ describe('file_system', () => {
 
   it('refuses absolute paths, "..", symlinks leading out, and writes over the workspace limit', async () => {
     expect((await fs({ action: 'read', path: env.secretPath })).error).toMatch(/absolute paths are refused/);
-    expect((await fs({ action: 'read', path: '../secret.txt' })).error).toMatch(/"\.\." is refused/);
-    expect((await fs({ action: 'read', path: 'data/../../secret.txt' })).error).toMatch(/"\.\." is refused/);
+    expect((await fs({ action: 'read', path: '../1_999_answer.xlsx' })).error).toMatch(/"\.\." is refused/);
+    expect((await fs({ action: 'read', path: 'data/../../1_999_answer.xlsx' })).error).toMatch(/"\.\." is refused/);
     expect((await fs({ action: 'read', path: 'leak.txt' })).error).toMatch(/resolves outside the workspace/);
-    expect((await fs({ action: 'read', path: 'up/secret.txt' })).error).toMatch(/resolves outside the workspace/);
+    expect((await fs({ action: 'read', path: 'up/1_999_answer.xlsx' })).error).toMatch(/resolves outside the workspace/);
     expect((await fs({ action: 'write', path: 'up/planted.txt', content: 'x' })).error).toMatch(/resolves outside the workspace/);
     expect((await fs({ action: 'list', path: 'up' })).error).toMatch(/resolves outside the workspace/);
     expect((await fs({ action: 'read', path: '.sheetbench/python-session' })).error).toMatch(/reserved/);
     expect((await fs({ action: 'write', path: 'big.txt', content: 'b'.repeat(2000) })).error).toMatch(/over its 1 KB limit/);
-    for (const r of [await fs({ action: 'read', path: 'leak.txt' }), await fs({ action: 'read', path: 'up/secret.txt' })]) expect(JSON.stringify(r)).not.toContain('TOP-SECRET');
+    for (const r of [await fs({ action: 'read', path: 'leak.txt' }), await fs({ action: 'read', path: 'up/1_999_answer.xlsx' })]) expect(JSON.stringify(r)).not.toContain('SECRET-ANSWER');
   });
 });
