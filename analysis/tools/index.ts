@@ -12,6 +12,9 @@ export { ToolRefusal } from './types';
 
 export const ANALYSIS_TOOLS: AnalysisTool[] = [pythonExecuteTool, nodeExecuteTool, fileSystemTool, webFetchTool, calculatorTool] as AnalysisTool[];
 
+/** A long tool call (a 60 s execution, a slow download) keeps its activity's heartbeat going at this pace. */
+const HEARTBEAT_EVERY_MS = 5_000;
+
 const byName = new Map(ANALYSIS_TOOLS.map((t) => [t.name, t]));
 
 /** The JSON-schema specs sent to the model (all tools, or the ones named). */
@@ -43,11 +46,14 @@ export async function runTool(name: string, rawArgs: unknown, ctx: ToolContext):
   if (!parsedJson.ok) return done({ ok: false, error: `arguments of ${name} are not valid JSON: ${parsedJson.error}` });
   const args = tool.args.safeParse(parsedJson.value);
   if (!args.success) return done({ ok: false, error: `invalid arguments for ${name}: ${z.prettifyError(args.error)}` });
+  const beat = ctx.heartbeat ? setInterval(() => ctx.heartbeat?.({ tool: name }), HEARTBEAT_EVERY_MS) : undefined;
   try {
     return done({ ok: true, result: await tool.run(args.data, ctx) });
   } catch (err) {
     if (err instanceof ToolRefusal) return done({ ok: false, error: err.message });
     throw err;
+  } finally {
+    clearInterval(beat);
   }
 }
 

@@ -10,7 +10,7 @@ import { describeExecution, type ExecutionReport } from './executionReport';
 import { executionTimeoutMs } from './limits';
 import { allowedImports } from './pythonPackages';
 import { CAPTURE_FIGURES_CELL, parsePrepareReply, prepareCell } from './pythonPrelude';
-import { withSandbox } from './sandboxSessions';
+import { noteResetAnnounced, takeResetAnnounced, withSandbox } from './sandboxSessions';
 import { ToolRefusal, type AnalysisTool, type ToolContext } from './types';
 
 /** Budget of the tools' own cells (prelude, figure capture), separate from the user's time limit. */
@@ -71,9 +71,9 @@ async function execute(
 ): Promise<PythonExecuteReport> {
   const lostState = await prepareKernel(sandbox, opts, ctx);
   const result = await sandbox.execute(code, { timeoutMs: opts.timeoutMs, signal: ctx.signal });
-  ctx.heartbeat?.({ tool: 'python_execute', stage: 'executed' });
   const capture = result.stateReset ? null : await sandbox.execute(CAPTURE_FIGURES_CELL, { timeoutMs: HELPER_CELL_TIMEOUT_MS, signal: ctx.signal });
   const stateReset = lostState || result.stateReset;
+  if (result.stateReset) noteResetAnnounced(ctx.conversationId);
   const files = [...new Set([...result.files, ...(capture?.files ?? [])])].sort();
   const stderr = capture?.error ? `${result.stderr}\n[saving open matplotlib figures failed: ${capture.error}]` : result.stderr;
   const report = await describeExecution({ ...result, stderr, files, stateReset }, ctx);
@@ -105,5 +105,6 @@ async function prepareKernel(sandbox: Sandbox, opts: { modules: string[]; workin
     await mkdir(join(ctx.workspaceDir, INTERNAL_DIR), { recursive: true });
     await writeFile(marker, `${new Date().toISOString()}\n`);
   }
-  return (reply.fresh && ranBefore) || prep.stateReset;
+  const announced = reply.fresh && takeResetAnnounced(ctx.conversationId);
+  return (reply.fresh && ranBefore && !announced) || prep.stateReset;
 }

@@ -16,6 +16,8 @@ interface Session {
 
 /** Worker-local: conversationId → language → sandbox whose work dir is the conversation's workspace. */
 const sessions = new Map<string, Map<SandboxLanguage, Session>>();
+/** Conversations whose last execution already told the model its state was lost (the respawned kernel is fresh, but not news). */
+const resetAnnounced = new Set<string>();
 let defaultFactory: Promise<SandboxFactory> | null = null;
 
 function factoryFor(ctx: ToolContext): Promise<SandboxFactory> {
@@ -81,10 +83,20 @@ async function disposeSession(conversationId: string, language: SandboxLanguage)
 }
 
 export async function disposeConversationSandboxes(conversationId: string): Promise<void> {
+  resetAnnounced.delete(conversationId);
   await Promise.all((['python', 'node'] as const).map((l) => disposeSession(conversationId, l)));
 }
 
 /** Is there a live sandbox for this conversation on this worker? */
 export function hasSandbox(conversationId: string, language: SandboxLanguage): boolean {
   return sessions.get(conversationId)?.has(language) ?? false;
+}
+
+export function noteResetAnnounced(conversationId: string): void {
+  resetAnnounced.add(conversationId);
+}
+
+/** Was a reset already announced (and not yet followed by a fresh kernel)? Clears the note. */
+export function takeResetAnnounced(conversationId: string): boolean {
+  return resetAnnounced.delete(conversationId);
 }

@@ -125,6 +125,20 @@ describe('python_execute (bwrap)', () => {
     expect((await report(ctx, 'keep + 1')).stdout).toBe('42\n');
   });
 
+  it('kills code that ignores the interrupt, and says the state was reset', async () => {
+    const r = await report(ctx, 'import signal, time\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\ntime.sleep(60)', { timeout: 1 });
+    expect(r).toMatchObject({ success: false, timedOut: true, stateReset: true });
+    expect(r.error).toMatch(/hard timeout: the code ignored the 1 s interrupt and was killed/);
+    expect(r.notice).toMatch(/state was reset/);
+    const next = await report(ctx, 'print("keep" in globals())');
+    expect(next).toMatchObject({ stdout: 'False\n', stateReset: false }); // already announced, not news again
+  });
+
+  it('queues parallel calls of one conversation instead of failing', async () => {
+    const [a, b] = await Promise.all([report(ctx, 'import time\ntime.sleep(0.3)\nprint("a")'), report(ctx, 'print("b")')]);
+    expect([a.stdout, b.stdout]).toEqual(['a\n', 'b\n']);
+  });
+
   it('refuses and cleans output that takes the workspace over its size limit', async () => {
     const r = await report(ctx, 'open("big.bin", "wb").write(b"x" * (10 * 1024 * 1024))');
     expect(r.success).toBe(false);
