@@ -40,7 +40,8 @@ export async function describeExecution(result: ExecutionResult, ctx: ToolContex
     success: error === '' && (result.exitCode ?? 0) === 0,
     stdout,
     stderr,
-    returnCode: result.exitCode ?? (error ? 1 : 0),
+    // A Python exception leaves the kernel running (exit code 0): report it as 1 like a failed script would.
+    returnCode: result.exitCode || (error ? 1 : 0),
     error,
     files,
     executionTime: Math.round(result.durationMs) / 1000,

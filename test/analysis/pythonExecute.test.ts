@@ -95,6 +95,7 @@ describe('python_execute (bwrap)', () => {
     const r = await report(ctx, `import socket\ns = socket.socket()\ns.settimeout(2)\ns.connect(("127.0.0.1", ${port}))`);
     expect(r.success).toBe(false);
     expect(r.error).toMatch(/ConnectionRefusedError|Network is unreachable/);
+    expect(r.returnCode).toBe(1);
     expect(connections).toBe(0);
     await stillAlive();
   });
