@@ -18,6 +18,9 @@ if fresh:
     sys.modules['sheetbench_viz'] = module
     for name in module.__all__:
         user_ns[name] = getattr(module, name)
+    import warnings
+    # Figures are captured after each call, so plt.show() under the Agg backend is not a mistake worth a warning.
+    warnings.filterwarnings('ignore', message='.*non-interactive.*')
 helpers = sys.modules['sheetbench_viz']
 helpers._set_root(args['root'])
 helpers._begin_execution()

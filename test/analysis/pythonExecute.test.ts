@@ -75,6 +75,15 @@ describe('python_execute (bwrap)', () => {
     expect(readFileSync(join(env.workspaceDir, 'viz/totals.csv'), 'utf8')).toBe('region,sales\nnorth,15\nsouth,32\n');
   });
 
+  it('runs in a workingDir sub-folder while the helpers still write to the workspace root', async () => {
+    expect((await runTool('file_system', { action: 'write', path: 'sub/in.txt', content: 'x' }, ctx)).ok).toBe(true);
+    const r = await report(ctx, 'import os\nprint(sorted(os.listdir(".")))\nsave_table(df.head(1), id="from-sub")\nimport matplotlib.pyplot as plt\nplt.plot([1]); plt.show()', { workingDir: 'sub' });
+    expect(r).toMatchObject({ success: true, stdout: "['in.txt']\n", stderr: '' });
+    expect(r.files.map((f) => f.path)).toContain('viz/from-sub.csv');
+    expect((await py(ctx, { code: '1', workingDir: '../' })).error).toMatch(/"\.\." is refused/);
+    expect((await py(ctx, { code: '1', workingDir: 'nope' })).error).toMatch(/not a folder of the workspace/);
+  });
+
   it('reports a wrong manifest entry so the model can fix it, then accepts the corrected one', async () => {
     const manifest = (y: string) =>
       `import json\nm = json.load(open("visualization_manifest.json"))\nm["outputs"] = [o for o in m["outputs"] if o.get("id") != "hand"]\n` +
