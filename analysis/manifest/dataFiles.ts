@@ -1,4 +1,3 @@
-import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 
 /** Data files bigger than this are not parsed for validation (nor would a chart of them be readable). */
@@ -9,15 +8,12 @@ export interface TableShape {
   rowCount: number;
 }
 
-/** Columns and row count of a CSV/TSV or JSON (array of records) file; throws a message the model can act on. */
-export async function readTableShape(hostPath: string, displayPath: string): Promise<TableShape> {
-  const info = await stat(hostPath).catch(() => null);
-  if (!info?.isFile()) throw new Error(`data file ${displayPath} does not exist`);
-  if (info.size > MAX_DATA_FILE_BYTES) throw new Error(`data file ${displayPath} is ${info.size} bytes, over the ${MAX_DATA_FILE_BYTES} bytes a visualization may use: aggregate it first`);
-  const text = (await readFile(hostPath, 'utf8')).replace(/^\uFEFF/, '');
+/** Columns and row count of a CSV/TSV or JSON (array of records) file's text; throws a message the model can act on. */
+export function tableShape(text: string, displayPath: string): TableShape {
+  const clean = text.replace(/^\uFEFF/, '');
   const ext = extname(displayPath).toLowerCase();
-  if (ext === '.json') return jsonShape(text, displayPath);
-  if (ext === '.csv' || ext === '.tsv' || ext === '.txt') return csvShape(text, ext === '.tsv' ? '\t' : ',', displayPath);
+  if (ext === '.json') return jsonShape(clean, displayPath);
+  if (ext === '.csv' || ext === '.tsv' || ext === '.txt') return csvShape(clean, ext === '.tsv' ? '\t' : ',', displayPath);
   throw new Error(`data file ${displayPath} must be .csv, .tsv or .json (an array of records)`);
 }
 

@@ -1,3 +1,3 @@
 export * from './schema';
 export { validateManifest, type ManifestCheck } from './validate';
-export { readTableShape, parseCsv } from './dataFiles';
+export { tableShape, parseCsv } from './dataFiles';

@@ -1,8 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { z } from 'zod';
 import { resolveInWorkspace } from '../workspace/paths';
-import { readTableShape } from './dataFiles';
+import { readWholeInWorkspace } from '../workspace/safeFiles';
+import { MAX_DATA_FILE_BYTES, tableShape } from './dataFiles';
 import { MANIFEST_FILE, visualizationManifestSchema, visualizationOutputSchema, type VisualizationOutput } from './schema';
 
 const IMAGE_EXTENSIONS = new Set(['.png', '.svg', '.jpg', '.jpeg', '.gif', '.webp']);
@@ -16,8 +17,14 @@ export interface ManifestCheck {
 
 /** Reads and checks visualization_manifest.json and every file it names. No manifest → nothing to show, no errors. */
 export async function validateManifest(workspaceDir: string): Promise<ManifestCheck> {
-  const text = await readFile(join(workspaceDir, MANIFEST_FILE), 'utf8').catch(() => null);
-  if (text === null) return { outputs: [], errors: [] };
+  const exists = await lstat(join(workspaceDir, MANIFEST_FILE)).then(() => true, () => false);
+  if (!exists) return { outputs: [], errors: [] };
+  let text: string;
+  try {
+    text = (await readWholeInWorkspace(workspaceDir, MANIFEST_FILE, MAX_DATA_FILE_BYTES)).toString('utf8');
+  } catch (err) {
+    return { outputs: [], errors: [`${MANIFEST_FILE}: ${(err as Error).message}`] };
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -70,7 +77,8 @@ async function checkFiles(root: string, output: VisualizationOutput): Promise<st
 }
 
 async function missingColumns(root: string, dataFile: string, wanted: string[]): Promise<string[]> {
-  const shape = await readTableShape(await resolveInWorkspace(root, dataFile), dataFile);
+  const text = (await readWholeInWorkspace(root, dataFile, MAX_DATA_FILE_BYTES)).toString('utf8');
+  const shape = tableShape(text, dataFile);
   const missing = wanted.filter((c) => !shape.columns.includes(c));
   if (!missing.length) return [];
   return [`column(s) ${missing.map((c) => JSON.stringify(c)).join(', ')} not in ${dataFile} (its columns: ${shape.columns.map((c) => JSON.stringify(c)).join(', ')})`];
@@ -86,8 +94,7 @@ async function checkImage(root: string, file: string): Promise<string[]> {
 async function checkVegaLite(root: string, spec: Record<string, unknown> | undefined, specFile: string | undefined): Promise<string[]> {
   let value: unknown = spec;
   if (specFile) {
-    const text = await readFile(await resolveInWorkspace(root, specFile), 'utf8').catch(() => null);
-    if (text === null) return [`specFile ${specFile} does not exist`];
+    const text = (await readWholeInWorkspace(root, specFile, MAX_DATA_FILE_BYTES)).toString('utf8');
     try {
       value = JSON.parse(text);
     } catch (err) {

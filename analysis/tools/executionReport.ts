@@ -1,9 +1,9 @@
-import { lstat, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, realpath, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { ExecutionResult } from '../../sandbox/types';
 import { MANIFEST_FILE } from '../manifest/schema';
 import { describeFile, workspaceBytes } from '../workspace/files';
-import { INTERNAL_DIR } from '../workspace/paths';
+import { INTERNAL_DIR, isInside } from '../workspace/paths';
 import { formatBytes } from '../workspace/quota';
 import type { ToolContext, WorkspaceFile } from './types';
 
@@ -68,7 +68,7 @@ async function enforceWorkspaceLimit(ctx: ToolContext, changed: string[]): Promi
   const removed: string[] = [];
   for (const { p, size } of sized.sort((a, b) => b.size - a.size)) {
     if (used <= max) break;
-    await rm(join(ctx.workspaceDir, p), { force: true });
+    if (!(await removeInWorkspace(ctx.workspaceDir, p))) continue;
     removed.push(`${p} (${formatBytes(size)})`);
     used -= size;
   }
@@ -76,6 +76,17 @@ async function enforceWorkspaceLimit(ctx: ToolContext, changed: string[]): Promi
     `WorkspaceLimitError: the workspace exceeded its ${formatBytes(max)} limit; removed the files this execution wrote: ${removed.join(', ') || 'none'}. ` +
     'Write smaller outputs (aggregate, sample, or compress) or delete files you no longer need.'
   );
+}
+
+/** Unlinks a workspace file unless a folder on its way was swapped for a symlink leading out (the worker may be root). */
+async function removeInWorkspace(root: string, rel: string): Promise<boolean> {
+  const path = join(root, rel);
+  const parent = await realpath(dirname(path)).catch(() => null);
+  if (!parent || !isInside(await realpath(root), parent)) return false;
+  const target = join(parent, basename(path));
+  if (!(await lstat(target).catch(() => null))?.isFile()) return false;
+  await unlink(target);
+  return true;
 }
 
 /** Keeps the head and the tail of long output (the tail usually holds the error). */

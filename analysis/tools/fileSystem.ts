@@ -1,10 +1,11 @@
-import { open, stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { describeFile, listWorkspaceFiles } from '../workspace/files';
 import { handToSandbox, mkdirForSandbox } from '../workspace/ownership';
 import { checkRelativePath, resolveInWorkspace } from '../workspace/paths';
 import { assertRoomFor } from '../workspace/quota';
+import { readInWorkspace, writeInWorkspace } from '../workspace/safeFiles';
 import { ToolRefusal, type AnalysisTool, type ToolContext, type WorkspaceFile } from './types';
 
 export const fileSystemArgs = z.object({
@@ -39,22 +40,12 @@ export const fileSystemTool: AnalysisTool<FileSystemArgs, FileSystemResult> = {
 };
 
 async function read(path: string, ctx: ToolContext): Promise<FileSystemResult> {
-  const host = await resolveInWorkspace(ctx.workspaceDir, path);
-  const info = await stat(host).catch(() => null);
-  if (!info) throw new ToolRefusal(`${path} does not exist in the workspace (use action "list" to see the files)`);
-  if (!info.isFile()) throw new ToolRefusal(`${path} is not a file`);
   const limit = ctx.config.maxReturnChars;
-  const handle = await open(host, 'r');
-  try {
-    const buffer = Buffer.alloc(Math.min(info.size, limit * 4));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const text = buffer.subarray(0, bytesRead).toString('utf8');
-    if (text.includes('\0')) throw new ToolRefusal(`${path} is binary (${info.size} bytes); read it with python_execute`);
-    const content = text.slice(0, limit);
-    return { action: 'read', path: checkRelativePath(path), content, size: info.size, truncated: content.length < text.length || bytesRead < info.size };
-  } finally {
-    await handle.close();
-  }
+  const { data, size } = await readInWorkspace(ctx.workspaceDir, path, limit * 4);
+  const text = data.toString('utf8');
+  if (text.includes('\0')) throw new ToolRefusal(`${path} is binary (${size} bytes); read it with python_execute`);
+  const content = text.slice(0, limit);
+  return { action: 'read', path: checkRelativePath(path), content, size, truncated: content.length < text.length || data.length < size };
 }
 
 async function write(path: string, content: string | undefined, ctx: ToolContext): Promise<FileSystemResult> {
@@ -66,8 +57,7 @@ async function write(path: string, content: string | undefined, ctx: ToolContext
   const previous = (await stat(host).catch(() => null))?.size ?? 0;
   await assertRoomFor(ctx.workspaceDir, bytes - previous, ctx.config.workspaceMaxBytes);
   await mkdirForSandbox(ctx.workspaceDir, dirname(host));
-  await writeFile(host, content);
-  await handToSandbox(host);
+  await handToSandbox(await writeInWorkspace(ctx.workspaceDir, rel, content));
   return { action: 'write', file: describeFile(rel, bytes) };
 }
 

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { dirname, posix } from 'node:path';
 import { convert } from 'html-to-text';
 import { z } from 'zod';
@@ -7,6 +6,7 @@ import { describeFile } from '../workspace/files';
 import { handToSandbox, mkdirForSandbox } from '../workspace/ownership';
 import { checkRelativePath, resolveInWorkspace } from '../workspace/paths';
 import { formatBytes, roomLeft } from '../workspace/quota';
+import { writeInWorkspace } from '../workspace/safeFiles';
 import { clip } from './executionReport';
 import { ToolRefusal, type AnalysisTool, type ToolContext, type WorkspaceFile } from './types';
 
@@ -82,8 +82,7 @@ async function saveDownload(fetched: FetchedBody, filename: string | undefined, 
   if (!rel) throw new ToolRefusal('filename must name a file');
   const host = await resolveInWorkspace(ctx.workspaceDir, rel);
   await mkdirForSandbox(ctx.workspaceDir, dirname(host));
-  await writeFile(host, fetched.body);
-  await handToSandbox(host);
+  await handToSandbox(await writeInWorkspace(ctx.workspaceDir, rel, fetched.body));
   return describeFile(rel, fetched.body.length);
 }
 

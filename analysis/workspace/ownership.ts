@@ -1,11 +1,11 @@
-import { chown, mkdir } from 'node:fs/promises';
+import { lchown, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { sandboxHostUser } from '../../sandbox/processLauncher';
 
 /** Files the worker writes must stay writable by the sandbox's unprivileged uid (the worker may run as root). */
 export async function handToSandbox(hostPath: string): Promise<void> {
   const owner = sandboxHostUser();
-  if (owner) await chown(hostPath, owner.uid, owner.gid);
+  if (owner) await lchown(hostPath, owner.uid, owner.gid);
 }
 
 /** Creates a workspace folder (and missing parents), each handed to the sandbox user. */

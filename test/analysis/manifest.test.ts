@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseCsv, validateManifest } from '../../analysis/manifest/index';
@@ -57,7 +57,7 @@ describe('visualization manifest validation', () => {
     expect(outputs.map((o) => o.id)).toEqual(['ok']);
     const text = errors.join('\n');
     expect(text).toMatch(/outputs\[1\] \(id "col"\): column\(s\) "revenue" not in data\/sales\.csv \(its columns: "month", "sales, EUR", "region"\)/);
-    expect(text).toMatch(/outputs\[2\] \(id "missing"\): data file data\/nope\.csv does not exist/);
+    expect(text).toMatch(/outputs\[2\] \(id "missing"\): data\/nope\.csv does not exist in the workspace/);
     expect(text).toMatch(/outputs\[3\] \(id "escape"\): .*relative to the workspace/);
     expect(text).toMatch(/outputs\[4\] \(id "link"\): .*outside the workspace/);
     expect(text).toMatch(/outputs\[5\] \(id "kind"\)/);
@@ -65,6 +65,17 @@ describe('visualization manifest validation', () => {
     expect(text).toMatch(/outputs\[7\] \(id "remote"\): data\.url "https:\/\/evil\.example\/x\.csv" must be a workspace-relative file/);
     expect(text).toMatch(/outputs\[8\] \(id "img"\): image data\/sales\.csv must be one of/);
     expect(errors).toHaveLength(8);
+  });
+
+  it('never reads through a manifest symlinked out of the workspace', async () => {
+    const path = join(ws, 'visualization_manifest.json');
+    rmSync(path, { force: true });
+    symlinkSync(env.secretPath, path);
+    const { outputs, errors } = await validateManifest(ws);
+    expect(outputs).toEqual([]);
+    expect(errors[0]).toMatch(/resolves outside the workspace/);
+    expect(errors.join()).not.toContain('SECRET-ANSWER');
+    rmSync(path);
   });
 
   it('reports data files that do not parse', async () => {

@@ -3,7 +3,7 @@
  * feedback, and hostile code (network, files outside, off-list packages, time and size limits). After each hostile
  * case the same conversation must still run code (the worker and the sandbox are alive).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -158,6 +158,16 @@ describe('python_execute (bwrap)', () => {
     expect(many.success).toBe(false);
     expect(many.error).toMatch(/WorkspaceLimitError: the workspace exceeded its 8\.0 MB limit; removed the files this execution wrote: part/);
     await stillAlive();
+  });
+
+  it('a symlink the code plants does not hand its target to the sandbox user when the sandbox is re-created', async () => {
+    const planted = await report(ctx, `import os\nos.symlink(${JSON.stringify(env.secretPath)}, "planted-link")`);
+    expect(planted.success, planted.error).toBe(true);
+    const ownerBefore = statSync(env.secretPath).uid;
+    await disposeConversationTools(ctx.conversationId); // the next call creates a sandbox, which hands the workspace over
+    expect((await report(ctx, 'print(open("planted-link").read())')).stdout).not.toContain('SECRET-ANSWER');
+    expect(statSync(env.secretPath).uid).toBe(ownerBefore);
+    expect((await runTool('file_system', { action: 'read', path: 'planted-link' }, ctx)).error).toMatch(/outside the workspace/);
   });
 
   it('tells the model when the state was reset (kernel gone, as after a worker restart)', async () => {
