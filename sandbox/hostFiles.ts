@@ -1,4 +1,4 @@
-import { chown, lstat, mkdir, open, readdir, readlink, realpath, writeFile } from 'node:fs/promises';
+import { lchown, lstat, mkdir, open, readdir, readlink, realpath, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 function inside(root: string, path: string): boolean {
@@ -37,9 +37,12 @@ export async function writeWorkDirFile(root: string, relPath: string, data: Buff
 }
 
 
-/** Hands a work dir (recursively, symlinks not followed) to the uid the sandboxed code runs as. */
+/**
+ * Hands a work dir (recursively, symlinks not followed) to the uid the sandboxed code runs as. lchown: a symlink the
+ * code planted in a work dir that outlives its sandbox (a conversation workspace) must not hand its target over.
+ */
 export async function chownTree(path: string, owner: { uid: number; gid: number }): Promise<void> {
   const info = await lstat(path);
-  await chown(path, owner.uid, owner.gid);
+  await lchown(path, owner.uid, owner.gid);
   if (info.isDirectory()) for (const name of await readdir(path)) await chownTree(join(path, name), owner);
 }

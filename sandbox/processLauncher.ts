@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chown, lstat } from 'node:fs/promises';
+import { lchown, lstat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { bwrapArgs, BWRAP, nodeBinDir } from './bwrap';
@@ -64,7 +64,7 @@ export class ProcessLauncher implements Launcher {
   }
 
   async adoptPath(hostPath: string): Promise<void> {
-    if (this.owner) await chown(hostPath, this.owner.uid, this.owner.gid);
+    if (this.owner) await lchown(hostPath, this.owner.uid, this.owner.gid);
   }
 
   async oomKilled(): Promise<boolean> {
