@@ -73,7 +73,7 @@ describe('each pattern answers a request end to end', () => {
       const o = outcomes.get(name)!;
       expect(results(o)).toEqual([false, true]);
       const failed = o.events.find((e) => e.type === 'tool_result' && !e.data.ok)!;
-      expect(String(failed.data.stderr)).toContain('amout');
+      expect(`${String(failed.data.stderr)} ${String(failed.data.error)}`).toContain('amout');
     }
   });
 
