@@ -30,6 +30,8 @@ export function conversationActivities(deps: WorkerDeps, toolbox: Toolbox = defa
           signal: cancellationSignal(),
         }),
       ).catch((err: unknown) => {
+        // A cancelled turn aborts the request: report the cancellation, not a model failure.
+        if (cancellationSignal().aborted) throw err;
         throw modelFailure(err, deps);
       });
     },
