@@ -2,3 +2,4 @@ export { benchmarkRun } from './benchmarkRun';
 export { spreadsheetTask } from './spreadsheetTask';
 export { llmRateLimit } from './llmRateLimit';
 export { dsbenchTask } from './dsbenchTask';
+export { conversation } from './conversation';
