@@ -1,0 +1,59 @@
+import { readFile, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import { Hono } from 'hono';
+import { listRuns } from '../../run/runList';
+
+export interface RunsRoutesDeps {
+  /** The folder holding one folder per run (default runs/). */
+  runsDir: string;
+  /** The Temporal client, when the server has one; without it runs are listed from their folders only. */
+  client?: () => Promise<Client>;
+  /** `http://host:port/namespaces/<ns>/workflows` of the Temporal Web UI, when known. */
+  temporalUiUrl?: string;
+}
+
+const REPORT_TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.json': 'application/json', '.md': 'text/markdown; charset=utf-8', '.svg': 'image/svg+xml' };
+
+/** `GET /api/runs` (the benchmark runs with progress and scores) and `GET /api/runs/:id/report/...` (the run's HTML report). */
+export function runsRoutes(deps: RunsRoutesDeps): Hono {
+  const app = new Hono();
+  const runsDir = path.resolve(deps.runsDir);
+
+  app.get('/api/runs', async (c) => {
+    const client = deps.client ? await deps.client().catch(() => undefined) : undefined;
+    const { runs, temporalError } = await listRuns({ runsDir, client });
+    return c.json({
+      runs: runs.map((r) => ({
+        ...r,
+        reportUrl: r.hasReport ? `/api/runs/${encodeURIComponent(r.id)}/report/report.html` : undefined,
+        temporalUiUrl: deps.temporalUiUrl && r.workflowId ? `${deps.temporalUiUrl}/${encodeURIComponent(r.workflowId)}` : undefined,
+      })),
+      ...(deps.client && !client ? { temporalError: 'Temporal is unreachable: runs are listed from their folders only' } : {}),
+      ...(temporalError ? { temporalError } : {}),
+    });
+  });
+
+  app.get('/api/runs/:id/report/*', async (c) => {
+    const id = c.req.param('id');
+    const rel = decodeURIComponent(c.req.path.split('/report/').slice(1).join('/report/'));
+    const runDir = path.join(runsDir, id);
+    const type = REPORT_TYPES[path.extname(rel)];
+    const file = await confined(runDir, rel);
+    if (!type || !file) return c.json({ error: `run ${id} has no report file ${rel}` }, 404);
+    return c.body(new Uint8Array(await readFile(file)), 200, { 'content-type': type, 'cache-control': 'no-cache' });
+  });
+
+  return app;
+}
+
+/** The real path of rel inside dir, or undefined when it does not exist or leaves dir (.., symlinks). */
+async function confined(dir: string, rel: string): Promise<string | undefined> {
+  try {
+    const root = await realpath(dir);
+    const file = await realpath(path.resolve(root, rel));
+    return file.startsWith(root + path.sep) ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
