@@ -60,7 +60,7 @@ function Step({ step, before }) {
       ${step.reply.toolCalls ? html`<pre class="json">${json(step.reply.toolCalls)}</pre>` : null}</details>` : null}
     ${step.code ? html`<${CodeBlock} code=${step.code} language="python" open=${true} />` : null}
     ${step.code && before !== undefined ? html`<details class="diff"><summary>Diff to the previous code</summary>
-      <pre>${lineDiff(before, step.code).map((d) => html`<span class=${d.op === '+' ? 'add' : d.op === '-' ? 'del' : ''}>${d.op} ${d.line}\n</span>`)}</pre></details>` : null}
+      <pre>${lineDiff(before, step.code).map((d) => html`<span class=${d.op === '+' ? 'add' : d.op === '-' ? 'del' : 'same'}>${d.op} ${d.line}</span>`)}</pre></details>` : null}
     ${step.stdout ? html`<h4>stdout</h4><pre class="stdout">${step.stdout}</pre>` : null}
     ${step.stderr ? html`<h4>stderr</h4><pre class="stderr">${step.stderr}</pre>` : null}
     ${step.toolCalls?.length ? html`<h4>Tool calls</h4>${step.toolCalls.map((c) => html`<details class="tool-call"><summary>${c.tool} · ${c.ok ? 'ok' : 'failed'} · ${c.durationMs} ms</summary>
