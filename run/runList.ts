@@ -65,10 +65,11 @@ async function runsFromFolders(runsDir: string): Promise<RunListEntry[]> {
 }
 
 async function runFromFolder(runDir: string): Promise<RunListEntry | undefined> {
-  const parsed = runManifestSchema.safeParse(await readJsonOr<unknown>(path.join(runDir, 'run.json'), null));
+  const raw = await readJsonOr<unknown>(path.join(runDir, 'run.json'), null).catch(() => null); // not a run folder
+  const parsed = runManifestSchema.safeParse(raw);
   if (!parsed.success) return undefined;
   const m = parsed.data;
-  const summary = await readJsonOr<(RunSummary & { accuracy?: number }) | null>(path.join(runDir, 'summary.json'), null);
+  const summary = await readJsonOr<(RunSummary & { accuracy?: number }) | null>(path.join(runDir, 'summary.json'), null).catch(() => null);
   return {
     id: m.runId,
     benchmark: m.benchmark,
@@ -113,14 +114,9 @@ function fromWorkflow(info: WorkflowExecutionInfo): RunListEntry {
 
 async function progressOf(client: Client, info: WorkflowExecutionInfo, timeoutMs: number): Promise<RunProgress | undefined> {
   const handle = client.workflow.getHandle(info.workflowId);
-  const answer = info.status.name === 'RUNNING' ? handle.query(progressQuery) : (handle.result() as Promise<RunProgress>);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs)));
-  try {
-    return await Promise.race([answer.catch(() => undefined), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  // A deadline, not a race: the call (and its retries) ends when the time is up.
+  const answer = () => (info.status.name === 'RUNNING' ? handle.query(progressQuery) : (handle.result() as Promise<RunProgress>));
+  return client.withDeadline(Date.now() + timeoutMs, answer).catch(() => undefined);
 }
 
 function fromProgress(p: RunProgress, entry: RunListEntry): Partial<RunListEntry> {

@@ -38,6 +38,7 @@ export function runsRoutes(deps: RunsRoutesDeps): Hono {
     const id = c.req.param('id');
     const rel = decodeURIComponent(c.req.path.split('/report/').slice(1).join('/report/'));
     const runDir = path.join(runsDir, id);
+    if (path.dirname(runDir) !== runsDir) return c.json({ error: `bad run id ${id}` }, 400);
     const type = REPORT_TYPES[path.extname(rel)];
     const file = await confined(runDir, rel);
     if (!type || !file) return c.json({ error: `run ${id} has no report file ${rel}` }, 404);
