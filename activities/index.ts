@@ -6,6 +6,7 @@ import { runActivities } from './run';
 import { recalcActivities } from './recalc';
 import { sessionActivities } from './sessions';
 import { agentStageActivities } from './agentStages';
+import { conversationActivities } from './conversation';
 import type { WorkerDeps } from './deps';
 
 /** Activities of the main task queue (inference, execution, scoring, artifacts). */
@@ -15,6 +16,7 @@ export function createActivities(deps: WorkerDeps) {
     ...executeActivities(deps),
     ...sessionActivities(deps),
     ...agentStageActivities(deps),
+    ...conversationActivities(deps),
     ...scoreActivities,
     ...taskActivities,
     ...runActivities,

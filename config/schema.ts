@@ -70,15 +70,39 @@ export const runConfigSchema = z.object({
   taskBudgetUsd: z.number().positive().optional(),
 });
 
+/** Analysis conversations (the agent of `sheetbench serve` / `ask`): where they live and what one may spend. */
+export const conversationConfigSchema = z.object({
+  /** Conversation folders (workspace, event log, transcripts, debug records); must be traversable by the sandbox uid. */
+  dir: z.string().default('.state/conversations'),
+  maxMessageChars: z.number().int().positive().default(20_000),
+  maxUploadBytes: z.number().int().positive().default(50 * 1024 * 1024),
+  /** Model steps one turn may take (each pattern's loops are bounded by this too). */
+  maxStepsPerTurn: z.number().int().positive().default(12),
+  /** Whole-conversation budgets; a turn that would exceed one stops with a budget error. */
+  budgetTokens: z.number().int().positive().optional(),
+  budgetUsd: z.number().positive().optional(),
+  budgetSteps: z.number().int().positive().optional(),
+  /** The same failing tool call (same tool, same arguments) this many times ends the turn. */
+  maxRepeatedFailures: z.number().int().positive().default(3),
+  /** Parallel branches of Tree-of-Thoughts and agents of Ensemble. */
+  branches: z.number().int().min(2).max(5).default(3),
+  /** Turns before the workflow continues as new (history stays small). */
+  turnsPerRun: z.number().int().positive().default(20),
+  /** 'text' describes tools in the prompt and parses ```action blocks (endpoints without native tool calling). */
+  toolCalling: z.enum(['native', 'text']).default('native'),
+});
+
 export const configSchema = z.object({
   temporal: temporalConfigSchema.default(temporalConfigSchema.parse({})),
   llm: llmConfigSchema.default(llmConfigSchema.parse({})),
   sandbox: sandboxConfigSchema.default(sandboxConfigSchema.parse({})),
   recalc: recalcConfigSchema.default(recalcConfigSchema.parse({})),
   run: runConfigSchema.default(runConfigSchema.parse({})),
+  conversation: conversationConfigSchema.default(conversationConfigSchema.parse({})),
 });
 
 export type Config = z.infer<typeof configSchema>;
 export type LlmConfig = z.infer<typeof llmConfigSchema>;
 export type SandboxConfig = z.infer<typeof sandboxConfigSchema>;
 export type TemporalConfig = z.infer<typeof temporalConfigSchema>;
+export type ConversationConfig = z.infer<typeof conversationConfigSchema>;

@@ -15,6 +15,7 @@ export { FileRateLimiter, type RateLimitSettings, type RatePermit } from './rate
 export { RateLimitedProvider } from './rateLimitedProvider';
 export { OpenAiProvider, CALL_KEY_HEADER, type OpenAiProviderConfig } from './openaiProvider';
 export { LocalProvider, type LocalProviderConfig } from './localProvider';
+export { TextActionProvider, actionProtocolPrompt, parseActions } from './textActions';
 export { estimateTokens, estimateMessageTokens } from './tokenEstimate';
 export { canonicalJson } from './canonicalJson';
 

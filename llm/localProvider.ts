@@ -69,7 +69,7 @@ function roundUp(n: number, step: number): number {
 /** The trailing empty model turn is where node-llama-cpp writes the reply. */
 function historyOf(messages: ChatMessage[]): LlamaHistoryItem[] {
   const items = messages.map((m): LlamaHistoryItem =>
-    m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role, text: m.content },
+    m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role === 'tool' ? 'user' : m.role, text: m.content },
   );
   return [...items, { type: 'model', response: [] }];
 }

@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
-import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { LlmError } from './errors';
 import { estimateMessageTokens, estimateTokens } from './tokenEstimate';
-import type { ChatRequest, ChatResponse, CompleteOptions, FinishReason, LlmProvider, TokenUsage } from './types';
+import type { ChatMessage, ChatRequest, ChatResponse, CompleteOptions, FinishReason, LlmProvider, TokenUsage, ToolCall } from './types';
 
 export interface OpenAiProviderConfig {
   baseUrl?: string;
@@ -36,9 +36,10 @@ export class OpenAiProvider implements LlmProvider {
       .create(
         {
           model: request.model,
-          messages: request.messages,
+          messages: request.messages.map(toOpenAiMessage),
           temperature: request.temperature ?? this.config.temperature,
           max_tokens: request.maxTokens ?? this.config.maxTokens,
+          ...(request.tools?.length ? { tools: request.tools, tool_choice: request.toolChoice ?? 'auto' } : {}),
         },
         { signal: opts.signal, headers: opts.callKey ? { [CALL_KEY_HEADER]: opts.callKey } : undefined },
       )
@@ -47,29 +48,50 @@ export class OpenAiProvider implements LlmProvider {
   }
 }
 
+function toOpenAiMessage(m: ChatMessage): ChatCompletionMessageParam {
+  if (m.role === 'tool') return { role: 'tool', content: m.content, tool_call_id: m.toolCallId ?? '' };
+  if (m.role === 'assistant' && m.toolCalls?.length) {
+    return {
+      role: 'assistant',
+      content: m.content || null,
+      tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
+    };
+  }
+  return { role: m.role, content: m.content } as ChatCompletionMessageParam;
+}
+
 function toChatResponse(data: ChatCompletion, request: ChatRequest, requestId: string | undefined): ChatResponse {
   const choice = data?.choices?.[0];
-  const text = choice?.message?.content;
-  if (typeof text !== 'string') throw new LlmError('malformed_reply', malformedReason(data));
+  const toolCalls = toolCallsOf(choice?.message?.tool_calls);
+  const content = choice?.message?.content;
+  if (typeof content !== 'string' && !toolCalls.length) throw new LlmError('malformed_reply', malformedReason(data));
+  const text = content ?? '';
   return {
     text,
+    ...(toolCalls.length ? { toolCalls } : {}),
     finishReason: finishReasonOf(choice.finish_reason),
-    usage: usageOf(data, request, text),
+    usage: usageOf(data, request, text + toolCalls.map((c) => c.arguments).join('')),
     model: data.model || request.model,
     cached: false,
     requestId,
   };
 }
 
+type ReplyToolCalls = NonNullable<ChatCompletion['choices'][number]['message']['tool_calls']>;
+
+function toolCallsOf(calls: ReplyToolCalls | undefined): ToolCall[] {
+  return (calls ?? [])
+    .filter((c) => c.type === 'function')
+    .map((c, i) => ({ id: c.id || `call_${i}`, name: c.function.name, arguments: c.function.arguments ?? '' }));
+}
+
 function malformedReason(data: ChatCompletion | undefined): string {
-  const choice = data?.choices?.[0];
-  if (!choice) return 'LLM reply has no choices';
-  if (choice.message?.tool_calls?.length) return 'LLM reply has tool calls but no text';
-  return 'LLM reply has no text content';
+  if (!data?.choices?.[0]) return 'LLM reply has no choices';
+  return 'LLM reply has no text content and no tool calls';
 }
 
 function finishReasonOf(reason: string | null | undefined): FinishReason {
-  return reason === 'stop' || reason === 'length' || reason === 'content_filter' ? reason : 'other';
+  return reason === 'stop' || reason === 'length' || reason === 'content_filter' || reason === 'tool_calls' ? reason : 'other';
 }
 
 /** Servers that omit usage still cost tokens: estimate so budgets keep counting. */

@@ -13,7 +13,8 @@ const storedResponseSchema = z.object({
   key: z.string(),
   response: z.object({
     text: z.string(),
-    finishReason: z.enum(['stop', 'length', 'content_filter', 'other']),
+    toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
+    finishReason: z.enum(['stop', 'length', 'content_filter', 'tool_calls', 'other']),
     usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
     model: z.string(),
     requestId: z.string().optional(),
@@ -27,8 +28,9 @@ const storedResponseSchema = z.object({
  * repeating the same 20 tasks) and must each reach the model; only a retry or replay of the *same* call may reuse it.
  */
 export function cacheKeyOf(request: ChatRequest, discriminator?: string): string {
-  const { model, messages, temperature, maxTokens } = request;
-  const identity = { format: CACHE_FORMAT, model, messages, temperature, maxTokens, discriminator };
+  const { model, messages, temperature, maxTokens, tools, toolChoice } = request;
+  // tools/toolChoice are undefined for plain chat, so those keys are unchanged from before tool calling.
+  const identity = { format: CACHE_FORMAT, model, messages, temperature, maxTokens, tools, toolChoice, discriminator };
   return createHash('sha256').update(canonicalJson(identity)).digest('hex');
 }
 

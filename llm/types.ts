@@ -1,11 +1,30 @@
 /** One home for the LLM vocabulary shared by providers, the cache, activities and agents. */
 
-export type ChatRole = 'system' | 'user' | 'assistant';
+export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
+
+/** A function call the model asked for; `arguments` is the raw JSON text the model wrote (it may be invalid). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
 
 export interface ChatMessage {
   role: ChatRole;
   content: string;
+  /** Assistant messages: the tool calls of that reply. */
+  toolCalls?: ToolCall[];
+  /** Tool messages: the call this message answers. */
+  toolCallId?: string;
 }
+
+/** One OpenAI `tools` entry: a function with a JSON-schema parameter object. */
+export interface ToolSpec {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+export type ToolChoice = 'auto' | 'none' | 'required';
 
 export interface SamplingSettings {
   model: string;
@@ -15,6 +34,9 @@ export interface SamplingSettings {
 
 export interface ChatRequest extends SamplingSettings {
   messages: ChatMessage[];
+  /** Native tool calling; absent for plain chat (and for the text action protocol, see llm/textActions.ts). */
+  tools?: ToolSpec[];
+  toolChoice?: ToolChoice;
 }
 
 export interface TokenUsage {
@@ -22,10 +44,12 @@ export interface TokenUsage {
   outputTokens: number;
 }
 
-export type FinishReason = 'stop' | 'length' | 'content_filter' | 'other';
+export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'other';
 
 export interface ChatResponse {
+  /** '' when the reply is only tool calls. */
   text: string;
+  toolCalls?: ToolCall[];
   finishReason: FinishReason;
   usage: TokenUsage;
   model: string;

@@ -18,6 +18,8 @@ export const chatCompletionRequestSchema = z
     max_tokens: z.number().int().nullish(),
     max_completion_tokens: z.number().int().nullish(),
     stream: z.boolean().nullish(),
+    tools: z.array(z.object({ function: z.object({ name: z.string() }).loose() }).loose()).nullish(),
+    tool_choice: z.unknown().optional(),
   })
   .loose();
 
@@ -36,13 +38,21 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Text of each message; content-part arrays are joined, tool/developer roles map onto the three chat roles. */
+const toolCallsSchema = z.array(z.object({ id: z.string(), function: z.object({ name: z.string(), arguments: z.string() }) }).loose());
+
+/** Text of each message (content-part arrays joined, developer → system), with assistant tool calls and tool-message call ids. */
 export function messagesOf(body: ChatCompletionRequest): ChatMessage[] {
-  return body.messages.map((m) => ({ role: roleOf(m.role), content: textOf(m.content) }));
+  return body.messages.map((m) => {
+    const message: ChatMessage = { role: roleOf(m.role), content: textOf(m.content) };
+    const calls = toolCallsSchema.safeParse(m.tool_calls);
+    if (calls.success && calls.data.length) message.toolCalls = calls.data.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+    if (typeof m.tool_call_id === 'string') message.toolCallId = m.tool_call_id;
+    return message;
+  });
 }
 
 function roleOf(role: string): ChatRole {
-  if (role === 'assistant' || role === 'user') return role;
+  if (role === 'assistant' || role === 'user' || role === 'tool') return role;
   return role === 'system' || role === 'developer' ? 'system' : 'user';
 }
 

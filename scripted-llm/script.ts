@@ -9,10 +9,22 @@ export interface ScriptedRequest {
   callKey?: string;
   maxTokens?: number;
   temperature?: number;
+  /** Names of the tools the request offered (native tool calling); [] when none. */
+  tools: string[];
+  toolChoice?: unknown;
+}
+
+/** A tool call in a scripted reply; `arguments` given as an object is JSON-encoded, a string is sent as is (may be invalid JSON). */
+export interface ScriptedToolCall {
+  name: string;
+  arguments: unknown;
+  id?: string;
 }
 
 export interface ScriptedReply {
   text: string;
+  /** Native tool calls: the reply's finish reason becomes 'tool_calls'. */
+  toolCalls?: ScriptedToolCall[];
   /** 'length' simulates a reply cut off by max_tokens. */
   finishReason?: 'stop' | 'length';
 }

@@ -173,7 +173,7 @@ function sendMalformed(res: ServerResponse, variant: 'invalid_json' | 'empty_cho
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": "chatcmpl-broken", "choices": [');
     return { status: 200, answered: false };
   }
-  const request: ScriptedRequest = { model: 'scripted', messages: [], lastUser: '' };
+  const request: ScriptedRequest = { model: 'scripted', messages: [], lastUser: '', tools: [] };
   const body = completionBody(request, { text: '' }, null);
   return sent(res, 200, variant === 'empty_choices' ? { ...body, choices: [] } : body);
 }
@@ -195,9 +195,18 @@ function parseRequest(body: Buffer, req: IncomingMessage): { request: ScriptedRe
   if (parsed.data.stream) return { error: 'scripted-llm does not stream; send stream: false' };
   const messages = messagesOf(parsed.data);
   const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-  const { model, temperature, max_tokens, max_completion_tokens } = parsed.data;
+  const { model, temperature, max_tokens, max_completion_tokens, tools, tool_choice } = parsed.data;
   return {
-    request: { model, messages, lastUser, callKey: headerOf(req), temperature: temperature ?? undefined, maxTokens: max_tokens ?? max_completion_tokens ?? undefined },
+    request: {
+      model,
+      messages,
+      lastUser,
+      callKey: headerOf(req),
+      temperature: temperature ?? undefined,
+      maxTokens: max_tokens ?? max_completion_tokens ?? undefined,
+      tools: (tools ?? []).map((t) => t.function.name),
+      toolChoice: tool_choice,
+    },
   };
 }
 

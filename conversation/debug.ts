@@ -1,0 +1,31 @@
+/** The debug record of one step (API contract `DebugStep`): stored as `<conversation>/debug/<stepId>.json`. */
+
+export interface DebugToolCall {
+  callId: string;
+  tool: string;
+  args: unknown;
+  result: unknown;
+  ok: boolean;
+  durationMs: number;
+}
+
+export interface DebugStep {
+  stepId: string;
+  turnId: string;
+  index: number;
+  kind: string;
+  agent?: string;
+  model?: string;
+  prompt?: Array<{ role: string; content: string; toolCalls?: unknown; toolCallId?: string }>;
+  reply?: { content: string; toolCalls?: unknown };
+  toolCalls?: DebugToolCall[];
+  code?: string;
+  stdout?: string;
+  stderr?: string;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  cached?: boolean;
+  timing: { modelMs: number; executionMs: number; toolsMs: number; waitingMs: number };
+  sandbox?: { python?: string; packages?: Record<string, string> };
+}

@@ -1,0 +1,29 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { DebugStep, DebugToolCall } from './debug';
+import type { ConversationLayout } from './layout';
+
+/** Every step's debug record, its tool calls merged in, in turn and step order. */
+export async function readDebugSteps(layout: ConversationLayout): Promise<DebugStep[]> {
+  const names = (await readdir(layout.debug).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
+  const steps = await Promise.all(names.map((n) => readStep(layout, n)));
+  return steps.sort((a, b) => a.turnId.localeCompare(b.turnId, undefined, { numeric: true }) || a.index - b.index || a.stepId.localeCompare(b.stepId));
+}
+
+async function readStep(layout: ConversationLayout, name: string): Promise<DebugStep> {
+  const step = JSON.parse(await readFile(path.join(layout.debug, name), 'utf8')) as DebugStep;
+  const toolDir = path.join(layout.debug, `${step.stepId}.tools`);
+  const toolFiles = (await readdir(toolDir).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort();
+  if (!toolFiles.length) return step;
+  const toolCalls = await Promise.all(toolFiles.map(async (f) => JSON.parse(await readFile(path.join(toolDir, f), 'utf8')) as DebugToolCall));
+  const executions = toolCalls.map((c) => ({ code: (c.args as { code?: unknown })?.code, result: (c.result ?? {}) as { stdout?: unknown; stderr?: unknown } }));
+  const joined = (pick: (e: (typeof executions)[number]) => unknown) => executions.map(pick).filter((v): v is string => typeof v === 'string').join('\n');
+  return {
+    ...step,
+    toolCalls,
+    code: joined((e) => e.code) || undefined,
+    stdout: joined((e) => e.result.stdout) || undefined,
+    stderr: joined((e) => e.result.stderr) || undefined,
+    timing: { ...step.timing, toolsMs: toolCalls.reduce((s, c) => s + c.durationMs, 0), executionMs: toolCalls.filter((c) => /_execute$/.test(c.tool)).reduce((s, c) => s + c.durationMs, 0) },
+  };
+}

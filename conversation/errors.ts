@@ -1,0 +1,9 @@
+/** A conversation request refused with a reason; the API maps the kind to an HTTP status. */
+export type ConversationErrorKind = 'bad_input' | 'not_found' | 'busy' | 'too_large' | 'refused_type' | 'unavailable';
+
+export class ConversationError extends Error {
+  override name = 'ConversationError';
+  constructor(readonly kind: ConversationErrorKind, message: string) {
+    super(message);
+  }
+}

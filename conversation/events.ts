@@ -1,0 +1,63 @@
+/**
+ * The conversation event log's vocabulary (stable: add fields, never rename). One JSON object per line in
+ * `<conversation>/events.jsonl`, numbered 1, 2, 3… The SSE stream of the API serves exactly these objects.
+ */
+import type { FileInfo, Pattern, VisualizationOutput } from './types';
+
+export const EVENT_TYPES = [
+  'turn_started',
+  'step',
+  'code',
+  'tool_call',
+  'tool_result',
+  'visualization',
+  'file',
+  'answer',
+  'usage',
+  'error',
+  'turn_ended',
+] as const;
+
+export type ConversationEventType = (typeof EVENT_TYPES)[number];
+
+export type StepKind = 'think' | 'plan' | 'critique' | 'evaluate' | 'classify';
+export type TurnStatus = 'running' | 'completed' | 'cancelled' | 'failed';
+
+/** The data of each event type. */
+export interface EventData {
+  turn_started: { pattern: Pattern; text: string; files?: string[] };
+  step: { stepId: string; kind: StepKind; text: string; agent?: string };
+  code: { stepId: string; callId: string; language: 'python' | 'javascript'; code: string };
+  tool_call: { stepId: string; callId: string; tool: string; args: unknown };
+  tool_result: {
+    stepId: string;
+    callId: string;
+    tool: string;
+    ok: boolean;
+    stdout?: string;
+    stderr?: string;
+    returnCode?: number;
+    error?: string;
+    files?: FileInfo[];
+    durationMs: number;
+  };
+  visualization: { output: VisualizationOutput };
+  file: { file: FileInfo };
+  answer: { text: string };
+  usage: { inputTokens: number; outputTokens: number; costUsd: number };
+  error: { message: string; where: 'model' | 'tool' | 'budget' | 'workflow' };
+  turn_ended: { status: Exclude<TurnStatus, 'running'>; error?: string };
+}
+
+export interface ConversationEvent<T extends ConversationEventType = ConversationEventType> {
+  seq: number;
+  at: string;
+  turnId?: string;
+  type: T;
+  data: EventData[T] & Record<string, unknown>;
+  /** Idempotency key: an activity retried after a crash appends an event with the same key only once. */
+  key?: string;
+}
+
+/** What a writer hands the log: the log numbers and timestamps it. */
+export type NewEvent = { [T in ConversationEventType]: { type: T; turnId?: string; key: string; data: EventData[T] } }[ConversationEventType];

@@ -1,0 +1,95 @@
+/** The agent's prompts, one home (pure: the workflow builds step instructions from these). */
+import type { Pattern } from './types';
+
+export const SYSTEM_PROMPT = `You are a data-analysis assistant. You answer questions about data by writing and running code with your tools.
+- The workspace folder is the current directory of your code: the user's files are there, and every file you write there is shown to the user.
+- Code runs in a sandbox without network access; use the web_fetch tool (when offered) to download data.
+- Variables persist between your code runs in this conversation.
+- To show a table or a chart, write its data to a CSV file and describe it in visualization_manifest.json
+  (version "1.0", outputs of type table, line_chart, bar_chart, scatter, pie_chart, image or vega_lite, each with a dataFile and its columns).
+- When code fails, read the error, fix the code and run it again.
+- When you have the result, answer in short markdown with the numbers the user asked for.`;
+
+/** Earlier turns, shown to the model of a new turn (answers only: code and outputs stay in the workspace). */
+export function historySection(turns: Array<{ question: string; answer: string }>, files: string[]): string {
+  const parts: string[] = [];
+  if (turns.length) parts.push('Earlier in this conversation:', ...turns.map((t, i) => `Q${i + 1}: ${t.question}\nA${i + 1}: ${t.answer}`));
+  parts.push(files.length ? `Files in the workspace: ${files.join(', ')}` : 'The workspace is empty.');
+  return parts.join('\n');
+}
+
+export const DIRECT_INSTRUCTION = 'Solve this with a single code run: call python_execute once with complete code that prints the result.';
+
+export const PLAN_INSTRUCTION =
+  'Before using any tool, write a short numbered plan (at most 6 steps) for answering the request. Reply with the plan only.';
+
+export function executePlanInstruction(): string {
+  return 'Now carry out the plan step by step with your tools, then answer.';
+}
+
+export const CRITIQUE_CHECKLIST = [
+  'Does the answer answer the question that was asked, with the numbers asked for?',
+  'Does every chart have a title?',
+  'Are the axes labelled?',
+  'Is there a legend where several series are shown?',
+  'Is the answer readable (short, clear units, sensible rounding)?',
+];
+
+export const CRITIQUE_INSTRUCTION = `Critique the answer above against this checklist:
+${CRITIQUE_CHECKLIST.map((c, i) => `${i + 1}. ${c}`).join('\n')}
+Reply with one line per item ("ok" or what is wrong). End with a line "VERDICT: OK" if nothing needs fixing, else "VERDICT: REVISE".`;
+
+export const REFINE_INSTRUCTION = 'Fix what the critique found (run code again if needed), then give the improved final answer.';
+
+export function fixInstruction(attempt: number, max: number): string {
+  return `The last code run failed. Read the error, fix the code and run it again (attempt ${attempt} of ${max}).`;
+}
+
+export function proposeInstruction(branch: number, branches: number): string {
+  return `Propose approach ${branch} of ${branches} for this request: a distinct way to compute the answer, in at most 5 lines. Do not run code yet.`;
+}
+
+export function evaluateInstruction(candidates: string[], what: 'approaches' | 'results'): string {
+  return [
+    `Here are ${candidates.length} ${what}:`,
+    ...candidates.map((c, i) => `[${i + 1}] ${c}`),
+    `Evaluate them for correctness and fit to the request. Reply with your reasoning, then a last line "BEST: <number>".`,
+  ].join('\n');
+}
+
+export function carryOutInstruction(approach: string): string {
+  return `Carry out this approach with your tools, then answer:\n${approach}`;
+}
+
+export const CLASSIFY_INSTRUCTION = `Classify this request to choose how to work on it. Options:
+- direct: one computation that one code run answers
+- react: a few steps with tools (load, compute, maybe a chart)
+- plan_execute: a multi-step analysis worth planning first
+- reflection: the result is a chart or report whose presentation matters
+- tree_of_thoughts: several quite different approaches are possible and the best one is not obvious
+- ensemble: compare several models or methods and recommend one
+Reply with one line of reasoning, then a last line "PATTERN: <option>".`;
+
+/** The last "KEY: value" line of a reply, lower-cased. */
+export function lastTagged(text: string, key: string): string | undefined {
+  const matches = [...text.matchAll(new RegExp(`^\\s*${key}\\s*:\\s*(.+?)\\s*$`, 'gim'))];
+  return matches.at(-1)?.[1].toLowerCase();
+}
+
+/** The JIT choice; anything unrecognised falls back to ReAct (recorded with the reason). */
+export function parseClassification(text: string): { pattern: Exclude<Pattern, 'auto'>; recognised: boolean } {
+  const choice = lastTagged(text, 'PATTERN')?.replace(/[^a-z_]/g, '');
+  const known = ['direct', 'react', 'plan_execute', 'reflection', 'iterative', 'tree_of_thoughts', 'ensemble'] as const;
+  const pattern = known.find((p) => p === choice);
+  return pattern ? { pattern, recognised: true } : { pattern: 'react', recognised: false };
+}
+
+/** 0-based index of the chosen candidate; an unreadable choice picks the first. */
+export function parseBest(text: string, count: number): number {
+  const n = Number.parseInt(lastTagged(text, 'BEST') ?? '', 10);
+  return Number.isInteger(n) && n >= 1 && n <= count ? n - 1 : 0;
+}
+
+export function critiquePasses(text: string): boolean {
+  return lastTagged(text, 'VERDICT') === 'ok';
+}

@@ -1,0 +1,66 @@
+/** Inputs and results of the conversation's activities (pure types: the workflow imports them). */
+import type { StepKind } from './events';
+import type { Usage } from './types';
+
+export interface StepRef {
+  dir: string;
+  conversationId: string;
+  turnId: string;
+  /** The transcript within the turn: 'main', or a branch / ensemble member. */
+  agent: string;
+}
+
+export interface ModelStepInput extends StepRef {
+  stepId: string;
+  /** Step number within the turn (debug record order). */
+  index: number;
+  /** 'act' may call tools and its text is a candidate answer; the other kinds are reasoning shown as `step` events. */
+  kind: 'act' | StepKind;
+  /** Messages already in the transcript. */
+  length: number;
+  /** Messages written at `length`, `length+1`… before the call. A `system` one marked withHistory gets earlier turns and the file list. */
+  add?: Array<{ role: 'system' | 'user'; text: string; withHistory?: boolean }>;
+  tools: 'auto' | 'required' | 'none';
+  /** Cumulative usage of the turn before this step (the step emits the new cumulative `usage` event). */
+  turnUsage: Usage;
+  callKey: string;
+}
+
+export interface ModelStepResult {
+  stepId: string;
+  /** The reply's text, cut to a preview (the whole reply stays in the transcript). */
+  text: string;
+  toolCalls: Array<{ callId: string; tool: string }>;
+  /** Transcript length after the reply. */
+  length: number;
+  usage: Usage;
+  finishReason: string;
+}
+
+export interface ToolStepInput extends StepRef {
+  stepId: string;
+  callId: string;
+  /** Transcript index of the assistant message that made the call; the tool message goes at `toolIndex`. */
+  replyIndex: number;
+  toolIndex: number;
+}
+
+export interface ToolStepResult {
+  ok: boolean;
+  error?: string;
+  /** Same tool + same arguments → same signature (loop detection). */
+  signature: string;
+}
+
+export interface FinishTurnInput {
+  dir: string;
+  turnId: string;
+  status: 'completed' | 'cancelled' | 'failed';
+  error?: string;
+  errorWhere?: 'model' | 'tool' | 'budget' | 'workflow';
+  /** Where the answer is: a transcript message (the final act step's reply). */
+  answer?: { agent: string; index: number; prefix?: string };
+  usage: Usage;
+}
+
+export const PREVIEW_CHARS = 4_000;

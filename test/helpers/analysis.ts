@@ -1,0 +1,66 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ConversationEvent } from '../../conversation/events';
+import type { ScriptedReply, ScriptedRequest } from '../../scripted-llm';
+import { startServer, type RunningServer } from '../../server/start';
+import { TEST_NAMESPACE } from './temporalServer';
+import { startE2E, startInProcessWorkers, type E2EEnv } from './e2e';
+import { waitUntil } from './wait';
+
+/** Real Temporal, the scripted model, in-process workers (no recalc) and the HTTP API on a free port. */
+export interface AnalysisEnv {
+  env: E2EEnv;
+  server: RunningServer;
+  api(pathname: string, init?: RequestInit): Promise<Response>;
+  json<T = any>(pathname: string, init?: RequestInit): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function startAnalysisEnv(reply: (r: ScriptedRequest) => ScriptedReply | string, config: Record<string, unknown> = {}): Promise<AnalysisEnv> {
+  const conversationsDir = mkdtempSync(path.join(os.tmpdir(), 'sb-conv-'));
+  const env = await startE2E({ rules: [], fallback: reply }, { config: { recalc: { engine: 'none' }, ...config, conversation: { dir: conversationsDir, ...(config.conversation as object) } } });
+  const workers = await startInProcessWorkers(env, { recalc: false });
+  const server = await startServer({ config: env.config, client: env.client, temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE }, port: 0, workers });
+  const api = (p: string, init?: RequestInit) => fetch(`${server.url}${p}`, init);
+  return {
+    env,
+    server,
+    api,
+    async json<T>(p: string, init?: RequestInit): Promise<T> {
+      const res = await api(p, init);
+      const body = (await res.json()) as T;
+      if (!res.ok) throw new Error(`${init?.method ?? 'GET'} ${p}: ${res.status} ${JSON.stringify(body)}`);
+      return body;
+    },
+    async close() {
+      await server.close();
+      await env.close();
+    },
+  };
+}
+
+export const jsonBody = (value: unknown, method = 'POST'): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
+
+/** Waits for the turn's `turn_ended` event and returns the conversation's events. */
+export async function waitForTurn(a: AnalysisEnv, id: string, turnId: string, timeoutMs = 120_000): Promise<ConversationEvent[]> {
+  let events: ConversationEvent[] = [];
+  await waitUntil(
+    async () => {
+      events = await a.server.service.events(id);
+      return events.some((e) => e.type === 'turn_ended' && e.turnId === turnId);
+    },
+    timeoutMs,
+    `turn ${turnId} of ${id} to end`,
+  );
+  return events;
+}
+
+/** The tool messages' contents in a request (what the tools told the model). */
+export function toolResults(r: ScriptedRequest): string[] {
+  return r.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+}
+
+export function lastRole(r: ScriptedRequest): string {
+  return r.messages.at(-1)?.role ?? '';
+}
