@@ -1,16 +1,16 @@
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { Client } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { Hono } from 'hono';
 import { listRuns } from '../../run/runList';
 
 export interface RunsRoutesDeps {
-  /** The folder holding one folder per run (default runs/). */
-  runsDir: string;
-  /** The Temporal client, when the server has one; without it runs are listed from their folders only. */
+  /** The folder holding one folder per run (default runs/, as the CLI). */
+  runsDir?: string;
+  /** The server's Temporal: a client is connected on first use (plain gRPC); `uiUrl` is `http://host:port/namespaces/<ns>/workflows`. */
+  temporal?: { address: string; namespace: string; uiUrl?: string };
+  /** A ready client instead (tests, TLS clusters); without either, runs are listed from their folders only. */
   client?: () => Promise<Client>;
-  /** `http://host:port/namespaces/<ns>/workflows` of the Temporal Web UI, when known. */
-  temporalUiUrl?: string;
 }
 
 const REPORT_TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.json': 'application/json', '.md': 'text/markdown; charset=utf-8', '.svg': 'image/svg+xml' };
@@ -18,18 +18,20 @@ const REPORT_TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-
 /** `GET /api/runs` (the benchmark runs with progress and scores) and `GET /api/runs/:id/report/...` (the run's HTML report). */
 export function runsRoutes(deps: RunsRoutesDeps): Hono {
   const app = new Hono();
-  const runsDir = path.resolve(deps.runsDir);
+  const runsDir = path.resolve(deps.runsDir ?? 'runs');
+  const client = deps.client ?? (deps.temporal ? lazyClient(deps.temporal) : undefined);
+  const uiUrl = deps.temporal?.uiUrl;
 
   app.get('/api/runs', async (c) => {
-    const client = deps.client ? await deps.client().catch(() => undefined) : undefined;
-    const { runs, temporalError } = await listRuns({ runsDir, client });
+    const connected = client ? await client().catch(() => undefined) : undefined;
+    const { runs, temporalError } = await listRuns({ runsDir, client: connected });
     return c.json({
       runs: runs.map((r) => ({
         ...r,
         reportUrl: r.hasReport ? `/api/runs/${encodeURIComponent(r.id)}/report/report.html` : undefined,
-        temporalUiUrl: deps.temporalUiUrl && r.workflowId ? `${deps.temporalUiUrl}/${encodeURIComponent(r.workflowId)}` : undefined,
+        temporalUiUrl: uiUrl && r.workflowId ? `${uiUrl}/${encodeURIComponent(r.workflowId)}` : undefined,
       })),
-      ...(deps.client && !client ? { temporalError: 'Temporal is unreachable: runs are listed from their folders only' } : {}),
+      ...(client && !connected ? { temporalError: 'Temporal is unreachable: runs are listed from their folders only' } : {}),
       ...(temporalError ? { temporalError } : {}),
     });
   });
@@ -57,4 +59,16 @@ async function confined(dir: string, rel: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** Connects once, on first use; a failed connection is retried on the next request. */
+function lazyClient(t: { address: string; namespace: string }): () => Promise<Client> {
+  let pending: Promise<Client> | undefined;
+  return () => {
+    pending ??= Connection.connect({ address: t.address, connectTimeout: 3000 }).then((connection) => new Client({ connection, namespace: t.namespace }));
+    return pending.catch((err) => {
+      pending = undefined;
+      throw err;
+    });
+  };
 }

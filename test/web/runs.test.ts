@@ -61,7 +61,7 @@ describe('runs route', () => {
   });
 
   it('joins the workflows Temporal knows: a live run shows as running with its Temporal UI link', async () => {
-    const app = runsRoutes({ runsDir, client: async () => client, temporalUiUrl: 'http://ui.test/namespaces/ns/workflows' });
+    const app = runsRoutes({ runsDir, temporal: { address: temporal.address, namespace: TEST_NAMESPACE, uiUrl: 'http://ui.test/namespaces/ns/workflows' } });
     let body: RunsReply = { runs: [] };
     for (let i = 0; i < 40 && !body.runs.some((r) => r.id === 'run-live'); i++) {
       body = (await (await app.request('/api/runs')).json()) as RunsReply;
@@ -75,7 +75,7 @@ describe('runs route', () => {
   });
 
   it('Temporal unreachable: runs come from their folders and the reply says why', async () => {
-    const app = runsRoutes({ runsDir, client: async () => Promise.reject(new Error('connection refused')) });
+    const app = runsRoutes({ runsDir, temporal: { address: '127.0.0.1:1', namespace: 'x' } });
     const body = (await (await app.request('/api/runs')).json()) as RunsReply;
     expect(body.runs.map((r) => r.id)).toEqual(['run-done']);
     expect(body.temporalError).toMatch(/unreachable/);
