@@ -23,7 +23,7 @@ function newTurn(turnId, ev) {
 function reduceTurn(turn, { type, data, at }) {
   switch (type) {
     case 'turn_started':
-      return { ...turn, pattern: data.pattern, text: data.text ?? '', startedAt: at, files: data.files ?? turn.files };
+      return { ...turn, pattern: data.pattern, text: data.text ?? '', startedAt: at, attached: data.files ?? [] };
     case 'step':
       turn.items.push({ type: 'step', stepId: data.stepId, kind: data.kind, text: data.text });
       return turn;
