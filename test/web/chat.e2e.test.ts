@@ -61,7 +61,7 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
   };
 
   beforeAll(async () => {
-    env = await startE2E({ rules: [], fallback: model }, { config: { recalc: { engine: 'none' } } });
+    env = await startE2E({ rules: [], fallback: model }, { config: { recalc: { engine: 'none' }, conversation: { maxUploadBytes: 100_000 } } });
     await startWorker();
     server = await startServer({ config: env.config, client: env.client, temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE }, port: 0 });
     browser = await launchChromium();
@@ -174,6 +174,33 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
     holdFirst.open();
     holdFirst = undefined;
     await expect.poll(() => page.getByRole('button', { name: 'Cancel turn' }).count(), { timeout: 30_000 }).toBe(0);
+    await close();
+  }, 240_000);
+
+  it('bad input on the page: a refused or oversized upload, a message while a turn runs, an unknown id — each said where it happens, nothing typed lost', async () => {
+    holdFirst = gate();
+    const { page, pageErrors, close } = await openPage(browser, server.url);
+    await newConversationWithCsv(page);
+    await page.locator('#file-input').setInputFiles([
+      { name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b\n' + '1,2\n'.repeat(60_000)) },
+      { name: 'tool.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') },
+    ]);
+    const failed = page.locator('.chip-failed');
+    await expect.poll(() => failed.count()).toBe(2);
+    expect(await failed.nth(0).textContent()).toMatch(/limit/);
+    expect(await failed.nth(1).textContent()).toContain('tool.exe');
+    await ask(page);
+    await page.locator('article.turn').waitFor();
+    await page.getByLabel('Message').fill('and per product?');
+    await page.getByLabel('Message').press('Enter');
+    await expect.poll(() => page.locator('.composer-error').textContent(), { timeout: 30_000 }).toContain('your message is kept');
+    expect(await page.getByLabel('Message').inputValue()).toBe('and per product?');
+    holdFirst.open();
+    holdFirst = undefined;
+    await page.locator('.status-completed').waitFor({ timeout: 90_000 });
+    await page.goto(`${server.url}/#/c/does-not-exist`);
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('does-not-exist');
+    expect(pageErrors).toEqual([]);
     await close();
   }, 240_000);
 });
