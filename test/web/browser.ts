@@ -1,0 +1,26 @@
+import { access } from 'node:fs/promises';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's Chromium, headless (Playwright's own browser download cannot work here); as test/report/browser.test.ts. */
+export const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export async function launchChromium(): Promise<Browser> {
+  await access(CHROMIUM).catch(() => {
+    throw new Error(`${CHROMIUM} missing: run scripts/setup.d/report.sh (via scripts/setup.sh)`);
+  });
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
+
+/** A page that records uncaught errors and every request that left the server under test (there must be none). */
+export async function openPage(browser: Browser, baseUrl: string, opts: { width?: number; height?: number } = {}) {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 }, acceptDownloads: true });
+  const page: Page = await context.newPage();
+  const pageErrors: string[] = [];
+  const foreignRequests: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('request', (r) => {
+    if (!r.url().startsWith(baseUrl) && !r.url().startsWith('data:')) foreignRequests.push(r.url());
+  });
+  return { page, pageErrors, foreignRequests, close: () => context.close() };
+}

@@ -1,0 +1,206 @@
+/**
+ * The web app end to end in headless Chromium: the REAL server (server/start.ts: conversation API + runs + web routes),
+ * a real Temporal dev server, the real bwrap sandbox running the Python the scripted model writes, and a worker in its
+ * own process (so it can be killed mid-turn). The model is scripted (scripted-llm); its calls can be held by the test.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScriptedReply, ScriptedRequest } from '../../scripted-llm';
+import { startServer, type RunningServer } from '../../server/start';
+import { startE2E, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
+import { TEST_NAMESPACE } from '../helpers/temporalServer';
+import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
+import { launchChromium, openPage } from './browser';
+import { SALES_CSV, SALES_TOTALS } from './salesScript';
+
+const QUESTION = 'Total sales by region, as a table and a bar chart';
+const CODE = [
+  'import json',
+  'import pandas as pd',
+  "df = pd.read_csv('sales.csv')",
+  "totals = df.groupby('region', sort=False, as_index=False)['sales'].sum()",
+  "totals.to_csv('by_region.csv', index=False)",
+  "manifest = {'version': '1.0', 'outputs': [",
+  "  {'id': 'totals', 'type': 'table', 'title': 'Sales by region', 'dataFile': 'by_region.csv', 'config': {'columns': ['region', 'sales'], 'maxRows': 50}},",
+  "  {'id': 'sales_chart', 'type': 'bar_chart', 'title': 'Total sales by region', 'dataFile': 'by_region.csv', 'config': {'xColumn': 'region', 'yColumn': 'sales', 'xLabel': 'Region', 'yLabel': 'Sales (USD)'}}]}",
+  "json.dump(manifest, open('visualization_manifest.json', 'w'))",
+  'print(totals.to_string(index=False))',
+].join('\n');
+
+/** A promise the test resolves to let a held model call answer. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+describe('analysis web app end to end (real server, Temporal, sandbox; scripted model)', () => {
+  let env: E2EEnv;
+  let server: RunningServer;
+  let worker: WorkerProcess;
+  let browser: Browser;
+  /** Held when set: the model's call after a tool result (the answer), and its first call of a turn (the code). */
+  let holdAnswer: ReturnType<typeof gate> | undefined;
+  let holdFirst: ReturnType<typeof gate> | undefined;
+
+  async function model(r: ScriptedRequest): Promise<ScriptedReply> {
+    const last = r.messages.at(-1);
+    if (last?.role === 'tool') {
+      await holdAnswer?.opened;
+      const out = JSON.parse(String(last.content)) as { stdout?: string };
+      return { text: `Sales by region:\n\n\`\`\`\n${(out.stdout ?? '').trim()}\n\`\`\`` };
+    }
+    await holdFirst?.opened;
+    return { text: 'I will total the sales per region and chart them.', toolCalls: [{ name: 'python_execute', arguments: { code: CODE } }] };
+  }
+
+  const startWorker = async () => {
+    worker = spawnWorker({ ...workerProcessEnv(env), SHEETBENCH_WORKER_RECALC: '0' });
+    await worker.ready;
+  };
+
+  beforeAll(async () => {
+    env = await startE2E({ rules: [], fallback: model }, { config: { recalc: { engine: 'none' }, conversation: { maxUploadBytes: 100_000 } } });
+    await startWorker();
+    server = await startServer({ config: env.config, client: env.client, temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE }, port: 0 });
+    browser = await launchChromium();
+  }, 180_000);
+  afterAll(async () => {
+    holdAnswer?.open();
+    holdFirst?.open();
+    await browser?.close();
+    await server?.close();
+    worker?.crash();
+    await env?.close();
+  });
+
+  async function newConversationWithCsv(page: Page): Promise<string> {
+    await page.goto(server.url);
+    await page.getByRole('button', { name: '+ New conversation' }).click();
+    await page.waitForURL(/#\/c\/[^/]+$/);
+    await page.locator('#file-input').setInputFiles({ name: 'sales.csv', mimeType: 'text/csv', buffer: Buffer.from(SALES_CSV) });
+    await page.locator('.chip-uploaded').waitFor();
+    return decodeURIComponent(page.url().split('#/c/')[1]!);
+  }
+
+  async function ask(page: Page, text = QUESTION): Promise<void> {
+    await page.getByLabel('Message').fill(text);
+    await page.getByRole('button', { name: 'Send' }).click();
+  }
+
+  it('upload a CSV, ask for grouped totals and a bar chart: streamed steps, table rows and bars match the data, the file downloads byte for byte, the debug view has the prompt and stdout', async () => {
+    holdAnswer = gate();
+    const { page, pageErrors, foreignRequests, close } = await openPage(browser, server.url);
+    const id = await newConversationWithCsv(page);
+    await ask(page);
+    const turn = page.locator('article.turn').first();
+    // streamed while the turn is still running (the answer call is held)
+    await expect.poll(() => turn.locator('.stdout').first().textContent(), { timeout: 90_000 }).toContain('West');
+    expect(await turn.locator('.working').count()).toBe(1);
+    expect(await turn.locator('details.code').count()).toBeGreaterThan(0);
+    holdAnswer.open();
+    await turn.locator('.status-completed').waitFor({ timeout: 90_000 });
+
+    const rows = await turn.locator('[data-viz-id=totals] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(rows).toEqual(SALES_TOTALS.map(([r, s]) => [r, String(s)]));
+    const bars = turn.locator('[data-viz-id=sales_chart] svg .mark-rect path');
+    await expect.poll(() => bars.count()).toBe(SALES_TOTALS.length);
+    const heights = await bars.evaluateAll((els) => els.map((e) => (e as unknown as { getBBox(): { height: number } }).getBBox().height));
+    const max = Math.max(...SALES_TOTALS.map((t) => t[1]));
+    SALES_TOTALS.forEach(([, total], i) => expect(heights[i]! / Math.max(...heights)).toBeCloseTo(total / max, 2));
+    expect(await turn.locator('[data-viz-id=sales_chart] svg text').allTextContents()).toEqual(expect.arrayContaining(['Total sales by region', 'Region', 'Sales (USD)']));
+
+    const link = turn.locator('a.file-link', { hasText: 'by_region.csv' });
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(await readFile((await download.path())!)).toEqual(await readFile(await server.service.resolveFile(id, 'by_region.csv')));
+    expect(await turn.locator('.answer').textContent()).toContain('North');
+
+    await page.getByRole('tab', { name: 'Debug' }).click();
+    const steps = page.locator('.debug-step');
+    await expect.poll(() => steps.count()).toBeGreaterThanOrEqual(2);
+    await steps.first().locator('details.prompt summary').click();
+    expect(await steps.first().locator('.prompt-msg.role-user pre').first().textContent()).toContain(QUESTION);
+    expect(await steps.first().locator('.prompt-msg.role-system pre').first().textContent()).toContain('sales.csv');
+    expect(await page.locator('.debug-step pre.stdout').first().textContent()).toContain('West');
+    expect(pageErrors).toEqual([]);
+    expect(foreignRequests).toEqual([]);
+    await close();
+  }, 240_000);
+
+  it('reload mid-turn: the page shows the running turn where it stands and then its end, nothing twice', async () => {
+    holdAnswer = gate();
+    const { page, close } = await openPage(browser, server.url);
+    await newConversationWithCsv(page);
+    await ask(page);
+    await expect.poll(() => page.locator('article.turn .stdout').count(), { timeout: 90_000 }).toBe(1);
+    const before = await page.locator('article.turn .work > li').count();
+    await page.reload();
+    await expect.poll(() => page.locator('article.turn .stdout').count()).toBe(1);
+    expect(await page.locator('article.turn .work > li').count()).toBe(before);
+    expect(await page.locator('.working').count()).toBe(1);
+    holdAnswer.open();
+    await page.locator('.status-completed').waitFor({ timeout: 90_000 });
+    expect(await page.locator('article.turn').count()).toBe(1);
+    expect(await page.locator('article.turn .stdout').count()).toBe(1);
+    await close();
+  }, 240_000);
+
+  it('kill the worker mid-turn: the turn stays running on the page, then resumes on a new worker and finishes', async () => {
+    holdAnswer = gate();
+    const { page, close } = await openPage(browser, server.url);
+    await newConversationWithCsv(page);
+    await ask(page);
+    await expect.poll(() => page.locator('article.turn .stdout').count(), { timeout: 90_000 }).toBe(1);
+    worker.crash(); // the held answer call dies with it
+    await worker.exited;
+    holdAnswer.open();
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(await page.locator('.working').count()).toBe(1); // still running, nothing lost
+    await startWorker();
+    await page.locator('.status-completed').waitFor({ timeout: 150_000 });
+    expect(await page.locator('article.turn .answer').textContent()).toContain('West');
+    expect(await page.locator('article.turn .stdout').count()).toBe(1); // the execution was not shown (or run) twice
+    await close();
+  }, 300_000);
+
+  it('cancel a turn: it ends as cancelled on the page', async () => {
+    holdFirst = gate();
+    const { page, close } = await openPage(browser, server.url);
+    await newConversationWithCsv(page);
+    await ask(page);
+    await page.getByRole('button', { name: 'Cancel turn' }).click();
+    await page.locator('.status-cancelled').waitFor({ timeout: 90_000 });
+    holdFirst.open();
+    holdFirst = undefined;
+    await expect.poll(() => page.getByRole('button', { name: 'Cancel turn' }).count(), { timeout: 30_000 }).toBe(0);
+    await close();
+  }, 240_000);
+
+  it('bad input on the page: a refused or oversized upload, a message while a turn runs, an unknown id — each said where it happens, nothing typed lost', async () => {
+    holdFirst = gate();
+    const { page, pageErrors, close } = await openPage(browser, server.url);
+    await newConversationWithCsv(page);
+    await page.locator('#file-input').setInputFiles([
+      { name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b\n' + '1,2\n'.repeat(60_000)) },
+      { name: 'tool.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') },
+    ]);
+    const failed = page.locator('.chip-failed');
+    await expect.poll(() => failed.count()).toBe(2);
+    expect(await failed.nth(0).textContent()).toMatch(/limit/);
+    expect(await failed.nth(1).textContent()).toContain('tool.exe');
+    await ask(page);
+    await page.locator('article.turn').waitFor();
+    await page.getByLabel('Message').fill('and per product?');
+    await page.getByLabel('Message').press('Enter');
+    await expect.poll(() => page.locator('.composer-error').textContent(), { timeout: 30_000 }).toContain('your message is kept');
+    expect(await page.getByLabel('Message').inputValue()).toBe('and per product?');
+    holdFirst.open();
+    holdFirst = undefined;
+    await page.locator('.status-completed').waitFor({ timeout: 90_000 });
+    await page.goto(`${server.url}/#/c/does-not-exist`);
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('does-not-exist');
+    expect(pageErrors).toEqual([]);
+    await close();
+  }, 240_000);
+});

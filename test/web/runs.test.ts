@@ -1,0 +1,83 @@
+/** GET /api/runs from run folders and from a real Temporal dev server's visibility; the run's HTML report is served. */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runsRoutes } from '../../server/routes/runs';
+import { SA } from '../../temporal/searchAttributes';
+import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
+import { buildRunFolder, standardRun } from '../report/fixtures';
+
+interface RunsReply {
+  runs: Array<Record<string, any>>;
+  temporalError?: string;
+}
+
+describe('runs route', () => {
+  let runsDir: string;
+  let temporal: TestTemporal;
+  let connection: Connection;
+  let client: Client;
+
+  beforeAll(async () => {
+    runsDir = await mkdtemp(path.join(os.tmpdir(), 'sb-runs-'));
+    const done = await buildRunFolder(runsDir, standardRun('run-done'));
+    await writeFile(path.join(done, 'summary.json'), JSON.stringify({ runId: 'run-done', tasks: 5, scored: 4, failed: 1, overall: { tasks: 4, soft: 0.625, hard: 0.5 }, costUsd: 0.1234 }));
+    await writeFile(path.join(done, 'report.html'), '<h1>report of run-done</h1>');
+    await writeFile(path.join(runsDir, 'secret.html'), 'outside every run folder');
+    temporal = await startTestTemporal();
+    connection = await Connection.connect({ address: temporal.address });
+    client = new Client({ connection, namespace: TEST_NAMESPACE });
+    // A run workflow nobody works on: visibility knows it (running), its progress query cannot be answered.
+    await client.workflow.start('benchmarkRun', {
+      workflowId: 'run-live',
+      taskQueue: 'no-worker-here',
+      args: [{}],
+      typedSearchAttributes: [
+        { key: SA.runId, value: 'run-live' },
+        { key: SA.benchmark, value: 'spreadsheetbench' },
+        { key: SA.agent, value: 'multi' },
+        { key: SA.model, value: 'scripted' },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await connection?.close();
+    await temporal?.stop();
+  });
+
+  it('lists folder runs with scores and a served report; unknown paths and escapes are 404', async () => {
+    const app = runsRoutes({ runsDir });
+    const body = (await (await app.request('/api/runs')).json()) as RunsReply;
+    expect(body.runs).toHaveLength(1);
+    expect(body.runs[0]).toMatchObject({ id: 'run-done', benchmark: 'spreadsheetbench', agent: 'single', model: 'gpt-4o-mini', soft: 0.625, hard: 0.5, costUsd: 0.1234, progress: { done: 4, total: 5, failed: 1 }, reportUrl: '/api/runs/run-done/report/report.html' });
+    const report = await app.request(body.runs[0]!.reportUrl);
+    expect(report.status).toBe(200);
+    expect(await report.text()).toContain('report of run-done');
+    expect((await app.request('/api/runs/run-done/report/..%2Fsecret.html')).status).toBe(404);
+    expect((await app.request('/api/runs/..%2F..%2Fetc/report/passwd.html')).status).toBe(400);
+    expect((await app.request('/api/runs/run-done/report/missing.html')).status).toBe(404);
+  });
+
+  it('joins the workflows Temporal knows: a live run shows as running with its Temporal UI link', async () => {
+    const app = runsRoutes({ runsDir, temporal: { address: temporal.address, namespace: TEST_NAMESPACE, uiUrl: 'http://ui.test/namespaces/ns/workflows' } });
+    let body: RunsReply = { runs: [] };
+    for (let i = 0; i < 40 && !body.runs.some((r) => r.id === 'run-live'); i++) {
+      body = (await (await app.request('/api/runs')).json()) as RunsReply;
+      await new Promise((r) => setTimeout(r, 250)); // visibility is eventually consistent
+    }
+    const live = body.runs.find((r) => r.id === 'run-live');
+    expect(live).toMatchObject({ benchmark: 'spreadsheetbench', agent: 'multi', model: 'scripted', status: 'running', temporalUiUrl: 'http://ui.test/namespaces/ns/workflows/run-live' });
+    expect(live!.progress).toBeUndefined(); // no worker: the progress query times out and the run is listed without it
+    expect(body.runs.find((r) => r.id === 'run-done')).toMatchObject({ status: 'unknown', soft: 0.625 });
+    expect(body.temporalError).toBeUndefined();
+  });
+
+  it('Temporal unreachable: runs come from their folders and the reply says why', async () => {
+    const app = runsRoutes({ runsDir, temporal: { address: '127.0.0.1:1', namespace: 'x' } });
+    const body = (await (await app.request('/api/runs')).json()) as RunsReply;
+    expect(body.runs.map((r) => r.id)).toEqual(['run-done']);
+    expect(body.temporalError).toMatch(/unreachable/);
+  });
+});

@@ -1,0 +1,1 @@
+export function lineDiff(before: string, after: string): Array<{ op: ' ' | '+' | '-'; line: string }>;

@@ -1,0 +1,61 @@
+// Folds the conversation's event log (ConversationEvent, see api-types.d.ts) into the turns the chat shows.
+// Pure: the page and the unit tests use the same function. Events at or below `lastSeq` are ignored (replays after a reload or reconnect).
+
+export const emptyTurns = () => ({ lastSeq: 0, turns: [] });
+
+export function applyEvent(state, ev) {
+  if (ev.seq <= state.lastSeq) return state;
+  const turns = state.turns.slice();
+  const turnId = ev.turnId ?? turns[turns.length - 1]?.turnId;
+  let index = turns.findIndex((t) => t.turnId === turnId);
+  if (index < 0) {
+    turns.push(newTurn(turnId, ev));
+    index = turns.length - 1;
+  }
+  turns[index] = reduceTurn({ ...turns[index], items: turns[index].items.slice() }, ev);
+  return { lastSeq: ev.seq, turns };
+}
+
+function newTurn(turnId, ev) {
+  return { turnId, status: 'running', pattern: '', text: '', startedAt: ev.at, items: [], visualizations: [], files: [], answer: '', usage: null, error: undefined };
+}
+
+function reduceTurn(turn, { type, data, at }) {
+  switch (type) {
+    case 'turn_started':
+      return { ...turn, pattern: data.pattern, text: data.text ?? '', startedAt: at, attached: data.files ?? [] };
+    case 'step':
+      turn.items.push({ type: 'step', stepId: data.stepId, kind: data.kind, text: data.text });
+      return turn;
+    case 'code':
+      turn.items.push({ type: 'code', stepId: data.stepId, language: data.language, code: data.code });
+      return turn;
+    case 'tool_call':
+      turn.items.push({ type: 'tool', stepId: data.stepId, callId: data.callId, tool: data.tool, args: data.args, result: undefined });
+      return turn;
+    case 'tool_result': {
+      const i = turn.items.findIndex((it) => it.type === 'tool' && it.callId === data.callId);
+      if (i >= 0) turn.items[i] = { ...turn.items[i], result: data };
+      else turn.items.push({ type: 'tool', stepId: data.stepId, callId: data.callId, tool: data.tool, args: undefined, result: data });
+      return turn;
+    }
+    case 'visualization':
+      return { ...turn, visualizations: [...turn.visualizations.filter((v) => v.id !== data.output.id), data.output] };
+    case 'file':
+      return { ...turn, files: [...turn.files.filter((f) => f.path !== data.file.path), data.file] };
+    case 'answer':
+      return { ...turn, answer: data.text };
+    case 'usage':
+      return { ...turn, usage: { inputTokens: data.inputTokens, outputTokens: data.outputTokens, costUsd: data.costUsd } };
+    case 'error':
+      turn.items.push({ type: 'error', message: data.message, where: data.where });
+      return turn;
+    case 'turn_ended':
+      return { ...turn, status: data.status, error: data.error, endedAt: at };
+    default:
+      return turn; // event types added later are shown once the page knows them
+  }
+}
+
+/** The running turn, if any. */
+export const runningTurn = (state) => state.turns.find((t) => t.status === 'running');

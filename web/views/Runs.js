@@ -1,0 +1,44 @@
+// The benchmark runs with progress, scores and cost, refreshed every few seconds while the view is open.
+import { html } from 'htm/preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../lib/api.js';
+
+const REFRESH_MS = 3000;
+
+export function Runs() {
+  const [data, setData] = useState(undefined);
+  const [error, setError] = useState(undefined);
+  useEffect(() => {
+    let timer;
+    const load = () =>
+      api('GET', '/api/runs')
+        .then((d) => (setData(d), setError(undefined)), (err) => setError(err.message))
+        .finally(() => (timer = setTimeout(load, REFRESH_MS)));
+    load();
+    return () => clearTimeout(timer);
+  }, []);
+  const pct = (x) => (x === undefined || x === null ? '–' : `${(x * 100).toFixed(1)}%`);
+  return html`<section class="runs" aria-label="Benchmark runs">
+    <header class="conv-head"><h2>Benchmark runs</h2><p class="muted">updated every ${REFRESH_MS / 1000} s</p></header>
+    ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+    ${data?.temporalError ? html`<p class="banner" role="status">${data.temporalError}</p>` : null}
+    ${data && !data.runs.length ? html`<p class="muted">No runs yet: start one with <code>sheetbench run</code>.</p>` : null}
+    ${data?.runs.length
+      ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Runs"><table class="runs-table">
+          <thead><tr>${['run', 'benchmark', 'agent', 'model', 'status', 'progress', 'soft', 'hard', 'accuracy', 'cost', 'links'].map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+          <tbody>${data.runs.map(
+            (r) => html`<tr data-run-id=${r.id}>
+              <td class="id">${r.id}</td><td>${r.benchmark}</td><td>${r.agent}</td><td>${r.model}</td>
+              <td><span class="status status-${r.status}">${r.status}${r.paused ? ' (paused)' : ''}</span></td>
+              <td class="progress">${r.progress
+                ? html`<progress max=${r.progress.total} value=${r.progress.done} aria-label="progress of ${r.id}"></progress> ${r.progress.done}/${r.progress.total}${r.progress.running ? ` · ${r.progress.running} running` : ''}${r.progress.failed ? ` · ${r.progress.failed} failed` : ''}`
+                : '–'}</td>
+              <td class="num soft">${pct(r.soft)}</td><td class="num hard">${pct(r.hard)}</td><td class="num">${pct(r.accuracy)}</td>
+              <td class="num cost">${r.costUsd === undefined ? '–' : `$${r.costUsd.toFixed(4)}`}</td>
+              <td>${r.reportUrl ? html`<a class="report-link" href=${r.reportUrl} target="_blank" rel="noopener">report</a>` : null}
+                ${r.temporalUiUrl ? html` <a class="temporal-link" href=${r.temporalUiUrl} target="_blank" rel="noopener">Temporal</a>` : null}</td>
+            </tr>`,
+          )}</tbody></table></div>`
+      : null}
+  </section>`;
+}

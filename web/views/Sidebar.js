@@ -1,0 +1,62 @@
+// The list of conversations: open, new, rename, delete. Errors show above the list.
+import { html } from 'htm/preact';
+import { useState } from 'preact/hooks';
+import { api, conv } from '../lib/api.js';
+
+export function Sidebar({ conversations, currentId, listError, onChanged }) {
+  const [error, setError] = useState(undefined);
+  const [renaming, setRenaming] = useState(undefined);
+  const act = async (fn) => {
+    try {
+      setError(undefined);
+      await fn();
+    } catch (err) {
+      setError(err.message);
+    }
+  };
+  const create = () =>
+    act(async () => {
+      const info = await api('POST', '/api/conversations', {});
+      await onChanged();
+      location.hash = `#/c/${info.id}`;
+    });
+  const rename = (id, title) =>
+    act(async () => {
+      await api('PATCH', conv(id), { title });
+      setRenaming(undefined);
+      await onChanged();
+    });
+  const remove = (c) =>
+    act(async () => {
+      if (!confirm(`Delete “${c.title}”? Its workflow is cancelled.`)) return;
+      await api('DELETE', conv(c.id));
+      if (c.id === currentId) location.hash = '#/';
+      await onChanged();
+    });
+  return html`<nav class="sidebar" aria-label="Conversations">
+    <div class="sidebar-head">
+      <button class="primary" onClick=${create}>+ New conversation</button>
+      <a class="runs-link" href="#/runs">Benchmark runs</a>
+    </div>
+    ${error || listError ? html`<p class="error" role="alert">${error ?? listError}</p>` : null}
+    <ul class="conv-list">
+      ${conversations.map((c) =>
+        renaming === c.id
+          ? html`<li><form class="rename" onSubmit=${(e) => (e.preventDefault(), rename(c.id, e.currentTarget.title.value))}>
+              <label class="sr-only" for="rename-${c.id}">New title</label>
+              <input id="rename-${c.id}" name="title" value=${c.title} autofocus onKeyDown=${(e) => e.key === 'Escape' && setRenaming(undefined)} />
+              <button type="submit">Save</button></form></li>`
+          : html`<li class=${c.id === currentId ? 'current' : ''}>
+              <a href="#/c/${c.id}" aria-current=${c.id === currentId ? 'page' : undefined}>
+                <span class="conv-title">${c.title || 'Untitled'}</span>
+                <span class="conv-meta">${c.status === 'running' ? '● running' : `${c.turns} turn${c.turns === 1 ? '' : 's'}`}</span>
+              </a>
+              <span class="conv-actions">
+                <button class="icon" aria-label="Rename ${c.title}" title="Rename" onClick=${() => setRenaming(c.id)}>✎</button>
+                <button class="icon" aria-label="Delete ${c.title}" title="Delete" onClick=${() => remove(c)}>✕</button>
+              </span>
+            </li>`,
+      )}
+    </ul>
+  </nav>`;
+}

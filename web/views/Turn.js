@@ -1,0 +1,74 @@
+// One turn as it streams in: the question, reasoning steps, code (collapsed, copyable), execution results,
+// visualizations, files, the answer, then tokens and cost.
+import { html } from 'htm/preact';
+import { useState } from 'preact/hooks';
+import { fileUrl } from '../lib/api.js';
+import { codeHtml, markdownHtml } from '../lib/markdown.js';
+import { Visualization } from '../viz/Visualization.js';
+
+export function Turn({ conversationId, turn }) {
+  const running = turn.status === 'running';
+  return html`<article class="turn turn-${turn.status}" data-turn-id=${turn.turnId} aria-busy=${running}>
+    <div class="msg user"><div class="who">You</div><div class="text">${turn.text}</div>
+      ${turn.pattern ? html`<span class="badge" title="pattern">${turn.pattern}</span>` : null}</div>
+    <div class="msg assistant">
+      <div class="who">Agent</div>
+      <ol class="work" aria-label="Steps">${turn.items.map((it, i) => html`<${Item} key=${i} item=${it} />`)}</ol>
+      ${running ? html`<p class="working" role="status"><span class="spinner" aria-hidden="true"></span> working…</p>` : null}
+      ${turn.visualizations.length ? html`<div class="vizzes">${turn.visualizations.map((v) => html`<${Visualization} key=${v.id} conversationId=${conversationId} output=${v} />`)}</div>` : null}
+      ${turn.files.length
+        ? html`<ul class="files" aria-label="Files">${turn.files.map(
+            (f) => html`<li><a class="file-link" href=${fileUrl(conversationId, f.path)} download=${f.filename}>⬇ ${f.filename}</a> <span class="muted">${size(f.size)}</span></li>`,
+          )}</ul>`
+        : null}
+      ${turn.answer ? html`<div class="answer" dangerouslySetInnerHTML=${{ __html: markdownHtml(turn.answer) }}></div>` : null}
+      <${TurnFooter} turn=${turn} />
+    </div>
+  </article>`;
+}
+
+function TurnFooter({ turn }) {
+  const status = turn.status === 'running' ? null : turn.status;
+  return html`<footer class="turn-foot">
+    ${status ? html`<span class="status status-${turn.status}" role=${turn.status === 'failed' ? 'alert' : undefined}>${status}${turn.error ? `: ${turn.error}` : ''}</span>` : null}
+    ${turn.usage ? html`<span class="usage">${turn.usage.inputTokens + turn.usage.outputTokens} tokens (${turn.usage.inputTokens} in, ${turn.usage.outputTokens} out) · $${turn.usage.costUsd.toFixed(4)}</span>` : null}
+  </footer>`;
+}
+
+function Item({ item }) {
+  if (item.type === 'step') return html`<li class="step step-${item.kind}"><span class="kind">${item.kind}</span> ${item.text}</li>`;
+  if (item.type === 'code') return html`<li class="code-item"><${CodeBlock} code=${item.code} language=${item.language} /></li>`;
+  if (item.type === 'error') return html`<li class="error" role="alert"><span class="kind">${item.where} error</span> ${item.message}</li>`;
+  return html`<li class="tool"><${ToolResult} item=${item} /></li>`;
+}
+
+export function CodeBlock({ code, language, open = false }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard?.writeText(code).catch(() => undefined);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+  return html`<details class="code" open=${open}>
+    <summary>${language} code · ${code.split('\n').length} lines</summary>
+    <button class="copy" onClick=${copy} aria-label="Copy code">${copied ? 'copied' : 'copy'}</button>
+    <pre><code class="hljs language-${language}" dangerouslySetInnerHTML=${{ __html: codeHtml(code, language) }}></code></pre>
+  </details>`;
+}
+
+function ToolResult({ item }) {
+  const r = item.result;
+  const head = html`<span class="kind">${item.tool}</span>`;
+  if (!r) return html`${head} <span class="muted">running…</span>`;
+  const ok = r.ok !== false && !r.error && (r.returnCode === undefined || r.returnCode === 0);
+  return html`<div class=${ok ? 'result ok' : 'result failed'}>
+    ${head} <span class="muted">${ok ? 'ok' : 'failed'}${r.returnCode !== undefined ? ` (exit ${r.returnCode})` : ''} · ${r.durationMs ?? '?'} ms</span>
+    ${r.stdout ? html`<pre class="stdout" aria-label="stdout">${r.stdout}</pre>` : null}
+    ${r.stderr ? html`<pre class="stderr" aria-label="stderr">${r.stderr}</pre>` : null}
+    ${r.error ? html`<p class="error">${r.error}</p>` : null}
+  </div>`;
+}
+
+function size(n) {
+  return n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`;
+}

@@ -1,0 +1,93 @@
+// One manifest output rendered inline: a table, a chart (through Vega-Lite, as SVG) or an image.
+// A failure (missing data file, wrong column, library not loading) is shown in the output's own box.
+import { html } from 'htm/preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { fileUrl } from '../lib/api.js';
+import { loadPapa, loadVegaEmbed } from '../lib/scripts.js';
+import { tableRows } from './tableRows.js';
+import { toVegaLite } from './toVegaLite.js';
+
+export function Visualization({ conversationId, output }) {
+  const title = output.title ? html`<h4 class="viz-title">${output.title}</h4>` : null;
+  let body;
+  if (output.type === 'image') body = html`<img src=${fileUrl(conversationId, output.dataFile ?? '', true)} alt=${output.title ?? 'chart image'} loading="lazy" />`;
+  else if (output.type === 'table') body = html`<${TableOutput} conversationId=${conversationId} output=${output} />`;
+  else body = html`<${ChartOutput} conversationId=${conversationId} output=${output} />`;
+  return html`<figure class="viz" data-viz-id=${output.id} data-viz-type=${output.type}>${output.type !== 'table' && output.type !== 'image' ? null : title}${body}</figure>`;
+}
+
+/** Rows of the output's data file (CSV through papaparse, or JSON), or an error message. */
+function useRows(conversationId, dataFile) {
+  const [state, setState] = useState({ rows: undefined, error: undefined });
+  useEffect(() => {
+    if (!dataFile) return setState({ rows: undefined, error: undefined });
+    let live = true;
+    loadRows(conversationId, dataFile).then(
+      (rows) => live && setState({ rows, error: undefined }),
+      (err) => live && setState({ rows: undefined, error: err.message }),
+    );
+    return () => (live = false);
+  }, [conversationId, dataFile]);
+  return state;
+}
+
+async function loadRows(conversationId, dataFile) {
+  const res = await fetch(fileUrl(conversationId, dataFile, true));
+  if (!res.ok) throw new Error(`data file ${dataFile}: HTTP ${res.status}`);
+  const text = await res.text();
+  if (/\.json$/i.test(dataFile)) {
+    const data = JSON.parse(text);
+    if (!Array.isArray(data)) throw new Error(`data file ${dataFile} is not a JSON array of rows`);
+    return data;
+  }
+  const Papa = await loadPapa();
+  const parsed = Papa.parse(text.trim(), { header: true, dynamicTyping: true, skipEmptyLines: true });
+  if (parsed.errors.length && !parsed.data.length) throw new Error(`data file ${dataFile}: ${parsed.errors[0].message}`);
+  return parsed.data;
+}
+
+function TableOutput({ conversationId, output }) {
+  const { rows, error } = useRows(conversationId, output.dataFile);
+  if (error) return html`<p class="viz-error" role="alert">${error}</p>`;
+  if (!rows) return html`<p class="muted">loading table…</p>`;
+  let t;
+  try {
+    t = tableRows(rows, output.config);
+  } catch (err) {
+    return html`<p class="viz-error" role="alert">${err.message}</p>`;
+  }
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label=${output.title ?? 'table'}>
+    <table>
+      <thead><tr>${t.columns.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>
+      <tbody>${t.rows.map((r) => html`<tr>${r.map((v) => html`<td class=${typeof v === 'number' ? 'num' : ''}>${String(v)}</td>`)}</tr>`)}</tbody>
+    </table>
+    ${t.truncated ? html`<p class="muted">showing ${t.rows.length} of ${t.total} rows</p>` : null}
+  </div>`;
+}
+
+function ChartOutput({ conversationId, output }) {
+  const { rows, error } = useRows(conversationId, output.dataFile ?? (output.type === 'vega_lite' ? output.spec?.data?.url : undefined));
+  const ref = useRef(null);
+  const [renderError, setRenderError] = useState(undefined);
+  const ready = rows !== undefined || (!output.dataFile && output.type === 'vega_lite');
+  useEffect(() => {
+    if (!ready || !ref.current) return;
+    let view;
+    let live = true;
+    (async () => {
+      const spec = toVegaLite(output, rows);
+      const embed = await loadVegaEmbed();
+      if (!live) return;
+      const result = await embed(ref.current, spec, { renderer: 'svg', actions: { export: true, source: false, compiled: false, editor: false } });
+      view = result.view;
+      setRenderError(undefined);
+    })().catch((err) => live && setRenderError(err.message));
+    return () => {
+      live = false;
+      view?.finalize();
+    };
+  }, [ready, rows, output]);
+  if (error) return html`<p class="viz-error" role="alert">${error}</p>`;
+  return html`<div class="chart" ref=${ref} role="img" aria-label=${output.title ?? output.type}></div>
+    ${renderError ? html`<p class="viz-error" role="alert">chart ${output.title ?? output.id}: ${renderError}</p>` : null}`;
+}
