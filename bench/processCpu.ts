@@ -7,12 +7,16 @@
  * process's exit reads that counter and books the increase to the child's kind (children of different kinds reaped in
  * the same event-loop turn could swap a few ticks). Children still running at the end are read from their own
  * /proc/<pid>/stat, descendants included.
+ *
+ * A killed sandbox (SIGKILL to bwrap) leaves its pid-namespace processes to die as orphans reaped by init, outside any
+ * cutime here: so this process moves itself into its own cpuacct cgroup (v1 here, cpu.stat on v2) that every later
+ * child inherits, whatever reaps it. Group total − everything accounted above = `unreaped`, booked to the sandbox.
  */
 import { ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 
 export type ProcessKind = 'sandbox' | 'preview' | 'libreoffice' | 'temporal' | 'other';
-export type CpuByKind = Record<ProcessKind | 'worker', number>;
+export type CpuByKind = Record<ProcessKind | 'worker' | 'unreaped', number>;
 
 interface ProcStat {
   pid: number;
@@ -52,7 +56,40 @@ interface SpawnOptions {
 }
 const spawnable = ChildProcess.prototype as unknown as { spawn: (this: ChildProcess, options: SpawnOptions) => unknown };
 
-const zero = (): CpuByKind => ({ worker: 0, sandbox: 0, preview: 0, libreoffice: 0, temporal: 0, other: 0 });
+const zero = (): CpuByKind => ({ worker: 0, sandbox: 0, preview: 0, libreoffice: 0, temporal: 0, other: 0, unreaped: 0 });
+
+/** A cpuacct cgroup holding this process and every child it starts from now on (undefined when not writable). */
+class CpuGroup {
+  private constructor(private readonly dir: string, private readonly home: string) {}
+
+  static enter(): CpuGroup | undefined {
+    const own = readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((l) => l.split(':')[1]?.split(',').includes('cpuacct'));
+    if (!own) return undefined;
+    const home = `/sys/fs/cgroup/cpuacct${own.split(':')[2] === '/' ? '' : own.split(':')[2]}`;
+    const dir = `${home}/sheetbench-meter-${process.pid}`;
+    try {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(`${dir}/cgroup.procs`, String(process.pid));
+      return new CpuGroup(dir, home);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** CPU-seconds of every process that ever ran in the group. */
+  usage(): number {
+    return Number(readFileSync(`${this.dir}/cpuacct.usage`, 'utf8')) / 1e9;
+  }
+
+  leave(): void {
+    try {
+      writeFileSync(`${this.home}/cgroup.procs`, String(process.pid));
+      rmdirSync(this.dir);
+    } catch {
+      // children still in it (a server stopped later): the empty group is left behind, harmless
+    }
+  }
+}
 
 export class ProcessCpuMeter {
   private readonly ended = zero();
@@ -61,6 +98,8 @@ export class ProcessCpuMeter {
   private baseSelf!: ProcStat;
   private baseLive = new Map<number, number>();
   private readonly originalSpawn = spawnable.spawn;
+  private group?: CpuGroup;
+  private groupBase = 0;
 
   constructor(private readonly temporalPid: number) {}
 
@@ -74,12 +113,14 @@ export class ProcessCpuMeter {
       this.once('exit', () => meter.onChildExit(kind));
       return result;
     };
+    this.group = CpuGroup.enter();
+    this.groupBase = this.group?.usage() ?? 0;
     this.baseSelf = readStat('self')!;
     this.lastReaped = this.baseSelf.reaped;
     for (const p of this.liveChildren()) this.baseLive.set(p.pid, p.own + p.reaped + this.descendantsOf(p.pid));
   }
 
-  /** CPU-seconds since start(), by kind; `worker` is this process itself. */
+  /** CPU-seconds since start(), by kind; `worker` is this process itself; `unreaped` is already inside `sandbox`. */
   stop(): CpuByKind {
     spawnable.spawn = this.originalSpawn;
     const self = readStat('self')!;
@@ -90,6 +131,12 @@ export class ProcessCpuMeter {
       out[kind] += p.own + p.reaped + this.descendantsOf(p.pid) - (this.baseLive.get(p.pid) ?? 0);
     }
     out.worker = self.own - this.baseSelf.own;
+    if (this.group) {
+      const accounted = out.worker + out.sandbox + out.preview + out.libreoffice + out.other;
+      out.unreaped = Math.max(0, this.group.usage() - this.groupBase - accounted);
+      out.sandbox += out.unreaped;
+      this.group.leave();
+    }
     return out;
   }
 
