@@ -73,7 +73,8 @@ export function executeActivities(deps: WorkerDeps) {
 
 async function runInSandbox(deps: WorkerDeps, workDir: string, bindCode: (workDirInside: string) => string): Promise<ExecutionResult> {
   const factory = await deps.sandboxFactory();
-  const sandbox = await factory.create({ workDir, limits: { memoryMiB: deps.config.sandbox.memoryMiB, maxProcesses: deps.config.sandbox.maxProcesses } });
+  // One execution, then dispose: importing pandas in the background would only burn CPU the code may not need.
+  const sandbox = await factory.create({ workDir, limits: { memoryMiB: deps.config.sandbox.memoryMiB, maxProcesses: deps.config.sandbox.maxProcesses }, warmModules: [] });
   try {
     return await withHeartbeat(() =>
       sandbox.execute(bindCode(sandbox.workDirInside), {

@@ -1,10 +1,9 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
+import { PreviewServer } from './previewServer';
 
-const run = promisify(execFile);
+const PREVIEW_TIMEOUT_MS = 60_000;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(HERE, '..');
 
@@ -14,18 +13,20 @@ export function sandboxPython(): string {
   return py;
 }
 
+let server: PreviewServer | undefined;
+
+/** This process's warm preview server (started on first use). */
+export function previewServer(): PreviewServer {
+  server ??= new PreviewServer(sandboxPython(), PREVIEW_TIMEOUT_MS);
+  return server;
+}
+
 /** The official `spreadsheet_content` preview of every sheet (first `rows` rows, pandas formatting). */
-export async function spreadsheetPreview(inputPath: string, rows: number): Promise<string> {
+export async function spreadsheetPreview(inputPath: string, rows: number, via: PreviewServer = previewServer()): Promise<string> {
   try {
-    const { stdout } = await run(sandboxPython(), [path.join(HERE, 'preview.py'), inputPath, String(rows)], {
-      timeout: 60_000,
-      maxBuffer: 16 * 1024 * 1024,
-      env: { PATH: '/usr/bin:/bin', OPENBLAS_NUM_THREADS: '1', HOME: '/tmp' },
-    });
-    return stdout;
+    return await via.preview(inputPath, rows);
   } catch (err) {
-    const e = err as { stderr?: string; message: string };
-    const last = (e.stderr ?? e.message).trim().split('\n').pop();
+    const last = (err as Error).message.trim().split('\n').pop();
     throw new Error(`cannot preview ${path.basename(inputPath)}: ${last}`);
   }
 }

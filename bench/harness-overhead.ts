@@ -14,6 +14,7 @@ import { copyInputReply } from '../test/helpers/copyInput';
 import { DEV20, runToEnd, startBenchmarkRun, startE2E } from '../test/helpers/e2e';
 import { DEV20_SOLUTIONS } from '../test/helpers/scriptedSolutions';
 import { mapValues, percentile, round, sumBy, workflowTiming, type WorkflowTiming } from './harness-histories';
+import { loadAverage, ProcessCpuMeter } from './processCpu';
 
 const { values: args } = parseArgs({
   options: { concurrency: { type: 'string', default: '1' }, recalc: { type: 'string', default: 'libreoffice' } },
@@ -51,9 +52,13 @@ async function main(): Promise<void> {
   );
   try {
     const run = await startBenchmarkRun(env, { dataset: DEV20 });
+    const loadAtStart = loadAverage();
+    const meter = new ProcessCpuMeter(env.temporal.server.pid!);
+    meter.start();
     const t0 = Date.now();
     const final = await runToEnd(env, run);
     const runWallMs = Date.now() - t0;
+    const cpu = meter.stop();
     const taskIds = (await import(path.join(DEV20, 'dataset.json'), { with: { type: 'json' } })).default.map((r: { id: unknown }) => String(r.id)) as string[];
     const timings = await Promise.all(taskIds.map((id) => workflowTiming(env.client, `${run.runId}/task/${id}`)));
     const rows = timings.map((t, i) => overheadOf(taskIds[i], t));
@@ -80,6 +85,10 @@ async function main(): Promise<void> {
       activityMeanMsPerTask: mapValues(sumBy(activities, (a) => a.type, (a) => a.runMs), (v) => v / n),
       activityCountPerTask: mapValues(sumBy(activities, (a) => a.type, () => 1), (v) => v / n),
       historyEventsPerTask: { p50: percentile(timings.map((t) => t.events), 50), max: Math.max(...timings.map((t) => t.events)) },
+      /** The model answers instantly here, so this is the harness's own cost of one LLM call. */
+      llmTurnMsPerCall: round(mean(activities.filter((a) => a.type === 'llmTurn').map((a) => a.runMs))),
+      cpuSecondsPerTask: mapValues(cpu, (v) => v / n),
+      loadAverage: { atStart: loadAtStart, atEnd: loadAverage() },
     };
     console.log(JSON.stringify(figures, null, 2));
     console.log(`orchestration / (execute+recalc+score) = ${figures.orchestrationOverWork}`);
@@ -91,6 +100,7 @@ async function main(): Promise<void> {
   }
 }
 
+const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
 
 main().catch((err) => {
   console.error(err);

@@ -16,6 +16,7 @@ import type { TaskResult } from '../run/taskResult';
 import { copyInputReply } from '../test/helpers/copyInput';
 import { DEV20, startBenchmarkRun, startE2E, startInProcessWorkers } from '../test/helpers/e2e';
 import { executionsOf, mapValues, percentile, round, sumBy, workflowTiming, type WorkflowTiming } from './harness-histories';
+import { loadAverage, ProcessCpuMeter, type CpuByKind } from './processCpu';
 
 const { values: args } = parseArgs({
   options: {
@@ -79,15 +80,6 @@ function llmConcurrency(log: { time: string; durationMs: number }[], fromMs: num
   return { mean: busyMs / Math.max(1, toMs - fromMs), peak };
 }
 
-/** CPU seconds of a process (user+system), and with `children` also of its reaped children (sandboxes, soffice). */
-function cpuSecondsOf(pid: number | 'self', children = false): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
-  // fields[11..14] = utime, stime, cutime, cstime (clock ticks, 100 per second on Linux)
-  const ticks = fields[11] + fields[12] + (children ? fields[13] + fields[14] : 0);
-  return ticks / 100;
-}
-
 interface Sample {
   t: number;
   rss: number;
@@ -114,7 +106,9 @@ async function main(): Promise<void> {
   try {
     const run = await startBenchmarkRun(env, { dataset: dataset.dir });
     const t0 = Date.now();
-    const cpuStart = { bench: cpuSecondsOf('self', true), temporal: cpuSecondsOf(env.temporal.server.pid) };
+    const loadAtStart = loadAverage();
+    const meter = new ProcessCpuMeter(env.temporal.server.pid!);
+    meter.start();
     let cpu0 = process.cpuUsage();
     let last = t0;
     const sampler = setInterval(() => {
@@ -137,8 +131,8 @@ async function main(): Promise<void> {
     // After a hang, the wall time is up to the last task counted, not the detection delay.
     const wallMs = (final.lastProgressAtMs ?? Date.now()) - t0;
     clearInterval(sampler);
-    const cpu = { bench: cpuSecondsOf('self', true) - cpuStart.bench, temporal: cpuSecondsOf(env.temporal.server.pid) - cpuStart.temporal };
-    await report(env, run, final, wallMs, t0, samples, dataset.count, cpu);
+    const cpu = meter.stop();
+    await report(env, run, final, wallMs, t0, samples, dataset.count, cpu, loadAtStart);
     // A hung run would keep its result long-poll retrying on the closed connection: end it first.
     if (final.hung) await run.handle.terminate('bench: run hung (lost taskDone signals)');
     await result.catch(() => undefined);
@@ -184,7 +178,8 @@ async function report(
   t0: number,
   samples: Sample[],
   tasks: number,
-  cpu: { bench: number; temporal: number },
+  cpu: CpuByKind,
+  loadAtStart: string,
 ): Promise<void> {
   const answered = env.llm.log.filter((e) => e.answered).length;
   const limitMs = (tasks * LATENCY_MS) / CONCURRENCY;
@@ -230,11 +225,8 @@ async function report(
     rssMB: { mean: mb(rss.reduce((a, b) => a + b, 0) / Math.max(1, rss.length)), max: mb(Math.max(...rss)) },
     benchProcessCpuPct: { mean: round(samples.reduce((a, s) => a + s.cpu, 0) / Math.max(1, samples.length)), max: round(Math.max(...samples.map((s) => s.cpu))) },
     cores: os.cpus().length,
-    /** Worker process incl. reaped sandbox children, and the Temporal server: CPU-seconds per task and the bound they set. */
-    cpuSecondsPerTask: { workerAndSandboxes: round(cpu.bench / tasks), temporalServer: round(cpu.temporal / tasks) },
-    cpuBoundLimitS: round((cpu.bench + cpu.temporal) / os.cpus().length),
-    cpuBusyShareOfMachine: round((cpu.bench + cpu.temporal) / (os.cpus().length * (wallMs / 1000))),
-    loadAverageAtEnd: os.loadavg().map(round),
+    ...cpuFigures(cpu, tasks, wallMs, limitMs),
+    loadAverage: { atStart: loadAtStart, atEnd: loadAverage() },
   };
   console.log(JSON.stringify(figures, null, 2));
   const outDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), 'out');
@@ -242,6 +234,23 @@ async function report(
   writeFileSync(path.join(outDir, `run-912-synthetic-${RECALC}.json`), `${JSON.stringify(figures, null, 2)}\n`);
 }
 
+/** CPU-seconds per task by process kind, the bound they set on this machine and the ratio projected for 8 cores. */
+function cpuFigures(cpu: CpuByKind, tasks: number, wallMs: number, limitMs: number) {
+  const total = cpu.worker + cpu.sandbox + cpu.preview + cpu.libreoffice + cpu.temporal + cpu.other;
+  const perTask = Object.fromEntries(Object.entries({ ...cpu, total }).map(([k, v]) => [k, round3(v / tasks)]));
+  const boundOn = (cores: number) => total / cores;
+  return {
+    /** worker = this process (worker, client, scripted model server); sandbox = kernels and their children. */
+    cpuSecondsPerTask: perTask,
+    /** The old figures' split, for comparison with earlier runs. */
+    cpuSecondsPerTaskAsBefore: { workerAndSandboxes: round3((total - cpu.temporal) / tasks), temporalServer: round3(cpu.temporal / tasks) },
+    cpuBoundLimitS: round(boundOn(os.cpus().length)),
+    cpuBusyShareOfMachine: round(total / (os.cpus().length * (wallMs / 1000))),
+    projectedLimitOverWall8Cores: round(Math.min(1, limitMs / 1000 / Math.max(limitMs / 1000, boundOn(8)))),
+  };
+}
+
+const round3 = (v: number) => Math.round(v * 1000) / 1000;
 const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 

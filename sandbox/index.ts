@@ -69,7 +69,7 @@ class LauncherFactory implements SandboxFactory {
       language: opts.language ?? 'python',
       limits,
       defaultTimeoutMs: this.config.executionTimeoutMs,
-      warmModules: this.extras.warmModules,
+      warmModules: opts.warmModules ?? this.extras.warmModules,
     });
   }
 

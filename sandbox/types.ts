@@ -33,6 +33,8 @@ export interface SandboxOptions {
   workDir: string;
   language?: SandboxLanguage;
   limits?: Partial<SandboxLimits>;
+  /** Modules the kernel imports in the background after start (default: the factory's); [] for a one-shot run. */
+  warmModules?: string[];
 }
 
 export interface Sandbox {

@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { MainActivities, RecalcActivities } from '../activities';
 
 /**
@@ -24,6 +24,20 @@ export const bookkeeping = proxyActivities<MainActivities>({
   startToCloseTimeout: '60s',
   retry: { maximumAttempts: 5, initialInterval: '1s', nonRetryableErrorTypes: ['DatasetError'] },
 });
+
+/** The same bookkeeping as local activities: run inside the workflow task, one marker event each, no task-queue trip. */
+export const localBookkeeping = proxyLocalActivities<MainActivities>({
+  startToCloseTimeout: '60s',
+  retry: { maximumAttempts: 5, initialInterval: '1s', nonRetryableErrorTypes: ['DatasetError'] },
+});
+
+/**
+ * Cheap bookkeeping (prepare, output paths, record, close sessions) as local activities in new executions; histories
+ * recorded before keep the activity they scheduled then.
+ */
+export function bookkeepingCall(): typeof bookkeeping {
+  return patched('local-bookkeeping') ? localBookkeeping : bookkeeping;
+}
 
 export function recalcOn(taskQueue: string) {
   return proxyActivities<RecalcActivities>({

@@ -4,6 +4,7 @@ import {
   CancellationScope,
   isCancellation,
   getExternalWorkflowHandle,
+  patched,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -11,7 +12,7 @@ import {
 import { SA } from '../temporal/searchAttributes';
 import type { TaskFailureClass, TaskResult } from '../run/taskResult';
 import type { PreparedTask } from '../activities/task';
-import { bookkeeping, execution, recalcOn } from './activityProxies';
+import { bookkeeping, bookkeepingCall, execution, recalcOn } from './activityProxies';
 import { taskDoneSignal, taskStageQuery, type TaskWorkflowInput } from './contracts';
 import { StageLedger } from './stageLedger';
 import { TaskBudget } from './budget';
@@ -34,7 +35,7 @@ export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskRes
   let outcome: AgentOutcome | undefined;
   let finalFeedback: string | undefined;
   try {
-    prepared = await inStage(ledger, 'prepare', () => bookkeeping.prepareTask({ runDir: input.runDir, taskId: input.taskId }));
+    prepared = await inStage(ledger, 'prepare', () => bookkeepingCall().prepareTask({ runDir: input.runDir, taskId: input.taskId }));
     outcome = await runAgent(input, prepared, ledger, budget);
     finalFeedback = await runOnTestCases(input, prepared, outcome, ledger);
     if (outcome.problem) failure = { class: 'model', message: outcome.problem };
@@ -57,7 +58,7 @@ export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskRes
     reasons: score.reasons,
     wallMs: Date.now() - startedAt,
   };
-  await bookkeeping.recordTaskResult({
+  await bookkeepingCall().recordTaskResult({
     runDir: input.runDir,
     result,
     conversations: outcome ? [outcome.conversation] : [],
@@ -84,7 +85,7 @@ async function recordCancelled(input: TaskWorkflowInput, ledger: StageLedger, pr
       reasons: Array(cases).fill('cancelled'),
       wallMs: Date.now() - startedAt,
     };
-    await bookkeeping.recordTaskResult({ runDir: input.runDir, result, conversations: [] });
+    await bookkeepingCall().recordTaskResult({ runDir: input.runDir, result, conversations: [] });
     await upsertSearchAttributes([{ key: SA.status, value: 'cancelled' }]);
   });
   throw cause;
@@ -116,15 +117,17 @@ async function runOnTestCases(input: TaskWorkflowInput, prepared: PreparedTask, 
 
 async function recalcOutputs(input: TaskWorkflowInput, prepared: PreparedTask, ledger: StageLedger): Promise<void> {
   const { recalcWorkbook } = recalcOn(input.recalcTaskQueue!);
-  const { outputPaths } = await bookkeeping.outputPaths({ runDir: input.runDir, taskId: input.taskId, testCases: prepared.testCases });
+  const { outputPaths } = await bookkeepingCall().outputPaths({ runDir: input.runDir, taskId: input.taskId, testCases: prepared.testCases });
   await inStage(ledger, 'recalc', async () => {
     for (const path of outputPaths) await recalcWorkbook({ path });
   });
 }
 
 async function inStage<T>(ledger: StageLedger, stage: string, fn: (record: ReturnType<StageLedger['begin']>) => Promise<T>): Promise<T> {
+  const previous = ledger.current;
   const record = ledger.begin(stage);
-  await upsertSearchAttributes([{ key: SA.stage, value: stage }]);
+  // The Stage attribute is upserted when it changes, not again for each execution of the same stage.
+  if (previous !== stage || !patched('stage-upsert-on-change')) await upsertSearchAttributes([{ key: SA.stage, value: stage }]);
   try {
     const value = await fn(record);
     ledger.end(record, 'ok');

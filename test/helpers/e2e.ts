@@ -15,8 +15,16 @@ import { startScriptedServer, type Script, type ScriptedServer } from '../../scr
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from './temporalServer';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const DEV20 = path.resolve(HERE, '../../../shared/data/spreadsheetbench-dev20');
+export const DEV20 = sharedData('spreadsheetbench-dev20');
 export const SAMPLE = path.resolve(HERE, '../../data/sample');
+
+/** `shared/data/<name>` in the nearest ancestor folder that has it (a checkout in /work/main or a worktree in /work/wt/x). */
+function sharedData(name: string): string {
+  for (let dir = path.resolve(HERE, '../..'); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'shared/data', name);
+    if (existsSync(candidate) || dir === path.dirname(dir)) return candidate;
+  }
+}
 
 /** A real Temporal dev server, a scripted OpenAI-compatible server and a config pointing at both. */
 export interface E2EEnv {

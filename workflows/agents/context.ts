@@ -1,8 +1,8 @@
-import { CancellationScope } from '@temporalio/workflow';
+import { CancellationScope, patched } from '@temporalio/workflow';
 import type { PreparedTask } from '../../activities/task';
 import type { StageRecord } from '../../run/taskResult';
 import type { TaskWorkflowInput } from '../contracts';
-import { execution, llm } from '../activityProxies';
+import { execution, llm, localBookkeeping } from '../activityProxies';
 import type { StageLedger } from '../stageLedger';
 import type { TaskBudget } from '../budget';
 import type { AgentContext, StageTools } from './agent';
@@ -60,7 +60,7 @@ export function createAgentContext(
 /** Ends the task's kernel sessions on the worker that holds them (others expire by idle TTL). */
 export async function closeAgentSessions(input: TaskWorkflowInput): Promise<void> {
   // Also when the task is being cancelled: kernels are disposed, not left to their idle timeout.
-  await CancellationScope.nonCancellable(() => cleanup.closeSessions({ runDir: input.runDir, taskId: input.taskId })).catch(() => undefined);
+  await CancellationScope.nonCancellable(() => (patched('local-bookkeeping') ? localBookkeeping : cleanup).closeSessions({ runDir: input.runDir, taskId: input.taskId })).catch(() => undefined);
 }
 
 function pick(s: PreparedTask['agentSettings']): Partial<typeof DEFAULT_SETTINGS> {

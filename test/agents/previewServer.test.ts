@@ -1,0 +1,91 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sandboxPython, spreadsheetPreview } from '../../agents/preview';
+import { PreviewServer } from '../../agents/previewServer';
+
+const INPUT = path.resolve(__dirname, '../../data/sample/spreadsheet/1002/3_1002_input.xlsx');
+const ONE_SHOT = path.resolve(__dirname, '../../agents/preview.py');
+
+/** Live children of a process (the forked preview children of the server). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .filter((n) => {
+      try {
+        const stat = readFileSync(`/proc/${n}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function until<T>(fn: () => T | undefined, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('PreviewServer (warm pandas, a forked child per preview)', () => {
+  const server = new PreviewServer(sandboxPython(), 3_000);
+  afterAll(() => server.close());
+
+  it('gives exactly the one-shot preview.py text, from the same warm process each time', async () => {
+    const expected = execFileSync(sandboxPython(), [ONE_SHOT, INPUT, '5'], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', OPENBLAS_NUM_THREADS: '1' } });
+    expect(await spreadsheetPreview(INPUT, 5, server)).toBe(expected);
+    const pid = server.pid;
+    const again = await Promise.all([1, 2, 3].map(() => spreadsheetPreview(INPUT, 5, server)));
+    expect(again).toEqual([expected, expected, expected]);
+    expect(server.pid).toBe(pid);
+  });
+
+  it('a workbook whose preview hangs fails with the reason, other previews go on, the server stays warm', async () => {
+    await spreadsheetPreview(INPUT, 5, server);
+    const pid = server.pid;
+    const fifo = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-preview-')), '1_hang_input.xlsx');
+    execFileSync('mkfifo', [fifo]); // opening it blocks forever: a preview that never returns
+    const hanging = spreadsheetPreview(fifo, 5, server);
+    const meanwhile = await spreadsheetPreview(INPUT, 5, server);
+    expect(meanwhile).toContain('Sheet Name:');
+    await expect(hanging).rejects.toThrow(/cannot preview 1_hang_input\.xlsx: the preview did not finish within 3 s and was killed/);
+    expect(server.pid).toBe(pid);
+    expect(await spreadsheetPreview(INPUT, 5, server)).toContain('Sheet Name:');
+  });
+
+  it('a preview child that crashes fails only its own request with the signal', async () => {
+    await spreadsheetPreview(INPUT, 5, server);
+    const pid = server.pid!;
+    const fifo = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-preview-')), '1_crash_input.xlsx');
+    execFileSync('mkfifo', [fifo]);
+    const crashing = spreadsheetPreview(fifo, 5, server);
+    const [child] = await until(() => {
+      const c = childrenOf(pid);
+      return c.length ? c : undefined;
+    });
+    process.kill(child, 'SIGSEGV');
+    await expect(crashing).rejects.toThrow(/cannot preview 1_crash_input\.xlsx: the preview process crashed \(signal 11\)/);
+    expect(server.pid).toBe(pid);
+    expect(await spreadsheetPreview(INPUT, 5, server)).toContain('Sheet Name:');
+  });
+
+  it('when the server itself dies, its pending previews fail and the next one starts a fresh server', async () => {
+    await spreadsheetPreview(INPUT, 5, server);
+    const pid = server.pid!;
+    const fifo = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-preview-')), '1_lost_input.xlsx');
+    execFileSync('mkfifo', [fifo]);
+    const lost = spreadsheetPreview(fifo, 5, server);
+    await until(() => (childrenOf(pid).length ? true : undefined));
+    process.kill(pid, 'SIGKILL');
+    await expect(lost).rejects.toThrow(/the preview server exited \(signal SIGKILL\)/);
+    expect(await spreadsheetPreview(INPUT, 5, server)).toContain('Sheet Name:');
+    expect(server.pid).not.toBe(pid);
+  });
+});
