@@ -15,7 +15,9 @@ import { startScriptedServer, type Script, type ScriptedServer } from '../../scr
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from './temporalServer';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const DEV20 = path.resolve(HERE, '../../../shared/data/spreadsheetbench-dev20');
+/** The shared data folder beside the repository; SHEETBENCH_SHARED_DATA when the checkout lives elsewhere (a worktree). */
+const SHARED_DATA = process.env.SHEETBENCH_SHARED_DATA ?? path.resolve(HERE, '../../../shared/data');
+export const DEV20 = path.join(SHARED_DATA, 'spreadsheetbench-dev20');
 export const SAMPLE = path.resolve(HERE, '../../data/sample');
 
 /** A real Temporal dev server, a scripted OpenAI-compatible server and a config pointing at both. */
