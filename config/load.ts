@@ -24,6 +24,7 @@ export function loadConfig(overrides: Overrides = {}, env: NodeJS.ProcessEnv = p
   const fromEnv: Overrides = {
     temporal: clean({ address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE }),
     llm: clean({ baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.SHEETBENCH_MODEL }),
+    artifacts: clean({ root: env.SHEETBENCH_ARTIFACTS_ROOT }),
   };
   const merged = mergeSections(mergeSections(fromFile as Overrides, fromEnv), overrides);
   const parsed = configSchema.safeParse(merged);

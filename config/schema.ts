@@ -59,6 +59,14 @@ export const recalcConfigSchema = z.object({
   timeoutMs: z.number().int().positive().default(120_000),
 });
 
+export const artifactsConfigSchema = z.object({
+  /**
+   * Where this host mounts the run store. When set, runs started here pass their folder relative to it, and workers
+   * resolve relative run folders against their own root (see artifacts/artifactsRoot.ts). Unset: absolute paths.
+   */
+  root: z.string().optional(),
+});
+
 export const runConfigSchema = z.object({
   concurrency: z.number().int().positive().default(4),
   maxTurns: z.number().int().positive().default(5),
@@ -76,6 +84,7 @@ export const configSchema = z.object({
   sandbox: sandboxConfigSchema.default(sandboxConfigSchema.parse({})),
   recalc: recalcConfigSchema.default(recalcConfigSchema.parse({})),
   run: runConfigSchema.default(runConfigSchema.parse({})),
+  artifacts: artifactsConfigSchema.default(artifactsConfigSchema.parse({})),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -4,6 +4,7 @@ import type { RunManifest } from './manifest';
 import { SA } from '../temporal/searchAttributes';
 import { benchmarkRun } from '../workflows/benchmarkRun';
 import type { RunWorkflowInput } from '../workflows/contracts';
+import { toPayloadPath } from '../artifacts/artifactsRoot';
 
 export class RunExistsError extends Error {
   override name = 'RunExistsError';
@@ -17,9 +18,11 @@ export async function startRunWorkflow(
   runDir: string,
   subset?: { workflowId: string; taskIdsFile: string; taskCount: number; childSuffix: string },
 ): Promise<WorkflowHandle<typeof benchmarkRun>> {
+  // Relative to the artifacts root when inside it: workers that mount the store elsewhere find it under their own root.
+  const payloadRunDir = toPayloadPath(runDir, config.artifacts.root);
   const input: RunWorkflowInput = {
     runId: manifest.runId,
-    runDir,
+    runDir: payloadRunDir,
     taskCount: subset?.taskCount ?? manifest.taskCount,
     taskIdsFile: subset?.taskIdsFile,
     childSuffix: subset?.childSuffix,
@@ -43,7 +46,7 @@ export async function startRunWorkflow(
         { key: SA.status, value: 'running' },
       ],
       memo: {
-        runDir,
+        runDir: payloadRunDir,
         experimentHash: manifest.experimentHash,
         llm: { ...manifest.llm },
         agentSettings: manifest.agentSettings,

@@ -1,5 +1,6 @@
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { createActivities, recalcActivities } from '../activities';
+import { withArtifactPaths } from '../activities/artifactPaths';
 import type { Config } from '../config/schema';
 import { createSandboxFactory } from '../sandbox';
 import { createRecalculator } from '../recalc';
@@ -38,7 +39,7 @@ export async function createWorkers(connection: NativeConnection, config: Config
 
 async function createMainWorker(connection: NativeConnection, config: Config): Promise<Worker> {
   let factory: Promise<SandboxFactory> | undefined;
-  const activities = createActivities({ config, sandboxFactory: () => (factory ??= createSandboxFactory(config.sandbox)) });
+  const activities = withArtifactPaths(createActivities({ config, sandboxFactory: () => (factory ??= createSandboxFactory(config.sandbox)) }), config.artifacts);
   return Worker.create({
     connection,
     namespace: config.temporal.namespace,
@@ -57,7 +58,7 @@ async function createRecalcWorker(connection: NativeConnection, config: Config):
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.recalcTaskQueue,
-    activities: recalcActivities(() => (engine ??= Promise.resolve(createRecalculator(recalcEngine)))),
+    activities: withArtifactPaths(recalcActivities(() => (engine ??= Promise.resolve(createRecalculator(recalcEngine)))), config.artifacts),
     // One LibreOffice instance (or Excel) converts one file at a time; more slots would only queue inside it.
     maxConcurrentActivityTaskExecutions: 2,
     shutdownGraceTime: '5s',
