@@ -35,7 +35,7 @@ export function withArtifactPaths<A extends Record<string, Activity>>(activities
 }
 
 async function localInput(input: unknown, opts: ArtifactPathOptions): Promise<unknown> {
-  if (!input || typeof input !== 'object') return input;
+  if (!isPlainObject(input)) return input;
   const out: Record<string, unknown> = { ...(input as Record<string, unknown>) };
   for (const key of INPUT_DIRS) {
     if (typeof out[key] === 'string') out[key] = await existingFolder(out[key] as string, 'run.json', opts);
@@ -47,7 +47,7 @@ async function localInput(input: unknown, opts: ArtifactPathOptions): Promise<un
 }
 
 function toPayloadOutput(result: unknown, root: string | undefined): unknown {
-  if (!root || !result || typeof result !== 'object') return result;
+  if (!root || !isPlainObject(result)) return result;
   const out: Record<string, unknown> = { ...(result as Record<string, unknown>) };
   for (const key of OUTPUT_FILE_LISTS) {
     if (Array.isArray(out[key])) out[key] = (out[key] as string[]).map((p) => toPayloadPath(p, root));
@@ -94,6 +94,10 @@ async function waitFor(payloadPath: string, probe: string, opts: ArtifactPathOpt
     if (await exists(probe)) return;
   }
   throw ApplicationFailure.create({ message, type: 'ArtifactsRootMissing', nextRetryDelay: '10s' });
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function exists(p: string): Promise<boolean> {

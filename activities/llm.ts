@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ApplicationFailure, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
+import { ApplicationFailure, Context, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
 import { withHeartbeat } from './heartbeat';
 import type { ChatMessage } from '../llm/types';
 import { classifyLlmError, costOf, ResponseCache, cachedComplete, createProvider, type RateLimitSettings } from '../llm';
@@ -10,6 +10,7 @@ import { renderOfficialPrompt, usesPreview, type OfficialPromptKind } from '../a
 import { modelPaths } from '../agents/officialPaths';
 import { cachedPreview } from './preview';
 import type { WorkerDeps } from './deps';
+import { TemporalRateLimiter } from '../rateLimit/temporalLimiter';
 
 /** The user message of a turn: literal text (feedback) or a prompt rendered here from the task record. */
 export type UserMessageSpec = { text: string } | { officialPrompt: OfficialPromptKind };
@@ -34,6 +35,8 @@ export interface LlmTurnResult {
 }
 
 export function llmActivities(deps: WorkerDeps) {
+  let shared: TemporalRateLimiter | undefined;
+  const sharedLimiter = () => (shared ??= sharedLimiterOf(deps));
   return {
     /** One LLM call: renders the user message, calls the model through the run's response cache, records both messages. */
     async llmTurn(input: LlmTurnInput): Promise<LlmTurnResult> {
@@ -42,7 +45,7 @@ export function llmActivities(deps: WorkerDeps) {
       const user: ChatMessage = { role: 'user', content: await renderUser(input, deps) };
       const messages = [...history, user];
       const { llm } = ctx.manifest;
-      const provider = createProvider({ ...deps.config.llm, ...llm, apiKey: deps.config.llm.apiKey }, { rateLimit: rateLimitOf(deps.config.llm) });
+      const provider = createProvider({ ...deps.config.llm, ...llm, apiKey: deps.config.llm.apiKey }, { rateLimit: rateLimitOf(deps.config.llm), sharedLimiter: sharedLimiter() });
       const cache = new ResponseCache(ctx.layout.llmCacheDir);
       const failures = failureCountsSoFar();
       const response = await withHeartbeat(
@@ -108,6 +111,28 @@ function toApplicationFailure(err: unknown, config: LlmConfig, failures: Failure
     nonRetryable: !failure.retryable || exhausted,
     nextRetryDelay: failure.retryAfterMs,
   });
+}
+
+/** The cross-host limit (config `llm.sharedLimits`), through the Temporal client of this worker. */
+function sharedLimiterOf(deps: WorkerDeps): TemporalRateLimiter | undefined {
+  const { sharedLimits, baseUrl, requestTimeoutMs } = deps.config.llm;
+  if (!sharedLimits) return undefined;
+  const { name, ...limits } = sharedLimits;
+  return new TemporalRateLimiter({
+    client: Context.current().client,
+    taskQueue: deps.config.temporal.taskQueue,
+    name: name ?? hostOf(baseUrl),
+    limits,
+    leaseMs: requestTimeoutMs + 30_000,
+  });
+}
+
+function hostOf(baseUrl: string | undefined): string {
+  try {
+    return baseUrl ? new URL(baseUrl).host : 'local';
+  } catch {
+    return baseUrl ?? 'local';
+  }
 }
 
 function rateLimitOf(config: LlmConfig): RateLimitSettings | undefined {

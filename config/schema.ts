@@ -36,6 +36,20 @@ export const llmConfigSchema = z.object({
   maxConcurrentRequests: z.number().int().positive().optional(),
   tokensPerMinute: z.number().int().positive().optional(),
   rateLimitDir: z.string().default('.state/rate-limit'),
+  /**
+   * Limits shared by every worker on every host, held by a Temporal workflow per provider (`llm-rate-limit/<name>`,
+   * name defaults to the base URL's host). Unset: no cross-host limit.
+   */
+  sharedLimits: z
+    .object({
+      name: z.string().optional(),
+      requestsPerMinute: z.number().int().positive().optional(),
+      tokensPerMinute: z.number().int().positive().optional(),
+      maxConcurrent: z.number().int().positive().optional(),
+      /** The sliding window (tests shorten it). */
+      windowMs: z.number().int().positive().default(60_000),
+    })
+    .optional(),
   /** Failures of one class a call may have before it stops; classes not listed are bounded by the activity's retry policy. */
   retryLimits: z
     .partialRecord(z.enum(['rate_limit', 'provider_5xx', 'timeout', 'connection', 'malformed_reply']), z.number().int().positive())

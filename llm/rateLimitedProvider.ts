@@ -1,4 +1,4 @@
-import type { FileRateLimiter } from './rateLimiter';
+import type { RateLimiter } from './rateLimiter';
 import { estimateMessageTokens } from './tokenEstimate';
 import type { ChatRequest, ChatResponse, CompleteOptions, LlmProvider } from './types';
 
@@ -9,7 +9,7 @@ const DEFAULT_REPLY_ESTIMATE = 1024;
 export class RateLimitedProvider implements LlmProvider {
   readonly name: string;
 
-  constructor(private readonly inner: LlmProvider, private readonly limiter: FileRateLimiter) {
+  constructor(private readonly inner: LlmProvider, private readonly limiter: RateLimiter) {
     this.name = inner.name;
   }
 

@@ -15,8 +15,8 @@ import { isProcessAlive, withFileMutex } from './fileMutex';
  * atomically (temp file + rename). A lease of a process that died (same host, pid gone) or older than `leaseTtlMs`
  * is dropped, so a kill -9 never leaks a slot. Callers that cannot go yet poll with jitter, outside the mutex.
  *
- * Across hosts a file lock does not help: there the tool is Temporal's server-side task-queue rate limit
- * (`maxTaskQueueActivitiesPerSecond` on the worker of the LLM task queue), plus this limiter per host.
+ * Across hosts a file lock does not help: there the limit is held by a Temporal workflow (rateLimit/, config
+ * `llm.sharedLimits`), with this limiter as a per-host extra.
  */
 export interface RateLimitSettings {
   dir: string;
@@ -36,13 +36,18 @@ export interface RatePermit {
   release(actualTokens?: number): Promise<void>;
 }
 
+/** Anything that hands out permits for one call: this file limiter (per host) or the Temporal-wide one (rateLimit/). */
+export interface RateLimiter {
+  acquire(estimatedTokens: number, signal?: AbortSignal): Promise<RatePermit>;
+}
+
 const leaseSchema = z.object({ id: z.string(), pid: z.number(), host: z.string(), at: z.number() });
 const spendSchema = z.object({ id: z.string(), at: z.number(), tokens: z.number() });
 const stateSchema = z.object({ leases: z.array(leaseSchema), window: z.array(spendSchema) });
 type LimiterState = z.infer<typeof stateSchema>;
 type Lease = z.infer<typeof leaseSchema>;
 
-export class FileRateLimiter {
+export class FileRateLimiter implements RateLimiter {
   private readonly windowMs: number;
   private readonly leaseTtlMs: number;
   private readonly pollMs: number;

@@ -20,8 +20,9 @@ step_npm() {
   local key; key=$(sha256sum package-lock.json 2>/dev/null | cut -c1-16 || echo none)
   if [ -d node_modules ] && stamp_ok npm "$key"; then return; fi
   say "npm dependencies"
-  # npm ci trips over @swc/core's per-platform optional packages missing from the lock file; install is idempotent.
-  npm install --no-audit --no-fund --loglevel=error
+  # Exactly the committed lock file. package.json pins @swc/core (overrides) to a release whose per-platform optional
+  # packages all exist on the registry: with one missing, npm cannot write it into the lock and `npm ci` refuses.
+  npm ci --no-audit --no-fund --loglevel=error
   stamp_set npm "$(sha256sum package-lock.json | cut -c1-16)"
 }
 

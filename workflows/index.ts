@@ -1,2 +1,3 @@
 export { benchmarkRun } from './benchmarkRun';
 export { spreadsheetTask } from './spreadsheetTask';
+export { llmRateLimit } from './llmRateLimit';

@@ -22,6 +22,10 @@ const activities = {
     seen.push(input);
     return { outputPaths: [path.join(input.runDir, 'outputs', 's_m', `1_${input.taskId}_output.xlsx`)] };
   },
+  async listIds(input: { runDir: string }) {
+    seen.push(input);
+    return ['1', '2'];
+  },
   async recalcWorkbook(input: { path: string }) {
     seen.push(input);
     return { ok: true };
@@ -40,6 +44,7 @@ describe('artifact paths at the activity boundary', () => {
     expect(res).toEqual({ outputPaths: ['run-1/outputs/s_m/1_7_output.xlsx'] });
     await env().run(acts.recalcWorkbook, { path: 'run-1/outputs/s_m/1_7_output.xlsx' });
     expect(seen.at(-1)).toEqual({ path: path.join(hostA, 'run-1', 'outputs', 's_m', '1_7_output.xlsx') });
+    expect(await env().run(acts.listIds, { runDir: 'run-1' })).toEqual(['1', '2']); // results that are not records pass as they are
   });
 
   it('passes absolute run folders (old histories) through unchanged', async () => {
