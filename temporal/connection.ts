@@ -3,6 +3,7 @@ import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { TemporalConfig } from '../config/schema';
 import { installWorkerRuntime } from '../workers/runtime';
+import { assertNamespaceExists } from './namespace';
 
 export interface ResolvedTemporal {
   address: string;
@@ -22,10 +23,13 @@ export function tlsOptions(config: TemporalConfig): ConnectionOptions['tls'] {
 
 export async function connectClient(t: ResolvedTemporal): Promise<Client> {
   const connection = await Connection.connect({ address: t.address, tls: t.tls, connectTimeout: '5s' });
+  await assertNamespaceExists(connection.workflowService, t.namespace, t.address);
   return new Client({ connection, namespace: t.namespace });
 }
 
 export async function connectWorkerConnection(t: ResolvedTemporal): Promise<NativeConnection> {
   installWorkerRuntime();
-  return NativeConnection.connect({ address: t.address, tls: t.tls });
+  const connection = await NativeConnection.connect({ address: t.address, tls: t.tls });
+  await assertNamespaceExists(connection.workflowService, t.namespace, t.address);
+  return connection;
 }

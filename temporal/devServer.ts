@@ -3,10 +3,8 @@ import { mkdirSync, openSync, readFileSync, writeFileSync, existsSync } from 'no
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Connection } from '@temporalio/client';
-import proto from '@temporalio/proto';
-import { msToTs } from '@temporalio/common/lib/time';
-import { SA, searchAttributeFlags } from './searchAttributes';
+import { prepareNamespace } from './namespace';
+import { searchAttributeFlags } from './searchAttributes';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -43,7 +41,7 @@ export async function ensureDevServer(opts: DevServerOptions): Promise<DevServer
   mkdirSync(opts.stateDir, { recursive: true });
   const pidFile = path.join(opts.stateDir, 'temporal.pid');
   if (await isListening(opts.port)) {
-    await prepareNamespace(address, opts);
+    await prepareNamespace(address, opts.namespace, opts.retentionDays);
     const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : -1;
     return { address, uiUrl, pid, reused: true, stop: () => stopPid(pid) };
   }
@@ -55,7 +53,7 @@ export async function ensureDevServer(opts: DevServerOptions): Promise<DevServer
   if (opts.detached ?? true) child.unref();
   writeFileSync(pidFile, String(child.pid));
   await waitForPort(opts.port, opts.startTimeoutMs ?? 60_000, () => child.exitCode !== null);
-  await prepareNamespace(address, opts);
+  await prepareNamespace(address, opts.namespace, opts.retentionDays);
   return { address, uiUrl, pid: child.pid!, reused: false, stop: () => stopPid(child.pid!) };
 }
 
@@ -73,44 +71,6 @@ export function devServerArgs(opts: DevServerOptions): string[] {
     '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
     ...searchAttributeFlags(),
   ];
-}
-
-/** Retention ≥ 30 days and the search attributes, also on a server that was started before they were added. */
-async function prepareNamespace(address: string, opts: DevServerOptions): Promise<void> {
-  const connection = await Connection.connect({ address, connectTimeout: '10s' });
-  try {
-    await ensureNamespace(connection, opts.namespace, opts.retentionDays);
-    await ensureSearchAttributes(connection, opts.namespace);
-  } finally {
-    await connection.close();
-  }
-}
-
-async function ensureNamespace(connection: Connection, namespace: string, retentionDays: number): Promise<void> {
-  const retentionMs = retentionDays * 86_400_000;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const desc = await connection.workflowService.describeNamespace({ namespace });
-      if (Number(desc.config?.workflowExecutionRetentionTtl?.seconds ?? 0) * 1000 >= retentionMs) return;
-      await connection.workflowService.updateNamespace({ namespace, config: { workflowExecutionRetentionTtl: msToTs(retentionMs) } });
-      return;
-    } catch (err) {
-      if (attempt >= 50) throw err;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
-
-async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<void> {
-  const existing = await connection.operatorService.listSearchAttributes({ namespace });
-  const known = new Set(Object.keys(existing.customAttributes ?? {}));
-  const { IndexedValueType } = proto.temporal.api.enums.v1;
-  const missing = Object.values(SA).filter((k) => !known.has(k.name));
-  if (!missing.length) return;
-  const searchAttributes = Object.fromEntries(
-    missing.map((k) => [k.name, k.type === 'DOUBLE' ? IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE : IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
-  );
-  await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
 }
 
 export function isListening(port: number, host = '127.0.0.1'): Promise<boolean> {

@@ -9,6 +9,7 @@ import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 import { between, seededRandom } from '../helpers/seededRandom';
 import { killGroups, sofficeGroupsOf } from '../helpers/orphanedSoffice';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
+import { onCluster } from '../helpers/cluster';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 912);
 const TASKS = ['57105', '57232', '18645', '39604', '17251', '50066', '59259', '38985', '54057', '230-16', '79-7', '599-9'];
@@ -24,7 +25,8 @@ const FAULTS: Fault[] = [
   { kind: 'server_error' },
   { kind: 'slow', delayMs: REQUEST_TIMEOUT_MS + 2_000 },
 ];
-const FIGURES_FILE = path.resolve(__dirname, '../../bench/out/chaos-figures.json');
+/** SHEETBENCH_CLUSTER=1 runs the suite against scripts/cluster.sh's PostgreSQL-backed server (figures kept apart). */
+const FIGURES_FILE = path.resolve(__dirname, `../../bench/out/chaos-figures${onCluster ? '-cluster' : ''}.json`);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -110,6 +112,7 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
     const byFault: Record<string, number> = {};
     for (const e of log) if (e.fault) byFault[e.fault] = (byFault[e.fault] ?? 0) + 1;
     return {
+      server: onCluster ? 'cluster (PostgreSQL)' : 'dev server (SQLite)',
       seed: SEED,
       tasks: TASKS.length,
       killsSurvived: chaos.kills.length,
@@ -187,7 +190,7 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
     expect(final.paused).toBe(false);
   });
 
-  it('stored its figures in bench/out/chaos-figures.json', () => {
+  it('stored its figures in bench/out/chaos-figures[-cluster].json', () => {
     const stored = JSON.parse(readFileSync(FIGURES_FILE, 'utf8'));
     expect(stored).toMatchObject({ killsSurvived: KILLS, serverRestarts: SERVER_RESTART_AFTER.size, duplicatesAnswered: 0, done: TASKS.length });
   });

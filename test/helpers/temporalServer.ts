@@ -3,6 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureDevServer, type DevServer } from '../../temporal/devServer';
+import { CLUSTER_ADDRESS, onCluster, restartClusterServer, useCluster } from './cluster';
 
 export const TEST_NAMESPACE = 'sheetbench-test';
 
@@ -27,8 +28,12 @@ export interface TestTemporal {
   stop(): Promise<void>;
 }
 
-/** A real `temporal server start-dev` with SQLite state in a temp folder, on free ports, owned by the test. */
+/**
+ * A real `temporal server start-dev` with SQLite state in a temp folder, on free ports, owned by the test; or, with
+ * SHEETBENCH_CLUSTER=1, the already running cluster of scripts/cluster.sh (restart = its server process; stop = nothing).
+ */
 export async function startTestTemporal(stateDir = mkdtempSync(path.join(os.tmpdir(), 'sb-temporal-'))): Promise<TestTemporal> {
+  if (onCluster) return clusterTemporal(stateDir);
   const port = await freePort();
   const uiPort = await freePort();
   const opts = { stateDir, port, uiPort, namespace: TEST_NAMESPACE, retentionDays: 30, detached: false, startTimeoutMs: 90_000 };
@@ -47,4 +52,19 @@ export async function startTestTemporal(stateDir = mkdtempSync(path.join(os.tmpd
     },
   };
   return handle;
+}
+
+async function clusterTemporal(stateDir: string): Promise<TestTemporal> {
+  await useCluster(TEST_NAMESPACE);
+  const port = Number(CLUSTER_ADDRESS.split(':')[1]);
+  const server: DevServer = { address: CLUSTER_ADDRESS, uiUrl: '', pid: -1, reused: true, stop: async () => {} };
+  return {
+    server,
+    address: CLUSTER_ADDRESS,
+    stateDir,
+    port,
+    uiPort: -1,
+    restart: async () => restartClusterServer(),
+    stop: async () => {},
+  };
 }
