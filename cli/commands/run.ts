@@ -135,6 +135,7 @@ export async function followRun(client: Client, session: TemporalSession, config
   let workersDone: Promise<void> | undefined;
   focusWorkerLog(handle.workflowId.split('/')[0]!);
   const interrupted = followInterrupts(handle.workflowId.split('/')[0]!);
+  log(`following run ${handle.workflowId}${withWorker ? ' with a worker in this process' : ''}; Ctrl-C stops this CLI, not the run`);
   if (withWorker) {
     workers = await startWorkers(session, config, {});
     workersDone = workers.run();

@@ -105,6 +105,12 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
     expect(pause.code).toBe(0);
     expect(pause.stdout).toContain('run op-2: pause recorded by the Temporal server');
     expect(pause.stdout).toContain('no worker is serving run op-2');
+    // `resume` follows the run the same way: Ctrl-C ends it and names the command again.
+    const resume = cli(['resume', 'op-2', '--no-worker'], { cwd: elsewhere, env: idle });
+    await waitUntil(() => resume.stderr.includes('following run op-2;'), 60_000, 'resume following op-2');
+    resume.child.kill('SIGINT');
+    expect(await resume.exit).toBe(EXIT.interrupted);
+    expect(resume.stderr).toContain('resume with: sheetbench resume op-2');
     const cancel = await done(['cancel', 'op-2'], { cwd: elsewhere, env: idle });
     expect(cancel.code).toBe(0);
     expect(cancel.stdout).toContain('run op-2: cancellation recorded by the Temporal server');
