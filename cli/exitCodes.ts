@@ -12,6 +12,10 @@ export const EXIT = {
   notFound: 6,
   paused: 7,
   mismatch: 8,
+  /** A control command reached a run that no worker serves (budget: refused, it needs a worker to validate). */
+  noWorker: 9,
+  /** Ctrl-C / SIGTERM while following a run (the run itself goes on; `resume` continues it). */
+  interrupted: 130,
 } as const;
 
 export class CliError extends Error {

@@ -8,6 +8,7 @@ import { registerReportCommand } from './commands/report';
 import { registerRerunCommand } from './commands/rerun';
 import { registerControlCommands } from './commands/control';
 import { registerAnalysisCommands } from './commands/analysis';
+import { registerRunsCommand } from './commands/runs';
 import { exitCodeOf, describeError } from './exitCodes';
 
 const program = new Command()
@@ -24,6 +25,7 @@ registerReportCommand(program);
 registerRerunCommand(program);
 registerControlCommands(program);
 registerAnalysisCommands(program);
+registerRunsCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`sheetbench: ${describeError(err)}\n`);

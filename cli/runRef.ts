@@ -1,10 +1,45 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { fromPayloadPath, ArtifactsRootError } from '../artifacts/artifactsRoot';
 import { CliError, EXIT } from './exitCodes';
 
-/** A run named by its folder or by its id (runs/<id>). */
-export function resolveRunDir(run: string): string {
-  const runDir = existsSync(path.join(run, 'run.json')) ? path.resolve(run) : path.resolve('runs', run);
-  if (!existsSync(path.join(runDir, 'run.json'))) throw new CliError(`unknown run ${run}: no run.json in ${run} or runs/${run}`, EXIT.notFound);
-  return runDir;
+/** A run folder given directly (it holds run.json, or the argument is a path), else undefined (then it is a run id). */
+export function runFolderArg(run: string): string | undefined {
+  return existsSync(path.join(run, 'run.json')) || /[\\/]/.test(run) ? path.resolve(run) : undefined;
+}
+
+/**
+ * A run named by its folder or by its id, from any directory: the id is looked up in Temporal, whose memo holds the
+ * run folder (relative to the artifacts root, or absolute); `runs/<id>` is the fallback for runs Temporal no longer has.
+ */
+export async function locateRun(run: string, client: Client, artifactsRoot: string | undefined): Promise<string> {
+  const direct = runFolderArg(run);
+  if (direct && existsSync(path.join(direct, 'run.json'))) return direct;
+  if (direct) throw new CliError(`unknown run ${run}: no run.json in ${direct}`, EXIT.notFound);
+  const memoDir = await runDirFromMemo(run, client);
+  if (memoDir !== undefined) {
+    let runDir: string;
+    try {
+      runDir = fromPayloadPath(memoDir, artifactsRoot);
+    } catch (err) {
+      if (err instanceof ArtifactsRootError) throw new CliError(`run ${run}: ${err.message}`, EXIT.config);
+      throw err;
+    }
+    if (existsSync(path.join(runDir, 'run.json'))) return path.resolve(runDir);
+    throw new CliError(`run ${run}: Temporal records its folder as ${memoDir}, but there is no run.json in ${runDir} on this host (artifacts root ${artifactsRoot ?? 'unset'})`, EXIT.notFound);
+  }
+  const local = path.resolve('runs', run);
+  if (existsSync(path.join(local, 'run.json'))) return local;
+  throw new CliError(`unknown run ${run}: not a run folder, not a run known to Temporal, and no run.json in runs/${run}`, EXIT.notFound);
+}
+
+async function runDirFromMemo(runId: string, client: Client): Promise<string | undefined> {
+  try {
+    const memo = (await client.workflow.getHandle(runId).describe()).memo as { runDir?: unknown } | undefined;
+    return typeof memo?.runDir === 'string' ? memo.runDir : undefined;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw new CliError(`Temporal server did not answer about run ${runId}: ${(err as Error).message}`, EXIT.server);
+  }
 }

@@ -20,7 +20,17 @@ export interface RunSummary {
   usage: { inputTokens: number; outputTokens: number };
   costUsd: number;
   failureClasses: Record<string, number>;
+  /** The most common failure messages (absent in summaries written before it existed). */
+  topFailures?: FailureCount[];
 }
+
+export interface FailureCount {
+  class: string;
+  message: string;
+  tasks: number;
+}
+
+const TOP_FAILURES = 5;
 
 /** Means over tasks of soft and hard, overall and per instruction type (as papers report them). */
 export function summarizeRun(manifest: RunManifest, taskCount: number, results: TaskResult[]): RunSummary {
@@ -58,5 +68,20 @@ export function summarizeRun(manifest: RunManifest, taskCount: number, results: 
     },
     costUsd: results.reduce((s, r) => s + r.costUsd, 0),
     failureClasses,
+    topFailures: topFailures(results),
   };
+}
+
+/** Failure messages by how many tasks ended with them; numbers (task ids, counts) vary per task, so they are folded. */
+export function topFailures(results: readonly TaskResult[], limit = TOP_FAILURES): FailureCount[] {
+  const counts = new Map<string, FailureCount>();
+  for (const r of results) {
+    if (!r.failure) continue;
+    const message = r.failure.message.split('\n')[0]!.slice(0, 300);
+    const key = `${r.failure.class}|${message.replace(/\d+/g, 'N')}`;
+    const entry = counts.get(key) ?? { class: r.failure.class, message, tasks: 0 };
+    entry.tasks++;
+    counts.set(key, entry);
+  }
+  return [...counts.values()].sort((a, b) => b.tasks - a.tasks).slice(0, limit);
 }

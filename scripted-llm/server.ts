@@ -14,6 +14,8 @@ export interface ScriptedServerOptions {
   host?: string;
   /** Mirror the request log to this JSONL file (for tests that read it from another process). */
   logFile?: string;
+  /** When set, every request must carry `Authorization: Bearer <apiKey>` (else 401, as OpenAI answers a wrong key). */
+  apiKey?: string;
 }
 
 export interface ScriptedServer {
@@ -25,6 +27,8 @@ export interface ScriptedServer {
   setScript(script: Script): void;
   /** The next `count` chat requests get `fault`, ahead of any rule. */
   inject(fault: Fault, count?: number): void;
+  /** Require this API key from now on (undefined: accept any). */
+  setApiKey(key: string | undefined): void;
   close(): Promise<void>;
 }
 
@@ -45,6 +49,7 @@ interface Outcome {
 /** A real OpenAI-compatible HTTP server answering from a script, with injectable faults and a log of every request. */
 export async function startScriptedServer(opts: ScriptedServerOptions = {}): Promise<ScriptedServer> {
   const state = new ScriptState(opts.script ?? { rules: [] });
+  state.apiKey = opts.apiKey;
   const log = new RequestLog(opts.logFile);
   const server = createServer((req, res) => {
     handle(req, res, state, log).catch((err: unknown) => {
@@ -58,6 +63,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
     log: log.entries,
     setScript: (script) => state.reset(script),
     inject: (fault, count = 1) => state.inject(fault, count),
+    setApiKey: (key) => void (state.apiKey = key),
     close: () => closeServer(server),
   };
 }
@@ -66,6 +72,7 @@ class ScriptState {
   private uses = new Map<ScriptRule, number>();
   private queued: Fault[] = [];
   seq = 0;
+  apiKey?: string;
 
   constructor(public script: Script) {}
 
@@ -92,6 +99,9 @@ class ScriptState {
 
 async function handle(req: IncomingMessage, res: ServerResponse, state: ScriptState, log: RequestLog): Promise<void> {
   const path = (req.url ?? '').split('?')[0];
+  if (state.apiKey !== undefined && req.headers.authorization !== `Bearer ${state.apiKey}`) {
+    return sendJson(res, 401, errorBody('Incorrect API key provided', 'invalid_request_error'));
+  }
   if (req.method === 'GET' && path === '/v1/models') {
     return sendJson(res, 200, { object: 'list', data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'sheetbench' }] });
   }

@@ -33,7 +33,8 @@ export async function createWorkers(connection: NativeConnection, config: Config
         for (const close of closers) await close();
       }
     },
-    shutdown: async () => workers.forEach((w) => w.shutdown()),
+    // Only running workers can be asked to stop (a second request, or one during start-up, would throw).
+    shutdown: async () => workers.filter((w) => w.getState() === 'RUNNING').forEach((w) => w.shutdown()),
   };
 }
 

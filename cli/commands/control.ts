@@ -9,6 +9,7 @@ import { startRunWorkflow } from '../../run/startRunWorkflow';
 import { formatProgress } from '../progressBar';
 import { CliError, EXIT } from '../exitCodes';
 import { followRun, openRun } from './run';
+import { noWorkerNote, workerServing } from '../workerPresence';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -20,8 +21,10 @@ export function registerControlCommands(program: Command): void {
     .option('--reason <text>', 'shown in status and the Web UI', 'paused by operator')
     .action(async (run: string, flags: { reason: string }) => {
       const { handle, client } = await openRun(run);
+      const { serving, taskQueue } = await workerServing(client, handle);
       await handle.signal(pauseSignal, flags.reason);
-      out(`run ${handle.workflowId} paused`);
+      out(`run ${handle.workflowId}: pause recorded by the Temporal server`);
+      if (!serving) out(noWorkerNote(handle.workflowId, taskQueue));
       await client.connection.close();
     });
 
@@ -30,8 +33,10 @@ export function registerControlCommands(program: Command): void {
     .description('cancel a run and its running tasks (their sandboxes are disposed)')
     .action(async (run: string) => {
       const { handle, client } = await openRun(run);
+      const { serving, taskQueue } = await workerServing(client, handle);
       await handle.cancel();
-      out(`run ${handle.workflowId} cancellation requested`);
+      out(`run ${handle.workflowId}: cancellation recorded by the Temporal server`);
+      if (!serving) out(noWorkerNote(handle.workflowId, taskQueue));
       await client.connection.close();
     });
 
@@ -44,7 +49,19 @@ export function registerControlCommands(program: Command): void {
       if (flags.usd === undefined && flags.tokens === undefined) throw new CliError('give --usd and/or --tokens', EXIT.usage);
       const { handle, client } = await openRun(run);
       try {
-        const p = await handle.executeUpdate(setBudgetUpdate, { args: [{ usd: positive(flags.usd), tokens: positive(flags.tokens) }] });
+        // The run's worker validates a budget change (it must exceed the spend): without one it would wait unseen.
+        const { serving, taskQueue } = await workerServing(client, handle);
+        if (!serving) throw new CliError(`budget not changed: ${noWorkerNote(handle.workflowId, taskQueue, 'start one, then set the budget')}`, EXIT.noWorker);
+        const update = handle.executeUpdate(setBudgetUpdate, { args: [{ usd: positive(flags.usd), tokens: positive(flags.tokens) }] });
+        const p = await Promise.race([update, unanswered(BUDGET_ANSWER_MS)]);
+        if (!p) {
+          update.catch(() => undefined);
+          throw new CliError(
+            `budget change not confirmed: no worker of run ${handle.workflowId} (task queue ${taskQueue}) answered within ${BUDGET_ANSWER_MS / 1000} s. ` +
+              'The server keeps the request until a worker takes it or the server restarts; check with `sheetbench status`.',
+            EXIT.noWorker,
+          );
+        }
         out(formatProgress(p));
       } catch (err) {
         if (err instanceof WorkflowUpdateFailedError) throw new CliError(`budget refused: ${err.cause?.message ?? err.message}`, EXIT.usage);
@@ -85,6 +102,13 @@ async function infrastructureFailures(runDir: string): Promise<string[]> {
   const files = await readdir(dir).catch(() => [] as string[]);
   const results = await Promise.all(files.filter((f) => f.endsWith('.json')).map((f) => readJson<TaskResult>(path.join(dir, f))));
   return results.filter((r) => r.failure && INFRASTRUCTURE_FAILURES.includes(r.failure.class)).map((r) => r.taskId);
+}
+
+/** A worker that polled the queue a minute ago may be gone: a budget change waits this long for an answer. */
+const BUDGET_ANSWER_MS = 30_000;
+
+function unanswered(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
 }
 
 function positive(v?: string): number | undefined {

@@ -4,16 +4,21 @@ import { RunFolderError } from '../../report/load';
 import { writeReport } from '../../report/writeReport';
 import { readManifest } from '../../run/manifest';
 import { benchmarkNamed } from '../../benchmarks';
+import { loadConfig } from '../../config/load';
+import { connectClient } from '../../temporal/connection';
+import { resolveTemporal } from '../temporalSession';
+import { locateRun, runFolderArg } from '../runRef';
 
 /** `sheetbench report RUN_DIR [--compare OTHER_RUN_DIR] [--out DIR]`. */
 export function registerReportCommand(program: Command): void {
   program
     .command('report')
     .description('write report.md, a self-contained report.html, transcript pages and an Inspect AI eval log for a run folder')
-    .argument('<run-dir>', 'run folder, e.g. runs/<run-id>')
+    .argument('<run>', 'run folder (e.g. runs/<run-id>) or run id (its folder is found through Temporal)')
     .option('--compare <other-run-dir>', 'a baseline run folder to compare against (fixed/broken tasks, deltas)')
     .option('--out <dir>', 'where to write the report (default: the run folder)')
-    .action(async (runDir: string, opts: { compare?: string; out?: string }) => {
+    .action(async (run: string, opts: { compare?: string; out?: string }) => {
+      const runDir = runFolderArg(run) ?? (await runFolderFromTemporal(run));
       try {
         const own = benchmarkNamed((await readManifest(runDir).catch(() => ({ benchmark: 'spreadsheetbench' }))).benchmark).writeReport;
         const written = own ? await own({ runDir, outDir: opts.out }) : await writeReport({ runDir, compareDir: opts.compare, outDir: opts.out });
@@ -28,4 +33,14 @@ export function registerReportCommand(program: Command): void {
         throw err;
       }
     });
+}
+
+async function runFolderFromTemporal(run: string): Promise<string> {
+  const config = loadConfig();
+  const client = await connectClient(await resolveTemporal(config, () => undefined));
+  try {
+    return await locateRun(run, client, config.artifacts.root);
+  } finally {
+    await client.connection.close();
+  }
 }

@@ -12,7 +12,8 @@ import { spreadsheetTask } from '../../workflows/spreadsheetTask';
 import type { TaskResult, TaskWorkflowInput } from '../../workflows/contracts';
 import { COPILOT_STAGES } from '../../agents/sheetcopilot/stages';
 import { resolveTemporal } from '../temporalSession';
-import { resolveRunDir } from '../runRef';
+import { locateRun } from '../runRef';
+import { toPayloadPath } from '../../artifacts/artifactsRoot';
 import { CliError, EXIT } from '../exitCodes';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -37,10 +38,10 @@ export function registerRerunCommand(program: Command): void {
     .option('--prompts <dir>', 'folder of prompt template files (<template>.txt) replacing the built-in ones')
     .option('--no-worker', 'do not start an in-process worker')
     .action(async (run: string, flags: { task: string; fromStage: string; prompts?: string; worker: boolean }) => {
-      const runDir = resolveRunDir(run);
       const config = loadConfig();
       const session = await resolveTemporal(config, log);
       const client = await connectClient(session);
+      const runDir = await locateRun(run, client, config.artifacts.root);
       const workers = flags.worker ? await createWorkers(await connectWorkerConnection(session), { ...config, temporal: { ...config.temporal, namespace: session.namespace } }) : undefined;
       const running = workers?.run();
       try {
@@ -68,7 +69,7 @@ export async function rerunTask(client: Client, config: Config, req: RerunReques
   });
   const input: TaskWorkflowInput = {
     runId: manifest.runId,
-    runDir: req.runDir,
+    runDir: toPayloadPath(req.runDir, config.artifacts.root),
     taskId: req.taskId,
     agent: manifest.agent,
     recalcTaskQueue: config.recalc.engine === 'none' ? undefined : config.temporal.recalcTaskQueue,

@@ -4,7 +4,7 @@ import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@tempor
 import { loadConfig } from '../../config/load';
 import type { Config } from '../../config/schema';
 import { createRun } from '../../run/createRun';
-import { BENCHMARKS } from '../../benchmarks';
+import { BENCHMARKS, detectBenchmark } from '../../benchmarks';
 import { readManifest } from '../../run/manifest';
 import { readJsonOr } from '../../artifacts/files';
 import { connectClient, connectWorkerConnection } from '../../temporal/connection';
@@ -14,7 +14,10 @@ import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
 import type { RunSummary } from '../../run/summary';
 import { resolveTemporal, type TemporalSession } from '../temporalSession';
 import { formatProgress } from '../progressBar';
-import { resolveRunDir } from '../runRef';
+import { locateRun } from '../runRef';
+import { preflightModel, PreflightError } from '../../llm/preflight';
+import { followInterrupts } from '../interrupts';
+import { focusWorkerLog } from '../../workers/runtime';
 import { experimentDifferences } from '../../run/experiment';
 import { CliError, EXIT } from '../exitCodes';
 
@@ -36,6 +39,7 @@ interface RunFlags {
   budgetUsd?: string;
   budgetTokens?: string;
   mode?: 'official' | 'strict';
+  preflight: boolean;
 }
 
 export function registerRunCommands(program: Command): void {
@@ -57,11 +61,16 @@ export function registerRunCommands(program: Command): void {
     .option('--budget-tokens <n>', 'run-wide token cap (pauses when reached)')
     .option('--mode <mode>', 'scoring mode: official | strict')
     .option('--no-worker', 'do not start an in-process worker (workers run elsewhere)')
+    .option('--no-preflight', 'skip checking the model endpoint, key and model name before the run starts')
     .action(async (flags: RunFlags) => {
       const config = loadConfig({
         llm: { model: flags.model, baseUrl: flags.baseUrl },
         run: { concurrency: intFlag(flags.concurrency), budgetUsd: numFlag(flags.budgetUsd), budgetTokens: intFlag(flags.budgetTokens), scoringMode: flags.mode },
       });
+      const taskIds = flags.tasks?.split(',').map((s) => s.trim()).filter(Boolean);
+      // A bad dataset or task list is named before the model endpoint is asked anything.
+      await checkDataset(flags, taskIds);
+      if (flags.preflight) await preflight(config);
       const { manifest, runDir } = await createRun(config, {
         datasetDir: flags.dataset,
         benchmark: flags.benchmark,
@@ -69,7 +78,7 @@ export function registerRunCommands(program: Command): void {
         agent: flags.agent,
         runId: flags.runId,
         runDir: flags.out,
-        taskIds: flags.tasks?.split(',').map((s) => s.trim()).filter(Boolean),
+        taskIds,
         limit: intFlag(flags.limit),
       });
       const how = flags.benchmark || flags.edition ? 'as given' : 'detected';
@@ -123,6 +132,7 @@ export function registerRunCommands(program: Command): void {
         await client.connection.close();
         throw new CliError(`run ${manifest.runId} (${runDir}) is a different experiment: ${differs.join('; ')}`, EXIT.mismatch);
       }
+      if (flags.worker) await preflight({ ...config, llm: { ...config.llm, ...manifest.llm, apiKey: config.llm.apiKey } });
       await handle.signal(resumeSignal).catch(() => undefined);
       await followRun(client, session, config, handle, runDir, flags.worker);
     });
@@ -131,6 +141,9 @@ export function registerRunCommands(program: Command): void {
 export async function followRun(client: Client, session: TemporalSession, config: Config, handle: WorkflowHandle, runDir: string, withWorker: boolean): Promise<void> {
   let workers: WorkerSet | undefined;
   let workersDone: Promise<void> | undefined;
+  focusWorkerLog(handle.workflowId.split('/')[0]!);
+  const interrupted = followInterrupts(handle.workflowId.split('/')[0]!);
+  log(`following run ${handle.workflowId}${withWorker ? ' with a worker in this process' : ''}; Ctrl-C stops this CLI, not the run`);
   if (withWorker) {
     workers = await startWorkers(session, config, {});
     workersDone = workers.run();
@@ -147,16 +160,18 @@ export async function followRun(client: Client, session: TemporalSession, config
     }
   }, 1000);
   try {
-    const final = (await handle.result()) as RunProgress;
+    const final = (await Promise.race([handle.result(), interrupted.signalled])) as RunProgress;
     if (tty) process.stderr.write('\n');
     log(formatProgress(final));
   } finally {
     clearInterval(timer);
+    if (tty) process.stderr.write('\n');
     if (workers) {
       await workers.shutdown();
       await workersDone;
     }
     await client.connection.close();
+    interrupted.dispose();
   }
   printSummary(await readJsonOr<RunSummary | null>(path.join(runDir, 'summary.json'), null), runDir);
 }
@@ -169,6 +184,7 @@ function printSummary(summary: RunSummary | null, runDir: string): void {
     ...Object.entries(summary.byType).map(([type, s]) => `  ${type}: soft ${pct(s.soft)}  hard ${pct(s.hard)}  (${s.tasks} tasks)`),
     `LLM calls ${summary.llmCalls}, tokens in ${summary.usage.inputTokens} out ${summary.usage.outputTokens}, cost $${summary.costUsd.toFixed(4)}`,
     ...(summary.failed ? [`tasks with failures: ${summary.failed} ${JSON.stringify(summary.failureClasses)}`] : []),
+    ...(summary.topFailures ?? []).map((f) => `  ${f.tasks} × ${f.class}: ${f.message}`),
     `outputs and eval JSON in ${runDir}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -179,13 +195,13 @@ async function startWorkers(session: TemporalSession, config: Config, opts: { ma
   return createWorkers(connection, { ...config, temporal: { ...config.temporal, namespace: session.namespace } }, opts);
 }
 
-/** Finds a run by id (runs/<id>) or by folder, and its workflow. */
+/** Finds a run by folder or by id (from any directory: Temporal's memo names the folder), and its workflow. */
 export async function openRun(run: string) {
-  const runDir = resolveRunDir(run);
-  const manifest = await readManifest(runDir);
   const config = loadConfig();
   const session = await resolveTemporal(config, () => undefined);
   const client = await connectClient(session);
+  const runDir = await locateRun(run, client, config.artifacts.root);
+  const manifest = await readManifest(runDir);
   const handle = client.workflow.getHandle(manifest.runId);
   try {
     await handle.describe();
@@ -202,6 +218,21 @@ async function queryProgress(handle: WorkflowHandle): Promise<RunProgress> {
   if (status.name === 'RUNNING') return handle.query(progressQuery);
   if (status.name === 'COMPLETED') return (await handle.result()) as RunProgress;
   throw new CliError(`run ${handle.workflowId} is ${status.name.toLowerCase()}`, EXIT.failure);
+}
+
+async function checkDataset(flags: { dataset: string; benchmark?: string; edition?: string; limit?: string }, ids: string[] | undefined): Promise<void> {
+  const datasetDir = path.resolve(flags.dataset);
+  const { benchmark, edition } = await detectBenchmark(datasetDir, { benchmark: flags.benchmark, edition: flags.edition });
+  await benchmark.loadTasks(datasetDir, edition, { ids, limit: intFlag(flags.limit) });
+}
+
+async function preflight(config: Config): Promise<void> {
+  try {
+    await preflightModel(config.llm);
+  } catch (err) {
+    if (err instanceof PreflightError) throw new CliError(`refusing to start: ${err.message}`, EXIT.config);
+    throw err;
+  }
 }
 
 function intFlag(v?: string): number | undefined {

@@ -7,9 +7,13 @@ const [address, namespace, taskQueue, baseUrl, count, limitsJson] = process.argv
 const client = await connectClient({ address: address!, namespace: namespace! });
 const limiter = new TemporalRateLimiter({ client, taskQueue: taskQueue!, name: 'scripted', limits: JSON.parse(limitsJson!), leaseMs: 60_000 });
 const provider = createProvider({ provider: 'openai', baseUrl, apiKey: 'k', requestTimeoutMs: 30_000 }, { sharedLimiter: limiter });
-await Promise.all(
-  Array.from({ length: Number(count) }, (_, i) =>
-    provider.complete({ model: 'scripted', messages: [{ role: 'user', content: `call ${i}` }] }, { callKey: `p${process.pid}/${i}` }),
-  ),
+const wallMs = await Promise.all(
+  Array.from({ length: Number(count) }, async (_, i) => {
+    const started = Date.now();
+    await provider.complete({ model: 'scripted', messages: [{ role: 'user', content: `call ${i}` }] }, { callKey: `p${process.pid}/${i}` });
+    return Date.now() - started;
+  }),
 );
+// For bench/rate-limit-shared.ts: each call's wall time as this "host" saw it (permit + request + release).
+if (process.env.REPORT_CALL_MS) process.stdout.write(`CALL_MS ${JSON.stringify(wallMs)}\n`);
 await client.connection.close();
