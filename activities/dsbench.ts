@@ -11,6 +11,7 @@ import { dsbenchSettingsOf } from '../benchmarks/dsbench/settings';
 import { dsbenchPaths } from '../benchmarks/dsbench/layout';
 import type { DsbenchAnswer, DsbenchJudgment, DsbenchQuestionResult } from '../benchmarks/dsbench/result';
 import type { TaskFailureClass } from '../run/taskResult';
+import type { TokenUsage } from '../llm/types';
 import { cachedModelCall, costOfResponse } from './llm';
 import { executionWorkDir } from './workDirs';
 import { withHeartbeat } from './heartbeat';
@@ -120,10 +121,14 @@ export function dsbenchActivities(deps: WorkerDeps) {
       failure?: { class: TaskFailureClass; message: string };
       spend: { usage: { inputTokens: number; outputTokens: number }; costUsd: number; llmCalls: number };
       wallMs: number;
+      /** A rejudge: add this spend and time to the recorded result's (the answer was paid for once, earlier). */
+      addToRecorded?: boolean;
     }): Promise<{ soft: number }> {
       const ctx = await runContext(input.runDir);
       const q = questionOf(ctx, input.taskId);
       const taskDir = ctx.layout.taskDir(input.taskId);
+      const recorded = input.addToRecorded ? await readJson<DsbenchQuestionResult>(ctx.layout.taskResultPath(input.taskId)).catch(() => undefined) : undefined;
+      const spend = recorded ? addSpend(recorded, input.spend) : input.spend;
       const answer = await readJson<DsbenchAnswer>(dsbenchPaths.answer(taskDir)).catch(() => undefined);
       const judgment = await readJson<DsbenchJudgment>(dsbenchPaths.judgment(taskDir)).catch(() => undefined);
       const correct = judgment?.verdict === 'correct' ? 1 : 0;
@@ -142,12 +147,20 @@ export function dsbenchActivities(deps: WorkerDeps) {
         soft: correct,
         hard: correct,
         failure: input.failure,
-        ...input.spend,
-        wallMs: input.wallMs,
+        ...spend,
+        wallMs: (recorded?.wallMs ?? 0) + input.wallMs,
       };
       await writeJsonAtomic(ctx.layout.taskResultPath(input.taskId), result);
       return { soft: correct };
     },
+  };
+}
+
+function addSpend(recorded: DsbenchQuestionResult, more: { usage: TokenUsage; costUsd: number; llmCalls: number }) {
+  return {
+    usage: { inputTokens: recorded.usage.inputTokens + more.usage.inputTokens, outputTokens: recorded.usage.outputTokens + more.usage.outputTokens },
+    costUsd: recorded.costUsd + more.costUsd,
+    llmCalls: recorded.llmCalls + more.llmCalls,
   };
 }
 

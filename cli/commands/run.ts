@@ -174,7 +174,7 @@ function printSummary(summary: RunSummary | null, runDir: string): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-async function startWorkers(session: TemporalSession, config: Config, opts: { main?: boolean; recalc?: boolean }): Promise<WorkerSet> {
+export async function startWorkers(session: TemporalSession, config: Config, opts: { main?: boolean; recalc?: boolean }): Promise<WorkerSet> {
   const connection = await connectWorkerConnection(session);
   return createWorkers(connection, { ...config, temporal: { ...config.temporal, namespace: session.namespace } }, opts);
 }
