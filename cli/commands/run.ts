@@ -42,7 +42,7 @@ export function registerRunCommands(program: Command): void {
   program
     .command('run')
     .description('run an agent on a benchmark dataset (SpreadsheetBench, DSBench), durably, and print the scores')
-    .requiredOption('--dataset <dir>', 'dataset folder (benchmark and edition are detected from it)')
+    .requiredOption('--dataset <dir>', 'dataset folder or SpreadsheetBench release .tar.gz (benchmark and edition are detected from it)')
     .option('--benchmark <name>', `benchmark, overriding detection: ${BENCHMARKS.map((b) => b.name).join(' | ')}`)
     .option('--edition <name>', 'edition, overriding detection (e.g. verified_400)')
     .option('--agent <name>', "setting: single | row_exec | react_exec | row_react_exec | sheetcopilot (SpreadsheetBench, default single); model-only | agent (DSBench)")
