@@ -34,6 +34,18 @@ function readJson(file: string) {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
+/** Serves the queue with in-process workers until the workflow ends. */
+async function untilDone(env: E2EEnv, handle: { result(): Promise<unknown> }): Promise<void> {
+  const workers = await startInProcessWorkers(env, { recalc: false });
+  const running = workers.run();
+  try {
+    await handle.result();
+  } finally {
+    await workers.shutdown();
+    await running;
+  }
+}
+
 /** DSBench model-only on the generated sample: real Temporal, scripted model and judge, sandboxed pandas. */
 describe('DSBench model-only end to end', () => {
   let env: E2EEnv;
@@ -134,11 +146,7 @@ describe('DSBench model-only end to end', () => {
     env.llm.setScript({ rules: [{ name: 'judge-again', match: { callKey: /\/judge\// }, reply: 'True' }] });
     const started = (await startRejudge(env.client, env.config, await readManifest(run.runDir), run.runDir, { tag: 'rejudge-1' }))!;
     expect(started.count).toBe(1);
-    const workers = await startInProcessWorkers(env, { recalc: false });
-    const running = workers.run();
-    await started.handle.result();
-    await workers.shutdown();
-    await running;
+    await untilDone(env, started.handle);
     expect(readJson(path.join(run.runDir, 'results', '00000102_question2.json'))).toMatchObject({ verdict: 'correct', judgeReply: 'True', llmCalls: 3 });
     const summary = readJson(path.join(run.runDir, 'summary.json'));
     expect(summary.dsbench).toMatchObject({ correct: 5, unparseableJudgments: 0 });
@@ -150,11 +158,7 @@ describe('DSBench model-only end to end', () => {
   it('rejudge --judge-model judges every answer with that model', async () => {
     const started = (await startRejudge(env.client, env.config, await readManifest(run.runDir), run.runDir, { judgeModel: 'judge-2', tag: 'rejudge-2' }))!;
     expect(started.count).toBe(7);
-    const workers = await startInProcessWorkers(env, { recalc: false });
-    const running = workers.run();
-    await started.handle.result();
-    await workers.shutdown();
-    await running;
+    await untilDone(env, started.handle);
     const calls = env.llm.log.filter((e) => e.answered && e.callKey!.includes('/judge/rejudge-2'));
     expect(calls.map((e) => e.model)).toEqual(Array(7).fill('judge-2'));
     expect(readJson(path.join(run.runDir, 'summary.json')).dsbench.correct).toBe(7);
