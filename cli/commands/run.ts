@@ -12,6 +12,7 @@ import { startRunWorkflow, RunExistsError } from '../../run/startRunWorkflow';
 import { progressQuery, resumeSignal, type RunProgress } from '../../workflows/contracts';
 import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
 import type { RunSummary } from '../../run/summary';
+import type { DsbenchSummary } from '../../benchmarks/dsbench/metrics';
 import { resolveTemporal, type TemporalSession } from '../temporalSession';
 import { formatProgress } from '../progressBar';
 import { resolveRunDir } from '../runRef';
@@ -161,12 +162,20 @@ export async function followRun(client: Client, session: TemporalSession, config
   printSummary(await readJsonOr<RunSummary | null>(path.join(runDir, 'summary.json'), null), runDir);
 }
 
-function printSummary(summary: RunSummary | null, runDir: string): void {
+function printSummary(summary: (RunSummary & Partial<Pick<DsbenchSummary, 'dsbench'>>) | null, runDir: string): void {
   if (!summary) throw new CliError(`run finished but ${runDir}/summary.json is missing`);
   const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+  const ds = summary.dsbench;
   const lines = [
-    `scores (${summary.scored}/${summary.tasks} tasks): soft ${pct(summary.overall.soft)}  hard ${pct(summary.overall.hard)}`,
-    ...Object.entries(summary.byType).map(([type, s]) => `  ${type}: soft ${pct(s.soft)}  hard ${pct(s.hard)}  (${s.tasks} tasks)`),
+    ...(ds
+      ? [
+          `accuracy (${summary.scored}/${summary.tasks} questions): ${pct(ds.accuracy)} (${ds.correct} correct), competition-level ${pct(ds.competitionAccuracy)}, unparseable judgments ${ds.unparseableJudgments}`,
+          ...Object.entries(ds.byAnswerType).map(([type, s]) => `  ${type}: ${pct(s.accuracy)}  (${s.questions} questions)`),
+        ]
+      : [
+          `scores (${summary.scored}/${summary.tasks} tasks): soft ${pct(summary.overall.soft)}  hard ${pct(summary.overall.hard)}`,
+          ...Object.entries(summary.byType).map(([type, s]) => `  ${type}: soft ${pct(s.soft)}  hard ${pct(s.hard)}  (${s.tasks} tasks)`),
+        ]),
     `LLM calls ${summary.llmCalls}, tokens in ${summary.usage.inputTokens} out ${summary.usage.outputTokens}, cost $${summary.costUsd.toFixed(4)}`,
     ...(summary.failed ? [`tasks with failures: ${summary.failed} ${JSON.stringify(summary.failureClasses)}`] : []),
     `outputs and eval JSON in ${runDir}`,
