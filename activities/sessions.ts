@@ -39,7 +39,10 @@ export interface SessionExecuteResult {
   stateReset: boolean;
 }
 
-interface Session {
+/** A file copied into a new session's work dir, under the name the code sees. */
+export type SessionInput = Pick<TestCaseFiles, 'inputPath' | 'inputName'>;
+
+export interface Session {
   sandbox: Sandbox;
   workDir: string;
   idleTimer?: NodeJS.Timeout;
@@ -63,10 +66,10 @@ export class SessionRegistry {
     return this.sessions.has(key);
   }
 
-  async open(key: string, workDir: string, input: Pick<TestCaseFiles, 'inputPath' | 'inputName'>): Promise<Session> {
+  async open(key: string, workDir: string, inputs: SessionInput[]): Promise<Session> {
     let session = this.sessions.get(key);
     if (!session) {
-      session = this.create(workDir, input);
+      session = this.create(workDir, inputs);
       this.sessions.set(key, session);
       session.catch(() => this.sessions.delete(key));
     }
@@ -99,10 +102,10 @@ export class SessionRegistry {
     return this.sessions.size;
   }
 
-  private async create(workDir: string, input: Pick<TestCaseFiles, 'inputPath' | 'inputName'>): Promise<Session> {
+  private async create(workDir: string, inputs: SessionInput[]): Promise<Session> {
     await rm(workDir, { recursive: true, force: true });
     await mkdir(workDir, { recursive: true });
-    await copyFile(input.inputPath, path.join(workDir, input.inputName));
+    for (const input of inputs) await copyFile(input.inputPath, path.join(workDir, input.inputName));
     const factory = await this.deps.sandboxFactory();
     const sandbox = await factory.create({ workDir, limits: { memoryMiB: this.deps.config.sandbox.memoryMiB, maxProcesses: this.deps.config.sandbox.maxProcesses } });
     return { sandbox, workDir };
@@ -127,7 +130,7 @@ export function sessionActivities(deps: WorkerDeps, registry = new SessionRegist
       const resumed = registry.has(key);
       if (input.round === 0) await rm(ctx.layout.outputPath(input.taskId, 1), { force: true });
       const workDir = await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, `session-${input.conversation}`);
-      const session = await registry.open(key, workDir, files);
+      const session = await registry.open(key, workDir, [files]);
       const code = bindCodeToTestCase(input.code, task, ctx.layout.outputsName, 1, session.sandbox.workDirInside);
       const result = await executeWithHeartbeat(session.sandbox, code, deps.config.sandbox.executionTimeoutMs).catch(async (err: unknown) => {
         await registry.close(key);

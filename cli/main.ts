@@ -9,6 +9,7 @@ import { registerRerunCommand } from './commands/rerun';
 import { registerControlCommands } from './commands/control';
 import { registerAnalysisCommands } from './commands/analysis';
 import { registerRunsCommand } from './commands/runs';
+import { registerRejudgeCommand } from './commands/rejudge';
 import { exitCodeOf, describeError } from './exitCodes';
 
 const program = new Command()
@@ -26,6 +27,7 @@ registerRerunCommand(program);
 registerControlCommands(program);
 registerAnalysisCommands(program);
 registerRunsCommand(program);
+registerRejudgeCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`sheetbench: ${describeError(err)}\n`);

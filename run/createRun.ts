@@ -5,6 +5,7 @@ import { experimentHash, writeManifest, type RunManifest } from './manifest';
 import type { Config } from '../config/schema';
 import { usesLocalModel } from '../llm';
 import { benchmarkNamed, detectBenchmark, type TaskRecord } from '../benchmarks';
+import { datasetFolderOf } from '../benchmarks/archive';
 
 /** The embedded CPU model writes a few tokens a second: cap its replies so the default job ends in minutes. */
 const LOCAL_MODEL_MAX_TOKENS = 256;
@@ -20,13 +21,15 @@ export interface CreateRunOptions {
   runDir?: string;
   taskIds?: string[];
   limit?: number;
+  /** Where `.tar.gz` release archives are unpacked (default .state/datasets). */
+  datasetCacheDir?: string;
   /** Benchmark-specific settings recorded in run.json (part of the experiment). */
   benchmarkSettings?: Record<string, unknown>;
 }
 
 /** Writes a new run folder: run.json (the experiment) and tasks.json (the selected task records). */
 export async function createRun(config: Config, opts: CreateRunOptions): Promise<{ manifest: RunManifest; runDir: string; tasks: TaskRecord[] }> {
-  const datasetDir = path.resolve(opts.datasetDir);
+  const datasetDir = await datasetFolderOf(path.resolve(opts.datasetDir), opts.datasetCacheDir);
   const { benchmark, edition } = await detectBenchmark(datasetDir, { benchmark: opts.benchmark, edition: opts.edition });
   const agent = opts.agent ?? benchmark.settings[0];
   if (!benchmark.settings.includes(agent)) throw new Error(`unknown ${benchmark.name} agent ${agent} (known: ${benchmark.settings.join(', ')})`);

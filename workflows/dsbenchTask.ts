@@ -1,4 +1,4 @@
-import { getExternalWorkflowHandle, isCancellation, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, getExternalWorkflowHandle, isCancellation, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { SA } from '../temporal/searchAttributes';
 import type { TokenUsage } from '../llm/types';
 import type { TaskFailureClass } from '../run/taskResult';
@@ -21,25 +21,31 @@ class Spend {
 }
 
 /**
- * One DSBench question: check its inputs → the competition's workbook text (prepared once, shared) → the answering
- * model's call → the judge's call (its own activity) → record → report to the run.
+ * One DSBench question: check its inputs → model-only: the competition's workbook text (prepared once, shared) and one
+ * call; agent: a ReAct loop with code execution on the workbooks → the judge's call (its own activity) → record → report.
  */
 export async function dsbenchTask(input: TaskWorkflowInput): Promise<void> {
   const budget = new TaskBudget(input);
   const spend = new Spend();
   const startedAt = Date.now();
-  const call = (stage: string, fn: (callKey: string) => Promise<{ usage: TokenUsage; costUsd: number }>) => {
+  const call: ModelCall = async (stage, fn) => {
     const callKey = `${input.runId}/${input.taskId}/${stage}${input.rerunTag ? `/${input.rerunTag}` : ''}`;
-    return budget.around(callKey, () => fn(callKey)).then((r) => spend.add(r));
+    const result = await budget.around(callKey, () => fn(callKey));
+    spend.add(result);
+    return result;
   };
 
   let failure: { class: TaskFailureClass; message: string } | undefined;
   try {
     stage('prepare');
-    const { competitionId } = await bookkeeping.prepareDsbenchQuestion({ runDir: input.runDir, taskId: input.taskId });
-    await execution.prepareWorkbookText({ runDir: input.runDir, competitionId });
+    const { competitionId, agentMaxRounds } = await bookkeeping.prepareDsbenchQuestion({ runDir: input.runDir, taskId: input.taskId });
     stage('answer');
-    await call('answer', (callKey) => llm.answerDsbenchQuestion({ runDir: input.runDir, taskId: input.taskId, callKey }));
+    if (input.agent === 'agent') {
+      await agentLoop(input, agentMaxRounds, call);
+    } else {
+      await execution.prepareWorkbookText({ runDir: input.runDir, competitionId });
+      await call('answer', (callKey) => llm.answerDsbenchQuestion({ runDir: input.runDir, taskId: input.taskId, callKey }));
+    }
     stage('judge');
     await call('judge', (callKey) => llm.judgeDsbenchAnswer({ runDir: input.runDir, taskId: input.taskId, callKey }));
   } catch (err) {
@@ -69,6 +75,21 @@ export async function dsbenchTask(input: TaskWorkflowInput): Promise<void> {
     llmCalls: spend.llmCalls,
     budgeted: input.budgeted ?? false,
   });
+}
+
+type ModelCall = <T extends { usage: TokenUsage; costUsd: number }>(stage: string, fn: (callKey: string) => Promise<T>) => Promise<T>;
+
+/** The agent setting: rounds of (model reply → run its code in the question's kernel → show the output), until a reply has no code. */
+async function agentLoop(input: TaskWorkflowInput, maxRounds: number, call: ModelCall): Promise<void> {
+  try {
+    for (let round = 0; round < maxRounds; round++) {
+      const turn = await call(`agent/${round}`, (callKey) => llm.dsbenchAgentTurn({ runDir: input.runDir, taskId: input.taskId, round, callKey }));
+      if (!turn.hasCode || round === maxRounds - 1) break;
+      await execution.dsbenchAgentExecute({ runDir: input.runDir, taskId: input.taskId, round });
+    }
+  } finally {
+    await CancellationScope.nonCancellable(() => bookkeeping.closeDsbenchSession({ runDir: input.runDir, taskId: input.taskId })).catch(() => undefined);
+  }
 }
 
 function stage(name: string): void {

@@ -3,3 +3,4 @@ export { spreadsheetTask } from './spreadsheetTask';
 export { llmRateLimit } from './llmRateLimit';
 export { dsbenchTask } from './dsbenchTask';
 export { conversation } from './conversation';
+export { dsbenchRejudge } from './dsbenchRejudge';

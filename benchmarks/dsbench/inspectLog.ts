@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { evalLogFileName, parseIsoAsUtc, stableShortId, utcIso } from '../../report/inspectIds';
+import { evalIdentity, evalLogFileName, evalStats, parseIsoAsUtc, utcIso } from '../../report/inspectIds';
 import { inspectModelName, stderrOfMean } from '../../report/inspectLog';
 import { mean, sum } from '../../report/summary';
 import { ORIGINAL_SYSTEM_PROMPT } from './prompt';
@@ -36,14 +36,7 @@ export function buildDsbenchEvalLog(run: LoadedDsbenchRun) {
     version: 2,
     status: complete ? 'success' : 'started',
     eval: {
-      eval_id: stableShortId(`${m.runId}:eval`),
-      run_id: stableShortId(`${m.runId}:run`),
-      created,
-      task: DSBENCH_TASK_NAME,
-      task_id: stableShortId(`${m.runId}:task`),
-      task_version: 0,
-      task_display_name: DSBENCH_TASK_NAME,
-      task_attribs: {},
+      ...evalIdentity(m.runId, DSBENCH_TASK_NAME, created),
       task_args: { setting: m.agent },
       task_args_passed: {},
       solver: m.agent,
@@ -79,16 +72,7 @@ export function buildDsbenchEvalLog(run: LoadedDsbenchRun) {
           },
         }
       : {}),
-    stats: {
-      started_at: created,
-      completed_at: complete && run.lastResultAt ? utcIso(run.lastResultAt) : '',
-      model_usage: { [model]: usageOf(finished.map((q) => q.result)) },
-      role_usage: {},
-      connection_limit_history: [],
-    },
-    invalidated: false,
-    tags: [],
-    metadata: {},
+    ...evalStats(created, complete && run.lastResultAt ? utcIso(run.lastResultAt) : '', { [model]: usageOf(finished.map((q) => q.result)) }),
     samples: finished.map((q) => sample(q, model)),
   };
 }

@@ -5,6 +5,7 @@ import { loadConfig } from '../../config/load';
 import type { Config } from '../../config/schema';
 import { createRun } from '../../run/createRun';
 import { BENCHMARKS, detectBenchmark } from '../../benchmarks';
+import { datasetFolderOf } from '../../benchmarks/archive';
 import { readManifest } from '../../run/manifest';
 import { readJsonOr } from '../../artifacts/files';
 import { connectClient, connectWorkerConnection } from '../../temporal/connection';
@@ -12,6 +13,7 @@ import { startRunWorkflow, RunExistsError } from '../../run/startRunWorkflow';
 import { progressQuery, resumeSignal, type RunProgress } from '../../workflows/contracts';
 import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
 import type { RunSummary } from '../../run/summary';
+import type { DsbenchSummary } from '../../benchmarks/dsbench/metrics';
 import { resolveTemporal, type TemporalSession } from '../temporalSession';
 import { formatProgress } from '../progressBar';
 import { locateRun } from '../runRef';
@@ -46,7 +48,7 @@ export function registerRunCommands(program: Command): void {
   program
     .command('run')
     .description('run an agent on a benchmark dataset (SpreadsheetBench, DSBench), durably, and print the scores')
-    .requiredOption('--dataset <dir>', 'dataset folder (benchmark and edition are detected from it)')
+    .requiredOption('--dataset <dir>', 'dataset folder or SpreadsheetBench release .tar.gz (benchmark and edition are detected from it)')
     .option('--benchmark <name>', `benchmark, overriding detection: ${BENCHMARKS.map((b) => b.name).join(' | ')}`)
     .option('--edition <name>', 'edition, overriding detection (e.g. verified_400)')
     .option('--agent <name>', "setting: single | row_exec | react_exec | row_react_exec | sheetcopilot (SpreadsheetBench, default single); model-only | agent (DSBench)")
@@ -176,12 +178,20 @@ export async function followRun(client: Client, session: TemporalSession, config
   printSummary(await readJsonOr<RunSummary | null>(path.join(runDir, 'summary.json'), null), runDir);
 }
 
-function printSummary(summary: RunSummary | null, runDir: string): void {
+function printSummary(summary: (RunSummary & Partial<Pick<DsbenchSummary, 'dsbench'>>) | null, runDir: string): void {
   if (!summary) throw new CliError(`run finished but ${runDir}/summary.json is missing`);
   const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+  const ds = summary.dsbench;
   const lines = [
-    `scores (${summary.scored}/${summary.tasks} tasks): soft ${pct(summary.overall.soft)}  hard ${pct(summary.overall.hard)}`,
-    ...Object.entries(summary.byType).map(([type, s]) => `  ${type}: soft ${pct(s.soft)}  hard ${pct(s.hard)}  (${s.tasks} tasks)`),
+    ...(ds
+      ? [
+          `accuracy (${summary.scored}/${summary.tasks} questions): ${pct(ds.accuracy)} (${ds.correct} correct), competition-level ${pct(ds.competitionAccuracy)}, unparseable judgments ${ds.unparseableJudgments}`,
+          ...Object.entries(ds.byAnswerType).map(([type, s]) => `  ${type}: ${pct(s.accuracy)}  (${s.questions} questions)`),
+        ]
+      : [
+          `scores (${summary.scored}/${summary.tasks} tasks): soft ${pct(summary.overall.soft)}  hard ${pct(summary.overall.hard)}`,
+          ...Object.entries(summary.byType).map(([type, s]) => `  ${type}: soft ${pct(s.soft)}  hard ${pct(s.hard)}  (${s.tasks} tasks)`),
+        ]),
     `LLM calls ${summary.llmCalls}, tokens in ${summary.usage.inputTokens} out ${summary.usage.outputTokens}, cost $${summary.costUsd.toFixed(4)}`,
     ...(summary.failed ? [`tasks with failures: ${summary.failed} ${JSON.stringify(summary.failureClasses)}`] : []),
     ...(summary.topFailures ?? []).map((f) => `  ${f.tasks} × ${f.class}: ${f.message}`),
@@ -190,7 +200,7 @@ function printSummary(summary: RunSummary | null, runDir: string): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-async function startWorkers(session: TemporalSession, config: Config, opts: { main?: boolean; recalc?: boolean }): Promise<WorkerSet> {
+export async function startWorkers(session: TemporalSession, config: Config, opts: { main?: boolean; recalc?: boolean }): Promise<WorkerSet> {
   const connection = await connectWorkerConnection(session);
   return createWorkers(connection, { ...config, temporal: { ...config.temporal, namespace: session.namespace } }, opts);
 }
@@ -221,7 +231,7 @@ async function queryProgress(handle: WorkflowHandle): Promise<RunProgress> {
 }
 
 async function checkDataset(flags: { dataset: string; benchmark?: string; edition?: string; limit?: string }, ids: string[] | undefined): Promise<void> {
-  const datasetDir = path.resolve(flags.dataset);
+  const datasetDir = await datasetFolderOf(path.resolve(flags.dataset));
   const { benchmark, edition } = await detectBenchmark(datasetDir, { benchmark: flags.benchmark, edition: flags.edition });
   await benchmark.loadTasks(datasetDir, edition, { ids, limit: intFlag(flags.limit) });
 }

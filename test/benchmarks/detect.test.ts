@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BenchmarkError, detectBenchmark } from '../../benchmarks';
 import { testCaseFiles, loadDataset } from '../../dataset/spreadsheetbench';
+import { benchmarkHealth } from '../../scoring/health';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -30,5 +31,10 @@ describe('benchmark detection', () => {
       13284: [['initial.xlsx', '1_13284_input.xlsx', 'golden.xlsx']],
       42930: [['1_42930_init.xlsx', '1_42930_input.xlsx', '1_43930_golden.xlsx']],
     });
+  });
+  it('health and scoring find the Verified golden files (every golden self-passes; the untouched input does not)', async () => {
+    const report = await benchmarkHealth(path.join(ROOT, 'data/verified-sample'));
+    expect(report.answerSelfFailures).toEqual([]);
+    expect(report.nullAgent.summary).toMatchObject({ tasks: 3, soft: 0, hard: 0 });
   });
 });

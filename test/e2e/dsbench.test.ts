@@ -3,7 +3,9 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnswered } from '../../scripted-llm';
-import { runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { runToEnd, startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { startRejudge } from '../../run/startRejudge';
+import { readManifest } from '../../run/manifest';
 import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
 import { writeDsbenchReport } from '../../benchmarks/dsbench/report';
 
@@ -30,6 +32,18 @@ const SAMPLE = path.resolve(__dirname, '../../data/dsbench-sample');
 
 function readJson(file: string) {
   return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** Serves the queue with in-process workers until the workflow ends. */
+async function untilDone(env: E2EEnv, handle: { result(): Promise<unknown> }): Promise<void> {
+  const workers = await startInProcessWorkers(env, { recalc: false });
+  const running = workers.run();
+  try {
+    await handle.result();
+  } finally {
+    await workers.shutdown();
+    await running;
+  }
 }
 
 /** DSBench model-only on the generated sample: real Temporal, scripted model and judge, sandboxed pandas. */
@@ -127,4 +141,27 @@ describe('DSBench model-only end to end', () => {
     expect(judge.messages[0].content).toContain('True answer: C\n');
     expect(existsSync(path.join(run.runDir, 'tasks', '00000101_question1', 'judgment.json'))).toBe(true);
   });
+
+  it('rejudge judges only the unparseable answer again, without asking the answering model', async () => {
+    env.llm.setScript({ rules: [{ name: 'judge-again', match: { callKey: /\/judge\// }, reply: 'True' }] });
+    const started = (await startRejudge(env.client, env.config, await readManifest(run.runDir), run.runDir, { tag: 'rejudge-1' }))!;
+    expect(started.count).toBe(1);
+    await untilDone(env, started.handle);
+    expect(readJson(path.join(run.runDir, 'results', '00000102_question2.json'))).toMatchObject({ verdict: 'correct', judgeReply: 'True', llmCalls: 3 });
+    const summary = readJson(path.join(run.runDir, 'summary.json'));
+    expect(summary.dsbench).toMatchObject({ correct: 5, unparseableJudgments: 0 });
+    const answered = env.llm.log.filter((e) => e.answered).map((e) => e.callKey!);
+    expect(answered.filter((k) => k.endsWith('/answer'))).toHaveLength(7);
+    expect(answered.filter((k) => k.includes('/judge/rejudge-1'))).toEqual([`${run.runId}/00000102_question2/judge/rejudge-1`]);
+  }, 120_000);
+
+  it('rejudge --judge-model judges every answer with that model', async () => {
+    const started = (await startRejudge(env.client, env.config, await readManifest(run.runDir), run.runDir, { judgeModel: 'judge-2', tag: 'rejudge-2' }))!;
+    expect(started.count).toBe(7);
+    await untilDone(env, started.handle);
+    const calls = env.llm.log.filter((e) => e.answered && e.callKey!.includes('/judge/rejudge-2'));
+    expect(calls.map((e) => e.model)).toEqual(Array(7).fill('judge-2'));
+    expect(readJson(path.join(run.runDir, 'summary.json')).dsbench.correct).toBe(7);
+    expect(env.llm.log.filter((e) => e.answered && e.callKey!.endsWith('/answer'))).toHaveLength(7);
+  }, 120_000);
 });
