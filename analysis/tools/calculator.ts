@@ -1,38 +1,97 @@
-import { all, create } from 'mathjs';
+import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { ToolRefusal, type AnalysisTool } from './types';
 
 const MAX_EXPRESSION_CHARS = 2000;
-/** Matrices bigger than this are refused before evaluation (a `zeros(1e5, 1e5)` would exhaust the worker's memory). */
-const MAX_MATRIX_CELLS = 1_000_000;
+const EVALUATION_TIMEOUT_MS = 5_000;
+/** Heap of the evaluating thread: far more than any sensible expression, far less than the worker process has. */
+const WORKER_HEAP_MB = 128;
 
-/**
- * mathjs, hardened as its security page says: the parser never uses JS eval, and the functions that could change the
- * instance or reach into it (import, createUnit, evaluate/parse/compile from inside an expression, simplify, derivative…)
- * are replaced by ones that throw. `evaluate` is kept privately before the override.
- */
-function hardenedMath() {
-  const math = create(all);
-  const evaluate = math.evaluate.bind(math);
-  const disabled = (name: string) => () => {
-    throw new Error(`function ${name} is disabled in the calculator`);
-  };
-  const guardedMatrix = (name: 'zeros' | 'ones' | 'identity' | 'range' | 'random') => {
-    const original = math[name] as (...a: unknown[]) => unknown;
-    return (...a: unknown[]) => {
-      const dims = a.filter((x): x is number => typeof x === 'number');
-      const cells = name === 'range' ? Math.abs(((dims[1] ?? 0) - (dims[0] ?? 0)) / (dims[2] || 1)) : dims.reduce((p, d) => p * Math.max(d, 1), 1);
-      if (cells > MAX_MATRIX_CELLS) throw new Error(`${name}: more than ${MAX_MATRIX_CELLS} elements is refused in the calculator (use python_execute)`);
-      return original(...a);
-    };
-  };
-  math.import({ zeros: guardedMatrix('zeros'), ones: guardedMatrix('ones'), identity: guardedMatrix('identity'), range: guardedMatrix('range') }, { override: true });
-  const blocked = ['import', 'createUnit', 'reviver', 'evaluate', 'parse', 'compile', 'simplify', 'simplifyConstant', 'simplifyCore', 'derivative', 'resolve', 'rationalize', 'chain', 'leafCount', 'symbolicEqual', 'parser'];
-  math.import(Object.fromEntries(blocked.map((n) => [n, disabled(n)])), { override: true });
-  return { math, evaluate };
+interface WorkerReply {
+  id: number;
+  ok: boolean;
+  result?: string;
+  value?: number;
+  error?: string;
 }
 
-const { math, evaluate } = hardenedMath();
+type Pending = Map<number, { resolve: (r: WorkerReply) => void; reject: (e: Error) => void }>;
+
+interface Thread {
+  worker: Worker;
+  /** Resolves once mathjs is loaded (slow on a busy machine: not counted against an evaluation's time). */
+  ready: Promise<void>;
+  pending: Pending;
+  busy: number;
+}
+
+/** One evaluation thread per process, replaced when it dies (heap limit) or is ended (timeout). */
+class CalculatorThread {
+  private current: Thread | null = null;
+  private nextId = 0;
+
+  async evaluate(expression: string): Promise<WorkerReply> {
+    const thread = (this.current ??= this.start());
+    // Referenced only while a call waits on it: an idle calculator never keeps a process alive.
+    if (thread.busy++ === 0) thread.worker.ref();
+    try {
+      await thread.ready;
+      return await this.send(thread, expression);
+    } finally {
+      if (--thread.busy === 0) thread.worker.unref();
+    }
+  }
+
+  private send(thread: Thread, expression: string): Promise<WorkerReply> {
+    const id = ++this.nextId;
+    return new Promise<WorkerReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        thread.pending.delete(id);
+        this.end(thread);
+        reject(new ToolRefusal(`the calculation took longer than ${EVALUATION_TIMEOUT_MS / 1000} s and was stopped; use python_execute for heavy work`));
+      }, EVALUATION_TIMEOUT_MS);
+      thread.pending.set(id, { resolve: (r) => (clearTimeout(timer), resolve(r)), reject: (e) => (clearTimeout(timer), reject(e)) });
+      thread.worker.postMessage({ id, expression });
+    });
+  }
+
+  private start(): Thread {
+    const worker = new Worker(new URL('./calculatorWorker.mjs', import.meta.url), {
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },
+    });
+    const pending: Pending = new Map();
+    let markReady: () => void = () => undefined;
+    let failStart: (e: Error) => void = () => undefined;
+    const ready = new Promise<void>((resolve, reject) => ((markReady = resolve), (failStart = reject)));
+    ready.catch(() => undefined); // a thread that dies while loading is reported to the caller awaiting it, never unhandled
+    const thread: Thread = { worker, ready, pending, busy: 0 };
+    worker.on('message', (reply: WorkerReply | { ready: true }) => {
+      if ('ready' in reply) return markReady();
+      pending.get(reply.id)?.resolve(reply);
+      pending.delete(reply.id);
+    });
+    const fail = (err: Error) => {
+      if (this.current === thread) this.current = null;
+      const outOfMemory = /out of memory/i.test(`${err.message} ${(err as NodeJS.ErrnoException).code ?? ''}`);
+      const reason = outOfMemory
+        ? `the calculation needs more than ${WORKER_HEAP_MB} MB and was stopped; use python_execute for large matrices`
+        : `the calculator stopped: ${err.message}`;
+      failStart(new ToolRefusal(reason));
+      for (const p of pending.values()) p.reject(new ToolRefusal(reason));
+      pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`evaluation thread exited (${code})`)));
+    return thread;
+  }
+
+  private end(thread: Thread): void {
+    if (this.current === thread) this.current = null;
+    void thread.worker.terminate();
+  }
+}
+
+const thread = new CalculatorThread();
 
 export const calculatorArgs = z.object({
   expression: z
@@ -55,19 +114,8 @@ export const calculatorTool: AnalysisTool<z.infer<typeof calculatorArgs>, Calcul
   description: 'Evaluates a math expression safely (mathjs, never eval): arithmetic, statistics (mean, median, std, sum, min, max) and unit conversion ("12 inch to cm"). Use it for quick numbers; use python_execute for data files.',
   args: calculatorArgs,
   async run({ expression }) {
-    let value: unknown;
-    try {
-      value = evaluate(expression);
-    } catch (err) {
-      throw new ToolRefusal(`calculator could not evaluate ${JSON.stringify(expression)}: ${(err as Error).message}`);
-    }
-    // Multi-statement expressions return a ResultSet: keep the last entry.
-    if (value && typeof value === 'object' && 'entries' in value && Array.isArray((value as { entries: unknown[] }).entries)) {
-      const entries = (value as { entries: unknown[] }).entries;
-      value = entries[entries.length - 1];
-    }
-    if (typeof value === 'function') throw new ToolRefusal('the expression evaluates to a function, not a value');
-    const result = math.format(value, { precision: 14 });
-    return typeof value === 'number' && Number.isFinite(value) ? { expression, result, value } : { expression, result };
+    const reply = await thread.evaluate(expression);
+    if (!reply.ok) throw new ToolRefusal(`calculator could not evaluate ${JSON.stringify(expression)}: ${reply.error}`);
+    return reply.value === undefined ? { expression, result: reply.result! } : { expression, result: reply.result!, value: reply.value };
   },
 };

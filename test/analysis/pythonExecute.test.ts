@@ -189,5 +189,8 @@ describe('python_execute (bwrap)', () => {
     const net = await runTool('node_execute', { code: `require("net").connect(${port}, "127.0.0.1").on("error", (e) => { console.log("ERR", e.code); })` }, ctx);
     expect((net.result as { stdout: string }).stdout).toMatch(/ERR (ECONNREFUSED|ENETUNREACH)/);
     expect(connections).toBe(0);
+    const spin = await runTool('node_execute', { code: 'while (true) {}', timeout: 1 }, ctx);
+    expect(spin.result).toMatchObject({ success: false, timedOut: true, error: expect.stringMatching(/TimeoutError: execution exceeded 1 s/) });
+    expect((await runTool('node_execute', { code: 'console.log("alive")' }, ctx)).result).toMatchObject({ stdout: 'alive\n' });
   });
 });
