@@ -7,6 +7,7 @@ import { recalcActivities } from './recalc';
 import { sessionActivities } from './sessions';
 import { agentStageActivities } from './agentStages';
 import { conversationActivities } from './conversation';
+import { dsbenchActivities } from './dsbench';
 import type { WorkerDeps } from './deps';
 
 /** Activities of the main task queue (inference, execution, scoring, artifacts). */
@@ -17,6 +18,7 @@ export function createActivities(deps: WorkerDeps) {
     ...sessionActivities(deps),
     ...agentStageActivities(deps),
     ...conversationActivities(deps),
+    ...dsbenchActivities(deps),
     ...scoreActivities,
     ...taskActivities,
     ...runActivities,
