@@ -90,6 +90,14 @@ export class ConversationService {
       .catch(() => undefined);
   }
 
+  /** Ends the conversation's workflow (its sandboxes are freed) and waits for it; the conversation stays listed. */
+  async close(id: string): Promise<void> {
+    await this.infoFile(id);
+    const handle = this.handle(id);
+    await handle.signal(closeConversationSignal);
+    await handle.result();
+  }
+
   async upload(id: string, files: Array<{ name: string; data: Buffer }>): Promise<Array<FileInfo & { note?: string }>> {
     await this.infoFile(id);
     if (!files.length) throw new ConversationError('bad_input', 'no file in the upload (multipart field "file")');

@@ -107,6 +107,7 @@ async function ask(service: ConversationService, question: string, files: string
       if (e.type === 'turn_ended' && e.turnId === turnId) {
         const layout = conversationLayout(conversationDir(service.root, conv.id));
         log(`conversation ${conv.id}: files in ${layout.workspace}; events, transcripts and debug records in ${layout.dir}`);
+        await service.close(conv.id);
         return String(e.data.status);
       }
     }
