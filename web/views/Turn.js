@@ -1,12 +1,22 @@
 // One turn as it streams in: the question, reasoning steps, code (collapsed, copyable), execution results,
 // visualizations, files, the answer, then tokens and cost.
-import { html } from 'htm/preact';
-import { useState } from 'preact/hooks';
+import { html, Component } from 'htm/preact';
+import { useMemo, useState } from 'preact/hooks';
 import { fileUrl } from '../lib/api.js';
 import { codeHtml, markdownHtml } from '../lib/markdown.js';
 import { Visualization } from '../viz/Visualization.js';
 
-export function Turn({ conversationId, turn }) {
+/** Re-renders only when its turn changed (the event reducer keeps unchanged turns as the same objects). */
+export class Turn extends Component {
+  shouldComponentUpdate(next) {
+    return next.turn !== this.props.turn || next.conversationId !== this.props.conversationId;
+  }
+  render({ conversationId, turn }) {
+    return html`<${TurnView} conversationId=${conversationId} turn=${turn} />`;
+  }
+}
+
+function TurnView({ conversationId, turn }) {
   const running = turn.status === 'running';
   return html`<article class="turn turn-${turn.status}" data-turn-id=${turn.turnId} aria-busy=${running}>
     <div class="msg user"><div class="who">You</div><div class="text">${turn.text}</div>
@@ -21,10 +31,15 @@ export function Turn({ conversationId, turn }) {
             (f) => html`<li><a class="file-link" href=${fileUrl(conversationId, f.path)} download=${f.filename}>⬇ ${f.filename}</a> <span class="muted">${size(f.size)}</span></li>`,
           )}</ul>`
         : null}
-      ${turn.answer ? html`<div class="answer" dangerouslySetInnerHTML=${{ __html: markdownHtml(turn.answer) }}></div>` : null}
+      ${turn.answer ? html`<${Answer} text=${turn.answer} />` : null}
       <${TurnFooter} turn=${turn} />
     </div>
   </article>`;
+}
+
+function Answer({ text }) {
+  const __html = useMemo(() => markdownHtml(text), [text]);
+  return html`<div class="answer" dangerouslySetInnerHTML=${{ __html }}></div>`;
 }
 
 function TurnFooter({ turn }) {
@@ -44,6 +59,7 @@ function Item({ item }) {
 
 export function CodeBlock({ code, language, open = false }) {
   const [copied, setCopied] = useState(false);
+  const highlighted = useMemo(() => codeHtml(code, language), [code, language]);
   const copy = async () => {
     await navigator.clipboard?.writeText(code).catch(() => undefined);
     setCopied(true);
@@ -52,7 +68,7 @@ export function CodeBlock({ code, language, open = false }) {
   return html`<details class="code" open=${open}>
     <summary>${language} code · ${code.split('\n').length} lines</summary>
     <button class="copy" onClick=${copy} aria-label="Copy code">${copied ? 'copied' : 'copy'}</button>
-    <pre><code class="hljs language-${language}" dangerouslySetInnerHTML=${{ __html: codeHtml(code, language) }}></code></pre>
+    <pre><code class="hljs language-${language}" dangerouslySetInnerHTML=${{ __html: highlighted }}></code></pre>
   </details>`;
 }
 
