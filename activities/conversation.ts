@@ -5,7 +5,7 @@ import type { NewEvent } from '../conversation/events';
 import { finishTurn } from '../conversation/finishTurn';
 import { conversationLayout } from '../conversation/layout';
 import { runModelStep } from '../conversation/modelStep';
-import { sandboxToolbox } from '../conversation/sandboxToolbox';
+import { analysisToolbox } from '../conversation/analysisToolbox';
 import type { FinishTurnInput, ModelStepInput, ModelStepResult, ToolStepInput, ToolStepResult } from '../conversation/steps';
 import type { Toolbox } from '../conversation/toolbox';
 import { runToolStep } from '../conversation/toolStep';
@@ -30,6 +30,8 @@ export function conversationActivities(deps: WorkerDeps, toolbox: Toolbox = defa
           signal: cancellationSignal(),
         }),
       ).catch((err: unknown) => {
+        // A cancelled turn aborts the request: report the cancellation, not a model failure.
+        if (cancellationSignal().aborted) throw err;
         throw modelFailure(err, deps);
       });
     },
@@ -54,7 +56,7 @@ export function conversationActivities(deps: WorkerDeps, toolbox: Toolbox = defa
 }
 
 function defaultToolbox(deps: WorkerDeps): Toolbox {
-  return sandboxToolbox(deps.sandboxFactory, { timeoutMs: deps.config.sandbox.executionTimeoutMs, memoryMiB: deps.config.sandbox.memoryMiB });
+  return analysisToolbox(deps.config.analysis, deps.sandboxFactory);
 }
 
 function conversationProvider(deps: WorkerDeps): LlmProvider {

@@ -7,6 +7,7 @@ import { registerScriptedLlmCommand } from './commands/scriptedLlm';
 import { registerReportCommand } from './commands/report';
 import { registerRerunCommand } from './commands/rerun';
 import { registerControlCommands } from './commands/control';
+import { registerAnalysisCommands } from './commands/analysis';
 import { exitCodeOf, describeError } from './exitCodes';
 
 const program = new Command()
@@ -22,6 +23,7 @@ registerScriptedLlmCommand(program);
 registerReportCommand(program);
 registerRerunCommand(program);
 registerControlCommands(program);
+registerAnalysisCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`sheetbench: ${describeError(err)}\n`);

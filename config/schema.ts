@@ -92,6 +92,33 @@ export const conversationConfigSchema = z.object({
   toolCalling: z.enum(['native', 'text']).default('native'),
 });
 
+/** The analysis agent's tools (analysis/tools): sandbox limits per conversation, allowed packages, web_fetch policy. */
+export const analysisFetchConfigSchema = z.object({
+  timeoutMs: z.number().int().positive().default(30_000),
+  perHostPerMinute: z.number().int().positive().default(30),
+  maxRedirects: z.number().int().nonnegative().default(5),
+  /** Loopback, private, link-local, CGNAT, multicast… are refused unless this is true (tests, trusted local data servers). */
+  allowPrivateAddresses: z.boolean().default(false),
+  /** When set, only these host names (exact, lower-case) may be fetched. */
+  allowHosts: z.array(z.string()).optional(),
+  /** Exact IP addresses allowed even though private/loopback (one trusted internal data server, without opening all ranges). */
+  allowAddresses: z.array(z.string()).optional(),
+  userAgent: z.string().default('sheetbench-analysis/1.0'),
+});
+
+export const analysisConfigSchema = z.object({
+  executionTimeoutMs: z.number().int().positive().default(60_000),
+  workspaceMaxBytes: z.number().int().positive().default(100 * 1024 * 1024),
+  downloadMaxBytes: z.number().int().positive().default(50 * 1024 * 1024),
+  /** What python_execute's `packages` may name; all of them are pre-installed in the sandbox venv (no install at run time). */
+  allowedPackages: z
+    .array(z.string())
+    .default(['pandas', 'numpy', 'scipy', 'matplotlib', 'seaborn', 'plotly', 'requests', 'beautifulsoup4', 'scikit-learn', 'openpyxl']),
+  /** Characters of stdout/stderr/file text handed back to the model per tool call (the rest stays in the workspace). */
+  maxReturnChars: z.number().int().positive().default(20_000),
+  fetch: analysisFetchConfigSchema.default(analysisFetchConfigSchema.parse({})),
+});
+
 export const configSchema = z.object({
   temporal: temporalConfigSchema.default(temporalConfigSchema.parse({})),
   llm: llmConfigSchema.default(llmConfigSchema.parse({})),
@@ -99,6 +126,7 @@ export const configSchema = z.object({
   recalc: recalcConfigSchema.default(recalcConfigSchema.parse({})),
   run: runConfigSchema.default(runConfigSchema.parse({})),
   conversation: conversationConfigSchema.default(conversationConfigSchema.parse({})),
+  analysis: analysisConfigSchema.default(analysisConfigSchema.parse({})),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -106,3 +134,4 @@ export type LlmConfig = z.infer<typeof llmConfigSchema>;
 export type SandboxConfig = z.infer<typeof sandboxConfigSchema>;
 export type TemporalConfig = z.infer<typeof temporalConfigSchema>;
 export type ConversationConfig = z.infer<typeof conversationConfigSchema>;
+export type AnalysisConfig = z.infer<typeof analysisConfigSchema>;

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { readdir } from 'node:fs/promises';
 import { writeJsonAtomic } from '../artifacts/files';
 import { cachedComplete, costOf, ResponseCache, type ChatMessage, type LlmProvider, type ToolSpec } from '../llm';
 import type { DebugStep } from './debug';
@@ -9,6 +8,7 @@ import { conversationLayout, type ConversationLayout } from './layout';
 import { historySection } from './prompts';
 import { PREVIEW_CHARS, type ModelStepInput, type ModelStepResult } from './steps';
 import { readMessage, readTranscript, transcriptDir, writeMessage } from './transcript';
+import { listWorkspaceFiles } from './workspaceFiles';
 import { addUsage } from './types';
 
 export interface ModelStepDeps {
@@ -89,17 +89,8 @@ async function withHistory(layout: ConversationLayout, text: string, turnId: str
     if (e.type === 'turn_started') turns.push({ question: String(e.data.text), answer: '(no answer)' });
     if (e.type === 'answer' && turns.length) turns[turns.length - 1].answer = String(e.data.text);
   }
-  const files = await listWorkspace(layout.workspace);
+  const files = (await listWorkspaceFiles(layout.workspace, 200)).map((f) => f.path);
   return `${text}\n\n${historySection(turns.slice(-10), files)}`;
-}
-
-async function listWorkspace(root: string): Promise<string[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
-    .sort()
-    .slice(0, 200);
 }
 
 interface DebugFacts {

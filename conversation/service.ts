@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readdir, realpath, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { Config } from '../config/schema';
@@ -22,6 +22,7 @@ import { conversationDir, conversationLayout, conversationWorkflowId, CONVERSATI
 import { mimeTypeOf } from './mime';
 import type { FileInfo, Pattern } from './types';
 import { checkUpload } from './uploads';
+import { listWorkspaceFiles } from './workspaceFiles';
 import { conversationView, infoView, type ConversationInfo, type ConversationView } from './view';
 
 export interface ConversationServiceOptions {
@@ -69,7 +70,7 @@ export class ConversationService {
     const info = await this.infoFile(id);
     const layout = this.layout(id);
     const events = await readEvents(layout);
-    return conversationView(this.info(info, events), events, await workspaceFiles(layout.workspace));
+    return conversationView(this.info(info, events), events, await listWorkspaceFiles(layout.workspace));
   }
 
   async rename(id: string, title: string): Promise<ConversationInfo> {
@@ -87,6 +88,14 @@ export class ConversationService {
     await this.handle(id)
       .signal(closeConversationSignal)
       .catch(() => undefined);
+  }
+
+  /** Ends the conversation's workflow (its sandboxes are freed) and waits for it; the conversation stays listed. */
+  async close(id: string): Promise<void> {
+    await this.infoFile(id);
+    const handle = this.handle(id);
+    await handle.signal(closeConversationSignal);
+    await handle.result();
   }
 
   async upload(id: string, files: Array<{ name: string; data: Buffer }>): Promise<Array<FileInfo & { note?: string }>> {
@@ -197,18 +206,4 @@ export function settingsOf(config: Config): ConversationSettings {
     branches: c.branches,
     turnsPerRun: c.turnsPerRun,
   };
-}
-
-async function workspaceFiles(root: string): Promise<FileInfo[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-  const files = await Promise.all(
-    entries
-      .filter((e) => e.isFile())
-      .map(async (e) => {
-        const full = path.join(e.parentPath, e.name);
-        const rel = path.relative(root, full);
-        return { filename: e.name, path: rel, type: mimeTypeOf(e.name), size: (await stat(full)).size };
-      }),
-  );
-  return files.sort((a, b) => a.path.localeCompare(b.path));
 }

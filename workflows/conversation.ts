@@ -20,6 +20,7 @@ import {
   type TurnSummary,
 } from './conversationContracts';
 import { classify, PATTERN_RUNNERS, Turn, TurnStop, type AnswerRef } from './patterns';
+import { NO_TOOL_NOTE } from './patterns/notes';
 
 interface PendingTurn {
   turnId: string;
@@ -109,6 +110,7 @@ async function runTurn(p: PendingTurn, input: ConversationWorkflowInput, state: 
   running.scope = scope;
   try {
     answer = await scope.run(() => runPattern(p.pattern, turn, summary, input.dir));
+    if (turn.toolCalls === 0) answer = { ...answer, prefix: NO_TOOL_NOTE };
     summary.status = 'completed';
   } catch (err) {
     if (isCancellation(err)) summary.status = 'cancelled';

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConversationEvent } from '../../conversation/events';
-import type { ScriptedReply, ScriptedRequest } from '../../scripted-llm';
+import type { ReplyFn, ScriptedRequest } from '../../scripted-llm';
 import { startServer, type RunningServer } from '../../server/start';
 import { TEST_NAMESPACE } from './temporalServer';
 import { startE2E, startInProcessWorkers, type E2EEnv } from './e2e';
@@ -17,7 +17,7 @@ export interface AnalysisEnv {
   close(): Promise<void>;
 }
 
-export async function startAnalysisEnv(reply: (r: ScriptedRequest) => ScriptedReply | string, config: Record<string, unknown> = {}): Promise<AnalysisEnv> {
+export async function startAnalysisEnv(reply: ReplyFn, config: Record<string, unknown> = {}): Promise<AnalysisEnv> {
   const conversationsDir = mkdtempSync(path.join(os.tmpdir(), 'sb-conv-'));
   const env = await startE2E({ rules: [], fallback: reply }, { config: { recalc: { engine: 'none' }, ...config, conversation: { dir: conversationsDir, ...(config.conversation as object) } } });
   const workers = await startInProcessWorkers(env, { recalc: false });

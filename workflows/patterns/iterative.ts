@@ -1,6 +1,5 @@
 import { fixInstruction } from '../../conversation/prompts';
 import { TurnStop, type AnswerRef, type Turn } from './turn';
-import { NO_TOOL_NOTE } from './notes';
 
 const MAX_ATTEMPTS = 3;
 
@@ -10,7 +9,7 @@ export async function iterative(turn: Turn): Promise<AnswerRef> {
   let instruction: string | undefined;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const reply = await agent.step('act', { instruction, tools: 'required' });
-    if (!reply.toolCalls.length) return agent.answer(attempt === 1 ? NO_TOOL_NOTE : undefined);
+    if (!reply.toolCalls.length) return agent.answer();
     const results = await agent.runTools(reply);
     if (results.every((r) => r.ok)) {
       await agent.step('act', { tools: 'none' });

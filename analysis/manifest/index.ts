@@ -1,0 +1,3 @@
+export * from './schema';
+export { validateManifest, type ManifestCheck } from './validate';
+export { readTableShape, parseCsv } from './dataFiles';

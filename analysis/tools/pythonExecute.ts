@@ -1,0 +1,110 @@
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { SandboxLostError } from '../../sandbox/errors';
+import type { Sandbox } from '../../sandbox/types';
+import { validateManifest } from '../manifest/validate';
+import { MANIFEST_FILE, type VisualizationOutput } from '../manifest/schema';
+import { checkRelativePath, INTERNAL_DIR, resolveInWorkspace } from '../workspace/paths';
+import { describeExecution, type ExecutionReport } from './executionReport';
+import { executionTimeoutMs } from './limits';
+import { allowedImports } from './pythonPackages';
+import { CAPTURE_FIGURES_CELL, parsePrepareReply, prepareCell } from './pythonPrelude';
+import { noteResetAnnounced, takeResetAnnounced, withSandbox } from './sandboxSessions';
+import { ToolRefusal, type AnalysisTool, type ToolContext } from './types';
+
+/** Budget of the tools' own cells (prelude, figure capture), separate from the user's time limit. */
+const HELPER_CELL_TIMEOUT_MS = 30_000;
+/** Written once a kernel of this conversation ran: a fresh kernel that finds it knows earlier state was lost. */
+const SESSION_MARKER = `${INTERNAL_DIR}/python-session`;
+
+export const STATE_RESET_NOTICE =
+  'The Python state was reset before or during this execution (worker restart or kernel restart): variables, imports and ' +
+  'objects from earlier calls are gone; files in the workspace are kept. Re-run any setup code you rely on.';
+
+export const pythonExecuteArgs = z.object({
+  code: z.string().min(1).describe('Python 3 code. Variables persist between calls of this conversation. Print what you need to see; the value of a final expression is shown.'),
+  packages: z.array(z.string()).optional().describe('Packages the code needs; only the allowed, pre-installed ones (nothing is installed at run time)'),
+  workingDir: z.string().optional().describe('Sub-folder of the workspace to run in (default: the workspace root)'),
+  timeout: z.number().positive().optional().describe('Seconds (capped by the configured execution limit)'),
+});
+type PythonExecuteArgs = z.infer<typeof pythonExecuteArgs>;
+
+export interface PythonExecuteReport extends ExecutionReport {
+  /** Valid outputs of visualization_manifest.json (tables, charts, images), when this execution changed it. */
+  visualizations?: VisualizationOutput[];
+  /** What is wrong with the manifest or its data files; fix and re-run. */
+  manifestErrors?: string[];
+  /** Set when earlier state was lost (see stateReset). */
+  notice?: string;
+}
+
+export const pythonExecuteTool: AnalysisTool<PythonExecuteArgs, PythonExecuteReport> = {
+  name: 'python_execute',
+  description:
+    'Runs Python 3 in this conversation\'s persistent sandboxed kernel (pandas, numpy, scipy, matplotlib, seaborn, plotly, scikit-learn, openpyxl, ' +
+    'bs4 available; no network: use web_fetch to download). The working directory is the workspace, the only writable folder. ' +
+    'Preloaded helpers: save_table(df, id, title, max_rows), save_chart(df, kind="line"|"bar"|"scatter"|"pie", x, y, group_by, title, x_label, y_label, id) ' +
+    'write the data file and visualization_manifest.json for you; open matplotlib figures are saved as PNGs automatically.',
+  args: pythonExecuteArgs,
+  async run(args, ctx) {
+    const modules = allowedImports(args.packages, ctx.config);
+    const workingDir = await checkWorkingDir(args.workingDir, ctx);
+    const timeoutMs = executionTimeoutMs(args.timeout, ctx.config);
+    return withSandbox(ctx, 'python', (sandbox) => execute(sandbox, args.code, { modules, workingDir, timeoutMs }, ctx));
+  },
+};
+
+async function checkWorkingDir(requested: string | undefined, ctx: ToolContext): Promise<string> {
+  if (!requested) return '';
+  const rel = checkRelativePath(requested);
+  const info = await stat(await resolveInWorkspace(ctx.workspaceDir, rel)).catch(() => null);
+  if (rel && !info?.isDirectory()) throw new ToolRefusal(`workingDir ${requested} is not a folder of the workspace (create it first, or leave workingDir out)`);
+  return rel;
+}
+
+async function execute(
+  sandbox: Sandbox,
+  code: string,
+  opts: { modules: string[]; workingDir: string; timeoutMs: number },
+  ctx: ToolContext,
+): Promise<PythonExecuteReport> {
+  const lostState = await prepareKernel(sandbox, opts, ctx);
+  const result = await sandbox.execute(code, { timeoutMs: opts.timeoutMs, signal: ctx.signal });
+  const capture = result.stateReset ? null : await sandbox.execute(CAPTURE_FIGURES_CELL, { timeoutMs: HELPER_CELL_TIMEOUT_MS, signal: ctx.signal });
+  const stateReset = lostState || result.stateReset;
+  if (result.stateReset) noteResetAnnounced(ctx.conversationId);
+  const files = [...new Set([...result.files, ...(capture?.files ?? [])])].sort();
+  const stderr = capture?.error ? `${result.stderr}\n[saving open matplotlib figures failed: ${capture.error}]` : result.stderr;
+  const report = await describeExecution({ ...result, stderr, files, stateReset }, ctx);
+  const manifest = await validateManifest(ctx.workspaceDir);
+  const manifestError = manifest.errors.length ? `${MANIFEST_FILE} has problems (fix them and re-run):\n- ${manifest.errors.join('\n- ')}` : '';
+  return {
+    ...report,
+    success: report.success && !manifestError,
+    error: [report.error, manifestError].filter(Boolean).join('\n'),
+    // The whole manifest when this execution changed it (so the caller sees every current output), else nothing new.
+    ...(manifest.outputs.length && files.includes(MANIFEST_FILE) ? { visualizations: manifest.outputs } : {}),
+    ...(manifest.errors.length ? { manifestErrors: manifest.errors } : {}),
+    ...(stateReset ? { notice: STATE_RESET_NOTICE } : {}),
+  };
+}
+
+/** Runs the prelude; true when this kernel is fresh although the conversation ran Python before (state lost). */
+async function prepareKernel(sandbox: Sandbox, opts: { modules: string[]; workingDir: string }, ctx: ToolContext): Promise<boolean> {
+  const cell = prepareCell({ root: sandbox.workDirInside, workingDir: opts.workingDir, modules: opts.modules });
+  const prep = await sandbox.execute(cell, { timeoutMs: HELPER_CELL_TIMEOUT_MS, signal: ctx.signal });
+  const reply = parsePrepareReply(prep.stdout);
+  if (!reply) throw new SandboxLostError(`the python_execute prelude failed in the sandbox: ${prep.error || prep.stderr || 'no reply'}`);
+  if (reply.missing.length) {
+    throw new ToolRefusal(`package(s) ${reply.missing.join(', ')} are allowed but not installed in this sandbox (set-up is incomplete); use other packages`);
+  }
+  const marker = join(ctx.workspaceDir, SESSION_MARKER);
+  const ranBefore = await stat(marker).then(() => true, () => false);
+  if (!ranBefore) {
+    await mkdir(join(ctx.workspaceDir, INTERNAL_DIR), { recursive: true });
+    await writeFile(marker, `${new Date().toISOString()}\n`);
+  }
+  const announced = reply.fresh && takeResetAnnounced(ctx.conversationId);
+  return (reply.fresh && ranBefore && !announced) || prep.stateReset;
+}

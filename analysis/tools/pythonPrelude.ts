@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const helperSource = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../python/sheetbench_viz.py'), 'utf8');
+
+/**
+ * Runs before each python_execute call, inside the kernel: loads the helpers as module `sheetbench_viz` when the
+ * kernel is fresh (then binds save_table/save_chart/… in the user's namespace), points them at the workspace, changes
+ * to the working folder and reports missing packages. Prints one JSON line: {fresh, missing}.
+ */
+const PREPARE = `
+import sys, os, json, types, importlib.util
+fresh = 'sheetbench_viz' not in sys.modules
+if fresh:
+    module = types.ModuleType('sheetbench_viz')
+    exec(compile(args['source'], 'sheetbench_viz.py', 'exec'), module.__dict__)
+    sys.modules['sheetbench_viz'] = module
+    for name in module.__all__:
+        user_ns[name] = getattr(module, name)
+helpers = sys.modules['sheetbench_viz']
+helpers._set_root(args['root'])
+helpers._begin_execution()
+os.chdir(os.path.join(args['root'], args['workingDir']))
+missing = [m for m in args['modules'] if importlib.util.find_spec(m) is None]
+print(json.dumps({'fresh': fresh, 'missing': missing}))
+`;
+
+export function prepareCell(opts: { root: string; workingDir: string; modules: string[] }): string {
+  const args = { source: helperSource, ...opts };
+  // JSON string literals are valid Python string literals.
+  return `exec(${JSON.stringify(PREPARE)}, {'user_ns': globals(), 'args': __import__('json').loads(${JSON.stringify(JSON.stringify(args))})})`;
+}
+
+/** Runs after each call: saves open matplotlib figures as PNGs listed in the manifest. */
+export const CAPTURE_FIGURES_CELL = "__import__('sys').modules['sheetbench_viz']._capture_figures() if 'sheetbench_viz' in __import__('sys').modules else None";
+
+export interface PrepareReply {
+  fresh: boolean;
+  missing: string[];
+}
+
+export function parsePrepareReply(stdout: string): PrepareReply | null {
+  const line = stdout.trim().split('\n').pop() ?? '';
+  try {
+    return JSON.parse(line) as PrepareReply;
+  } catch {
+    return null;
+  }
+}

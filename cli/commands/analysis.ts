@@ -1,0 +1,136 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { loadConfig } from '../../config/load';
+import type { Config } from '../../config/schema';
+import { ConversationError } from '../../conversation/errors';
+import type { ConversationEvent } from '../../conversation/events';
+import { conversationDir, conversationLayout } from '../../conversation/layout';
+import { ConversationService } from '../../conversation/service';
+import { PATTERNS, type Pattern } from '../../conversation/types';
+import { connectClient, connectWorkerConnection } from '../../temporal/connection';
+import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
+import { startServer } from '../../server/start';
+import { CliError, EXIT } from '../exitCodes';
+import { resolveTemporal, type TemporalSession } from '../temporalSession';
+
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+
+interface ServeFlags {
+  port: string;
+  host: string;
+  worker: boolean;
+}
+
+interface AskFlags {
+  file: string[];
+  pattern?: string;
+  out?: string;
+  model?: string;
+  baseUrl?: string;
+}
+
+export function registerAnalysisCommands(program: Command): void {
+  program
+    .command('serve')
+    .description('HTTP API for analysis conversations (workers in-process unless --no-worker)')
+    .option('--port <n>', 'port', '8787')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--no-worker', 'do not start in-process workers (workers run elsewhere)')
+    .action(async (flags: ServeFlags) => {
+      const config = loadConfig();
+      const session = await resolveTemporal(config, log);
+      const client = await connectClient(session);
+      const workers = flags.worker ? await analysisWorkers(session, config) : undefined;
+      const port = Number.parseInt(flags.port, 10);
+      if (!Number.isInteger(port) || port < 0) throw new CliError(`--port must be a port number, got "${flags.port}"`, EXIT.usage);
+      const server = await startServer({ config, client, temporal: { address: session.address, namespace: session.namespace, uiUrl: session.uiUrl }, port, host: flags.host, workers });
+      log(`sheetbench API on ${server.url}/api (conversations in ${path.resolve(config.conversation.dir)})`);
+      await new Promise<void>((resolve) => {
+        for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve());
+      });
+      await server.close();
+      await client.connection.close();
+    });
+
+  program
+    .command('ask <question>')
+    .description('one analysis conversation, headless: prints the answer and where its files are')
+    .option('--file <path>', 'a file for the workspace (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option('--pattern <name>', `${PATTERNS.join(' | ')}`, 'auto')
+    .option('--out <dir>', 'folder for the conversation (default: conversation.dir of the config)')
+    .option('--model <name>', 'model name')
+    .option('--base-url <url>', 'OpenAI-compatible endpoint (key from OPENAI_API_KEY)')
+    .action(async (question: string, flags: AskFlags) => {
+      if (!PATTERNS.includes(flags.pattern as Pattern)) throw new CliError(`--pattern must be one of ${PATTERNS.join(', ')}`, EXIT.usage);
+      const config = loadConfig({ llm: { model: flags.model, baseUrl: flags.baseUrl }, conversation: flags.out ? { dir: flags.out } : {} });
+      const session = await resolveTemporal(config, log);
+      const client = await connectClient(session);
+      const workers = await analysisWorkers(session, config);
+      const running = workers.run();
+      try {
+        const service = new ConversationService({ client, config });
+        const status = await ask(service, question, flags.file, flags.pattern as Pattern);
+        if (status !== 'completed') process.exitCode = EXIT.failure;
+      } finally {
+        await workers.shutdown();
+        await running;
+        await client.connection.close();
+      }
+    });
+}
+
+async function analysisWorkers(session: TemporalSession, config: Config): Promise<WorkerSet> {
+  const connection = await connectWorkerConnection(session);
+  return createWorkers(connection, { ...config, temporal: { ...config.temporal, namespace: session.namespace } }, { recalc: false });
+}
+
+/** Runs one turn, printing its progress to stderr and the answer to stdout; returns how the turn ended. */
+async function ask(service: ConversationService, question: string, files: string[], pattern: Pattern): Promise<string> {
+  const conv = await service.create({ title: question.slice(0, 80), pattern });
+  const uploads = await Promise.all(files.map(async (f) => ({ name: path.basename(f), data: await readFile(f) }))).catch((err: Error) => {
+    throw new CliError(`cannot read --file: ${err.message}`, EXIT.usage);
+  });
+  if (uploads.length) {
+    const stored = await service.upload(conv.id, uploads).catch((err: unknown) => {
+      throw err instanceof ConversationError ? new CliError(err.message, EXIT.usage) : err;
+    });
+    for (const f of stored) log(`file ${f.path} (${f.size} bytes${f.note ? `, ${f.note}` : ''})`);
+  }
+  const { turnId } = await service.send(conv.id, { text: question, pattern, files: uploads.map((u) => u.name) });
+  let seq = 0;
+  for (;;) {
+    const events = await service.events(conv.id, seq);
+    for (const e of events) {
+      seq = e.seq;
+      printEvent(e);
+      if (e.type === 'turn_ended' && e.turnId === turnId) {
+        const layout = conversationLayout(conversationDir(service.root, conv.id));
+        log(`conversation ${conv.id}: files in ${layout.workspace}; events, transcripts and debug records in ${layout.dir}`);
+        await service.close(conv.id);
+        return String(e.data.status);
+      }
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+function printEvent(e: ConversationEvent): void {
+  const d = e.data as Record<string, unknown>;
+  switch (e.type) {
+    case 'step':
+      return log(`[${d.kind}] ${String(d.text).slice(0, 300)}`);
+    case 'tool_call':
+      return log(`[tool] ${d.tool} ${JSON.stringify(d.args).slice(0, 200)}`);
+    case 'tool_result':
+      return log(`[tool] ${d.tool} ${d.ok ? 'ok' : `failed: ${String(d.error ?? d.stderr ?? '').slice(0, 300)}`}`);
+    case 'error':
+      return log(`[error] ${d.message}`);
+    case 'answer':
+      return void process.stdout.write(`${d.text}\n`);
+    case 'turn_ended':
+      return log(`turn ${e.turnId} ${d.status}`);
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedServer, type ScriptedServer } from '../../scripted-llm';
+import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
+import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** `sheetbench ask` as a user runs it: one headless conversation, answer on stdout, files named on stderr. */
+describe('sheetbench ask', () => {
+  let temporal: TestTemporal;
+  let llm: ScriptedServer;
+  let work: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    temporal = await startTestTemporal();
+    llm = await startScriptedServer({ script: { rules: [], fallback: salesAnalyst } });
+    work = mkdtempSync(path.join(os.tmpdir(), 'sb-ask-'));
+    chmodSync(work, 0o711); // the sandbox uid must reach the conversation folders below it
+    const configFile = path.join(work, 'config.json');
+    writeFileSync(configFile, JSON.stringify({ recalc: { engine: 'none' }, sandbox: { backend: 'bwrap' }, temporal: { taskQueue: 'ask-main' } }));
+    writeFileSync(path.join(work, 'sales.csv'), SALES_CSV);
+    env = { ...process.env, SHEETBENCH_CONFIG: configFile, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: TEST_NAMESPACE, OPENAI_API_KEY: 'test-key-not-secret' };
+  }, 120_000);
+  afterAll(async () => {
+    await llm?.close();
+    await temporal?.stop();
+  });
+
+  function ask(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      const child = spawn(path.join(REPO, 'bin/sheetbench'), ['ask', ...args, '--base-url', llm.url, '--model', 'scripted'], { cwd: work, env });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
+    });
+  }
+
+  it('answers a question about a file and says where the files are', async () => {
+    const out = path.join(work, 'convs');
+    const res = await ask(['What is the total amount?', '--file', 'sales.csv', '--pattern', 'react', '--out', out]);
+    expect(res.stderr).toContain('[tool] python_execute ok');
+    expect(res.code).toBe(0);
+    expect(res.stdout.trim()).toBe('The total amount is **47**.');
+    const workspace = /files in (\S+);/.exec(res.stderr)![1];
+    expect(workspace.startsWith(out)).toBe(true);
+    expect(readFileSync(path.join(workspace, 'sales.csv'), 'utf8')).toBe(SALES_CSV);
+  }, 180_000);
+
+  it('refuses an unknown pattern with a usage error', async () => {
+    const res = await ask(['Q', '--pattern', 'magic']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--pattern must be one of auto, direct');
+  }, 60_000);
+});

@@ -1,0 +1,119 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConversationEvent } from '../../conversation/events';
+import type { Pattern } from '../../conversation/types';
+import type { ScriptedRequest } from '../../scripted-llm';
+import { jsonBody, startAnalysisEnv, waitForTurn, type AnalysisEnv } from '../helpers/analysis';
+import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
+
+const ITEMS = [3, 9, 1, 7, 5, 8, 2].map((value, i) => ({ name: `item${i}`, value }));
+
+/** Bad input and tool trouble: each leaves a clear message in the conversation, which stays usable. */
+describe('analysis conversations: bad input, tool trouble, downloads, manifests, cancel', () => {
+  let a: AnalysisEnv;
+  let data: Server;
+  let dataUrl: string;
+
+  const model = async (r: ScriptedRequest) => {
+    if (r.messages.some((m) => m.role === 'user' && m.content.includes('[SLOW]'))) await sleep(30_000);
+    return salesAnalyst(r);
+  };
+
+  async function conversation(pattern: Pattern = 'react'): Promise<string> {
+    const conv = await a.server.service.create({ pattern });
+    await a.server.service.upload(conv.id, [{ name: 'sales.csv', data: Buffer.from(SALES_CSV) }]);
+    return conv.id;
+  }
+
+  async function turn(id: string, text: string): Promise<{ events: ConversationEvent[]; status: string; answer: string; error?: string }> {
+    const { turnId } = await a.server.service.send(id, { text });
+    const events = (await waitForTurn(a, id, turnId)).filter((e) => e.turnId === turnId);
+    const ended = events.at(-1)!;
+    return { events, status: String(ended.data.status), answer: String(events.find((e) => e.type === 'answer')?.data.text ?? ''), error: ended.data.error as string | undefined };
+  }
+
+  beforeAll(async () => {
+    data = createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ITEMS)));
+    await new Promise<void>((r) => data.listen(0, '127.0.0.1', r));
+    dataUrl = `http://127.0.0.1:${(data.address() as AddressInfo).port}/items.json`;
+    a = await startAnalysisEnv(model, { analysis: { fetch: { allowPrivateAddresses: true } } });
+  }, 120_000);
+  afterAll(async () => {
+    await a?.close();
+    data?.close();
+  });
+
+  it('a model that never calls a tool: the answer says nothing was computed', async () => {
+    const r = await turn(await conversation(), 'What is the total amount? [NOTOOLS]');
+    expect(r.status).toBe('completed');
+    expect(r.answer).toMatch(/^_Note: the model answered without running any code/);
+  }, 120_000);
+
+  it('a model looping on the same failing call is stopped with the reason; the next message works', async () => {
+    const id = await conversation();
+    const r = await turn(id, 'What is the total amount? [LOOP]');
+    expect(r.status).toBe('failed');
+    expect(r.error).toMatch(/same failing python_execute call 3 times/);
+    expect(r.events.some((e) => e.type === 'error' && String(e.data.message).includes('same failing'))).toBe(true);
+    const next = await turn(id, 'What is the total amount?');
+    expect(next.status).toBe('completed');
+    expect(next.answer).toContain('**47**');
+  }, 180_000);
+
+  it('tool arguments that are not JSON are reported to the model, which then recovers', async () => {
+    const r = await turn(await conversation(), 'What is the total amount? [BADARGS]');
+    const results = r.events.filter((e) => e.type === 'tool_result');
+    expect(results[0].data).toMatchObject({ ok: false, error: expect.stringContaining('not valid JSON') });
+    expect(r.status).toBe('completed');
+    expect(r.answer).toContain('**47**');
+  }, 120_000);
+
+  it('a wrong visualization manifest is reported, corrected, and the chart appears', async () => {
+    const r = await turn(await conversation(), 'Plot the total amount by region [MANIFEST]');
+    const results = r.events.filter((e) => e.type === 'tool_result');
+    expect(results.map((e) => e.data.ok)).toEqual([false, true]);
+    expect(String(results[0].data.error)).toMatch(/visualization_manifest.json is not valid.*regoin/s);
+    const charts = r.events.filter((e) => e.type === 'visualization').map((e) => e.data.output as { type: string; config: { xColumn: string } });
+    expect(charts).toEqual([expect.objectContaining({ type: 'bar_chart', config: expect.objectContaining({ xColumn: 'region' }) })]);
+    expect(r.status).toBe('completed');
+  }, 120_000);
+
+  it('downloads JSON from a local HTTP server with web_fetch and answers the top 5', async () => {
+    const r = await turn(await conversation(), `Download the items and show the top 5 by value [FETCH:${dataUrl}]`);
+    expect(r.events.filter((e) => e.type === 'tool_call').map((e) => e.data.tool)).toEqual(['web_fetch', 'python_execute']);
+    expect(r.status).toBe('completed');
+    expect(r.answer).toContain('item1, item5, item3, item4, item0');
+  }, 120_000);
+
+  it('uploads: content not matching the name is refused (415); a UTF-16 CSV is converted and used', async () => {
+    const id = (await a.server.service.create({ pattern: 'react' })).id;
+    const fake = new FormData();
+    fake.append('file', new Blob(['region,amount\n']), 'report.xlsx');
+    const refused = await a.api(`/api/conversations/${id}/files`, { method: 'POST', body: fake });
+    expect(refused.status).toBe(415);
+    expect(((await refused.json()) as { error: string }).error).toContain('report.xlsx is not an XLSX workbook');
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(SALES_CSV, 'utf16le')]);
+    const form = new FormData();
+    form.append('file', new Blob([utf16]), 'sales.csv');
+    const stored = (await (await a.api(`/api/conversations/${id}/files`, { method: 'POST', body: form })).json()) as { files: Array<{ note?: string }> };
+    expect(stored.files[0].note).toBe('converted from UTF-16 LE to UTF-8');
+    const r = await turn(id, 'What is the total amount?');
+    expect(r.answer).toContain('**47**');
+  }, 120_000);
+
+  it('a second message while a turn runs is refused (409); cancel ends the turn as cancelled; the conversation goes on', async () => {
+    const id = await conversation();
+    const { turnId } = await a.server.service.send(id, { text: 'What is the total amount? [SLOW]' });
+    const busy = await a.api(`/api/conversations/${id}/messages`, jsonBody({ text: 'another question' }));
+    expect(busy.status).toBe(409);
+    expect(((await busy.json()) as { error: string }).error).toContain(`turn ${turnId} is still running`);
+    const cancel = await a.api(`/api/conversations/${id}/cancel`, { method: 'POST' });
+    expect(cancel.status).toBe(202);
+    const events = await waitForTurn(a, id, turnId);
+    expect(events.at(-1)!.data.status).toBe('cancelled');
+    const next = await turn(id, 'What is the total amount?');
+    expect(next.answer).toContain('**47**');
+  }, 180_000);
+});

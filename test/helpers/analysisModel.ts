@@ -1,0 +1,68 @@
+import {
+  CLASSIFY_INSTRUCTION,
+  CRITIQUE_INSTRUCTION,
+  DIRECT_INSTRUCTION,
+  PLAN_INSTRUCTION,
+} from '../../conversation/prompts';
+import type { ScriptedReply, ScriptedRequest } from '../../scripted-llm';
+
+/**
+ * A scripted analyst for sales.csv (region,amount): answers every pattern's prompts the way a capable model would, so
+ * tests check the machinery, not the model. Tags in the question steer it: `[FAILFIRST]` makes the first code fail
+ * (a misspelt column), `[JIT:<pattern>]` is what the classify step answers, `[NOTOOLS]` never calls a tool,
+ * `[LOOP]` repeats the same failing call forever, `[BADARGS]` sends arguments that are not JSON first, `[MANIFEST]`
+ * writes a chart manifest naming a missing column first, `[FETCH:<url>]` downloads JSON and prints the top 5 names.
+ */
+export function salesAnalyst(r: ScriptedRequest): ScriptedReply {
+  const question = r.messages.find((m) => m.role === 'user')?.content ?? '';
+  const last = r.messages.at(-1)!;
+  const tools = r.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content) as { ok?: boolean; stdout?: string; error?: string });
+  const failed = tools.filter((t) => t.ok === false).length;
+  if (last.role === 'user' && last.content === CLASSIFY_INSTRUCTION) {
+    const choice = /\[JIT:(\w+)\]/.exec(question)?.[1] ?? 'react';
+    return { text: `The request is a single computation.\nPATTERN: ${choice}` };
+  }
+  if (last.role === 'user' && last.content === PLAN_INSTRUCTION) return { text: '1. Load sales.csv\n2. Sum the amount column\n3. Report the total' };
+  if (last.role === 'user' && last.content === CRITIQUE_INSTRUCTION) {
+    const critiques = r.messages.filter((m) => m.content === CRITIQUE_INSTRUCTION).length;
+    return { text: critiques === 1 ? '1. the total lacks its unit\nVERDICT: REVISE' : 'all ok\nVERDICT: OK' };
+  }
+  if (last.role === 'user' && /^Propose approach (\d+)/.test(last.content)) return { text: `Approach ${/^Propose approach (\d+)/.exec(last.content)![1]}: sum the amount column with pandas` };
+  if (last.role === 'user' && /^Here are \d+ /.test(last.content)) return { text: 'Candidate 2 is the clearest.\nBEST: 2' };
+  const fetchUrl = /\[FETCH:(\S+)\]/.exec(question)?.[1];
+  if (fetchUrl && !tools.length) return { text: 'Downloading.', toolCalls: [{ name: 'web_fetch', arguments: { url: fetchUrl, type: 'file', filename: 'downloads/items.json' } }] };
+  if (fetchUrl && tools.length === 1) return { text: '', toolCalls: [{ name: 'python_execute', arguments: { code: TOP5_CODE } }] };
+  if (question.includes('[NOTOOLS]') || r.toolChoice === 'none' || (last.role === 'tool' && tools.at(-1)?.ok !== false && !question.includes('[LOOP]'))) {
+    const stdout = [...tools].reverse().find((t) => t.stdout)?.stdout?.trim();
+    return { text: stdout ? `The total amount is **${stdout}**.` : 'I think the total is probably around 50.' };
+  }
+  if (question.includes('[MANIFEST]')) return { text: '', toolCalls: [{ name: 'python_execute', arguments: { code: chartCode(failed === 0 ? 'regoin' : 'region') } }] };
+  if (question.includes('[BADARGS]') && !tools.length) return { text: '', toolCalls: [{ name: 'python_execute', arguments: '{"code": "print(1)' }] };
+  const failNow = (question.includes('[FAILFIRST]') && failed === 0) || question.includes('[LOOP]');
+  const column = failNow ? 'amout' : 'amount';
+  const code = `import pandas as pd\ndf = pd.read_csv('sales.csv')\nprint(df['${column}'].sum())`;
+  return { text: failed ? 'The column name was wrong; fixing it.' : 'Loading the data.', toolCalls: [{ name: 'python_execute', arguments: { code } }] };
+}
+
+const TOP5_CODE = `import json
+items = json.load(open('downloads/items.json'))
+top = sorted(items, key=lambda i: i['value'], reverse=True)[:5]
+print(', '.join(i['name'] for i in top))`;
+
+function chartCode(xColumn: string): string {
+  const manifest = {
+    version: '1.0',
+    outputs: [{ id: 'sales_by_region', type: 'bar_chart', title: 'Sales by region', dataFile: 'by_region.csv', config: { xColumn, yColumn: 'amount', xLabel: 'Region', yLabel: 'Amount' } }],
+  };
+  return [
+    'import json, pandas as pd',
+    "df = pd.read_csv('sales.csv').groupby('region', as_index=False)['amount'].sum()",
+    "df.to_csv('by_region.csv', index=False)",
+    `json.dump(${JSON.stringify(manifest)}, open('visualization_manifest.json', 'w'))`,
+    "print(df['amount'].sum())",
+  ].join('\n');
+}
+
+export const SALES_CSV = 'region,amount\nnorth,10\nsouth,32\nnorth,5\n';
+
+export { DIRECT_INSTRUCTION };
