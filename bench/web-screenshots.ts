@@ -4,8 +4,7 @@
  * and a run workflow Temporal knows), web-phone.png (the chat at 390 px).
  *   nice -n 10 node --import tsx bench/web-screenshots.ts
  */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SA } from '../temporal/searchAttributes';
 import { writeReport } from '../report/writeReport';
@@ -17,12 +16,10 @@ import { salesReply } from '../test/web/salesModel';
 
 const OUT = path.resolve('bench/out');
 await mkdir(OUT, { recursive: true });
-// The runs route lists runs/ of the working directory: give it one finished run folder (with report.html).
-const cwd = await mkdtemp(path.join(os.tmpdir(), 'sb-web-shots-'));
-const runDir = await buildRunFolder(path.join(cwd, 'runs'), standardRun('run-2026-11-23-demo'));
+// The runs route lists runs/ of the working directory: give it one finished run folder (with report.html), removed at the end.
+const runDir = await buildRunFolder(path.resolve('runs'), standardRun(`web-screenshots-${process.pid}`));
 await writeReport({ runDir });
-await writeFile(path.join(runDir, 'summary.json'), JSON.stringify({ runId: 'run-2026-11-23-demo', tasks: 5, scored: 4, failed: 1, overall: { tasks: 4, soft: 0.6667, hard: 0.5 }, costUsd: 0.0312 }));
-process.chdir(cwd);
+await writeFile(path.join(runDir, 'summary.json'), JSON.stringify({ runId: path.basename(runDir), tasks: 5, scored: 4, failed: 1, overall: { tasks: 4, soft: 0.6667, hard: 0.5 }, costUsd: 0.0312 }));
 
 const a = await startAnalysisEnv(salesReply);
 try {
@@ -68,4 +65,5 @@ try {
   console.log(`screenshots in ${OUT}: web-chat.png web-chart.png web-debug.png web-runs.png web-phone.png`);
 } finally {
   await a.close();
+  await rm(runDir, { recursive: true, force: true });
 }

@@ -23,7 +23,7 @@ function TurnView({ conversationId, turn }) {
       ${turn.pattern ? html`<span class="badge" title="pattern">${turn.pattern}</span>` : null}</div>
     <div class="msg assistant">
       <div class="who">Agent</div>
-      <ol class="work" aria-label="Steps">${turn.items.map((it, i) => html`<${Item} key=${i} item=${it} />`)}</ol>
+      <ol class="work" aria-label="Steps">${turn.items.map((it, i) => html`<${Item} key=${i} item=${it} running=${running} />`)}</ol>
       ${running ? html`<p class="working" role="status"><span class="spinner" aria-hidden="true"></span> working…</p>` : null}
       ${turn.visualizations.length ? html`<div class="vizzes">${turn.visualizations.map((v) => html`<${Visualization} key=${v.id} conversationId=${conversationId} output=${v} />`)}</div>` : null}
       ${turn.files.length
@@ -50,11 +50,11 @@ function TurnFooter({ turn }) {
   </footer>`;
 }
 
-function Item({ item }) {
+function Item({ item, running }) {
   if (item.type === 'step') return html`<li class="step step-${item.kind}"><span class="kind">${item.kind}</span> ${item.text}</li>`;
   if (item.type === 'code') return html`<li class="code-item"><${CodeBlock} code=${item.code} language=${item.language} /></li>`;
   if (item.type === 'error') return html`<li class="error" role="alert"><span class="kind">${item.where} error</span> ${item.message}</li>`;
-  return html`<li class="tool"><${ToolResult} item=${item} /></li>`;
+  return html`<li class="tool">${item.code ? html`<${CodeBlock} code=${item.code.code} language=${item.code.language} />` : null}<${ToolResult} item=${item} running=${running} /></li>`;
 }
 
 export function CodeBlock({ code, language, open = false }) {
@@ -72,10 +72,10 @@ export function CodeBlock({ code, language, open = false }) {
   </details>`;
 }
 
-function ToolResult({ item }) {
+function ToolResult({ item, running }) {
   const r = item.result;
   const head = html`<span class="kind">${item.tool}</span>`;
-  if (!r) return html`${head} <span class="muted">running…</span>`;
+  if (!r) return html`${head} <span class="muted">${running ? 'running…' : 'no result (the turn ended first)'}</span>`;
   const ok = r.ok !== false && !r.error && (r.returnCode === undefined || r.returnCode === 0);
   return html`<div class=${ok ? 'result ok' : 'result failed'}>
     ${head} <span class="muted">${ok ? 'ok' : 'failed'}${r.returnCode !== undefined ? ` (exit ${r.returnCode})` : ''} · ${r.durationMs ?? '?'} ms</span>
