@@ -6,34 +6,15 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScriptedReply, ScriptedRequest } from '../../scripted-llm';
 import { startServer, type RunningServer } from '../../server/start';
 import { startE2E, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
 import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
 import { launchChromium, openPage } from './browser';
 import { SALES_CSV, SALES_TOTALS } from './salesScript';
+import { hold, salesModel, type Hold } from './salesModel';
 
 const QUESTION = 'Total sales by region, as a table and a bar chart';
-const CODE = [
-  'import json',
-  'import pandas as pd',
-  "df = pd.read_csv('sales.csv')",
-  "totals = df.groupby('region', sort=False, as_index=False)['sales'].sum()",
-  "totals.to_csv('by_region.csv', index=False)",
-  "manifest = {'version': '1.0', 'outputs': [",
-  "  {'id': 'totals', 'type': 'table', 'title': 'Sales by region', 'dataFile': 'by_region.csv', 'config': {'columns': ['region', 'sales'], 'maxRows': 50}},",
-  "  {'id': 'sales_chart', 'type': 'bar_chart', 'title': 'Total sales by region', 'dataFile': 'by_region.csv', 'config': {'xColumn': 'region', 'yColumn': 'sales', 'xLabel': 'Region', 'yLabel': 'Sales (USD)'}}]}",
-  "json.dump(manifest, open('visualization_manifest.json', 'w'))",
-  'print(totals.to_string(index=False))',
-].join('\n');
-
-/** A promise the test resolves to let a held model call answer. */
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 describe('analysis web app end to end (real server, Temporal, sandbox; scripted model)', () => {
   let env: E2EEnv;
@@ -41,19 +22,10 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
   let worker: WorkerProcess;
   let browser: Browser;
   /** Held when set: the model's call after a tool result (the answer), and its first call of a turn (the code). */
-  let holdAnswer: ReturnType<typeof gate> | undefined;
-  let holdFirst: ReturnType<typeof gate> | undefined;
+  let holdAnswer: Hold | undefined;
+  let holdFirst: Hold | undefined;
 
-  async function model(r: ScriptedRequest): Promise<ScriptedReply> {
-    const last = r.messages.at(-1);
-    if (last?.role === 'tool') {
-      await holdAnswer?.opened;
-      const out = JSON.parse(String(last.content)) as { stdout?: string };
-      return { text: `Sales by region:\n\n\`\`\`\n${(out.stdout ?? '').trim()}\n\`\`\`` };
-    }
-    await holdFirst?.opened;
-    return { text: 'I will total the sales per region and chart them.', toolCalls: [{ name: 'python_execute', arguments: { code: CODE } }] };
-  }
+  const model = salesModel({ answer: () => holdAnswer, first: () => holdFirst });
 
   const startWorker = async () => {
     worker = spawnWorker({ ...workerProcessEnv(env), SHEETBENCH_WORKER_RECALC: '0' });
@@ -90,7 +62,7 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
   }
 
   it('upload a CSV, ask for grouped totals and a bar chart: streamed steps, table rows and bars match the data, the file downloads byte for byte, the debug view has the prompt and stdout', async () => {
-    holdAnswer = gate();
+    holdAnswer = hold();
     const { page, pageErrors, foreignRequests, close } = await openPage(browser, server.url);
     const id = await newConversationWithCsv(page);
     await ask(page);
@@ -129,7 +101,7 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
   }, 240_000);
 
   it('reload mid-turn: the page shows the running turn where it stands and then its end, nothing twice', async () => {
-    holdAnswer = gate();
+    holdAnswer = hold();
     const { page, close } = await openPage(browser, server.url);
     await newConversationWithCsv(page);
     await ask(page);
@@ -147,7 +119,7 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
   }, 240_000);
 
   it('kill the worker mid-turn: the turn stays running on the page, then resumes on a new worker and finishes', async () => {
-    holdAnswer = gate();
+    holdAnswer = hold();
     const { page, close } = await openPage(browser, server.url);
     await newConversationWithCsv(page);
     await ask(page);
@@ -165,7 +137,7 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
   }, 300_000);
 
   it('cancel a turn: it ends as cancelled on the page', async () => {
-    holdFirst = gate();
+    holdFirst = hold();
     const { page, close } = await openPage(browser, server.url);
     await newConversationWithCsv(page);
     await ask(page);
@@ -178,7 +150,7 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
   }, 240_000);
 
   it('bad input on the page: a refused or oversized upload, a message while a turn runs, an unknown id — each said where it happens, nothing typed lost', async () => {
-    holdFirst = gate();
+    holdFirst = hold();
     const { page, pageErrors, close } = await openPage(browser, server.url);
     await newConversationWithCsv(page);
     await page.locator('#file-input').setInputFiles([

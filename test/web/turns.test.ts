@@ -33,6 +33,17 @@ describe('turns from the event log', () => {
     expect(runningTurn(ended)).toBeUndefined();
   });
 
+  it('code with a callId joins its tool call, whichever comes first', () => {
+    seq = 0;
+    const s = [
+      ev('tool_call', { stepId: 's', callId: 'a', tool: 'python_execute', args: {} }),
+      ev('code', { stepId: 's', callId: 'a', language: 'python', code: 'x = 1' }),
+      ev('code', { stepId: 's', callId: 'b', language: 'python', code: 'y = 2' }),
+      ev('tool_call', { stepId: 's', callId: 'b', tool: 'python_execute', args: {} }),
+    ].reduce(applyEvent, emptyTurns());
+    expect(s.turns[0]!.items.map((i) => [i.type, i.callId, i.code?.code])).toEqual([['tool', 'a', 'x = 1'], ['tool', 'b', 'y = 2']]);
+  });
+
   it('ignores events it has already seen (replay after reload or reconnect) and keeps turns apart', () => {
     seq = 0;
     const a = ev('turn_started', { pattern: 'auto', text: 'q1' });

@@ -27,12 +27,19 @@ function reduceTurn(turn, { type, data, at }) {
     case 'step':
       turn.items.push({ type: 'step', stepId: data.stepId, kind: data.kind, text: data.text });
       return turn;
-    case 'code':
-      turn.items.push({ type: 'code', stepId: data.stepId, language: data.language, code: data.code });
+    case 'code': {
+      // code that belongs to a tool call (same callId) is shown with that call, before its result
+      const i = data.callId ? turn.items.findIndex((it) => it.type === 'tool' && it.callId === data.callId) : -1;
+      if (i >= 0) turn.items[i] = { ...turn.items[i], code: { language: data.language, code: data.code } };
+      else turn.items.push({ type: 'code', stepId: data.stepId, callId: data.callId, language: data.language, code: data.code });
       return turn;
-    case 'tool_call':
-      turn.items.push({ type: 'tool', stepId: data.stepId, callId: data.callId, tool: data.tool, args: data.args, result: undefined });
+    }
+    case 'tool_call': {
+      const i = turn.items.findIndex((it) => it.type === 'code' && it.callId && it.callId === data.callId);
+      const code = i >= 0 ? turn.items.splice(i, 1)[0] : undefined;
+      turn.items.push({ type: 'tool', stepId: data.stepId, callId: data.callId, tool: data.tool, args: data.args, result: undefined, code: code && { language: code.language, code: code.code } });
       return turn;
+    }
     case 'tool_result': {
       const i = turn.items.findIndex((it) => it.type === 'tool' && it.callId === data.callId);
       if (i >= 0) turn.items[i] = { ...turn.items[i], result: data };

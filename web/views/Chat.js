@@ -28,15 +28,33 @@ export function Chat({ id, patterns, onChanged }) {
     setLoadError(undefined);
     setState(emptyTurns());
     refresh();
-    return followEvents(
+    let timer;
+    // Events arrive one message at a time (hundreds on a replay): apply them in batches, one render per batch.
+    let batch = [];
+    let flush;
+    const applySoon = (ev) => {
+      batch.push(ev);
+      flush ??= setTimeout(() => {
+        const events = batch;
+        batch = [];
+        flush = undefined;
+        setState((s) => events.reduce(applyEvent, s));
+      }, 16);
+    };
+    const stop = followEvents(
       `${conv(id)}/events`,
       0,
       (ev) => {
-        setState((s) => applyEvent(s, ev));
-        if (ev.type === 'turn_ended' || ev.type === 'turn_started') refresh().then(onChanged);
+        applySoon(ev);
+        // totals and the list change when a turn starts or ends; one refresh for a burst of replayed events
+        if (ev.type === 'turn_ended' || ev.type === 'turn_started') {
+          clearTimeout(timer);
+          timer = setTimeout(() => refresh().then(onChanged), 300);
+        }
       },
       setStream,
     );
+    return () => (clearTimeout(timer), clearTimeout(flush), stop());
   }, [id]);
   useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [state.lastSeq]);
 

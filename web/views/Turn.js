@@ -1,19 +1,29 @@
 // One turn as it streams in: the question, reasoning steps, code (collapsed, copyable), execution results,
 // visualizations, files, the answer, then tokens and cost.
-import { html } from 'htm/preact';
-import { useState } from 'preact/hooks';
+import { html, Component } from 'htm/preact';
+import { useMemo, useState } from 'preact/hooks';
 import { fileUrl } from '../lib/api.js';
 import { codeHtml, markdownHtml } from '../lib/markdown.js';
 import { Visualization } from '../viz/Visualization.js';
 
-export function Turn({ conversationId, turn }) {
+/** Re-renders only when its turn changed (the event reducer keeps unchanged turns as the same objects). */
+export class Turn extends Component {
+  shouldComponentUpdate(next) {
+    return next.turn !== this.props.turn || next.conversationId !== this.props.conversationId;
+  }
+  render({ conversationId, turn }) {
+    return html`<${TurnView} conversationId=${conversationId} turn=${turn} />`;
+  }
+}
+
+function TurnView({ conversationId, turn }) {
   const running = turn.status === 'running';
   return html`<article class="turn turn-${turn.status}" data-turn-id=${turn.turnId} aria-busy=${running}>
     <div class="msg user"><div class="who">You</div><div class="text">${turn.text}</div>
       ${turn.pattern ? html`<span class="badge" title="pattern">${turn.pattern}</span>` : null}</div>
     <div class="msg assistant">
       <div class="who">Agent</div>
-      <ol class="work" aria-label="Steps">${turn.items.map((it, i) => html`<${Item} key=${i} item=${it} />`)}</ol>
+      <ol class="work" aria-label="Steps">${turn.items.map((it, i) => html`<${Item} key=${i} item=${it} running=${running} />`)}</ol>
       ${running ? html`<p class="working" role="status"><span class="spinner" aria-hidden="true"></span> working…</p>` : null}
       ${turn.visualizations.length ? html`<div class="vizzes">${turn.visualizations.map((v) => html`<${Visualization} key=${v.id} conversationId=${conversationId} output=${v} />`)}</div>` : null}
       ${turn.files.length
@@ -21,10 +31,15 @@ export function Turn({ conversationId, turn }) {
             (f) => html`<li><a class="file-link" href=${fileUrl(conversationId, f.path)} download=${f.filename}>⬇ ${f.filename}</a> <span class="muted">${size(f.size)}</span></li>`,
           )}</ul>`
         : null}
-      ${turn.answer ? html`<div class="answer" dangerouslySetInnerHTML=${{ __html: markdownHtml(turn.answer) }}></div>` : null}
+      ${turn.answer ? html`<${Answer} text=${turn.answer} />` : null}
       <${TurnFooter} turn=${turn} />
     </div>
   </article>`;
+}
+
+function Answer({ text }) {
+  const __html = useMemo(() => markdownHtml(text), [text]);
+  return html`<div class="answer" dangerouslySetInnerHTML=${{ __html }}></div>`;
 }
 
 function TurnFooter({ turn }) {
@@ -35,15 +50,16 @@ function TurnFooter({ turn }) {
   </footer>`;
 }
 
-function Item({ item }) {
+function Item({ item, running }) {
   if (item.type === 'step') return html`<li class="step step-${item.kind}"><span class="kind">${item.kind}</span> ${item.text}</li>`;
   if (item.type === 'code') return html`<li class="code-item"><${CodeBlock} code=${item.code} language=${item.language} /></li>`;
   if (item.type === 'error') return html`<li class="error" role="alert"><span class="kind">${item.where} error</span> ${item.message}</li>`;
-  return html`<li class="tool"><${ToolResult} item=${item} /></li>`;
+  return html`<li class="tool">${item.code ? html`<${CodeBlock} code=${item.code.code} language=${item.code.language} />` : null}<${ToolResult} item=${item} running=${running} /></li>`;
 }
 
 export function CodeBlock({ code, language, open = false }) {
   const [copied, setCopied] = useState(false);
+  const highlighted = useMemo(() => codeHtml(code, language), [code, language]);
   const copy = async () => {
     await navigator.clipboard?.writeText(code).catch(() => undefined);
     setCopied(true);
@@ -52,14 +68,14 @@ export function CodeBlock({ code, language, open = false }) {
   return html`<details class="code" open=${open}>
     <summary>${language} code · ${code.split('\n').length} lines</summary>
     <button class="copy" onClick=${copy} aria-label="Copy code">${copied ? 'copied' : 'copy'}</button>
-    <pre><code class="hljs language-${language}" dangerouslySetInnerHTML=${{ __html: codeHtml(code, language) }}></code></pre>
+    <pre><code class="hljs language-${language}" dangerouslySetInnerHTML=${{ __html: highlighted }}></code></pre>
   </details>`;
 }
 
-function ToolResult({ item }) {
+function ToolResult({ item, running }) {
   const r = item.result;
   const head = html`<span class="kind">${item.tool}</span>`;
-  if (!r) return html`${head} <span class="muted">running…</span>`;
+  if (!r) return html`${head} <span class="muted">${running ? 'running…' : 'no result (the turn ended first)'}</span>`;
   const ok = r.ok !== false && !r.error && (r.returnCode === undefined || r.returnCode === 0);
   return html`<div class=${ok ? 'result ok' : 'result failed'}>
     ${head} <span class="muted">${ok ? 'ok' : 'failed'}${r.returnCode !== undefined ? ` (exit ${r.returnCode})` : ''} · ${r.durationMs ?? '?'} ms</span>

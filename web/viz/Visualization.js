@@ -66,10 +66,11 @@ function TableOutput({ conversationId, output }) {
 }
 
 function ChartOutput({ conversationId, output }) {
-  const { rows, error } = useRows(conversationId, output.dataFile ?? (output.type === 'vega_lite' ? output.spec?.data?.url : undefined));
+  const dataFile = output.dataFile ?? relativeSpecUrl(output);
+  const { rows, error } = useRows(conversationId, dataFile);
   const ref = useRef(null);
   const [renderError, setRenderError] = useState(undefined);
-  const ready = rows !== undefined || (!output.dataFile && output.type === 'vega_lite');
+  const ready = rows !== undefined || !dataFile;
   useEffect(() => {
     if (!ready || !ref.current) return;
     let view;
@@ -90,4 +91,10 @@ function ChartOutput({ conversationId, output }) {
   if (error) return html`<p class="viz-error" role="alert">${error}</p>`;
   return html`<div class="chart" ref=${ref} role="img" aria-label=${output.title ?? output.type}></div>
     ${renderError ? html`<p class="viz-error" role="alert">chart ${output.title ?? output.id}: ${renderError}</p>` : null}`;
+}
+
+/** A vega_lite spec's data.url when it names a conversation file (toVegaLite refuses network URLs). */
+function relativeSpecUrl(output) {
+  const url = output.type === 'vega_lite' ? output.spec?.data?.url : undefined;
+  return typeof url === 'string' && !/^[a-z][a-z0-9+.-]*:|^\/\//i.test(url) ? url : undefined;
 }
