@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sandboxPython, spreadsheetPreview } from '../../agents/preview';
-import { PreviewServer } from '../../agents/previewServer';
+import { PreviewServer, WorkbookPreviewError } from '../../agents/previewServer';
 
 const INPUT = path.resolve(__dirname, '../../data/sample/spreadsheet/1002/3_1002_input.xlsx');
 const ONE_SHOT = path.resolve(__dirname, '../../agents/preview.py');
@@ -47,6 +47,12 @@ describe('PreviewServer (warm pandas, a forked child per preview)', () => {
     expect(server.pid).toBe(pid);
   });
 
+  it('a workbook pandas cannot read fails with its error, not a crash', async () => {
+    const bad = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-preview-')), '1_bad_input.xlsx');
+    writeFileSync(bad, 'PK\u0003\u0004 not really a zip');
+    await expect(spreadsheetPreview(bad, 5, server)).rejects.toThrow(/cannot preview 1_bad_input\.xlsx: .*(BadZipFile|zip)/i);
+  });
+
   it('a workbook whose preview hangs fails with the reason, other previews go on, the server stays warm', async () => {
     await spreadsheetPreview(INPUT, 5, server);
     const pid = server.pid;
@@ -56,6 +62,7 @@ describe('PreviewServer (warm pandas, a forked child per preview)', () => {
     const meanwhile = await spreadsheetPreview(INPUT, 5, server);
     expect(meanwhile).toContain('Sheet Name:');
     await expect(hanging).rejects.toThrow(/cannot preview 1_hang_input\.xlsx: the preview did not finish within 3 s and was killed/);
+    await expect(hanging).rejects.toBeInstanceOf(WorkbookPreviewError); // the task fails at once, no retry
     expect(server.pid).toBe(pid);
     expect(await spreadsheetPreview(INPUT, 5, server)).toContain('Sheet Name:');
   });
@@ -85,6 +92,7 @@ describe('PreviewServer (warm pandas, a forked child per preview)', () => {
     await until(() => (childrenOf(pid).length ? true : undefined));
     process.kill(pid, 'SIGKILL');
     await expect(lost).rejects.toThrow(/the preview server exited \(signal SIGKILL\)/);
+    await expect(lost).rejects.not.toBeInstanceOf(WorkbookPreviewError); // not the workbook's fault: the activity retries
     expect(await spreadsheetPreview(INPUT, 5, server)).toContain('Sheet Name:');
     expect(server.pid).not.toBe(pid);
   });
