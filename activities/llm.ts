@@ -39,12 +39,13 @@ export function llmActivities(deps: WorkerDeps) {
     async llmTurn(input: LlmTurnInput): Promise<LlmTurnResult> {
       const ctx = await runContext(input.runDir);
       const history = await conversationUpTo(ctx.layout, input.taskId, input.conversation, input.turn);
-      const user: ChatMessage = { role: 'user', content: await renderUser(input, deps) };
+      const failures = failureCountsSoFar();
+      // Heartbeat from the start: a slow preview must not look like a dead worker (a second attempt would pay again).
+      const user: ChatMessage = { role: 'user', content: await withHeartbeat(() => renderUser(input, deps), { failures }) };
       const messages = [...history, user];
       const { llm } = ctx.manifest;
       const provider = createProvider({ ...deps.config.llm, ...llm, apiKey: deps.config.llm.apiKey }, { rateLimit: rateLimitOf(deps.config.llm) });
       const cache = new ResponseCache(ctx.layout.llmCacheDir);
-      const failures = failureCountsSoFar();
       const response = await withHeartbeat(
         () =>
           cachedComplete(

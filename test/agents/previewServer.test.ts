@@ -24,6 +24,13 @@ function childrenOf(pid: number): number[] {
     .map(Number);
 }
 
+/** A FIFO named like a workbook: opening it blocks forever, so its preview never returns. */
+function blockingWorkbook(name: string): string {
+  const fifo = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-preview-')), name);
+  execFileSync('mkfifo', [fifo]);
+  return fifo;
+}
+
 async function until<T>(fn: () => T | undefined, ms = 20_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
@@ -56,8 +63,7 @@ describe('PreviewServer (warm pandas, a forked child per preview)', () => {
   it('a workbook whose preview hangs fails with the reason, other previews go on, the server stays warm', async () => {
     await spreadsheetPreview(INPUT, 5, server);
     const pid = server.pid;
-    const fifo = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-preview-')), '1_hang_input.xlsx');
-    execFileSync('mkfifo', [fifo]); // opening it blocks forever: a preview that never returns
+    const fifo = blockingWorkbook('1_hang_input.xlsx'); // opening it blocks forever: a preview that never returns
     const hanging = spreadsheetPreview(fifo, 5, server);
     const meanwhile = await spreadsheetPreview(INPUT, 5, server);
     expect(meanwhile).toContain('Sheet Name:');
@@ -70,8 +76,7 @@ describe('PreviewServer (warm pandas, a forked child per preview)', () => {
   it('a preview child that crashes fails only its own request with the signal', async () => {
     await spreadsheetPreview(INPUT, 5, server);
     const pid = server.pid!;
-    const fifo = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-preview-')), '1_crash_input.xlsx');
-    execFileSync('mkfifo', [fifo]);
+    const fifo = blockingWorkbook('1_crash_input.xlsx');
     const crashing = spreadsheetPreview(fifo, 5, server);
     const [child] = await until(() => {
       const c = childrenOf(pid);
@@ -86,8 +91,7 @@ describe('PreviewServer (warm pandas, a forked child per preview)', () => {
   it('when the server itself dies, its pending previews fail and the next one starts a fresh server', async () => {
     await spreadsheetPreview(INPUT, 5, server);
     const pid = server.pid!;
-    const fifo = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-preview-')), '1_lost_input.xlsx');
-    execFileSync('mkfifo', [fifo]);
+    const fifo = blockingWorkbook('1_lost_input.xlsx');
     const lost = spreadsheetPreview(fifo, 5, server);
     await until(() => (childrenOf(pid).length ? true : undefined));
     process.kill(pid, 'SIGKILL');
