@@ -30,45 +30,61 @@ export interface ExecuteSolutionResult {
   timedOut: boolean;
 }
 
+export interface ExecuteOnTestCasesInput {
+  runDir: string;
+  taskId: string;
+  code: string;
+  runs: { testCase: number; label: string }[];
+}
+
 export function executeActivities(deps: WorkerDeps) {
   return {
     /**
      * Runs solution code on one test case in a fresh sandbox whose work dir holds only that test case's input
      * (never an answer file), then copies the output workbook into the run's outputs folder.
      */
-    async executeSolution(input: ExecuteSolutionInput): Promise<ExecuteSolutionResult> {
-      const ctx = await runContext(input.runDir);
-      const task = ctx.task(input.taskId);
-      const files = (await testCaseFiles(ctx.manifest.datasetDir, task)).find((f) => f.index === input.testCase);
-      if (!files) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case ${input.testCase}`, 'DatasetError');
-      const id = taskKey(task.id);
-      const workDir = await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, input.label);
-      const finalOutput = ctx.layout.outputPath(input.taskId, input.testCase);
-      await rm(workDir, { recursive: true, force: true });
-      await mkdir(workDir, { recursive: true });
-      await copyFile(files.inputPath, path.join(workDir, files.inputName));
-      await rm(finalOutput, { force: true });
+    executeSolution: (input: ExecuteSolutionInput) => executeOnTestCase(deps, input),
 
-      const result = await runInSandbox(deps, workDir, (inside) =>
-        bindCodeToTestCase(input.code, task, ctx.layout.outputsName, input.testCase, inside),
-      );
-      const produced = path.join(workDir, `${input.testCase}_${id}_output.xlsx`);
-      const outputProduced = await pathExists(produced);
-      if (outputProduced) {
-        await mkdir(path.dirname(finalOutput), { recursive: true });
-        await copyFile(produced, finalOutput);
-      }
-      await writeJsonAtomic(path.join(ctx.layout.taskDir(input.taskId), 'executions', `${input.label}.json`), {
-        label: input.label,
-        testCase: input.testCase,
-        code: input.code,
-        ...result,
-        outputProduced,
-      });
-      await rm(workDir, { recursive: true, force: true });
-      return { outputProduced, feedback: executionFeedback(result), error: result.error, timedOut: result.timedOut };
+    /** The same, for several test cases one after another, each in its own fresh sandbox: one activity instead of N. */
+    async executeOnTestCases(input: ExecuteOnTestCasesInput): Promise<ExecuteSolutionResult[]> {
+      const results: ExecuteSolutionResult[] = [];
+      for (const run of input.runs) results.push(await executeOnTestCase(deps, { runDir: input.runDir, taskId: input.taskId, code: input.code, ...run }));
+      return results;
     },
   };
+}
+
+async function executeOnTestCase(deps: WorkerDeps, input: ExecuteSolutionInput): Promise<ExecuteSolutionResult> {
+  const ctx = await runContext(input.runDir);
+  const task = ctx.task(input.taskId);
+  const files = (await testCaseFiles(ctx.manifest.datasetDir, task)).find((f) => f.index === input.testCase);
+  if (!files) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case ${input.testCase}`, 'DatasetError');
+  const id = taskKey(task.id);
+  const workDir = await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, input.label);
+  const finalOutput = ctx.layout.outputPath(input.taskId, input.testCase);
+  await rm(workDir, { recursive: true, force: true });
+  await mkdir(workDir, { recursive: true });
+  await copyFile(files.inputPath, path.join(workDir, files.inputName));
+  await rm(finalOutput, { force: true });
+
+  const result = await runInSandbox(deps, workDir, (inside) =>
+    bindCodeToTestCase(input.code, task, ctx.layout.outputsName, input.testCase, inside),
+  );
+  const produced = path.join(workDir, `${input.testCase}_${id}_output.xlsx`);
+  const outputProduced = await pathExists(produced);
+  if (outputProduced) {
+    await mkdir(path.dirname(finalOutput), { recursive: true });
+    await copyFile(produced, finalOutput);
+  }
+  await writeJsonAtomic(path.join(ctx.layout.taskDir(input.taskId), 'executions', `${input.label}.json`), {
+    label: input.label,
+    testCase: input.testCase,
+    code: input.code,
+    ...result,
+    outputProduced,
+  });
+  await rm(workDir, { recursive: true, force: true });
+  return { outputProduced, feedback: executionFeedback(result), error: result.error, timedOut: result.timedOut };
 }
 
 async function runInSandbox(deps: WorkerDeps, workDir: string, bindCode: (workDirInside: string) => string): Promise<ExecutionResult> {

@@ -40,7 +40,9 @@ export function llmActivities(deps: WorkerDeps) {
     async llmTurn(input: LlmTurnInput): Promise<LlmTurnResult> {
       const ctx = await runContext(input.runDir);
       const history = await conversationUpTo(ctx.layout, input.taskId, input.conversation, input.turn);
-      const user: ChatMessage = { role: 'user', content: await renderUser(input, deps) };
+      const failures = failureCountsSoFar();
+      // Heartbeat from the start: a slow preview must not look like a dead worker (a second attempt would pay again).
+      const user: ChatMessage = { role: 'user', content: await withHeartbeat(() => renderUser(input, deps), { failures }) };
       const messages = [...history, user];
       const { llm } = ctx.manifest;
       const response = await cachedModelCall(deps, ctx, { model: llm.model, temperature: llm.temperature, maxTokens: llm.maxTokens, messages }, input.callKey);

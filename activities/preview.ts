@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../artifacts/files';
+import { ApplicationFailure } from '@temporalio/activity';
 import { spreadsheetPreview } from '../agents/preview';
+import { WorkbookPreviewError } from '../agents/previewServer';
 import { testCaseFiles } from '../dataset/spreadsheetbench';
 import type { RunContext } from '../run/runContext';
 
@@ -13,7 +15,11 @@ export async function cachedPreview(ctx: RunContext, taskId: string): Promise<st
   } catch {
     const [first] = await testCaseFiles(ctx.manifest.datasetDir, ctx.task(taskId), 1);
     if (!first) throw new Error(`task ${taskId}: no test case input to preview`);
-    const text = await spreadsheetPreview(first.inputPath, ctx.manifest.agentSettings.previewRows);
+    const text = await spreadsheetPreview(first.inputPath, ctx.manifest.agentSettings.previewRows).catch((err: unknown) => {
+      // A workbook that breaks the preview breaks it on every attempt: fail the task now, naming it (a lost server is retried).
+      if (err instanceof WorkbookPreviewError) throw ApplicationFailure.nonRetryable(`task ${taskId}: ${err.message}`, 'DatasetError');
+      throw err;
+    });
     await writeFileAtomic(file, text);
     return text;
   }

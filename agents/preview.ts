@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
-import { PreviewServer } from './previewServer';
+import { PreviewServer, WorkbookPreviewError } from './previewServer';
 
 const PREVIEW_TIMEOUT_MS = 60_000;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -27,6 +27,7 @@ export async function spreadsheetPreview(inputPath: string, rows: number, via: P
     return await via.preview(inputPath, rows);
   } catch (err) {
     const last = (err as Error).message.trim().split('\n').pop();
-    throw new Error(`cannot preview ${path.basename(inputPath)}: ${last}`);
+    const message = `cannot preview ${path.basename(inputPath)}: ${last}`;
+    throw err instanceof WorkbookPreviewError ? new WorkbookPreviewError(message) : new Error(message);
   }
 }

@@ -10,6 +10,11 @@ const SERVER_GRACE_MS = 10_000;
 
 const replySchema = z.object({ id: z.string(), text: z.string().optional(), error: z.string().optional() });
 
+/** The workbook's own preview failed (raised, crashed or hung); the server is fine and a retry would fail the same way. */
+export class WorkbookPreviewError extends Error {
+  override name = 'WorkbookPreviewError';
+}
+
 interface Pending {
   resolve: (text: string) => void;
   reject: (err: Error) => void;
@@ -75,7 +80,7 @@ export class PreviewServer {
     this.pending.delete(parsed.data.id);
     clearTimeout(waiter.timer);
     if (parsed.data.text !== undefined) waiter.resolve(parsed.data.text);
-    else waiter.reject(new Error(parsed.data.error ?? 'the preview server sent no result'));
+    else waiter.reject(new WorkbookPreviewError(parsed.data.error ?? 'the preview server sent no result'));
   }
 
   private restart(reason: string): void {

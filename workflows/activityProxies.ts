@@ -19,6 +19,13 @@ export const execution = proxyActivities<MainActivities>({
   retry: { maximumAttempts: 3, initialInterval: '1s', nonRetryableErrorTypes: ['DatasetError'] },
 });
 
+/** All of a solution's test cases in one activity: up to N executions back to back, each heartbeating. */
+export const executionBatch = proxyActivities<MainActivities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '20s',
+  retry: { maximumAttempts: 3, initialInterval: '1s', nonRetryableErrorTypes: ['DatasetError'] },
+});
+
 export const bookkeeping = proxyActivities<MainActivities>({
   // Short activities without heartbeats: a worker lost mid-call is noticed by this timeout.
   startToCloseTimeout: '60s',

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sandboxPython, spreadsheetPreview } from '../../agents/preview';
-import { PreviewServer } from '../../agents/previewServer';
+import { PreviewServer, WorkbookPreviewError } from '../../agents/previewServer';
 
 const INPUT = path.resolve(__dirname, '../../data/sample/spreadsheet/1002/3_1002_input.xlsx');
 const ONE_SHOT = path.resolve(__dirname, '../../agents/preview.py');
@@ -22,6 +22,13 @@ function childrenOf(pid: number): number[] {
       }
     })
     .map(Number);
+}
+
+/** A FIFO named like a workbook: opening it blocks forever, so its preview never returns. */
+function blockingWorkbook(name: string): string {
+  const fifo = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-preview-')), name);
+  execFileSync('mkfifo', [fifo]);
+  return fifo;
 }
 
 async function until<T>(fn: () => T | undefined, ms = 20_000): Promise<T> {
@@ -47,15 +54,21 @@ describe('PreviewServer (warm pandas, a forked child per preview)', () => {
     expect(server.pid).toBe(pid);
   });
 
+  it('a workbook pandas cannot read fails with its error, not a crash', async () => {
+    const bad = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-preview-')), '1_bad_input.xlsx');
+    writeFileSync(bad, 'PK\u0003\u0004 not really a zip');
+    await expect(spreadsheetPreview(bad, 5, server)).rejects.toThrow(/cannot preview 1_bad_input\.xlsx: .*(BadZipFile|zip)/i);
+  });
+
   it('a workbook whose preview hangs fails with the reason, other previews go on, the server stays warm', async () => {
     await spreadsheetPreview(INPUT, 5, server);
     const pid = server.pid;
-    const fifo = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-preview-')), '1_hang_input.xlsx');
-    execFileSync('mkfifo', [fifo]); // opening it blocks forever: a preview that never returns
+    const fifo = blockingWorkbook('1_hang_input.xlsx'); // opening it blocks forever: a preview that never returns
     const hanging = spreadsheetPreview(fifo, 5, server);
     const meanwhile = await spreadsheetPreview(INPUT, 5, server);
     expect(meanwhile).toContain('Sheet Name:');
     await expect(hanging).rejects.toThrow(/cannot preview 1_hang_input\.xlsx: the preview did not finish within 3 s and was killed/);
+    await expect(hanging).rejects.toBeInstanceOf(WorkbookPreviewError); // the task fails at once, no retry
     expect(server.pid).toBe(pid);
     expect(await spreadsheetPreview(INPUT, 5, server)).toContain('Sheet Name:');
   });
@@ -63,8 +76,7 @@ describe('PreviewServer (warm pandas, a forked child per preview)', () => {
   it('a preview child that crashes fails only its own request with the signal', async () => {
     await spreadsheetPreview(INPUT, 5, server);
     const pid = server.pid!;
-    const fifo = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-preview-')), '1_crash_input.xlsx');
-    execFileSync('mkfifo', [fifo]);
+    const fifo = blockingWorkbook('1_crash_input.xlsx');
     const crashing = spreadsheetPreview(fifo, 5, server);
     const [child] = await until(() => {
       const c = childrenOf(pid);
@@ -79,12 +91,12 @@ describe('PreviewServer (warm pandas, a forked child per preview)', () => {
   it('when the server itself dies, its pending previews fail and the next one starts a fresh server', async () => {
     await spreadsheetPreview(INPUT, 5, server);
     const pid = server.pid!;
-    const fifo = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-preview-')), '1_lost_input.xlsx');
-    execFileSync('mkfifo', [fifo]);
+    const fifo = blockingWorkbook('1_lost_input.xlsx');
     const lost = spreadsheetPreview(fifo, 5, server);
     await until(() => (childrenOf(pid).length ? true : undefined));
     process.kill(pid, 'SIGKILL');
     await expect(lost).rejects.toThrow(/the preview server exited \(signal SIGKILL\)/);
+    await expect(lost).rejects.not.toBeInstanceOf(WorkbookPreviewError); // not the workbook's fault: the activity retries
     expect(await spreadsheetPreview(INPUT, 5, server)).toContain('Sheet Name:');
     expect(server.pid).not.toBe(pid);
   });
