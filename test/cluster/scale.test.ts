@@ -134,7 +134,7 @@ describe.skipIf(!onCluster && !onDev)(`scale: three workers, kill -9 and a serve
       serverRestarts: 1,
       serverRestart: onCluster ? 'kill -9 of the server process, then start' : 'SIGTERM, then start',
       serverRestartMs,
-      workerIdentitiesThatRanActivities: (await servingIdentities()).size,
+      workerIdentitiesThatServedTheRun: (await servingIdentities()).size,
       runDirInPayload: await runDirInPayload(),
       requestsReceived: log.length,
       requestsAnswered: log.filter((e) => e.answered).length,
