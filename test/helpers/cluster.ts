@@ -1,4 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { prepareNamespace } from '../../temporal/namespace';
 
@@ -20,7 +21,10 @@ export async function useCluster(namespace: string): Promise<void> {
   await prepareNamespace(CLUSTER_ADDRESS, namespace, 30);
 }
 
-/** Stops the cluster's server process (SIGTERM, or SIGKILL with `kill`) and starts it again; returns once healthy. */
-export function restartClusterServer(kill = false): void {
-  execFileSync(CLUSTER_SCRIPT, ['restart-server', ...(kill ? ['--kill'] : [])], { stdio: 'pipe' });
+/**
+ * Stops the cluster's server process (SIGTERM, or SIGKILL with `kill`) and starts it again; resolves once healthy.
+ * Asynchronous: the test process keeps serving (its scripted LLM server) meanwhile.
+ */
+export async function restartClusterServer(kill = false): Promise<void> {
+  await promisify(execFile)(CLUSTER_SCRIPT, ['restart-server', ...(kill ? ['--kill'] : [])]);
 }

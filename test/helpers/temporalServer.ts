@@ -64,7 +64,7 @@ async function clusterTemporal(stateDir: string): Promise<TestTemporal> {
     stateDir,
     port,
     uiPort: -1,
-    restart: async () => restartClusterServer(),
+    restart: () => restartClusterServer(),
     stop: async () => {},
   };
 }
