@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadDataset, selectTasks, type SheetTask } from '../dataset/spreadsheetbench';
 import { writeJsonAtomic } from '../artifacts/files';
-import { experimentHash, writeManifest, type RunManifest } from './manifest';
+import { experimentHash, recordedDatasetDir, writeManifest, type RunManifest } from './manifest';
 import type { Config } from '../config/schema';
 import { OFFICIAL_PROMPT_VERSION } from '../agents/prompts/spreadsheetbench';
 import { SHEETCOPILOT_PROMPT_VERSION } from '../agents/sheetcopilot/prompts';
@@ -35,7 +35,7 @@ export async function createRun(config: Config, opts: CreateRunOptions): Promise
     benchmark: 'spreadsheetbench' as const,
     agent: opts.agent,
     setting,
-    datasetDir,
+    datasetDir: recordedDatasetDir(runDir, datasetDir, config.artifacts.root),
     datasetVersion: await datasetVersion(datasetDir),
     scoringMode: config.run.scoringMode,
     taskCount: tasks.length,
@@ -57,7 +57,7 @@ export async function createRun(config: Config, opts: CreateRunOptions): Promise
   const manifest: RunManifest = { ...base, runId, createdAt: new Date().toISOString(), experimentHash: experimentHash(base) };
   await writeManifest(runDir, manifest);
   await writeJsonAtomic(path.join(runDir, 'tasks.json'), tasks);
-  return { manifest, runDir, tasks };
+  return { manifest: { ...manifest, datasetDir }, runDir, tasks };
 }
 
 export function promptVersionOf(agent: string): string {
