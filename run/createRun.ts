@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { writeJsonAtomic } from '../artifacts/files';
-import { experimentHash, writeManifest, type RunManifest } from './manifest';
+import { experimentHash, recordedDatasetDir, writeManifest, type RunManifest } from './manifest';
 import type { Config } from '../config/schema';
 import { usesLocalModel } from '../llm';
 import { benchmarkNamed, detectBenchmark, type TaskRecord } from '../benchmarks';
@@ -43,7 +43,7 @@ export async function createRun(config: Config, opts: CreateRunOptions): Promise
     ...(benchmarkSettings ? { benchmarkSettings } : {}),
     agent,
     setting: benchmark.outputSetting(agent),
-    datasetDir,
+    datasetDir: recordedDatasetDir(runDir, datasetDir, config.artifacts.root),
     datasetVersion,
     scoringMode: config.run.scoringMode,
     taskCount: tasks.length,
@@ -65,7 +65,7 @@ export async function createRun(config: Config, opts: CreateRunOptions): Promise
   const manifest: RunManifest = { ...base, runId, createdAt: new Date().toISOString(), experimentHash: experimentHash(base) };
   await writeManifest(runDir, manifest);
   await writeJsonAtomic(path.join(runDir, 'tasks.json'), tasks);
-  return { manifest, runDir, tasks };
+  return { manifest: { ...manifest, datasetDir }, runDir, tasks };
 }
 
 /** Prompt version of a run's setting, as the code now defines it. */

@@ -57,7 +57,24 @@ export async function readManifest(runDir: string): Promise<RunManifest> {
   } catch {
     throw new Error(`no run at ${runDir} (missing run.json)`);
   }
-  return runManifestSchema.parse(JSON.parse(raw));
+  const manifest = runManifestSchema.parse(JSON.parse(raw));
+  return { ...manifest, datasetDir: datasetDirOf(runDir, manifest.datasetDir) };
+}
+
+/**
+ * A dataset kept in the run store is recorded relative to the run folder (`../../datasets/dev20`, `/`-separated), so
+ * every host finds it wherever it mounts the store; elsewhere it is an absolute path (same place on every host).
+ */
+export function datasetDirOf(runDir: string, recorded: string): string {
+  return path.isAbsolute(recorded) ? recorded : path.resolve(runDir, ...recorded.split('/'));
+}
+
+/** How run.json records the dataset folder: relative to the run folder when both are inside the artifacts root. */
+export function recordedDatasetDir(runDir: string, datasetDir: string, artifactsRoot: string | undefined): string {
+  if (!artifactsRoot) return datasetDir;
+  const root = path.resolve(artifactsRoot);
+  const inside = (p: string) => !path.relative(root, p).startsWith('..') && !path.isAbsolute(path.relative(root, p));
+  return inside(runDir) && inside(datasetDir) ? path.relative(runDir, datasetDir).split(path.sep).join('/') : datasetDir;
 }
 
 export async function writeManifest(runDir: string, m: RunManifest): Promise<void> {

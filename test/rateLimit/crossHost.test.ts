@@ -32,7 +32,7 @@ describe('the LLM rate limit holds across worker processes (held by Temporal, no
       { rules: [], fallback: copyInputReply, latencyMs: 600 },
       { config: { run: { concurrency: 8 }, recalc: { engine: 'none' }, artifacts: { root: rootA }, llm: { sharedLimits: LIMITS, rateLimitDir: path.join(store, 'unused') } } },
     );
-    run = await startBenchmarkRun(env, { dataset: copiesOfSampleTask(store, TASKS), tasks: TASKS, runDir: path.join(rootA, 'run-x') });
+    run = await startBenchmarkRun(env, { dataset: copiesOfSampleTask(rootA, TASKS), tasks: TASKS, runDir: path.join(rootA, 'run-x') });
     for (const root of [rootA, rootB]) workers.push(spawnWorker({ ...workerProcessEnv(env), SHEETBENCH_ARTIFACTS_ROOT: root }));
     await Promise.all(workers.map((w) => w.ready));
     final = (await run.handle.result()) as RunProgress;
@@ -48,6 +48,7 @@ describe('the LLM rate limit holds across worker processes (held by Temporal, no
     expect(final.done).toBe(TASKS.length);
     expect(readdirSync(path.join(run.runDir, 'results')).sort()).toEqual(TASKS.map((t) => `${t}.json`).sort());
     expect((await run.handle.describe()).memo?.runDir).toBe('run-x');
+    expect(JSON.parse(readFileSync(path.join(run.runDir, 'run.json'), 'utf8')).datasetDir).toBe('../dataset');
   });
 
   it('never had more than maxConcurrent calls at the provider at once, and did use the slots', () => {
