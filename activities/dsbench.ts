@@ -5,17 +5,15 @@ import { DatasetError } from '../dataset/spreadsheetbench';
 import { pathExists, readJson, writeFileAtomic, writeJsonAtomic } from '../artifacts/files';
 import { competitionFiles, questionTexts, type DsbenchQuestion } from '../benchmarks/dsbench/dataset';
 import { workbookText } from '../benchmarks/dsbench/workbookText';
-import { answerRequest, judgeRequest } from '../benchmarks/dsbench/requests';
-import { exactLetterMatch, loadJudgeTemplate, parseVerdict } from '../benchmarks/dsbench/judge';
+import { agentTurnRequest, answerRequest, judgeRequest } from '../benchmarks/dsbench/requests';
+import { loadJudgeTemplate, parseVerdict } from '../benchmarks/dsbench/judge';
 import { dsbenchSettingsOf } from '../benchmarks/dsbench/settings';
 import { dsbenchPaths } from '../benchmarks/dsbench/layout';
-import type { DsbenchAnswer, DsbenchJudgment, DsbenchQuestionResult } from '../benchmarks/dsbench/result';
+import { addSpend, questionResult, type Spend, type DsbenchAnswer, type DsbenchJudgment, type DsbenchQuestionResult } from '../benchmarks/dsbench/result';
 import type { TaskFailureClass } from '../run/taskResult';
-import type { TokenUsage } from '../llm/types';
 import { cachedModelCall, costOfResponse } from './llm';
 import { SessionRegistry, STATE_RESET_NOTE } from './sessions';
 import { agentPrompt } from '../benchmarks/dsbench/agentPrompt';
-import { ORIGINAL_SAMPLING, ORIGINAL_SYSTEM_PROMPT } from '../benchmarks/dsbench/prompt';
 import { conversationUpTo, readConversation, writeConversation } from '../run/conversationStore';
 import { extractPythonCode } from '../agents/codeExtraction';
 import { executionFeedback } from '../agents/feedback';
@@ -65,8 +63,7 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
       const history = input.round === 0 ? [] : await conversationUpTo(ctx.layout, input.taskId, AGENT_CONVERSATION, 2 * input.round);
       const user: ChatMessage = { role: 'user', content: input.round === 0 ? await firstAgentMessage(ctx, q) : await readFile(feedbackPath(taskDir, input.round - 1), 'utf8') };
       const messages: ChatMessage[] = [...history, user];
-      const request = { model: ctx.manifest.llm.model, ...ORIGINAL_SAMPLING, messages: [{ role: 'system' as const, content: ORIGINAL_SYSTEM_PROMPT }, ...messages] };
-      const response = await cachedModelCall(deps, ctx, request, input.callKey);
+      const response = await cachedModelCall(deps, ctx, agentTurnRequest(ctx.manifest.llm.model, messages), input.callKey);
       await writeConversation(ctx.layout, input.taskId, AGENT_CONVERSATION, [...messages, { role: 'assistant', content: response.text }]);
       const costUsd = costOfResponse(response, ctx.manifest.llm.model, deps);
       const previous = input.round === 0 ? undefined : await readJson<DsbenchAnswer>(dsbenchPaths.answer(taskDir)).catch(() => undefined);
@@ -189,7 +186,7 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
       runDir: string;
       taskId: string;
       failure?: { class: TaskFailureClass; message: string };
-      spend: { usage: { inputTokens: number; outputTokens: number }; costUsd: number; llmCalls: number };
+      spend: Spend;
       wallMs: number;
       /** A rejudge: add this spend and time to the recorded result's (the answer was paid for once, earlier). */
       addToRecorded?: boolean;
@@ -201,36 +198,10 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
       const spend = recorded ? addSpend(recorded, input.spend) : input.spend;
       const answer = await readJson<DsbenchAnswer>(dsbenchPaths.answer(taskDir)).catch(() => undefined);
       const judgment = await readJson<DsbenchJudgment>(dsbenchPaths.judgment(taskDir)).catch(() => undefined);
-      const correct = judgment?.verdict === 'correct' ? 1 : 0;
-      const result: DsbenchQuestionResult = {
-        taskId: input.taskId,
-        competitionId: q.competitionId,
-        question: q.question,
-        answerType: q.answerType,
-        target: q.answer,
-        predicted: answer?.response,
-        verdict: judgment?.verdict,
-        judgeReply: judgment?.reply,
-        judgeModel: judgment?.judgeModel,
-        exactMatch: q.answerType === 'choice' && answer ? exactLetterMatch(q.answer, answer.response) : undefined,
-        truncated: answer?.truncated,
-        soft: correct,
-        hard: correct,
-        failure: input.failure,
-        ...spend,
-        wallMs: (recorded?.wallMs ?? 0) + input.wallMs,
-      };
+      const result = questionResult({ question: q, answer, judgment, failure: input.failure, spend, wallMs: (recorded?.wallMs ?? 0) + input.wallMs });
       await writeJsonAtomic(ctx.layout.taskResultPath(input.taskId), result);
-      return { soft: correct };
+      return { soft: result.soft };
     },
-  };
-}
-
-function addSpend(recorded: DsbenchQuestionResult, more: { usage: TokenUsage; costUsd: number; llmCalls: number }) {
-  return {
-    usage: { inputTokens: recorded.usage.inputTokens + more.usage.inputTokens, outputTokens: recorded.usage.outputTokens + more.usage.outputTokens },
-    costUsd: recorded.costUsd + more.costUsd,
-    llmCalls: recorded.llmCalls + more.llmCalls,
   };
 }
 

@@ -24,7 +24,7 @@ export interface Detected {
 
 /** The benchmark and edition of a dataset folder; `--benchmark` / `--edition` override what the folder suggests. */
 export async function detectBenchmark(datasetDir: string, override: { benchmark?: string; edition?: string } = {}): Promise<Detected> {
-  if (!(await stat(datasetDir).then((s) => s.isDirectory(), () => false))) throw new BenchmarkError(`dataset ${datasetDir} is not a folder`);
+  if (!(await stat(datasetDir).then((s) => s.isDirectory(), () => false))) throw new BenchmarkError(`dataset folder ${datasetDir} does not exist (or is not a folder)`);
   if (override.benchmark) {
     const benchmark = benchmarkNamed(override.benchmark);
     const edition = override.edition ?? (await benchmark.detect(datasetDir)) ?? benchmark.editions[0];

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ChatRequest } from '../../llm/types';
+import type { ChatMessage, ChatRequest } from '../../llm/types';
 import { competitionFiles, questionTexts, type DsbenchQuestion } from './dataset';
 import { ORIGINAL_JUDGE, renderJudgePrompt } from './judge';
 import { ORIGINAL_SAMPLING, ORIGINAL_SYSTEM_PROMPT, originalPrompt, truncateToContext } from './prompt';
@@ -59,4 +59,9 @@ export async function judgeRequest(opts: {
   const { question } = await questionTexts(opts.datasetDir, opts.question);
   const content = renderJudgePrompt(opts.template, { question, answer: opts.question.answer, predicted: opts.predicted });
   return { model: opts.judgeModel, temperature: ORIGINAL_JUDGE.temperature, maxTokens: ORIGINAL_JUDGE.maxTokens, messages: [{ role: 'user', content }] };
+}
+
+/** Agent setting: the conversation so far (user/assistant turns) behind the original system prompt, with its sampling. */
+export function agentTurnRequest(model: string, messages: ChatMessage[]): ChatRequest {
+  return { model, ...ORIGINAL_SAMPLING, messages: [{ role: 'system', content: ORIGINAL_SYSTEM_PROMPT }, ...messages] };
 }

@@ -1,6 +1,7 @@
 import type { TokenUsage } from '../../llm/types';
 import type { TaskFailureClass } from '../../run/taskResult';
-import type { AnswerType } from './dataset';
+import type { AnswerType, DsbenchQuestion } from './dataset';
+import { exactLetterMatch } from './judge';
 import type { Verdict } from './judge';
 
 /** The answering model's reply to one question (tasks/<id>/answer.json). */
@@ -50,4 +51,49 @@ export interface DsbenchQuestionResult {
   costUsd: number;
   llmCalls: number;
   wallMs: number;
+}
+
+export interface Spend {
+  usage: TokenUsage;
+  costUsd: number;
+  llmCalls: number;
+}
+
+export function addSpend(a: Spend, b: Spend): Spend {
+  return {
+    usage: { inputTokens: a.usage.inputTokens + b.usage.inputTokens, outputTokens: a.usage.outputTokens + b.usage.outputTokens },
+    costUsd: a.costUsd + b.costUsd,
+    llmCalls: a.llmCalls + b.llmCalls,
+  };
+}
+
+/** A question's result from its recorded answer and judgment (either may be missing when the question failed first). */
+export function questionResult(opts: {
+  question: DsbenchQuestion;
+  answer?: DsbenchAnswer;
+  judgment?: DsbenchJudgment;
+  failure?: DsbenchQuestionResult['failure'];
+  spend: Spend;
+  wallMs: number;
+}): DsbenchQuestionResult {
+  const { question: q, answer, judgment } = opts;
+  const correct = judgment?.verdict === 'correct' ? 1 : 0;
+  return {
+    taskId: q.id,
+    competitionId: q.competitionId,
+    question: q.question,
+    answerType: q.answerType,
+    target: q.answer,
+    predicted: answer?.response,
+    verdict: judgment?.verdict,
+    judgeReply: judgment?.reply,
+    judgeModel: judgment?.judgeModel,
+    exactMatch: q.answerType === 'choice' && answer ? exactLetterMatch(q.answer, answer.response) : undefined,
+    truncated: answer?.truncated,
+    soft: correct,
+    hard: correct,
+    failure: opts.failure,
+    ...opts.spend,
+    wallMs: opts.wallMs,
+  };
 }

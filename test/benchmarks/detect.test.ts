@@ -20,7 +20,7 @@ describe('benchmark detection', () => {
     await expect(detectBenchmark(path.join(ROOT, 'data/sample'), { edition: 'v9' })).rejects.toThrow(/unknown spreadsheetbench edition v9 \(known: 912_v0.1, sample_data_200, verified_400\)/);
     await expect(detectBenchmark(path.join(ROOT, 'data/sample'), { benchmark: 'nope' })).rejects.toThrow(/unknown benchmark nope \(known: spreadsheetbench, dsbench\)/);
     await expect(detectBenchmark(mkdtempSync(path.join(tmpdir(), 'sb-empty-')))).rejects.toBeInstanceOf(BenchmarkError);
-    await expect(detectBenchmark('/nonexistent/x')).rejects.toThrow(/is not a folder/);
+    await expect(detectBenchmark('/nonexistent/x')).rejects.toThrow('dataset folder /nonexistent/x does not exist (or is not a folder)');
   });
   it("resolves Verified's file names: init/golden, bare initial/golden, and 42930's golden named 43930", async () => {
     const dir = path.join(ROOT, 'data/verified-sample');

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers
 import { copyInputReply } from '../helpers/copyInput';
 import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
 import { EXIT } from '../../cli/exitCodes';
+import { runCli } from '../helpers/cliProcess';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -19,16 +19,7 @@ describe('sheetbench CLI with several benchmarks', () => {
   let env: NodeJS.ProcessEnv;
   let work: string;
 
-  function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      const child = spawn(path.join(REPO, 'bin/sheetbench'), args, { cwd: work, env });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  }
+  const cli = (args: string[]) => runCli(args, { cwd: work, env });
 
   beforeAll(async () => {
     temporal = await startTestTemporal();

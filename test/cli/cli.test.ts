@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,15 +7,11 @@ import { startScriptedServer, type ScriptedServer } from '../../scripted-llm';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
 import { copyInputReply } from '../helpers/copyInput';
 import { EXIT } from '../../cli/exitCodes';
+import { runCli, type CliResult } from '../helpers/cliProcess';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SAMPLE = path.join(REPO, 'data/sample');
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 
 /** The sheetbench CLI as a user runs it (bin/sheetbench), against this test's servers. */
@@ -27,14 +22,7 @@ describe('sheetbench CLI: runs, control and clear failures', () => {
   let work: string;
 
   function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-    return new Promise((resolve) => {
-      const child = spawn(path.join(REPO, 'bin/sheetbench'), args, { cwd: work, env: { ...env, ...extraEnv } });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    return runCli(args, { cwd: work, env: { ...env, ...extraEnv } });
   }
 
   beforeAll(async () => {
@@ -86,7 +74,7 @@ describe('sheetbench CLI: runs, control and clear failures', () => {
   it('names the cause of bad input with a distinct exit code', async () => {
     const noDataset = await cli(['run', '--dataset', path.join(work, 'nope')]);
     expect(noDataset.code).toBe(EXIT.dataset);
-    expect(noDataset.stderr).toContain(`dataset folder ${path.join(work, 'nope')} has no readable dataset.json`);
+    expect(noDataset.stderr).toContain(`dataset folder ${path.join(work, 'nope')} does not exist`);
     const unknownRun = await cli(['status', 'no-such-run']);
     expect(unknownRun.code).toBe(EXIT.notFound);
     expect(unknownRun.stderr).toContain('unknown run no-such-run');
