@@ -144,6 +144,12 @@ export const dsbenchConfigSchema = z.object({
   agentMaxRounds: z.number().int().positive().default(5),
 });
 
+/** The analysis task suite as a benchmark (data/analysis): where its fetch requests download from. */
+export const analysisSuiteConfigSchema = z.object({
+  /** Base URL of a server serving the suite's `files/` (the level-2 fetch requests); without it they are skipped. */
+  dataUrl: z.string().url().optional(),
+});
+
 export const configSchema = z.object({
   temporal: temporalConfigSchema.default(temporalConfigSchema.parse({})),
   llm: llmConfigSchema.default(llmConfigSchema.parse({})),
@@ -153,6 +159,7 @@ export const configSchema = z.object({
   conversation: conversationConfigSchema.default(conversationConfigSchema.parse({})),
   analysis: analysisConfigSchema.default(analysisConfigSchema.parse({})),
   dsbench: dsbenchConfigSchema.default(dsbenchConfigSchema.parse({})),
+  analysisSuite: analysisSuiteConfigSchema.default(analysisSuiteConfigSchema.parse({})),
 });
 
 export type Config = z.infer<typeof configSchema>;

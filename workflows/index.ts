@@ -3,3 +3,4 @@ export { spreadsheetTask } from './spreadsheetTask';
 export { conversation } from './conversation';
 export { dsbenchTask } from './dsbenchTask';
 export { dsbenchRejudge } from './dsbenchRejudge';
+export { analysisTask } from './analysisTask';
