@@ -21,7 +21,7 @@ describe('recorded workflow histories replay on the current code', () => {
     expect(files.sort()).toEqual([...analysis, ...['v1', 'v2'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
   });
 
-  it('has a conversation turn (pattern auto: the sendMessage update, model steps, a tool call, the turn's end) under its analysis task', () => {
+  it('has a conversation turn (pattern auto: the sendMessage update, model steps, a tool call, the end of the turn) under its analysis task', () => {
     const events = (f: string) => proto.temporal.api.history.v1.History.decode(readFileSync(path.join(DIR, f))).events ?? [];
     const activities = (f: string) => events(f).flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityType?.name ? [e.activityTaskScheduledEventAttributes.activityType.name] : []));
     expect(activities('v1-conversation-a01.history.bin')).toEqual(expect.arrayContaining(['conversationModelStep', 'conversationToolCall', 'conversationFinishTurn']));
