@@ -46,7 +46,7 @@ export function executeActivities(deps: WorkerDeps) {
       const finalOutput = ctx.layout.outputPath(input.taskId, input.testCase);
       await rm(workDir, { recursive: true, force: true });
       await mkdir(workDir, { recursive: true });
-      await copyFile(files.inputPath, path.join(workDir, path.basename(files.inputPath)));
+      await copyFile(files.inputPath, path.join(workDir, files.inputName));
       await rm(finalOutput, { force: true });
 
       const result = await runInSandbox(deps, workDir, (inside) =>

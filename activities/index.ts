@@ -7,6 +7,8 @@ import { recalcActivities } from './recalc';
 import { sessionActivities } from './sessions';
 import { agentStageActivities } from './agentStages';
 import { conversationActivities } from './conversation';
+import { dsbenchActivities } from './dsbench';
+import { analysisActivities } from './analysis';
 import type { WorkerDeps } from './deps';
 
 /** Activities of the main task queue (inference, execution, scoring, artifacts). */
@@ -17,6 +19,8 @@ export function createActivities(deps: WorkerDeps) {
     ...sessionActivities(deps),
     ...agentStageActivities(deps),
     ...conversationActivities(deps),
+    ...dsbenchActivities(deps),
+    ...analysisActivities(deps),
     ...scoreActivities,
     ...taskActivities,
     ...runActivities,

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { ApplicationFailure, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
 import { withHeartbeat } from './heartbeat';
-import type { ChatMessage } from '../llm/types';
+import type { ChatMessage, ChatRequest, ChatResponse } from '../llm/types';
 import { classifyLlmError, costOf, ResponseCache, cachedComplete, createProvider, type RateLimitSettings } from '../llm';
 import type { LlmConfig } from '../config/schema';
-import { runContext } from '../run/runContext';
+import { runContext, type RunContext } from '../run/runContext';
 import { conversationUpTo, writeConversation } from '../run/conversationStore';
 import { renderOfficialPrompt, usesPreview, type OfficialPromptKind } from '../agents/prompts/spreadsheetbench';
 import { modelPaths } from '../agents/officialPaths';
@@ -42,31 +42,35 @@ export function llmActivities(deps: WorkerDeps) {
       const user: ChatMessage = { role: 'user', content: await renderUser(input, deps) };
       const messages = [...history, user];
       const { llm } = ctx.manifest;
-      const provider = createProvider({ ...deps.config.llm, ...llm, apiKey: deps.config.llm.apiKey }, { rateLimit: rateLimitOf(deps.config.llm) });
-      const cache = new ResponseCache(ctx.layout.llmCacheDir);
-      const failures = failureCountsSoFar();
-      const response = await withHeartbeat(
-        () =>
-          cachedComplete(
-            provider,
-            cache,
-            { model: llm.model, temperature: llm.temperature, maxTokens: llm.maxTokens, messages },
-            { callKey: input.callKey, signal: cancellationSignal() },
-          ),
-        { failures },
-      ).catch((err: unknown) => {
-        throw toApplicationFailure(err, deps.config.llm, failures);
-      });
+      const response = await cachedModelCall(deps, ctx, { model: llm.model, temperature: llm.temperature, maxTokens: llm.maxTokens, messages }, input.callKey);
       await writeConversation(ctx.layout, input.taskId, input.conversation, [...messages, { role: 'assistant', content: response.text }]);
       return {
         text: response.text,
         finishReason: response.finishReason,
         usage: response.usage,
-        costUsd: response.cached ? 0 : costOf(response.usage, llm.model, deps.config.llm.prices),
+        costUsd: costOfResponse(response, llm.model, deps),
         cached: response.cached,
       };
     },
   };
+}
+
+/**
+ * The one path of every LLM call made by an activity: the run's provider settings, its response cache (a retried or
+ * replayed call is answered from it, never paid twice), heartbeats, and the failure-class retry policy.
+ */
+export async function cachedModelCall(deps: WorkerDeps, ctx: RunContext, request: ChatRequest, callKey: string): Promise<ChatResponse> {
+  const provider = createProvider({ ...deps.config.llm, ...ctx.manifest.llm, apiKey: deps.config.llm.apiKey }, { rateLimit: rateLimitOf(deps.config.llm) });
+  const cache = new ResponseCache(ctx.layout.llmCacheDir);
+  const failures = failureCountsSoFar();
+  return withHeartbeat(() => cachedComplete(provider, cache, request, { callKey, signal: cancellationSignal() }), { failures }).catch((err: unknown) => {
+    throw toApplicationFailure(err, deps.config.llm, failures);
+  });
+}
+
+/** What a reply cost: nothing when it came from the cache (it was paid for once, when first answered). */
+export function costOfResponse(response: ChatResponse, model: string, deps: WorkerDeps): number {
+  return response.cached ? 0 : costOf(response.usage, model, deps.config.llm.prices);
 }
 
 async function renderUser(input: LlmTurnInput, deps: WorkerDeps): Promise<string> {

@@ -4,7 +4,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { withHeartbeat } from './heartbeat';
 import { executionWorkDir } from './workDirs';
 import { runContext } from '../run/runContext';
-import { testCaseFiles, taskKey } from '../dataset/spreadsheetbench';
+import { testCaseFiles, taskKey, type TestCaseFiles } from '../dataset/spreadsheetbench';
 import { bindCodeToTestCase } from '../agents/officialPaths';
 import { executionFeedback } from '../agents/feedback';
 import { writeJsonAtomic } from '../artifacts/files';
@@ -39,7 +39,10 @@ export interface SessionExecuteResult {
   stateReset: boolean;
 }
 
-interface Session {
+/** A file copied into a new session's work dir, under the name the code sees. */
+export type SessionInput = Pick<TestCaseFiles, 'inputPath' | 'inputName'>;
+
+export interface Session {
   sandbox: Sandbox;
   workDir: string;
   idleTimer?: NodeJS.Timeout;
@@ -63,10 +66,10 @@ export class SessionRegistry {
     return this.sessions.has(key);
   }
 
-  async open(key: string, workDir: string, inputFile: string): Promise<Session> {
+  async open(key: string, workDir: string, inputs: SessionInput[]): Promise<Session> {
     let session = this.sessions.get(key);
     if (!session) {
-      session = this.create(workDir, inputFile);
+      session = this.create(workDir, inputs);
       this.sessions.set(key, session);
       session.catch(() => this.sessions.delete(key));
     }
@@ -99,10 +102,10 @@ export class SessionRegistry {
     return this.sessions.size;
   }
 
-  private async create(workDir: string, inputFile: string): Promise<Session> {
+  private async create(workDir: string, inputs: SessionInput[]): Promise<Session> {
     await rm(workDir, { recursive: true, force: true });
     await mkdir(workDir, { recursive: true });
-    await copyFile(inputFile, path.join(workDir, path.basename(inputFile)));
+    for (const input of inputs) await copyFile(input.inputPath, path.join(workDir, input.inputName));
     const factory = await this.deps.sandboxFactory();
     const sandbox = await factory.create({ workDir, limits: { memoryMiB: this.deps.config.sandbox.memoryMiB, maxProcesses: this.deps.config.sandbox.maxProcesses } });
     return { sandbox, workDir };
@@ -127,7 +130,7 @@ export function sessionActivities(deps: WorkerDeps, registry = new SessionRegist
       const resumed = registry.has(key);
       if (input.round === 0) await rm(ctx.layout.outputPath(input.taskId, 1), { force: true });
       const workDir = await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, `session-${input.conversation}`);
-      const session = await registry.open(key, workDir, files.inputPath);
+      const session = await registry.open(key, workDir, [files]);
       const code = bindCodeToTestCase(input.code, task, ctx.layout.outputsName, 1, session.sandbox.workDirInside);
       const result = await executeWithHeartbeat(session.sandbox, code, deps.config.sandbox.executionTimeoutMs).catch(async (err: unknown) => {
         await registry.close(key);

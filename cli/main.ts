@@ -8,6 +8,7 @@ import { registerReportCommand } from './commands/report';
 import { registerRerunCommand } from './commands/rerun';
 import { registerControlCommands } from './commands/control';
 import { registerAnalysisCommands } from './commands/analysis';
+import { registerRejudgeCommand } from './commands/rejudge';
 import { exitCodeOf, describeError } from './exitCodes';
 
 const program = new Command()
@@ -24,6 +25,7 @@ registerReportCommand(program);
 registerRerunCommand(program);
 registerControlCommands(program);
 registerAnalysisCommands(program);
+registerRejudgeCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`sheetbench: ${describeError(err)}\n`);

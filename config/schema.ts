@@ -119,6 +119,37 @@ export const analysisConfigSchema = z.object({
   fetch: analysisFetchConfigSchema.default(analysisFetchConfigSchema.parse({})),
 });
 
+/** DSBench data analysis: judge, tokenizer and context limits (recorded in run.json at run creation). */
+export const dsbenchConfigSchema = z.object({
+  /** The original judges with GPT-4o (2024-05-13); any model the endpoint serves will do. */
+  judgeModel: z.string().default('gpt-4o-2024-05-13'),
+  /** A judge template file with the slots {question}, {answer}, {predicted} (default: benchmarks/dsbench/judge-template.txt). */
+  judgeTemplate: z.string().optional(),
+  /** Context window per model (tokens); the prompt keeps its last (limit − 6000) tokens. */
+  contextLimits: z.record(z.string(), z.number().int().positive()).default({
+    'gpt-3.5-turbo-0125': 16_385,
+    'gpt-4-turbo-2024-04-09': 128_000,
+    'gpt-4o-2024-05-13': 128_000,
+    'gpt-4o': 128_000,
+    'gpt-4o-mini': 128_000,
+    'gpt-4.1': 1_047_576,
+    'gpt-4.1-mini': 1_047_576,
+  }),
+  defaultContextLimit: z.number().int().positive().default(128_000),
+  /** Tokenizer per model when the name does not tell (default: o200k for GPT-4o/4.1/5/o-series, else cl100k). */
+  encodings: z.record(z.string(), z.enum(['cl100k_base', 'o200k_base'])).default({}),
+  /** Attach the competition's image (the original does, except for gpt-3.5). */
+  attachImage: z.boolean().optional(),
+  /** Agent setting: rounds of the ReAct loop with code execution. */
+  agentMaxRounds: z.number().int().positive().default(5),
+});
+
+/** The analysis task suite as a benchmark (data/analysis): where its fetch requests download from. */
+export const analysisSuiteConfigSchema = z.object({
+  /** Base URL of a server serving the suite's `files/` (the level-2 fetch requests); without it they are skipped. */
+  dataUrl: z.string().url().optional(),
+});
+
 export const configSchema = z.object({
   temporal: temporalConfigSchema.default(temporalConfigSchema.parse({})),
   llm: llmConfigSchema.default(llmConfigSchema.parse({})),
@@ -127,10 +158,13 @@ export const configSchema = z.object({
   run: runConfigSchema.default(runConfigSchema.parse({})),
   conversation: conversationConfigSchema.default(conversationConfigSchema.parse({})),
   analysis: analysisConfigSchema.default(analysisConfigSchema.parse({})),
+  dsbench: dsbenchConfigSchema.default(dsbenchConfigSchema.parse({})),
+  analysisSuite: analysisSuiteConfigSchema.default(analysisSuiteConfigSchema.parse({})),
 });
 
 export type Config = z.infer<typeof configSchema>;
 export type LlmConfig = z.infer<typeof llmConfigSchema>;
+export type DsbenchConfig = z.infer<typeof dsbenchConfigSchema>;
 export type SandboxConfig = z.infer<typeof sandboxConfigSchema>;
 export type TemporalConfig = z.infer<typeof temporalConfigSchema>;
 export type ConversationConfig = z.infer<typeof conversationConfigSchema>;

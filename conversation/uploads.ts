@@ -27,8 +27,8 @@ export interface CheckedUpload {
  * single-byte encoding are re-encoded to UTF-8 (and the note says so), so the agent's code reads them plainly.
  */
 export function checkUpload(name: string, data: Buffer, maxBytes: number): CheckedUpload {
-  const filename = path.basename(name.replace(/\\/g, '/'));
-  if (!filename || filename.startsWith('.') || filename !== name.replace(/^.*[\\/]/, '')) throw new ConversationError('bad_input', `file name "${name}" is not allowed`);
+  const filename = name.trim();
+  if (!filename || filename.startsWith('.') || /[\\/\0]/.test(filename)) throw new ConversationError('bad_input', `file name "${name}" is not allowed (a plain name, no folders)`);
   if (data.length > maxBytes) throw new ConversationError('too_large', `${filename} is ${data.length} bytes; the limit is ${maxBytes}`);
   const ext = path.extname(filename).toLowerCase();
   if (!ALLOWED.has(ext)) throw new ConversationError('refused_type', `${filename}: type "${ext || '(none)'}" is not accepted; accepted: ${[...ALLOWED].join(' ')}`);

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { pathExists } from '../artifacts/files';
 import path from 'node:path';
 import { z } from 'zod';
@@ -19,6 +19,8 @@ export interface TestCaseFiles {
   /** 1-based, as in the file names. */
   index: number;
   inputPath: string;
+  /** The input's name as the agent sees it (`{N}_{id}_input.xlsx`, also for Verified's `init` files). */
+  inputName: string;
   answerPath: string;
 }
 
@@ -74,7 +76,7 @@ export function selectTasks(tasks: SheetTask[], opts: { ids?: string[]; limit?: 
   return opts.limit !== undefined ? selected.slice(0, opts.limit) : selected;
 }
 
-/** Test-case files of a task: `{N}_{id}_input.xlsx` / `{N}_{id}_answer.xlsx`, N = 1.. while the input exists. */
+/** Test-case files of a task: `{N}_{id}_input.xlsx` / `{N}_{id}_answer.xlsx`, N = 1.. while the input exists; or Verified's one case. */
 export async function testCaseFiles(datasetDir: string, task: SheetTask, max = OFFICIAL_TEST_CASES): Promise<TestCaseFiles[]> {
   const dir = path.join(datasetDir, task.spreadsheet_path);
   const id = taskKey(task.id);
@@ -82,8 +84,26 @@ export async function testCaseFiles(datasetDir: string, task: SheetTask, max = O
   for (let n = 1; n <= max; n++) {
     const inputPath = path.join(dir, `${n}_${id}_input.xlsx`);
     if (!(await pathExists(inputPath))) break;
-    cases.push({ index: n, inputPath, answerPath: path.join(dir, `${n}_${id}_answer.xlsx`) });
+    cases.push({ index: n, inputPath, inputName: `${n}_${id}_input.xlsx`, answerPath: path.join(dir, `${n}_${id}_answer.xlsx`) });
   }
-  return cases;
+  if (cases.length || max < 1) return cases;
+  const verified = await verifiedTestCase(dir, id);
+  return verified ? [verified] : [];
 }
 
+/**
+ * SpreadsheetBench Verified has one test case per task: `1_{id}_init.xlsx` / `1_{id}_golden.xlsx`, except five tasks
+ * with bare `initial.xlsx` / `golden.xlsx` and one (42930) whose golden file carries another id (43930).
+ */
+export async function verifiedTestCase(dir: string, id: string): Promise<TestCaseFiles | null> {
+  const inputPath = await firstExisting([path.join(dir, `1_${id}_init.xlsx`), path.join(dir, 'initial.xlsx')]);
+  if (!inputPath) return null;
+  const named = await firstExisting([path.join(dir, `1_${id}_golden.xlsx`), path.join(dir, 'golden.xlsx')]);
+  const golden = named ?? (await readdir(dir).catch(() => [] as string[])).find((f) => /^1_.+_golden\.xlsx$/.test(f));
+  return { index: 1, inputPath, inputName: `1_${id}_input.xlsx`, answerPath: named ?? path.join(dir, golden ?? `1_${id}_golden.xlsx`) };
+}
+
+async function firstExisting(paths: string[]): Promise<string | undefined> {
+  for (const p of paths) if (await pathExists(p)) return p;
+  return undefined;
+}

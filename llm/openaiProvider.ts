@@ -39,6 +39,7 @@ export class OpenAiProvider implements LlmProvider {
           messages: request.messages.map(toOpenAiMessage),
           temperature: request.temperature ?? this.config.temperature,
           max_tokens: request.maxTokens ?? this.config.maxTokens,
+          top_p: request.topP,
           ...(request.tools?.length ? { tools: request.tools, tool_choice: request.toolChoice ?? 'auto' } : {}),
         },
         { signal: opts.signal, headers: opts.callKey ? { [CALL_KEY_HEADER]: opts.callKey } : undefined },
@@ -48,6 +49,7 @@ export class OpenAiProvider implements LlmProvider {
   }
 }
 
+/** Tool calls and tool results in the OpenAI shape; a user message with images becomes text + image parts. */
 function toOpenAiMessage(m: ChatMessage): ChatCompletionMessageParam {
   if (m.role === 'tool') return { role: 'tool', content: m.content, tool_call_id: m.toolCallId ?? '' };
   if (m.role === 'assistant' && m.toolCalls?.length) {
@@ -56,6 +58,9 @@ function toOpenAiMessage(m: ChatMessage): ChatCompletionMessageParam {
       content: m.content || null,
       tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
     };
+  }
+  if (m.role === 'user' && m.images?.length) {
+    return { role: 'user', content: [{ type: 'text', text: m.content }, ...m.images.map((url) => ({ type: 'image_url' as const, image_url: { url } }))] };
   }
   return { role: m.role, content: m.content } as ChatCompletionMessageParam;
 }

@@ -28,9 +28,9 @@ const storedResponseSchema = z.object({
  * repeating the same 20 tasks) and must each reach the model; only a retry or replay of the *same* call may reuse it.
  */
 export function cacheKeyOf(request: ChatRequest, discriminator?: string): string {
-  const { model, messages, temperature, maxTokens, tools, toolChoice } = request;
+  const { model, messages, temperature, maxTokens, topP, tools, toolChoice } = request;
   // tools/toolChoice are undefined for plain chat, so those keys are unchanged from before tool calling.
-  const identity = { format: CACHE_FORMAT, model, messages, temperature, maxTokens, tools, toolChoice, discriminator };
+  const identity = { format: CACHE_FORMAT, model, messages, temperature, maxTokens, topP, tools, toolChoice, discriminator };
   return createHash('sha256').update(canonicalJson(identity)).digest('hex');
 }
 

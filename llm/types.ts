@@ -16,6 +16,8 @@ export interface ChatMessage {
   toolCalls?: ToolCall[];
   /** Tool messages: the call this message answers. */
   toolCallId?: string;
+  /** Images sent with a user message (data: URLs), for vision models. */
+  images?: string[];
 }
 
 /** One OpenAI `tools` entry: a function with a JSON-schema parameter object. */
@@ -30,6 +32,7 @@ export interface SamplingSettings {
   model: string;
   temperature?: number;
   maxTokens?: number;
+  topP?: number;
 }
 
 export interface ChatRequest extends SamplingSettings {

@@ -30,3 +30,27 @@ export function evalLogFileName(created: Date, task: string, taskId: string): st
 export function parseIsoAsUtc(iso: string): Date {
   return new Date(/(Z|[+-]\d{2}:?\d{2})$/i.test(iso) ? iso : `${iso}Z`);
 }
+
+/** The identity fields that open an Inspect `eval` spec, derived from the run id (stable across re-writes). */
+export function evalIdentity(runId: string, task: string, created: string) {
+  return {
+    eval_id: stableShortId(`${runId}:eval`),
+    run_id: stableShortId(`${runId}:run`),
+    created,
+    task,
+    task_id: stableShortId(`${runId}:task`),
+    task_version: 0,
+    task_display_name: task,
+    task_attribs: {},
+  };
+}
+
+/** The closing `stats` block and the top-level fields Inspect writes after it (key order matters: samples come last). */
+export function evalStats(created: string, completedAt: string, modelUsage: Record<string, unknown>) {
+  return {
+    stats: { started_at: created, completed_at: completedAt, model_usage: modelUsage, role_usage: {}, connection_limit_history: [] },
+    invalidated: false,
+    tags: [],
+    metadata: {},
+  };
+}

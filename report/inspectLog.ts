@@ -6,7 +6,7 @@ import type { LoadedRun, LoadedTask } from './load';
 import type { Transcript } from './schemas';
 import { contentText } from './content';
 import { mean, sum } from './summary';
-import { evalLogFileName, parseIsoAsUtc, stableShortId, utcIso } from './inspectIds';
+import { evalIdentity, evalLogFileName, evalStats, parseIsoAsUtc, utcIso } from './inspectIds';
 import { failureText, reasonsText } from './format';
 
 /**
@@ -47,14 +47,7 @@ export function buildEvalLog(run: LoadedRun, transcripts: Map<string, Transcript
     version: 2,
     status: complete ? 'success' : 'started',
     eval: {
-      eval_id: stableShortId(`${m.runId}:eval`),
-      run_id: stableShortId(`${m.runId}:run`),
-      created,
-      task: INSPECT_TASK_NAME,
-      task_id: stableShortId(`${m.runId}:task`),
-      task_version: 0,
-      task_display_name: INSPECT_TASK_NAME,
-      task_attribs: {},
+      ...evalIdentity(m.runId, INSPECT_TASK_NAME, created),
       task_args: { agent: m.agent },
       task_args_passed: {},
       solver: m.agent,
@@ -82,16 +75,7 @@ export function buildEvalLog(run: LoadedRun, transcripts: Map<string, Transcript
     },
     plan: { name: 'plan', steps: [{ solver: m.agent, params: {}, params_passed: {} }], config: {} },
     ...(finished.length > 0 ? { results: results(finished.map((t) => t.result), run.tasks.length) } : {}),
-    stats: {
-      started_at: created,
-      completed_at: complete && run.lastResultAt ? utcIso(run.lastResultAt) : '',
-      model_usage: { [model]: usageOf(finished.map((t) => t.result)) },
-      role_usage: {},
-      connection_limit_history: [],
-    },
-    invalidated: false,
-    tags: [],
-    metadata: {},
+    ...evalStats(created, complete && run.lastResultAt ? utcIso(run.lastResultAt) : '', { [model]: usageOf(finished.map((t) => t.result)) }),
     samples,
   };
 }

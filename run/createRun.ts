@@ -1,42 +1,50 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { loadDataset, selectTasks, type SheetTask } from '../dataset/spreadsheetbench';
 import { writeJsonAtomic } from '../artifacts/files';
 import { experimentHash, writeManifest, type RunManifest } from './manifest';
 import type { Config } from '../config/schema';
-import { OFFICIAL_PROMPT_VERSION } from '../agents/prompts/spreadsheetbench';
-import { SHEETCOPILOT_PROMPT_VERSION } from '../agents/sheetcopilot/prompts';
-import { AGENT_SETTINGS } from '../workflows/agents';
 import { usesLocalModel } from '../llm';
+import { benchmarkNamed, detectBenchmark, type TaskRecord } from '../benchmarks';
+import { datasetFolderOf } from '../benchmarks/archive';
 
 /** The embedded CPU model writes a few tokens a second: cap its replies so the default job ends in minutes. */
 const LOCAL_MODEL_MAX_TOKENS = 256;
 
 export interface CreateRunOptions {
   datasetDir: string;
-  agent: string;
+  /** The setting (`--agent`); default: the benchmark's first. */
+  agent?: string;
+  /** Override detection (`--benchmark`, `--edition`). */
+  benchmark?: string;
+  edition?: string;
   runId?: string;
   runDir?: string;
   taskIds?: string[];
   limit?: number;
+  /** Where `.tar.gz` release archives are unpacked (default .state/datasets). */
+  datasetCacheDir?: string;
+  /** Benchmark-specific settings recorded in run.json (part of the experiment). */
+  benchmarkSettings?: Record<string, unknown>;
 }
 
 /** Writes a new run folder: run.json (the experiment) and tasks.json (the selected task records). */
-export async function createRun(config: Config, opts: CreateRunOptions): Promise<{ manifest: RunManifest; runDir: string; tasks: SheetTask[] }> {
-  const datasetDir = path.resolve(opts.datasetDir);
-  const all = await loadDataset(datasetDir);
-  const tasks = selectTasks(all, { ids: opts.taskIds, limit: opts.limit });
+export async function createRun(config: Config, opts: CreateRunOptions): Promise<{ manifest: RunManifest; runDir: string; tasks: TaskRecord[] }> {
+  const datasetDir = await datasetFolderOf(path.resolve(opts.datasetDir), opts.datasetCacheDir);
+  const { benchmark, edition } = await detectBenchmark(datasetDir, { benchmark: opts.benchmark, edition: opts.edition });
+  const agent = opts.agent ?? benchmark.settings[0];
+  if (!benchmark.settings.includes(agent)) throw new Error(`unknown ${benchmark.name} agent ${agent} (known: ${benchmark.settings.join(', ')})`);
+  const { tasks, datasetVersion } = await benchmark.loadTasks(datasetDir, edition, { ids: opts.taskIds, limit: opts.limit });
   const runId = opts.runId ?? `run-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomUUID().slice(0, 6)}`;
   const runDir = path.resolve(opts.runDir ?? path.join('runs', runId));
-  const setting = AGENT_SETTINGS[opts.agent];
-  if (!setting) throw new Error(`unknown agent ${opts.agent} (known: ${Object.keys(AGENT_SETTINGS).join(', ')})`);
+  const benchmarkSettings = opts.benchmarkSettings ?? (await benchmark.settingsFrom?.(config, agent));
   const base = {
-    benchmark: 'spreadsheetbench' as const,
-    agent: opts.agent,
-    setting,
+    benchmark: benchmark.name,
+    edition,
+    ...(benchmarkSettings ? { benchmarkSettings } : {}),
+    agent,
+    setting: benchmark.outputSetting(agent),
     datasetDir,
-    datasetVersion: await datasetVersion(datasetDir),
+    datasetVersion,
     scoringMode: config.run.scoringMode,
     taskCount: tasks.length,
     llm: {
@@ -51,7 +59,7 @@ export async function createRun(config: Config, opts: CreateRunOptions): Promise
       maxTurns: config.run.maxTurns,
       maxRevisions: config.run.maxRevisions,
       previewRows: config.run.previewRows,
-      promptVersion: promptVersionOf(opts.agent),
+      promptVersion: benchmark.promptVersion(agent),
     },
   };
   const manifest: RunManifest = { ...base, runId, createdAt: new Date().toISOString(), experimentHash: experimentHash(base) };
@@ -60,13 +68,12 @@ export async function createRun(config: Config, opts: CreateRunOptions): Promise
   return { manifest, runDir, tasks };
 }
 
-export function promptVersionOf(agent: string): string {
-  return agent === 'sheetcopilot' ? SHEETCOPILOT_PROMPT_VERSION : OFFICIAL_PROMPT_VERSION;
+/** Prompt version of a run's setting, as the code now defines it. */
+export function promptVersionOf(manifest: Pick<RunManifest, 'benchmark' | 'agent'>): string {
+  return benchmarkNamed(manifest.benchmark).promptVersion(manifest.agent);
 }
 
-/** Content hash and size of dataset.json: identifies the dataset version. */
-export async function datasetVersion(datasetDir: string): Promise<string> {
-  const file = path.join(datasetDir, 'dataset.json');
-  const [text, info] = await Promise.all([readFile(file), stat(file)]);
-  return `sha256:${createHash('sha256').update(text).digest('hex').slice(0, 16)}:${info.size}`;
+/** Content version of a run's dataset as it is now on disk. */
+export function datasetVersion(manifest: Pick<RunManifest, 'benchmark' | 'datasetDir'>): Promise<string> {
+  return benchmarkNamed(manifest.benchmark).datasetVersion(manifest.datasetDir);
 }

@@ -14,9 +14,9 @@ export interface ExperimentNow {
  */
 export async function experimentDifferences(manifest: RunManifest, now: ExperimentNow): Promise<string[]> {
   const differs: string[] = [];
-  const dataset = await datasetVersion(manifest.datasetDir).catch(() => 'missing');
+  const dataset = await datasetVersion(manifest).catch(() => 'missing');
   if (dataset !== manifest.datasetVersion) differs.push(`dataset ${manifest.datasetDir}: ${manifest.datasetVersion} → ${dataset}`);
-  const prompts = promptVersionOf(manifest.agent);
+  const prompts = promptVersionOf(manifest);
   if (prompts !== manifest.agentSettings.promptVersion) differs.push(`prompt version ${manifest.agentSettings.promptVersion} → ${prompts}`);
   if (now.model && now.model !== manifest.llm.model) differs.push(`model ${manifest.llm.model} → ${now.model}`);
   if (now.scoringMode && now.scoringMode !== manifest.scoringMode) differs.push(`scoring mode ${manifest.scoringMode} → ${now.scoringMode}`);

@@ -6,7 +6,11 @@ import { z } from 'zod';
 /** `run.json`: what defines a run. Activities read the model settings from here, never secrets (keys stay in the worker's env). */
 export const runManifestSchema = z.object({
   runId: z.string(),
-  benchmark: z.literal('spreadsheetbench'),
+  /** A registered benchmark (benchmarks/index.ts) and the edition its dataset folder holds. */
+  benchmark: z.string().default('spreadsheetbench'),
+  edition: z.string().optional(),
+  /** Benchmark-specific settings that define the experiment (e.g. DSBench's judge model and template). */
+  benchmarkSettings: z.record(z.string(), z.unknown()).optional(),
   agent: z.string(),
   /** `<setting>` of the official output folder name (`single`, `multi_row_exec`, ...). */
   setting: z.string(),
@@ -38,6 +42,9 @@ export function experimentHash(m: Omit<RunManifest, 'experimentHash' | 'runId' |
     temperature: m.llm.temperature ?? null,
     maxTokens: m.llm.maxTokens ?? null,
     scoringMode: m.scoringMode,
+    // Only for runs that have them, so the hashes of runs recorded before benchmarks existed stay valid.
+    ...(m.benchmark !== 'spreadsheetbench' ? { benchmark: m.benchmark } : {}),
+    ...(m.benchmarkSettings ? { benchmarkSettings: m.benchmarkSettings } : {}),
   };
   return createHash('sha256').update(JSON.stringify(defining)).digest('hex').slice(0, 16);
 }

@@ -4,6 +4,7 @@ import type { RunManifest } from './manifest';
 import { SA } from '../temporal/searchAttributes';
 import { benchmarkRun } from '../workflows/benchmarkRun';
 import type { RunWorkflowInput } from '../workflows/contracts';
+import { benchmarkNamed } from '../benchmarks';
 
 export class RunExistsError extends Error {
   override name = 'RunExistsError';
@@ -25,6 +26,8 @@ export async function startRunWorkflow(
     childSuffix: subset?.childSuffix,
     concurrency: config.run.concurrency,
     agent: manifest.agent,
+    benchmark: manifest.benchmark,
+    taskWorkflow: benchmarkNamed(manifest.benchmark).taskWorkflow,
     budgetUsd: config.run.budgetUsd,
     budgetTokens: config.run.budgetTokens,
     taskBudgetUsd: config.run.taskBudgetUsd,
@@ -49,7 +52,7 @@ export async function startRunWorkflow(
         agentSettings: manifest.agentSettings,
         dataset: manifest.datasetDir,
       },
-      staticSummary: `SpreadsheetBench ${manifest.agent} × ${manifest.llm.model}: ${manifest.taskCount} tasks`,
+      staticSummary: `${benchmarkNamed(manifest.benchmark).title}${manifest.edition ? ` ${manifest.edition}` : ''} ${manifest.agent} × ${manifest.llm.model}: ${manifest.taskCount} tasks`,
     });
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) throw new RunExistsError(`run ${manifest.runId} already exists`);

@@ -75,7 +75,8 @@ export async function benchmarkHealth(datasetDir: string, mode: ScoringMode = 'o
   };
   const nullScores = [];
   for (const task of tasks) {
-    const inputFor = (n: number) => answerPathFor(datasetDir, task, n).replace(/_answer\.xlsx$/, '_input.xlsx');
+    const inputs = new Map((await testCaseFiles(datasetDir, task)).map((tc) => [tc.index, tc.inputPath]));
+    const inputFor = (n: number) => inputs.get(n) ?? answerPathFor(datasetDir, task, n).replace(/_answer\.xlsx$/, '_input.xlsx');
     const { verdicts } = await scoreTask({ task, datasetDir, outputPathFor: inputFor, mode });
     const score = officialScore(task, verdicts);
     nullScores.push(score);

@@ -1,6 +1,9 @@
-/** Per-task scoring as the official main loop does it: exactly three test cases, soft = passes/3, hard = no zero. */
+/**
+ * Per-task scoring as the official main loop does it: exactly three test cases, soft = passes/3, hard = no zero.
+ * A Verified task (one `init`/`golden` case) is scored on its one case, as the Verified tooling does (soft = hard).
+ */
 import path from 'node:path';
-import { OFFICIAL_TEST_CASES, taskKey, type SheetTask } from '../dataset/spreadsheetbench';
+import { OFFICIAL_TEST_CASES, taskKey, testCaseFiles, type SheetTask } from '../dataset/spreadsheetbench';
 import type { OfficialTaskScore, ScoringMode, TestCaseVerdict } from './types';
 import { evaluateTestCase } from './compareWorkbooks';
 
@@ -32,11 +35,14 @@ export function officialScore(task: SheetTask, verdicts: TestCaseVerdict[]): Off
 }
 
 export async function scoreTask(input: ScoreTaskInput): Promise<{ official: OfficialTaskScore; verdicts: TestCaseVerdict[] }> {
+  const files = await testCaseFiles(input.datasetDir, input.task);
+  const verified = files.length === 1 && !files[0].inputPath.endsWith('_input.xlsx');
+  const count = verified ? 1 : OFFICIAL_TEST_CASES;
   const verdicts: TestCaseVerdict[] = [];
-  for (let n = 1; n <= OFFICIAL_TEST_CASES; n++) {
+  for (let n = 1; n <= count; n++) {
     verdicts.push(await evaluateTestCase({
       index: n,
-      answerPath: answerPathFor(input.datasetDir, input.task, n),
+      answerPath: files.find((f) => f.index === n)?.answerPath ?? answerPathFor(input.datasetDir, input.task, n),
       outputPath: input.outputPathFor(n),
       answerPosition: input.task.answer_position,
       mode: input.mode,

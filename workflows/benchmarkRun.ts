@@ -150,7 +150,9 @@ function childWorkflowId(input: RunWorkflowInput, taskId: string): string {
 
 async function startTask(input: RunWorkflowInput, taskId: string, budget: Budget): Promise<void> {
   const sa = workflowInfo().typedSearchAttributes;
-  await startChild(spreadsheetTask, {
+  // The benchmark's task workflow, by type name: a new benchmark needs no change here.
+  const byName = patched('task-workflow-by-name');
+  await startChild(byName && input.taskWorkflow ? input.taskWorkflow : spreadsheetTask.name, {
     workflowId: childWorkflowId(input, taskId),
     args: [
       {
@@ -168,7 +170,7 @@ async function startTask(input: RunWorkflowInput, taskId: string, budget: Budget
     typedSearchAttributes: [
       { key: SA.runId, value: input.runId },
       { key: SA.taskId, value: taskId },
-      { key: SA.benchmark, value: 'spreadsheetbench' },
+      { key: SA.benchmark, value: (byName && input.benchmark) || 'spreadsheetbench' },
       { key: SA.agent, value: input.agent },
       { key: SA.model, value: sa.get(SA.model) ?? '' },
       { key: SA.status, value: 'running' },

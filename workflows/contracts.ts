@@ -13,6 +13,9 @@ export interface RunWorkflowInput {
   budgetTokens?: number;
   taskBudgetUsd?: number;
   agent: string;
+  /** The benchmark (search attribute of its tasks) and the workflow type that runs one of its tasks (default spreadsheetTask). */
+  benchmark?: string;
+  taskWorkflow?: string;
   /** A subset of the run's tasks (a file of ids in the run folder), e.g. for `retry --failed`. */
   taskIdsFile?: string;
   /** Appended to task workflow ids, so a retry's tasks do not collide with the first attempt's. */

@@ -135,7 +135,7 @@ async function inStage<T>(ledger: StageLedger, stage: string, fn: (record: Retur
   }
 }
 
-function classifyFailure(err: unknown): { class: TaskFailureClass; message: string } {
+export function classifyFailure(err: unknown): { class: TaskFailureClass; message: string } {
   const app = err instanceof ActivityFailure ? err.cause : err;
   const type = app instanceof ApplicationFailure ? (app.type ?? '') : '';
   const cls: TaskFailureClass = type === 'DatasetError' ? 'dataset'

@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { CliError, EXIT } from '../exitCodes';
 import { RunFolderError } from '../../report/load';
 import { writeReport } from '../../report/writeReport';
+import { readManifest } from '../../run/manifest';
+import { benchmarkNamed } from '../../benchmarks';
 
 /** `sheetbench report RUN_DIR [--compare OTHER_RUN_DIR] [--out DIR]`. */
 export function registerReportCommand(program: Command): void {
@@ -13,10 +15,11 @@ export function registerReportCommand(program: Command): void {
     .option('--out <dir>', 'where to write the report (default: the run folder)')
     .action(async (runDir: string, opts: { compare?: string; out?: string }) => {
       try {
-        const written = await writeReport({ runDir, compareDir: opts.compare, outDir: opts.out });
+        const own = benchmarkNamed((await readManifest(runDir).catch(() => ({ benchmark: 'spreadsheetbench' }))).benchmark).writeReport;
+        const written = own ? await own({ runDir, outDir: opts.out }) : await writeReport({ runDir, compareDir: opts.compare, outDir: opts.out });
         console.log(`report: ${written.finishedTasks} finished, ${written.pendingTasks} pending tasks`);
         console.log(`  ${written.markdown}\n  ${written.html}\n  ${written.inspectLog} (Inspect eval log)`);
-        console.log(`  ${written.transcriptPages} transcript pages`);
+        if ('transcriptPages' in written) console.log(`  ${written.transcriptPages} transcript pages`);
       } catch (err) {
         if (err instanceof RunFolderError) {
           const missingRun = err.file.endsWith('run.json') && err.message.includes('file is missing');

@@ -4,6 +4,7 @@ import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@tempor
 import { loadConfig } from '../../config/load';
 import type { Config } from '../../config/schema';
 import { createRun } from '../../run/createRun';
+import { BENCHMARKS } from '../../benchmarks';
 import { readManifest } from '../../run/manifest';
 import { readJsonOr } from '../../artifacts/files';
 import { connectClient, connectWorkerConnection } from '../../temporal/connection';
@@ -11,6 +12,7 @@ import { startRunWorkflow, RunExistsError } from '../../run/startRunWorkflow';
 import { progressQuery, resumeSignal, type RunProgress } from '../../workflows/contracts';
 import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
 import type { RunSummary } from '../../run/summary';
+import type { DsbenchSummary } from '../../benchmarks/dsbench/metrics';
 import { resolveTemporal, type TemporalSession } from '../temporalSession';
 import { formatProgress } from '../progressBar';
 import { resolveRunDir } from '../runRef';
@@ -21,7 +23,9 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 interface RunFlags {
   dataset: string;
-  agent: string;
+  benchmark?: string;
+  edition?: string;
+  agent?: string;
   model?: string;
   baseUrl?: string;
   concurrency?: string;
@@ -38,9 +42,11 @@ interface RunFlags {
 export function registerRunCommands(program: Command): void {
   program
     .command('run')
-    .description('run an agent on a SpreadsheetBench dataset, durably, and print the scores')
-    .requiredOption('--dataset <dir>', 'dataset folder (dataset.json + spreadsheet/)')
-    .option('--agent <name>', 'single | row_exec | react_exec | row_react_exec | sheetcopilot', 'single')
+    .description('run an agent on a benchmark dataset (SpreadsheetBench, DSBench), durably, and print the scores')
+    .requiredOption('--dataset <dir>', 'dataset folder or SpreadsheetBench release .tar.gz (benchmark and edition are detected from it)')
+    .option('--benchmark <name>', `benchmark, overriding detection: ${BENCHMARKS.map((b) => b.name).join(' | ')}`)
+    .option('--edition <name>', 'edition, overriding detection (e.g. verified_400)')
+    .option('--agent <name>', "setting: single | row_exec | react_exec | row_react_exec | sheetcopilot (SpreadsheetBench, default single); model-only | agent (DSBench)")
     .option('--model <name>', 'model name (default: the embedded local model)')
     .option('--base-url <url>', 'OpenAI-compatible endpoint (key from OPENAI_API_KEY)')
     .option('--concurrency <n>', 'tasks in flight at once')
@@ -59,12 +65,16 @@ export function registerRunCommands(program: Command): void {
       });
       const { manifest, runDir } = await createRun(config, {
         datasetDir: flags.dataset,
+        benchmark: flags.benchmark,
+        edition: flags.edition,
         agent: flags.agent,
         runId: flags.runId,
         runDir: flags.out,
         taskIds: flags.tasks?.split(',').map((s) => s.trim()).filter(Boolean),
         limit: intFlag(flags.limit),
       });
+      const how = flags.benchmark || flags.edition ? 'as given' : 'detected';
+      log(`dataset ${manifest.datasetDir}: ${manifest.benchmark} edition ${manifest.edition} (${how})`);
       log(`run ${manifest.runId}: ${manifest.taskCount} tasks, agent ${manifest.agent}, model ${manifest.llm.model} (${manifest.llm.provider}); folder ${runDir}`);
       const session = await resolveTemporal(config, log);
       const client = await connectClient(session);
@@ -152,12 +162,20 @@ export async function followRun(client: Client, session: TemporalSession, config
   printSummary(await readJsonOr<RunSummary | null>(path.join(runDir, 'summary.json'), null), runDir);
 }
 
-function printSummary(summary: RunSummary | null, runDir: string): void {
+function printSummary(summary: (RunSummary & Partial<Pick<DsbenchSummary, 'dsbench'>>) | null, runDir: string): void {
   if (!summary) throw new CliError(`run finished but ${runDir}/summary.json is missing`);
   const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+  const ds = summary.dsbench;
   const lines = [
-    `scores (${summary.scored}/${summary.tasks} tasks): soft ${pct(summary.overall.soft)}  hard ${pct(summary.overall.hard)}`,
-    ...Object.entries(summary.byType).map(([type, s]) => `  ${type}: soft ${pct(s.soft)}  hard ${pct(s.hard)}  (${s.tasks} tasks)`),
+    ...(ds
+      ? [
+          `accuracy (${summary.scored}/${summary.tasks} questions): ${pct(ds.accuracy)} (${ds.correct} correct), competition-level ${pct(ds.competitionAccuracy)}, unparseable judgments ${ds.unparseableJudgments}`,
+          ...Object.entries(ds.byAnswerType).map(([type, s]) => `  ${type}: ${pct(s.accuracy)}  (${s.questions} questions)`),
+        ]
+      : [
+          `scores (${summary.scored}/${summary.tasks} tasks): soft ${pct(summary.overall.soft)}  hard ${pct(summary.overall.hard)}`,
+          ...Object.entries(summary.byType).map(([type, s]) => `  ${type}: soft ${pct(s.soft)}  hard ${pct(s.hard)}  (${s.tasks} tasks)`),
+        ]),
     `LLM calls ${summary.llmCalls}, tokens in ${summary.usage.inputTokens} out ${summary.usage.outputTokens}, cost $${summary.costUsd.toFixed(4)}`,
     ...(summary.failed ? [`tasks with failures: ${summary.failed} ${JSON.stringify(summary.failureClasses)}`] : []),
     `outputs and eval JSON in ${runDir}`,
@@ -165,7 +183,7 @@ function printSummary(summary: RunSummary | null, runDir: string): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-async function startWorkers(session: TemporalSession, config: Config, opts: { main?: boolean; recalc?: boolean }): Promise<WorkerSet> {
+export async function startWorkers(session: TemporalSession, config: Config, opts: { main?: boolean; recalc?: boolean }): Promise<WorkerSet> {
   const connection = await connectWorkerConnection(session);
   return createWorkers(connection, { ...config, temporal: { ...config.temporal, namespace: session.namespace } }, opts);
 }

@@ -57,7 +57,7 @@ describe('each pattern answers a request end to end', () => {
 
   it('plan_execute records the plan as a plan step before any code', () => {
     const o = outcomes.get('plan_execute')!;
-    expect(steps(o, 'plan')[0].data.text).toContain('1. Load sales.csv');
+    expect(steps(o, 'plan')[0].data.text).toContain('1. Load the data');
     expect(o.events.findIndex((e) => e.type === 'step' && e.data.kind === 'plan')).toBeLessThan(o.events.findIndex((e) => e.type === 'code'));
   });
 

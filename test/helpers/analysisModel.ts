@@ -16,25 +16,15 @@ import type { ScriptedReply, ScriptedRequest } from '../../scripted-llm';
 export function salesAnalyst(r: ScriptedRequest): ScriptedReply {
   const question = r.messages.find((m) => m.role === 'user')?.content ?? '';
   const last = r.messages.at(-1)!;
-  const tools = r.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content) as { ok?: boolean; stdout?: string; error?: string });
+  const tools = toolOutcomes(r);
   const failed = tools.filter((t) => t.ok === false).length;
-  if (last.role === 'user' && last.content === CLASSIFY_INSTRUCTION) {
-    const choice = /\[JIT:(\w+)\]/.exec(question)?.[1] ?? 'react';
-    return { text: `The request is a single computation.\nPATTERN: ${choice}` };
-  }
-  if (last.role === 'user' && last.content === PLAN_INSTRUCTION) return { text: '1. Load sales.csv\n2. Sum the amount column\n3. Report the total' };
-  if (last.role === 'user' && last.content === CRITIQUE_INSTRUCTION) {
-    const critiques = r.messages.filter((m) => m.content === CRITIQUE_INSTRUCTION).length;
-    return { text: critiques === 1 ? '1. the total lacks its unit\nVERDICT: REVISE' : 'all ok\nVERDICT: OK' };
-  }
-  if (last.role === 'user' && /^Propose approach (\d+)/.test(last.content)) return { text: `Approach ${/^Propose approach (\d+)/.exec(last.content)![1]}: sum the amount column with pandas` };
-  if (last.role === 'user' && /^Here are \d+ /.test(last.content)) return { text: 'Candidate 2 is the clearest.\nBEST: 2' };
+  const instructed = instructionReply(r);
+  if (instructed) return instructed;
   const fetchUrl = /\[FETCH:(\S+)\]/.exec(question)?.[1];
   if (fetchUrl && !tools.length) return { text: 'Downloading.', toolCalls: [{ name: 'web_fetch', arguments: { url: fetchUrl, type: 'file', filename: 'downloads/items.json' } }] };
   if (fetchUrl && tools.length === 1) return { text: '', toolCalls: [{ name: 'python_execute', arguments: { code: TOP5_CODE } }] };
   if (question.includes('[NOTOOLS]') || r.toolChoice === 'none' || (last.role === 'tool' && tools.at(-1)?.ok !== false && !question.includes('[LOOP]'))) {
-    const stdout = [...tools].reverse().find((t) => t.stdout)?.stdout?.trim();
-    return { text: stdout ? `The total amount is **${stdout}**.` : 'I think the total is probably around 50.' };
+    return answerFromTools(r, 'I think the total is probably around 50.');
   }
   if (question.includes('[MANIFEST]')) return { text: '', toolCalls: [{ name: 'python_execute', arguments: { code: chartCode(failed === 0 ? 'regoin' : 'region') } }] };
   if (question.includes('[BADARGS]') && !tools.length) return { text: '', toolCalls: [{ name: 'python_execute', arguments: '{"code": "print(1)' }] };
@@ -61,6 +51,34 @@ function chartCode(xColumn: string): string {
     `json.dump(${JSON.stringify(manifest)}, open('visualization_manifest.json', 'w'))`,
     "print(df['amount'].sum())",
   ].join('\n');
+}
+
+/** What the tools told the model so far (tool messages parsed). */
+export function toolOutcomes(r: ScriptedRequest): Array<{ ok?: boolean; stdout?: string; error?: string }> {
+  return r.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content) as { ok?: boolean; stdout?: string; error?: string });
+}
+
+/** Replies to the patterns' own instructions (classify, plan, critique, propose, evaluate); undefined for task steps. */
+export function instructionReply(r: ScriptedRequest): ScriptedReply | undefined {
+  const question = r.messages.find((m) => m.role === 'user')?.content ?? '';
+  const last = r.messages.at(-1)!;
+  if (last.role !== 'user') return undefined;
+  if (last.content === CLASSIFY_INSTRUCTION) return { text: `The request is a single computation.\nPATTERN: ${/\[JIT:(\w+)\]/.exec(question)?.[1] ?? 'react'}` };
+  if (last.content === PLAN_INSTRUCTION) return { text: '1. Load the data\n2. Compute the result\n3. Report it' };
+  if (last.content === CRITIQUE_INSTRUCTION) {
+    const critiques = r.messages.filter((m) => m.content === CRITIQUE_INSTRUCTION).length;
+    return { text: critiques === 1 ? '1. the result lacks its unit\nVERDICT: REVISE' : 'all ok\nVERDICT: OK' };
+  }
+  const propose = /^Propose approach (\d+)/.exec(last.content);
+  if (propose) return { text: `Approach ${propose[1]}: compute it with pandas` };
+  if (/^Here are \d+ /.test(last.content)) return { text: 'Candidate 2 is the clearest.\nBEST: 2' };
+  return undefined;
+}
+
+/** The answer a model gives from the last successful tool output. */
+export function answerFromTools(r: ScriptedRequest, fallback: string): ScriptedReply {
+  const stdout = [...toolOutcomes(r)].reverse().find((t) => t.stdout)?.stdout?.trim();
+  return { text: stdout ? `The total amount is **${stdout}**.` : fallback };
 }
 
 export const SALES_CSV = 'region,amount\nnorth,10\nsouth,32\nnorth,5\n';

@@ -1,0 +1,23 @@
+import { readJsonOr, writeFileAtomic, writeJsonAtomic } from '../../artifacts/files';
+import type { RunContext } from '../../run/runContext';
+import type { DsbenchQuestion } from './dataset';
+import { dsbenchPaths } from './layout';
+import { summarizeDsbenchRun, type DsbenchSummary } from './metrics';
+import type { DsbenchQuestionResult } from './result';
+
+/** summary.json (accuracy, competition accuracy, by type, judge check, cost, time) and one JSON line per question. */
+export async function finalizeDsbenchRun(ctx: RunContext): Promise<DsbenchSummary> {
+  const questions = ctx.tasks as unknown as DsbenchQuestion[];
+  const results: DsbenchQuestionResult[] = [];
+  for (const q of questions) {
+    const r = await readJsonOr<DsbenchQuestionResult | null>(ctx.layout.taskResultPath(q.id), null);
+    if (r) results.push(r);
+  }
+  const lines = results.map((r) =>
+    JSON.stringify({ id: r.taskId, competition_id: r.competitionId, model: ctx.manifest.llm.model, cost: r.costUsd, time: r.wallMs / 1000, response: r.predicted ?? null, answer: r.target, verdict: r.verdict ?? null }),
+  );
+  await writeFileAtomic(dsbenchPaths.resultsJsonl(ctx.layout.root), lines.map((l) => `${l}\n`).join(''));
+  const summary = summarizeDsbenchRun(ctx.manifest, questions, results);
+  await writeJsonAtomic(ctx.layout.summaryPath, summary);
+  return summary;
+}

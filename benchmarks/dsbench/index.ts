@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { pathExists } from '../../artifacts/files';
+import type { Benchmark } from '../benchmark';
+import { fileVersion } from '../datasetVersion';
+import { loadQuestions, type DsbenchQuestion } from './dataset';
+import { finalizeDsbenchRun } from './finalize';
+import { writeDsbenchReport } from './report';
+import { dsbenchSettingsFrom } from './settings';
+
+/** Prompt versions: the original runners' prompts (bump when our rendering of them changes). */
+const PROMPT_VERSIONS: Record<string, string> = { 'model-only': 'dsbench-model-only-v1', agent: 'dsbench-agent-v1' };
+
+/** DSBench data analysis: data.json (JSON Lines) + data/<competition>/, one task per question, judged by an LLM. */
+export const dsBench: Benchmark<DsbenchQuestion> = {
+  name: 'dsbench',
+  title: 'DSBench data analysis',
+  editions: ['data_analysis'],
+  settings: ['model-only', 'agent'],
+  taskWorkflow: 'dsbenchTask',
+  async detect(datasetDir) {
+    return (await pathExists(path.join(datasetDir, 'data.json'))) ? 'data_analysis' : null;
+  },
+  async loadTasks(datasetDir, _edition, select) {
+    return { tasks: await loadQuestions(datasetDir, select), datasetVersion: await this.datasetVersion(datasetDir) };
+  },
+  datasetVersion: (datasetDir) => fileVersion(path.join(datasetDir, 'data.json')),
+  outputSetting: (setting) => setting,
+  promptVersion: (setting) => PROMPT_VERSIONS[setting] ?? 'unknown',
+  settingsFrom: async (config) => dsbenchSettingsFrom(config),
+  finalize: finalizeDsbenchRun,
+  writeReport: writeDsbenchReport,
+};

@@ -1,0 +1,141 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { evalIdentity, evalLogFileName, evalStats, parseIsoAsUtc, utcIso } from '../../report/inspectIds';
+import { inspectModelName, stderrOfMean } from '../../report/inspectLog';
+import { mean, sum } from '../../report/summary';
+import { ORIGINAL_SYSTEM_PROMPT } from './prompt';
+import { dsbenchMetrics } from './metrics';
+import type { LoadedDsbenchRun, LoadedQuestion } from './loadRun';
+import type { DsbenchQuestionResult } from './result';
+
+export const DSBENCH_TASK_NAME = 'DSBench';
+export const DSBENCH_SCORER = 'dsbench_judge';
+
+/**
+ * A DSBench run as an Inspect eval log (`.json`, schema version 2) in the shape the Inspect/vitals port writes: one
+ * sample per question (`<competition>_<questionN>`), competition id in metadata, the judge's verdict as C/I.
+ */
+export async function writeDsbenchInspectLog(run: LoadedDsbenchRun, logsDir: string): Promise<string> {
+  const log = buildDsbenchEvalLog(run);
+  await mkdir(logsDir, { recursive: true });
+  const file = path.join(logsDir, evalLogFileName(parseIsoAsUtc(run.manifest.createdAt), DSBENCH_TASK_NAME, log.eval.task_id));
+  await writeFile(file, `${JSON.stringify(log, null, 2)}\n`);
+  return file;
+}
+
+export function buildDsbenchEvalLog(run: LoadedDsbenchRun) {
+  const m = run.manifest;
+  const model = inspectModelName(m.llm.model, m.llm.provider);
+  const finished = run.questions.filter((q): q is LoadedQuestion & { result: DsbenchQuestionResult } => q.result !== undefined);
+  const complete = finished.length === run.questions.length;
+  const created = utcIso(parseIsoAsUtc(m.createdAt));
+  const values = finished.map((q) => (q.result.verdict === 'correct' ? 1 : 0));
+  const metrics = dsbenchMetrics(run.questions.map((q) => q.question), finished.map((q) => q.result));
+  const metric = (name: string, value: number) => ({ name, value, params: {} });
+  return {
+    version: 2,
+    status: complete ? 'success' : 'started',
+    eval: {
+      ...evalIdentity(m.runId, DSBENCH_TASK_NAME, created),
+      task_args: { setting: m.agent },
+      task_args_passed: {},
+      solver: m.agent,
+      dataset: { name: 'DSBench data analysis', location: m.datasetDir, samples: run.questions.length, sample_ids: run.questions.map((q) => q.question.id), shuffled: false },
+      model,
+      model_generate_config: { temperature: 0, max_tokens: 2256, top_p: 1 },
+      model_args: {},
+      config: { epochs: 1 },
+      packages: {},
+      metadata: { run_id: m.runId, setting: m.agent, experiment_hash: m.experimentHash, ...(m.benchmarkSettings ?? {}) },
+      scorers: [{ name: DSBENCH_SCORER, options: {}, metrics: [{ name: 'accuracy', options: {} }, { name: 'stderr', options: {} }], metadata: {} }],
+    },
+    plan: { name: 'plan', steps: [{ solver: m.agent, params: {}, params_passed: {} }], config: {} },
+    ...(finished.length
+      ? {
+          results: {
+            total_samples: run.questions.length,
+            completed_samples: finished.length,
+            scores: [
+              {
+                name: DSBENCH_SCORER,
+                scorer: DSBENCH_SCORER,
+                scored_samples: finished.length,
+                unscored_samples: 0,
+                params: {},
+                metrics: {
+                  accuracy: metric('accuracy', mean(values)),
+                  competition_accuracy: metric('competition_accuracy', metrics.competitionAccuracy),
+                  stderr: metric('stderr', stderrOfMean(values)),
+                },
+              },
+            ],
+          },
+        }
+      : {}),
+    ...evalStats(created, complete && run.lastResultAt ? utcIso(run.lastResultAt) : '', { [model]: usageOf(finished.map((q) => q.result)) }),
+    samples: finished.map((q) => sample(q, model)),
+  };
+}
+
+function sample(q: LoadedQuestion & { result: DsbenchQuestionResult }, model: string) {
+  const r = q.result;
+  const id = q.question.id;
+  const predicted = r.predicted ?? '';
+  const messages = [
+    { id: `${id}-m1`, content: ORIGINAL_SYSTEM_PROMPT, role: 'system' },
+    { id: `${id}-m2`, content: q.prompt ?? q.input, source: 'input', role: 'user' },
+    ...(r.predicted !== undefined ? [{ id: `${id}-m3`, content: predicted, source: 'generate', role: 'assistant', model }] : []),
+  ];
+  const usage = usageOf([r]);
+  const seconds = r.wallMs / 1000;
+  const competition = { competition_id: q.question.competitionId };
+  return {
+    id,
+    epoch: 1,
+    input: q.input,
+    target: q.question.answer,
+    messages,
+    output: {
+      model,
+      choices: r.predicted !== undefined ? [{ message: messages[2], stop_reason: 'stop' }] : [],
+      completion: predicted,
+      usage,
+      time: seconds,
+    },
+    scores: {
+      [DSBENCH_SCORER]: {
+        value: r.verdict === 'correct' ? 'C' : 'I',
+        answer: predicted,
+        explanation: r.failure ? `${r.failure.class}: ${r.failure.message}` : (r.judgeReply ?? ''),
+        metadata: { ...competition, verdict: r.verdict ?? 'not judged', judge_model: r.judgeModel ?? null, ...(r.exactMatch !== undefined ? { exact_letter_match: r.exactMatch } : {}) },
+        history: [],
+      },
+    },
+    metadata: {
+      ...competition,
+      name: q.question.competitionName,
+      url: q.question.url,
+      txt: '',
+      year: q.question.year ?? null,
+      question: q.question.question,
+      answer_type: q.question.answerType,
+      ...(r.truncated !== undefined ? { truncated: r.truncated } : {}),
+      ...(r.failure ? { failure_class: r.failure.class, failure_message: r.failure.message } : {}),
+      llm_calls: r.llmCalls,
+      cost_usd: r.costUsd,
+    },
+    store: {},
+    events: [],
+    model_usage: { [model]: usage },
+    role_usage: {},
+    total_time: seconds,
+    working_time: seconds,
+    attachments: {},
+  };
+}
+
+function usageOf(results: DsbenchQuestionResult[]) {
+  const input = sum(results.map((r) => r.usage.inputTokens));
+  const output = sum(results.map((r) => r.usage.outputTokens));
+  return { input_tokens: input, output_tokens: output, total_tokens: input + output, total_cost: sum(results.map((r) => r.costUsd)) };
+}

@@ -1,0 +1,57 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duplicatesAnswered } from '../../scripted-llm';
+import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
+import { waitUntil } from '../helpers/wait';
+import { spawnWorker } from '../helpers/workerProcess';
+import type { RunProgress } from '../../workflows/contracts';
+
+const SAMPLE = path.resolve(__dirname, '../../data/dsbench-sample');
+
+/** kill -9 of the worker after answers came back and while their judgments are in flight (the judge is slow). */
+describe('a DSBench run survives a worker crash between an answer and its judgment', () => {
+  let env: E2EEnv;
+  let run: StartedRun;
+  let final: RunProgress;
+  let answeredAtCrash: string[] = [];
+
+  beforeAll(async () => {
+    const rules = DSBENCH_SAMPLE_SCRIPT.rules.map((r) => (r.name === 'judge' ? { ...r, delayMs: 4_000 } : r));
+    env = await startE2E({ rules }, { config: { recalc: { engine: 'none' }, run: { concurrency: 3 } } });
+    run = await startBenchmarkRun(env, { dataset: SAMPLE, agent: 'model-only' });
+    const answeredKeys = () => env.llm.log.filter((e) => e.answered).map((e) => e.callKey!);
+    let worker = spawnWorker(workerProcessEnv(env));
+    await worker.ready;
+    await waitUntil(() => answeredKeys().filter((k) => k.endsWith('/answer')).length >= 2, 120_000, '2 answered questions');
+    // Let the judge calls of those answers reach the (slow) judge, then crash before any of them replies.
+    await new Promise((r) => setTimeout(r, 1_000));
+    answeredAtCrash = answeredKeys();
+    worker.crash();
+    await worker.exited;
+    worker = spawnWorker(workerProcessEnv(env));
+    await worker.ready;
+    final = (await run.handle.result()) as RunProgress;
+    worker.crash();
+  }, 300_000);
+  afterAll(async () => env?.close());
+
+  it('crashed after an answer and before its judgment', () => {
+    const between = answeredAtCrash.filter((k) => k.endsWith('/answer') && !answeredAtCrash.includes(k.replace(/\/answer$/, '/judge')));
+    expect(between.length).toBeGreaterThan(0);
+    // The judge calls in flight at the crash were never delivered (the client was gone), so they were not paid.
+    expect(env.llm.log.some((e) => e.callKey?.endsWith('/judge') && !e.answered)).toBe(true);
+  });
+
+  it('finished every question once; neither the answer nor the judgment was answered twice', () => {
+    expect(final.done).toBe(7);
+    expect(readdirSync(path.join(run.runDir, 'results'))).toHaveLength(7);
+    expect(duplicatesAnswered(env.llm.log)).toEqual([]);
+    const answered = env.llm.log.filter((e) => e.answered).map((e) => e.callKey!);
+    expect(answered.filter((k) => k.endsWith('/answer'))).toHaveLength(7);
+    expect(answered.filter((k) => k.endsWith('/judge'))).toHaveLength(7);
+    const summary = JSON.parse(readFileSync(path.join(run.runDir, 'summary.json'), 'utf8'));
+    expect(summary.dsbench.correct).toBe(4);
+  });
+});
