@@ -9,6 +9,7 @@ import { analysisToolbox } from '../conversation/analysisToolbox';
 import type { FinishTurnInput, ModelStepInput, ModelStepResult, ToolStepInput, ToolStepResult } from '../conversation/steps';
 import type { Toolbox } from '../conversation/toolbox';
 import { runToolStep } from '../conversation/toolStep';
+import { sandboxEnvironment } from '../conversation/sandboxEnvironment';
 import { withHeartbeat } from './heartbeat';
 import type { WorkerDeps } from './deps';
 
@@ -38,7 +39,8 @@ export function conversationActivities(deps: WorkerDeps, toolbox: Toolbox = defa
 
     /** Heartbeats while the tool runs; cancelling the turn aborts the tool (the sandbox kills its process group). */
     async conversationToolCall(input: ToolStepInput): Promise<ToolStepResult> {
-      return withHeartbeat(() => runToolStep(input, toolbox, { signal: cancellationSignal(), heartbeat: () => heartbeat() }));
+      const environment = () => sandboxEnvironment(deps.config.analysis.allowedPackages);
+      return withHeartbeat(() => runToolStep(input, toolbox, { signal: cancellationSignal(), heartbeat: () => heartbeat(), environment }));
     },
 
     async conversationRecord(input: { dir: string; events: NewEvent[] }): Promise<void> {

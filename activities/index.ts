@@ -8,6 +8,7 @@ import { sessionActivities } from './sessions';
 import { agentStageActivities } from './agentStages';
 import { dsbenchActivities } from './dsbench';
 import { conversationActivities } from './conversation';
+import { analysisActivities } from './analysis';
 import type { WorkerDeps } from './deps';
 
 /** Activities of the main task queue (inference, execution, scoring, artifacts). */
@@ -19,6 +20,7 @@ export function createActivities(deps: WorkerDeps) {
     ...agentStageActivities(deps),
     ...dsbenchActivities(deps),
     ...conversationActivities(deps),
+    ...analysisActivities(deps),
     ...scoreActivities,
     ...taskActivities,
     ...runActivities,

@@ -42,3 +42,8 @@ export async function loadAnalysisSuite(dir: string): Promise<AnalysisSuite> {
 export function filesDir(suite: AnalysisSuite): string {
   return path.join(suite.dir, 'files');
 }
+
+/** The request as the agent reads it: `{url}` becomes the data server's address of the fetched file. */
+export function requestText(task: AnalysisTask, dataUrl: string): string {
+  return task.question.replace('{url}', `${dataUrl}/${task.fetch ?? ''}`);
+}

@@ -5,7 +5,7 @@ import { summaryQuery } from '../workflows/conversationContracts';
 import type { Client } from '@temporalio/client';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { filesDir, type AnalysisSuite, type AnalysisTask } from './dataset';
+import { filesDir, requestText, type AnalysisSuite, type AnalysisTask } from './dataset';
 import { scoreAnalysis } from './score';
 
 export interface SuiteResult {
@@ -56,7 +56,7 @@ async function runOne(suite: AnalysisSuite, task: AnalysisTask, pattern: Pattern
   const conv = await service.create({ title: `${task.id} (${pattern})`, pattern });
   const uploads = await Promise.all(task.files.map(async (f) => ({ name: f, data: await readFile(path.join(filesDir(suite), f)) })));
   if (uploads.length) await service.upload(conv.id, uploads);
-  const text = opts.questionOf?.(task) ?? task.question.replace('{url}', `${opts.dataUrl}/${task.fetch ?? ''}`);
+  const text = opts.questionOf?.(task) ?? requestText(task, opts.dataUrl);
   const { turnId } = await service.send(conv.id, { text, files: task.files });
   const events = await waitForEnd(service, conv.id, turnId);
   const summary = await opts.client.workflow.getHandle(service.workflowId(conv.id)).query(summaryQuery);

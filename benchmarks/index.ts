@@ -2,12 +2,13 @@ import { stat } from 'node:fs/promises';
 import { BenchmarkError, type Benchmark } from './benchmark';
 import { spreadsheetBench } from './spreadsheetbench';
 import { dsBench } from './dsbench';
+import { analysisBenchmark } from './analysis';
 
 export type { Benchmark, TaskRecord, LoadedTasks, SelectOptions } from './benchmark';
 export { BenchmarkError } from './benchmark';
 
 /** Every benchmark the tool runs, in detection order. A new benchmark adds its folder and one line here. */
-export const BENCHMARKS: readonly Benchmark[] = [spreadsheetBench as Benchmark, dsBench as Benchmark];
+export const BENCHMARKS: readonly Benchmark[] = [spreadsheetBench as Benchmark, dsBench as Benchmark, analysisBenchmark as Benchmark];
 
 export function benchmarkNamed(name: string): Benchmark {
   const found = BENCHMARKS.find((b) => b.name === name);

@@ -166,6 +166,12 @@ export const analysisConfigSchema = z.object({
   fetch: analysisFetchConfigSchema.default(analysisFetchConfigSchema.parse({})),
 });
 
+/** The analysis task suite as a benchmark (data/analysis): where its fetch requests download from. */
+export const analysisSuiteConfigSchema = z.object({
+  /** Base URL of a server serving the suite's `files/` (the level-2 fetch requests); without it they are skipped. */
+  dataUrl: z.string().url().optional(),
+});
+
 export const configSchema = z.object({
   temporal: temporalConfigSchema.default(temporalConfigSchema.parse({})),
   llm: llmConfigSchema.default(llmConfigSchema.parse({})),
@@ -176,6 +182,7 @@ export const configSchema = z.object({
   dsbench: dsbenchConfigSchema.default(dsbenchConfigSchema.parse({})),
   conversation: conversationConfigSchema.default(conversationConfigSchema.parse({})),
   analysis: analysisConfigSchema.default(analysisConfigSchema.parse({})),
+  analysisSuite: analysisSuiteConfigSchema.default(analysisSuiteConfigSchema.parse({})),
 });
 
 export type Config = z.infer<typeof configSchema>;

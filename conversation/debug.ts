@@ -7,6 +7,8 @@ export interface DebugToolCall {
   result: unknown;
   ok: boolean;
   durationMs: number;
+  /** Code executions: the sandbox's Python and package versions. */
+  sandbox?: { python?: string; packages?: Record<string, string> };
 }
 
 export interface DebugStep {

@@ -24,6 +24,7 @@ async function readStep(layout: ConversationLayout, name: string): Promise<Debug
     code: joined((e) => e.code) || undefined,
     stdout: joined((e) => e.result.stdout) || undefined,
     stderr: joined((e) => e.result.stderr) || undefined,
+    sandbox: toolCalls.find((c) => c.sandbox)?.sandbox,
     timing: { ...step.timing, toolsMs: toolCalls.reduce((s, c) => s + c.durationMs, 0), executionMs: toolCalls.filter((c) => /_execute$/.test(c.tool)).reduce((s, c) => s + c.durationMs, 0) },
   };
 }

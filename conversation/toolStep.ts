@@ -19,7 +19,11 @@ const TOOL_MESSAGE_CHARS = 12_000;
  * Runs one tool call the model made: reads its arguments from the transcript (they never travel in payloads), runs it,
  * writes the tool message, the debug record and the events. The model's mistakes are outcomes, not failures.
  */
-export async function runToolStep(input: ToolStepInput, toolbox: Toolbox, ctx: { signal?: AbortSignal; heartbeat?: () => void }): Promise<ToolStepResult> {
+export async function runToolStep(
+  input: ToolStepInput,
+  toolbox: Toolbox,
+  ctx: { signal?: AbortSignal; heartbeat?: () => void; environment?: () => Promise<DebugToolCall['sandbox']> },
+): Promise<ToolStepResult> {
   const layout = conversationLayout(input.dir);
   const dir = transcriptDir(layout, input.turnId, input.agent);
   const call = (await readMessage(dir, input.replyIndex))?.toolCalls?.find((c) => c.id === input.callId);
@@ -30,7 +34,8 @@ export async function runToolStep(input: ToolStepInput, toolbox: Toolbox, ctx: {
       ? { ok: false, error: `the arguments of ${call.name} are not valid JSON: ${call.arguments.slice(0, 200)}`, durationMs: 0 }
       : await toolbox.run(call.name, args, { conversationId: input.conversationId, workspaceDir: layout.workspace, signal: ctx.signal, heartbeat: ctx.heartbeat });
   await writeMessage(dir, input.toolIndex, { role: 'tool', toolCallId: call.id, content: toolMessage(outcome) });
-  const record: DebugToolCall = { callId: call.id, tool: call.name, args, result: outcome.result ?? outcome.error, ok: outcome.ok, durationMs: outcome.durationMs };
+  const sandbox = /_execute$/.test(call.name) ? await ctx.environment?.() : undefined;
+  const record: DebugToolCall = { callId: call.id, tool: call.name, args, result: outcome.result ?? outcome.error, ok: outcome.ok, durationMs: outcome.durationMs, ...(sandbox ? { sandbox } : {}) };
   await writeJsonAtomic(path.join(layout.debug, `${input.stepId}.tools`, `${safe(call.id)}.json`), record);
   await appendEvents(layout, toolEvents(input, call.name, args, outcome));
   return { ok: outcome.ok, error: outcome.error?.slice(0, 500), signature: signatureOf(call.name, args) };

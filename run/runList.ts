@@ -69,7 +69,7 @@ async function runFromFolder(runDir: string): Promise<RunListEntry | undefined> 
   const parsed = runManifestSchema.safeParse(raw);
   if (!parsed.success) return undefined;
   const m = parsed.data;
-  const summary = await readJsonOr<(RunSummary & { accuracy?: number }) | null>(path.join(runDir, 'summary.json'), null).catch(() => null);
+  const summary = await readJsonOr<(Partial<RunSummary> & { accuracy?: number }) | null>(path.join(runDir, 'summary.json'), null).catch(() => null);
   return {
     id: m.runId,
     benchmark: m.benchmark,
@@ -78,15 +78,20 @@ async function runFromFolder(runDir: string): Promise<RunListEntry | undefined> 
     status: 'unknown',
     createdAt: m.createdAt,
     hasReport: await pathExists(path.join(runDir, 'report.html')),
-    ...(summary
-      ? {
-          progress: { done: summary.scored, total: summary.tasks, running: 0, failed: summary.failed },
-          soft: summary.overall.soft,
-          hard: summary.overall.hard,
-          costUsd: summary.costUsd,
-          ...(summary.accuracy !== undefined ? { accuracy: summary.accuracy } : {}),
-        }
-      : {}),
+    ...(summary ? fromSummary(summary) : {}),
+  };
+}
+
+/** Scores and spend from summary.json; benchmarks write different summaries, so every field is optional here. */
+function fromSummary(summary: Partial<RunSummary> & { accuracy?: number }): Partial<RunListEntry> {
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const tasks = num(summary.tasks);
+  return {
+    ...(tasks !== undefined ? { progress: { done: num(summary.scored) ?? tasks, total: tasks, running: 0, failed: num(summary.failed) ?? 0 } } : {}),
+    soft: num(summary.overall?.soft),
+    hard: num(summary.overall?.hard),
+    costUsd: num(summary.costUsd),
+    accuracy: num(summary.accuracy),
   };
 }
 

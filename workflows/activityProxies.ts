@@ -46,6 +46,13 @@ export function bookkeepingCall(): typeof bookkeeping {
   return patched('local-bookkeeping') ? localBookkeeping : bookkeeping;
 }
 
+/** Waits on work another workflow does (a conversation's turn): long, heartbeating, so a lost worker is noticed. */
+export const waiting = proxyActivities<MainActivities>({
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '20s',
+  retry: { maximumAttempts: 5, initialInterval: '1s' },
+});
+
 export function recalcOn(taskQueue: string) {
   return proxyActivities<RecalcActivities>({
     taskQueue,

@@ -4,3 +4,4 @@ export { llmRateLimit } from './llmRateLimit';
 export { dsbenchTask } from './dsbenchTask';
 export { conversation } from './conversation';
 export { dsbenchRejudge } from './dsbenchRejudge';
+export { analysisTask } from './analysisTask';

@@ -14,11 +14,21 @@ describe('benchmark detection', () => {
     expect(await detectBenchmark(path.join(ROOT, 'data/verified-sample'))).toMatchObject({ benchmark: { name: 'spreadsheetbench' }, edition: 'verified_400' });
     expect(await detectBenchmark(path.join(ROOT, 'data/dsbench-sample'))).toMatchObject({ benchmark: { name: 'dsbench' }, edition: 'data_analysis' });
     expect(await detectBenchmark('/work/shared/data/dsbench')).toMatchObject({ benchmark: { name: 'dsbench' } });
+    expect(await detectBenchmark(path.join(ROOT, 'data/analysis'))).toMatchObject({ benchmark: { name: 'analysis' }, edition: 'v1', how: 'detected' });
+  });
+  it('loads the analysis suite without its answers and versions it by content', async () => {
+    const { benchmark } = await detectBenchmark(path.join(ROOT, 'data/analysis'));
+    const loaded = await benchmark.loadTasks(path.join(ROOT, 'data/analysis'), 'v1', { ids: ['a01', 'a07'] });
+    expect(loaded.tasks).toEqual([expect.objectContaining({ id: 'a01', level: 1, files: ['sales.csv'] }), expect.objectContaining({ id: 'a07', fetch: 'items.json' })]);
+    expect(JSON.stringify(loaded.tasks)).not.toMatch(/tolerance|expected|1988/);
+    expect(loaded.datasetVersion).toMatch(/^sha256:[0-9a-f]{16}$/);
+    expect(benchmark.settings[0]).toBe('auto');
+    await expect(benchmark.loadTasks(path.join(ROOT, 'data/analysis'), 'v1', { ids: ['a99'] })).rejects.toThrow(/no request a99/);
   });
   it('takes --benchmark / --edition over detection and refuses unknown names', async () => {
     expect(await detectBenchmark(path.join(ROOT, 'data/sample'), { edition: 'sample_data_200' })).toMatchObject({ edition: 'sample_data_200', how: 'given' });
     await expect(detectBenchmark(path.join(ROOT, 'data/sample'), { edition: 'v9' })).rejects.toThrow(/unknown spreadsheetbench edition v9 \(known: 912_v0.1, sample_data_200, verified_400\)/);
-    await expect(detectBenchmark(path.join(ROOT, 'data/sample'), { benchmark: 'nope' })).rejects.toThrow(/unknown benchmark nope \(known: spreadsheetbench, dsbench\)/);
+    await expect(detectBenchmark(path.join(ROOT, 'data/sample'), { benchmark: 'nope' })).rejects.toThrow(/unknown benchmark nope \(known: spreadsheetbench, dsbench, analysis\)/);
     await expect(detectBenchmark(mkdtempSync(path.join(tmpdir(), 'sb-empty-')))).rejects.toBeInstanceOf(BenchmarkError);
     await expect(detectBenchmark('/nonexistent/x')).rejects.toThrow('dataset folder /nonexistent/x does not exist (or is not a folder)');
   });

@@ -82,6 +82,8 @@ describe('conversation API over real HTTP (real Temporal, scripted model with to
     expect(steps[0].stdout).toBe('47\n');
     expect(steps[0].inputTokens).toBeGreaterThan(0);
     expect(steps[0].timing.toolsMs).toBeGreaterThan(0);
+    expect(steps[0].sandbox.python).toMatch(/^3\.\d+/);
+    expect(steps[0].sandbox.packages.pandas).toMatch(/^\d+\./);
     expect(steps[1].reply.content).toBe('Total sales: **47**');
   });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ScriptedReply, ScriptedRequest } from '../../scripted-llm';
-import type { AnalysisTask } from '../../analysisSuite/dataset';
+import { requestText, type AnalysisTask } from '../../analysisSuite/dataset';
 import { instructionReply, toolOutcomes } from './analysisModel';
 
 interface Reference {
@@ -22,7 +22,7 @@ export function referenceAnalyst(suiteDir: string, tasks: AnalysisTask[], dataUr
     const instructed = instructionReply(r);
     if (instructed) return instructed;
     const question = r.messages.find((m) => m.role === 'user')?.content ?? '';
-    const task = tasks.find((t) => question.startsWith(questionText(t, dataUrl)));
+    const task = tasks.find((t) => question.startsWith(requestText(t, dataUrl)));
     if (!task) return { text: 'I do not recognise this request.' };
     const ref = reference[task.id];
     const tools = toolOutcomes(r);
@@ -41,9 +41,6 @@ export function referenceAnalyst(suiteDir: string, tasks: AnalysisTask[], dataUr
   };
 }
 
-export function questionText(task: AnalysisTask, dataUrl: string): string {
-  return task.question.replace('{url}', `${dataUrl}/${task.fetch ?? ''}`);
-}
 
 function failingPrelude(task: AnalysisTask, column: string): string {
   return `import pandas as pd\ndf = pd.read_csv('${task.files[0]}')\ndf['${column}'].sum()`;

@@ -17,18 +17,8 @@ const QUESTION = 'total sales by region as a bar chart';
 type Doc = { document: { documentElement: { scrollWidth: number }; activeElement: unknown } };
 
 describe('analysis web app (UI against the fake API)', () => {
-  let browser: Browser;
-  let pauseAt: number | undefined;
-  const fake = new FakeAnalysisApi({ script: (msg) => salesScript({ pauseAt })(msg), maxUploadBytes: 4000 });
-
-  beforeAll(async () => {
-    await fake.start();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await fake.stop();
-  });
+  const app = fakeApp();
+  const { fake } = app;
 
   async function newConversation(page: Page): Promise<string> {
     await page.goto(fake.url);
@@ -46,8 +36,8 @@ describe('analysis web app (UI against the fake API)', () => {
   }
 
   it('upload a CSV, ask: the steps stream in, the table rows and the bars match the data, the file downloads byte for byte', async () => {
-    pauseAt = 4; // hold the turn after the first execution's result
-    const { page, pageErrors, foreignRequests, close } = await openPage(browser, fake.url);
+    app.pauseAt = 4; // hold the turn after the first execution's result
+    const { page, pageErrors, foreignRequests, close } = await openPage(app.browser, fake.url);
     const id = await newConversation(page);
     await askWithCsv(page);
     const turn = page.locator('article.turn').first();
@@ -87,8 +77,8 @@ describe('analysis web app (UI against the fake API)', () => {
   });
 
   it('debug view: the full prompt, the reply, stdout, the diff between code versions, timings and the sandbox', async () => {
-    pauseAt = undefined;
-    const { page, pageErrors, close } = await openPage(browser, fake.url);
+    app.pauseAt = undefined;
+    const { page, pageErrors, close } = await openPage(app.browser, fake.url);
     const id = await newConversation(page);
     await askWithCsv(page);
     await page.locator('.status-completed').waitFor();
@@ -111,8 +101,8 @@ describe('analysis web app (UI against the fake API)', () => {
   });
 
   it('reload mid-turn: the turn shows where it stands, then finishes, with no step shown twice', async () => {
-    pauseAt = 4;
-    const { page, close } = await openPage(browser, fake.url);
+    app.pauseAt = 4;
+    const { page, close } = await openPage(app.browser, fake.url);
     const id = await newConversation(page);
     await askWithCsv(page);
     const work = page.locator('article.turn .work > li');
@@ -129,8 +119,8 @@ describe('analysis web app (UI against the fake API)', () => {
   });
 
   it('cancel a running turn: it ends as cancelled and nothing more streams in', async () => {
-    pauseAt = 2;
-    const { page, close } = await openPage(browser, fake.url);
+    app.pauseAt = 2;
+    const { page, close } = await openPage(app.browser, fake.url);
     const id = await newConversation(page);
     await askWithCsv(page);
     await expect.poll(() => page.locator('article.turn .work > li').count()).toBe(2);
@@ -144,21 +134,11 @@ describe('analysis web app (UI against the fake API)', () => {
 });
 
 describe('analysis web app: bad input (against the fake API)', () => {
-  let browser: Browser;
-  let pauseAt: number | undefined;
-  const fake = new FakeAnalysisApi({ script: (msg) => salesScript({ pauseAt })(msg), maxUploadBytes: 4000 });
-
-  beforeAll(async () => {
-    await fake.start();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await fake.stop();
-  });
+  const app = fakeApp();
+  const { fake } = app;
 
   it('an upload over the limit or of a refused type is shown on its file, and the typed text stays', async () => {
-    const { page, close } = await openPage(browser, fake.url);
+    const { page, close } = await openPage(app.browser, fake.url);
     await page.goto(fake.url);
     await page.getByRole('button', { name: '+ New conversation' }).click();
     await page.getByLabel('Message').fill('my question');
@@ -175,8 +155,8 @@ describe('analysis web app: bad input (against the fake API)', () => {
   });
 
   it('a message while a turn runs is refused on the page, kept, and sent once the turn is over', async () => {
-    pauseAt = 1;
-    const { page, close } = await openPage(browser, fake.url);
+    app.pauseAt = 1;
+    const { page, close } = await openPage(app.browser, fake.url);
     await page.goto(fake.url);
     await page.getByRole('button', { name: '+ New conversation' }).click();
     await page.waitForURL(/#\/c\//);
@@ -188,7 +168,7 @@ describe('analysis web app: bad input (against the fake API)', () => {
     await page.getByLabel('Message').press('Enter');
     await expect.poll(() => page.locator('.composer-error').textContent()).toContain('a turn is already running');
     expect(await page.getByLabel('Message').inputValue()).toBe('second question');
-    pauseAt = undefined;
+    app.pauseAt = undefined;
     fake.release(id);
     await page.locator('.status-completed').waitFor();
     await page.getByRole('button', { name: 'Send' }).click();
@@ -198,7 +178,7 @@ describe('analysis web app: bad input (against the fake API)', () => {
   });
 
   it('an unknown conversation id gets a clear message, not a blank page', async () => {
-    const { page, pageErrors, close } = await openPage(browser, fake.url);
+    const { page, pageErrors, close } = await openPage(app.browser, fake.url);
     await page.goto(`${fake.url}/#/c/no-such-id`);
     await expect.poll(() => page.getByRole('alert').first().textContent()).toBe('no conversation no-such-id');
     expect(await page.locator('nav.sidebar').count()).toBe(1);
@@ -207,8 +187,8 @@ describe('analysis web app: bad input (against the fake API)', () => {
   });
 
   it('the server goes away mid-turn and comes back: the page says so, then resumes the stream without a reload', async () => {
-    pauseAt = 4;
-    const { page, close } = await openPage(browser, fake.url);
+    app.pauseAt = 4;
+    const { page, close } = await openPage(app.browser, fake.url);
     await page.goto(fake.url);
     await page.getByRole('button', { name: '+ New conversation' }).click();
     await page.waitForURL(/#\/c\//);
@@ -228,8 +208,8 @@ describe('analysis web app: bad input (against the fake API)', () => {
   });
 
   it('phone width: nothing overflows sideways; every control has a label; keyboard focus is visible', async () => {
-    pauseAt = undefined;
-    const { page, close } = await openPage(browser, fake.url, { width: 390, height: 800 });
+    app.pauseAt = undefined;
+    const { page, close } = await openPage(app.browser, fake.url, { width: 390, height: 800 });
     await page.goto(fake.url);
     await page.getByRole('button', { name: '+ New conversation' }).click();
     await page.getByLabel('Message').fill(QUESTION);
@@ -257,3 +237,23 @@ describe('analysis web app: bad input (against the fake API)', () => {
     await close();
   });
 });
+
+/** The fake API (scripted sales turn, 4000-byte upload limit) and a browser, for one describe block. */
+function fakeApp() {
+  const app = {
+    browser: undefined as unknown as Browser,
+    /** Pause the next turns after this many events (released by fake.release). */
+    pauseAt: undefined as number | undefined,
+    fake: undefined as unknown as FakeAnalysisApi,
+  };
+  app.fake = new FakeAnalysisApi({ script: (msg) => salesScript({ pauseAt: app.pauseAt })(msg), maxUploadBytes: 4000 });
+  beforeAll(async () => {
+    await app.fake.start();
+    app.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await app.browser?.close();
+    await app.fake.stop();
+  });
+  return app;
+}

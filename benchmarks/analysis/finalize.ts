@@ -1,0 +1,77 @@
+import { readJsonOr, writeJsonAtomic } from '../../artifacts/files';
+import type { RunContext } from '../../run/runContext';
+import type { AnalysisTask } from '../../analysisSuite/dataset';
+import type { AnalysisRequestResult } from './result';
+
+interface Group {
+  passed: number;
+  /** Requests that ran and were scored (skipped and failed ones are counted apart). */
+  scored: number;
+  successRate: number;
+  steps: number;
+  toolCalls: number;
+  tokens: number;
+  costUsd: number;
+}
+
+export interface AnalysisSummary {
+  benchmark: 'analysis';
+  pattern: string;
+  model: string;
+  requests: number;
+  finished: number;
+  passed: number;
+  scored: number;
+  successRate: number;
+  skipped: Array<{ taskId: string; reason: string }>;
+  failed: Array<{ taskId: string; reason: string }>;
+  /** Totals over the run; per level and per pattern (JIT's choice for `auto`): success and means per scored request. */
+  total: Group;
+  byLevel: Record<string, Group>;
+  byPattern: Record<string, Group>;
+}
+
+/** summary.json: success, steps, tokens and cost per level and per pattern, skipped and failed requests with reasons. */
+export async function finalizeAnalysisRun(ctx: RunContext): Promise<AnalysisSummary> {
+  const tasks = ctx.tasks as unknown as AnalysisTask[];
+  const results: AnalysisRequestResult[] = [];
+  for (const t of tasks) {
+    const r = await readJsonOr<AnalysisRequestResult | null>(ctx.layout.taskResultPath(t.id), null);
+    if (r) results.push(r);
+  }
+  const scored = results.filter((r) => r.status === 'scored');
+  const groupBy = (key: (r: AnalysisRequestResult) => string) =>
+    Object.fromEntries([...new Set(scored.map(key))].sort().map((k) => [k, group(scored.filter((r) => key(r) === k))]));
+  const total = group(scored);
+  const summary: AnalysisSummary = {
+    benchmark: 'analysis',
+    pattern: ctx.manifest.agent,
+    model: ctx.manifest.llm.model,
+    requests: tasks.length,
+    finished: results.length,
+    passed: total.passed,
+    scored: total.scored,
+    successRate: total.successRate,
+    skipped: results.filter((r) => r.status === 'skipped').map((r) => ({ taskId: r.taskId, reason: r.reason })),
+    failed: results.filter((r) => r.status === 'failed').map((r) => ({ taskId: r.taskId, reason: r.reason })),
+    total,
+    byLevel: groupBy((r) => `L${r.level}`),
+    byPattern: groupBy((r) => r.chosenPattern ?? r.pattern),
+  };
+  await writeJsonAtomic(ctx.layout.summaryPath, summary);
+  return summary;
+}
+
+function group(rs: AnalysisRequestResult[]): Group {
+  const mean = (f: (r: AnalysisRequestResult) => number) => (rs.length ? rs.reduce((s, r) => s + f(r), 0) / rs.length : 0);
+  const passed = rs.filter((r) => r.pass).length;
+  return {
+    passed,
+    scored: rs.length,
+    successRate: rs.length ? passed / rs.length : 0,
+    steps: mean((r) => r.steps),
+    toolCalls: mean((r) => r.toolCalls),
+    tokens: mean((r) => r.usage.inputTokens + r.usage.outputTokens),
+    costUsd: rs.reduce((s, r) => s + r.costUsd, 0),
+  };
+}

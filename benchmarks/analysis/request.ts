@@ -1,0 +1,67 @@
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../../config/schema';
+import { conversationDir, conversationLayout, conversationWorkflowId } from '../../conversation/layout';
+import { settingsOf } from '../../conversation/service';
+import type { Pattern } from '../../conversation/types';
+import { checkUpload } from '../../conversation/uploads';
+import { DatasetError } from '../../dataset/spreadsheetbench';
+import type { RunContext } from '../../run/runContext';
+import { requestText, type AnalysisTask } from '../../analysisSuite/dataset';
+import type { ConversationWorkflowInput, SendMessageInput } from '../../workflows/conversationContracts';
+import { conversationsDir, requestConversationId } from './layout';
+import { analysisSettingsOf } from './settings';
+
+/** A request ready to run: its conversation workflow's input and id, and the message to send. */
+export interface PreparedRequest {
+  conversation: ConversationWorkflowInput;
+  workflowId: string;
+  message: SendMessageInput;
+}
+
+export type Preparation = { skipped: string } | PreparedRequest;
+
+export function requestOf(ctx: RunContext, taskId: string): AnalysisTask {
+  const task = (ctx.tasks as unknown as AnalysisTask[]).find((t) => t.id === taskId);
+  if (!task) throw new DatasetError('not in this run', taskId);
+  return task;
+}
+
+/**
+ * Creates the request's conversation folder with only the request's files in its workspace (answers stay in the
+ * dataset folder). A fetch request without a data server is skipped, with the reason.
+ */
+export async function prepareRequest(ctx: RunContext, taskId: string, taskWorkflowId: string, config: Config): Promise<Preparation> {
+  const task = requestOf(ctx, taskId);
+  const { dataUrl } = analysisSettingsOf(ctx.manifest);
+  if (task.fetch && !dataUrl) {
+    return { skipped: `request ${taskId} downloads ${task.fetch} from the suite's data server, and no data server is set (config analysisSuite.dataUrl)` };
+  }
+  const conversationId = requestConversationId(taskWorkflowId);
+  const dir = conversationDir(conversationsDir(ctx.layout.root), conversationId);
+  const workspace = conversationLayout(dir).workspace;
+  await mkdir(workspace, { recursive: true });
+  // The sandbox runs as an unprivileged uid: it must reach the workspace through every folder (o+x).
+  for (const d of [ctx.layout.root, path.dirname(dir), dir]) await chmod(d, 0o711);
+  for (const name of task.files) await copyRequestFile(ctx.manifest.datasetDir, taskId, name, workspace, config.conversation.maxUploadBytes);
+  return {
+    conversation: { conversationId, dir, pattern: ctx.manifest.agent as Pattern, settings: settingsOf(config) },
+    workflowId: conversationWorkflowId(conversationId),
+    message: { text: requestText(task, dataUrl ?? ''), files: task.files },
+  };
+}
+
+/** Copies one of the request's files as an upload would (same name and content checks). */
+async function copyRequestFile(datasetDir: string, taskId: string, name: string, workspace: string, maxBytes: number): Promise<void> {
+  const source = path.join(datasetDir, 'files', name);
+  const data = await readFile(source).catch((err: Error) => {
+    throw new DatasetError(`cannot read its file ${source}: ${err.message}`, taskId);
+  });
+  let checked;
+  try {
+    checked = checkUpload(name, data, maxBytes);
+  } catch (err) {
+    throw new DatasetError(`its file ${name} is refused as an upload: ${(err as Error).message}`, taskId);
+  }
+  await writeFile(path.join(workspace, checked.filename), checked.data, { mode: 0o644 });
+}

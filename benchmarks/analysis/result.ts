@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { writeJsonAtomic } from '../../artifacts/files';
+import { readEvents } from '../../conversation/eventLog';
+import { conversationLayout } from '../../conversation/layout';
+import type { Pattern, VisualizationOutput } from '../../conversation/types';
+import { loadAnalysisSuite } from '../../analysisSuite/dataset';
+import { scoreAnalysis, type Score } from '../../analysisSuite/score';
+import type { RunContext } from '../../run/runContext';
+import type { TaskFailureClass } from '../../run/taskResult';
+import type { TurnSummary } from '../../workflows/conversationContracts';
+import { requestOf } from './request';
+
+/** results/<taskId>.json of an analysis run. */
+export interface AnalysisRequestResult {
+  taskId: string;
+  level: number;
+  /** The run's pattern (`--agent`), and the one JIT chose for `auto`. */
+  pattern: Pattern;
+  chosenPattern?: Pattern;
+  /** scored: the turn ran and was checked · skipped: not run (reason) · failed: the request could not run (failure). */
+  status: 'scored' | 'skipped' | 'failed';
+  turnStatus?: string;
+  pass: boolean;
+  reason: string;
+  steps: number;
+  toolCalls: number;
+  usage: { inputTokens: number; outputTokens: number };
+  costUsd: number;
+  failure?: { class: TaskFailureClass; message: string };
+  conversationDir?: string;
+  wallMs: number;
+}
+
+export interface RecordInput {
+  taskId: string;
+  wallMs: number;
+  skipped?: string;
+  failure?: { class: TaskFailureClass; message: string };
+  /** The ended turn: its conversation folder and summary. */
+  turn?: { dir: string; summary: TurnSummary };
+}
+
+/** Scores the request's turn against its answer (read here, never shown to the agent) and writes its result file. */
+export async function recordRequestResult(ctx: RunContext, input: RecordInput): Promise<AnalysisRequestResult> {
+  const task = requestOf(ctx, input.taskId);
+  const t = input.turn?.summary;
+  const base = {
+    taskId: task.id,
+    level: task.level,
+    pattern: ctx.manifest.agent as Pattern,
+    ...(t?.chosenPattern ? { chosenPattern: t.chosenPattern } : {}),
+    steps: t?.steps ?? 0,
+    toolCalls: t?.toolCalls ?? 0,
+    usage: { inputTokens: t?.usage.inputTokens ?? 0, outputTokens: t?.usage.outputTokens ?? 0 },
+    costUsd: t?.usage.costUsd ?? 0,
+    wallMs: input.wallMs,
+    ...(input.turn ? { conversationDir: path.relative(ctx.layout.root, input.turn.dir) } : {}),
+  };
+  let result: AnalysisRequestResult;
+  if (input.skipped) result = { ...base, status: 'skipped', pass: false, reason: input.skipped };
+  else if (input.failure || !input.turn) {
+    const failure = input.failure ?? { class: 'internal' as const, message: 'the request ended without a turn' };
+    result = { ...base, status: 'failed', pass: false, reason: failure.message, failure };
+  } else result = { ...base, status: 'scored', turnStatus: input.turn.summary.status, ...(await scoreTurn(ctx, task.id, input.turn)) };
+  await writeJsonAtomic(ctx.layout.taskResultPath(task.id), result);
+  return result;
+}
+
+async function scoreTurn(ctx: RunContext, taskId: string, turn: { dir: string; summary: TurnSummary }): Promise<Score> {
+  if (turn.summary.status !== 'completed') return { pass: false, reason: `turn ${turn.summary.status}${turn.summary.error ? `: ${turn.summary.error}` : ''}` };
+  const layout = conversationLayout(turn.dir);
+  const events = (await readEvents(layout)).filter((e) => e.turnId === turn.summary.turnId);
+  const answer = String(events.find((e) => e.type === 'answer')?.data.text ?? '');
+  const visualizations = events.filter((e) => e.type === 'visualization').map((e) => e.data.output as VisualizationOutput);
+  const { answers } = await loadAnalysisSuite(ctx.manifest.datasetDir);
+  return scoreAnalysis(answers[taskId], { answer, visualizations, workspaceDir: layout.workspace });
+}

@@ -1,0 +1,52 @@
+/** The runs view in headless Chromium (runs from run folders; the fake conversation API only serves the page's other calls). */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeAnalysisApi } from '../helpers/fakeAnalysisApi';
+import { buildRunFolder, standardRun } from '../report/fixtures';
+import { launchChromium, openPage } from './browser';
+import { salesScript } from './salesScript';
+
+async function finishedRun(runsDir: string, runId: string, soft: number): Promise<void> {
+  const dir = await buildRunFolder(runsDir, standardRun(runId));
+  await writeFile(path.join(dir, 'summary.json'), JSON.stringify({ runId, tasks: 5, scored: 5, failed: 0, overall: { tasks: 5, soft, hard: 0.4 }, costUsd: 0.5 }));
+  await writeFile(path.join(dir, 'report.html'), `<h1>report ${runId}</h1>`);
+}
+
+describe('runs view (UI)', () => {
+  let browser: Browser;
+  let runsDir: string;
+  let fake: FakeAnalysisApi;
+
+  beforeAll(async () => {
+    runsDir = await mkdtemp(path.join(os.tmpdir(), 'sb-runs-view-'));
+    await finishedRun(runsDir, 'run-one', 0.625);
+    fake = new FakeAnalysisApi({ script: salesScript(), runsDir });
+    await fake.start();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await fake?.stop();
+  });
+
+  it('lists runs with scores, cost and a working report link, and shows a new run without a reload', async () => {
+    const { page, pageErrors, close } = await openPage(browser, fake.url);
+    await page.goto(`${fake.url}/#/runs`);
+    const row = page.locator('tr[data-run-id=run-one]');
+    await row.waitFor();
+    expect(await row.locator('td.soft').textContent()).toBe('62.5%');
+    expect(await row.locator('td.hard').textContent()).toBe('40.0%');
+    expect(await row.locator('td.cost').textContent()).toBe('$0.5000');
+    const href = await row.locator('a.report-link').getAttribute('href');
+    const report = await page.request.get(new URL(href!, fake.url).href);
+    expect(await report.text()).toBe('<h1>report run-one</h1>');
+    await finishedRun(runsDir, 'run-two', 0.9);
+    await page.locator('tr[data-run-id=run-two]').waitFor({ timeout: 15_000 });
+    expect(await page.locator('tr[data-run-id=run-two] td.soft').textContent()).toBe('90.0%');
+    expect(pageErrors).toEqual([]);
+    await close();
+  });
+});

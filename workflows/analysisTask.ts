@@ -1,0 +1,63 @@
+import { getExternalWorkflowHandle, isCancellation, startChild, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { SA } from '../temporal/searchAttributes';
+import type { TaskFailureClass } from '../run/taskResult';
+import { bookkeeping, waiting } from './activityProxies';
+import { taskDoneSignal, type TaskWorkflowInput } from './contracts';
+import { conversation } from './conversation';
+import { closeConversationSignal, type TurnSummary } from './conversationContracts';
+import { classifyFailure } from './spreadsheetTask';
+
+/**
+ * One request of the analysis suite: its conversation (a child `conversation` workflow, the request's files in its
+ * workspace) gets the request as a user message → the turn ends → the conversation is closed → the turn is scored
+ * against the answer → result file and `taskDone`. A fetch request without a data server is recorded as skipped.
+ */
+export async function analysisTask(input: TaskWorkflowInput): Promise<void> {
+  const startedAt = Date.now();
+  const ids = { runDir: input.runDir, taskId: input.taskId };
+  let skipped: string | undefined;
+  let turn: { dir: string; summary: TurnSummary } | undefined;
+  let failure: { class: TaskFailureClass; message: string } | undefined;
+  try {
+    const prepared = await bookkeeping.prepareAnalysisRequest({ ...ids, taskWorkflowId: workflowInfo().workflowId });
+    if ('skipped' in prepared) skipped = prepared.skipped;
+    else {
+      stage('conversation');
+      const child = await startChild(conversation, { workflowId: prepared.workflowId, args: [prepared.conversation] });
+      const { turnId } = await bookkeeping.sendAnalysisRequest({ workflowId: prepared.workflowId, message: prepared.message });
+      await waiting.awaitAnalysisTurn({ dir: prepared.conversation.dir, turnId });
+      await child.signal(closeConversationSignal);
+      const state = await child.result();
+      const summary = state.turns.find((t) => t.turnId === turnId);
+      if (!summary) throw new Error(`turn ${turnId} is not in the conversation's state`);
+      turn = { dir: prepared.conversation.dir, summary };
+    }
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    failure = classifyFailure(err);
+  }
+  stage('score');
+  const { pass, status } = await bookkeeping.recordAnalysisResult({ ...ids, wallMs: Date.now() - startedAt, skipped, failure, turn });
+  const usage = { inputTokens: turn?.summary.usage.inputTokens ?? 0, outputTokens: turn?.summary.usage.outputTokens ?? 0 };
+  const costUsd = turn?.summary.usage.costUsd ?? 0;
+  upsertSearchAttributes([
+    { key: SA.status, value: status === 'scored' ? 'scored' : status === 'skipped' ? 'skipped' : `failed:${failure?.class ?? 'internal'}` },
+    { key: SA.costUsd, value: costUsd },
+  ]);
+  const parent = workflowInfo().parent;
+  if (!parent) return;
+  await getExternalWorkflowHandle(parent.workflowId).signal(taskDoneSignal, {
+    taskId: input.taskId,
+    soft: pass ? 1 : 0,
+    hard: pass ? 1 : 0,
+    // A skipped request did not pass: the run counts it apart from the passes, with the reason in its result file.
+    failureClass: failure?.class ?? (skipped ? 'dataset' : undefined),
+    usage,
+    costUsd,
+    llmCalls: turn?.summary.steps ?? 0,
+  });
+}
+
+function stage(name: string): void {
+  upsertSearchAttributes([{ key: SA.stage, value: name }]);
+}
