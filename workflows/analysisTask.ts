@@ -25,9 +25,10 @@ export async function analysisTask(input: TaskWorkflowInput): Promise<void> {
       stage('conversation');
       const child = await startChild(conversation, { workflowId: prepared.workflowId, args: [prepared.conversation] });
       const { turnId } = await bookkeeping.sendAnalysisRequest({ workflowId: prepared.workflowId, message: prepared.message });
-      await waiting.awaitAnalysisTurn({ dir: prepared.conversation.dir, turnId });
+      const ended = child.result();
+      await untilTurnEnds(waiting.awaitAnalysisTurn({ dir: prepared.conversation.dir, turnId }), ended);
       await child.signal(closeConversationSignal);
-      const state = await child.result();
+      const state = await ended;
       const summary = state.turns.find((t) => t.turnId === turnId);
       if (!summary) throw new Error(`turn ${turnId} is not in the conversation's state`);
       turn = { dir: prepared.conversation.dir, summary };
@@ -56,6 +57,19 @@ export async function analysisTask(input: TaskWorkflowInput): Promise<void> {
     costUsd,
     llmCalls: turn?.summary.steps ?? 0,
   });
+}
+
+/** The turn's end, unless the conversation workflow ends first (failed, terminated): then that is the request's failure. */
+async function untilTurnEnds(turnEnded: Promise<void>, conversationEnded: Promise<unknown>): Promise<void> {
+  let over = false;
+  const watched = turnEnded.then(() => {
+    over = true;
+  });
+  // The loser of the race must not surface later as an unhandled rejection (it would fail the workflow task).
+  watched.catch(() => undefined);
+  await Promise.race([watched, conversationEnded]);
+  if (over) return;
+  throw new Error('the conversation workflow ended before its turn did');
 }
 
 function stage(name: string): void {

@@ -14,6 +14,7 @@ import { progressQuery, resumeSignal, type RunProgress } from '../../workflows/c
 import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
 import type { RunSummary } from '../../run/summary';
 import type { DsbenchSummary } from '../../benchmarks/dsbench/metrics';
+import { analysisSummaryLines, isAnalysisSummary } from '../../benchmarks/analysis/summaryLines';
 import { resolveTemporal, type TemporalSession } from '../temporalSession';
 import { formatProgress } from '../progressBar';
 import { locateRun } from '../runRef';
@@ -47,11 +48,11 @@ interface RunFlags {
 export function registerRunCommands(program: Command): void {
   program
     .command('run')
-    .description('run an agent on a benchmark dataset (SpreadsheetBench, DSBench), durably, and print the scores')
+    .description('run an agent on a benchmark dataset (SpreadsheetBench, DSBench, the analysis suite), durably, and print the scores')
     .requiredOption('--dataset <dir>', 'dataset folder or SpreadsheetBench release .tar.gz (benchmark and edition are detected from it)')
     .option('--benchmark <name>', `benchmark, overriding detection: ${BENCHMARKS.map((b) => b.name).join(' | ')}`)
     .option('--edition <name>', 'edition, overriding detection (e.g. verified_400)')
-    .option('--agent <name>', "setting: single | row_exec | react_exec | row_react_exec | sheetcopilot (SpreadsheetBench, default single); model-only | agent (DSBench)")
+    .option('--agent <name>', "setting: single | row_exec | react_exec | row_react_exec | sheetcopilot (SpreadsheetBench, default single); model-only | agent (DSBench); a pattern, default auto (analysis: auto | direct | react | plan_execute | reflection | iterative | tree_of_thoughts | ensemble)")
     .option('--model <name>', 'model name (default: the embedded local model)')
     .option('--base-url <url>', 'OpenAI-compatible endpoint (key from OPENAI_API_KEY)')
     .option('--concurrency <n>', 'tasks in flight at once')
@@ -175,7 +176,9 @@ export async function followRun(client: Client, session: TemporalSession, config
     await client.connection.close();
     interrupted.dispose();
   }
-  printSummary(await readJsonOr<RunSummary | null>(path.join(runDir, 'summary.json'), null), runDir);
+  const summary = await readJsonOr<RunSummary | null>(path.join(runDir, 'summary.json'), null);
+  if (isAnalysisSummary(summary)) process.stdout.write(`${analysisSummaryLines(summary, runDir).join('\n')}\n`);
+  else printSummary(summary, runDir);
 }
 
 function printSummary(summary: (RunSummary & Partial<Pick<DsbenchSummary, 'dsbench'>>) | null, runDir: string): void {

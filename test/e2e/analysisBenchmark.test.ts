@@ -1,10 +1,13 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedRequest } from '../../scripted-llm';
 import { loadAnalysisSuite, requestText } from '../../analysisSuite/dataset';
 import type { AnalysisSummary } from '../../benchmarks/analysis/finalize';
 import type { AnalysisRequestResult } from '../../benchmarks/analysis/result';
+import { analysisSummaryLines } from '../../benchmarks/analysis/summaryLines';
 import { runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { referenceAnalyst } from '../helpers/referenceAnalyst';
 
@@ -80,5 +83,44 @@ describe('the analysis suite as a benchmark, end to end', () => {
     expect(summary.byPattern.react).toMatchObject({ passed: 1, scored: 2 });
     expect(summary.total.steps).toBe((result('a01').steps + result('a03').steps) / 2);
     expect(summary.total.tokens).toBeGreaterThan(0);
+    const printed = analysisSummaryLines(summary, run.runDir);
+    expect(printed[0]).toBe('success (2/3 requests scored, pattern react): 1 passed, 50.0%');
+    expect(printed).toContainEqual(expect.stringMatching(/^skipped a07: request a07 downloads items\.json/));
+  });
+});
+
+/** With the suite's data server set (config analysisSuite.dataUrl), the fetch request runs: web_fetch, then the code. */
+describe('a fetch request of the analysis suite with its data server', () => {
+  let env: E2EEnv;
+  let run: StartedRun;
+  let data: Server;
+
+  beforeAll(async () => {
+    data = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      createReadStream(path.join(SUITE, 'files', path.basename(req.url ?? ''))).on('error', () => res.end()).pipe(res);
+    });
+    await new Promise<void>((r) => data.listen(0, '127.0.0.1', r));
+    const dataUrl = `http://127.0.0.1:${(data.address() as AddressInfo).port}`;
+    const suite = await loadAnalysisSuite(SUITE);
+    env = await startE2E(
+      { rules: [], fallback: referenceAnalyst(suite.dir, suite.tasks, dataUrl) },
+      { config: { recalc: { engine: 'none' }, analysisSuite: { dataUrl }, analysis: { fetch: { allowPrivateAddresses: true } } } },
+    );
+    run = await startBenchmarkRun(env, { dataset: SUITE, agent: 'react', tasks: ['a07'] });
+    await runToEnd(env, run);
+  }, 300_000);
+  afterAll(async () => {
+    await env?.close();
+    data?.close();
+  });
+
+  it('downloads from the data server and scores the top 5 names', () => {
+    const manifest = readJson<{ benchmarkSettings: unknown }>(path.join(run.runDir, 'run.json'));
+    expect(manifest.benchmarkSettings).toEqual({ dataUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    const r = readJson<AnalysisRequestResult>(path.join(run.runDir, 'results', 'a07.json'));
+    expect(r).toMatchObject({ status: 'scored', pass: true, reason: 'all names in order' });
+    expect(r.toolCalls).toBeGreaterThanOrEqual(2);
+    expect(readJson<AnalysisSummary>(path.join(run.runDir, 'summary.json'))).toMatchObject({ passed: 1, scored: 1, skipped: [] });
   });
 });

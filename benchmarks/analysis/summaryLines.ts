@@ -1,0 +1,20 @@
+import type { AnalysisSummary } from './finalize';
+
+export function isAnalysisSummary(summary: unknown): summary is AnalysisSummary {
+  return (summary as { benchmark?: unknown } | null)?.benchmark === 'analysis';
+}
+
+/** What `run` prints at the end of an analysis run: success, steps, tokens and cost per level and pattern, skips. */
+export function analysisSummaryLines(s: AnalysisSummary, runDir: string): string[] {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const row = (name: string, g: AnalysisSummary['total']) =>
+    `  ${name.padEnd(18)} ${`${g.passed}/${g.scored}`.padStart(6)} ${pct(g.successRate).padStart(7)}  steps ${g.steps.toFixed(1)}  tools ${g.toolCalls.toFixed(1)}  tokens ${g.tokens.toFixed(0)}  $${g.costUsd.toFixed(4)}`;
+  return [
+    `success (${s.scored}/${s.requests} requests scored, pattern ${s.pattern}): ${s.passed} passed, ${pct(s.successRate)}`,
+    ...Object.entries(s.byLevel).map(([level, g]) => row(level, g)),
+    ...Object.entries(s.byPattern).map(([pattern, g]) => row(pattern, g)),
+    ...s.skipped.map((k) => `skipped ${k.taskId}: ${k.reason}`),
+    ...s.failed.map((f) => `failed ${f.taskId}: ${f.reason}`),
+    `results and summary.json in ${runDir}`,
+  ];
+}
