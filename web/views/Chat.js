@@ -69,7 +69,7 @@ export function Chat({ id, patterns, onChanged }) {
       onDragOver=${(e) => (e.preventDefault(), setDragging(true))} onDragLeave=${() => setDragging(false)} onDrop=${onDrop}>
     <${ConversationHeader} id=${id} view=${view} tab="chat" />
     ${stream === 'reconnecting' || (loadError && loadError.status !== 404)
-      ? html`<p class="banner" role="status">${loadError ? loadError.message : 'Connection to the server lost — reconnecting; nothing is lost.'}</p>`
+      ? html`<p class="banner" role="status">${bannerText(stream, loadError)}</p>`
       : null}
     <div class="turns" aria-live="polite">
       ${state.turns.length === 0 && view ? html`<p class="muted hint">Attach a CSV or Excel file and ask a question about it. Drop files anywhere here.</p>` : null}
@@ -78,4 +78,11 @@ export function Chat({ id, patterns, onChanged }) {
     </div>
     <${Composer} key=${id} conversationId=${id} patterns=${patterns} running=${running} dropped=${dropped} />
   </section>`;
+}
+
+/** What the banner says while the server is away: the cause when a request failed, and that the page keeps trying. */
+function bannerText(stream, loadError) {
+  const retrying = 'reconnecting; nothing is lost.';
+  if (!loadError) return `Connection to the server lost — ${retrying}`;
+  return stream === 'reconnecting' ? `${loadError.message} — ${retrying}` : loadError.message;
 }
