@@ -8,6 +8,7 @@ import { loadAnalysisSuite, requestText } from '../../analysisSuite/dataset';
 import type { AnalysisSummary } from '../../benchmarks/analysis/finalize';
 import type { AnalysisRequestResult } from '../../benchmarks/analysis/result';
 import { analysisSummaryLines } from '../../benchmarks/analysis/summaryLines';
+import { writeAnalysisReport } from '../../benchmarks/analysis/report';
 import { runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { referenceAnalyst } from '../helpers/referenceAnalyst';
 
@@ -86,6 +87,15 @@ describe('the analysis suite as a benchmark, end to end', () => {
     const printed = analysisSummaryLines(summary, run.runDir);
     expect(printed[0]).toBe('success (2/3 requests scored, pattern react): 1 passed, 50.0%');
     expect(printed).toContainEqual(expect.stringMatching(/^skipped a07: request a07 downloads items\.json/));
+  });
+
+  it('writes a report with the success table and each request\'s outcome', async () => {
+    const written = await writeAnalysisReport({ runDir: run.runDir });
+    expect(written).toMatchObject({ finishedTasks: 3, pendingTasks: 0 });
+    const markdown = readFileSync(written.markdown, 'utf8');
+    expect(markdown).toContain('| all | 1 | 2 | 50.0% |');
+    expect(markdown).toContain('| a03 | 1 | react | scored | no | no number within 0.01 of 3 in the answer |');
+    expect(readFileSync(written.html, 'utf8')).toContain('<td>a07</td><td>2</td><td>react</td><td>skipped</td>');
   });
 });
 
