@@ -5,6 +5,7 @@ import { runContext } from '../run/runContext';
 import { prepareRequest, type Preparation } from '../benchmarks/analysis/request';
 import { recordRequestResult, type RecordInput } from '../benchmarks/analysis/result';
 import { sendMessageUpdate, summaryQuery, type SendMessageInput } from '../workflows/conversationContracts';
+import type { TaskFailureClass } from '../run/taskResult';
 import type { WorkerDeps } from './deps';
 
 const POLL_MS = 500;
@@ -36,9 +37,9 @@ export function analysisActivities(deps: WorkerDeps) {
       }
     },
 
-    async recordAnalysisResult(input: RecordInput & { runDir: string }): Promise<{ pass: boolean; status: string }> {
+    async recordAnalysisResult(input: RecordInput & { runDir: string }): Promise<{ pass: boolean; status: string; failureClass?: TaskFailureClass }> {
       const result = await recordRequestResult(await runContext(input.runDir), input);
-      return { pass: result.pass, status: result.status };
+      return { pass: result.pass, status: result.status, ...(result.failure ? { failureClass: result.failure.class } : {}) };
     },
   };
 }
