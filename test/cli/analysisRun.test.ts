@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../scripted-llm';
 import { loadAnalysisSuite } from '../../analysisSuite/dataset';
+import { runCli, type CliResult } from '../helpers/cli';
 import { referenceAnalyst } from '../helpers/referenceAnalyst';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
 
@@ -16,7 +16,7 @@ const SUITE = path.join(REPO, 'data/analysis');
 describe('sheetbench run on the analysis suite', () => {
   let temporal: TestTemporal;
   let llm: ScriptedServer;
-  let res: { code: number | null; stdout: string; stderr: string };
+  let res: CliResult;
 
   beforeAll(async () => {
     temporal = await startTestTemporal();
@@ -29,14 +29,7 @@ describe('sheetbench run on the analysis suite', () => {
     writeFileSync(configFile, JSON.stringify({ recalc: { engine: 'none' }, temporal: { taskQueue: 'cli-analysis', recalcTaskQueue: 'cli-analysis-recalc' } }));
     const env = { ...process.env, SHEETBENCH_CONFIG: configFile, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: TEST_NAMESPACE, OPENAI_API_KEY: 'test-key-not-secret' };
     const args = ['run', '--dataset', SUITE, '--agent', 'react', '--tasks', 'a01,a07', '--base-url', llm.url, '--model', 'scripted', '--out', path.join(work, 'run')];
-    res = await new Promise((resolve) => {
-      const child = spawn(path.join(REPO, 'bin/sheetbench'), args, { cwd: work, env });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    res = await runCli(args, { cwd: work, env });
   }, 300_000);
   afterAll(async () => {
     await llm?.close();

@@ -8,7 +8,7 @@ import type { RunProgress } from '../../workflows/contracts';
 import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { referenceAnalyst } from '../helpers/referenceAnalyst';
 import { waitUntil } from '../helpers/wait';
-import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
+import { crashAndRespawn, spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
 
 const SUITE = path.resolve(__dirname, '../../data/analysis');
 const TASKS = ['a01', 'a02'];
@@ -29,12 +29,8 @@ describe('an analysis benchmark run survives its worker being killed mid-turn', 
     run = await startBenchmarkRun(env, { dataset: SUITE, agent: 'react', tasks: TASKS });
     const answered = () => env.llm.log.filter((e) => e.answered).length;
     await waitUntil(() => answered() >= 2, 120_000, 'two answered model calls');
-    await new Promise((r) => setTimeout(r, 700));
-    worker.crash();
-    await worker.exited;
+    worker = await crashAndRespawn(worker, workerProcessEnv(env));
     answeredAtCrash = answered();
-    worker = spawnWorker(workerProcessEnv(env));
-    await worker.ready;
     final = (await run.handle.result()) as RunProgress;
   }, 400_000);
   afterAll(async () => {
