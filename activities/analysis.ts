@@ -1,4 +1,6 @@
 import { Context, heartbeat } from '@temporalio/activity';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { DatasetError } from '../dataset/spreadsheetbench';
 import { readEvents } from '../conversation/eventLog';
 import { conversationLayout } from '../conversation/layout';
 import { runContext } from '../run/runContext';
@@ -18,12 +20,16 @@ export function analysisActivities(deps: WorkerDeps) {
     },
 
     /** Sends the request as a user message (the `sendMessage` update the API uses); a retry finds the turn already sent. */
-    async sendAnalysisRequest(input: { workflowId: string; message: SendMessageInput }): Promise<{ turnId: string }> {
+    async sendAnalysisRequest(input: { taskId: string; workflowId: string; message: SendMessageInput }): Promise<{ turnId: string }> {
       const handle = Context.current().client.workflow.getHandle(input.workflowId);
       const summary = await handle.query(summaryQuery);
       const sent = summary.currentTurnId ?? summary.turns[0]?.turnId;
       if (sent) return { turnId: sent };
-      return handle.executeUpdate(sendMessageUpdate, { args: [input.message] });
+      return handle.executeUpdate(sendMessageUpdate, { args: [input.message] }).catch((err: unknown) => {
+        if (!(err instanceof WorkflowUpdateFailedError)) throw err;
+        // The conversation refused the message (e.g. longer than conversation.maxMessageChars): no retry changes that.
+        throw new DatasetError(`the conversation refused the request: ${(err.cause as Error | undefined)?.message ?? err.message}`, input.taskId);
+      });
     },
 
     /** Waits (heartbeating) until the turn's end is in the conversation's event log. */

@@ -24,7 +24,7 @@ export async function analysisTask(input: TaskWorkflowInput): Promise<void> {
     else {
       stage('conversation');
       const child = await startChild(conversation, { workflowId: prepared.workflowId, args: [prepared.conversation] });
-      const { turnId } = await bookkeeping.sendAnalysisRequest({ workflowId: prepared.workflowId, message: prepared.message });
+      const { turnId } = await bookkeeping.sendAnalysisRequest({ taskId: input.taskId, workflowId: prepared.workflowId, message: prepared.message });
       const ended = child.result();
       await untilTurnEnds(waiting.awaitAnalysisTurn({ dir: prepared.conversation.dir, turnId }), ended);
       await child.signal(closeConversationSignal);

@@ -134,3 +134,25 @@ describe('a fetch request of the analysis suite with its data server', () => {
     expect(readJson<AnalysisSummary>(path.join(run.runDir, 'summary.json'))).toMatchObject({ passed: 1, scored: 1, skipped: [] });
   });
 });
+
+/** A request the conversation refuses (longer than conversation.maxMessageChars): a failed request naming the cause. */
+describe('a request the conversation refuses', () => {
+  let env: E2EEnv;
+  let run: StartedRun;
+
+  beforeAll(async () => {
+    const suite = await loadAnalysisSuite(SUITE);
+    env = await startE2E({ rules: [], fallback: referenceAnalyst(suite.dir, suite.tasks, '') }, { config: { recalc: { engine: 'none' }, conversation: { maxMessageChars: 20 } } });
+    run = await startBenchmarkRun(env, { dataset: SUITE, agent: 'react', tasks: ['a01'] });
+    await runToEnd(env, run);
+  }, 300_000);
+  afterAll(async () => env?.close());
+
+  it('is recorded as failed (dataset) with the reason, at once, and no model call is made', () => {
+    const r = readJson<AnalysisRequestResult>(path.join(run.runDir, 'results', 'a01.json'));
+    expect(r).toMatchObject({ status: 'failed', pass: false, failure: { class: 'dataset' } });
+    expect(r.reason).toMatch(/task a01: the conversation refused the request: the message has \d+ characters; the limit is 20/);
+    expect(env.llm.log).toEqual([]);
+    expect(readJson<AnalysisSummary>(path.join(run.runDir, 'summary.json'))).toMatchObject({ scored: 0, failed: [{ taskId: 'a01' }] });
+  });
+});
