@@ -1,10 +1,13 @@
 import { Context, heartbeat } from '@temporalio/activity';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { DatasetError } from '../dataset/spreadsheetbench';
 import { readEvents } from '../conversation/eventLog';
 import { conversationLayout } from '../conversation/layout';
 import { runContext } from '../run/runContext';
 import { prepareRequest, type Preparation } from '../benchmarks/analysis/request';
 import { recordRequestResult, type RecordInput } from '../benchmarks/analysis/result';
 import { sendMessageUpdate, summaryQuery, type SendMessageInput } from '../workflows/conversationContracts';
+import type { TaskFailureClass } from '../run/taskResult';
 import type { WorkerDeps } from './deps';
 
 const POLL_MS = 500;
@@ -17,12 +20,16 @@ export function analysisActivities(deps: WorkerDeps) {
     },
 
     /** Sends the request as a user message (the `sendMessage` update the API uses); a retry finds the turn already sent. */
-    async sendAnalysisRequest(input: { workflowId: string; message: SendMessageInput }): Promise<{ turnId: string }> {
+    async sendAnalysisRequest(input: { taskId: string; workflowId: string; message: SendMessageInput }): Promise<{ turnId: string }> {
       const handle = Context.current().client.workflow.getHandle(input.workflowId);
       const summary = await handle.query(summaryQuery);
       const sent = summary.currentTurnId ?? summary.turns[0]?.turnId;
       if (sent) return { turnId: sent };
-      return handle.executeUpdate(sendMessageUpdate, { args: [input.message] });
+      return handle.executeUpdate(sendMessageUpdate, { args: [input.message] }).catch((err: unknown) => {
+        if (!(err instanceof WorkflowUpdateFailedError)) throw err;
+        // The conversation refused the message (e.g. longer than conversation.maxMessageChars): no retry changes that.
+        throw new DatasetError(`the conversation refused the request: ${(err.cause as Error | undefined)?.message ?? err.message}`, input.taskId);
+      });
     },
 
     /** Waits (heartbeating) until the turn's end is in the conversation's event log. */
@@ -36,9 +43,9 @@ export function analysisActivities(deps: WorkerDeps) {
       }
     },
 
-    async recordAnalysisResult(input: RecordInput & { runDir: string }): Promise<{ pass: boolean; status: string }> {
+    async recordAnalysisResult(input: RecordInput & { runDir: string }): Promise<{ pass: boolean; status: string; failureClass?: TaskFailureClass }> {
       const result = await recordRequestResult(await runContext(input.runDir), input);
-      return { pass: result.pass, status: result.status };
+      return { pass: result.pass, status: result.status, ...(result.failure ? { failureClass: result.failure.class } : {}) };
     },
   };
 }

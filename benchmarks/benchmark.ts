@@ -43,8 +43,8 @@ export interface Benchmark<T extends TaskRecord = TaskRecord> {
   promptVersion(setting: string): string;
   /** Benchmark-specific settings of a new run, resolved from the config (recorded in run.json, part of the experiment). */
   settingsFrom?(config: Config, setting: string): Promise<Record<string, unknown>>;
-  /** Writes the run's report (report.md, report.html, Inspect log); without it the SpreadsheetBench report is used. */
-  writeReport?(opts: { runDir: string; outDir?: string }): Promise<{ markdown: string; html: string; inspectLog: string; finishedTasks: number; pendingTasks: number }>;
+  /** Writes the run's report (report.md, report.html, an Inspect log where it has one); without it the SpreadsheetBench report is used. */
+  writeReport?(opts: { runDir: string; outDir?: string }): Promise<{ markdown: string; html: string; inspectLog?: string; finishedTasks: number; pendingTasks: number }>;
   /** After the last task: scores the run from the per-task results and writes summary.json (+ official files). */
   finalize(ctx: RunContext): Promise<unknown>;
 }

@@ -24,7 +24,7 @@ export async function analysisTask(input: TaskWorkflowInput): Promise<void> {
     else {
       stage('conversation');
       const child = await startChild(conversation, { workflowId: prepared.workflowId, args: [prepared.conversation] });
-      const { turnId } = await bookkeeping.sendAnalysisRequest({ workflowId: prepared.workflowId, message: prepared.message });
+      const { turnId } = await bookkeeping.sendAnalysisRequest({ taskId: input.taskId, workflowId: prepared.workflowId, message: prepared.message });
       const ended = child.result();
       await untilTurnEnds(waiting.awaitAnalysisTurn({ dir: prepared.conversation.dir, turnId }), ended);
       await child.signal(closeConversationSignal);
@@ -38,11 +38,11 @@ export async function analysisTask(input: TaskWorkflowInput): Promise<void> {
     failure = classifyFailure(err);
   }
   stage('score');
-  const { pass, status } = await bookkeeping.recordAnalysisResult({ ...ids, wallMs: Date.now() - startedAt, skipped, failure, turn });
+  const { pass, status, failureClass } = await bookkeeping.recordAnalysisResult({ ...ids, wallMs: Date.now() - startedAt, skipped, failure, turn });
   const usage = { inputTokens: turn?.summary.usage.inputTokens ?? 0, outputTokens: turn?.summary.usage.outputTokens ?? 0 };
   const costUsd = turn?.summary.usage.costUsd ?? 0;
   upsertSearchAttributes([
-    { key: SA.status, value: status === 'scored' ? 'scored' : status === 'skipped' ? 'skipped' : `failed:${failure?.class ?? 'internal'}` },
+    { key: SA.status, value: status === 'scored' ? 'scored' : status === 'skipped' ? 'skipped' : `failed:${failureClass ?? 'internal'}` },
     { key: SA.costUsd, value: costUsd },
   ]);
   const parent = workflowInfo().parent;
@@ -52,7 +52,7 @@ export async function analysisTask(input: TaskWorkflowInput): Promise<void> {
     soft: pass ? 1 : 0,
     hard: pass ? 1 : 0,
     // A skipped request did not pass: the run counts it apart from the passes, with the reason in its result file.
-    failureClass: failure?.class ?? (skipped ? 'dataset' : undefined),
+    failureClass: failureClass ?? (skipped ? 'dataset' : undefined),
     usage,
     costUsd,
     llmCalls: turn?.summary.steps ?? 0,

@@ -33,6 +33,13 @@ export interface AnalysisSummary {
 
 /** summary.json: success, steps, tokens and cost per level and per pattern, skipped and failed requests with reasons. */
 export async function finalizeAnalysisRun(ctx: RunContext): Promise<AnalysisSummary> {
+  const summary = await summarizeAnalysisRun(ctx);
+  await writeJsonAtomic(ctx.layout.summaryPath, summary);
+  return summary;
+}
+
+/** The summary of the requests finished so far, from their result files. */
+export async function summarizeAnalysisRun(ctx: RunContext): Promise<AnalysisSummary> {
   const tasks = ctx.tasks as unknown as AnalysisTask[];
   const results: AnalysisRequestResult[] = [];
   for (const t of tasks) {
@@ -43,7 +50,7 @@ export async function finalizeAnalysisRun(ctx: RunContext): Promise<AnalysisSumm
   const groupBy = (key: (r: AnalysisRequestResult) => string) =>
     Object.fromEntries([...new Set(scored.map(key))].sort().map((k) => [k, group(scored.filter((r) => key(r) === k))]));
   const total = group(scored);
-  const summary: AnalysisSummary = {
+  return {
     benchmark: 'analysis',
     pattern: ctx.manifest.agent,
     model: ctx.manifest.llm.model,
@@ -58,8 +65,6 @@ export async function finalizeAnalysisRun(ctx: RunContext): Promise<AnalysisSumm
     byLevel: groupBy((r) => `L${r.level}`),
     byPattern: groupBy((r) => r.chosenPattern ?? r.pattern),
   };
-  await writeJsonAtomic(ctx.layout.summaryPath, summary);
-  return summary;
 }
 
 function group(rs: AnalysisRequestResult[]): Group {

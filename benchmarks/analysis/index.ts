@@ -8,6 +8,7 @@ import { DatasetError } from '../../dataset/spreadsheetbench';
 import { loadAnalysisSuite, type AnalysisTask } from '../../analysisSuite/dataset';
 import { BenchmarkError, type Benchmark, type SelectOptions } from '../benchmark';
 import { finalizeAnalysisRun } from './finalize';
+import { writeAnalysisReport } from './report';
 import { analysisSettingsFrom } from './settings';
 
 /** Bump when the way a request reaches the conversation (text, files note) changes. */
@@ -42,6 +43,7 @@ export const analysisBenchmark: Benchmark<AnalysisTaskRecord> = {
   promptVersion: () => PROMPT_VERSION,
   settingsFrom: async (config) => analysisSettingsFrom(config),
   finalize: finalizeAnalysisRun,
+  writeReport: writeAnalysisReport,
 };
 
 function selectRequests(tasks: AnalysisTask[], select: SelectOptions): AnalysisTask[] {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { writeJsonAtomic } from '../../artifacts/files';
 import { readEvents } from '../../conversation/eventLog';
+import type { ConversationEvent } from '../../conversation/events';
 import { conversationLayout } from '../../conversation/layout';
 import type { Pattern, VisualizationOutput } from '../../conversation/types';
 import { loadAnalysisSuite } from '../../analysisSuite/dataset';
@@ -61,15 +62,32 @@ export async function recordRequestResult(ctx: RunContext, input: RecordInput): 
   else if (input.failure || !input.turn) {
     const failure = input.failure ?? { class: 'internal' as const, message: 'the request ended without a turn' };
     result = { ...base, status: 'failed', pass: false, reason: failure.message, failure };
-  } else result = { ...base, status: 'scored', turnStatus: input.turn.summary.status, ...(await scoreTurn(ctx, task.id, input.turn)) };
+  } else {
+    const events = (await readEvents(conversationLayout(input.turn.dir))).filter((e) => e.turnId === input.turn!.summary.turnId);
+    const broken = turnFailure(input.turn.summary, events);
+    result = broken
+      ? { ...base, status: 'failed', turnStatus: input.turn.summary.status, pass: false, reason: broken.message, failure: broken }
+      : { ...base, status: 'scored', turnStatus: input.turn.summary.status, ...(await scoreTurn(ctx, task.id, input.turn, events)) };
+  }
   await writeJsonAtomic(ctx.layout.taskResultPath(task.id), result);
   return result;
 }
 
-async function scoreTurn(ctx: RunContext, taskId: string, turn: { dir: string; summary: TurnSummary }): Promise<Score> {
+/**
+ * A turn that failed because the machinery did (the model endpoint, a tool's sandbox, the workflow) is a failed request
+ * that `retry --failed` may redo, not a wrong answer; a turn stopped by its step or token budget is the agent's outcome.
+ */
+function turnFailure(summary: TurnSummary, events: ConversationEvent[]): { class: TaskFailureClass; message: string } | undefined {
+  if (summary.status !== 'failed') return undefined;
+  const where = String(events.find((e) => e.type === 'error')?.data.where ?? 'workflow');
+  if (where === 'budget') return undefined;
+  const cls: TaskFailureClass = where === 'model' ? 'llm' : where === 'tool' ? 'sandbox' : 'internal';
+  return { class: cls, message: `turn failed (${where}): ${summary.error ?? 'no message'}` };
+}
+
+async function scoreTurn(ctx: RunContext, taskId: string, turn: { dir: string; summary: TurnSummary }, events: ConversationEvent[]): Promise<Score> {
   if (turn.summary.status !== 'completed') return { pass: false, reason: `turn ${turn.summary.status}${turn.summary.error ? `: ${turn.summary.error}` : ''}` };
   const layout = conversationLayout(turn.dir);
-  const events = (await readEvents(layout)).filter((e) => e.turnId === turn.summary.turnId);
   const answer = String(events.find((e) => e.type === 'answer')?.data.text ?? '');
   const visualizations = events.filter((e) => e.type === 'visualization').map((e) => e.data.output as VisualizationOutput);
   const { answers } = await loadAnalysisSuite(ctx.manifest.datasetDir);

@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { escapeHtml } from '../../report/format';
-import { htmlPage, htmlTable, td } from '../../report/htmlPage';
+import { tablesHtml, tablesMarkdown, type ReportTable } from '../../report/tables';
 import { dsbenchMetrics, type DsbenchMetrics } from './metrics';
 import { loadDsbenchRun, type LoadedDsbenchRun } from './loadRun';
 import { writeDsbenchInspectLog } from './inspectLog';
@@ -25,21 +24,15 @@ export async function writeDsbenchReport(opts: { runDir: string; outDir?: string
   const tables = reportTables(run, metrics, results);
   const markdown = path.join(outDir, 'report.md');
   const html = path.join(outDir, 'report.html');
-  await writeFile(markdown, renderMarkdown(run, tables));
-  await writeFile(html, renderHtml(run, tables));
+  await writeFile(markdown, tablesMarkdown(reportTitle(run), tables));
+  await writeFile(html, tablesHtml(reportTitle(run), tables));
   const inspectLog = await writeDsbenchInspectLog(run, path.join(outDir, 'logs'));
   return { markdown, html, inspectLog, finishedTasks: results.length, pendingTasks: run.questions.length - results.length };
 }
 
-interface Table {
-  title: string;
-  header: string[];
-  rows: string[][];
-}
-
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(2)}%`);
 
-function reportTables(run: LoadedDsbenchRun, m: DsbenchMetrics, results: DsbenchQuestionResult[]): Table[] {
+function reportTables(run: LoadedDsbenchRun, m: DsbenchMetrics, results: DsbenchQuestionResult[]): ReportTable[] {
   const failures = results.filter((r) => r.failure);
   return [
     {
@@ -72,20 +65,6 @@ function reportTables(run: LoadedDsbenchRun, m: DsbenchMetrics, results: Dsbench
   ];
 }
 
-function renderMarkdown(run: LoadedDsbenchRun, tables: Table[]): string {
-  const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-  const parts = [`# ${run.manifest.runId}: DSBench ${run.manifest.agent} × ${run.manifest.llm.model}`, ''];
-  for (const t of tables) {
-    parts.push(`## ${t.title}`, '', `| ${t.header.join(' | ')} |`, `|${t.header.map(() => '---').join('|')}|`);
-    for (const r of t.rows) parts.push(`| ${r.map(cell).join(' | ')} |`);
-    parts.push('');
-  }
-  return parts.join('\n');
-}
-
-function renderHtml(run: LoadedDsbenchRun, tables: Table[]): string {
-  const title = `${run.manifest.runId}: DSBench ${run.manifest.agent} × ${run.manifest.llm.model}`;
-  const body = [`<h1>${escapeHtml(title)}</h1>`];
-  for (const t of tables) body.push(`<h2>${escapeHtml(t.title)}</h2>`, htmlTable(t.header, t.rows.map((r) => r.map((c) => td(c)))));
-  return htmlPage(title, body.join('\n'));
+function reportTitle(run: LoadedDsbenchRun): string {
+  return `${run.manifest.runId}: DSBench ${run.manifest.agent} × ${run.manifest.llm.model}`;
 }

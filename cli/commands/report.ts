@@ -23,7 +23,7 @@ export function registerReportCommand(program: Command): void {
         const own = benchmarkNamed((await readManifest(runDir).catch(() => ({ benchmark: 'spreadsheetbench' }))).benchmark).writeReport;
         const written = own ? await own({ runDir, outDir: opts.out }) : await writeReport({ runDir, compareDir: opts.compare, outDir: opts.out });
         console.log(`report: ${written.finishedTasks} finished, ${written.pendingTasks} pending tasks`);
-        console.log(`  ${written.markdown}\n  ${written.html}\n  ${written.inspectLog} (Inspect eval log)`);
+        console.log(`  ${written.markdown}\n  ${written.html}${written.inspectLog ? `\n  ${written.inspectLog} (Inspect eval log)` : ''}`);
         if ('transcriptPages' in written) console.log(`  ${written.transcriptPages} transcript pages`);
       } catch (err) {
         if (err instanceof RunFolderError) {

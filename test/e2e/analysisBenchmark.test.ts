@@ -8,6 +8,7 @@ import { loadAnalysisSuite, requestText } from '../../analysisSuite/dataset';
 import type { AnalysisSummary } from '../../benchmarks/analysis/finalize';
 import type { AnalysisRequestResult } from '../../benchmarks/analysis/result';
 import { analysisSummaryLines } from '../../benchmarks/analysis/summaryLines';
+import { writeAnalysisReport } from '../../benchmarks/analysis/report';
 import { runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { referenceAnalyst } from '../helpers/referenceAnalyst';
 
@@ -87,6 +88,15 @@ describe('the analysis suite as a benchmark, end to end', () => {
     expect(printed[0]).toBe('success (2/3 requests scored, pattern react): 1 passed, 50.0%');
     expect(printed).toContainEqual(expect.stringMatching(/^skipped a07: request a07 downloads items\.json/));
   });
+
+  it('writes a report with the success table and each request\'s outcome', async () => {
+    const written = await writeAnalysisReport({ runDir: run.runDir });
+    expect(written).toMatchObject({ finishedTasks: 3, pendingTasks: 0 });
+    const markdown = readFileSync(written.markdown, 'utf8');
+    expect(markdown).toContain('| all | 1 | 2 | 50.0% |');
+    expect(markdown).toContain('| a03 | 1 | react | scored | no | no number within 0.01 of 3 in the answer |');
+    expect(readFileSync(written.html, 'utf8')).toContain('<td>a07</td><td>2</td><td>react</td><td>skipped</td>');
+  });
 });
 
 /** With the suite's data server set (config analysisSuite.dataUrl), the fetch request runs: web_fetch, then the code. */
@@ -122,5 +132,27 @@ describe('a fetch request of the analysis suite with its data server', () => {
     expect(r).toMatchObject({ status: 'scored', pass: true, reason: 'all names in order' });
     expect(r.toolCalls).toBeGreaterThanOrEqual(2);
     expect(readJson<AnalysisSummary>(path.join(run.runDir, 'summary.json'))).toMatchObject({ passed: 1, scored: 1, skipped: [] });
+  });
+});
+
+/** A request the conversation refuses (longer than conversation.maxMessageChars): a failed request naming the cause. */
+describe('a request the conversation refuses', () => {
+  let env: E2EEnv;
+  let run: StartedRun;
+
+  beforeAll(async () => {
+    const suite = await loadAnalysisSuite(SUITE);
+    env = await startE2E({ rules: [], fallback: referenceAnalyst(suite.dir, suite.tasks, '') }, { config: { recalc: { engine: 'none' }, conversation: { maxMessageChars: 20 } } });
+    run = await startBenchmarkRun(env, { dataset: SUITE, agent: 'react', tasks: ['a01'] });
+    await runToEnd(env, run);
+  }, 300_000);
+  afterAll(async () => env?.close());
+
+  it('is recorded as failed (dataset) with the reason, at once, and no model call is made', () => {
+    const r = readJson<AnalysisRequestResult>(path.join(run.runDir, 'results', 'a01.json'));
+    expect(r).toMatchObject({ status: 'failed', pass: false, failure: { class: 'dataset' } });
+    expect(r.reason).toMatch(/task a01: the conversation refused the request: the message has \d+ characters; the limit is 20/);
+    expect(env.llm.log).toEqual([]);
+    expect(readJson<AnalysisSummary>(path.join(run.runDir, 'summary.json'))).toMatchObject({ scored: 0, failed: [{ taskId: 'a01' }] });
   });
 });

@@ -1,0 +1,53 @@
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RunLayout } from '../../artifacts/runLayout';
+import { loadAnalysisSuite } from '../../analysisSuite/dataset';
+import { recordRequestResult } from '../../benchmarks/analysis/result';
+import type { RunContext } from '../../run/runContext';
+import type { TurnSummary } from '../../workflows/conversationContracts';
+
+const SUITE = path.resolve(__dirname, '../../data/analysis');
+
+async function context(runDir: string): Promise<RunContext> {
+  const suite = await loadAnalysisSuite(SUITE);
+  return { manifest: { runId: 'r', agent: 'react', datasetDir: SUITE }, layout: new RunLayout(runDir, 'react', 'm'), tasks: suite.tasks, task: () => undefined } as unknown as RunContext;
+}
+
+/** A conversation folder whose turn t1 ended with `status`, an optional error (where) and answer. */
+function turn(runDir: string, status: TurnSummary['status'], opts: { where?: string; answer?: string } = {}) {
+  const dir = path.join(runDir, 'conversations', `c-${status}-${opts.where ?? 'none'}`);
+  mkdirSync(path.join(dir, 'workspace'), { recursive: true });
+  const events = [
+    { type: 'turn_started', data: {} },
+    ...(opts.answer ? [{ type: 'answer', data: { text: opts.answer } }] : []),
+    ...(opts.where ? [{ type: 'error', data: { message: 'it broke', where: opts.where } }] : []),
+    { type: 'turn_ended', data: { status } },
+  ].map((e, i) => JSON.stringify({ seq: i + 1, at: '', turnId: 't1', key: `t1:${i}`, ...e }));
+  writeFileSync(path.join(dir, 'events.jsonl'), `${events.join('\n')}\n`);
+  const summary: TurnSummary = { turnId: 't1', status, pattern: 'react', startedAt: '', usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.01 }, steps: 2, toolCalls: 1, ...(opts.where ? { error: 'it broke' } : {}) };
+  return { dir, summary };
+}
+
+describe('an analysis request result', () => {
+  it('scores a completed turn against the answer file, and a budget-stopped turn as a wrong answer', async () => {
+    const runDir = mkdtempSync(path.join(os.tmpdir(), 'sb-ares-'));
+    const ctx = await context(runDir);
+    expect(await recordRequestResult(ctx, { taskId: 'a01', wallMs: 1, turn: turn(runDir, 'completed', { answer: 'The total is **1,988**.' }) })).toMatchObject({ status: 'scored', pass: true, costUsd: 0.01, steps: 2 });
+    expect(JSON.parse(readFileSync(path.join(runDir, 'results', 'a01.json'), 'utf8'))).toMatchObject({ status: 'scored', pass: true });
+    expect(await recordRequestResult(ctx, { taskId: 'a01', wallMs: 1, turn: turn(runDir, 'failed', { where: 'budget' }) })).toMatchObject({ status: 'scored', pass: false, reason: 'turn failed: it broke' });
+  });
+
+  it('records a turn failed by the model endpoint or the sandbox as a failed request with its class, not a wrong answer', async () => {
+    const runDir = mkdtempSync(path.join(os.tmpdir(), 'sb-ares-'));
+    const ctx = await context(runDir);
+    expect(await recordRequestResult(ctx, { taskId: 'a01', wallMs: 1, turn: turn(runDir, 'failed', { where: 'model' }) })).toMatchObject({ status: 'failed', failure: { class: 'llm', message: 'turn failed (model): it broke' } });
+    expect(await recordRequestResult(ctx, { taskId: 'a01', wallMs: 1, turn: turn(runDir, 'failed', { where: 'workflow' }) })).toMatchObject({ status: 'failed', failure: { class: 'internal' } });
+  });
+
+  it('records a skipped request with its reason, never as passed', async () => {
+    const runDir = mkdtempSync(path.join(os.tmpdir(), 'sb-ares-'));
+    expect(await recordRequestResult(await context(runDir), { taskId: 'a07', wallMs: 0, skipped: 'no data server' })).toMatchObject({ status: 'skipped', pass: false, reason: 'no data server', steps: 0 });
+  });
+});
