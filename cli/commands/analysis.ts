@@ -45,7 +45,7 @@ export function registerAnalysisCommands(program: Command): void {
       const port = Number.parseInt(flags.port, 10);
       if (!Number.isInteger(port) || port < 0) throw new CliError(`--port must be a port number, got "${flags.port}"`, EXIT.usage);
       const server = await startServer({ config, client, temporal: { address: session.address, namespace: session.namespace, uiUrl: session.uiUrl }, port, host: flags.host, workers });
-      log(`sheetbench API on ${server.url}/api (conversations in ${path.resolve(config.conversation.dir)})`);
+      log(`sheetbench web app on ${server.url}/ and its API on ${server.url}/api (conversations in ${path.resolve(config.conversation.dir)})`);
       await new Promise<void>((resolve) => {
         for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve());
       });

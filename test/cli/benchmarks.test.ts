@@ -60,7 +60,7 @@ describe('sheetbench CLI with several benchmarks', () => {
     const empty = mkdtempSync(path.join(os.tmpdir(), 'sb-none-'));
     const none = await cli(['run', '--dataset', empty, '--base-url', llm.url]);
     expect(none.code).toBe(EXIT.dataset);
-    expect(none.stderr).toContain(`${empty} is not a known benchmark dataset (looked for: spreadsheetbench, dsbench); name one with --benchmark`);
+    expect(none.stderr).toContain(`${empty} is not a known benchmark dataset (looked for: spreadsheetbench, dsbench, analysis); name one with --benchmark`);
     const edition = await cli(['run', '--dataset', path.join(REPO, 'data/sample'), '--edition', 'v9', '--base-url', llm.url]);
     expect(edition.code).toBe(EXIT.dataset);
     expect(edition.stderr).toContain('unknown spreadsheetbench edition v9');
