@@ -23,6 +23,7 @@ import {
   progressQuery,
   resumeSignal,
   setBudgetUpdate,
+  queueBudgetSignal,
   taskDoneSignal,
   type RunProgress,
   type RunState,
@@ -65,14 +66,12 @@ export async function benchmarkRun(input: RunWorkflowInput): Promise<RunProgress
   setHandler(
     setBudgetUpdate,
     async (change) => {
-      if (change.usd !== undefined) budget.usd = change.usd;
-      if (change.tokens !== undefined) budget.tokens = change.tokens;
-      if (state.paused && state.pauseReason?.startsWith('budget') && !overBudget(state, budget)) resume(state);
-      await grantWaiting(state, budget);
+      await applyBudget(state, budget, change);
       return progress(input, state, inFlight, budget);
     },
     { validator: (change) => validateBudget(change, state) },
   );
+  setHandler(queueBudgetSignal, (change) => onQueuedBudget(state, budget, change));
 
   try {
     await runTasks(input, state, inFlight, budget);
@@ -256,6 +255,24 @@ function resume(state: RunState): void {
 function overBudget(state: RunState, budget: Budget): boolean {
   const tokens = state.usage.inputTokens + state.usage.outputTokens;
   return (budget.usd !== undefined && state.costUsd >= budget.usd) || (budget.tokens !== undefined && tokens >= budget.tokens);
+}
+
+async function applyBudget(state: RunState, budget: Budget, change: Budget): Promise<void> {
+  if (change.usd !== undefined) budget.usd = change.usd;
+  if (change.tokens !== undefined) budget.tokens = change.tokens;
+  if (state.paused && state.pauseReason?.startsWith('budget') && !overBudget(state, budget)) resume(state);
+  await grantWaiting(state, budget);
+}
+
+/** A budget change sent while no worker served the run: an invalid one cannot be refused to its sender, so it is reported. */
+async function onQueuedBudget(state: RunState, budget: Budget, change: Budget): Promise<void> {
+  try {
+    validateBudget(change, state);
+  } catch (err) {
+    if (state.paused) state.pauseReason = `${state.pauseReason ?? 'paused'}; queued budget change ignored: ${(err as Error).message}`;
+    return;
+  }
+  await applyBudget(state, budget, change);
 }
 
 function validateBudget(change: Budget, state: RunState): void {

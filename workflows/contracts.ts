@@ -101,6 +101,8 @@ export const pauseSignal = defineSignal<[string?]>('pause');
 export const resumeSignal = defineSignal('resume');
 export const progressQuery = defineQuery<RunProgress>('progress');
 export const setBudgetUpdate = defineUpdate<RunProgress, [{ usd?: number; tokens?: number }]>('setBudget');
+/** The same change, kept by the server while no worker serves the run; applied (or refused, see the pause reason) later. */
+export const queueBudgetSignal = defineSignal<[{ usd?: number; tokens?: number }]>('queueBudget');
 
 export const taskStageQuery = defineQuery<{ stage: string; usage: TokenUsage; costUsd: number; llmCalls: number }>('taskStage');
 

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { pauseSignal, setBudgetUpdate } from '../../workflows/contracts';
+import { pauseSignal, queueBudgetSignal, setBudgetUpdate } from '../../workflows/contracts';
 import { readJson, writeJsonAtomic } from '../../artifacts/files';
 import { INFRASTRUCTURE_FAILURES, type TaskResult } from '../../run/taskResult';
 import { startRunWorkflow } from '../../run/startRunWorkflow';
@@ -49,10 +49,16 @@ export function registerControlCommands(program: Command): void {
       if (flags.usd === undefined && flags.tokens === undefined) throw new CliError('give --usd and/or --tokens', EXIT.usage);
       const { handle, client } = await openRun(run);
       try {
-        // The run's worker validates a budget change (it must exceed the spend): without one it would wait unseen.
+        const change = { usd: positive(flags.usd), tokens: positive(flags.tokens) };
         const { serving, taskQueue } = await workerServing(client, handle);
-        if (!serving) throw new CliError(`budget not changed: ${noWorkerNote(handle.workflowId, taskQueue, 'start one, then set the budget')}`, EXIT.noWorker);
-        const update = handle.executeUpdate(setBudgetUpdate, { args: [{ usd: positive(flags.usd), tokens: positive(flags.tokens) }] });
+        if (!serving) {
+          // No worker to validate an update now: the server keeps a signal until one starts, which then applies it.
+          await handle.signal(queueBudgetSignal, change);
+          out(`run ${handle.workflowId}: budget change recorded by the Temporal server`);
+          out(noWorkerNote(handle.workflowId, taskQueue, 'it takes effect when one starts (a budget not above the spend is then ignored, as `sheetbench status` shows)'));
+          return;
+        }
+        const update = handle.executeUpdate(setBudgetUpdate, { args: [change] });
         const p = await Promise.race([update, unanswered(BUDGET_ANSWER_MS)]);
         if (!p) {
           update.catch(() => undefined);

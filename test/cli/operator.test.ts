@@ -99,8 +99,9 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
     follow.child.kill('SIGINT');
     expect(await follow.exit).toBe(EXIT.interrupted);
     const budget = await done(['budget', 'op-2', '--usd', '5'], { cwd: elsewhere, env: idle });
-    expect(budget.code).toBe(EXIT.noWorker);
-    expect(budget.stderr).toContain('budget not changed: no worker is serving run op-2 (nothing polls task queue op-idle)');
+    expect(budget.code).toBe(0);
+    expect(budget.stdout).toContain('run op-2: budget change recorded by the Temporal server');
+    expect(budget.stdout).toContain('no worker is serving run op-2 (nothing polls task queue op-idle): it takes effect when one starts');
     const pause = await done(['pause', 'op-2'], { cwd: elsewhere, env: idle });
     expect(pause.code).toBe(0);
     expect(pause.stdout).toContain('run op-2: pause recorded by the Temporal server');
@@ -115,7 +116,22 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
     expect(cancel.code).toBe(0);
     expect(cancel.stdout).toContain('run op-2: cancellation recorded by the Temporal server');
     expect(cancel.stdout).toContain('no worker is serving run op-2');
-  }, 180_000);
+    // A worker that starts later gets the queued requests in order: the budget change is applied, then the cancellation.
+    const worker = cli(['worker', '--no-recalc'], { env: idle });
+    try {
+      await waitUntil(
+        async () => {
+          const status = await done(['status', 'op-2', '--json'], { cwd: elsewhere, env: idle });
+          return status.code === 0 && JSON.parse(status.stdout).budgetUsd === 5;
+        },
+        120_000,
+        'the queued budget applied by the new worker',
+      );
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exit;
+    }
+  }, 300_000);
 
   it('resume by id from another directory finishes the run; the summary names the most common failure, one line per failed attempt', async () => {
     const resume = await done(['resume', 'op-1'], { cwd: elsewhere });
