@@ -65,7 +65,7 @@ export function llmActivities(deps: WorkerDeps) {
 export async function cachedModelCall(deps: WorkerDeps, ctx: RunContext, request: ChatRequest, callKey: string): Promise<ChatResponse> {
   const provider = createProvider(
     { ...deps.config.llm, ...ctx.manifest.llm, apiKey: deps.config.llm.apiKey },
-    { rateLimit: rateLimitOf(deps.config.llm), sharedLimiter: sharedLimiterOf(deps) },
+    limiterOptions(deps),
   );
   const cache = new ResponseCache(ctx.layout.llmCacheDir);
   const failures = failureCountsSoFar();
@@ -118,6 +118,11 @@ function toApplicationFailure(err: unknown, config: LlmConfig, failures: Failure
     nonRetryable: !failure.retryable || exhausted,
     nextRetryDelay: failure.retryAfterMs,
   });
+}
+
+/** The limits every model call of this worker goes through: the per-host file limiter and the cross-host one. */
+export function limiterOptions(deps: WorkerDeps): { rateLimit?: RateLimitSettings; sharedLimiter?: TemporalRateLimiter } {
+  return { rateLimit: rateLimitOf(deps.config.llm), sharedLimiter: sharedLimiterOf(deps) };
 }
 
 const sharedLimiters = new WeakMap<WorkerDeps, TemporalRateLimiter | undefined>();

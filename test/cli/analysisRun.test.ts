@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../scripted-llm';
 import { loadAnalysisSuite } from '../../analysisSuite/dataset';
-import { runCli, type CliResult } from '../helpers/cli';
+import { runCli, type CliResult } from '../helpers/cliProcess';
 import { referenceAnalyst } from '../helpers/referenceAnalyst';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
 
