@@ -66,6 +66,12 @@ export const sandboxConfigSchema = z.object({
   dockerImage: z.string().default('sheetbench-sandbox:latest'),
   /** Where execution work dirs are made (must be reachable by the sandbox's unprivileged uid); default: <tmp>/sheetbench-work. */
   workRoot: z.string().optional(),
+  /**
+   * bwrap only: kernels for work dirs in workRoot (benchmark executions) are forked from one warm interpreter per
+   * worker (pandas and openpyxl imported once; each kernel still gets its own namespaces, work dir, cgroup and limits).
+   * false: every kernel is a fresh bwrap + Python start.
+   */
+  forkServer: z.boolean().default(true),
 });
 
 export const recalcConfigSchema = z.object({

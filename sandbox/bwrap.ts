@@ -13,6 +13,12 @@ export interface BwrapPlan {
   readOnly: string[];
   tmpMiB: number;
   env: Record<string, string>;
+  /** More writable host folders, bound after the tmpfs (host path → path inside). */
+  binds?: [string, string][];
+  /** Empty folders to create in the sandbox's root (mount points). */
+  dirs?: string[];
+  /** Capabilities kept inside the sandbox's own user namespace (the fork server's, which drops them in each kernel). */
+  keepCaps?: string[];
 }
 
 /** The bwrap argument list (docs §2): everything but /usr, a few /etc entries and the work dir is invisible. */
@@ -22,9 +28,11 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   // The tmpfs first: read-only binds that live under /tmp on the host (a checkout in /tmp) are mounted on top of it.
   args.push('--proc', '/proc', '--dev', '/dev', '--size', String(plan.tmpMiB * 1024 * 1024), '--tmpfs', '/tmp');
   for (const path of uniqueOutsideUsr(plan.readOnly)) args.push('--ro-bind', path, path);
+  for (const [host, inside] of plan.binds ?? []) args.push('--bind', host, inside);
+  for (const dir of plan.dirs ?? []) args.push('--dir', dir);
   args.push('--bind', plan.workDir, plan.workDirInside, '--chdir', plan.workDirInside);
   args.push('--die-with-parent', '--unshare-all', '--unshare-user', '--disable-userns', '--uid', '1000', '--gid', '1000');
-  args.push('--cap-drop', 'ALL', '--new-session', '--hostname', 'sandbox', '--clearenv');
+  args.push('--cap-drop', 'ALL', ...(plan.keepCaps ?? []).flatMap((cap) => ['--cap-add', cap]), '--new-session', '--hostname', 'sandbox', '--clearenv');
   for (const [key, value] of Object.entries(plan.env)) args.push('--setenv', key, value);
   return args;
 }

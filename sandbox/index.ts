@@ -1,12 +1,15 @@
 import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { SandboxConfig } from '../config/schema';
 import { probeBwrap } from './bwrap';
 import { dockerAvailable, DockerLauncher } from './docker';
 import { SandboxUnavailableError } from './errors';
 import { KernelSandbox } from './kernelSandbox';
 import type { Launcher } from './launcher';
-import { limitsFromConfig, resolveLimits } from './limits';
-import { assertSandboxPython, sandboxPythonPath } from './paths';
+import { DEFAULT_LIMITS, limitsFromConfig, resolveLimits } from './limits';
+import { ForkLauncher } from './forkLauncher';
+import { ForkServer } from './forkServer';
+import { assertSandboxPython, defaultWorkRoot, sandboxPythonPath } from './paths';
 import { ProcessLauncher, sandboxHostUser } from './processLauncher';
 import type { Sandbox, SandboxBackendName, SandboxFactory, SandboxOptions } from './types';
 
@@ -14,7 +17,8 @@ export { SandboxAbortedError, SandboxLostError, SandboxUnavailableError } from '
 export { sandboxPythonPath } from './paths';
 export type * from './types';
 
-export type FactoryConfig = Pick<SandboxConfig, 'backend' | 'executionTimeoutMs' | 'memoryMiB' | 'maxProcesses' | 'dockerImage'>;
+export type FactoryConfig = Pick<SandboxConfig, 'backend' | 'executionTimeoutMs' | 'memoryMiB' | 'maxProcesses' | 'dockerImage'> &
+  Partial<Pick<SandboxConfig, 'workRoot' | 'forkServer'>>;
 
 /** Extra knobs for tests and benchmarks. */
 export interface FactoryExtras {
@@ -32,7 +36,11 @@ export async function createSandboxFactory(config: FactoryConfig, extras: Factor
   const backend = await chooseBackend(config.backend, extras);
   if (backend === 'unsafe') warnUnsafe();
   if (backend !== 'docker') assertSandboxPython(sandboxPythonPath());
-  return new LauncherFactory(backend, config, extras);
+  return new LauncherFactory(backend, config, extras, backend === 'bwrap' && config.forkServer !== false ? forkServerFor(config) : null);
+}
+
+function forkServerFor(config: FactoryConfig): ForkServer {
+  return new ForkServer(resolve(config.workRoot ?? defaultWorkRoot()), sandboxPythonPath(), sandboxHostUser(), DEFAULT_LIMITS.tmpMiB);
 }
 
 async function chooseBackend(wanted: FactoryConfig['backend'], extras: FactoryExtras): Promise<SandboxBackendName> {
@@ -58,7 +66,12 @@ function warnUnsafe(): void {
 }
 
 class LauncherFactory implements SandboxFactory {
-  constructor(readonly backend: SandboxBackendName, private readonly config: FactoryConfig, private readonly extras: FactoryExtras) {}
+  constructor(
+    readonly backend: SandboxBackendName,
+    private readonly config: FactoryConfig,
+    private readonly extras: FactoryExtras,
+    private readonly forkServer: ForkServer | null,
+  ) {}
 
   async create(opts: SandboxOptions): Promise<Sandbox> {
     await mkdir(opts.workDir, { recursive: true });
@@ -77,6 +90,7 @@ class LauncherFactory implements SandboxFactory {
     if (this.backend === 'docker') {
       return DockerLauncher.create({ workDir, limits, image: this.config.dockerImage, socketPath: this.extras.dockerSocketPath });
     }
+    if (this.forkServer?.serves(resolve(workDir))) return ForkLauncher.create(this.forkServer, { workDir: resolve(workDir), python: sandboxPythonPath(), limits });
     return ProcessLauncher.create({ backend: this.backend, workDir, python: sandboxPythonPath(), limits });
   }
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const sandboxDir = dirname(fileURLToPath(import.meta.url));
@@ -9,6 +10,9 @@ export const repoRoot = resolve(sandboxDir, '..');
 
 /** The kernel script every Python sandbox runs. */
 export const kernelScriptPath = resolve(sandboxDir, 'kernel.py');
+
+/** The fork server kernels are forked from (bwrap backend, one-shot executions). */
+export const zygoteScriptPath = resolve(sandboxDir, 'zygote.py');
 
 /** The sandbox venv's python (`.tools/sandbox-py/bin/python`); env SHEETBENCH_SANDBOX_PYTHON overrides. */
 export function sandboxPythonPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -24,4 +28,9 @@ export function assertSandboxPython(python: string): void {
   if (!existsSync(python)) {
     throw new Error(`sandbox python not found at ${python}: run scripts/setup.sh (or set SHEETBENCH_SANDBOX_PYTHON)`);
   }
+}
+
+/** Where execution work dirs are made when `sandbox.workRoot` is not set. */
+export function defaultWorkRoot(): string {
+  return join(tmpdir(), 'sheetbench-work');
 }

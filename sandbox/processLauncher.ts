@@ -8,6 +8,7 @@ import type { KernelStreams, ProcessExit } from './kernelProcess';
 import { sandboxEnv, type Launcher } from './launcher';
 import { chownTree } from './hostFiles';
 import { kernelScriptPath, sandboxPythonPrefix } from './paths';
+import { processRlimits } from './limits';
 import type { SandboxLimits } from './types';
 
 export interface HostUser {
@@ -121,15 +122,9 @@ export class ProcessLauncher implements Launcher {
     return this.cgroup ? ['/bin/sh', '-c', CGROUP_JOIN, 'sh', ...this.cgroup.procsFiles, '--'] : [];
   }
 
-  /** rlimits always cap file size and core dumps; memory/process counts only when no cgroup does it. */
   private rlimitArgs(addressSpace: boolean): string[] {
-    const { limits } = this.opts;
-    const args = [`--fsize=${limits.maxFileMiB * 1024 * 1024}`, '--core=0'];
-    if (limits.cpuSeconds) args.push(`--cpu=${limits.cpuSeconds}`);
-    if (!this.cgroup && addressSpace) args.push(`--as=${limits.memoryMiB * 1024 * 1024}`);
-    // RLIMIT_NPROC counts every process of the uid, so it only makes sense for a dedicated sandbox uid.
-    if (!this.cgroup && this.owner) args.push(`--nproc=${limits.maxProcesses * 4}`);
-    return [...args, '--'];
+    const rlimits = processRlimits(this.opts.limits, { cgroup: this.cgroup !== null, dedicatedUid: this.owner !== undefined, addressSpace });
+    return [...Object.entries(rlimits).map(([name, value]) => `--${name}=${value}`), '--'];
   }
 
   /** Background processes the code started may outlive the kernel: the cgroup knows them all. */

@@ -14,8 +14,19 @@ import { makeWorkRoot, testConfig } from './helpers';
 
 const FAKE_KEY = 'sk-test-FAKE-KEY-must-not-leak';
 
-describe('attack suite (bwrap)', () => {
+/**
+ * The same attacks against both ways a bwrap kernel starts: its own bwrap process, or forked from the fork server
+ * (sandbox/zygote.py). For the fork server the work root (which the zygote itself sees, with the answer file in it)
+ * is the temp root, so every case also checks that a forked kernel sees none of what the zygote sees.
+ */
+const LAUNCHERS = [
+  { name: 'bwrap', config: () => ({ forkServer: false }), preimported: false, sandboxFiles: "['kernel.py']" },
+  { name: 'bwrap, fork server', config: (root: string) => ({ forkServer: true, workRoot: root }), preimported: true, sandboxFiles: "['kernel.py', 'zygote.py']" },
+];
+
+describe.each(LAUNCHERS)('attack suite ($name)', (launcher) => {
   const env = makeWorkRoot();
+  const factoryFor = (root: string) => createSandboxFactory({ ...testConfig('bwrap'), ...launcher.config(root) }, { warmModules: [] });
   let sb: Sandbox;
   let listener: Server;
   let port = 0;
@@ -26,7 +37,7 @@ describe('attack suite (bwrap)', () => {
     listener = createServer((socket) => (connections++, socket.destroy()));
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     port = (listener.address() as { port: number }).port;
-    const factory = await createSandboxFactory(testConfig('bwrap'), { warmModules: [] });
+    const factory = await factoryFor(env.root);
     sb = await factory.create({ workDir: env.workDir, limits: { maxFileMiB: 16, maxOutputBytes: 64 * 1024, maxProcesses: 48 } });
   });
   afterAll(async () => {
@@ -41,6 +52,11 @@ describe('attack suite (bwrap)', () => {
   });
 
   const run = (code: string, timeoutMs = 5000): Promise<ExecutionResult> => sb.execute(code, { timeoutMs });
+
+  // A fork-server kernel starts with pandas already imported; a fresh interpreter (no warm-up here) does not.
+  it('00 the kernel comes from the launcher under test', async () => {
+    expect((await run('import sys\n"pandas" in sys.modules')).stdout).toBe(`${launcher.preimported ? 'True' : 'False'}\n`);
+  });
 
   // Observed: ConnectionRefusedError 111 (own empty network namespace); the listener saw 0 connections.
   it('01 cannot connect to a 127.0.0.1 listener on the host', async () => {
@@ -71,8 +87,8 @@ describe('attack suite (bwrap)', () => {
   // Observed: /root and /home do not exist; /work/main exists only as the path of the two read-only binds (venv, kernel).
   it('05 cannot see the host home or other top-level folders', async () => {
     // The checkout is visible only as far as the sandbox needs it: the venv and the kernel script.
-    const r = await run(`import os\nprint(os.path.exists("/root"), os.path.exists("/home"), sorted(os.listdir("${repoRoot}")), os.listdir("${repoRoot}/sandbox"))`);
-    expect(r.stdout).toBe("False False ['.tools', 'sandbox'] ['kernel.py']\n");
+    const r = await run(`import os\nprint(os.path.exists("/root"), os.path.exists("/home"), sorted(os.listdir("${repoRoot}")), sorted(os.listdir("${repoRoot}/sandbox")))`);
+    expect(r.stdout).toBe(`False False ['.tools', 'sandbox'] ${launcher.sandboxFiles}\n`);
   });
 
   // Observed: `..` from /job is the sandbox root (tmpfs), not the host parent that holds the answer file.
@@ -204,7 +220,7 @@ describe('attack suite (bwrap)', () => {
   // Observed: the background writer runs only while the sandbox lives; dispose() kills it (pid namespace + cgroup).
   it('23 a background process does not outlive the sandbox', async () => {
     const other = makeWorkRoot();
-    const victim = await (await createSandboxFactory(testConfig('bwrap'), { warmModules: [] })).create({ workDir: other.workDir });
+    const victim = await (await factoryFor(other.root)).create({ workDir: other.workDir });
     await victim.execute('import subprocess\nsubprocess.Popen(["sh","-c","while true; do echo x >> /job/bg.txt; sleep 0.05; done"], start_new_session=True)');
     await new Promise((r) => setTimeout(r, 300));
     await victim.dispose();

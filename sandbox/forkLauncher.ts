@@ -1,0 +1,76 @@
+import { lchown } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { createSandboxCgroup, killQuietly, type SandboxCgroup } from './cgroup';
+import type { ForkServer } from './forkServer';
+import { chownTree } from './hostFiles';
+import type { KernelStreams } from './kernelProcess';
+import { sandboxEnv, type Launcher } from './launcher';
+import { processRlimits } from './limits';
+import { ProcessLauncher, sandboxHostUser } from './processLauncher';
+import type { SandboxLimits } from './types';
+import { writeFile } from 'node:fs/promises';
+
+/**
+ * A bwrap sandbox whose Python kernel is forked from the warm fork server instead of started: same work dir at /job,
+ * same limits (its own cgroup, joined before any of its code runs; the same rlimits), same kernel protocol.
+ * `node` still starts as its own bwrap process.
+ */
+export class ForkLauncher implements Launcher {
+  readonly backend = 'bwrap' as const;
+  readonly workDirInside = '/job';
+  private readonly owner = sandboxHostUser();
+  private readonly kernels = new Set<KernelStreams>();
+  private nodeLauncher: Promise<ProcessLauncher> | null = null;
+
+  private constructor(private readonly server: ForkServer, private readonly opts: { workDir: string; python: string; limits: SandboxLimits }, private readonly cgroup: SandboxCgroup | null) {}
+
+  static async create(server: ForkServer, opts: { workDir: string; python: string; limits: SandboxLimits }): Promise<ForkLauncher> {
+    const owner = sandboxHostUser();
+    if (owner) await chownTree(opts.workDir, owner);
+    return new ForkLauncher(server, opts, await createSandboxCgroup(opts.limits, owner));
+  }
+
+  async startKernel(): Promise<KernelStreams> {
+    const { limits, python } = this.opts;
+    const cgroup = this.cgroup;
+    const streams = await this.server.startKernel({
+      workDir: this.opts.workDir,
+      env: sandboxEnv({ home: '/tmp', pathDirs: [dirname(python)] }),
+      rlimits: processRlimits(limits, { cgroup: cgroup !== null, dedicatedUid: this.owner !== undefined, addressSpace: true }),
+      tmpBytes: limits.tmpMiB * 1024 * 1024,
+      adopt: cgroup ? (pid) => joinCgroup(cgroup, pid) : undefined,
+    });
+    this.kernels.add(streams);
+    void streams.exited.then(() => (this.kernels.delete(streams), this.killLeftovers()));
+    return streams;
+  }
+
+  startNode(): Promise<KernelStreams> {
+    this.nodeLauncher ??= ProcessLauncher.create({ backend: 'bwrap', workDir: this.opts.workDir, python: this.opts.python, limits: this.opts.limits });
+    return this.nodeLauncher.then((l) => l.startNode());
+  }
+
+  async adoptPath(hostPath: string): Promise<void> {
+    if (this.owner) await lchown(hostPath, this.owner.uid, this.owner.gid);
+  }
+
+  async oomKilled(): Promise<boolean> {
+    return (await this.cgroup?.oomKilled()) ?? false;
+  }
+
+  async dispose(): Promise<void> {
+    for (const kernel of this.kernels) kernel.kill();
+    await this.killLeftovers();
+    await Promise.all([...this.kernels].map((k) => k.exited));
+    await this.cgroup?.remove();
+    await (await this.nodeLauncher?.catch(() => null))?.dispose();
+  }
+
+  private async killLeftovers(): Promise<void> {
+    for (const pid of (await this.cgroup?.pids()) ?? []) killQuietly(pid);
+  }
+}
+
+async function joinCgroup(cgroup: SandboxCgroup, pid: number): Promise<void> {
+  for (const file of cgroup.procsFiles) await writeFile(file, String(pid));
+}

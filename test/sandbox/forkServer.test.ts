@@ -1,0 +1,114 @@
+/**
+ * What the fork server (sandbox/zygote.py) adds to the bwrap guarantees the attack suite checks for every kernel:
+ * kernels forked from one zygote share nothing with each other, each starts from clean interpreter state, and a
+ * kernel that crashes or hangs costs only its own execution, never the warm zygote or the other kernels.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandboxFactory, type Sandbox, type SandboxFactory } from '../../sandbox/index';
+import { makeWorkRoot, testConfig } from './helpers';
+
+interface WithForkServer {
+  forkServer: { pid?: number } | null;
+}
+
+describe('fork server (bwrap)', () => {
+  const env = makeWorkRoot();
+  let factory: SandboxFactory;
+  const open: Sandbox[] = [];
+
+  const sandbox = async (name: string): Promise<Sandbox> => {
+    const workDir = join(env.root, name);
+    mkdirSync(workDir, { recursive: true });
+    const sb = await factory.create({ workDir, limits: { maxProcesses: 48 } });
+    open.push(sb);
+    return sb;
+  };
+  const zygotePid = () => (factory as unknown as WithForkServer).forkServer?.pid;
+
+  beforeAll(async () => {
+    factory = await createSandboxFactory({ ...testConfig('bwrap'), forkServer: true, workRoot: env.root }, { warmModules: [] });
+  });
+  afterAll(async () => {
+    await Promise.all(open.map((sb) => sb.dispose()));
+    env.cleanup();
+  });
+
+  it('two kernels from one zygote share no files, shared memory, sockets or work dirs', async () => {
+    const [a, b] = [await sandbox('job-a'), await sandbox('job-b')];
+    writeFileSync(join(env.root, 'job-b', 'input-b.txt'), 'only for b');
+    const planted = await a.execute(
+      'import os, socket\n' +
+        'for p in ("/tmp/left-by-a", "/dev/shm/left-by-a", "/left-by-a", "/etc/left-by-a"):\n' +
+        '    try: open(p, "w").write("a"); print("wrote", p)\n' +
+        '    except OSError as e: print("refused", p, e.errno)\n' +
+        's = socket.socket(socket.AF_UNIX); s.bind("\\0sheetbench-a"); s.listen()\n' +
+        'print(sorted(os.listdir("/job")))',
+    );
+    expect(planted.stdout).toContain('wrote /tmp/left-by-a');
+    expect(planted.stdout).toContain('wrote /dev/shm/left-by-a');
+    expect(planted.stdout).toMatch(/refused \/left-by-a 30\nrefused \/etc\/left-by-a 30\n/); // EROFS: the zygote's root
+    expect(planted.stdout).toContain('[]'); // a's /job does not hold b's input
+    const seen = await b.execute(
+      'import os, socket\n' +
+        'print([p for p in ("/tmp/left-by-a", "/dev/shm/left-by-a") if os.path.exists(p)])\n' +
+        's = socket.socket(socket.AF_UNIX)\n' +
+        'try: s.connect("\\0sheetbench-a"); print("CONNECTED")\n' +
+        'except OSError as e: print(type(e).__name__)\n' +
+        'print(sorted(os.listdir("/job")), os.path.exists("/tmp/.jobs"), os.path.exists("/tmp/.fifos"))\n' +
+        `print(os.path.exists(${JSON.stringify(join(env.root, 'job-a'))}), os.path.exists(${JSON.stringify(env.answerPath)}))`,
+    );
+    expect(seen.stdout).toBe("[]\nConnectionRefusedError\n['input-b.txt'] False False\nFalse False\n");
+  });
+
+  it('each kernel starts clean: module state set by one kernel is not seen by the next; random generators differ', async () => {
+    const code = 'import pandas, numpy, random\nprint(hasattr(pandas, "SET_BY_EARLIER_CODE"))\npandas.SET_BY_EARLIER_CODE = 1\nprint(numpy.random.randint(1 << 30), random.getrandbits(30))';
+    const first = await (await sandbox('clean-1')).execute(code);
+    const second = await (await sandbox('clean-2')).execute(code);
+    const [flag1, draws1] = first.stdout.trim().split('\n');
+    const [flag2, draws2] = second.stdout.trim().split('\n');
+    expect([flag1, flag2]).toEqual(['False', 'False']);
+    expect(draws1).not.toBe(draws2);
+  });
+
+  it('ptys and multiprocessing locks work inside a forked kernel', async () => {
+    const r = await (await sandbox('pty')).execute('import os, multiprocessing\nm, s = os.openpty()\nlock = multiprocessing.Lock()\nprint(os.isatty(s), lock.acquire())');
+    expect(r.stdout).toBe('True True\n');
+  });
+
+  it('a kernel that crashes fails only its own execution; the zygote and a concurrent kernel go on', async () => {
+    const pid = zygotePid();
+    expect(pid).toBeGreaterThan(0);
+    const [victim, bystander] = [await sandbox('crash'), await sandbox('bystander')];
+    const [crashed, fine] = await Promise.all([
+      victim.execute('import ctypes\nctypes.string_at(0)'),
+      bystander.execute('import time\ntime.sleep(0.5)\nsum(range(10))'),
+    ]);
+    expect(crashed.stateReset).toBe(true);
+    expect(crashed.error).toMatch(/kernel process died \(exit code 139\)/); // 128 + SIGSEGV, like bwrap's init reports
+    expect(fine.stdout).toBe('45\n');
+    expect(zygotePid()).toBe(pid);
+    expect((await victim.execute('1 + 1')).stdout).toBe('2\n'); // respawned from the same zygote
+  });
+
+  it('a hung kernel is killed at its timeout; the zygote keeps its pid', async () => {
+    const pid = zygotePid();
+    const r = await (await sandbox('hang')).execute('import time\nwhile True:\n    try: time.sleep(10)\n    except BaseException: pass', { timeoutMs: 500 });
+    expect(r).toMatchObject({ timedOut: true, stateReset: true });
+    expect(zygotePid()).toBe(pid);
+  });
+
+  it('if the zygote itself dies, its kernels are reported lost and the next kernel starts a fresh zygote', async () => {
+    const sb = await sandbox('zygote-dies');
+    const pid = zygotePid()!;
+    const running = sb.execute('import time\ntime.sleep(5)\n"finished"');
+    await new Promise((r) => setTimeout(r, 300));
+    process.kill(pid, 'SIGKILL');
+    const r = await running;
+    expect(r.stateReset).toBe(true);
+    expect(r.stdout).not.toContain('finished');
+    expect((await (await sandbox('after-zygote')).execute('1 + 1')).stdout).toBe('2\n');
+    expect(zygotePid()).not.toBe(pid);
+  });
+});
