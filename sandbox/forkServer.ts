@@ -1,12 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { constants, openSync } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { z } from 'zod';
 import { bwrapArgs, BWRAP } from './bwrap';
 import type { KernelStreams, ProcessExit } from './kernelProcess';
@@ -24,6 +22,7 @@ const messageSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('ready') }),
   z.object({ op: z.literal('started'), id: z.string(), pid: z.number().int() }),
   z.object({ op: z.literal('exited'), id: z.string(), code: z.number().int().nullable(), signal: z.string().nullable() }),
+  z.object({ op: z.literal('failed'), id: z.string(), error: z.string() }),
 ]);
 
 export interface ForkedKernelRequest {
@@ -38,6 +37,7 @@ export interface ForkedKernelRequest {
 
 interface Running {
   started: (pid: number) => void;
+  failed: (error: Error) => void;
   exited: (exit: ProcessExit) => void;
 }
 
@@ -66,17 +66,25 @@ export class ForkServer {
   async startKernel(req: ForkedKernelRequest): Promise<KernelStreams> {
     const proc = await this.ensureReady();
     const id = String(++this.nextId);
-    const fifos = await this.makeFifos(id);
-    const streams = openFifos(fifos.dir);
+    const fifoDir = join(await this.ensureFifoRoot(), id);
     let resolveExit!: (exit: ProcessExit) => void;
     const exited = new Promise<ProcessExit>((resolve) => (resolveExit = resolve));
-    const started = new Promise<number>((resolve) => this.running.set(id, { started: resolve, exited: resolveExit }));
+    const started = new Promise<number>((resolve, reject) => this.running.set(id, { started: resolve, failed: reject, exited: resolveExit }));
+    this.holdProcessOpen();
+    let streams: ReturnType<typeof openFifos> | undefined;
     exited.then(() => {
       this.running.delete(id);
-      setTimeout(() => (streams.close(), rm(fifos.dir, { recursive: true, force: true }).catch(() => undefined)), FIFO_DRAIN_MS);
+      this.holdProcessOpen();
+      setTimeout(() => (streams?.close(), rm(fifoDir, { recursive: true, force: true }).catch(() => undefined)), FIFO_DRAIN_MS);
     });
     this.send(proc, { op: 'spawn', id, job: basename(req.workDir), fifos: id, env: req.env, rlimits: req.rlimits, tmpBytes: req.tmpBytes });
-    const nsPid = await Promise.race([started, exited.then(() => 0)]);
+    const nsPid = await Promise.race([started, exited.then(() => 0)]).catch((err: Error) => {
+      this.running.delete(id);
+      this.holdProcessOpen();
+      throw err;
+    });
+    // The zygote made the FIFOs before it forked; the kernel opens its ends only after "go", so ours come first.
+    streams = openFifos(fifoDir);
     if (nsPid) {
       try {
         if (req.adopt) await req.adopt(await this.hostPidOf(nsPid));
@@ -133,20 +141,32 @@ export class ForkServer {
         if (!msg.success) return;
         if (msg.data.op === 'ready') (clearTimeout(timer), resolve());
         else if (msg.data.op === 'started') this.running.get(msg.data.id)?.started(msg.data.pid);
+        else if (msg.data.op === 'failed') this.running.get(msg.data.id)?.failed(new Error(`fork server: ${msg.data.error}`));
         else this.running.get(msg.data.id)?.exited({ code: msg.data.code, signal: msg.data.signal });
       });
     });
     proc.on('exit', () => this.onZygoteExit(proc));
-    proc.unref();
-    for (const s of [proc.stdin, proc.stdout, proc.stderr]) (s as unknown as { unref?: () => void }).unref?.();
     try {
       await ready;
       this.zygoteHostPid = await findZygote(proc.pid!);
     } catch (err) {
       proc.kill('SIGKILL');
       throw err;
+    } finally {
+      this.holdProcessOpen();
     }
     return proc;
+  }
+
+  /** An idle zygote must not keep this process alive; one that is starting or running kernels must. */
+  private holdProcessOpen(): void {
+    const proc = this.proc;
+    if (!proc) return;
+    const hold = this.running.size > 0 || !this.zygoteHostPid;
+    for (const handle of [proc, proc.stdin, proc.stdout, proc.stderr] as unknown as { ref(): void; unref(): void }[]) {
+      if (hold) handle.ref();
+      else handle.unref();
+    }
   }
 
   /** Its kernels died with it (parent-death signal): report them, and let the next kernel start a fresh zygote. */
@@ -162,22 +182,14 @@ export class ForkServer {
     proc.stdin.write(`${JSON.stringify(msg)}\n`);
   }
 
+  /** Where the zygote makes each kernel's FIFOs: private to the sandbox uid. */
   private ensureFifoRoot(): Promise<string> {
     this.fifoRoot ??= (async () => {
       const dir = await mkdtemp(join(tmpdir(), 'sheetbench-fifos-'));
-      await chmod(dir, 0o711);
+      if (this.owner) await chown(dir, this.owner.uid, this.owner.gid);
       return dir;
     })();
     return this.fifoRoot;
-  }
-
-  /** A private folder with the kernel's four FIFOs, owned by the sandbox uid. */
-  private async makeFifos(id: string): Promise<{ dir: string }> {
-    const dir = join(await this.ensureFifoRoot(), id);
-    await mkdir(dir, { mode: 0o700 });
-    await execFileAsync('/usr/bin/mkfifo', ['-m', '600', ...FIFO_NAMES.map((n) => join(dir, n))]);
-    if (this.owner) await Promise.all([dir, ...FIFO_NAMES.map((n) => join(dir, n))].map((p) => chown(p, this.owner!.uid, this.owner!.gid)));
-    return { dir };
   }
 
   /** Host pid of the zygote's child `nsPid` (its pid as the zygote sees it), from /proc's children lists and NSpid. */
@@ -194,7 +206,6 @@ export class ForkServer {
 }
 
 const FIFO_NAMES = ['in', 'out', 'err', 'reply'] as const;
-const execFileAsync = promisify(execFile);
 
 /**
  * The host's ends, opened O_RDWR so opening never blocks and a reader never sees EOF before the kernel opens its end

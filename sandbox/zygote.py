@@ -19,7 +19,8 @@ Protocol: JSON lines. Host → zygote on stdin:
   {"op": "spawn", "id": "7", "job": "<dir under /tmp/.jobs>", "fifos": "<dir under /tmp/.fifos>", "env": {...},
    "rlimits": {"fsize": n, "core": 0, "cpu": n, "as": n, "nproc": n}, "tmpBytes": n}
   {"op": "go", "id": "7"}      {"op": "kill", "id": "7"}
-Zygote → host on stdout: {"op": "ready"}, {"op": "started", "id", "pid"}, {"op": "exited", "id", "code", "signal"}.
+Zygote → host on stdout: {"op": "ready"}, {"op": "started", "id", "pid"} (the kernel's FIFOs exist from then on),
+  {"op": "exited", "id", "code", "signal"}, {"op": "failed", "id", "error"} (nothing was started).
 """
 import ctypes
 import json
@@ -188,6 +189,13 @@ class Zygote:
             data = data[os.write(1, data):]
 
     def spawn(self, req):
+        try:
+            fifos = os.path.join(FIFOS, safe_name(req['fifos']))
+            os.mkdir(fifos, 0o700)
+            for name in ('in', 'out', 'err', 'reply'):
+                os.mkfifo(os.path.join(fifos, name), 0o600)
+        except (OSError, ValueError) as exc:
+            return self.send({'op': 'failed', 'id': req['id'], 'error': 'could not make the kernel\'s FIFOs: %s' % exc})
         go_read, go_write = os.pipe()
         req['zygote'] = os.getpid()
         pid = os.fork()
