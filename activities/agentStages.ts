@@ -5,7 +5,8 @@ import { pathExists } from '../artifacts/files';
 import { withHeartbeat } from './heartbeat';
 import { executionWorkDir } from './workDirs';
 import type { ChatMessage } from '../llm/types';
-import { classifyLlmError, costOf, ResponseCache, cachedComplete, createProvider } from '../llm';
+import { classifyLlmError, costOf, ResponseCache, cachedComplete } from '../llm';
+import { providerFor } from './llm';
 import { runContext, type RunContext } from '../run/runContext';
 import { writeConversation } from '../run/conversationStore';
 import { testCaseFiles } from '../dataset/spreadsheetbench';
@@ -256,7 +257,8 @@ function codeOf(reply: string, truncated?: string): { code?: string; problem?: s
 /** One chat call through the run's response cache; the conversation is kept for the transcript. */
 async function ask(deps: WorkerDeps, ctx: RunContext, input: StageCall, messages: ChatMessage[], prompt: BuiltMessages['prompt'], conversation: string): Promise<Exchange> {
   const { llm } = ctx.manifest;
-  const provider = createProvider({ ...deps.config.llm, ...llm, apiKey: deps.config.llm.apiKey });
+  // The same provider (and rate limits, per host and across hosts) as every other benchmark call.
+  const provider = providerFor(deps, { ...deps.config.llm, ...llm, apiKey: deps.config.llm.apiKey });
   const response = await withHeartbeat(
     () =>
       cachedComplete(

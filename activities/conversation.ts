@@ -1,6 +1,6 @@
 import { ApplicationFailure, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
-import { classifyLlmError, createProvider, TextActionProvider, type LlmProvider } from '../llm';
-import { limiterOptions } from './llm';
+import { classifyLlmError, TextActionProvider, type LlmProvider } from '../llm';
+import { providerFor } from './llm';
 import { appendEvents } from '../conversation/eventLog';
 import type { NewEvent } from '../conversation/events';
 import { finishTurn } from '../conversation/finishTurn';
@@ -64,7 +64,7 @@ function defaultToolbox(deps: WorkerDeps): Toolbox {
 
 function conversationProvider(deps: WorkerDeps): LlmProvider {
   // Conversations share the provider's rate limits with benchmark runs (per host and across hosts).
-  const provider = createProvider(deps.config.llm, limiterOptions(deps));
+  const provider = providerFor(deps, deps.config.llm);
   return deps.config.conversation.toolCalling === 'text' ? new TextActionProvider(provider) : provider;
 }
 

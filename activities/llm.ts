@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ApplicationFailure, Context, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
 import { withHeartbeat } from './heartbeat';
-import type { ChatMessage, ChatRequest, ChatResponse } from '../llm/types';
+import type { ChatMessage, ChatRequest, ChatResponse, LlmProvider } from '../llm/types';
 import { classifyLlmError, costOf, ResponseCache, cachedComplete, createProvider, type RateLimitSettings } from '../llm';
 import type { LlmConfig } from '../config/schema';
 import { runContext, type RunContext } from '../run/runContext';
@@ -63,10 +63,7 @@ export function llmActivities(deps: WorkerDeps) {
  * replayed call is answered from it, never paid twice), heartbeats, and the failure-class retry policy.
  */
 export async function cachedModelCall(deps: WorkerDeps, ctx: RunContext, request: ChatRequest, callKey: string): Promise<ChatResponse> {
-  const provider = createProvider(
-    { ...deps.config.llm, ...ctx.manifest.llm, apiKey: deps.config.llm.apiKey },
-    limiterOptions(deps),
-  );
+  const provider = providerFor(deps, { ...deps.config.llm, ...ctx.manifest.llm, apiKey: deps.config.llm.apiKey });
   const cache = new ResponseCache(ctx.layout.llmCacheDir);
   const failures = failureCountsSoFar();
   return withHeartbeat(() => cachedComplete(provider, cache, request, { callKey, signal: cancellationSignal() }), { failures }).catch((err: unknown) => {
@@ -123,6 +120,20 @@ function toApplicationFailure(err: unknown, config: LlmConfig, failures: Failure
 /** The limits every model call of this worker goes through: the per-host file limiter and the cross-host one. */
 export function limiterOptions(deps: WorkerDeps): { rateLimit?: RateLimitSettings; sharedLimiter?: TemporalRateLimiter } {
   return { rateLimit: rateLimitOf(deps.config.llm), sharedLimiter: sharedLimiterOf(deps) };
+}
+
+const providers = new WeakMap<WorkerDeps, Map<string, LlmProvider>>();
+
+/**
+ * One provider (one HTTP client and its kept-alive connections, the rate limits) per worker and settings, not a new
+ * one per call.
+ */
+export function providerFor(deps: WorkerDeps, config: Parameters<typeof createProvider>[0]): LlmProvider {
+  if (!providers.has(deps)) providers.set(deps, new Map());
+  const byConfig = providers.get(deps)!;
+  const key = JSON.stringify(config);
+  if (!byConfig.has(key)) byConfig.set(key, createProvider(config, limiterOptions(deps)));
+  return byConfig.get(key)!;
 }
 
 const sharedLimiters = new WeakMap<WorkerDeps, TemporalRateLimiter | undefined>();
