@@ -6,7 +6,6 @@ import { ArtifactsRootError, fromPayloadPath, pathLib, toPayloadPath } from '../
 /** Payload fields that name something in the artifact store (the field names activities already use). */
 const INPUT_DIRS = ['runDir'] as const;
 const INPUT_FILES = ['path'] as const;
-const INPUT_FILE_LISTS = ['paths'] as const;
 const OUTPUT_FILE_LISTS = ['outputPaths'] as const;
 
 export interface ArtifactPathOptions {
@@ -43,9 +42,6 @@ async function localInput(input: unknown, opts: ArtifactPathOptions): Promise<un
   }
   for (const key of INPUT_FILES) {
     if (typeof out[key] === 'string') out[key] = await fileInExistingFolder(out[key] as string, opts);
-  }
-  for (const key of INPUT_FILE_LISTS) {
-    if (Array.isArray(out[key])) out[key] = await Promise.all((out[key] as string[]).map((p) => fileInExistingFolder(p, opts)));
   }
   return out;
 }

@@ -61,13 +61,3 @@ export function recalcOn(taskQueue: string) {
     retry: { maximumAttempts: 3, initialInterval: '2s' },
   });
 }
-
-/** A task's outputs recalculated in one activity: up to N recalculations back to back, each heartbeating. */
-export function recalcBatchOn(taskQueue: string) {
-  return proxyActivities<RecalcActivities>({
-    taskQueue,
-    startToCloseTimeout: '15 minutes',
-    heartbeatTimeout: '20s',
-    retry: { maximumAttempts: 3, initialInterval: '2s' },
-  });
-}

@@ -12,7 +12,7 @@ import {
 import { SA } from '../temporal/searchAttributes';
 import type { TaskFailureClass, TaskResult } from '../run/taskResult';
 import type { PreparedTask } from '../activities/task';
-import { bookkeeping, bookkeepingCall, execution, executionBatch, recalcBatchOn, recalcOn } from './activityProxies';
+import { bookkeeping, bookkeepingCall, execution, executionBatch, recalcOn } from './activityProxies';
 import { taskDoneSignal, taskStageQuery, type TaskWorkflowInput } from './contracts';
 import { StageLedger } from './stageLedger';
 import { TaskBudget } from './budget';
@@ -127,9 +127,7 @@ async function recalcOutputs(input: TaskWorkflowInput, prepared: PreparedTask, l
   const { recalcWorkbook } = recalcOn(input.recalcTaskQueue!);
   const { outputPaths } = await bookkeepingCall().outputPaths({ runDir: input.runDir, taskId: input.taskId, testCases: prepared.testCases });
   await inStage(ledger, 'recalc', async () => {
-    // One activity for all of a task's outputs: N-1 fewer round trips to the recalc queue.
-    if (patched('recalc-in-one-activity')) await recalcBatchOn(input.recalcTaskQueue!).recalcWorkbooks({ paths: outputPaths });
-    else for (const path of outputPaths) await recalcWorkbook({ path });
+    for (const path of outputPaths) await recalcWorkbook({ path });
   });
 }
 
