@@ -3,6 +3,7 @@
  * folder), a scripted model with 2 s latency, concurrency 32, real Temporal dev server and bwrap sandbox.
  *
  *   node --import tsx bench/run-912-synthetic.ts [--recalc none|libreoffice] [--repeat 46] [--tasks 912] [--concurrency 32] [--latency 2000]
+ *     [--eager true|false] [--pragmas journal_mode=wal,synchronous=normal|none]
  *
  * Prints wall time vs the latency-bound limit (tasks × latency / concurrency), tasks/s, events per workflow history
  * (every continue-as-new run of the run workflow + a sample of task workflows), worker RSS, and where the time went.
@@ -13,11 +14,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { progressQuery, type RunProgress } from '../workflows/contracts';
 import type { TaskResult } from '../run/taskResult';
+import { devServerConfigSchema, type DevServerConfig } from '../config/schema';
 import type { RequestLogEntry } from '../scripted-llm';
+import { freePort } from '../test/helpers/temporalServer';
 import { DEV20, startBenchmarkRun, startE2EWith, startInProcessWorkers, type E2EEnv } from '../test/helpers/e2e';
 import { executionsOf, mapValues, percentile, round, sumBy, workflowTiming, type WorkflowTiming } from './harness-histories';
 import { startModelProcess, type ModelProcess } from './modelProcess';
 import { harnessCpu, loadAverage, ProcessCpuMeter, type CpuByKind } from './processCpu';
+import { serverCounters } from './serverMetrics';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,6 +31,9 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '32' },
     latency: { type: 'string', default: '2000' },
     sample: { type: 'string', default: '40' },
+    /** Dev server tuning (default: the config's defaults): eager activities on/off, SQLite pragmas `a=b,c=d` or `none`. */
+    eager: { type: 'string' },
+    pragmas: { type: 'string' },
   },
 });
 const REPEAT = Number(args.repeat);
@@ -97,9 +104,12 @@ function sampleOf<T>(items: T[], n: number): T[] {
 async function main(): Promise<void> {
   const dataset = buildSyntheticDataset(REPEAT, TASKS);
   console.log(`synthetic dataset: ${dataset.count} tasks in ${dataset.dir} (recalc: ${RECALC}, concurrency ${CONCURRENCY}, latency ${LATENCY_MS} ms)`);
+  const metricsPort = await freePort();
   const env = await startE2EWith(await startModelProcess('copy-input', LATENCY_MS), {
     config: { run: { concurrency: CONCURRENCY }, recalc: { engine: RECALC } },
+    devServer: { tuning: devServerTuning(), metricsPort },
   });
+  console.log(`dev server: ${JSON.stringify(devServerTuning())}`);
   const workers = await startInProcessWorkers(env);
   const running = workers.run();
   const samples: Sample[] = [];
@@ -132,7 +142,7 @@ async function main(): Promise<void> {
     const wallMs = (final.lastProgressAtMs ?? Date.now()) - t0;
     clearInterval(sampler);
     const cpu = meter.stop();
-    await report(env, run, final, wallMs, t0, samples, dataset.count, cpu, loadAtStart);
+    await report(env, run, final, wallMs, t0, samples, dataset.count, cpu, loadAtStart, metricsPort);
     // A hung run would keep its result long-poll retrying on the closed connection: end it first.
     if (final.hung) await run.handle.terminate('bench: run hung (lost taskDone signals)');
     await result.catch(() => undefined);
@@ -144,6 +154,12 @@ async function main(): Promise<void> {
 }
 
 type Env = E2EEnv<ModelProcess>;
+
+function devServerTuning(): DevServerConfig {
+  const defaults = devServerConfigSchema.parse({});
+  const pragmas = args.pragmas === 'none' ? {} : args.pragmas ? Object.fromEntries(args.pragmas.split(',').map((p) => p.split('='))) : defaults.sqlitePragmas;
+  return devServerConfigSchema.parse({ eagerActivities: args.eager ? args.eager === 'true' : defaults.eagerActivities, sqlitePragmas: pragmas });
+}
 
 const HANG_AFTER_MS = 90_000;
 
@@ -182,6 +198,7 @@ async function report(
   tasks: number,
   cpu: CpuByKind,
   loadAtStart: string,
+  metricsPort: number,
 ): Promise<void> {
   const llmLog: RequestLogEntry[] = await env.llm.readLog();
   const answered = llmLog.filter((e) => e.answered).length;
@@ -229,6 +246,9 @@ async function report(
     benchProcessCpuPct: { mean: round(samples.reduce((a, s) => a + s.cpu, 0) / Math.max(1, samples.length)), max: round(Math.max(...samples.map((s) => s.cpu))) },
     cores: os.cpus().length,
     ...cpuFigures(cpu, tasks, wallMs, limitMs),
+    devServer: devServerTuning(),
+    /** Counted by the server: activity tasks handed back eagerly with a workflow task's completion, per task. */
+    serverCountersPerTask: mapValues(await serverCounters(metricsPort, /^activity_(eager_execution|success)$/), (v) => round3(v / tasks)),
     loadAverage: { atStart: loadAtStart, atEnd: loadAverage() },
   };
   console.log(JSON.stringify(figures, null, 2));

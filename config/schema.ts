@@ -1,5 +1,18 @@
 import { z } from 'zod';
 
+/**
+ * How the embedded dev server runs (the tests start theirs the same way). Eager activities: a workflow task's
+ * completion hands its new activities straight back to the worker instead of through the task queue (the main worker
+ * serves workflows and activities on one queue). SQLite pragmas: `journal_mode=wal` + `synchronous=normal` keep every
+ * commit across a killed server process (the WAL is written before each commit returns), but the last commits may be
+ * lost on power loss or an OS crash (not fsynced at each commit); `{}` restores SQLite's defaults. Measured in
+ * bench/run-912-synthetic.ts (`--eager`, `--pragmas`).
+ */
+export const devServerConfigSchema = z.object({
+  eagerActivities: z.boolean().default(true),
+  sqlitePragmas: z.record(z.string().regex(/^\w+$/), z.string().regex(/^\w+$/)).default({ journal_mode: 'wal', synchronous: 'normal' }),
+});
+
 /** Everything configurable, with embedded defaults. Files (sheetbench.config.json), env and CLI flags override. */
 export const temporalConfigSchema = z.object({
   /** When unset, the tool starts (or reuses) an embedded `temporal server start-dev`. */
@@ -13,6 +26,7 @@ export const temporalConfigSchema = z.object({
   port: z.number().int().default(7233),
   uiPort: z.number().int().default(8233),
   retentionDays: z.number().int().min(1).default(30),
+  devServer: devServerConfigSchema.default(devServerConfigSchema.parse({})),
   taskQueue: z.string().default('sheetbench'),
   recalcTaskQueue: z.string().default('sheetbench-recalc'),
 });
@@ -190,5 +204,6 @@ export type LlmConfig = z.infer<typeof llmConfigSchema>;
 export type DsbenchConfig = z.infer<typeof dsbenchConfigSchema>;
 export type SandboxConfig = z.infer<typeof sandboxConfigSchema>;
 export type TemporalConfig = z.infer<typeof temporalConfigSchema>;
+export type DevServerConfig = z.infer<typeof devServerConfigSchema>;
 export type ConversationConfig = z.infer<typeof conversationConfigSchema>;
 export type AnalysisConfig = z.infer<typeof analysisConfigSchema>;

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { configSchema, type Config } from '../../config/schema';
 import { connectClient, connectWorkerConnection } from '../../temporal/connection';
+import type { DevServerOptions } from '../../temporal/devServer';
 import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
 import { createRun } from '../../run/createRun';
 import { startRunWorkflow } from '../../run/startRunWorkflow';
@@ -46,8 +47,11 @@ export async function startE2E(script: Script, overrides: { config?: Record<stri
 }
 
 /** The same env around a model started by the caller (it is closed with the env). */
-export async function startE2EWith<Model extends ModelEndpoint>(llm: Model, overrides: { config?: Record<string, unknown> } = {}): Promise<E2EEnv<Model>> {
-  const temporal = await startTestTemporal();
+export async function startE2EWith<Model extends ModelEndpoint>(
+  llm: Model,
+  overrides: { config?: Record<string, unknown>; devServer?: Pick<DevServerOptions, 'tuning' | 'metricsPort'> } = {},
+): Promise<E2EEnv<Model>> {
+  const temporal = await startTestTemporal(undefined, overrides.devServer);
   const suffix = randomUUID().slice(0, 8);
   const base = {
     temporal: { address: temporal.address, namespace: TEST_NAMESPACE, taskQueue: `main-${suffix}`, recalcTaskQueue: `recalc-${suffix}` },

@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { devServerConfigSchema, configSchema } from '../../config/schema';
+import { devServerArgs } from '../../temporal/devServer';
+import { onCluster } from '../helpers/cluster';
+import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer';
+
+const base = { stateDir: '/tmp/x', port: 1, uiPort: 2, namespace: 'ns', retentionDays: 1 };
+const flagValues = (args: string[], flag: string) => args.flatMap((a, i) => (args[i - 1] === flag ? [a] : []));
+
+describe('the embedded dev server is started with the configured tuning', () => {
+  it('by default: eager activities on, SQLite in WAL mode with synchronous=normal', () => {
+    const args = devServerArgs({ ...base, tuning: configSchema.parse({}).temporal.devServer });
+    expect(flagValues(args, '--dynamic-config-value')).toContain('system.enableActivityEagerExecution=true');
+    expect(flagValues(args, '--sqlite-pragma')).toEqual(['journal_mode=wal', 'synchronous=normal']);
+    expect(devServerArgs(base)).toEqual(args);
+  });
+
+  it('both can be turned off', () => {
+    const args = devServerArgs({ ...base, tuning: devServerConfigSchema.parse({ eagerActivities: false, sqlitePragmas: {} }) });
+    expect(flagValues(args, '--dynamic-config-value')).toContain('system.enableActivityEagerExecution=false');
+    expect(args).not.toContain('--sqlite-pragma');
+  });
+
+  it('a pragma that is not a plain name=value is refused by the config', () => {
+    expect(() => devServerConfigSchema.parse({ sqlitePragmas: { journal_mode: 'wal; drop table x' } })).toThrow();
+  });
+});
+
+describe.skipIf(onCluster)('a test server (started as the CLI starts one)', () => {
+  let temporal: TestTemporal | undefined;
+  afterAll(async () => temporal?.stop());
+
+  it('keeps its SQLite state in WAL mode', async () => {
+    temporal = await startTestTemporal();
+    expect(existsSync(path.join(temporal.stateDir, 'temporal.db-wal'))).toBe(true);
+  }, 120_000);
+});
