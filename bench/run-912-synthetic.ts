@@ -3,7 +3,7 @@
  * folder), a scripted model with 2 s latency, concurrency 32, real Temporal dev server and bwrap sandbox.
  *
  *   node --import tsx bench/run-912-synthetic.ts [--recalc none|libreoffice] [--repeat 46] [--tasks 912] [--concurrency 32] [--latency 2000]
- *     [--eager true|false] [--pragmas journal_mode=wal,synchronous=normal|none]
+ *     [--eager true|false] [--pragmas journal_mode=wal,synchronous=normal|none] [--config '{"worker":{...}}']
  *
  * Prints wall time vs the latency-bound limit (tasks × latency / concurrency), tasks/s, events per workflow history
  * (every continue-as-new run of the run workflow + a sample of task workflows), worker RSS, and where the time went.
@@ -14,9 +14,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { progressQuery, type RunProgress } from '../workflows/contracts';
 import type { TaskResult } from '../run/taskResult';
+import { Worker } from '@temporalio/worker';
 import { devServerConfigSchema, type DevServerConfig } from '../config/schema';
 import type { RequestLogEntry } from '../scripted-llm';
 import { freePort } from '../test/helpers/temporalServer';
+import { workflowBundle } from '../workers/workflowBundle';
 import { DEV20, startBenchmarkRun, startE2EWith, startInProcessWorkers, type E2EEnv } from '../test/helpers/e2e';
 import { executionsOf, mapValues, percentile, round, sumBy, workflowTiming, type WorkflowTiming } from './harness-histories';
 import { startModelProcess, type ModelProcess } from './modelProcess';
@@ -34,6 +36,10 @@ const { values: args } = parseArgs({
     /** Dev server tuning (default: the config's defaults): eager activities on/off, SQLite pragmas `a=b,c=d` or `none`. */
     eager: { type: 'string' },
     pragmas: { type: 'string' },
+    /** JSON merged into the config, e.g. '{"worker":{"maxConcurrentWorkflowTaskPolls":2}}'. */
+    config: { type: 'string', default: '{}' },
+    /** Write each run-workflow history (JSON) to <prefix>-<runId>.json; every one is replayed at the end either way. */
+    'save-history': { type: 'string' },
   },
 });
 const REPEAT = Number(args.repeat);
@@ -106,10 +112,10 @@ async function main(): Promise<void> {
   console.log(`synthetic dataset: ${dataset.count} tasks in ${dataset.dir} (recalc: ${RECALC}, concurrency ${CONCURRENCY}, latency ${LATENCY_MS} ms)`);
   const metricsPort = await freePort();
   const env = await startE2EWith(await startModelProcess('copy-input', LATENCY_MS), {
-    config: { run: { concurrency: CONCURRENCY }, recalc: { engine: RECALC } },
+    config: { ...(JSON.parse(args.config) as Record<string, unknown>), run: { concurrency: CONCURRENCY }, recalc: { engine: RECALC } },
     devServer: { tuning: devServerTuning(), metricsPort },
   });
-  console.log(`dev server: ${JSON.stringify(devServerTuning())}`);
+  console.log(`dev server: ${JSON.stringify(devServerTuning())}; worker: ${JSON.stringify(env.config.worker)}`);
   const workers = await startInProcessWorkers(env);
   const running = workers.run();
   const samples: Sample[] = [];
@@ -143,6 +149,7 @@ async function main(): Promise<void> {
     clearInterval(sampler);
     const cpu = meter.stop();
     await report(env, run, final, wallMs, t0, samples, dataset.count, cpu, loadAtStart, metricsPort);
+    await replayCheck(env, run.runId);
     // A hung run would keep its result long-poll retrying on the closed connection: end it first.
     if (final.hung) await run.handle.terminate('bench: run hung (lost taskDone signals)');
     await result.catch(() => undefined);
@@ -154,6 +161,19 @@ async function main(): Promise<void> {
 }
 
 type Env = E2EEnv<ModelProcess>;
+
+/** Replays every execution of the run workflow on the current code, as a worker that lost its cache would. */
+async function replayCheck(env: Env, runWorkflowId: string): Promise<void> {
+  for (const runId of await executionsOf(env.client, runWorkflowId)) {
+    const history = await env.client.workflow.getHandle(runWorkflowId, runId).fetchHistory();
+    if (args['save-history']) writeFileSync(`${args['save-history']}-${runId}.json`, JSON.stringify(history));
+    const error = await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history).then(
+      () => undefined,
+      (err: unknown) => String(err),
+    );
+    console.log(`replay of run workflow execution ${runId} (${history.events?.length} events): ${error ?? 'ok'}`);
+  }
+}
 
 function devServerTuning(): DevServerConfig {
   const defaults = devServerConfigSchema.parse({});
@@ -247,6 +267,7 @@ async function report(
     cores: os.cpus().length,
     ...cpuFigures(cpu, tasks, wallMs, limitMs),
     devServer: devServerTuning(),
+    worker: env.config.worker,
     /** Counted by the server: activity tasks handed back eagerly with a workflow task's completion, per task. */
     serverCountersPerTask: mapValues(await serverCounters(metricsPort, /^activity_(eager_execution|success)$/), (v) => round3(v / tasks)),
     loadAverage: { atStart: loadAtStart, atEnd: loadAverage() },

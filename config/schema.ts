@@ -31,6 +31,23 @@ export const temporalConfigSchema = z.object({
   recalcTaskQueue: z.string().default('sheetbench-recalc'),
 });
 
+/**
+ * The main worker's Temporal options (workflows and their activities on one task queue). Unset ones take the SDK's
+ * defaults: maxCachedWorkflows from the heap size (thousands), pollers min(10, slots), 10 s sticky timeout.
+ * Chosen by bench/run-912-synthetic.ts (`--config '{"worker":{...}}'`); see the README's bench section.
+ */
+export const workerConfigSchema = z.object({
+  /** Workflows kept in memory between their tasks; must exceed run.concurrency (evictions replay in full, see below). */
+  maxCachedWorkflows: z.number().int().nonnegative().optional(),
+  maxConcurrentWorkflowTaskExecutions: z.number().int().min(2).optional(),
+  maxConcurrentWorkflowTaskPolls: z.number().int().min(2).optional(),
+  maxConcurrentActivityTaskPolls: z.number().int().positive().optional(),
+  /** Activities running at once in one worker (LLM calls waiting on the model count too). */
+  maxConcurrentActivityTaskExecutions: z.number().int().positive().default(64),
+  /** A workflow task not picked up from this worker's sticky queue within this goes to any worker (after a crash). */
+  stickyQueueScheduleToStartTimeoutMs: z.number().int().positive().optional(),
+});
+
 export const priceSchema = z.object({ inputPerMTok: z.number().nonnegative(), outputPerMTok: z.number().nonnegative() });
 
 export const llmConfigSchema = z.object({
@@ -188,6 +205,7 @@ export const analysisSuiteConfigSchema = z.object({
 
 export const configSchema = z.object({
   temporal: temporalConfigSchema.default(temporalConfigSchema.parse({})),
+  worker: workerConfigSchema.default(workerConfigSchema.parse({})),
   llm: llmConfigSchema.default(llmConfigSchema.parse({})),
   sandbox: sandboxConfigSchema.default(sandboxConfigSchema.parse({})),
   recalc: recalcConfigSchema.default(recalcConfigSchema.parse({})),
@@ -197,6 +215,17 @@ export const configSchema = z.object({
   conversation: conversationConfigSchema.default(conversationConfigSchema.parse({})),
   analysis: analysisConfigSchema.default(analysisConfigSchema.parse({})),
   analysisSuite: analysisSuiteConfigSchema.default(analysisSuiteConfigSchema.parse({})),
+}).superRefine((config, ctx) => {
+  // Evicting workflows that are still running replays them in full on every task, and on SDK 1.24 eviction under
+  // load hits core errors ("This is an SDK bug", nondeterminism on the run workflow): bench/run-912-synthetic.ts.
+  const cache = config.worker.maxCachedWorkflows;
+  if (cache !== undefined && cache <= config.run.concurrency) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['worker', 'maxCachedWorkflows'],
+      message: `must be above run.concurrency (${config.run.concurrency}): a run keeps that many task workflows and itself in flight`,
+    });
+  }
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -205,5 +234,6 @@ export type DsbenchConfig = z.infer<typeof dsbenchConfigSchema>;
 export type SandboxConfig = z.infer<typeof sandboxConfigSchema>;
 export type TemporalConfig = z.infer<typeof temporalConfigSchema>;
 export type DevServerConfig = z.infer<typeof devServerConfigSchema>;
+export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 export type ConversationConfig = z.infer<typeof conversationConfigSchema>;
 export type AnalysisConfig = z.infer<typeof analysisConfigSchema>;
