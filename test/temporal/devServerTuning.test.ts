@@ -4,7 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { devServerConfigSchema, configSchema } from '../../config/schema';
 import { devServerArgs } from '../../temporal/devServer';
 import { onCluster } from '../helpers/cluster';
-import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer';
+import { connectClient } from '../../temporal/connection';
+import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
 
 const base = { stateDir: '/tmp/x', port: 1, uiPort: 2, namespace: 'ns', retentionDays: 1 };
 const flagValues = (args: string[], flag: string) => args.flatMap((a, i) => (args[i - 1] === flag ? [a] : []));
@@ -36,4 +37,35 @@ describe.skipIf(onCluster)('a test server (started as the CLI starts one)', () =
     temporal = await startTestTemporal();
     expect(existsSync(path.join(temporal.stateDir, 'temporal.db-wal'))).toBe(true);
   }, 120_000);
+
+  it('loses nothing it acknowledged when killed with kill -9 (WAL + synchronous=normal)', async () => {
+    temporal ??= await startTestTemporal();
+    let client = await connectClient({ address: temporal.address, namespace: TEST_NAMESPACE });
+    // No worker serves this type: the server just records the start and every signal it acknowledges.
+    const handle = await client.workflow.start('noWorkerServesThis', { taskQueue: `nobody-${Date.now()}`, workflowId: `durability-${Date.now()}` });
+    for (let i = 0; i < 20; i++) await handle.signal('acknowledged', i);
+    await client.connection.close();
+    const pid = temporal.server.pid;
+    process.kill(pid, 'SIGKILL');
+    await until(() => !alive(pid));
+    await temporal.restart();
+    client = await connectClient({ address: temporal.address, namespace: TEST_NAMESPACE });
+    const history = await client.workflow.getHandle(handle.workflowId).fetchHistory();
+    const signals = (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'acknowledged');
+    await client.connection.close();
+    expect(signals).toHaveLength(20);
+  }, 180_000);
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setTimeout(r, 50));
+}
