@@ -20,7 +20,7 @@ const { values: args } = parseArgs({
 });
 const RECALC = args.recalc === 'none' ? 'none' : 'libreoffice';
 /** The work a harness exists to run; everything else an activity does is bookkeeping. */
-const WORK = new Set(['executeSolution', 'executeOnTestCases', 'recalcWorkbook', 'scoreTask']);
+const WORK = new Set(['executeSolution', 'executeOnTestCases', 'recalcWorkbook', 'recalcWorkbooks', 'scoreTask']);
 
 interface TaskOverhead {
   taskId: string;
