@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { devServerConfigSchema, configSchema } from '../../config/schema';
 import { devServerArgs } from '../../temporal/devServer';
 import { onCluster } from '../helpers/cluster';
+import { alive, waitUntil } from '../helpers/wait';
 import { connectClient } from '../../temporal/connection';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
 
@@ -47,7 +48,7 @@ describe.skipIf(onCluster)('a test server (started as the CLI starts one)', () =
     await client.connection.close();
     const pid = temporal.server.pid;
     process.kill(pid, 'SIGKILL');
-    await until(() => !alive(pid));
+    await waitUntil(() => !alive(pid), 30_000, `the killed server (pid ${pid}) to exit`);
     await temporal.restart();
     client = await connectClient({ address: temporal.address, namespace: TEST_NAMESPACE });
     const history = await client.workflow.getHandle(handle.workflowId).fetchHistory();
@@ -57,15 +58,3 @@ describe.skipIf(onCluster)('a test server (started as the CLI starts one)', () =
   }, 180_000);
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((r) => setTimeout(r, 50));
-}
