@@ -6,6 +6,7 @@ import { ArtifactsRootError, fromPayloadPath, pathLib, toPayloadPath } from '../
 /** Payload fields that name something in the artifact store (the field names activities already use). */
 const INPUT_DIRS = ['runDir'] as const;
 const INPUT_FILES = ['path'] as const;
+const INPUT_FILE_LISTS = ['paths'] as const;
 const OUTPUT_FILE_LISTS = ['outputPaths'] as const;
 
 export interface ArtifactPathOptions {
@@ -18,7 +19,7 @@ export interface ArtifactPathOptions {
 type Activity = (input: never) => Promise<unknown>;
 
 /**
- * The one place where payload paths meet this worker's file system: every activity's `runDir` / `path` input is
+ * The one place where payload paths meet this worker's file system: every activity's `runDir` / `path` / `paths` input is
  * resolved against the worker's artifacts root, and `outputPaths` results go back relative to it. A worker whose root
  * does not hold the run folder waits a little, then fails the attempt retryably with the cause, so the run resumes
  * when the store is mounted (or another worker takes the retry).
@@ -42,6 +43,9 @@ async function localInput(input: unknown, opts: ArtifactPathOptions): Promise<un
   }
   for (const key of INPUT_FILES) {
     if (typeof out[key] === 'string') out[key] = await fileInExistingFolder(out[key] as string, opts);
+  }
+  for (const key of INPUT_FILE_LISTS) {
+    if (Array.isArray(out[key])) out[key] = await Promise.all((out[key] as string[]).map((p) => fileInExistingFolder(p, opts)));
   }
   return out;
 }

@@ -1,7 +1,7 @@
 /**
  * CPU-seconds split by process kind, from /proc accounting: this process (worker + in-process client and scripted
  * model server), its child processes by kind (sandbox kernels and their children, preview interpreters, LibreOffice,
- * other) and the Temporal server's process tree.
+ * other), the Temporal server's process tree and the scripted model's process (`model`: shown, but not harness).
  *
  * Exact: when a child ends, Linux adds its whole tree's CPU to this process's cutime/cstime; a hook on every child
  * process's exit reads that counter and books the increase to the child's kind (children of different kinds reaped in
@@ -15,7 +15,7 @@
 import { ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 
-export type ProcessKind = 'sandbox' | 'preview' | 'libreoffice' | 'temporal' | 'other';
+export type ProcessKind = 'sandbox' | 'preview' | 'libreoffice' | 'temporal' | 'model' | 'other';
 export type CpuByKind = Record<ProcessKind | 'worker' | 'unreaped', number>;
 
 interface ProcStat {
@@ -56,7 +56,12 @@ interface SpawnOptions {
 }
 const spawnable = ChildProcess.prototype as unknown as { spawn: (this: ChildProcess, options: SpawnOptions) => unknown };
 
-const zero = (): CpuByKind => ({ worker: 0, sandbox: 0, preview: 0, libreoffice: 0, temporal: 0, other: 0, unreaped: 0 });
+const zero = (): CpuByKind => ({ worker: 0, sandbox: 0, preview: 0, libreoffice: 0, temporal: 0, model: 0, other: 0, unreaped: 0 });
+
+/** The harness's CPU: everything but the model. */
+export function harnessCpu(cpu: CpuByKind): number {
+  return cpu.worker + cpu.sandbox + cpu.preview + cpu.libreoffice + cpu.temporal + cpu.other;
+}
 
 /** A cpuacct cgroup holding this process and every child it starts from now on (undefined when not writable). */
 class CpuGroup {
@@ -101,7 +106,11 @@ export class ProcessCpuMeter {
   private group?: CpuGroup;
   private groupBase = 0;
 
-  constructor(private readonly temporalPid: number) {}
+  /** The Temporal server and the model process (if any) are started before the meter, so outside its cgroup. */
+  constructor(
+    private readonly temporalPid: number,
+    private readonly modelPid = -1,
+  ) {}
 
   start(): void {
     const meter = this;
@@ -127,7 +136,7 @@ export class ProcessCpuMeter {
     const out = { ...this.ended };
     out.other += self.reaped - this.lastReaped; // reaped outside an exit hook (none expected)
     for (const p of this.liveChildren()) {
-      const kind = p.pid === this.temporalPid ? 'temporal' : (this.kindOfPid.get(p.pid) ?? 'other');
+      const kind = p.pid === this.temporalPid ? 'temporal' : p.pid === this.modelPid ? 'model' : (this.kindOfPid.get(p.pid) ?? 'other');
       out[kind] += p.own + p.reaped + this.descendantsOf(p.pid) - (this.baseLive.get(p.pid) ?? 0);
     }
     out.worker = self.own - this.baseSelf.own;

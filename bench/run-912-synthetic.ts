@@ -3,6 +3,7 @@
  * folder), a scripted model with 2 s latency, concurrency 32, real Temporal dev server and bwrap sandbox.
  *
  *   node --import tsx bench/run-912-synthetic.ts [--recalc none|libreoffice] [--repeat 46] [--tasks 912] [--concurrency 32] [--latency 2000]
+ *     [--eager true|false] [--pragmas journal_mode=wal,synchronous=normal|none] [--config '{"worker":{...}}']
  *
  * Prints wall time vs the latency-bound limit (tasks × latency / concurrency), tasks/s, events per workflow history
  * (every continue-as-new run of the run workflow + a sample of task workflows), worker RSS, and where the time went.
@@ -13,10 +14,16 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { progressQuery, type RunProgress } from '../workflows/contracts';
 import type { TaskResult } from '../run/taskResult';
-import { copyInputReply } from '../test/helpers/copyInput';
-import { DEV20, startBenchmarkRun, startE2E, startInProcessWorkers } from '../test/helpers/e2e';
+import { Worker } from '@temporalio/worker';
+import { devServerConfigSchema, type DevServerConfig } from '../config/schema';
+import type { RequestLogEntry } from '../scripted-llm';
+import { freePort } from '../test/helpers/temporalServer';
+import { workflowBundle } from '../workers/workflowBundle';
+import { DEV20, startBenchmarkRun, startE2EWith, startInProcessWorkers, type E2EEnv } from '../test/helpers/e2e';
 import { executionsOf, mapValues, percentile, round, sumBy, workflowTiming, type WorkflowTiming } from './harness-histories';
-import { loadAverage, ProcessCpuMeter, type CpuByKind } from './processCpu';
+import { startModelProcess, type ModelProcess } from './modelProcess';
+import { harnessCpu, loadAverage, ProcessCpuMeter, type CpuByKind } from './processCpu';
+import { serverCounters } from './serverMetrics';
 
 const { values: args } = parseArgs({
   options: {
@@ -26,6 +33,13 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '32' },
     latency: { type: 'string', default: '2000' },
     sample: { type: 'string', default: '40' },
+    /** Dev server tuning (default: the config's defaults): eager activities on/off, SQLite pragmas `a=b,c=d` or `none`. */
+    eager: { type: 'string' },
+    pragmas: { type: 'string' },
+    /** JSON merged into the config, e.g. '{"worker":{"maxConcurrentWorkflowTaskPolls":2}}'. */
+    config: { type: 'string', default: '{}' },
+    /** Write each run-workflow history (JSON) to <prefix>-<runId>.json; every one is replayed at the end either way. */
+    'save-history': { type: 'string' },
   },
 });
 const REPEAT = Number(args.repeat);
@@ -96,10 +110,12 @@ function sampleOf<T>(items: T[], n: number): T[] {
 async function main(): Promise<void> {
   const dataset = buildSyntheticDataset(REPEAT, TASKS);
   console.log(`synthetic dataset: ${dataset.count} tasks in ${dataset.dir} (recalc: ${RECALC}, concurrency ${CONCURRENCY}, latency ${LATENCY_MS} ms)`);
-  const env = await startE2E(
-    { rules: [], fallback: copyInputReply, latencyMs: LATENCY_MS },
-    { config: { run: { concurrency: CONCURRENCY }, recalc: { engine: RECALC } } },
-  );
+  const metricsPort = await freePort();
+  const env = await startE2EWith(await startModelProcess('copy-input', LATENCY_MS), {
+    config: { ...(JSON.parse(args.config) as Record<string, unknown>), run: { concurrency: CONCURRENCY }, recalc: { engine: RECALC } },
+    devServer: { tuning: devServerTuning(), metricsPort },
+  });
+  console.log(`dev server: ${JSON.stringify(devServerTuning())}; worker: ${JSON.stringify(env.config.worker)}`);
   const workers = await startInProcessWorkers(env);
   const running = workers.run();
   const samples: Sample[] = [];
@@ -107,7 +123,7 @@ async function main(): Promise<void> {
     const run = await startBenchmarkRun(env, { dataset: dataset.dir });
     const t0 = Date.now();
     const loadAtStart = loadAverage();
-    const meter = new ProcessCpuMeter(env.temporal.server.pid!);
+    const meter = new ProcessCpuMeter(env.temporal.server.pid!, env.llm.pid);
     meter.start();
     let cpu0 = process.cpuUsage();
     let last = t0;
@@ -132,7 +148,8 @@ async function main(): Promise<void> {
     const wallMs = (final.lastProgressAtMs ?? Date.now()) - t0;
     clearInterval(sampler);
     const cpu = meter.stop();
-    await report(env, run, final, wallMs, t0, samples, dataset.count, cpu, loadAtStart);
+    await report(env, run, final, wallMs, t0, samples, dataset.count, cpu, loadAtStart, metricsPort);
+    await replayCheck(env, run.runId);
     // A hung run would keep its result long-poll retrying on the closed connection: end it first.
     if (final.hung) await run.handle.terminate('bench: run hung (lost taskDone signals)');
     await result.catch(() => undefined);
@@ -141,6 +158,27 @@ async function main(): Promise<void> {
     await running;
     await env.close();
   }
+}
+
+type Env = E2EEnv<ModelProcess>;
+
+/** Replays every execution of the run workflow on the current code, as a worker that lost its cache would. */
+async function replayCheck(env: Env, runWorkflowId: string): Promise<void> {
+  for (const runId of await executionsOf(env.client, runWorkflowId)) {
+    const history = await env.client.workflow.getHandle(runWorkflowId, runId).fetchHistory();
+    if (args['save-history']) writeFileSync(`${args['save-history']}-${runId}.json`, JSON.stringify(history));
+    const error = await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history).then(
+      () => undefined,
+      (err: unknown) => String(err),
+    );
+    console.log(`replay of run workflow execution ${runId} (${history.events?.length} events): ${error ?? 'ok'}`);
+  }
+}
+
+function devServerTuning(): DevServerConfig {
+  const defaults = devServerConfigSchema.parse({});
+  const pragmas = args.pragmas === 'none' ? {} : args.pragmas ? Object.fromEntries(args.pragmas.split(',').map((p) => p.split('='))) : defaults.sqlitePragmas;
+  return devServerConfigSchema.parse({ eagerActivities: args.eager ? args.eager === 'true' : defaults.eagerActivities, sqlitePragmas: pragmas });
 }
 
 const HANG_AFTER_MS = 90_000;
@@ -154,7 +192,7 @@ interface Hung {
  * Resolves with the run's progress if it stops moving while it still counts tasks in flight and no task workflow of
  * the run is running: those tasks finished but the run never counted them, so it would wait forever.
  */
-async function watchForHang(env: Awaited<ReturnType<typeof startE2E>>, run: Awaited<ReturnType<typeof startBenchmarkRun>>): Promise<RunProgress & Hung> {
+async function watchForHang(env: Env, run: Awaited<ReturnType<typeof startBenchmarkRun>>): Promise<RunProgress & Hung> {
   let lastDone = -1;
   let since = Date.now();
   for (;;) {
@@ -171,7 +209,7 @@ async function watchForHang(env: Awaited<ReturnType<typeof startE2E>>, run: Awai
 }
 
 async function report(
-  env: Awaited<ReturnType<typeof startE2E>>,
+  env: Env,
   run: Awaited<ReturnType<typeof startBenchmarkRun>>,
   final: RunProgress,
   wallMs: number,
@@ -180,8 +218,10 @@ async function report(
   tasks: number,
   cpu: CpuByKind,
   loadAtStart: string,
+  metricsPort: number,
 ): Promise<void> {
-  const answered = env.llm.log.filter((e) => e.answered).length;
+  const llmLog: RequestLogEntry[] = await env.llm.readLog();
+  const answered = llmLog.filter((e) => e.answered).length;
   const limitMs = (tasks * LATENCY_MS) / CONCURRENCY;
   const runExecutions = await executionsOf(env.client, run.runId);
   const runTimings: WorkflowTiming[] = [];
@@ -191,7 +231,7 @@ async function report(
   for (const id of sampleOf(taskIds, Number(args.sample))) taskTimings.push(await workflowTiming(env.client, `${run.runId}/task/${id}`));
   const results = taskIds.map((id) => JSON.parse(readFileSync(path.join(run.runDir, 'results', `${id}.json`), 'utf8')) as TaskResult);
   const activities = taskTimings.flatMap((t) => t.activities);
-  const llm = llmConcurrency(env.llm.log, t0, t0 + wallMs);
+  const llm = llmConcurrency(llmLog, t0, t0 + wallMs);
   const rss = samples.map((s) => s.rss);
   const figures = {
     tasks,
@@ -201,7 +241,7 @@ async function report(
     recalc: RECALC,
     concurrency: CONCURRENCY,
     latencyMs: LATENCY_MS,
-    llmRequests: env.llm.log.length,
+    llmRequests: llmLog.length,
     llmAnswered: answered,
     wallS: wallMs / 1000,
     latencyBoundLimitS: limitMs / 1000,
@@ -226,6 +266,10 @@ async function report(
     benchProcessCpuPct: { mean: round(samples.reduce((a, s) => a + s.cpu, 0) / Math.max(1, samples.length)), max: round(Math.max(...samples.map((s) => s.cpu))) },
     cores: os.cpus().length,
     ...cpuFigures(cpu, tasks, wallMs, limitMs),
+    devServer: devServerTuning(),
+    worker: env.config.worker,
+    /** Counted by the server: activity tasks handed back eagerly with a workflow task's completion, per task. */
+    serverCountersPerTask: mapValues(await serverCounters(metricsPort, /^activity_(eager_execution|success)$/), (v) => round3(v / tasks)),
     loadAverage: { atStart: loadAtStart, atEnd: loadAverage() },
   };
   console.log(JSON.stringify(figures, null, 2));
@@ -234,16 +278,20 @@ async function report(
   writeFileSync(path.join(outDir, `run-912-synthetic-${RECALC}.json`), `${JSON.stringify(figures, null, 2)}\n`);
 }
 
-/** CPU-seconds per task by process kind, the bound they set on this machine and the ratio projected for 8 cores. */
+/**
+ * CPU-seconds per task by process kind, the bound they set on this machine and the ratio projected for 8 cores.
+ * `total` is the harness (the model excluded); `totalWithModel` is comparable with figures measured before the model
+ * had its own process (it was then inside `worker`).
+ */
 function cpuFigures(cpu: CpuByKind, tasks: number, wallMs: number, limitMs: number) {
-  const total = cpu.worker + cpu.sandbox + cpu.preview + cpu.libreoffice + cpu.temporal + cpu.other;
-  const perTask = Object.fromEntries(Object.entries({ ...cpu, total }).map(([k, v]) => [k, round3(v / tasks)]));
+  const total = harnessCpu(cpu);
+  const perTask = Object.fromEntries(Object.entries({ ...cpu, total, totalWithModel: total + cpu.model }).map(([k, v]) => [k, round3(v / tasks)]));
   const boundOn = (cores: number) => total / cores;
   return {
-    /** worker = this process (worker, client, scripted model server); sandbox = kernels and their children. */
+    /** worker = this process (worker, client); model = the scripted model's process; sandbox = kernels and their children. */
     cpuSecondsPerTask: perTask,
-    /** The old figures' split, for comparison with earlier runs. */
-    cpuSecondsPerTaskAsBefore: { workerAndSandboxes: round3((total - cpu.temporal) / tasks), temporalServer: round3(cpu.temporal / tasks) },
+    /** The old figures' split, for comparison with earlier runs (the model counted with the worker, as then). */
+    cpuSecondsPerTaskAsBefore: { workerAndSandboxes: round3((total + cpu.model - cpu.temporal) / tasks), temporalServer: round3(cpu.temporal / tasks) },
     cpuBoundLimitS: round(boundOn(os.cpus().length)),
     cpuBusyShareOfMachine: round(total / (os.cpus().length * (wallMs / 1000))),
     projectedLimitOverWall8Cores: round(Math.min(1, limitMs / 1000 / Math.max(limitMs / 1000, boundOn(8)))),
@@ -254,7 +302,11 @@ const round3 = (v: number) => Math.round(v * 1000) / 1000;
 const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// Exit explicitly: the worker's warm preview process (and gRPC retry timers) would keep the event loop alive.
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -20,6 +20,7 @@ export async function resolveTemporal(config: Config, log: (line: string) => voi
       uiPort: t.uiPort,
       namespace: t.namespace,
       retentionDays: t.retentionDays,
+      tuning: t.devServer,
     });
     log(`Temporal ${server.reused ? 'dev server (running)' : 'dev server started'} at ${server.address}; Web UI: ${server.uiUrl}`);
     return { address: server.address, namespace: t.namespace, uiUrl: server.uiUrl, embedded: true };

@@ -1,5 +1,18 @@
 import { z } from 'zod';
 
+/**
+ * How the embedded dev server runs (the tests start theirs the same way). Eager activities: a workflow task's
+ * completion hands its new activities straight back to the worker instead of through the task queue (the main worker
+ * serves workflows and activities on one queue). SQLite pragmas: `journal_mode=wal` + `synchronous=normal` keep every
+ * commit across a killed server process (the WAL is written before each commit returns), but the last commits may be
+ * lost on power loss or an OS crash (not fsynced at each commit); `{}` restores SQLite's defaults. Measured in
+ * bench/run-912-synthetic.ts (`--eager`, `--pragmas`).
+ */
+export const devServerConfigSchema = z.object({
+  eagerActivities: z.boolean().default(true),
+  sqlitePragmas: z.record(z.string().regex(/^\w+$/), z.string().regex(/^\w+$/)).default({ journal_mode: 'wal', synchronous: 'normal' }),
+});
+
 /** Everything configurable, with embedded defaults. Files (sheetbench.config.json), env and CLI flags override. */
 export const temporalConfigSchema = z.object({
   /** When unset, the tool starts (or reuses) an embedded `temporal server start-dev`. */
@@ -13,8 +26,26 @@ export const temporalConfigSchema = z.object({
   port: z.number().int().default(7233),
   uiPort: z.number().int().default(8233),
   retentionDays: z.number().int().min(1).default(30),
+  devServer: devServerConfigSchema.default(devServerConfigSchema.parse({})),
   taskQueue: z.string().default('sheetbench'),
   recalcTaskQueue: z.string().default('sheetbench-recalc'),
+});
+
+/**
+ * The main worker's Temporal options (workflows and their activities on one task queue). Unset ones take the SDK's
+ * defaults: maxCachedWorkflows from the heap size (thousands), pollers min(10, slots), 10 s sticky timeout.
+ * Chosen by bench/run-912-synthetic.ts (`--config '{"worker":{...}}'`); see the README's bench section.
+ */
+export const workerConfigSchema = z.object({
+  /** Workflows kept in memory between their tasks; must exceed run.concurrency (evictions replay in full, see below). */
+  maxCachedWorkflows: z.number().int().nonnegative().optional(),
+  maxConcurrentWorkflowTaskExecutions: z.number().int().min(2).optional(),
+  maxConcurrentWorkflowTaskPolls: z.number().int().min(2).optional(),
+  maxConcurrentActivityTaskPolls: z.number().int().positive().optional(),
+  /** Activities running at once in one worker (LLM calls waiting on the model count too). */
+  maxConcurrentActivityTaskExecutions: z.number().int().positive().default(64),
+  /** A workflow task not picked up from this worker's sticky queue within this goes to any worker (after a crash). */
+  stickyQueueScheduleToStartTimeoutMs: z.number().int().positive().optional(),
 });
 
 export const priceSchema = z.object({ inputPerMTok: z.number().nonnegative(), outputPerMTok: z.number().nonnegative() });
@@ -180,6 +211,7 @@ export const analysisSuiteConfigSchema = z.object({
 
 export const configSchema = z.object({
   temporal: temporalConfigSchema.default(temporalConfigSchema.parse({})),
+  worker: workerConfigSchema.default(workerConfigSchema.parse({})),
   llm: llmConfigSchema.default(llmConfigSchema.parse({})),
   sandbox: sandboxConfigSchema.default(sandboxConfigSchema.parse({})),
   recalc: recalcConfigSchema.default(recalcConfigSchema.parse({})),
@@ -189,6 +221,17 @@ export const configSchema = z.object({
   conversation: conversationConfigSchema.default(conversationConfigSchema.parse({})),
   analysis: analysisConfigSchema.default(analysisConfigSchema.parse({})),
   analysisSuite: analysisSuiteConfigSchema.default(analysisSuiteConfigSchema.parse({})),
+}).superRefine((config, ctx) => {
+  // Evicting workflows that are still running replays them in full on every task, and on SDK 1.24 eviction under
+  // load hits core errors ("This is an SDK bug", nondeterminism on the run workflow): bench/run-912-synthetic.ts.
+  const cache = config.worker.maxCachedWorkflows;
+  if (cache !== undefined && cache <= config.run.concurrency) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['worker', 'maxCachedWorkflows'],
+      message: `must be above run.concurrency (${config.run.concurrency}): a run keeps that many task workflows and itself in flight`,
+    });
+  }
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -196,5 +239,7 @@ export type LlmConfig = z.infer<typeof llmConfigSchema>;
 export type DsbenchConfig = z.infer<typeof dsbenchConfigSchema>;
 export type SandboxConfig = z.infer<typeof sandboxConfigSchema>;
 export type TemporalConfig = z.infer<typeof temporalConfigSchema>;
+export type DevServerConfig = z.infer<typeof devServerConfigSchema>;
+export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 export type ConversationConfig = z.infer<typeof conversationConfigSchema>;
 export type AnalysisConfig = z.infer<typeof analysisConfigSchema>;

@@ -3,6 +3,7 @@ import { mkdirSync, openSync, readFileSync, writeFileSync, existsSync } from 'no
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { devServerConfigSchema, type DevServerConfig } from '../config/schema';
 import { prepareNamespace } from './namespace';
 import { searchAttributeFlags } from './searchAttributes';
 
@@ -20,6 +21,10 @@ export interface DevServerOptions {
   uiPort: number;
   namespace: string;
   retentionDays: number;
+  /** Eager activities and SQLite pragmas (default: the config's defaults). */
+  tuning?: DevServerConfig;
+  /** Serve the server's Prometheus metrics on this port (benches read them); default: none. */
+  metricsPort?: number;
   /** Keep the server running after this process exits (the CLI's default), or tie it to this process (tests). */
   detached?: boolean;
   startTimeoutMs?: number;
@@ -69,7 +74,16 @@ export function devServerArgs(opts: DevServerOptions): string[] {
     '--ui-disable-news-fetch',
     '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
     '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
+    ...tuningFlags(opts.tuning ?? devServerConfigSchema.parse({})),
+    ...(opts.metricsPort ? ['--metrics-port', String(opts.metricsPort)] : []),
     ...searchAttributeFlags(),
+  ];
+}
+
+function tuningFlags(tuning: DevServerConfig): string[] {
+  return [
+    '--dynamic-config-value', `system.enableActivityEagerExecution=${tuning.eagerActivities}`,
+    ...Object.entries(tuning.sqlitePragmas).flatMap(([pragma, value]) => ['--sqlite-pragma', `${pragma}=${value}`]),
   ];
 }
 

@@ -1,7 +1,7 @@
-import { Worker, type NativeConnection } from '@temporalio/worker';
+import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, recalcActivities } from '../activities';
 import { withArtifactPaths } from '../activities/artifactPaths';
-import type { Config } from '../config/schema';
+import type { Config, WorkerConfig } from '../config/schema';
 import { createSandboxFactory } from '../sandbox';
 import { createRecalculator } from '../recalc';
 import type { SandboxFactory } from '../sandbox/types';
@@ -47,9 +47,15 @@ async function createMainWorker(connection: NativeConnection, config: Config): P
     taskQueue: config.temporal.taskQueue,
     workflowBundle: await workflowBundle(),
     activities,
-    maxConcurrentActivityTaskExecutions: 64,
+    ...workerOptions(config.worker),
     shutdownGraceTime: '5s',
   });
+}
+
+/** The config's worker section as SDK options (unset ones are left to the SDK's defaults). */
+export function workerOptions({ stickyQueueScheduleToStartTimeoutMs, ...counts }: WorkerConfig): Partial<WorkerOptions> {
+  const set = Object.fromEntries(Object.entries(counts).filter(([, v]) => v !== undefined));
+  return stickyQueueScheduleToStartTimeoutMs === undefined ? set : { ...set, stickyQueueScheduleToStartTimeout: stickyQueueScheduleToStartTimeoutMs };
 }
 
 async function createRecalcWorker(connection: NativeConnection, config: Config): Promise<{ worker: Worker; close: () => Promise<void> }> {

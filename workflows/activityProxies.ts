@@ -53,10 +53,11 @@ export const waiting = proxyActivities<MainActivities>({
   retry: { maximumAttempts: 5, initialInterval: '1s' },
 });
 
-export function recalcOn(taskQueue: string) {
+export function recalcOn(taskQueue: string, workbooks = 1) {
   return proxyActivities<RecalcActivities>({
     taskQueue,
-    startToCloseTimeout: '5 minutes',
+    // Five minutes a workbook (a batch holds a task's outputs).
+    startToCloseTimeout: `${5 * Math.max(1, workbooks)} minutes`,
     heartbeatTimeout: '20s',
     retry: { maximumAttempts: 3, initialInterval: '2s' },
   });

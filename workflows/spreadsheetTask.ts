@@ -124,9 +124,11 @@ async function runOnTestCases(input: TaskWorkflowInput, prepared: PreparedTask, 
 }
 
 async function recalcOutputs(input: TaskWorkflowInput, prepared: PreparedTask, ledger: StageLedger): Promise<void> {
-  const { recalcWorkbook } = recalcOn(input.recalcTaskQueue!);
   const { outputPaths } = await bookkeepingCall().outputPaths({ runDir: input.runDir, taskId: input.taskId, testCases: prepared.testCases });
   await inStage(ledger, 'recalc', async () => {
+    // All of a task's outputs in one activity: N-1 fewer round trips on the recalc queue.
+    if (patched('recalc-in-one-activity')) return void (await recalcOn(input.recalcTaskQueue!, outputPaths.length).recalcWorkbooks({ paths: outputPaths }));
+    const { recalcWorkbook } = recalcOn(input.recalcTaskQueue!);
     for (const path of outputPaths) await recalcWorkbook({ path });
   });
 }

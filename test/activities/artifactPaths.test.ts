@@ -30,6 +30,10 @@ const activities = {
     seen.push(input);
     return { ok: true };
   },
+  async recalcWorkbooks(input: { paths: string[] }) {
+    seen.push(input);
+    return [{ ok: true }];
+  },
 };
 
 const env = () => new MockActivityEnvironment({ startToCloseTimeoutMs: 60_000, currentAttemptScheduledTimestampMs: Date.now() });
@@ -44,6 +48,8 @@ describe('artifact paths at the activity boundary', () => {
     expect(res).toEqual({ outputPaths: ['run-1/outputs/s_m/1_7_output.xlsx'] });
     await env().run(acts.recalcWorkbook, { path: 'run-1/outputs/s_m/1_7_output.xlsx' });
     expect(seen.at(-1)).toEqual({ path: path.join(hostA, 'run-1', 'outputs', 's_m', '1_7_output.xlsx') });
+    await env().run(acts.recalcWorkbooks, { paths: ['run-1/outputs/s_m/1_7_output.xlsx', 'run-1/outputs/s_m/2_7_output.xlsx'] });
+    expect(seen.at(-1)).toEqual({ paths: [1, 2].map((n) => path.join(hostA, 'run-1', 'outputs', 's_m', `${n}_7_output.xlsx`)) });
     expect(await env().run(acts.listIds, { runDir: 'run-1' })).toEqual(['1', '2']); // results that are not records pass as they are
   });
 

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { configSchema, type Config } from '../../config/schema';
 import { connectClient, connectWorkerConnection } from '../../temporal/connection';
+import type { DevServerOptions } from '../../temporal/devServer';
 import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
 import { createRun } from '../../run/createRun';
 import { startRunWorkflow } from '../../run/startRunWorkflow';
@@ -27,17 +28,30 @@ function sharedData(name: string): string {
 }
 
 /** A real Temporal dev server, a scripted OpenAI-compatible server and a config pointing at both. */
-export interface E2EEnv {
+export interface E2EEnv<Model extends ModelEndpoint = ScriptedServer> {
   temporal: TestTemporal;
-  llm: ScriptedServer;
+  llm: Model;
   client: Client;
   config: Config;
   close(): Promise<void>;
 }
 
+/** Any OpenAI-compatible model the env can point at and close (the in-process scripted server, or a bench's child process). */
+export interface ModelEndpoint {
+  url: string;
+  close(): Promise<void>;
+}
+
 export async function startE2E(script: Script, overrides: { config?: Record<string, unknown>; llmLogFile?: string } = {}): Promise<E2EEnv> {
-  const temporal = await startTestTemporal();
-  const llm = await startScriptedServer({ script, logFile: overrides.llmLogFile });
+  return startE2EWith(await startScriptedServer({ script, logFile: overrides.llmLogFile }), overrides);
+}
+
+/** The same env around a model started by the caller (it is closed with the env). */
+export async function startE2EWith<Model extends ModelEndpoint>(
+  llm: Model,
+  overrides: { config?: Record<string, unknown>; devServer?: Pick<DevServerOptions, 'tuning' | 'metricsPort'> } = {},
+): Promise<E2EEnv<Model>> {
+  const temporal = await startTestTemporal(undefined, overrides.devServer);
   const suffix = randomUUID().slice(0, 8);
   const base = {
     temporal: { address: temporal.address, namespace: TEST_NAMESPACE, taskQueue: `main-${suffix}`, recalcTaskQueue: `recalc-${suffix}` },
@@ -66,7 +80,7 @@ export interface StartedRun {
   handle: WorkflowHandle;
 }
 
-export async function startBenchmarkRun(env: E2EEnv, opts: { dataset: string; agent?: string; tasks?: string[]; runDir?: string; limit?: number }): Promise<StartedRun> {
+export async function startBenchmarkRun(env: E2EEnv<ModelEndpoint>, opts: { dataset: string; agent?: string; tasks?: string[]; runDir?: string; limit?: number }): Promise<StartedRun> {
   const runDir = opts.runDir ?? mkdtempSync(path.join(os.tmpdir(), 'sb-run-'));
   const { manifest } = await createRun(env.config, {
     datasetDir: opts.dataset,
@@ -81,7 +95,7 @@ export async function startBenchmarkRun(env: E2EEnv, opts: { dataset: string; ag
 }
 
 /** Runs in-process workers until the run workflow completes. */
-export async function runToEnd(env: E2EEnv, run: StartedRun): Promise<RunProgress> {
+export async function runToEnd(env: E2EEnv<ModelEndpoint>, run: StartedRun): Promise<RunProgress> {
   const workers = await startInProcessWorkers(env);
   const running = workers.run();
   try {
@@ -92,7 +106,7 @@ export async function runToEnd(env: E2EEnv, run: StartedRun): Promise<RunProgres
   }
 }
 
-export async function startInProcessWorkers(env: E2EEnv, opts: { main?: boolean; recalc?: boolean } = {}): Promise<WorkerSet> {
+export async function startInProcessWorkers(env: E2EEnv<ModelEndpoint>, opts: { main?: boolean; recalc?: boolean } = {}): Promise<WorkerSet> {
   const connection = await connectWorkerConnection({ address: env.temporal.address, namespace: TEST_NAMESPACE });
   return createWorkers(connection, env.config, opts);
 }
@@ -106,7 +120,7 @@ export function outputExists(runDir: string, outputsName: string, taskId: string
 }
 
 /** The env a worker child process needs to join this test's Temporal server and queues. */
-export function workerProcessEnv(env: E2EEnv): NodeJS.ProcessEnv {
+export function workerProcessEnv(env: E2EEnv<ModelEndpoint>): NodeJS.ProcessEnv {
   const configFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-cfg-')), 'config.json');
   writeFileSync(configFile, JSON.stringify(env.config));
   return { ...process.env, SHEETBENCH_CONFIG: configFile, TEMPORAL_ADDRESS: env.temporal.address, TEMPORAL_NAMESPACE: TEST_NAMESPACE };

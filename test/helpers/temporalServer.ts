@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureDevServer, type DevServer } from '../../temporal/devServer';
+import { ensureDevServer, type DevServer, type DevServerOptions } from '../../temporal/devServer';
 import { CLUSTER_ADDRESS, onCluster, restartClusterServer, useCluster } from './cluster';
 
 export const TEST_NAMESPACE = 'sheetbench-test';
@@ -32,11 +32,14 @@ export interface TestTemporal {
  * A real `temporal server start-dev` with SQLite state in a temp folder, on free ports, owned by the test; or, with
  * SHEETBENCH_CLUSTER=1, the already running cluster of scripts/cluster.sh (restart = its server process; stop = nothing).
  */
-export async function startTestTemporal(stateDir = mkdtempSync(path.join(os.tmpdir(), 'sb-temporal-'))): Promise<TestTemporal> {
+export async function startTestTemporal(
+  stateDir = mkdtempSync(path.join(os.tmpdir(), 'sb-temporal-')),
+  extra: Pick<DevServerOptions, 'tuning' | 'metricsPort'> = {},
+): Promise<TestTemporal> {
   if (onCluster) return clusterTemporal(stateDir);
   const port = await freePort();
   const uiPort = await freePort();
-  const opts = { stateDir, port, uiPort, namespace: TEST_NAMESPACE, retentionDays: 30, detached: false, startTimeoutMs: 90_000 };
+  const opts = { stateDir, port, uiPort, namespace: TEST_NAMESPACE, retentionDays: 30, detached: false, startTimeoutMs: 90_000, ...extra };
   const handle: TestTemporal = {
     server: await ensureDevServer(opts),
     address: `127.0.0.1:${port}`,

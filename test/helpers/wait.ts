@@ -6,3 +6,13 @@ export async function waitUntil(cond: () => boolean | Promise<boolean>, timeoutM
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/** Whether a process with this pid exists (signal 0 tests without sending anything). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,15 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { killOrphanedInstances } from '../../recalc/staleInstances';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { alive } from '../helpers/wait';
 
 describe('orphaned LibreOffice instances', () => {
   it('ends instances whose owning worker is gone, and leaves the ones of live owners', async () => {

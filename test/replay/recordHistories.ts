@@ -5,6 +5,8 @@
  * workflow commands (and guard the change with `patched()` for runs already in flight).
  * `... recordHistories.ts conversation [version]`: the analysis benchmark on one request (pattern auto, scripted reference
  * model): its analysisTask workflow and the conversation workflow of its turn.
+ * `... recordHistories.ts dsbench [version]`: DSBench model-only on the generated sample's first competition: the run
+ * and its first dsbenchTask workflow.
  */
 import { writeFileSync } from 'node:fs';
 import proto from '@temporalio/proto';
@@ -18,12 +20,18 @@ import { referenceAnalyst } from '../helpers/referenceAnalyst';
 import type { Client } from '@temporalio/client';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 import { copilot797 } from '../agents/copilotScripts';
+import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
-const CONVERSATION = process.argv[2] === 'conversation';
-/** Fixture generation (v1: one child start per workflow task; v2: batched child starts behind `patched()`). */
-const VERSION = (CONVERSATION ? process.argv[3] : process.argv[2]) ?? (CONVERSATION ? 'v1' : 'v2');
+const MODE = ['conversation', 'dsbench'].includes(process.argv[2]) ? process.argv[2] : 'spreadsheet';
+/**
+ * Fixture generation. Spreadsheet runs: v1 one child start per workflow task; v2 batched child starts; v3 task
+ * workflows started by name, local bookkeeping activities, a solution's test cases in one activity, the Stage attribute
+ * upserted when it changes; v4 a task's outputs recalculated in one activity (each behind `patched()`).
+ */
+const VERSION = (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ?? (MODE === 'spreadsheet' ? 'v4' : 'v1');
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
+const DSBENCH_SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/dsbench-sample');
 
 async function writeHistory(client: Client, workflowId: string, name: string): Promise<void> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
@@ -45,8 +53,24 @@ async function recordConversation(): Promise<void> {
   }
 }
 
+async function recordDsbench(): Promise<void> {
+  const env = await startE2E(DSBENCH_SAMPLE_SCRIPT, { config: { recalc: { engine: 'none' } } });
+  try {
+    const run = await startBenchmarkRun(env, { dataset: DSBENCH_SAMPLE, agent: 'model-only', limit: 1 });
+    await runToEnd(env, run);
+    const history = await env.client.workflow.getHandle(run.runId).fetchHistory();
+    const child = history.events?.find((e) => e.childWorkflowExecutionStartedEventAttributes)?.childWorkflowExecutionStartedEventAttributes;
+    if (!child?.workflowExecution?.workflowId) throw new Error('the DSBench run started no task workflow');
+    await writeHistory(env.client, run.runId, `${VERSION}-dsbench-run.history.bin`);
+    await writeHistory(env.client, child.workflowExecution.workflowId, `${VERSION}-dsbench-task.history.bin`);
+  } finally {
+    await env.close();
+  }
+}
+
 async function main(): Promise<void> {
-  if (CONVERSATION) return recordConversation();
+  if (MODE === 'conversation') return recordConversation();
+  if (MODE === 'dsbench') return recordDsbench();
   const env = await startE2E({ rules: [...copilot797(), ...Object.values(DEV20_SOLUTIONS)] });
   try {
     for (const [agent, tasks] of [['single', ['39604', '599-9']], ['sheetcopilot', ['79-7']]] as const) {

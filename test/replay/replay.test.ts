@@ -7,6 +7,7 @@ import proto from '@temporalio/proto';
 import { workflowBundle } from '../../workers/workflowBundle';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
+const events = (f: string) => proto.temporal.api.history.v1.History.decode(readFileSync(path.join(DIR, f))).events ?? [];
 
 /**
  * Recorded histories of real runs (test/replay/recordHistories.ts) must replay on the current workflow code without
@@ -15,14 +16,44 @@ const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories')
 describe('recorded workflow histories replay on the current code', () => {
   const files = readdirSync(DIR).filter((f) => f.endsWith('.history.bin'));
 
-  it('has histories of run and task workflows for the single agent and SheetCopilot, from each workflow version, and of the analysis benchmark', () => {
+  it('has histories of run and task workflows for the single agent and SheetCopilot, from each workflow version, and of the analysis and DSBench benchmarks', () => {
     const names = ['sheetcopilot-run', 'sheetcopilot-task-79-7', 'single-run', 'single-task-39604', 'single-task-599-9'];
-    const analysis = ['v1-analysis-task-a01.history.bin', 'v1-conversation-a01.history.bin'];
-    expect(files.sort()).toEqual([...analysis, ...['v1', 'v2'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
+    const others = ['v1-analysis-task-a01', 'v1-conversation-a01', 'v1-dsbench-run', 'v1-dsbench-task'].map((n) => `${n}.history.bin`);
+    expect(files.sort()).toEqual([...others, ...['v1', 'v2', 'v3', 'v4'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
+  });
+
+  it('covers the patched paths: v3 task workflows use local bookkeeping and run the test cases in one activity, v4 ones recalculate in one activity; v3 and DSBench runs start tasks by name', () => {
+    const patches = (f: string) => events(f).flatMap((e) => {
+      const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+      return data ? [(JSON.parse(Buffer.from(data).toString()) as { id: string }).id] : [];
+    });
+    const activities = (f: string) => events(f).flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityType?.name ? [e.activityTaskScheduledEventAttributes.activityType.name] : []));
+    const localActivities = (f: string) => events(f).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
+    for (const task of ['v3-single-task-39604', 'v3-single-task-599-9', 'v3-sheetcopilot-task-79-7'].map((n) => `${n}.history.bin`)) {
+      expect(patches(task), task).toEqual(['local-bookkeeping', 'test-cases-in-one-activity']);
+      expect(localActivities(task), task).toBeGreaterThan(0);
+      expect(activities(task), task).not.toContain('prepareTask');
+    }
+    // SheetCopilot runs every test case inside its own final stage; the single agent leaves them all to the batch.
+    for (const task of ['v3-single-task-39604.history.bin', 'v3-single-task-599-9.history.bin']) {
+      expect(activities(task).filter((a) => a === 'executeOnTestCases'), task).toHaveLength(1);
+      expect(activities(task), task).not.toContain('executeSolution');
+    }
+    for (const run of ['v3-single-run.history.bin', 'v3-sheetcopilot-run.history.bin', 'v1-dsbench-run.history.bin']) {
+      expect(patches(run), run).toEqual(['batched-child-starts', 'task-workflow-by-name']);
+    }
+    // v4: a task's outputs recalculated in one activity; v3 still took one activity per output.
+    for (const task of ['v4-single-task-39604.history.bin', 'v4-single-task-599-9.history.bin']) {
+      expect(patches(task), task).toEqual(['local-bookkeeping', 'test-cases-in-one-activity', 'recalc-in-one-activity']);
+      expect(activities(task).filter((a) => a.startsWith('recalc')), task).toEqual(['recalcWorkbooks']);
+    }
+    expect(activities('v3-single-task-39604.history.bin').filter((a) => a.startsWith('recalc'))).toEqual(['recalcWorkbook', 'recalcWorkbook', 'recalcWorkbook']);
+    const started = (f: string) => events(f).flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name ?? []);
+    expect(started('v1-dsbench-run.history.bin')).toEqual(['dsbenchTask']);
+    expect(events('v1-dsbench-task.history.bin')[0].workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('dsbenchTask');
   });
 
   it('has a conversation turn (pattern auto: the sendMessage update, model steps, a tool call, the end of the turn) under its analysis task', () => {
-    const events = (f: string) => proto.temporal.api.history.v1.History.decode(readFileSync(path.join(DIR, f))).events ?? [];
     const activities = (f: string) => events(f).flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityType?.name ? [e.activityTaskScheduledEventAttributes.activityType.name] : []));
     expect(activities('v1-conversation-a01.history.bin')).toEqual(expect.arrayContaining(['conversationModelStep', 'conversationToolCall', 'conversationFinishTurn']));
     expect(events('v1-conversation-a01.history.bin').some((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toBe(true);
