@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import type { WorkerSet } from '../../workers/createWorkers';
 import { DEV20, startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { promptField } from '../helpers/scriptedSolutions';
 import { waitUntil } from '../helpers/wait';
+import { sandboxProcesses as countSandboxProcesses } from '../helpers/sandboxProcesses';
 
 const workRoot = mkdtempSync(path.join(os.tmpdir(), 'sb-ctl-work-'));
 
@@ -17,14 +17,7 @@ function sleepyCode(request: ScriptedRequest): string {
   return `\`\`\`python\nimport time, shutil\ntime.sleep(60)\nshutil.copy('${promptField(request, 'spreadsheet_path')}', '${promptField(request, 'output_path')}')\n\`\`\``;
 }
 
-function sandboxProcesses(): number {
-  try {
-    return execFileSync('pgrep', ['-f', `bwrap.*${workRoot}`]).toString().trim().split('\n').filter(Boolean).length;
-  } catch {
-    return 0;
-  }
-}
-
+const sandboxProcesses = () => countSandboxProcesses(workRoot);
 
 describe('pause, resume and cancel a running run', () => {
   let env: E2EEnv;
