@@ -1,4 +1,4 @@
-import { lchown } from 'node:fs/promises';
+import { lchown, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createSandboxCgroup, killQuietly, type SandboxCgroup } from './cgroup';
 import type { ForkServer } from './forkServer';
@@ -8,7 +8,6 @@ import { sandboxEnv, type Launcher } from './launcher';
 import { processRlimits } from './limits';
 import { ProcessLauncher, sandboxHostUser } from './processLauncher';
 import type { SandboxLimits } from './types';
-import { writeFile } from 'node:fs/promises';
 
 /**
  * A bwrap sandbox whose Python kernel is forked from the warm fork server instead of started: same work dir at /job,

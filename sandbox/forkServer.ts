@@ -10,7 +10,7 @@ import { bwrapArgs, BWRAP } from './bwrap';
 import type { KernelStreams, ProcessExit } from './kernelProcess';
 import type { ProcessRlimit } from './limits';
 import { kernelScriptPath, sandboxPythonPrefix, zygoteScriptPath } from './paths';
-import type { HostUser } from './processLauncher';
+import { assertReachableBy, type HostUser } from './processLauncher';
 
 const JOBS_INSIDE = '/tmp/.jobs';
 const FIFOS_INSIDE = '/tmp/.fifos';
@@ -116,6 +116,7 @@ export class ForkServer {
   }
 
   private async start(): Promise<ChildProcessWithoutNullStreams> {
+    if (this.owner) await assertReachableBy(this.jobsRoot, this.owner); // bwrap binds it as the sandbox uid
     const fifoRoot = await this.ensureFifoRoot();
     const env = { PATH: `${dirname(this.python)}:/usr/bin:/bin`, HOME: '/tmp', LANG: 'C.UTF-8', OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1', PYTHONDONTWRITEBYTECODE: '1', MPLBACKEND: 'Agg', MPLCONFIGDIR: '/tmp' };
     const args = bwrapArgs({

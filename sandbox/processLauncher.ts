@@ -139,7 +139,7 @@ function exitOf(child: ChildProcess): Promise<ProcessExit> {
 }
 
 /** bwrap opens the work dir as the sandbox uid, so every ancestor must be searchable by it. */
-async function assertReachableBy(dir: string, owner: HostUser): Promise<void> {
+export async function assertReachableBy(dir: string, owner: HostUser): Promise<void> {
   for (let p = dirname(dir); ; p = dirname(p)) {
     const info = await lstat(p);
     const searchable = info.uid === owner.uid ? info.mode & 0o100 : info.gid === owner.gid ? info.mode & 0o010 : info.mode & 0o001;

@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sandboxPython, spreadsheetPreview } from '../../agents/preview';
+import { spreadsheetPreview } from '../../agents/preview';
+import { sandboxPythonPath } from '../../sandbox/paths';
 import { PreviewServer, WorkbookPreviewError } from '../../agents/previewServer';
 
 const INPUT = path.resolve(__dirname, '../../data/sample/spreadsheet/1002/3_1002_input.xlsx');
@@ -42,11 +43,11 @@ async function until<T>(fn: () => T | undefined, ms = 20_000): Promise<T> {
 }
 
 describe('PreviewServer (warm pandas, a forked child per preview)', () => {
-  const server = new PreviewServer(sandboxPython(), 3_000);
+  const server = new PreviewServer(sandboxPythonPath(), 3_000);
   afterAll(() => server.close());
 
   it('gives exactly the one-shot preview.py text, from the same warm process each time', async () => {
-    const expected = execFileSync(sandboxPython(), [ONE_SHOT, INPUT, '5'], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', OPENBLAS_NUM_THREADS: '1' } });
+    const expected = execFileSync(sandboxPythonPath(), [ONE_SHOT, INPUT, '5'], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', OPENBLAS_NUM_THREADS: '1' } });
     expect(await spreadsheetPreview(INPUT, 5, server)).toBe(expected);
     const pid = server.pid;
     const again = await Promise.all([1, 2, 3].map(() => spreadsheetPreview(INPUT, 5, server)));
