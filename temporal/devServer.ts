@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,16 +50,48 @@ export async function ensureDevServer(opts: DevServerOptions): Promise<DevServer
     const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : -1;
     return { address, uiUrl, pid, reused: true, stop: () => stopPid(pid) };
   }
-  const log = openSync(path.join(opts.stateDir, 'temporal.log'), 'a');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const pid = await startDevServer(opts, pidFile);
+      await prepareNamespace(address, opts.namespace, opts.retentionDays);
+      return { address, uiUrl, pid, reused: false, stop: () => stopPid(pid) };
+    } catch (err) {
+      // The dev server picks its internal ports itself (listen, close, bind later): another process can take one in between.
+      if (!(err instanceof DevServerStartError && err.portInUse && attempt < START_ATTEMPTS)) throw err;
+    }
+  }
+}
+
+const START_ATTEMPTS = 3;
+
+/** The dev server ended before it listened; `portInUse` when the cause was a port taken by another process. */
+export class DevServerStartError extends Error {
+  constructor(readonly logTail: string, readonly logPath: string) {
+    super(`temporal server start-dev exited during start-up: ${logTail.trim() || '(no output)'} (log: ${logPath})`);
+    this.name = 'DevServerStartError';
+  }
+
+  get portInUse(): boolean {
+    return /address already in use/i.test(this.logTail);
+  }
+}
+
+async function startDevServer(opts: DevServerOptions, pidFile: string): Promise<number> {
+  const logPath = path.join(opts.stateDir, 'temporal.log');
+  const logStart = existsSync(logPath) ? statSync(logPath).size : 0;
+  const log = openSync(logPath, 'a');
   const child = spawn(temporalBinary(), devServerArgs(opts), {
     detached: opts.detached ?? true,
     stdio: ['ignore', log, log],
   });
+  closeSync(log);
   if (opts.detached ?? true) child.unref();
   writeFileSync(pidFile, String(child.pid));
-  await waitForPort(opts.port, opts.startTimeoutMs ?? 60_000, () => child.exitCode !== null);
-  await prepareNamespace(address, opts.namespace, opts.retentionDays);
-  return { address, uiUrl, pid: child.pid!, reused: false, stop: () => stopPid(child.pid!) };
+  const died = () => child.exitCode !== null || child.signalCode !== null;
+  if (!(await waitForPort(opts.port, opts.startTimeoutMs ?? 60_000, died))) {
+    throw new DevServerStartError(readFileSync(logPath).subarray(logStart).toString('utf8').slice(-2000), logPath);
+  }
+  return child.pid!;
 }
 
 export function devServerArgs(opts: DevServerOptions): string[] {
@@ -95,11 +127,12 @@ export function isListening(port: number, host = '127.0.0.1'): Promise<boolean> 
   });
 }
 
-async function waitForPort(port: number, timeoutMs: number, died: () => boolean): Promise<void> {
+/** Resolves true once the port listens, false if the process died first; throws at the deadline. */
+async function waitForPort(port: number, timeoutMs: number, died: () => boolean): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (await isListening(port)) return;
-    if (died()) throw new Error(`temporal server start-dev exited during start-up (see its log in the state folder)`);
+    if (await isListening(port)) return true;
+    if (died()) return false;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`Temporal dev server did not listen on port ${port} within ${timeoutMs} ms`);

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureDevServer, type DevServer, type DevServerOptions } from '../../temporal/devServer';
+import { DevServerStartError, ensureDevServer, type DevServer, type DevServerOptions } from '../../temporal/devServer';
 import { CLUSTER_ADDRESS, onCluster, restartClusterServer, useCluster } from './cluster';
 
 export const TEST_NAMESPACE = 'sheetbench-test';
@@ -37,15 +37,26 @@ export async function startTestTemporal(
   extra: Pick<DevServerOptions, 'tuning' | 'metricsPort'> = {},
 ): Promise<TestTemporal> {
   if (onCluster) return clusterTemporal(stateDir);
-  const port = await freePort();
-  const uiPort = await freePort();
-  const opts = { stateDir, port, uiPort, namespace: TEST_NAMESPACE, retentionDays: 30, detached: false, startTimeoutMs: 90_000, ...extra };
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const uiPort = await freePort();
+    const opts = { stateDir, port, uiPort, namespace: TEST_NAMESPACE, retentionDays: 30, detached: false, startTimeoutMs: 90_000, ...extra };
+    try {
+      return ownedTemporal(opts, await ensureDevServer(opts));
+    } catch (err) {
+      // Free ports picked here can be taken by a concurrently starting server before ours binds them.
+      if (!(err instanceof DevServerStartError && err.portInUse && attempt < 3)) throw err;
+    }
+  }
+}
+
+function ownedTemporal(opts: DevServerOptions, server: DevServer): TestTemporal {
   const handle: TestTemporal = {
-    server: await ensureDevServer(opts),
-    address: `127.0.0.1:${port}`,
-    stateDir,
-    port,
-    uiPort,
+    server,
+    address: `127.0.0.1:${opts.port}`,
+    stateDir: opts.stateDir,
+    port: opts.port,
+    uiPort: opts.uiPort,
     async restart() {
       await handle.server.stop();
       handle.server = await ensureDevServer(opts);
