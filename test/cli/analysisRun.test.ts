@@ -37,7 +37,7 @@ describe('sheetbench run on the analysis suite', () => {
   });
 
   it('detects the suite and prints success per level and pattern, and the skipped fetch request', () => {
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
     expect(res.stderr + res.stdout).toContain('analysis edition v1 (detected)');
     expect(res.stdout).toContain('success (1/2 requests scored, pattern react): 1 passed, 100.0%');
     expect(res.stdout).toMatch(/^ {2}L1 +1\/1 +100\.0%/m);

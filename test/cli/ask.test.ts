@@ -51,7 +51,7 @@ describe('sheetbench ask', () => {
     const out = path.join(work, 'convs');
     const res = await ask(['What is the total amount?', '--file', 'sales.csv', '--pattern', 'react', '--out', out]);
     expect(res.stderr).toContain('[tool] python_execute ok');
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
     expect(res.stdout.trim()).toBe('The total amount is **47**.');
     const workspace = /files in (\S+);/.exec(res.stderr)![1];
     expect(workspace.startsWith(out)).toBe(true);

@@ -38,22 +38,22 @@ describe('sheetbench CLI with several benchmarks', () => {
     const out = path.join(work, 'ds');
     const res = await cli(['run', '--dataset', path.join(REPO, 'data/dsbench-sample'), '--base-url', llm.url, '--model', 'scripted', '--run-id', 'cli-ds-1', '--out', out]);
     expect(res.stderr).toContain(`dataset ${path.join(REPO, 'data/dsbench-sample')}: dsbench edition data_analysis (detected)`);
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toContain('accuracy (7/7 questions): 57.14% (4 correct), competition-level 55.56%, unparseable judgments 1');
     const again = await cli(['rejudge', out]);
-    expect(again.code).toBe(0);
+    expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('unparseable 1');
     expect(llm.log.filter((e) => e.answered && e.callKey?.endsWith('/answer'))).toHaveLength(7);
     expect(llm.log.filter((e) => e.answered && e.callKey?.includes('/judge/rejudge-'))).toHaveLength(1);
     const report = await cli(['report', out]);
-    expect(report.code).toBe(0);
+    expect(report.code, report.stderr).toBe(0);
     expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('## Accuracy by competition');
   }, 240_000);
 
   it('detects Verified and says so', async () => {
     const res = await cli(['run', '--dataset', path.join(REPO, 'data/verified-sample'), '--base-url', llm.url, '--model', 'scripted', '--run-id', 'cli-ver-1', '--out', path.join(work, 'ver'), '--limit', '1']);
     expect(res.stderr).toContain('spreadsheetbench edition verified_400 (detected)');
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
   }, 240_000);
 
   it('refuses a folder that is no benchmark, an unknown edition and a non-release archive, with exit code 4', async () => {

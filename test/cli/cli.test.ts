@@ -47,7 +47,7 @@ describe('sheetbench CLI: runs, control and clear failures', () => {
   it('runs the bundled sample end to end and prints the scores', async () => {
     const res = await cli(['run', '--dataset', SAMPLE, '--base-url', llm.url, '--model', 'scripted', '--run-id', 'cli-run-1', '--out', path.join(work, 'r1')]);
     expect(res.stderr).toContain('run cli-run-1: 3 tasks, agent single, model scripted (openai)');
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/scores \(3\/3 tasks\): soft 0\.00%  hard 0\.00%/);
     const evalJson = JSON.parse(readFileSync(path.join(work, 'r1', 'eval_single_scripted.json'), 'utf8'));
     expect(evalJson.map((e: { id: unknown }) => e.id)).toEqual([1001, '2001-1', 1002]);
@@ -86,7 +86,7 @@ describe('sheetbench CLI: runs, control and clear failures', () => {
   it('a wrong API key fails each task with its cause, and the run still finishes', async () => {
     llm.setScript({ rules: [{ fault: { kind: 'status', status: 401, message: 'Incorrect API key provided' } }] });
     const res = await cli(['run', '--dataset', SAMPLE, '--base-url', llm.url, '--model', 'scripted', '--run-id', 'cli-run-2', '--out', path.join(work, 'r2')]);
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toContain('tasks with failures: 3 {"llm":3}');
     const result = JSON.parse(readFileSync(path.join(work, 'r2', 'results', '1001.json'), 'utf8'));
     expect(result.failure.class).toBe('llm');

@@ -147,7 +147,7 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
     expect(runs.find((r) => r.id === 'op-1')).toEqual(expect.objectContaining({ id: 'op-1', agent: 'single', model: 'scripted', status: 'completed', done: 3, total: 3, folder: path.join(work, 'op1') }));
     expect(runs.map((r) => r.id).sort()).toEqual(['op-1', 'op-2']);
     const report = await done(['report', 'op-1'], { cwd: elsewhere });
-    expect(report.code).toBe(0);
+    expect(report.code, report.stderr).toBe(0);
     expect(existsSync(path.join(work, 'op1', 'report.md'))).toBe(true);
   }, 240_000);
 });
