@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { constants, openSync } from 'node:fs';
+import { constants, openSync, rmSync } from 'node:fs';
 import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -187,6 +187,7 @@ export class ForkServer {
   private ensureFifoRoot(): Promise<string> {
     this.fifoRoot ??= (async () => {
       const dir = await mkdtemp(join(tmpdir(), 'sheetbench-fifos-'));
+      process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
       if (this.owner) await chown(dir, this.owner.uid, this.owner.gid);
       return dir;
     })();

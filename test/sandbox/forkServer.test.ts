@@ -3,11 +3,15 @@
  * kernels forked from one zygote share nothing with each other, each starts from clean interpreter state, and a
  * kernel that crashes or hangs costs only its own execution, never the warm zygote or the other kernels.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxFactory, type Sandbox, type SandboxFactory } from '../../sandbox/index';
 import { makeWorkRoot, testConfig } from './helpers';
+
+const REPO = resolve(fileURLToPath(import.meta.url), '../../..');
 
 interface WithForkServer {
   forkServer: { pid?: number } | null;
@@ -110,5 +114,24 @@ describe('fork server (bwrap)', () => {
     expect(r.stdout).not.toContain('finished');
     expect((await (await sandbox('after-zygote')).execute('1 + 1')).stdout).toBe('2\n');
     expect(zygotePid()).not.toBe(pid);
+  });
+
+  it('a worker that ends leaves no FIFO folder behind', async () => {
+    const script = `
+      import { mkdirSync } from 'node:fs';
+      import { join } from 'node:path';
+      import { createSandboxFactory } from './sandbox/index';
+      const [root] = process.argv.slice(-1);
+      const factory = await createSandboxFactory({ backend: 'bwrap', executionTimeoutMs: 10000, memoryMiB: 1024, maxProcesses: 64, dockerImage: 'x', forkServer: true, workRoot: root }, { warmModules: [] });
+      mkdirSync(join(root, 'exit-job'));
+      const sb = await factory.create({ workDir: join(root, 'exit-job') });
+      console.log(JSON.stringify({ out: (await sb.execute('1 + 1')).stdout, fifos: await factory.forkServer.fifoRoot }));
+      await sb.dispose();`;
+    const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, env.root], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+    expect(res.status, res.stderr).toBe(0);
+    const { out, fifos } = JSON.parse(res.stdout) as { out: string; fifos: string };
+    expect(out).toBe('2\n');
+    expect(fifos).toMatch(/sheetbench-fifos-/);
+    expect(existsSync(fifos)).toBe(false);
   });
 });
