@@ -22,6 +22,8 @@ export interface WorkflowTiming {
   /** First event to last event. */
   wallMs: number;
   activities: ActivityTiming[];
+  /** Local activities (they run inside a workflow task, so their time would otherwise look like orchestration). */
+  localActivities: ActivityTiming[];
   /** Workflow-task latencies: schedule → start (waiting for a workflow slot/poller), start → complete (the worker's turn). */
   workflowTasks: { scheduleToStartMs: number[]; runMs: number[] };
   /** Child workflows this history started, and in how many distinct workflow tasks (1 per task = one start per round trip). */
@@ -37,6 +39,7 @@ export async function workflowTiming(client: Client, workflowId: string, runId?:
     events: events.length,
     wallMs: events.length ? timeOf(events[events.length - 1]) - timeOf(events[0]) : 0,
     activities: activityTimings(events),
+    localActivities: localActivityTimings(events),
     workflowTasks: workflowTaskTimings(events),
     childStarts: childStartsOf(events),
   };
@@ -76,6 +79,59 @@ export async function executionsOf(client: Client, workflowId: string): Promise<
     runs.push({ runId: info.runId, start: info.startTime.getTime() });
   }
   return runs.sort((a, b) => a.start - b.start).map((r) => r.runId);
+}
+
+/** One line per history event: ms since the first event, ms since the previous one, the event type and its detail. */
+export async function workflowTimeline(client: Client, workflowId: string): Promise<string[]> {
+  const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const first = events.length ? timeOf(events[0]) : 0;
+  let previous = first;
+  return events.map((e) => {
+    const t = timeOf(e);
+    const line = `${String(t - first).padStart(5)} ms (+${String(t - previous).padStart(3)})  ${EventType[e.eventType ?? 0].replace('EVENT_TYPE_', '')} ${eventDetail(e)}`;
+    previous = t;
+    return line.trimEnd();
+  });
+}
+
+function eventDetail(e: HistoryEvent): string {
+  return (
+    e.activityTaskScheduledEventAttributes?.activityType?.name ??
+    (e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes.markerName, localActivityData(e)?.activity_type].filter(Boolean).join(' ') : undefined) ??
+    Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}).join(',') ??
+    ''
+  );
+}
+
+/**
+ * Core records a local activity's completion as "workflow time when it was scheduled + its runtime", and workflow time
+ * is the workflow task's start, advanced by each local activity that completes in it; so each runtime is its
+ * completion minus the previous one's (or the task's start).
+ */
+function localActivityTimings(events: HistoryEvent[]): ActivityTiming[] {
+  const out: ActivityTiming[] = [];
+  let workflowTime = 0;
+  for (const e of events) {
+    if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED) workflowTime = timeOf(e);
+    const data = localActivityData(e);
+    if (!data?.complete_time) continue;
+    const completed = Number(data.complete_time.seconds) * 1000 + data.complete_time.nanos / 1e6;
+    out.push({ type: data.activity_type, scheduleToStartMs: 0, runMs: Math.max(0, completed - workflowTime) });
+    workflowTime = Math.max(workflowTime, completed);
+  }
+  return out;
+}
+
+interface LocalActivityMarkerData {
+  activity_type: string;
+  complete_time?: { seconds: number | string; nanos: number } | null;
+}
+
+function localActivityData(e: HistoryEvent): LocalActivityMarkerData | undefined {
+  const marker = e.markerRecordedEventAttributes;
+  if (marker?.markerName !== 'core_local_activity') return undefined;
+  const data = marker.details?.data?.payloads?.[0]?.data;
+  return data ? (JSON.parse(Buffer.from(data).toString('utf8')) as LocalActivityMarkerData) : undefined;
 }
 
 function activityTimings(events: HistoryEvent[]): ActivityTiming[] {

@@ -2,21 +2,25 @@
  * Harness overhead per task with an instant scripted model: time in orchestration (Temporal scheduling, workflow
  * tasks, signals) vs time in the work itself (execute + recalc + score), measured from each task workflow's history.
  *
- *   node --import tsx bench/harness-overhead.ts [--concurrency 1] [--recalc libreoffice|none]
+ *   node --import tsx bench/harness-overhead.ts [--concurrency 1] [--recalc libreoffice|none] [--timeline]
+ *
+ * --timeline also prints the history of the task with the median orchestration time, event by event.
  *
  * Per task: wall = first → last history event; activity time = Σ start → close of its activities (they run one after
- * another inside a task); orchestration = wall − activity time (schedule → start waits + workflow-task round trips).
+ * another inside a task) and Σ runtime of its local activities (bookkeeping that runs inside a workflow task, read
+ * from their markers); orchestration = wall − activity time (schedule → start waits + workflow-task round trips).
+ * `orchestrationInclLocalActivities` books the local activities as orchestration instead.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEV20, runToEnd, startBenchmarkRun, startE2EWith } from '../test/helpers/e2e';
-import { mapValues, percentile, round, sumBy, workflowTiming, type WorkflowTiming } from './harness-histories';
+import { mapValues, percentile, round, sumBy, workflowTimeline, workflowTiming, type WorkflowTiming } from './harness-histories';
 import { startModelProcess } from './modelProcess';
 import { harnessCpu, loadAverage, ProcessCpuMeter } from './processCpu';
 
 const { values: args } = parseArgs({
-  options: { concurrency: { type: 'string', default: '1' }, recalc: { type: 'string', default: 'libreoffice' } },
+  options: { concurrency: { type: 'string', default: '1' }, recalc: { type: 'string', default: 'libreoffice' }, timeline: { type: 'boolean', default: false } },
 });
 const RECALC = args.recalc === 'none' ? 'none' : 'libreoffice';
 /** The work a harness exists to run; everything else an activity does is bookkeeping. */
@@ -27,6 +31,7 @@ interface TaskOverhead {
   wallMs: number;
   workMs: number;
   otherActivityMs: number;
+  localActivityMs: number;
   orchestrationMs: number;
   scheduleToStartMs: number;
 }
@@ -34,12 +39,14 @@ interface TaskOverhead {
 function overheadOf(taskId: string, t: WorkflowTiming): TaskOverhead {
   const workMs = t.activities.filter((a) => WORK.has(a.type)).reduce((s, a) => s + a.runMs, 0);
   const activityMs = t.activities.reduce((s, a) => s + a.runMs, 0);
+  const localActivityMs = t.localActivities.reduce((s, a) => s + a.runMs, 0);
   return {
     taskId,
     wallMs: t.wallMs,
     workMs,
     otherActivityMs: activityMs - workMs,
-    orchestrationMs: t.wallMs - activityMs,
+    localActivityMs,
+    orchestrationMs: t.wallMs - activityMs - localActivityMs,
     scheduleToStartMs: t.activities.reduce((s, a) => s + a.scheduleToStartMs, 0),
   };
 }
@@ -73,15 +80,18 @@ async function main(): Promise<void> {
         wall: Math.round(sum((r) => r.wallMs) / n),
         work_execute_recalc_score: Math.round(sum((r) => r.workMs) / n),
         otherActivities: Math.round(sum((r) => r.otherActivityMs) / n),
+        localActivities: Math.round(sum((r) => r.localActivityMs) / n),
         orchestration: Math.round(sum((r) => r.orchestrationMs) / n),
         of_which_scheduleToStart: Math.round(sum((r) => r.scheduleToStartMs) / n),
       },
       orchestrationOverWork: round(sum((r) => r.orchestrationMs) / sum((r) => r.workMs)),
-      orchestrationPlusBookkeepingOverWork: round((sum((r) => r.orchestrationMs) + sum((r) => r.otherActivityMs)) / sum((r) => r.workMs)),
+      orchestrationInclLocalActivitiesOverWork: round((sum((r) => r.orchestrationMs) + sum((r) => r.localActivityMs)) / sum((r) => r.workMs)),
+      orchestrationPlusBookkeepingOverWork: round((sum((r) => r.orchestrationMs) + sum((r) => r.otherActivityMs) + sum((r) => r.localActivityMs)) / sum((r) => r.workMs)),
       orchestrationMsP50: percentile(rows.map((r) => r.orchestrationMs), 50),
       orchestrationMsP95: percentile(rows.map((r) => r.orchestrationMs), 95),
       activityMeanMsPerTask: mapValues(sumBy(activities, (a) => a.type, (a) => a.runMs), (v) => v / n),
       activityCountPerTask: mapValues(sumBy(activities, (a) => a.type, () => 1), (v) => v / n),
+      localActivityMeanMsPerTask: mapValues(sumBy(timings.flatMap((t) => t.localActivities), (a) => a.type, (a) => a.runMs), (v) => v / n),
       historyEventsPerTask: { p50: percentile(timings.map((t) => t.events), 50), max: Math.max(...timings.map((t) => t.events)) },
       /** The model answers instantly here, so this is the harness's own cost of one LLM call. */
       llmTurnMsPerCall: round(mean(activities.filter((a) => a.type === 'llmTurn').map((a) => a.runMs))),
@@ -90,6 +100,11 @@ async function main(): Promise<void> {
       loadAverage: { atStart: loadAtStart, atEnd: loadAverage() },
     };
     console.log(JSON.stringify(figures, null, 2));
+    if (args.timeline) {
+      const median = [...rows].sort((a, b) => a.orchestrationMs - b.orchestrationMs)[Math.floor(n / 2)];
+      console.log(`\ntask ${median.taskId} (orchestration ${median.orchestrationMs} ms):`);
+      console.log((await workflowTimeline(env.client, `${run.runId}/task/${median.taskId}`)).join('\n'));
+    }
     console.log(`orchestration / (execute+recalc+score) = ${figures.orchestrationOverWork}`);
     const outDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), 'out');
     mkdirSync(outDir, { recursive: true });
