@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { assertSandboxPython, sandboxPythonPath } from '../sandbox/paths';
 import { PreviewServer, WorkbookPreviewError } from './previewServer';
@@ -12,6 +13,11 @@ export function previewServer(): PreviewServer {
     server = new PreviewServer(sandboxPythonPath(), PREVIEW_TIMEOUT_MS);
   }
   return server;
+}
+
+/** Starts this process's preview server ahead of the first preview; without the sandbox Python, that preview will say so. */
+export function warmPreviewServer(): void {
+  if (existsSync(sandboxPythonPath())) previewServer().warm();
 }
 
 /** The official `spreadsheet_content` preview of every sheet (first `rows` rows, pandas formatting). */

@@ -44,6 +44,11 @@ export class PreviewServer {
     });
   }
 
+  /** Starts the server now (its imports take a few hundred ms), so the first preview does not wait for them. */
+  warm(): void {
+    this.ensureStarted();
+  }
+
   /** The server's pid (tests check that a bad workbook does not cost the warm process). */
   get pid(): number | undefined {
     return this.proc?.pid;

@@ -7,6 +7,7 @@ import { createRecalculator } from '../recalc';
 import type { SandboxFactory } from '../sandbox/types';
 import type { Recalculator } from '../recalc/types';
 import { workflowBundle } from './workflowBundle';
+import { warmPreviewServer } from '../agents/preview';
 
 export interface WorkerSet {
   workers: Worker[];
@@ -41,6 +42,7 @@ export async function createWorkers(connection: NativeConnection, config: Config
 async function createMainWorker(connection: NativeConnection, config: Config): Promise<Worker> {
   let factory: Promise<SandboxFactory> | undefined;
   const activities = withArtifactPaths(createActivities({ config, sandboxFactory: () => (factory ??= createSandboxFactory(config.sandbox)) }), config.artifacts);
+  warmPreviewServer(); // the first task's first LLM call would otherwise wait for pandas to import
   return Worker.create({
     connection,
     namespace: config.temporal.namespace,
