@@ -10,19 +10,19 @@ import { PreviewServer, WorkbookPreviewError } from '../../agents/previewServer'
 const INPUT = path.resolve(__dirname, '../../data/sample/spreadsheet/1002/3_1002_input.xlsx');
 const ONE_SHOT = path.resolve(__dirname, '../../agents/preview.py');
 
-/** Live children of a process (the forked preview children of the server). */
+/** Live children of a process (the forked preview children of the server), oldest first. */
 function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((n) => /^\d+$/.test(n))
-    .filter((n) => {
-      try {
-        const stat = readFileSync(`/proc/${n}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  const children: { pid: number; started: number }[] = [];
+  for (const n of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${n}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd on
+      if (Number(fields[1]) === pid) children.push({ pid: Number(n), started: Number(fields[19]) });
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return children.sort((a, b) => a.started - b.started || a.pid - b.pid).map((c) => c.pid);
 }
 
 /** A FIFO named like a workbook: opening it blocks forever, so its preview never returns. */
@@ -79,14 +79,28 @@ describe('PreviewServer (warm pandas, a forked child per preview)', () => {
     const pid = server.pid!;
     const fifo = blockingWorkbook('1_crash_input.xlsx');
     const crashing = spreadsheetPreview(fifo, 5, server);
+    // The spare that took the request, once the next spare was forked behind it.
     const [child] = await until(() => {
       const c = childrenOf(pid);
-      return c.length ? c : undefined;
+      return c.length >= 2 ? c : undefined;
     });
     process.kill(child, 'SIGSEGV');
     await expect(crashing).rejects.toThrow(/cannot preview 1_crash_input\.xlsx: the preview process crashed \(signal 11\)/);
     expect(server.pid).toBe(pid);
     expect(await spreadsheetPreview(INPUT, 5, server)).toContain('Sheet Name:');
+  });
+
+  it('a spare child killed while it waits is replaced; the next request does not fail for it', async () => {
+    await spreadsheetPreview(INPUT, 5, server);
+    const pid = server.pid!;
+    const [spare] = await until(() => {
+      const c = childrenOf(pid);
+      return c.length === 1 ? c : undefined;
+    });
+    process.kill(spare, 'SIGKILL');
+    await until(() => (/\) Z /.test(readFileSync(`/proc/${spare}/stat`, 'utf8')) ? true : undefined)); // dead, not yet reaped
+    expect(await spreadsheetPreview(INPUT, 5, server)).toContain('Sheet Name:');
+    expect(server.pid).toBe(pid);
   });
 
   it('when the server itself dies, its pending previews fail and the next one starts a fresh server', async () => {
