@@ -92,9 +92,18 @@ async function main(): Promise<void> {
       activityMeanMsPerTask: mapValues(sumBy(activities, (a) => a.type, (a) => a.runMs), (v) => v / n),
       activityCountPerTask: mapValues(sumBy(activities, (a) => a.type, () => 1), (v) => v / n),
       localActivityMeanMsPerTask: mapValues(sumBy(timings.flatMap((t) => t.localActivities), (a) => a.type, (a) => a.runMs), (v) => v / n),
+      /** Start → completion of workflow tasks (the worker's turn, local activities included): a task's first one (the workflow is created), the rest. */
+      workflowTaskRunMs: {
+        firstP50: percentile(timings.map((t) => t.workflowTasks.runMs[0] ?? 0), 50),
+        firstMax: Math.max(...timings.map((t) => t.workflowTasks.runMs[0] ?? 0)),
+        othersP50: percentile(timings.flatMap((t) => t.workflowTasks.runMs.slice(1)), 50),
+        othersMean: round(mean(timings.flatMap((t) => t.workflowTasks.runMs.slice(1)))),
+        perTask: round(mean(timings.map((t) => t.workflowTasks.runMs.length))),
+      },
       historyEventsPerTask: { p50: percentile(timings.map((t) => t.events), 50), max: Math.max(...timings.map((t) => t.events)) },
       /** The model answers instantly here, so this is the harness's own cost of one LLM call. */
       llmTurnMsPerCall: round(mean(activities.filter((a) => a.type === 'llmTurn').map((a) => a.runMs))),
+      llmTurnMsP50: percentile(activities.filter((a) => a.type === 'llmTurn').map((a) => a.runMs), 50),
       /** `model` is the scripted model's own process, not harness: `total` leaves it out, `totalWithModel` does not. */
       cpuSecondsPerTask: mapValues({ ...cpu, total: harnessCpu(cpu), totalWithModel: harnessCpu(cpu) + cpu.model }, (v) => v / n),
       loadAverage: { atStart: loadAtStart, atEnd: loadAverage() },
