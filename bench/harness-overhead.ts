@@ -15,7 +15,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEV20, runToEnd, startBenchmarkRun, startE2EWith } from '../test/helpers/e2e';
-import { mapValues, percentile, round, sumBy, workflowTimeline, workflowTiming, type WorkflowTiming } from './harness-histories';
+import { mapValues, percentile, round, sumBy, workflowTimeline, workflowTiming, type ActivityTiming, type WorkflowTiming } from './harness-histories';
 import { startModelProcess } from './modelProcess';
 import { harnessCpu, loadAverage, ProcessCpuMeter } from './processCpu';
 
@@ -37,16 +37,18 @@ interface TaskOverhead {
 }
 
 function overheadOf(taskId: string, t: WorkflowTiming): TaskOverhead {
-  const workMs = t.activities.filter((a) => WORK.has(a.type)).reduce((s, a) => s + a.runMs, 0);
-  const activityMs = t.activities.reduce((s, a) => s + a.runMs, 0);
-  const localActivityMs = t.localActivities.reduce((s, a) => s + a.runMs, 0);
+  const total = (list: ActivityTiming[]) => list.reduce((s, a) => s + a.runMs, 0);
+  const isWork = (a: ActivityTiming) => WORK.has(a.type);
+  // Scoring is work whether it ran as an activity or as a local one (patched 'local-scoring').
+  const workMs = total(t.activities.filter(isWork)) + total(t.localActivities.filter(isWork));
+  const activityMs = total(t.activities) + total(t.localActivities);
   return {
     taskId,
     wallMs: t.wallMs,
     workMs,
-    otherActivityMs: activityMs - workMs,
-    localActivityMs,
-    orchestrationMs: t.wallMs - activityMs - localActivityMs,
+    otherActivityMs: total(t.activities.filter((a) => !isWork(a))),
+    localActivityMs: total(t.localActivities.filter((a) => !isWork(a))),
+    orchestrationMs: t.wallMs - activityMs,
     scheduleToStartMs: t.activities.reduce((s, a) => s + a.scheduleToStartMs, 0),
   };
 }

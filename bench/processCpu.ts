@@ -96,6 +96,15 @@ class CpuGroup {
   }
 }
 
+/** A child started before the meter (the worker's preview server, started with the worker): its command line says what it is. */
+function kindFromProc(pid: number): ProcessKind {
+  try {
+    return classifyCommand(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' '));
+  } catch {
+    return 'other';
+  }
+}
+
 export class ProcessCpuMeter {
   private readonly ended = zero();
   private readonly kindOfPid = new Map<number, ProcessKind>();
@@ -136,7 +145,7 @@ export class ProcessCpuMeter {
     const out = { ...this.ended };
     out.other += self.reaped - this.lastReaped; // reaped outside an exit hook (none expected)
     for (const p of this.liveChildren()) {
-      const kind = p.pid === this.temporalPid ? 'temporal' : p.pid === this.modelPid ? 'model' : (this.kindOfPid.get(p.pid) ?? 'other');
+      const kind = p.pid === this.temporalPid ? 'temporal' : p.pid === this.modelPid ? 'model' : (this.kindOfPid.get(p.pid) ?? kindFromProc(p.pid));
       out[kind] += p.own + p.reaped + this.descendantsOf(p.pid) - (this.baseLive.get(p.pid) ?? 0);
     }
     out.worker = self.own - this.baseSelf.own;

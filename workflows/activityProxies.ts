@@ -46,6 +46,15 @@ export function bookkeepingCall(): typeof bookkeeping {
   return patched('local-bookkeeping') ? localBookkeeping : bookkeeping;
 }
 
+/**
+ * Scoring as a local activity in new executions: it runs in the workflow task that follows the recalculation, with the
+ * result record, which saves a workflow task and an activity round trip per task (a few tens of ms of exceljs work, no
+ * heartbeats; a lost worker's task is retried whole and scoring is idempotent).
+ */
+export function scoringCall(): typeof bookkeeping {
+  return patched('local-scoring') ? localBookkeeping : bookkeeping;
+}
+
 /** Waits on work another workflow does (a conversation's turn): long, heartbeating, so a lost worker is noticed. */
 export const waiting = proxyActivities<MainActivities>({
   startToCloseTimeout: '2 hours',

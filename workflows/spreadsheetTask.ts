@@ -12,7 +12,7 @@ import {
 import { SA } from '../temporal/searchAttributes';
 import type { TaskFailureClass, TaskResult } from '../run/taskResult';
 import type { PreparedTask } from '../activities/task';
-import { bookkeeping, bookkeepingCall, execution, executionBatch, recalcOn } from './activityProxies';
+import { bookkeepingCall, execution, executionBatch, recalcOn, scoringCall } from './activityProxies';
 import { taskDoneSignal, taskStageQuery, type TaskWorkflowInput } from './contracts';
 import { StageLedger } from './stageLedger';
 import { TaskBudget } from './budget';
@@ -44,7 +44,7 @@ export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskRes
     failure = classifyFailure(err);
   }
   if (prepared && input.recalcTaskQueue) await recalcOutputs(input, prepared, ledger);
-  const score = await inStage(ledger, 'score', () => bookkeeping.scoreTask({ runDir: input.runDir, taskId: input.taskId }));
+  const score = await inStage(ledger, 'score', () => scoringCall().scoreTask({ runDir: input.runDir, taskId: input.taskId }));
   const result: TaskResult = {
     taskId: input.taskId,
     id: prepared?.id ?? input.taskId,

@@ -27,9 +27,10 @@ const MODE = ['conversation', 'dsbench'].includes(process.argv[2]) ? process.arg
 /**
  * Fixture generation. Spreadsheet runs: v1 one child start per workflow task; v2 batched child starts; v3 task
  * workflows started by name, local bookkeeping activities, a solution's test cases in one activity, the Stage attribute
- * upserted when it changes; v4 a task's outputs recalculated in one activity (each behind `patched()`).
+ * upserted when it changes; v4 a task's outputs recalculated in one activity; v5 scoring as a local activity (each
+ * behind `patched()`).
  */
-const VERSION = (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ?? (MODE === 'spreadsheet' ? 'v4' : 'v1');
+const VERSION = (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ?? (MODE === 'spreadsheet' ? 'v5' : 'v1');
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
 const DSBENCH_SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/dsbench-sample');
 

@@ -19,10 +19,10 @@ describe('recorded workflow histories replay on the current code', () => {
   it('has histories of run and task workflows for the single agent and SheetCopilot, from each workflow version, and of the analysis and DSBench benchmarks', () => {
     const names = ['sheetcopilot-run', 'sheetcopilot-task-79-7', 'single-run', 'single-task-39604', 'single-task-599-9'];
     const others = ['v1-analysis-task-a01', 'v1-conversation-a01', 'v1-dsbench-run', 'v1-dsbench-task'].map((n) => `${n}.history.bin`);
-    expect(files.sort()).toEqual([...others, ...['v1', 'v2', 'v3', 'v4'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
+    expect(files.sort()).toEqual([...others, ...['v1', 'v2', 'v3', 'v4', 'v5'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
   });
 
-  it('covers the patched paths: v3 task workflows use local bookkeeping and run the test cases in one activity, v4 ones recalculate in one activity; v3 and DSBench runs start tasks by name', () => {
+  it('covers the patched paths: v3 task workflows use local bookkeeping and run the test cases in one activity, v4 ones recalculate in one activity, v5 ones score in a local activity; v3 and DSBench runs start tasks by name', () => {
     const patches = (f: string) => events(f).flatMap((e) => {
       const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
       return data ? [(JSON.parse(Buffer.from(data).toString()) as { id: string }).id] : [];
@@ -48,6 +48,17 @@ describe('recorded workflow histories replay on the current code', () => {
       expect(activities(task).filter((a) => a.startsWith('recalc')), task).toEqual(['recalcWorkbooks']);
     }
     expect(activities('v3-single-task-39604.history.bin').filter((a) => a.startsWith('recalc'))).toEqual(['recalcWorkbook', 'recalcWorkbook', 'recalcWorkbook']);
+    // v5: scoring runs as a local activity (SheetCopilot too); v4 still scheduled it as an activity.
+    const localActivityTypes = (f: string) => events(f).flatMap((e) => {
+      const data = e.markerRecordedEventAttributes?.markerName === 'core_local_activity' ? e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data : undefined;
+      return data ? [(JSON.parse(Buffer.from(data).toString()) as { activity_type: string }).activity_type] : [];
+    });
+    for (const task of ['v5-single-task-39604', 'v5-single-task-599-9', 'v5-sheetcopilot-task-79-7'].map((n) => `${n}.history.bin`)) {
+      expect(patches(task), task).toContain('local-scoring');
+      expect(localActivityTypes(task), task).toContain('scoreTask');
+      expect(activities(task), task).not.toContain('scoreTask');
+    }
+    expect(activities('v4-single-task-39604.history.bin')).toContain('scoreTask');
     const started = (f: string) => events(f).flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name ?? []);
     expect(started('v1-dsbench-run.history.bin')).toEqual(['dsbenchTask']);
     expect(events('v1-dsbench-task.history.bin')[0].workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('dsbenchTask');
