@@ -1,12 +1,11 @@
 import type { RunManifest } from '../run/manifest';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { TaskResult } from '../run/taskResult';
 import type { LoadedRun, LoadedTask } from './load';
 import type { Transcript } from './schemas';
 import { contentText } from './content';
-import { mean, sum } from './summary';
-import { evalIdentity, evalLogFileName, evalStats, parseIsoAsUtc, utcIso } from './inspectIds';
+import { mean } from './summary';
+import { buildInspectEvalLog, inspectModelName, modelUsage, stderrOfMean, writeInspectEvalLog } from './inspectEvalLog';
 import { failureText, reasonsText } from './format';
 
 /**
@@ -21,107 +20,45 @@ import { failureText, reasonsText } from './format';
 export const INSPECT_TASK_NAME = 'spreadsheetbench';
 export const SCORER_NAME = 'spreadsheetbench';
 
-interface ModelUsage {
-  input_tokens: number;
-  output_tokens: number;
-  total_tokens: number;
-  total_cost: number;
-}
-
 export async function writeInspectLog(run: LoadedRun, transcripts: Map<string, Transcript>, logsDir: string): Promise<string> {
-  const log = buildEvalLog(run, transcripts, await sheetbenchVersion());
-  await mkdir(logsDir, { recursive: true });
-  const file = path.join(logsDir, evalLogFileName(parseIsoAsUtc(run.manifest.createdAt), INSPECT_TASK_NAME, log.eval.task_id));
-  await writeFile(file, JSON.stringify(log, finiteOnly, 2) + '\n');
-  return file;
+  return writeInspectEvalLog(buildEvalLog(run, transcripts, await sheetbenchVersion()), logsDir);
 }
 
 export function buildEvalLog(run: LoadedRun, transcripts: Map<string, Transcript>, version: string) {
   const m = run.manifest;
   const model = inspectModelName(m.llm.model, m.llm.provider);
   const finished = run.tasks.filter((t): t is LoadedTask & { result: TaskResult } => t.result !== undefined);
-  const complete = finished.length === run.tasks.length;
-  const created = utcIso(parseIsoAsUtc(m.createdAt));
-  const samples = finished.map((t) => sample(t, transcripts.get(t.key) ?? null, model));
-  return {
-    version: 2,
-    status: complete ? 'success' : 'started',
-    eval: {
-      ...evalIdentity(m.runId, INSPECT_TASK_NAME, created),
-      task_args: { agent: m.agent },
-      task_args_passed: {},
-      solver: m.agent,
-      dataset: {
-        name: INSPECT_TASK_NAME,
-        ...(m.datasetDir ? { location: m.datasetDir } : {}),
-        samples: run.tasks.length,
-        sample_ids: run.tasks.map((t) => t.key),
-        shuffled: false,
-      },
-      model,
-      model_generate_config: generateConfig(m.llm),
-      model_args: {},
-      config: { epochs: 1 },
-      packages: { sheetbench: version },
-      metadata: { run_id: m.runId, agent: m.agent, scoring_mode: m.scoringMode ?? null, experiment_hash: m.experimentHash ?? null },
-      scorers: [
-        {
-          name: SCORER_NAME,
-          options: { scoring_mode: m.scoringMode ?? 'official' },
-          metrics: [{ name: 'accuracy', options: {} }, { name: 'hard_accuracy', options: {} }, { name: 'stderr', options: {} }],
-          metadata: {},
-        },
-      ],
+  const soft = finished.map((t) => t.result.soft);
+  return buildInspectEvalLog({
+    runId: m.runId,
+    createdAt: m.createdAt,
+    lastResultAt: run.lastResultAt,
+    taskName: INSPECT_TASK_NAME,
+    taskArgs: { agent: m.agent },
+    solver: m.agent,
+    dataset: {
+      name: INSPECT_TASK_NAME,
+      ...(m.datasetDir ? { location: m.datasetDir } : {}),
+      samples: run.tasks.length,
+      sample_ids: run.tasks.map((t) => t.key),
+      shuffled: false,
     },
-    plan: { name: 'plan', steps: [{ solver: m.agent, params: {}, params_passed: {} }], config: {} },
-    ...(finished.length > 0 ? { results: results(finished.map((t) => t.result), run.tasks.length) } : {}),
-    ...evalStats(created, complete && run.lastResultAt ? utcIso(run.lastResultAt) : '', { [model]: usageOf(finished.map((t) => t.result)) }),
-    samples,
-  };
-}
-
-/** Inspect names models `provider/model`. */
-export function inspectModelName(model: string, provider: string): string {
-  if (model.includes('/')) return model;
-  return `${provider}/${model}`;
-}
-
-/** Sample standard error of the mean (ddof 1), 0 for fewer than two values, as Inspect's `stderr()`. */
-export function stderrOfMean(values: number[]): number {
-  if (values.length < 2) return 0;
-  const mu = mean(values);
-  const variance = sum(values.map((v) => (v - mu) ** 2)) / (values.length - 1);
-  return Math.sqrt(variance / values.length);
-}
-
-function results(finished: TaskResult[], total: number) {
-  const metric = (name: string, value: number) => ({ name, value, params: {} });
-  const soft = finished.map((r) => r.soft);
-  return {
-    total_samples: total,
-    completed_samples: finished.length,
-    scores: [
-      {
-        name: SCORER_NAME,
-        scorer: SCORER_NAME,
-        scored_samples: finished.length,
-        unscored_samples: 0,
-        params: {},
-        metrics: {
-          accuracy: metric('accuracy', mean(soft)),
-          hard_accuracy: metric('hard_accuracy', mean(finished.map((r) => r.hard))),
-          stderr: metric('stderr', stderrOfMean(soft)),
-        },
-      },
-    ],
-  };
+    model,
+    generateConfig: generateConfig(m.llm),
+    packages: { sheetbench: version },
+    metadata: { run_id: m.runId, agent: m.agent, scoring_mode: m.scoringMode ?? null, experiment_hash: m.experimentHash ?? null },
+    scorer: { name: SCORER_NAME, options: { scoring_mode: m.scoringMode ?? 'official' }, metrics: ['accuracy', 'hard_accuracy', 'stderr'] },
+    metrics: { accuracy: mean(soft), hard_accuracy: mean(finished.map((t) => t.result.hard)), stderr: stderrOfMean(soft) },
+    usage: modelUsage(finished.map((t) => t.result)),
+    samples: finished.map((t) => sample(t, transcripts.get(t.key) ?? null, model)),
+  });
 }
 
 function sample(t: LoadedTask & { result: TaskResult }, transcript: Transcript | null, model: string) {
   const r = t.result;
   const messages = chatMessages(t, transcript, model);
   const last = [...messages].reverse().find((msg) => msg.role === 'assistant');
-  const usage = usageOf([r]);
+  const usage = modelUsage([r]);
   const seconds = r.wallMs / 1000;
   return {
     id: t.key,
@@ -189,23 +126,11 @@ function chatMessages(t: LoadedTask, transcript: Transcript | null, model: strin
   });
 }
 
-function usageOf(results: TaskResult[]): ModelUsage {
-  const input = sum(results.map((r) => r.usage.inputTokens));
-  const output = sum(results.map((r) => r.usage.outputTokens));
-  return { input_tokens: input, output_tokens: output, total_tokens: input + output, total_cost: sum(results.map((r) => r.costUsd)) };
-}
-
 function generateConfig(llm: RunManifest['llm']): Record<string, number> {
   return {
     ...(typeof llm.temperature === 'number' ? { temperature: llm.temperature } : {}),
     ...(typeof llm.maxTokens === 'number' ? { max_tokens: llm.maxTokens } : {}),
   };
-}
-
-/** JSON replacer: Inspect rejects null metric/score values, which is what NaN/Infinity would become. */
-function finiteOnly(_key: string, value: unknown): unknown {
-  if (typeof value === 'number' && !Number.isFinite(value)) throw new Error(`non-finite number in Inspect log (${_key})`);
-  return value;
 }
 
 async function sheetbenchVersion(): Promise<string> {

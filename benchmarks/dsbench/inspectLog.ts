@@ -1,8 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { evalIdentity, evalLogFileName, evalStats, parseIsoAsUtc, utcIso } from '../../report/inspectIds';
-import { inspectModelName, stderrOfMean } from '../../report/inspectLog';
-import { mean, sum } from '../../report/summary';
+import { buildInspectEvalLog, inspectModelName, modelUsage, stderrOfMean, writeInspectEvalLog } from '../../report/inspectEvalLog';
+import { mean } from '../../report/summary';
 import { ORIGINAL_SYSTEM_PROMPT } from './prompt';
 import { dsbenchMetrics } from './metrics';
 import type { LoadedDsbenchRun, LoadedQuestion } from './loadRun';
@@ -16,65 +13,32 @@ export const DSBENCH_SCORER = 'dsbench_judge';
  * sample per question (`<competition>_<questionN>`), competition id in metadata, the judge's verdict as C/I.
  */
 export async function writeDsbenchInspectLog(run: LoadedDsbenchRun, logsDir: string): Promise<string> {
-  const log = buildDsbenchEvalLog(run);
-  await mkdir(logsDir, { recursive: true });
-  const file = path.join(logsDir, evalLogFileName(parseIsoAsUtc(run.manifest.createdAt), DSBENCH_TASK_NAME, log.eval.task_id));
-  await writeFile(file, `${JSON.stringify(log, null, 2)}\n`);
-  return file;
+  return writeInspectEvalLog(buildDsbenchEvalLog(run), logsDir);
 }
 
 export function buildDsbenchEvalLog(run: LoadedDsbenchRun) {
   const m = run.manifest;
   const model = inspectModelName(m.llm.model, m.llm.provider);
   const finished = run.questions.filter((q): q is LoadedQuestion & { result: DsbenchQuestionResult } => q.result !== undefined);
-  const complete = finished.length === run.questions.length;
-  const created = utcIso(parseIsoAsUtc(m.createdAt));
   const values = finished.map((q) => (q.result.verdict === 'correct' ? 1 : 0));
   const metrics = dsbenchMetrics(run.questions.map((q) => q.question), finished.map((q) => q.result));
-  const metric = (name: string, value: number) => ({ name, value, params: {} });
-  return {
-    version: 2,
-    status: complete ? 'success' : 'started',
-    eval: {
-      ...evalIdentity(m.runId, DSBENCH_TASK_NAME, created),
-      task_args: { setting: m.agent },
-      task_args_passed: {},
-      solver: m.agent,
-      dataset: { name: 'DSBench data analysis', location: m.datasetDir, samples: run.questions.length, sample_ids: run.questions.map((q) => q.question.id), shuffled: false },
-      model,
-      model_generate_config: { temperature: 0, max_tokens: 2256, top_p: 1 },
-      model_args: {},
-      config: { epochs: 1 },
-      packages: {},
-      metadata: { run_id: m.runId, setting: m.agent, experiment_hash: m.experimentHash, ...(m.benchmarkSettings ?? {}) },
-      scorers: [{ name: DSBENCH_SCORER, options: {}, metrics: [{ name: 'accuracy', options: {} }, { name: 'stderr', options: {} }], metadata: {} }],
-    },
-    plan: { name: 'plan', steps: [{ solver: m.agent, params: {}, params_passed: {} }], config: {} },
-    ...(finished.length
-      ? {
-          results: {
-            total_samples: run.questions.length,
-            completed_samples: finished.length,
-            scores: [
-              {
-                name: DSBENCH_SCORER,
-                scorer: DSBENCH_SCORER,
-                scored_samples: finished.length,
-                unscored_samples: 0,
-                params: {},
-                metrics: {
-                  accuracy: metric('accuracy', mean(values)),
-                  competition_accuracy: metric('competition_accuracy', metrics.competitionAccuracy),
-                  stderr: metric('stderr', stderrOfMean(values)),
-                },
-              },
-            ],
-          },
-        }
-      : {}),
-    ...evalStats(created, complete && run.lastResultAt ? utcIso(run.lastResultAt) : '', { [model]: usageOf(finished.map((q) => q.result)) }),
+  return buildInspectEvalLog({
+    runId: m.runId,
+    createdAt: m.createdAt,
+    lastResultAt: run.lastResultAt,
+    taskName: DSBENCH_TASK_NAME,
+    taskArgs: { setting: m.agent },
+    solver: m.agent,
+    dataset: { name: 'DSBench data analysis', location: m.datasetDir, samples: run.questions.length, sample_ids: run.questions.map((q) => q.question.id), shuffled: false },
+    model,
+    generateConfig: { temperature: 0, max_tokens: 2256, top_p: 1 },
+    packages: {},
+    metadata: { run_id: m.runId, setting: m.agent, experiment_hash: m.experimentHash, ...(m.benchmarkSettings ?? {}) },
+    scorer: { name: DSBENCH_SCORER, options: {}, metrics: ['accuracy', 'stderr'] },
+    metrics: { accuracy: mean(values), competition_accuracy: metrics.competitionAccuracy, stderr: stderrOfMean(values) },
+    usage: modelUsage(finished.map((q) => q.result)),
     samples: finished.map((q) => sample(q, model)),
-  };
+  });
 }
 
 function sample(q: LoadedQuestion & { result: DsbenchQuestionResult }, model: string) {
@@ -86,7 +50,7 @@ function sample(q: LoadedQuestion & { result: DsbenchQuestionResult }, model: st
     { id: `${id}-m2`, content: q.prompt ?? q.input, source: 'input', role: 'user' },
     ...(r.predicted !== undefined ? [{ id: `${id}-m3`, content: predicted, source: 'generate', role: 'assistant', model }] : []),
   ];
-  const usage = usageOf([r]);
+  const usage = modelUsage([r]);
   const seconds = r.wallMs / 1000;
   const competition = { competition_id: q.question.competitionId };
   return {
@@ -132,10 +96,4 @@ function sample(q: LoadedQuestion & { result: DsbenchQuestionResult }, model: st
     working_time: seconds,
     attachments: {},
   };
-}
-
-function usageOf(results: DsbenchQuestionResult[]) {
-  const input = sum(results.map((r) => r.usage.inputTokens));
-  const output = sum(results.map((r) => r.usage.outputTokens));
-  return { input_tokens: input, output_tokens: output, total_tokens: input + output, total_cost: sum(results.map((r) => r.costUsd)) };
 }
