@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { evalIdentity, evalLogFileName, evalStats, parseIsoAsUtc, utcIso } from './inspectIds';
 import { mean, sum } from './summary';
+import type { RunManifest } from '../run/manifest';
 
 /**
  * The Inspect AI eval log envelope (`.json`, LOG_SCHEMA_VERSION 2) every benchmark's log shares: the eval spec, the
@@ -91,6 +92,11 @@ export async function writeInspectEvalLog(log: InspectEvalLog, logsDir: string):
   const file = path.join(logsDir, evalLogFileName(parseIsoAsUtc(log.eval.created), log.eval.task, log.eval.task_id));
   await writeFile(file, `${JSON.stringify(log, finiteOnly, 2)}\n`);
   return file;
+}
+
+/** The spec fields every run's log takes from its manifest. */
+export function manifestSpec(m: RunManifest, lastResultAt: Date | undefined): Pick<EvalLogSpec, 'runId' | 'createdAt' | 'lastResultAt' | 'solver' | 'model'> {
+  return { runId: m.runId, createdAt: m.createdAt, lastResultAt, solver: m.agent, model: inspectModelName(m.llm.model, m.llm.provider) };
 }
 
 /** Inspect names models `provider/model`. */

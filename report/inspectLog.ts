@@ -5,7 +5,7 @@ import type { LoadedRun, LoadedTask } from './load';
 import type { Transcript } from './schemas';
 import { contentText } from './content';
 import { mean } from './summary';
-import { buildInspectEvalLog, inspectModelName, modelUsage, stderrOfMean, writeInspectEvalLog } from './inspectEvalLog';
+import { buildInspectEvalLog, manifestSpec, modelUsage, stderrOfMean, writeInspectEvalLog } from './inspectEvalLog';
 import { failureText, reasonsText } from './format';
 
 /**
@@ -26,16 +26,13 @@ export async function writeInspectLog(run: LoadedRun, transcripts: Map<string, T
 
 export function buildEvalLog(run: LoadedRun, transcripts: Map<string, Transcript>, version: string) {
   const m = run.manifest;
-  const model = inspectModelName(m.llm.model, m.llm.provider);
+  const fromManifest = manifestSpec(m, run.lastResultAt);
   const finished = run.tasks.filter((t): t is LoadedTask & { result: TaskResult } => t.result !== undefined);
   const soft = finished.map((t) => t.result.soft);
   return buildInspectEvalLog({
-    runId: m.runId,
-    createdAt: m.createdAt,
-    lastResultAt: run.lastResultAt,
+    ...fromManifest,
     taskName: INSPECT_TASK_NAME,
     taskArgs: { agent: m.agent },
-    solver: m.agent,
     dataset: {
       name: INSPECT_TASK_NAME,
       ...(m.datasetDir ? { location: m.datasetDir } : {}),
@@ -43,14 +40,13 @@ export function buildEvalLog(run: LoadedRun, transcripts: Map<string, Transcript
       sample_ids: run.tasks.map((t) => t.key),
       shuffled: false,
     },
-    model,
     generateConfig: generateConfig(m.llm),
     packages: { sheetbench: version },
     metadata: { run_id: m.runId, agent: m.agent, scoring_mode: m.scoringMode ?? null, experiment_hash: m.experimentHash ?? null },
     scorer: { name: SCORER_NAME, options: { scoring_mode: m.scoringMode ?? 'official' }, metrics: ['accuracy', 'hard_accuracy', 'stderr'] },
     metrics: { accuracy: mean(soft), hard_accuracy: mean(finished.map((t) => t.result.hard)), stderr: stderrOfMean(soft) },
     usage: modelUsage(finished.map((t) => t.result)),
-    samples: finished.map((t) => sample(t, transcripts.get(t.key) ?? null, model)),
+    samples: finished.map((t) => sample(t, transcripts.get(t.key) ?? null, fromManifest.model)),
   });
 }
 

@@ -1,4 +1,4 @@
-import { buildInspectEvalLog, inspectModelName, modelUsage, stderrOfMean, writeInspectEvalLog } from '../../report/inspectEvalLog';
+import { buildInspectEvalLog, manifestSpec, modelUsage, stderrOfMean, writeInspectEvalLog } from '../../report/inspectEvalLog';
 import { mean } from '../../report/summary';
 import { ORIGINAL_SYSTEM_PROMPT } from './prompt';
 import { dsbenchMetrics } from './metrics';
@@ -18,26 +18,22 @@ export async function writeDsbenchInspectLog(run: LoadedDsbenchRun, logsDir: str
 
 export function buildDsbenchEvalLog(run: LoadedDsbenchRun) {
   const m = run.manifest;
-  const model = inspectModelName(m.llm.model, m.llm.provider);
+  const fromManifest = manifestSpec(m, run.lastResultAt);
   const finished = run.questions.filter((q): q is LoadedQuestion & { result: DsbenchQuestionResult } => q.result !== undefined);
   const values = finished.map((q) => (q.result.verdict === 'correct' ? 1 : 0));
   const metrics = dsbenchMetrics(run.questions.map((q) => q.question), finished.map((q) => q.result));
   return buildInspectEvalLog({
-    runId: m.runId,
-    createdAt: m.createdAt,
-    lastResultAt: run.lastResultAt,
+    ...fromManifest,
     taskName: DSBENCH_TASK_NAME,
     taskArgs: { setting: m.agent },
-    solver: m.agent,
     dataset: { name: 'DSBench data analysis', location: m.datasetDir, samples: run.questions.length, sample_ids: run.questions.map((q) => q.question.id), shuffled: false },
-    model,
     generateConfig: { temperature: 0, max_tokens: 2256, top_p: 1 },
     packages: {},
     metadata: { run_id: m.runId, setting: m.agent, experiment_hash: m.experimentHash, ...(m.benchmarkSettings ?? {}) },
     scorer: { name: DSBENCH_SCORER, options: {}, metrics: ['accuracy', 'stderr'] },
     metrics: { accuracy: mean(values), competition_accuracy: metrics.competitionAccuracy, stderr: stderrOfMean(values) },
     usage: modelUsage(finished.map((q) => q.result)),
-    samples: finished.map((q) => sample(q, model)),
+    samples: finished.map((q) => sample(q, fromManifest.model)),
   });
 }
 
