@@ -1,6 +1,6 @@
-import { ApplicationFailure, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
-import { classifyLlmError, TextActionProvider, type LlmProvider } from '../llm';
-import { providerFor } from './llm';
+import { cancellationSignal, heartbeat } from '@temporalio/activity';
+import { TextActionProvider, type LlmProvider } from '../llm';
+import { providerFor, underRetryPolicy } from './llm';
 import { appendEvents } from '../conversation/eventLog';
 import type { NewEvent } from '../conversation/events';
 import { finishTurn } from '../conversation/finishTurn';
@@ -21,7 +21,7 @@ export function conversationActivities(deps: WorkerDeps, toolbox: Toolbox = defa
   return {
     async conversationModelStep(input: ModelStepInput): Promise<ModelStepResult> {
       const { llm } = deps.config;
-      return withHeartbeat(() =>
+      return underRetryPolicy(llm, () =>
         runModelStep(input, {
           provider: providerOf(),
           model: llm.model,
@@ -31,11 +31,7 @@ export function conversationActivities(deps: WorkerDeps, toolbox: Toolbox = defa
           tools: toolbox.specs(),
           signal: cancellationSignal(),
         }),
-      ).catch((err: unknown) => {
-        // A cancelled turn aborts the request: report the cancellation, not a model failure.
-        if (cancellationSignal().aborted) throw err;
-        throw modelFailure(err, deps);
-      });
+      );
     },
 
     /** Heartbeats while the tool runs; cancelling the turn aborts the tool (the sandbox kills its process group). */
@@ -66,17 +62,4 @@ function conversationProvider(deps: WorkerDeps): LlmProvider {
   // Conversations share the provider's rate limits with benchmark runs (per host and across hosts).
   const provider = providerFor(deps, deps.config.llm);
   return deps.config.conversation.toolCalling === 'text' ? new TextActionProvider(provider) : provider;
-}
-
-/** Same classes as the benchmark's LLM calls: transient ones retry, bad requests and auth stop at once. */
-function modelFailure(err: unknown, deps: WorkerDeps): ApplicationFailure {
-  const failure = classifyLlmError(err, { maxRetryAfterMs: deps.config.llm.maxRetryAfterMs });
-  const limit = deps.config.llm.retryLimits[failure.class as keyof typeof deps.config.llm.retryLimits];
-  const exhausted = limit !== undefined && activityInfo().attempt >= limit;
-  return ApplicationFailure.create({
-    message: `model call failed (${failure.class}): ${err instanceof Error ? err.message : String(err)}`,
-    type: `Llm.${failure.class}`,
-    nonRetryable: !failure.retryable || exhausted,
-    nextRetryDelay: failure.retryAfterMs,
-  });
 }

@@ -65,9 +65,19 @@ export function llmActivities(deps: WorkerDeps) {
 export async function cachedModelCall(deps: WorkerDeps, ctx: RunContext, request: ChatRequest, callKey: string): Promise<ChatResponse> {
   const provider = providerFor(deps, { ...deps.config.llm, ...ctx.manifest.llm, apiKey: deps.config.llm.apiKey });
   const cache = new ResponseCache(ctx.layout.llmCacheDir);
+  return underRetryPolicy(deps.config.llm, () => cachedComplete(provider, cache, request, { callKey, signal: cancellationSignal() }));
+}
+
+/**
+ * Runs one model request of an activity (a benchmark's or a conversation's) under the failure-class retry policy:
+ * heartbeats that carry the failure counts so far, and an ApplicationFailure of the failure's class when it fails.
+ * A cancelled activity aborts its request: that is reported as the cancellation, not as a model failure.
+ */
+export async function underRetryPolicy<T>(config: LlmConfig, request: () => Promise<T>): Promise<T> {
   const failures = failureCountsSoFar();
-  return withHeartbeat(() => cachedComplete(provider, cache, request, { callKey, signal: cancellationSignal() }), { failures }).catch((err: unknown) => {
-    throw toApplicationFailure(err, deps.config.llm, failures);
+  return withHeartbeat(request, { failures }).catch((err: unknown) => {
+    if (cancellationSignal().aborted) throw err;
+    throw toApplicationFailure(err, config, failures);
   });
 }
 

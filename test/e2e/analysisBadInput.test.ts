@@ -51,6 +51,20 @@ describe('analysis conversations: bad input, tool trouble, downloads, manifests,
     expect(r.answer).toMatch(/^_Note: the model answered without running any code/);
   }, 120_000);
 
+  it('model failures follow the benchmark calls\' retry policy: a 500 is retried and the turn completes; a 401 ends it at once', async () => {
+    const id = await conversation();
+    a.env.llm.inject({ kind: 'server_error' }, 1);
+    const retried = await turn(id, 'What is the total amount?');
+    expect(retried.status).toBe('completed');
+    expect(retried.answer).toContain('**47**');
+    expect(a.env.llm.log.filter((e) => e.fault).length).toBe(1);
+    a.env.llm.inject({ kind: 'status', status: 401, message: 'bad key' }, 1);
+    const refused = await turn(id, 'What is the total amount?');
+    expect(refused.status).toBe('failed');
+    expect(refused.error).toMatch(/LLM call failed \(auth\)/);
+    expect(a.env.llm.log.filter((e) => e.fault).length).toBe(2); // not retried
+  }, 180_000);
+
   it('a model looping on the same failing call is stopped with the reason; the next message works', async () => {
     const id = await conversation();
     const r = await turn(id, 'What is the total amount? [LOOP]');
