@@ -188,7 +188,14 @@ describe('analysis web app: bad input (against the fake API)', () => {
 
   it('the server goes away mid-turn and comes back: the page says so, then resumes the stream without a reload', async () => {
     app.pauseAt = 4;
-    const { page, close } = await openPage(app.browser, fake.url);
+    const { page, pageErrors, close } = await openPage(app.browser, fake.url);
+    // What the page's event streams did, printed if the turn never shows as completed (a CI failure to diagnose).
+    const t0 = Date.now();
+    const streams: string[] = [];
+    const logStream = (what: string, url: string) => url.includes('/events') && streams.push(`+${Date.now() - t0} ms ${what} ${url.replace(fake.url, '')}`);
+    page.on('request', (r) => logStream('request', r.url()));
+    page.on('requestfailed', (r) => logStream(`failed (${r.failure()?.errorText})`, r.url()));
+    page.on('response', (r) => logStream(`response ${r.status()}`, r.url()));
     await page.goto(fake.url);
     await page.getByRole('button', { name: '+ New conversation' }).click();
     await page.waitForURL(/#\/c\//);
@@ -201,7 +208,11 @@ describe('analysis web app: bad input (against the fake API)', () => {
     await expect.poll(() => page.locator('.banner').textContent(), { timeout: 20_000 }).toContain('reconnecting');
     await fake.start(port);
     fake.release(id);
-    await page.locator('.status-completed').waitFor({ timeout: 30_000 });
+    await page.locator('.status-completed').waitFor({ timeout: 30_000 }).catch(async (err: Error) => {
+      const banner = await page.locator('.banner').textContent().catch(() => null);
+      const items = await page.locator('article.turn .work > li').count();
+      throw new Error(`${err.message}\nbanner: ${banner}; work items: ${items}; events on the server: ${fake.conversations.get(id)?.events.length}; page errors: ${pageErrors.join(' | ')}\nevent streams:\n${streams.join('\n')}`);
+    });
     expect(await page.locator('article.turn .work > li').count()).toBe(6);
     await expect.poll(() => page.locator('.banner').count(), { timeout: 10_000 }).toBe(0);
     await close();
