@@ -93,7 +93,7 @@ def main():
     pending = {}  # read fd -> request state
     buffered = b''
     warm_up = warm_up_workbook()
-    next_spare = [fork_spare(warm_up)]
+    next_spare = fork_spare(warm_up)
 
     def live(child):
         """The spare, or a fresh one if it died while waiting (killed from outside): its death is not the request's."""
@@ -146,8 +146,8 @@ def main():
                 while b'\n' in buffered:
                     line, buffered = buffered.split(b'\n', 1)
                     req = json.loads(line)
-                    assign(live(next_spare[0]), req)
-                    next_spare[0] = fork_spare(warm_up)  # after the request is on its way: it readies itself meanwhile
+                    assign(live(next_spare), req)
+                    next_spare = fork_spare(warm_up)  # after the request is on its way: it readies itself meanwhile
             else:
                 chunk = os.read(key.fd, 1 << 16)
                 if chunk:

@@ -56,24 +56,32 @@ export async function ensureDevServer(opts: DevServerOptions): Promise<DevServer
       await prepareNamespace(address, opts.namespace, opts.retentionDays);
       return { address, uiUrl, pid, reused: false, stop: () => stopPid(pid) };
     } catch (err) {
-      // The dev server picks its internal ports itself (listen, close, bind later): another process can take one in between.
-      if (!(err instanceof DevServerStartError && err.portInUse && attempt < START_ATTEMPTS)) throw err;
+      // The dev server picks its internal ports itself (listen, close, bind later): another process can take one in
+      // between, and the next start picks others. A taken port of our own choosing would be taken again: the caller's.
+      const internal = err instanceof DevServerStartError && err.takenPort !== undefined && !ownPorts(opts).includes(err.takenPort);
+      if (!internal || attempt >= START_ATTEMPTS) throw err;
     }
   }
 }
 
 const START_ATTEMPTS = 3;
 
-/** The dev server ended before it listened; `portInUse` when the cause was a port taken by another process. */
+/** The dev server ended before it listened (the tail of its log says why). */
 export class DevServerStartError extends Error {
   constructor(readonly logTail: string, readonly logPath: string) {
     super(`temporal server start-dev exited during start-up: ${logTail.trim() || '(no output)'} (log: ${logPath})`);
     this.name = 'DevServerStartError';
   }
 
-  get portInUse(): boolean {
-    return /address already in use/i.test(this.logTail);
+  /** The port another process held, when that is why the server ended. */
+  get takenPort(): number | undefined {
+    const port = /:(\d+): bind: address already in use/i.exec(this.logTail)?.[1];
+    return port === undefined ? undefined : Number(port);
   }
+}
+
+function ownPorts(opts: DevServerOptions): number[] {
+  return [opts.port, opts.uiPort, ...(opts.metricsPort ? [opts.metricsPort] : [])];
 }
 
 async function startDevServer(opts: DevServerOptions, pidFile: string): Promise<number> {

@@ -44,8 +44,8 @@ export async function startTestTemporal(
     try {
       return ownedTemporal(opts, await ensureDevServer(opts));
     } catch (err) {
-      // Free ports picked here can be taken by a concurrently starting server before ours binds them.
-      if (!(err instanceof DevServerStartError && err.portInUse && attempt < 3)) throw err;
+      // Free ports picked here can be taken by a concurrently starting server before ours binds them: pick others.
+      if (!(err instanceof DevServerStartError && err.takenPort !== undefined && attempt < 3)) throw err;
     }
   }
 }

@@ -28,7 +28,7 @@ describe('dev server start-up failure', () => {
     });
     const err = await start.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DevServerStartError);
-    expect((err as DevServerStartError).portInUse).toBe(true);
+    expect((err as DevServerStartError).takenPort).toBe(takenPort);
     expect((err as Error).message).toContain(`${takenPort}`);
     expect((err as Error).message).toMatch(/address already in use/);
     expect((err as Error).message).toContain(path.join(stateDir, 'temporal.log'));
