@@ -24,6 +24,10 @@ export interface WorkflowTiming {
   activities: ActivityTiming[];
   /** Local activities (they run inside a workflow task, so their time would otherwise look like orchestration). */
   localActivities: ActivityTiming[];
+  /** A signal command's round trip: initiated → the server reports it delivered (0 for signals sent by an activity). */
+  signalRoundTripMs: number;
+  /** Start → the first workflow task's schedule (for a child: the server records the start in the parent first). */
+  firstWorkflowTaskDelayMs: number;
   /** Workflow-task latencies: schedule → start (waiting for a workflow slot/poller), start → complete (the worker's turn). */
   workflowTasks: { scheduleToStartMs: number[]; runMs: number[] };
   /** Child workflows this history started, and in how many distinct workflow tasks (1 per task = one start per round trip). */
@@ -40,6 +44,8 @@ export async function workflowTiming(client: Client, workflowId: string, runId?:
     wallMs: events.length ? timeOf(events[events.length - 1]) - timeOf(events[0]) : 0,
     activities: activityTimings(events),
     localActivities: localActivityTimings(events),
+    firstWorkflowTaskDelayMs: firstWorkflowTaskDelay(events),
+    signalRoundTripMs: signalRoundTrips(events),
     workflowTasks: workflowTaskTimings(events),
     childStarts: childStartsOf(events),
   };
@@ -58,6 +64,20 @@ function workflowTaskTimings(events: HistoryEvent[]): WorkflowTiming['workflowTa
     if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) out.runMs.push(timeOf(e) - started);
   }
   return out;
+}
+
+function firstWorkflowTaskDelay(events: HistoryEvent[]): number {
+  const scheduled = events.find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED);
+  return scheduled && events.length ? timeOf(scheduled) - timeOf(events[0]) : 0;
+}
+
+function signalRoundTrips(events: HistoryEvent[]): number {
+  const initiated = new Map(events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes).map((e) => [Number(e.eventId), timeOf(e)]));
+  return events.reduce((ms, e) => {
+    const done = e.externalWorkflowExecutionSignaledEventAttributes ?? e.signalExternalWorkflowExecutionFailedEventAttributes;
+    const from = done ? initiated.get(Number(done.initiatedEventId)) : undefined;
+    return from === undefined ? ms : ms + timeOf(e) - from;
+  }, 0);
 }
 
 function childStartsOf(events: HistoryEvent[]): WorkflowTiming['childStarts'] {

@@ -25,6 +25,8 @@ const { values: args } = parseArgs({
 const RECALC = args.recalc === 'none' ? 'none' : 'libreoffice';
 /** The work a harness exists to run; everything else an activity does is bookkeeping. */
 const WORK = new Set(['executeSolution', 'executeOnTestCases', 'recalcWorkbook', 'recalcWorkbooks', 'scoreTask']);
+/** Local activities that are orchestration themselves: the task's done signal to its run, sent from its last workflow task. */
+const ORCHESTRATION = new Set(['reportTaskDone']);
 
 interface TaskOverhead {
   taskId: string;
@@ -34,6 +36,23 @@ interface TaskOverhead {
   localActivityMs: number;
   orchestrationMs: number;
   scheduleToStartMs: number;
+  /** Where the orchestration time goes (its parts add up to orchestrationMs). */
+  parts: OrchestrationParts;
+}
+
+interface OrchestrationParts {
+  /** Start → first workflow task scheduled (a child's start is recorded in its parent first). */
+  childStart: number;
+  /** Workflow tasks waiting for the worker: schedule → start. */
+  workflowTaskWait: number;
+  /** The worker's turns: workflow-task start → completion, less the local activities that ran inside them. */
+  workflowTaskRun: number;
+  /** Activities waiting for a worker: schedule → start (0 when dispatched eagerly). */
+  activityDispatch: number;
+  /** The done signal to the run: a local activity (v6), or the signal command's round trip. */
+  reportToRun: number;
+  /** The rest: between an event and the next one the server writes (e.g. an activity's close → the next workflow task). */
+  other: number;
 }
 
 function overheadOf(taskId: string, t: WorkflowTiming): TaskOverhead {
@@ -41,15 +60,25 @@ function overheadOf(taskId: string, t: WorkflowTiming): TaskOverhead {
   const isWork = (a: ActivityTiming) => WORK.has(a.type);
   // Scoring is work whether it ran as an activity or as a local one (patched 'local-scoring').
   const workMs = total(t.activities.filter(isWork)) + total(t.localActivities.filter(isWork));
-  const activityMs = total(t.activities) + total(t.localActivities);
+  const localActivities = t.localActivities.filter((a) => !ORCHESTRATION.has(a.type));
+  const activityMs = total(t.activities) + total(localActivities);
+  const orchestrationMs = t.wallMs - activityMs;
+  const known = {
+    childStart: t.firstWorkflowTaskDelayMs,
+    workflowTaskWait: sumOf(t.workflowTasks.scheduleToStartMs),
+    workflowTaskRun: sumOf(t.workflowTasks.runMs) - total(t.localActivities),
+    activityDispatch: t.activities.reduce((s, a) => s + a.scheduleToStartMs, 0),
+    reportToRun: total(t.localActivities.filter((a) => ORCHESTRATION.has(a.type))) + t.signalRoundTripMs,
+  };
   return {
     taskId,
     wallMs: t.wallMs,
     workMs,
     otherActivityMs: total(t.activities.filter((a) => !isWork(a))),
-    localActivityMs: total(t.localActivities.filter((a) => !isWork(a))),
-    orchestrationMs: t.wallMs - activityMs,
+    localActivityMs: total(localActivities.filter((a) => !isWork(a))),
+    orchestrationMs,
     scheduleToStartMs: t.activities.reduce((s, a) => s + a.scheduleToStartMs, 0),
+    parts: { ...known, other: orchestrationMs - sumOf(Object.values(known)) },
   };
 }
 
@@ -86,6 +115,7 @@ async function main(): Promise<void> {
         orchestration: Math.round(sum((r) => r.orchestrationMs) / n),
         of_which_scheduleToStart: Math.round(sum((r) => r.scheduleToStartMs) / n),
       },
+      orchestrationPartsMeanMs: mapValues(sumBy(rows.flatMap((r) => Object.entries(r.parts)), ([k]) => k, ([, v]) => v), (v) => v / n),
       orchestrationOverWork: round(sum((r) => r.orchestrationMs) / sum((r) => r.workMs)),
       orchestrationInclLocalActivitiesOverWork: round((sum((r) => r.orchestrationMs) + sum((r) => r.localActivityMs)) / sum((r) => r.workMs)),
       orchestrationPlusBookkeepingOverWork: round((sum((r) => r.orchestrationMs) + sum((r) => r.otherActivityMs) + sum((r) => r.localActivityMs)) / sum((r) => r.workMs)),
@@ -125,6 +155,7 @@ async function main(): Promise<void> {
   }
 }
 
+const sumOf = (v: number[]) => v.reduce((a, b) => a + b, 0);
 const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
 
 // Exit explicitly: the worker's warm preview process (and gRPC retry timers) would keep the event loop alive.
