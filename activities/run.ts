@@ -3,6 +3,9 @@ import { taskKey } from '../dataset/spreadsheetbench';
 import { readJson } from '../artifacts/files';
 import path from 'node:path';
 import { benchmarkNamed } from '../benchmarks';
+import { getClient, log } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { taskDoneSignal, type TaskDoneSignal } from '../workflows/contracts';
 
 export const runActivities = {
   /** A page of task ids in run order (the task list travels by reference: it stays in the run folder). */
@@ -18,5 +21,18 @@ export const runActivities = {
   async finalizeRun(input: { runDir: string }): Promise<unknown> {
     const ctx = await runContext(input.runDir);
     return benchmarkNamed(ctx.manifest.benchmark).finalize(ctx);
+  },
+
+  /**
+   * Tells the run (by workflow id: its latest execution) that a task is done; called by the task's last workflow task
+   * (workflows/taskPaths.ts). A run that no longer exists has nobody to tell: the task's result is in the run folder.
+   */
+  async reportTaskDone(input: { runWorkflowId: string; done: TaskDoneSignal }): Promise<void> {
+    try {
+      await getClient().workflow.getHandle(input.runWorkflowId).signal(taskDoneSignal, input.done);
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      log.warn('task done, but its run is gone', { run: input.runWorkflowId, taskId: input.done.taskId });
+    }
   },
 };

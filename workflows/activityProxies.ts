@@ -1,5 +1,6 @@
-import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { MainActivities, RecalcActivities } from '../activities';
+import type { TaskPaths } from './taskPaths';
 
 /**
  * Activity options per kind of work. LLM calls retry few times (each retry may cost money: the response cache makes a
@@ -42,8 +43,8 @@ export const localBookkeeping = proxyLocalActivities<MainActivities>({
  * Cheap bookkeeping (prepare, output paths, record, close sessions) as local activities in new executions; histories
  * recorded before keep the activity they scheduled then.
  */
-export function bookkeepingCall(): typeof bookkeeping {
-  return patched('local-bookkeeping') ? localBookkeeping : bookkeeping;
+export function bookkeepingCall(paths: TaskPaths): typeof bookkeeping {
+  return paths.uses('local-bookkeeping') ? localBookkeeping : bookkeeping;
 }
 
 /**
@@ -51,8 +52,8 @@ export function bookkeepingCall(): typeof bookkeeping {
  * result record, which saves a workflow task and an activity round trip per task (a few tens of ms of exceljs work, no
  * heartbeats; a lost worker's task is retried whole and scoring is idempotent).
  */
-export function scoringCall(): typeof bookkeeping {
-  return patched('local-scoring') ? localBookkeeping : bookkeeping;
+export function scoringCall(paths: TaskPaths): typeof bookkeeping {
+  return paths.uses('local-scoring') ? localBookkeeping : bookkeeping;
 }
 
 /** Waits on work another workflow does (a conversation's turn): long, heartbeating, so a lost worker is noticed. */

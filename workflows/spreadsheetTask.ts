@@ -4,7 +4,6 @@ import {
   CancellationScope,
   isCancellation,
   getExternalWorkflowHandle,
-  patched,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -12,19 +11,22 @@ import {
 import { SA } from '../temporal/searchAttributes';
 import type { TaskFailureClass, TaskResult } from '../run/taskResult';
 import type { PreparedTask } from '../activities/task';
-import { bookkeepingCall, execution, executionBatch, recalcOn, scoringCall } from './activityProxies';
-import { taskDoneSignal, taskStageQuery, type TaskWorkflowInput } from './contracts';
+import { bookkeepingCall, execution, executionBatch, localBookkeeping, recalcOn, scoringCall } from './activityProxies';
+import { taskDoneSignal, taskStageQuery, type TaskDoneSignal, type TaskWorkflowInput } from './contracts';
 import { StageLedger } from './stageLedger';
 import { TaskBudget } from './budget';
 import { AGENTS } from './agents';
 import type { AgentOutcome } from './agents/agent';
-import { closeAgentSessions, createAgentContext } from './agents/context';
+import { closeAgentSessions, createAgentContext, type InStage, type SessionUse } from './agents/context';
+import { TaskPaths } from './taskPaths';
 
 /**
  * One SpreadsheetBench task: agent → solution → execute on every test case (OJ style) → recalculate → score → record,
  * then report to the run. Every LLM call, execution, recalculation and scoring is its own activity.
  */
 export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskResult> {
+  const paths = new TaskPaths();
+  const inStage = stageRunner(paths);
   const ledger = new StageLedger();
   const budget = new TaskBudget(input);
   const startedAt = Date.now();
@@ -35,16 +37,16 @@ export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskRes
   let outcome: AgentOutcome | undefined;
   let finalFeedback: string | undefined;
   try {
-    prepared = await inStage(ledger, 'prepare', () => bookkeepingCall().prepareTask({ runDir: input.runDir, taskId: input.taskId }));
-    outcome = await runAgent(input, prepared, ledger, budget);
-    finalFeedback = await runOnTestCases(input, prepared, outcome, ledger);
+    prepared = await inStage(ledger, 'prepare', () => bookkeepingCall(paths).prepareTask({ runDir: input.runDir, taskId: input.taskId }));
+    outcome = await runAgent(input, prepared, ledger, budget, paths, inStage);
+    finalFeedback = await runOnTestCases(input, prepared, outcome, ledger, paths, inStage);
     if (outcome.problem) failure = { class: 'model', message: outcome.problem };
   } catch (err) {
-    if (isCancellation(err)) return recordCancelled(input, ledger, prepared, startedAt, err);
+    if (isCancellation(err)) return recordCancelled(input, ledger, prepared, startedAt, paths, err);
     failure = classifyFailure(err);
   }
-  if (prepared && input.recalcTaskQueue) await recalcOutputs(input, prepared, ledger);
-  const score = await inStage(ledger, 'score', () => scoringCall().scoreTask({ runDir: input.runDir, taskId: input.taskId }));
+  if (prepared && input.recalcTaskQueue) await recalcOutputs(input, prepared, ledger, paths, inStage);
+  const score = await inStage(ledger, 'score', () => scoringCall(paths).scoreTask({ runDir: input.runDir, taskId: input.taskId }));
   const result: TaskResult = {
     taskId: input.taskId,
     id: prepared?.id ?? input.taskId,
@@ -58,18 +60,18 @@ export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskRes
     reasons: score.reasons,
     wallMs: Date.now() - startedAt,
   };
-  await bookkeepingCall().recordTaskResult({
+  await bookkeepingCall(paths).recordTaskResult({
     runDir: input.runDir,
     result,
     conversations: outcome ? [outcome.conversation] : [],
     official: outcome ? { conversation: outcome.conversation, finalFeedback, solution: outcome.solution } : undefined,
   });
-  await reportToRun(result, input.budgeted ?? false);
+  await reportToRun(result, input.budgeted ?? false, paths);
   return result;
 }
 
 /** The run was cancelled: keep a record of where the task stood (no scoring), then end as cancelled. */
-async function recordCancelled(input: TaskWorkflowInput, ledger: StageLedger, prepared: PreparedTask | undefined, startedAt: number, cause: unknown): Promise<never> {
+async function recordCancelled(input: TaskWorkflowInput, ledger: StageLedger, prepared: PreparedTask | undefined, startedAt: number, paths: TaskPaths, cause: unknown): Promise<never> {
   await CancellationScope.nonCancellable(async () => {
     const cases = prepared?.testCases.length ?? 3;
     const result: TaskResult = {
@@ -85,27 +87,35 @@ async function recordCancelled(input: TaskWorkflowInput, ledger: StageLedger, pr
       reasons: Array(cases).fill('cancelled'),
       wallMs: Date.now() - startedAt,
     };
-    await bookkeepingCall().recordTaskResult({ runDir: input.runDir, result, conversations: [] });
+    await bookkeepingCall(paths).recordTaskResult({ runDir: input.runDir, result, conversations: [] });
     await upsertSearchAttributes([{ key: SA.status, value: 'cancelled' }]);
   });
   throw cause;
 }
 
-async function runAgent(input: TaskWorkflowInput, prepared: PreparedTask, ledger: StageLedger, budget: TaskBudget): Promise<AgentOutcome> {
+async function runAgent(input: TaskWorkflowInput, prepared: PreparedTask, ledger: StageLedger, budget: TaskBudget, paths: TaskPaths, inStage: InStage): Promise<AgentOutcome> {
   const agent = AGENTS[input.agent];
   if (!agent) throw ApplicationFailure.nonRetryable(`unknown agent ${input.agent}`, 'ConfigError');
+  const sessionUse: SessionUse = { opened: false };
   try {
-    return await agent(createAgentContext(input, prepared, ledger, inStage, budget));
+    return await agent(createAgentContext(input, prepared, ledger, inStage, budget, sessionUse));
   } finally {
-    await closeAgentSessions(input);
+    await closeAgentSessions(input, paths, sessionUse);
   }
 }
 
 /** OJ-style: the final solution runs on each test case the agent did not run it on, each in a fresh sandbox. */
-async function runOnTestCases(input: TaskWorkflowInput, prepared: PreparedTask, outcome: AgentOutcome, ledger: StageLedger): Promise<string | undefined> {
+async function runOnTestCases(
+  input: TaskWorkflowInput,
+  prepared: PreparedTask,
+  outcome: AgentOutcome,
+  ledger: StageLedger,
+  paths: TaskPaths,
+  inStage: InStage,
+): Promise<string | undefined> {
   let firstFeedback = outcome.lastFeedback;
   if (!outcome.solution.trim()) return firstFeedback;
-  if (patched('test-cases-in-one-activity')) {
+  if (paths.uses('test-cases-in-one-activity')) {
     // One activity runs them one after another (each still in its own fresh sandbox): N-1 fewer round trips.
     const runs = prepared.testCases.filter((tc) => !outcome.executedTestCases.includes(tc)).map((testCase) => ({ testCase, label: `final-tc${testCase}` }));
     if (!runs.length) return firstFeedback;
@@ -123,29 +133,39 @@ async function runOnTestCases(input: TaskWorkflowInput, prepared: PreparedTask, 
   return firstFeedback;
 }
 
-async function recalcOutputs(input: TaskWorkflowInput, prepared: PreparedTask, ledger: StageLedger): Promise<void> {
-  const { outputPaths } = await bookkeepingCall().outputPaths({ runDir: input.runDir, taskId: input.taskId, testCases: prepared.testCases });
+async function recalcOutputs(input: TaskWorkflowInput, prepared: PreparedTask, ledger: StageLedger, paths: TaskPaths, inStage: InStage): Promise<void> {
+  const { outputPaths } = await bookkeepingCall(paths).outputPaths({ runDir: input.runDir, taskId: input.taskId, testCases: prepared.testCases });
   await inStage(ledger, 'recalc', async () => {
     // All of a task's outputs in one activity: N-1 fewer round trips on the recalc queue.
-    if (patched('recalc-in-one-activity')) return void (await recalcOn(input.recalcTaskQueue!, outputPaths.length).recalcWorkbooks({ paths: outputPaths }));
+    if (paths.uses('recalc-in-one-activity')) return void (await recalcOn(input.recalcTaskQueue!, outputPaths.length).recalcWorkbooks({ paths: outputPaths }));
     const { recalcWorkbook } = recalcOn(input.recalcTaskQueue!);
     for (const path of outputPaths) await recalcWorkbook({ path });
   });
 }
 
-async function inStage<T>(ledger: StageLedger, stage: string, fn: (record: ReturnType<StageLedger['begin']>) => Promise<T>): Promise<T> {
-  const previous = ledger.current;
-  const record = ledger.begin(stage);
-  // The Stage attribute is upserted when it changes, not again for each execution of the same stage.
-  if (previous !== stage || !patched('stage-upsert-on-change')) await upsertSearchAttributes([{ key: SA.stage, value: stage }]);
-  try {
-    const value = await fn(record);
-    ledger.end(record, 'ok');
-    return value;
-  } catch (err) {
-    ledger.end(record, `failed: ${failureMessage(err)}`);
-    throw err;
-  }
+/** Stages that run as local activities, inside one workflow task: nobody can see a task wait in them. */
+const WITHIN_ONE_WORKFLOW_TASK = new Set(['prepare', 'score']);
+
+/** Runs a ledger stage and keeps the Stage search attribute on the stage the task waits in. */
+function stageRunner(paths: TaskPaths): InStage {
+  const upsertStage = (previous: string, stage: string) =>
+    paths.v6
+      ? previous !== stage && !WITHIN_ONE_WORKFLOW_TASK.has(stage)
+      : // The attribute is upserted when it changes, not again for each execution of the same stage.
+        previous !== stage || !paths.uses('stage-upsert-on-change');
+  return async (ledger, stage, fn) => {
+    const previous = ledger.current;
+    const record = ledger.begin(stage);
+    if (upsertStage(previous, stage)) await upsertSearchAttributes([{ key: SA.stage, value: stage }]);
+    try {
+      const value = await fn(record);
+      ledger.end(record, 'ok');
+      return value;
+    } catch (err) {
+      ledger.end(record, `failed: ${failureMessage(err)}`);
+      throw err;
+    }
+  };
 }
 
 export function classifyFailure(err: unknown): { class: TaskFailureClass; message: string } {
@@ -165,15 +185,15 @@ function failureMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-async function reportToRun(result: TaskResult, budgeted: boolean): Promise<void> {
+async function reportToRun(result: TaskResult, budgeted: boolean, paths: TaskPaths): Promise<void> {
   await upsertSearchAttributes([
+    ...(paths.v6 ? [{ key: SA.stage, value: 'score' }] : []),
     { key: SA.status, value: result.failure ? `failed:${result.failure.class}` : 'scored' },
     { key: SA.costUsd, value: result.costUsd },
   ]);
   const parent = workflowInfo().parent;
   if (!parent) return;
-  // Addressed by workflow id only, so the signal reaches the run's latest execution after a continue-as-new.
-  await getExternalWorkflowHandle(parent.workflowId).signal(taskDoneSignal, {
+  const done: TaskDoneSignal = {
     taskId: result.taskId,
     soft: result.soft,
     hard: result.hard,
@@ -182,5 +202,11 @@ async function reportToRun(result: TaskResult, budgeted: boolean): Promise<void>
     costUsd: result.costUsd,
     llmCalls: result.llmCalls,
     budgeted,
-  });
+  };
+  // From a local activity, the signal is in the run's history before this workflow task ends, so the task completes in
+  // it. A signal command would have to be acknowledged in a further workflow task first: the server drops a signal
+  // whose sender has closed. A repeat after a lost worker is harmless: the run counts each task once.
+  if (paths.v6) return void (await localBookkeeping.reportTaskDone({ runWorkflowId: parent.workflowId, done }));
+  // Addressed by workflow id only, so the signal reaches the run's latest execution after a continue-as-new.
+  await getExternalWorkflowHandle(parent.workflowId).signal(taskDoneSignal, done);
 }

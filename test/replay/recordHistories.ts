@@ -28,9 +28,10 @@ const MODE = ['conversation', 'dsbench'].includes(process.argv[2]) ? process.arg
  * Fixture generation. Spreadsheet runs: v1 one child start per workflow task; v2 batched child starts; v3 task
  * workflows started by name, local bookkeeping activities, a solution's test cases in one activity, the Stage attribute
  * upserted when it changes; v4 a task's outputs recalculated in one activity; v5 scoring as a local activity (each
- * behind `patched()`).
+ * behind `patched()`); v6 all of these under one patch, the done signal from a local activity, no Stage upsert for
+ * the local stages (workflows/taskPaths.ts).
  */
-const VERSION = (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ?? (MODE === 'spreadsheet' ? 'v5' : 'v1');
+const VERSION = (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ?? (MODE === 'spreadsheet' ? 'v6' : 'v1');
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
 const DSBENCH_SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/dsbench-sample');
 

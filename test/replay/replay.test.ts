@@ -19,10 +19,10 @@ describe('recorded workflow histories replay on the current code', () => {
   it('has histories of run and task workflows for the single agent and SheetCopilot, from each workflow version, and of the analysis and DSBench benchmarks', () => {
     const names = ['sheetcopilot-run', 'sheetcopilot-task-79-7', 'single-run', 'single-task-39604', 'single-task-599-9'];
     const others = ['v1-analysis-task-a01', 'v1-conversation-a01', 'v1-dsbench-run', 'v1-dsbench-task'].map((n) => `${n}.history.bin`);
-    expect(files.sort()).toEqual([...others, ...['v1', 'v2', 'v3', 'v4', 'v5'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
+    expect(files.sort()).toEqual([...others, ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
   });
 
-  it('covers the patched paths: v3 task workflows use local bookkeeping and run the test cases in one activity, v4 ones recalculate in one activity, v5 ones score in a local activity; v3 and DSBench runs start tasks by name', () => {
+  it('covers the patched paths: v3 task workflows use local bookkeeping and run the test cases in one activity, v4 ones recalculate in one activity, v5 ones score in a local activity, v6 ones take all under one patch and report by local activity; v3 and DSBench runs start tasks by name', () => {
     const patches = (f: string) => events(f).flatMap((e) => {
       const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
       return data ? [(JSON.parse(Buffer.from(data).toString()) as { id: string }).id] : [];
@@ -59,6 +59,17 @@ describe('recorded workflow histories replay on the current code', () => {
       expect(activities(task), task).not.toContain('scoreTask');
     }
     expect(activities('v4-single-task-39604.history.bin')).toContain('scoreTask');
+    // v6: one patch marker for all of it; the done signal goes out from a local activity, not as a signal command; the
+    // single agent opened no kernel session, so none is closed; v5 still signalled by command.
+    const signalCommands = (f: string) => events(f).filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes).length;
+    for (const task of ['v6-single-task-39604', 'v6-single-task-599-9', 'v6-sheetcopilot-task-79-7'].map((n) => `${n}.history.bin`)) {
+      expect(patches(task), task).toEqual(['task-paths-v6']);
+      expect(localActivityTypes(task).slice(-3), task).toEqual(['scoreTask', 'recordTaskResult', 'reportTaskDone']);
+      expect(signalCommands(task), task).toBe(0);
+    }
+    expect(localActivityTypes('v6-single-task-39604.history.bin')).not.toContain('closeSessions');
+    expect(localActivityTypes('v5-single-task-39604.history.bin')).toContain('closeSessions');
+    expect(signalCommands('v5-single-task-39604.history.bin')).toBe(1);
     const started = (f: string) => events(f).flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name ?? []);
     expect(started('v1-dsbench-run.history.bin')).toEqual(['dsbenchTask']);
     expect(events('v1-dsbench-task.history.bin')[0].workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('dsbenchTask');

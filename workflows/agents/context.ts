@@ -1,16 +1,22 @@
-import { CancellationScope, patched } from '@temporalio/workflow';
+import { CancellationScope } from '@temporalio/workflow';
 import type { PreparedTask } from '../../activities/task';
 import type { StageRecord } from '../../run/taskResult';
 import type { TaskWorkflowInput } from '../contracts';
 import { execution, llm, localBookkeeping } from '../activityProxies';
 import type { StageLedger } from '../stageLedger';
 import type { TaskBudget } from '../budget';
+import type { TaskPaths } from '../taskPaths';
 import type { AgentContext, StageTools } from './agent';
 import { cleanup, sessions } from './stageProxies';
 
 export type InStage = <T>(ledger: StageLedger, stage: string, fn: (record: StageRecord) => Promise<T>) => Promise<T>;
 
 const DEFAULT_SETTINGS = { maxTurns: 5, maxRevisions: 3 };
+
+/** Whether the agent opened a kernel session: only then is there one to close when it ends. */
+export interface SessionUse {
+  opened: boolean;
+}
 
 /** The activities an agent may use, each charged to a named stage of the task's ledger. */
 export function createAgentContext(
@@ -19,6 +25,7 @@ export function createAgentContext(
   ledger: StageLedger,
   inStage: InStage,
   budget: TaskBudget,
+  sessionUse: SessionUse,
 ): AgentContext {
   const settings = { ...DEFAULT_SETTINGS, ...pick(prepared.agentSettings) };
   const toolsFor = (record: StageRecord, setNote: (o: string) => void): StageTools => ({
@@ -30,8 +37,10 @@ export function createAgentContext(
       ledger.charge(record, reply.usage, reply.costUsd);
       return reply;
     },
-    executeInSession: (conversation, round, code, label) =>
-      sessions.executeInSession({ runDir: input.runDir, taskId: input.taskId, conversation, round, code, label }),
+    executeInSession: (conversation, round, code, label) => {
+      sessionUse.opened = true;
+      return sessions.executeInSession({ runDir: input.runDir, taskId: input.taskId, conversation, round, code, label });
+    },
     charge: (usage, costUsd) => ledger.charge(record, usage, costUsd),
     note: setNote,
   });
@@ -58,9 +67,10 @@ export function createAgentContext(
 }
 
 /** Ends the task's kernel sessions on the worker that holds them (others expire by idle TTL). */
-export async function closeAgentSessions(input: TaskWorkflowInput): Promise<void> {
+export async function closeAgentSessions(input: TaskWorkflowInput, paths: TaskPaths, sessionUse: SessionUse): Promise<void> {
+  if (paths.v6 && !sessionUse.opened) return;
   // Also when the task is being cancelled: kernels are disposed, not left to their idle timeout.
-  await CancellationScope.nonCancellable(() => (patched('local-bookkeeping') ? localBookkeeping : cleanup).closeSessions({ runDir: input.runDir, taskId: input.taskId })).catch(() => undefined);
+  await CancellationScope.nonCancellable(() => (paths.uses('local-bookkeeping') ? localBookkeeping : cleanup).closeSessions({ runDir: input.runDir, taskId: input.taskId })).catch(() => undefined);
 }
 
 function pick(s: PreparedTask['agentSettings']): Partial<typeof DEFAULT_SETTINGS> {
