@@ -1,4 +1,4 @@
-import { open, access, readdir, stat } from 'node:fs/promises';
+import { open, access, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
 import { runContext } from '../run/runContext';
@@ -14,6 +14,8 @@ export interface PreparedTask {
   testCases: number[];
   /** The run's agent settings (max turns, revisions, prompt version), from run.json. */
   agentSettings?: RunManifest['agentSettings'];
+  /** Where each test case's output goes, whether or not one is written (recalculation skips the missing ones). */
+  outputPaths?: string[];
 }
 
 export interface RecordTaskResultInput {
@@ -42,7 +44,15 @@ export const taskActivities = {
       const problem = (await zipProblem(c.inputPath)) ?? null;
       if (problem) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: ${path.basename(c.inputPath)} ${problem}`, 'DatasetError');
     }
-    return { id: task.id, instructionType: task.instruction_type, testCases: cases.map((c) => c.index), agentSettings: ctx.manifest.agentSettings };
+    // The outputs folder exists from here on: a recalculation never waits for it, even when no output was written.
+    await mkdir(ctx.layout.outputsDir, { recursive: true });
+    return {
+      id: task.id,
+      instructionType: task.instruction_type,
+      testCases: cases.map((c) => c.index),
+      agentSettings: ctx.manifest.agentSettings,
+      outputPaths: cases.map((c) => ctx.layout.outputPath(input.taskId, c.index)),
+    };
   },
 
   /** Writes the task's result and transcript to the artifact store (idempotent: same content on a retry). */

@@ -134,7 +134,9 @@ async function runOnTestCases(
 }
 
 async function recalcOutputs(input: TaskWorkflowInput, prepared: PreparedTask, ledger: StageLedger, paths: TaskPaths, inStage: InStage): Promise<void> {
-  const { outputPaths } = await bookkeepingCall(paths).outputPaths({ runDir: input.runDir, taskId: input.taskId, testCases: prepared.testCases });
+  const outputPaths = paths.v6 && prepared.outputPaths
+    ? prepared.outputPaths
+    : (await bookkeepingCall(paths).outputPaths({ runDir: input.runDir, taskId: input.taskId, testCases: prepared.testCases })).outputPaths;
   await inStage(ledger, 'recalc', async () => {
     // All of a task's outputs in one activity: N-1 fewer round trips on the recalc queue.
     if (paths.uses('recalc-in-one-activity')) return void (await recalcOn(input.recalcTaskQueue!, outputPaths.length).recalcWorkbooks({ paths: outputPaths }));

@@ -12,6 +12,7 @@ export type TaskPatch = 'local-bookkeeping' | 'test-cases-in-one-activity' | 're
  * Taken only by v6 executions (no earlier history holds them):
  * - the run hears of the result from a local activity in the task's last workflow task (no workflow task after it);
  * - the agent's kernel sessions are closed only if it opened any;
+ * - the outputs to recalculate come with the prepared task (no local activity to list them; missing ones are skipped);
  * - the Stage attribute is upserted for stages a task waits in, not for the local ones that start and end inside one
  *   workflow task (prepare; score goes out with the final status).
  */
