@@ -63,11 +63,12 @@ function overheadOf(taskId: string, t: WorkflowTiming): TaskOverhead {
   const localActivities = t.localActivities.filter((a) => !ORCHESTRATION.has(a.type));
   const activityMs = total(t.activities) + total(localActivities);
   const orchestrationMs = t.wallMs - activityMs;
+  const scheduleToStartMs = t.activities.reduce((s, a) => s + a.scheduleToStartMs, 0);
   const known = {
     childStart: t.firstWorkflowTaskDelayMs,
     workflowTaskWait: sumOf(t.workflowTasks.scheduleToStartMs),
     workflowTaskRun: sumOf(t.workflowTasks.runMs) - total(t.localActivities),
-    activityDispatch: t.activities.reduce((s, a) => s + a.scheduleToStartMs, 0),
+    activityDispatch: scheduleToStartMs,
     reportToRun: total(t.localActivities.filter((a) => ORCHESTRATION.has(a.type))) + t.signalRoundTripMs,
   };
   return {
@@ -77,7 +78,7 @@ function overheadOf(taskId: string, t: WorkflowTiming): TaskOverhead {
     otherActivityMs: total(t.activities.filter((a) => !isWork(a))),
     localActivityMs: total(localActivities.filter((a) => !isWork(a))),
     orchestrationMs,
-    scheduleToStartMs: t.activities.reduce((s, a) => s + a.scheduleToStartMs, 0),
+    scheduleToStartMs,
     parts: { ...known, other: orchestrationMs - sumOf(Object.values(known)) },
   };
 }

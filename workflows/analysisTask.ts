@@ -1,8 +1,9 @@
-import { getExternalWorkflowHandle, isCancellation, startChild, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { isCancellation, patched, startChild, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { SA } from '../temporal/searchAttributes';
 import type { TaskFailureClass } from '../run/taskResult';
 import { bookkeeping, waiting } from './activityProxies';
-import { taskDoneSignal, type TaskWorkflowInput } from './contracts';
+import type { TaskWorkflowInput } from './contracts';
+import { reportToRun } from './reportToRun';
 import { conversation } from './conversation';
 import { closeConversationSignal, type TurnSummary } from './conversationContracts';
 import { classifyFailure } from './spreadsheetTask';
@@ -45,9 +46,7 @@ export async function analysisTask(input: TaskWorkflowInput): Promise<void> {
     { key: SA.status, value: status === 'scored' ? 'scored' : status === 'skipped' ? 'skipped' : `failed:${failureClass ?? 'internal'}` },
     { key: SA.costUsd, value: costUsd },
   ]);
-  const parent = workflowInfo().parent;
-  if (!parent) return;
-  await getExternalWorkflowHandle(parent.workflowId).signal(taskDoneSignal, {
+  const done = {
     taskId: input.taskId,
     soft: pass ? 1 : 0,
     hard: pass ? 1 : 0,
@@ -56,7 +55,8 @@ export async function analysisTask(input: TaskWorkflowInput): Promise<void> {
     usage,
     costUsd,
     llmCalls: turn?.summary.steps ?? 0,
-  });
+  };
+  await reportToRun(done, patched('done-by-local-activity'));
 }
 
 /** The turn's end, unless the conversation workflow ends first (failed, terminated): then that is the request's failure. */

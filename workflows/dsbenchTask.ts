@@ -1,9 +1,10 @@
-import { CancellationScope, getExternalWorkflowHandle, isCancellation, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, patched, upsertSearchAttributes } from '@temporalio/workflow';
 import { SA } from '../temporal/searchAttributes';
 import type { TokenUsage } from '../llm/types';
 import type { TaskFailureClass } from '../run/taskResult';
 import { bookkeeping, execution, llm } from './activityProxies';
-import { taskDoneSignal, type TaskWorkflowInput } from './contracts';
+import type { TaskWorkflowInput } from './contracts';
+import { reportToRun } from './reportToRun';
 import { TaskBudget } from './budget';
 import { classifyFailure } from './spreadsheetTask';
 
@@ -63,18 +64,8 @@ export async function dsbenchTask(input: TaskWorkflowInput): Promise<void> {
     { key: SA.status, value: failure ? `failed:${failure.class}` : 'scored' },
     { key: SA.costUsd, value: spend.costUsd },
   ]);
-  const parent = workflowInfo().parent;
-  if (!parent) return;
-  await getExternalWorkflowHandle(parent.workflowId).signal(taskDoneSignal, {
-    taskId: input.taskId,
-    soft,
-    hard: soft,
-    failureClass: failure?.class,
-    usage: spend.usage,
-    costUsd: spend.costUsd,
-    llmCalls: spend.llmCalls,
-    budgeted: input.budgeted ?? false,
-  });
+  const done = { taskId: input.taskId, soft, hard: soft, failureClass: failure?.class, usage: spend.usage, costUsd: spend.costUsd, llmCalls: spend.llmCalls, budgeted: input.budgeted ?? false };
+  await reportToRun(done, patched('done-by-local-activity'));
 }
 
 type ModelCall = <T extends { usage: TokenUsage; costUsd: number }>(stage: string, fn: (callKey: string) => Promise<T>) => Promise<T>;

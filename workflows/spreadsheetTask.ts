@@ -3,16 +3,15 @@ import {
   ApplicationFailure,
   CancellationScope,
   isCancellation,
-  getExternalWorkflowHandle,
   setHandler,
   upsertSearchAttributes,
-  workflowInfo,
 } from '@temporalio/workflow';
 import { SA } from '../temporal/searchAttributes';
 import type { TaskFailureClass, TaskResult } from '../run/taskResult';
 import type { PreparedTask } from '../activities/task';
-import { bookkeepingCall, execution, executionBatch, localBookkeeping, recalcOn, scoringCall } from './activityProxies';
-import { taskDoneSignal, taskStageQuery, type TaskDoneSignal, type TaskWorkflowInput } from './contracts';
+import { bookkeepingCall, execution, executionBatch, recalcOn, scoringCall } from './activityProxies';
+import { taskStageQuery, type TaskWorkflowInput } from './contracts';
+import { reportToRun } from './reportToRun';
 import { StageLedger } from './stageLedger';
 import { TaskBudget } from './budget';
 import { AGENTS } from './agents';
@@ -66,7 +65,7 @@ export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskRes
     conversations: outcome ? [outcome.conversation] : [],
     official: outcome ? { conversation: outcome.conversation, finalFeedback, solution: outcome.solution } : undefined,
   });
-  await reportToRun(result, input.budgeted ?? false, paths);
+  await reportResult(result, input.budgeted ?? false, paths);
   return result;
 }
 
@@ -187,28 +186,23 @@ function failureMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-async function reportToRun(result: TaskResult, budgeted: boolean, paths: TaskPaths): Promise<void> {
+async function reportResult(result: TaskResult, budgeted: boolean, paths: TaskPaths): Promise<void> {
   await upsertSearchAttributes([
     ...(paths.v6 ? [{ key: SA.stage, value: 'score' }] : []),
     { key: SA.status, value: result.failure ? `failed:${result.failure.class}` : 'scored' },
     { key: SA.costUsd, value: result.costUsd },
   ]);
-  const parent = workflowInfo().parent;
-  if (!parent) return;
-  const done: TaskDoneSignal = {
-    taskId: result.taskId,
-    soft: result.soft,
-    hard: result.hard,
-    failureClass: result.failure?.class,
-    usage: result.usage,
-    costUsd: result.costUsd,
-    llmCalls: result.llmCalls,
-    budgeted,
-  };
-  // From a local activity, the signal is in the run's history before this workflow task ends, so the task completes in
-  // it. A signal command would have to be acknowledged in a further workflow task first: the server drops a signal
-  // whose sender has closed. A repeat after a lost worker is harmless: the run counts each task once.
-  if (paths.v6) return void (await localBookkeeping.reportTaskDone({ runWorkflowId: parent.workflowId, done }));
-  // Addressed by workflow id only, so the signal reaches the run's latest execution after a continue-as-new.
-  await getExternalWorkflowHandle(parent.workflowId).signal(taskDoneSignal, done);
+  await reportToRun(
+    {
+      taskId: result.taskId,
+      soft: result.soft,
+      hard: result.hard,
+      failureClass: result.failure?.class,
+      usage: result.usage,
+      costUsd: result.costUsd,
+      llmCalls: result.llmCalls,
+      budgeted,
+    },
+    paths.v6,
+  );
 }

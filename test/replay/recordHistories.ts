@@ -6,7 +6,8 @@
  * `... recordHistories.ts conversation [version]`: the analysis benchmark on one request (pattern auto, scripted reference
  * model): its analysisTask workflow and the conversation workflow of its turn.
  * `... recordHistories.ts dsbench [version]`: DSBench model-only on the generated sample's first competition: the run
- * and its first dsbenchTask workflow.
+ * and its first dsbenchTask workflow. Both: v1 the done signal as a signal command, v2 from a local activity
+ * (`patched('done-by-local-activity')`, workflows/reportToRun.ts).
  */
 import { writeFileSync } from 'node:fs';
 import proto from '@temporalio/proto';
@@ -31,7 +32,7 @@ const MODE = ['conversation', 'dsbench'].includes(process.argv[2]) ? process.arg
  * behind `patched()`); v6 all of these under one patch, the done signal from a local activity, no Stage upsert for
  * the local stages (workflows/taskPaths.ts).
  */
-const VERSION = (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ?? (MODE === 'spreadsheet' ? 'v6' : 'v1');
+const VERSION = (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ?? (MODE === 'spreadsheet' ? 'v6' : 'v2');
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
 const DSBENCH_SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/dsbench-sample');
 

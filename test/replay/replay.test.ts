@@ -18,7 +18,7 @@ describe('recorded workflow histories replay on the current code', () => {
 
   it('has histories of run and task workflows for the single agent and SheetCopilot, from each workflow version, and of the analysis and DSBench benchmarks', () => {
     const names = ['sheetcopilot-run', 'sheetcopilot-task-79-7', 'single-run', 'single-task-39604', 'single-task-599-9'];
-    const others = ['v1-analysis-task-a01', 'v1-conversation-a01', 'v1-dsbench-run', 'v1-dsbench-task'].map((n) => `${n}.history.bin`);
+    const others = ['v1', 'v2'].flatMap((v) => ['analysis-task-a01', 'conversation-a01', 'dsbench-run', 'dsbench-task'].map((n) => `${v}-${n}.history.bin`));
     expect(files.sort()).toEqual([...others, ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
   });
 
@@ -61,7 +61,7 @@ describe('recorded workflow histories replay on the current code', () => {
     expect(activities('v4-single-task-39604.history.bin')).toContain('scoreTask');
     // v6: one patch marker for all of it; the done signal goes out from a local activity, not as a signal command; the
     // single agent opened no kernel session, so none is closed; v5 still signalled by command and closed sessions.
-    const signalCommands = (f: string) => events(f).filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes).length;
+    const signalCommands = (f: string) => events(f).filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName === 'taskDone').length;
     for (const task of ['v6-single-task-39604', 'v6-single-task-599-9', 'v6-sheetcopilot-task-79-7'].map((n) => `${n}.history.bin`)) {
       expect(patches(task), task).toEqual(['task-paths-v6']);
       expect(localActivityTypes(task).slice(-3), task).toEqual(['scoreTask', 'recordTaskResult', 'reportTaskDone']);
@@ -71,6 +71,13 @@ describe('recorded workflow histories replay on the current code', () => {
     expect(localActivityTypes('v6-single-task-39604.history.bin')).toEqual(['prepareTask', 'scoreTask', 'recordTaskResult', 'reportTaskDone']);
     expect(localActivityTypes('v5-single-task-39604.history.bin')).toEqual(expect.arrayContaining(['closeSessions', 'outputPaths']));
     expect(signalCommands('v5-single-task-39604.history.bin')).toBe(1);
+    // DSBench and analysis tasks: v2 reports by local activity behind its own patch, v1 by signal command.
+    for (const task of ['dsbench-task', 'analysis-task-a01']) {
+      expect(patches(`v2-${task}.history.bin`), task).toContain('done-by-local-activity');
+      expect(localActivityTypes(`v2-${task}.history.bin`), task).toEqual(['reportTaskDone']);
+      expect(signalCommands(`v2-${task}.history.bin`), task).toBe(0);
+      expect(signalCommands(`v1-${task}.history.bin`), task).toBe(1);
+    }
     const started = (f: string) => events(f).flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name ?? []);
     expect(started('v1-dsbench-run.history.bin')).toEqual(['dsbenchTask']);
     expect(events('v1-dsbench-task.history.bin')[0].workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('dsbenchTask');
