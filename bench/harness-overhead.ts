@@ -49,7 +49,7 @@ interface OrchestrationParts {
   workflowTaskRun: number;
   /** Activities waiting for a worker: schedule → start (0 when dispatched eagerly). */
   activityDispatch: number;
-  /** The done signal to the run: a local activity (v6), or the signal command's round trip. */
+  /** The done signal to the run: a local activity (v6), or the signal command's round trip; 0 when the run reads the task's completion (v7). */
   reportToRun: number;
   /** The rest: between an event and the next one the server writes (e.g. an activity's close → the next workflow task). */
   other: number;

@@ -6,11 +6,13 @@ import { z } from 'zod';
  * serves workflows and activities on one queue). SQLite pragmas: `journal_mode=wal` + `synchronous=normal` keep every
  * commit across a killed server process (the WAL is written before each commit returns), but the last commits may be
  * lost on power loss or an OS crash (not fsynced at each commit); `{}` restores SQLite's defaults. Measured in
- * bench/run-912-synthetic.ts (`--eager`, `--pragmas`).
+ * bench/run-912-synthetic.ts (`--eager`, `--pragmas`). `dynamicConfig`: further server settings by key, e.g.
+ * `{"limit.historyCount.suggestContinueAsNew": 200}` (the tests use it to make runs continue as new early).
  */
 export const devServerConfigSchema = z.object({
   eagerActivities: z.boolean().default(true),
   sqlitePragmas: z.record(z.string().regex(/^\w+$/), z.string().regex(/^\w+$/)).default({ journal_mode: 'wal', synchronous: 'normal' }),
+  dynamicConfig: z.record(z.string().regex(/^[\w.]+$/), z.union([z.string(), z.number(), z.boolean()])).default({}),
 });
 
 /** Everything configurable, with embedded defaults. Files (sheetbench.config.json), env and CLI flags override. */

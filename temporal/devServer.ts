@@ -124,6 +124,7 @@ function tuningFlags(tuning: DevServerConfig): string[] {
   return [
     '--dynamic-config-value', `system.enableActivityEagerExecution=${tuning.eagerActivities}`,
     ...Object.entries(tuning.sqlitePragmas).flatMap(([pragma, value]) => ['--sqlite-pragma', `${pragma}=${value}`]),
+    ...Object.entries(tuning.dynamicConfig).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]),
   ];
 }
 

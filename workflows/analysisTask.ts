@@ -2,8 +2,8 @@ import { isCancellation, patched, startChild, upsertSearchAttributes, workflowIn
 import { SA } from '../temporal/searchAttributes';
 import type { TaskFailureClass } from '../run/taskResult';
 import { bookkeeping, waiting } from './activityProxies';
-import type { TaskWorkflowInput } from './contracts';
-import { reportToRun } from './reportToRun';
+import type { TaskCompletion, TaskWorkflowInput } from './contracts';
+import { RunReport } from './runReport';
 import { conversation } from './conversation';
 import { closeConversationSignal, type TurnSummary } from './conversationContracts';
 import { classifyFailure } from './spreadsheetTask';
@@ -13,7 +13,8 @@ import { classifyFailure } from './spreadsheetTask';
  * workspace) gets the request as a user message → the turn ends → the conversation is closed → the turn is scored
  * against the answer → result file and `taskDone`. A fetch request without a data server is recorded as skipped.
  */
-export async function analysisTask(input: TaskWorkflowInput): Promise<void> {
+export async function analysisTask(input: TaskWorkflowInput): Promise<TaskCompletion> {
+  const report = new RunReport(input.reportBy);
   const startedAt = Date.now();
   const ids = { runDir: input.runDir, taskId: input.taskId };
   let skipped: string | undefined;
@@ -56,7 +57,7 @@ export async function analysisTask(input: TaskWorkflowInput): Promise<void> {
     costUsd,
     llmCalls: turn?.summary.steps ?? 0,
   };
-  await reportToRun(done, patched('done-by-local-activity'));
+  return report.send(done, patched('done-by-local-activity'));
 }
 
 /** The turn's end, unless the conversation workflow ends first (failed, terminated): then that is the request's failure. */

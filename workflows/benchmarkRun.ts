@@ -15,6 +15,8 @@ import {
   startChild,
   upsertSearchAttributes,
   workflowInfo,
+  type ChildWorkflowHandle,
+  type Workflow,
 } from '@temporalio/workflow';
 import type { MainActivities } from '../activities';
 import { SA } from '../temporal/searchAttributes';
@@ -32,6 +34,7 @@ import {
 } from './contracts';
 import { freshLedger, spendGrantSignal, spendRequestSignal, spendSettleSignal, type SpendRequest, type SpendSettle } from './budget';
 import { spreadsheetTask } from './spreadsheetTask';
+import { TaskCompletions } from './taskCompletions';
 
 const { listTaskIds, finalizeRun } = proxyActivities<MainActivities>({
   startToCloseTimeout: '5 minutes',
@@ -46,13 +49,15 @@ interface Budget {
 }
 
 /**
- * One benchmark run: a sliding window of task workflows (children survive continue-as-new: ABANDON), completion by
- * signal, progress by query, pause/resume by signal, budget by update, spend reserved and settled per LLM call.
+ * One benchmark run: a sliding window of task workflows (children survive continue-as-new: ABANDON), each counted from
+ * its completion (or, once handed over to the next execution, from its done signal), progress by query, pause/resume
+ * by signal, budget by update, spend reserved and settled per LLM call.
  */
 export async function benchmarkRun(input: RunWorkflowInput): Promise<RunProgress> {
   const state: RunState = input.state ?? freshState();
   const budget: Budget = { usd: input.budgetUsd, tokens: input.budgetTokens };
   const inFlight = new Set(state.inFlight);
+  const completions = new TaskCompletions((done) => onTaskDone(state, inFlight, done));
 
   setHandler(taskDoneSignal, (done) => onTaskDone(state, inFlight, done));
   setHandler(pauseSignal, (reason) => pause(state, reason ?? 'paused by operator'));
@@ -74,7 +79,7 @@ export async function benchmarkRun(input: RunWorkflowInput): Promise<RunProgress
   setHandler(queueBudgetSignal, (change) => onQueuedBudget(state, budget, change));
 
   try {
-    await runTasks(input, state, inFlight, budget);
+    await runTasks(input, state, inFlight, budget, completions);
   } catch (err) {
     if (isCancellation(err)) await cancelTasks(input, inFlight);
     throw err;
@@ -85,7 +90,7 @@ export async function benchmarkRun(input: RunWorkflowInput): Promise<RunProgress
 }
 
 /** The sliding window: start tasks while there is room, until all are done (or continue-as-new is due). */
-async function runTasks(input: RunWorkflowInput, state: RunState, inFlight: Set<string>, budget: Budget): Promise<void> {
+async function runTasks(input: RunWorkflowInput, state: RunState, inFlight: Set<string>, budget: Budget, completions: TaskCompletions): Promise<void> {
   const ids = new TaskIdPages(input);
   for (;;) {
     const more = state.nextIndex < input.taskCount;
@@ -93,6 +98,7 @@ async function runTasks(input: RunWorkflowInput, state: RunState, inFlight: Set<
       () => (more && inFlight.size < input.concurrency && !state.paused) || (!more && inFlight.size === 0) || workflowInfo().continueAsNewSuggested,
     );
     if (workflowInfo().continueAsNewSuggested) {
+      await completions.handOver();
       await condition(allHandlersFinished);
       state.inFlight = [...inFlight];
       await continueAsNew<typeof benchmarkRun>({ ...input, budgetUsd: budget.usd, budgetTokens: budget.tokens, state });
@@ -105,10 +111,15 @@ async function runTasks(input: RunWorkflowInput, state: RunState, inFlight: Set<
     // Fill every free slot in one workflow task (one start per task made the window refill at ~2 starts/s).
     const room = patched('batched-child-starts') ? Math.min(input.concurrency - inFlight.size, input.taskCount - state.nextIndex) : 1;
     const batch = await ids.slice(state.nextIndex, room);
-    // In flight before the starts resolve: a fast task's done signal may arrive in the same activation.
+    // In flight before the starts resolve: a fast task's summary may arrive in the same activation.
     for (const taskId of batch) inFlight.add(taskId);
     state.nextIndex += batch.length;
-    await Promise.all(batch.map((taskId) => startTask(input, taskId, budget)));
+    await Promise.all(
+      batch.map(async (taskId) => {
+        const child = await startTask(input, taskId, budget, completions.enabled);
+        if (completions.enabled) completions.watch(taskId, child);
+      }),
+    );
   }
 }
 
@@ -147,11 +158,11 @@ function childWorkflowId(input: RunWorkflowInput, taskId: string): string {
   return `${input.runId}/task/${taskId}${input.childSuffix ? `/${input.childSuffix}` : ''}`;
 }
 
-async function startTask(input: RunWorkflowInput, taskId: string, budget: Budget): Promise<void> {
+async function startTask(input: RunWorkflowInput, taskId: string, budget: Budget, byCompletion: boolean): Promise<ChildWorkflowHandle<Workflow>> {
   const sa = workflowInfo().typedSearchAttributes;
   // The benchmark's task workflow, by type name: a new benchmark needs no change here.
   const byName = patched('task-workflow-by-name');
-  await startChild(byName && input.taskWorkflow ? input.taskWorkflow : spreadsheetTask.name, {
+  return startChild(byName && input.taskWorkflow ? input.taskWorkflow : spreadsheetTask.name, {
     workflowId: childWorkflowId(input, taskId),
     args: [
       {
@@ -162,6 +173,7 @@ async function startTask(input: RunWorkflowInput, taskId: string, budget: Budget
         taskBudgetUsd: input.taskBudgetUsd,
         recalcTaskQueue: input.recalcTaskQueue,
         budgeted: budget.usd !== undefined || budget.tokens !== undefined,
+        ...(byCompletion ? { reportBy: 'completion' as const } : {}),
       },
     ],
     parentClosePolicy: ParentClosePolicy.ABANDON,
@@ -178,7 +190,7 @@ async function startTask(input: RunWorkflowInput, taskId: string, budget: Budget
 }
 
 function onTaskDone(state: RunState, inFlight: Set<string>, done: TaskDoneSignal): void {
-  // A signal can arrive twice (e.g. a task workflow retried its signal); count each task once.
+  // A summary can arrive twice (a retried signal; a task handed over that completed before the continue-as-new): count each task once.
   if (!inFlight.delete(done.taskId)) return;
   state.done++;
   state.softSum += done.soft;

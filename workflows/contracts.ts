@@ -62,6 +62,11 @@ export interface TaskWorkflowInput {
   promptDir?: string;
   /** Distinguishes a rerun's LLM calls from the original run's (call keys, response cache). */
   rerunTag?: string;
+  /**
+   * 'completion': the run reads the task's done summary from its result (the child-completion event it gets anyway),
+   * until it hands the task over (see handOverSignal). Unset (runs started before): the task signals it.
+   */
+  reportBy?: 'completion';
 }
 
 /** What a task reports to its run: the full TaskResult stays in the artifact store (results/<id>.json). */
@@ -96,7 +101,17 @@ export interface RunProgress extends RunSpendAndPause {
   waitingCalls: number;
 }
 
+/** What a task workflow returns: its run reads `done` from the child-completion event. */
+export interface TaskCompletion {
+  done: TaskDoneSignal;
+}
+
 export const taskDoneSignal = defineSignal<[TaskDoneSignal]>('taskDone');
+/**
+ * From a run about to continue as new, to each task it reads by completion: the task's completion would reach the
+ * closed execution, so the task signals its done summary (to the run's workflow id: its latest execution) instead.
+ */
+export const handOverSignal = defineSignal('handOver');
 export const pauseSignal = defineSignal<[string?]>('pause');
 export const resumeSignal = defineSignal('resume');
 export const progressQuery = defineQuery<RunProgress>('progress');

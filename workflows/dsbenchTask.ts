@@ -3,8 +3,8 @@ import { SA } from '../temporal/searchAttributes';
 import type { TokenUsage } from '../llm/types';
 import type { TaskFailureClass } from '../run/taskResult';
 import { bookkeeping, execution, llm } from './activityProxies';
-import type { TaskWorkflowInput } from './contracts';
-import { reportToRun } from './reportToRun';
+import type { TaskCompletion, TaskWorkflowInput } from './contracts';
+import { RunReport } from './runReport';
 import { TaskBudget } from './budget';
 import { classifyFailure } from './spreadsheetTask';
 
@@ -25,7 +25,8 @@ class Spend {
  * One DSBench question: check its inputs → model-only: the competition's workbook text (prepared once, shared) and one
  * call; agent: a ReAct loop with code execution on the workbooks → the judge's call (its own activity) → record → report.
  */
-export async function dsbenchTask(input: TaskWorkflowInput): Promise<void> {
+export async function dsbenchTask(input: TaskWorkflowInput): Promise<TaskCompletion> {
+  const report = new RunReport(input.reportBy);
   const budget = new TaskBudget(input);
   const spend = new Spend();
   const startedAt = Date.now();
@@ -65,7 +66,7 @@ export async function dsbenchTask(input: TaskWorkflowInput): Promise<void> {
     { key: SA.costUsd, value: spend.costUsd },
   ]);
   const done = { taskId: input.taskId, soft, hard: soft, failureClass: failure?.class, usage: spend.usage, costUsd: spend.costUsd, llmCalls: spend.llmCalls, budgeted: input.budgeted ?? false };
-  await reportToRun(done, patched('done-by-local-activity'));
+  return report.send(done, patched('done-by-local-activity'));
 }
 
 type ModelCall = <T extends { usage: TokenUsage; costUsd: number }>(stage: string, fn: (callKey: string) => Promise<T>) => Promise<T>;

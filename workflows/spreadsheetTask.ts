@@ -10,8 +10,8 @@ import { SA } from '../temporal/searchAttributes';
 import type { TaskFailureClass, TaskResult } from '../run/taskResult';
 import type { PreparedTask } from '../activities/task';
 import { bookkeepingCall, execution, executionBatch, recalcOn, scoringCall } from './activityProxies';
-import { taskStageQuery, type TaskWorkflowInput } from './contracts';
-import { reportToRun } from './reportToRun';
+import { taskStageQuery, type TaskCompletion, type TaskWorkflowInput } from './contracts';
+import { RunReport } from './runReport';
 import { StageLedger } from './stageLedger';
 import { TaskBudget } from './budget';
 import { AGENTS } from './agents';
@@ -23,8 +23,9 @@ import { TaskPaths } from './taskPaths';
  * One SpreadsheetBench task: agent → solution → execute on every test case (OJ style) → recalculate → score → record,
  * then report to the run. Every LLM call, execution, recalculation and scoring is its own activity.
  */
-export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskResult> {
+export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskResult & TaskCompletion> {
   const paths = new TaskPaths();
+  const report = new RunReport(input.reportBy);
   const inStage = stageRunner(paths);
   const ledger = new StageLedger();
   const budget = new TaskBudget(input);
@@ -65,8 +66,7 @@ export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskRes
     conversations: outcome ? [outcome.conversation] : [],
     official: outcome ? { conversation: outcome.conversation, finalFeedback, solution: outcome.solution } : undefined,
   });
-  await reportResult(result, input.budgeted ?? false, paths);
-  return result;
+  return { ...result, ...(await reportResult(result, input.budgeted ?? false, paths, report)) };
 }
 
 /** The run was cancelled: keep a record of where the task stood (no scoring), then end as cancelled. */
@@ -186,13 +186,13 @@ function failureMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-async function reportResult(result: TaskResult, budgeted: boolean, paths: TaskPaths): Promise<void> {
+async function reportResult(result: TaskResult, budgeted: boolean, paths: TaskPaths, report: RunReport): Promise<TaskCompletion> {
   await upsertSearchAttributes([
     ...(paths.v6 ? [{ key: SA.stage, value: 'score' }] : []),
     { key: SA.status, value: result.failure ? `failed:${result.failure.class}` : 'scored' },
     { key: SA.costUsd, value: result.costUsd },
   ]);
-  await reportToRun(
+  return report.send(
     {
       taskId: result.taskId,
       soft: result.soft,

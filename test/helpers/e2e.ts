@@ -42,7 +42,10 @@ export interface ModelEndpoint {
   close(): Promise<void>;
 }
 
-export async function startE2E(script: Script, overrides: { config?: Record<string, unknown>; llmLogFile?: string } = {}): Promise<E2EEnv> {
+export async function startE2E(
+  script: Script,
+  overrides: { config?: Record<string, unknown>; llmLogFile?: string; devServer?: Pick<DevServerOptions, 'tuning' | 'metricsPort'> } = {},
+): Promise<E2EEnv> {
   return startE2EWith(await startScriptedServer({ script, logFile: overrides.llmLogFile }), overrides);
 }
 
@@ -96,14 +99,24 @@ export async function startBenchmarkRun(env: E2EEnv<ModelEndpoint>, opts: { data
 
 /** Runs in-process workers until the run workflow completes. */
 export async function runToEnd(env: E2EEnv<ModelEndpoint>, run: StartedRun): Promise<RunProgress> {
-  const workers = await startInProcessWorkers(env);
-  const running = workers.run();
+  const serving = await serveWith(env);
   try {
     return (await run.handle.result()) as RunProgress;
   } finally {
-    await workers.shutdown();
-    await running;
+    await serving.stop();
   }
+}
+
+/** In-process workers serving the env's queues until `stop` (for tests that drive several runs). */
+export async function serveWith(env: E2EEnv<ModelEndpoint>): Promise<{ stop(): Promise<void> }> {
+  const workers = await startInProcessWorkers(env);
+  const running = workers.run();
+  return {
+    async stop() {
+      await workers.shutdown();
+      await running;
+    },
+  };
 }
 
 export async function startInProcessWorkers(env: E2EEnv<ModelEndpoint>, opts: { main?: boolean; recalc?: boolean } = {}): Promise<WorkerSet> {

@@ -7,7 +7,7 @@
  * model): its analysisTask workflow and the conversation workflow of its turn.
  * `... recordHistories.ts dsbench [version]`: DSBench model-only on the generated sample's first competition: the run
  * and its first dsbenchTask workflow. Both: v1 the done signal as a signal command, v2 from a local activity
- * (`patched('done-by-local-activity')`, workflows/reportToRun.ts).
+ * (`patched('done-by-local-activity')`), v3 read by the run from the task's completion (workflows/runReport.ts).
  */
 import { writeFileSync } from 'node:fs';
 import proto from '@temporalio/proto';
@@ -30,9 +30,10 @@ const MODE = ['conversation', 'dsbench'].includes(process.argv[2]) ? process.arg
  * workflows started by name, local bookkeeping activities, a solution's test cases in one activity, the Stage attribute
  * upserted when it changes; v4 a task's outputs recalculated in one activity; v5 scoring as a local activity (each
  * behind `patched()`); v6 all of these under one patch, the done signal from a local activity, no Stage upsert for
- * the local stages (workflows/taskPaths.ts).
+ * the local stages (workflows/taskPaths.ts); v7 the run reads each task's done summary from its completion
+ * (`patched('tasks-report-by-completion')`, workflows/taskCompletions.ts): the task sends nothing.
  */
-const VERSION = (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ?? (MODE === 'spreadsheet' ? 'v6' : 'v2');
+const VERSION = (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ?? (MODE === 'spreadsheet' ? 'v7' : 'v3');
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
 const DSBENCH_SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/dsbench-sample');
 

@@ -18,11 +18,11 @@ describe('recorded workflow histories replay on the current code', () => {
 
   it('has histories of run and task workflows for the single agent and SheetCopilot, from each workflow version, and of the analysis and DSBench benchmarks', () => {
     const names = ['sheetcopilot-run', 'sheetcopilot-task-79-7', 'single-run', 'single-task-39604', 'single-task-599-9'];
-    const others = ['v1', 'v2'].flatMap((v) => ['analysis-task-a01', 'conversation-a01', 'dsbench-run', 'dsbench-task'].map((n) => `${v}-${n}.history.bin`));
-    expect(files.sort()).toEqual([...others, ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
+    const others = ['v1', 'v2', 'v3'].flatMap((v) => ['analysis-task-a01', 'conversation-a01', 'dsbench-run', 'dsbench-task'].map((n) => `${v}-${n}.history.bin`));
+    expect(files.sort()).toEqual([...others, ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
   });
 
-  it('covers the patched paths: v3 task workflows use local bookkeeping and run the test cases in one activity, v4 ones recalculate in one activity, v5 ones score in a local activity, v6 ones take all under one patch and report by local activity; v3 and DSBench runs start tasks by name', () => {
+  it('covers the patched paths: v3 task workflows use local bookkeeping and run the test cases in one activity, v4 ones recalculate in one activity, v5 ones score in a local activity, v6 ones take all under one patch and report by local activity, v7 runs read their tasks by completion; v3 and DSBench runs start tasks by name', () => {
     const patches = (f: string) => events(f).flatMap((e) => {
       const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
       return data ? [(JSON.parse(Buffer.from(data).toString()) as { id: string }).id] : [];
@@ -78,6 +78,19 @@ describe('recorded workflow histories replay on the current code', () => {
       expect(signalCommands(`v2-${task}.history.bin`), task).toBe(0);
       expect(signalCommands(`v1-${task}.history.bin`), task).toBe(1);
     }
+    // v7 runs (and v3 DSBench and analysis tasks): the run reads each task's summary from its completion; the task
+    // sends nothing, and the run gets no taskDone signal.
+    const doneSignals = (f: string) => events(f).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'taskDone').length;
+    const childCompletions = (f: string) => events(f).filter((e) => e.childWorkflowExecutionCompletedEventAttributes).length;
+    for (const run of ['v7-single-run', 'v7-sheetcopilot-run', 'v3-dsbench-run'].map((n) => `${n}.history.bin`)) {
+      expect(patches(run), run).toContain('tasks-report-by-completion');
+      expect(doneSignals(run), run).toBe(0);
+      expect(childCompletions(run), run).toBeGreaterThan(0);
+    }
+    expect(doneSignals('v6-single-run.history.bin')).toBe(2);
+    expect(localActivityTypes('v7-single-task-39604.history.bin')).toEqual(['prepareTask', 'scoreTask', 'recordTaskResult']);
+    expect(localActivityTypes('v7-sheetcopilot-task-79-7.history.bin')).not.toContain('reportTaskDone');
+    for (const task of ['dsbench-task', 'analysis-task-a01']) expect(localActivityTypes(`v3-${task}.history.bin`), task).toEqual([]);
     const started = (f: string) => events(f).flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name ?? []);
     expect(started('v1-dsbench-run.history.bin')).toEqual(['dsbenchTask']);
     expect(events('v1-dsbench-task.history.bin')[0].workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('dsbenchTask');

@@ -25,6 +25,12 @@ describe('the embedded dev server is started with the configured tuning', () => 
     expect(args).not.toContain('--sqlite-pragma');
   });
 
+  it('passes further dynamic config values as JSON', () => {
+    const args = devServerArgs({ ...base, tuning: devServerConfigSchema.parse({ dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 40, 'a.b': 'x' } }) });
+    expect(flagValues(args, '--dynamic-config-value')).toEqual(expect.arrayContaining(['limit.historyCount.suggestContinueAsNew=40', 'a.b="x"']));
+    expect(() => devServerConfigSchema.parse({ dynamicConfig: { 'a b': 1 } })).toThrow();
+  });
+
   it('a pragma that is not a plain name=value is refused by the config', () => {
     expect(() => devServerConfigSchema.parse({ sqlitePragmas: { journal_mode: 'wal; drop table x' } })).toThrow();
   });
