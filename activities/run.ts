@@ -25,7 +25,8 @@ export const runActivities = {
 
   /**
    * Tells the run (by workflow id: its latest execution) that a task is done; called by the task's last workflow task
-   * when the run does not read it from the task's completion (workflows/runReport.ts). A run that no longer exists has nobody to tell: the task's result is in the run folder.
+   * when the run does not read it from the task's completion (workflows/runReport.ts). A run that no longer exists has
+   * nobody to tell: the task's result is in the run folder.
    */
   async reportTaskDone(input: { runWorkflowId: string; done: TaskDoneSignal }): Promise<void> {
     try {

@@ -11,7 +11,8 @@ import { classifyFailure } from './spreadsheetTask';
 /**
  * One request of the analysis suite: its conversation (a child `conversation` workflow, the request's files in its
  * workspace) gets the request as a user message → the turn ends → the conversation is closed → the turn is scored
- * against the answer → result file and `taskDone`. A fetch request without a data server is recorded as skipped.
+ * against the answer → result file and the done summary for its run (workflows/runReport.ts). A fetch request
+ * without a data server is recorded as skipped.
  */
 export async function analysisTask(input: TaskWorkflowInput): Promise<TaskCompletion> {
   const report = new RunReport(input.reportBy);

@@ -116,8 +116,7 @@ async function runTasks(input: RunWorkflowInput, state: RunState, inFlight: Set<
     state.nextIndex += batch.length;
     await Promise.all(
       batch.map(async (taskId) => {
-        const child = await startTask(input, taskId, budget, completions.enabled);
-        if (completions.enabled) completions.watch(taskId, child);
+        completions.watch(taskId, await startTask(input, taskId, budget, completions.enabled));
       }),
     );
   }

@@ -14,7 +14,9 @@ export class TaskCompletions {
 
   constructor(private readonly onDone: (done: TaskDoneSignal) => void) {}
 
+  /** Reads this task's summary from its completion (nothing to do for a run recorded before this path). */
   watch(taskId: string, child: ChildWorkflowHandle<Workflow>): void {
+    if (!this.enabled) return;
     const counted = child.result().then(
       (result) => {
         // A task workflow from an older worker returns no summary: it signals it.
