@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import os from 'node:os';
 import { ApplicationFailure, activityInfo, heartbeat, log, sleep } from '@temporalio/activity';
-import { ArtifactsRootError, fromPayloadPath, pathLib, toPayloadPath } from '../artifacts/artifactsRoot';
+import { ArtifactsRootError, fromPayloadPath, pathLib, toPayloadPath } from '../lib/runStore/artifactsRoot';
 
 /** Payload fields that name something in the artifact store (the field names activities already use). */
 const INPUT_DIRS = ['runDir'] as const;

@@ -1,14 +1,14 @@
-import { llmActivities } from './llm';
-import { executeActivities } from './execute';
-import { scoreActivities } from './score';
-import { taskActivities } from './task';
-import { runActivities } from './run';
-import { recalcActivities } from './recalc';
-import { sessionActivities } from './sessions';
-import { agentStageActivities } from './agentStages';
-import { dsbenchActivities } from './dsbench';
-import { conversationActivities } from './conversation';
-import { analysisActivities } from './analysis';
+import { llmActivities } from './llm/modelCall';
+import { executeActivities } from './spreadsheetbench/execute';
+import { scoreActivities } from './spreadsheetbench/score';
+import { taskActivities } from './spreadsheetbench/task';
+import { runActivities } from './run/index';
+import { recalcActivities } from './recalc/index';
+import { sessionActivities } from './spreadsheetbench/sessions';
+import { agentStageActivities } from './spreadsheetbench/sheetcopilot';
+import { dsbenchActivities } from './dsbench/index';
+import { conversationActivities } from './analysis/conversation';
+import { analysisActivities } from './analysis/request';
 import type { WorkerDeps } from './deps';
 
 /** Activities of the main task queue (inference, execution, scoring, artifacts). */

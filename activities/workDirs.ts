@@ -1,8 +1,8 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { safeName } from '../artifacts/runLayout';
+import { safeName } from '../lib/runStore/runLayout';
 import type { Config } from '../config/schema';
-import { defaultWorkRoot } from '../sandbox/paths';
+import { defaultWorkRoot } from '../lib/sandbox/paths';
 
 /**
  * Sandbox work dirs live outside the run folder, under a root the sandbox's unprivileged uid can traverse (a run

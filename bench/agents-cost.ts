@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ScriptedRequest } from '../scripted-llm';
-import type { RunProgress } from '../workflows/contracts';
+import type { ScriptedRequest } from '../lib/scriptedLlm';
+import type { RunProgress } from '../contracts/run';
 
 // test/helpers/e2e.ts uses CommonJS `__dirname` (fine under vitest); give it one when run as an ES module.
 (globalThis as { __dirname?: string }).__dirname ??= path.join(path.dirname(fileURLToPath(import.meta.url)), '../test/helpers');

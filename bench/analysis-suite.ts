@@ -10,10 +10,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { filesDir, loadAnalysisSuite } from '../analysisSuite/dataset';
-import { runAnalysisSuite, summariseByPattern } from '../analysisSuite/runSuite';
-import { ConversationService } from '../conversation/service';
-import { PATTERNS, type Pattern } from '../conversation/types';
+import { filesDir, loadAnalysisSuite } from '../benchmarks/analysis/dataset';
+import { runAnalysisSuite, summariseByPattern } from '../benchmarks/analysis/runSuite';
+import { ConversationService } from '../client/conversations';
+import { PATTERNS, type Pattern } from '../analysis/conversation/types';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 (globalThis as { __dirname?: string }).__dirname ??= path.join(REPO, 'test/helpers');

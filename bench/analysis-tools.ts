@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { disposeConversationTools, runTool, type ToolContext } from '../analysis/tools/index';
 import { analysisConfigSchema } from '../config/schema';
-import { createSandboxFactory } from '../sandbox/index';
+import { createSandboxFactory } from '../lib/sandbox/index';
 
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 30;
 

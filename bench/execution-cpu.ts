@@ -13,7 +13,7 @@ import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createSandboxFactory, type SandboxFactory } from '../sandbox';
+import { createSandboxFactory, type SandboxFactory } from '../lib/sandbox';
 import { loadAverage, ProcessCpuMeter } from './processCpu';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '10' } } });

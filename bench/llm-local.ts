@@ -2,8 +2,8 @@
  * Local model latency: model load, then a few short chat calls (the per-call cost the single agent pays on machines
  * without an API key). Run: node --import tsx bench/llm-local.ts [calls] [maxTokens]
  */
-import { loadLocalModel } from '../llm/localRuntime';
-import { LocalProvider } from '../llm/localProvider';
+import { loadLocalModel } from '../lib/llm/localRuntime';
+import { LocalProvider } from '../lib/llm/localProvider';
 
 const calls = Number(process.argv[2] ?? 3);
 const maxTokens = Number(process.argv[3] ?? 32);

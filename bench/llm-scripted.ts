@@ -6,8 +6,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { cachedComplete, OpenAiProvider, ResponseCache } from '../llm';
-import { duplicatesAnswered, startScriptedServer } from '../scripted-llm';
+import { cachedComplete, OpenAiProvider, ResponseCache } from '../lib/llm';
+import { duplicatesAnswered, startScriptedServer } from '../lib/scriptedLlm';
 
 const total = Number(process.argv[2] ?? 1000);
 const concurrency = Number(process.argv[3] ?? 32);

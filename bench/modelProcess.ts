@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { readRequestLog, type RequestLogEntry } from '../scripted-llm';
+import { readRequestLog, type RequestLogEntry } from '../lib/scriptedLlm';
 
 const ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), 'scriptedModelProcess.ts');
 

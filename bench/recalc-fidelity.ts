@@ -9,9 +9,9 @@ import { mkdtemp, rm, copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { loadDataset, OFFICIAL_TEST_CASES, taskKey, type SheetTask } from '../dataset/spreadsheetbench';
-import { evaluateTestCase, officialScore, answerPathFor, type TestCaseVerdict } from '../scoring/index';
-import { LibreOfficeRecalculator } from '../recalc/libreoffice';
+import { loadDataset, OFFICIAL_TEST_CASES, taskKey, type SheetTask } from '../benchmarks/spreadsheetbench/dataset';
+import { evaluateTestCase, officialScore, answerPathFor, type TestCaseVerdict } from '../benchmarks/spreadsheetbench/scoring/index';
+import { LibreOfficeRecalculator } from '../lib/recalc/libreoffice';
 import { stripCachedValues, uncachedFormulaCount } from './recalc-strip-cache';
 import { DEV20 } from './recalc-files';
 

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { LibreOfficeRecalculator } from '../recalc/libreoffice';
+import { LibreOfficeRecalculator } from '../lib/recalc/libreoffice';
 import { dev20Answers, copyInto, percentile } from './recalc-files';
 
 const run = promisify(execFile);

@@ -12,11 +12,11 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFi
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { progressQuery, type RunProgress } from '../workflows/contracts';
-import type { TaskResult } from '../run/taskResult';
+import { progressQuery, type RunProgress } from '../contracts/run';
+import type { TaskResult } from '../contracts/taskResult';
 import { Worker } from '@temporalio/worker';
 import { devServerConfigSchema, type DevServerConfig } from '../config/schema';
-import type { RequestLogEntry } from '../scripted-llm';
+import type { RequestLogEntry } from '../lib/scriptedLlm';
 import { freePort } from '../test/helpers/temporalServer';
 import { workflowBundle } from '../workers/workflowBundle';
 import { DEV20, startBenchmarkRun, startE2EWith, startInProcessWorkers, type E2EEnv } from '../test/helpers/e2e';

@@ -6,8 +6,8 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSandboxFactory, type SandboxFactory } from '../sandbox/index';
-import { dockerAvailable } from '../sandbox/docker';
+import { createSandboxFactory, type SandboxFactory } from '../lib/sandbox/index';
+import { dockerAvailable } from '../lib/sandbox/docker';
 
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 20;
 

@@ -8,9 +8,9 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
-import { loadDataset, type SheetTask } from '../dataset/spreadsheetbench';
-import { answerPathFor, evaluateTestCase, parseAnswerPosition, compareCellValue } from '../scoring';
-import { cellsOf } from '../scoring/answerPosition';
+import { loadDataset, type SheetTask } from '../benchmarks/spreadsheetbench/dataset';
+import { answerPathFor, evaluateTestCase, parseAnswerPosition, compareCellValue } from '../benchmarks/spreadsheetbench/scoring';
+import { cellsOf } from '../benchmarks/spreadsheetbench/scoring/answerPosition';
 
 const DEV20 = '/work/shared/data/spreadsheetbench-dev20';
 const PY = path.resolve('.tools/sandbox-py/bin/python');

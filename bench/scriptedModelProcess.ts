@@ -6,7 +6,7 @@
  *   node --import tsx bench/scriptedModelProcess.ts --script copy-input|dev20 --latency 2000 --log FILE
  */
 import { parseArgs } from 'node:util';
-import { startScriptedServer, type Script } from '../scripted-llm';
+import { startScriptedServer, type Script } from '../lib/scriptedLlm';
 import { copyInputReply } from '../test/helpers/copyInput';
 import { DEV20_SOLUTIONS } from '../test/helpers/scriptedSolutions';
 

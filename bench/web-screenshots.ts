@@ -6,8 +6,8 @@
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { SA } from '../temporal/searchAttributes';
-import { writeReport } from '../report/writeReport';
+import { SA } from '../lib/temporal/searchAttributes';
+import { writeReport } from '../benchmarks/spreadsheetbench/report/writeReport';
 import { jsonBody, startAnalysisEnv, waitForTurn } from '../test/helpers/analysis';
 import { buildRunFolder, standardRun } from '../test/report/fixtures';
 import { launchChromium } from '../test/web/browser';

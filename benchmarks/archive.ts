@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { pathExists } from '../artifacts/files';
+import { pathExists } from '../lib/runStore/files';
 import { BenchmarkError } from './benchmark';
 
 const run = promisify(execFile);

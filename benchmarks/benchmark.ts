@@ -1,6 +1,6 @@
-import type { RunContext } from '../run/runContext';
+import type { RunContext } from '../lib/runStore/runContext';
 import type { Config } from '../config/schema';
-import { DatasetError } from '../dataset/spreadsheetbench';
+import { DatasetError } from './spreadsheetbench/dataset';
 
 /** A task as it stands in a run's tasks.json: each benchmark keeps its own record shape, keyed by `id`. */
 export interface TaskRecord {

@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/load';
-import { DatasetError } from '../dataset/spreadsheetbench';
+import { DatasetError } from '../benchmarks/spreadsheetbench/dataset';
 
 /** Exit codes a script can rely on. */
 export const EXIT = {

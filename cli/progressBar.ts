@@ -1,4 +1,4 @@
-import type { RunProgress } from '../workflows/contracts';
+import type { RunProgress } from '../contracts/run';
 
 /** One status line: done/total, pass rate so far, tokens, spend, elapsed, ETA (live: from the client's clock). */
 export function formatProgress(p: RunProgress, now = Date.now(), width = 24): string {

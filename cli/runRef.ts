@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { fromPayloadPath, ArtifactsRootError } from '../artifacts/artifactsRoot';
+import { fromPayloadPath, ArtifactsRootError } from '../lib/runStore/artifactsRoot';
 import { CliError, EXIT } from './exitCodes';
 
 /** A run folder given directly (it holds run.json, or the argument is a path), else undefined (then it is a run id). */

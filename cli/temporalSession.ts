@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../config/schema';
-import { ensureDevServer } from '../temporal/devServer';
-import { tlsOptions, type ResolvedTemporal } from '../temporal/connection';
+import { ensureDevServer } from '../lib/temporal/devServer';
+import { tlsOptions, type ResolvedTemporal } from '../lib/temporal/connection';
 import { CliError, EXIT } from './exitCodes';
 
 export interface TemporalSession extends ResolvedTemporal {

@@ -98,7 +98,7 @@ stop_pg() {
 
 # Idempotent; also upgrades a schema older than the server.
 load_schema() {
-  env "${SQL_ENV[@]}" temporal/cluster/schema.sh "$BIN_DIR/temporal-sql-tool" >>"$STATE/schema.log" 2>&1 &&
+  env "${SQL_ENV[@]}" lib/temporal/cluster/schema.sh "$BIN_DIR/temporal-sql-tool" >>"$STATE/schema.log" 2>&1 &&
     return
   die "loading the schema failed: $(grep -iE "error|fatal" "$STATE/schema.log" | tail -n 2) (see $STATE/schema.log)"
 }
@@ -132,7 +132,7 @@ start_server() {
     die "PostgreSQL is not accepting connections on 127.0.0.1:$PG_PORT: the Temporal server cannot start without its store (\`scripts/cluster.sh up\` starts it; its log: $PG_DIR/postgres.log)"
   LOG_OFFSET=$(stat -c %s "$STATE/temporal-server.log" 2>/dev/null || echo 0)
   # The server's dynamic-config path is relative to its working directory: the repository root.
-  nohup "$BIN_DIR/temporal-server" --config-file temporal/cluster/server.yaml --allow-no-auth start \
+  nohup "$BIN_DIR/temporal-server" --config-file lib/temporal/cluster/server.yaml --allow-no-auth start \
     >>"$STATE/temporal-server.log" 2>&1 &
   echo $! > "$SERVER_PID"
   wait_healthy 90
@@ -149,13 +149,13 @@ stop_pid() { # pidfile signal
 start_ui() {
   [ -x "$UI_BIN_DIR/temporal-ui-server" ] || return 0
   alive "$UI_PID" && return
-  nohup "$UI_BIN_DIR/temporal-ui-server" --root temporal/cluster --config ui --env development start \
+  nohup "$UI_BIN_DIR/temporal-ui-server" --root lib/temporal/cluster --config ui --env development start \
     >>"$STATE/ui-server.log" 2>&1 &
   echo $! > "$UI_PID"
 }
 
 register_namespace() {
-  npx tsx temporal/cluster/prepare.ts "$FRONTEND" "$NAMESPACE"
+  npx tsx lib/temporal/cluster/prepare.ts "$FRONTEND" "$NAMESPACE"
 }
 
 up() {

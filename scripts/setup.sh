@@ -49,12 +49,12 @@ step_temporal() {
 }
 
 step_sandbox_python() {
-  local key; key=$(sha256sum sandbox/requirements.txt | cut -c1-16)
+  local key; key=$(sha256sum lib/sandbox/requirements.txt | cut -c1-16)
   if stamp_ok sandbox-py "$key" && [ -x "$TOOLS/sandbox-py/bin/python" ]; then return; fi
-  say "sandbox Python environment (sandbox/requirements.txt)"
+  say "sandbox Python environment (lib/sandbox/requirements.txt)"
   rm -rf "$TOOLS/sandbox-py"
   /usr/bin/python3 -m venv "$TOOLS/sandbox-py"
-  "$TOOLS/sandbox-py/bin/pip" install -q --disable-pip-version-check -r sandbox/requirements.txt
+  "$TOOLS/sandbox-py/bin/pip" install -q --disable-pip-version-check -r lib/sandbox/requirements.txt
   chmod -R a+rX "$TOOLS/sandbox-py"
   stamp_set sandbox-py "$key"
 }

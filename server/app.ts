@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { ConversationService } from '../conversation/service';
+import type { ConversationService } from '../client/conversations';
 import { conversationRoutes } from './routes/conversations';
 import { runsRoutes } from './routes/runs';
 import { webRoutes } from './routes/web';

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config/schema';
-import { ConversationService } from '../conversation/service';
+import { ConversationService } from '../client/conversations';
 import type { WorkerSet } from '../workers/createWorkers';
 import { createApp } from './app';
 

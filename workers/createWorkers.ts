@@ -2,12 +2,12 @@ import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/w
 import { createActivities, recalcActivities } from '../activities';
 import { withArtifactPaths } from '../activities/artifactPaths';
 import type { Config, WorkerConfig } from '../config/schema';
-import { createSandboxFactory } from '../sandbox';
-import { createRecalculator } from '../recalc';
-import type { SandboxFactory } from '../sandbox/types';
-import type { Recalculator } from '../recalc/types';
+import { createSandboxFactory } from '../lib/sandbox';
+import { createRecalculator } from '../lib/recalc';
+import type { SandboxFactory } from '../lib/sandbox/types';
+import type { Recalculator } from '../lib/recalc/types';
 import { workflowBundle } from './workflowBundle';
-import { warmPreviewServer } from '../agents/preview';
+import { warmPreviewServer } from '../benchmarks/spreadsheetbench/agents/preview';
 
 export interface WorkerSet {
   workers: Worker[];

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { writeFileAtomic } from '../artifacts/files';
+import { writeFileAtomic } from '../lib/runStore/files';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const WORKFLOWS_PATH = path.join(REPO, 'workflows/index.ts');

@@ -1,7 +1,7 @@
-export { benchmarkRun } from './benchmarkRun';
-export { spreadsheetTask } from './spreadsheetTask';
-export { llmRateLimit } from './llmRateLimit';
-export { dsbenchTask } from './dsbenchTask';
-export { conversation } from './conversation';
-export { dsbenchRejudge } from './dsbenchRejudge';
-export { analysisTask } from './analysisTask';
+export { benchmarkRun } from './run/benchmarkRun';
+export { spreadsheetTask } from './spreadsheetbench/spreadsheetTask';
+export { llmRateLimit } from './rateLimit/llmRateLimit';
+export { dsbenchTask } from './dsbench/dsbenchTask';
+export { conversation } from './analysis/conversation';
+export { dsbenchRejudge } from './dsbench/dsbenchRejudge';
+export { analysisTask } from './analysis/analysisTask';

@@ -1,6 +1,6 @@
 import { lstat, realpath, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { ExecutionResult } from '../../sandbox/types';
+import type { ExecutionResult } from '../../lib/sandbox/types';
 import { MANIFEST_FILE } from '../manifest/schema';
 import { describeFile, workspaceBytes } from '../workspace/files';
 import { INTERNAL_DIR, isInside } from '../workspace/paths';

@@ -1,8 +1,8 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { SandboxLostError } from '../../sandbox/errors';
-import type { Sandbox } from '../../sandbox/types';
+import { SandboxLostError } from '../../lib/sandbox/errors';
+import type { Sandbox } from '../../lib/sandbox/types';
 import { validateManifest } from '../manifest/validate';
 import { MANIFEST_FILE, type VisualizationOutput } from '../manifest/schema';
 import { checkRelativePath, INTERNAL_DIR, resolveInWorkspace } from '../workspace/paths';

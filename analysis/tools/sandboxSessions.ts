@@ -1,6 +1,6 @@
-import { createSandboxFactory } from '../../sandbox';
+import { createSandboxFactory } from '../../lib/sandbox';
 import { sandboxConfigSchema } from '../../config/schema';
-import type { Sandbox, SandboxFactory, SandboxLanguage } from '../../sandbox/types';
+import type { Sandbox, SandboxFactory, SandboxLanguage } from '../../lib/sandbox/types';
 import type { ToolContext } from './types';
 
 /** A conversation's sandbox is ended after this long without a call (its workspace stays). */

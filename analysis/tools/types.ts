@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AnalysisConfig } from '../../config/schema';
-import type { SandboxFactory } from '../../sandbox/types';
+import type { SandboxFactory } from '../../lib/sandbox/types';
 import type { HostLookup } from '../web/addressPolicy';
 
 export type { AnalysisConfig } from '../../config/schema';

@@ -1,6 +1,6 @@
 import { lchown, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { sandboxHostUser } from '../../sandbox/processLauncher';
+import { sandboxHostUser } from '../../lib/sandbox/processLauncher';
 
 /** Files the worker writes must stay writable by the sandbox's unprivileged uid (the worker may run as root). */
 export async function handToSandbox(hostPath: string): Promise<void> {

@@ -1,6 +1,6 @@
-import { readJsonOr, writeJsonAtomic } from '../../artifacts/files';
-import type { RunContext } from '../../run/runContext';
-import type { AnalysisTask } from '../../analysisSuite/dataset';
+import { readJsonOr, writeJsonAtomic } from '../../lib/runStore/files';
+import type { RunContext } from '../../lib/runStore/runContext';
+import type { AnalysisTask } from './dataset';
 import type { AnalysisRequestResult } from './result';
 
 interface Group {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { CONVERSATION_ID } from '../../conversation/layout';
+import { CONVERSATION_ID } from '../../analysis/conversation/layout';
 
 /**
  * A request's conversation is named after the task workflow that runs it: a retried or resumed task workflow (same id)

@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readJsonOr } from '../../artifacts/files';
-import { runContext } from '../../run/runContext';
-import { tablesHtml, tablesMarkdown, type ReportTable } from '../../report/tables';
+import { readJsonOr } from '../../lib/runStore/files';
+import { runContext } from '../../lib/runStore/runContext';
+import { tablesHtml, tablesMarkdown, type ReportTable } from '../report/tables';
 import { summarizeAnalysisRun, type AnalysisSummary } from './finalize';
 import type { AnalysisRequestResult } from './result';
 

@@ -1,14 +1,14 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config/schema';
-import { conversationDir, conversationLayout, conversationWorkflowId } from '../../conversation/layout';
-import { settingsOf } from '../../conversation/service';
-import type { Pattern } from '../../conversation/types';
-import { checkUpload } from '../../conversation/uploads';
-import { DatasetError } from '../../dataset/spreadsheetbench';
-import type { RunContext } from '../../run/runContext';
-import { requestText, type AnalysisTask } from '../../analysisSuite/dataset';
-import type { ConversationWorkflowInput, SendMessageInput } from '../../workflows/conversationContracts';
+import { conversationDir, conversationLayout, conversationWorkflowId } from '../../analysis/conversation/layout';
+import { settingsOf } from '../../client/conversations';
+import type { Pattern } from '../../analysis/conversation/types';
+import { checkUpload } from '../../analysis/conversation/uploads';
+import { DatasetError } from '../spreadsheetbench/dataset';
+import type { RunContext } from '../../lib/runStore/runContext';
+import { requestText, type AnalysisTask } from './dataset';
+import type { ConversationWorkflowInput, SendMessageInput } from '../../contracts/conversation';
 import { conversationsDir, requestConversationId } from './layout';
 import { analysisSettingsOf } from './settings';
 

@@ -1,14 +1,14 @@
 import path from 'node:path';
-import { writeJsonAtomic } from '../../artifacts/files';
-import { readEvents } from '../../conversation/eventLog';
-import type { ConversationEvent } from '../../conversation/events';
-import { conversationLayout } from '../../conversation/layout';
-import type { Pattern, VisualizationOutput } from '../../conversation/types';
-import { loadAnalysisSuite } from '../../analysisSuite/dataset';
-import { scoreAnalysis, type Score } from '../../analysisSuite/score';
-import type { RunContext } from '../../run/runContext';
-import type { TaskFailureClass } from '../../run/taskResult';
-import type { TurnSummary } from '../../workflows/conversationContracts';
+import { writeJsonAtomic } from '../../lib/runStore/files';
+import { readEvents } from '../../analysis/conversation/eventLog';
+import type { ConversationEvent } from '../../analysis/conversation/events';
+import { conversationLayout } from '../../analysis/conversation/layout';
+import type { Pattern, VisualizationOutput } from '../../analysis/conversation/types';
+import { loadAnalysisSuite } from './dataset';
+import { scoreAnalysis, type Score } from './score';
+import type { RunContext } from '../../lib/runStore/runContext';
+import type { TaskFailureClass } from '../../contracts/taskResult';
+import type { TurnSummary } from '../../contracts/conversation';
 import { requestOf } from './request';
 
 /** results/<taskId>.json of an analysis run. */

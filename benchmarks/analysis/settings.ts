@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Config } from '../../config/schema';
-import type { RunManifest } from '../../run/manifest';
+import type { RunManifest } from '../../lib/runStore/manifest';
 
 /** What defines an analysis-suite run beyond the model and the pattern: recorded in run.json (`benchmarkSettings`). */
 export const analysisSettingsSchema = z.object({

@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { DatasetError } from '../../dataset/spreadsheetbench';
+import { DatasetError } from '../spreadsheetbench/dataset';
 import type { SelectOptions } from '../benchmark';
 
 /** One competition as it stands in DSBench's data.json (JSON Lines: one record a line). */

@@ -1,5 +1,5 @@
-import { readJsonOr, writeFileAtomic, writeJsonAtomic } from '../../artifacts/files';
-import type { RunContext } from '../../run/runContext';
+import { readJsonOr, writeFileAtomic, writeJsonAtomic } from '../../lib/runStore/files';
+import type { RunContext } from '../../lib/runStore/runContext';
 import type { DsbenchQuestion } from './dataset';
 import { dsbenchPaths } from './layout';
 import { summarizeDsbenchRun, type DsbenchSummary } from './metrics';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { pathExists } from '../../artifacts/files';
+import { pathExists } from '../../lib/runStore/files';
 import type { Benchmark } from '../benchmark';
 import { fileVersion } from '../datasetVersion';
 import { loadQuestions, type DsbenchQuestion } from './dataset';

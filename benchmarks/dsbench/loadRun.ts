@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { readJsonOr } from '../../artifacts/files';
-import { readManifest, type RunManifest } from '../../run/manifest';
+import { readJsonOr } from '../../lib/runStore/files';
+import { readManifest, type RunManifest } from '../../lib/runStore/manifest';
 import { questionTexts, type DsbenchQuestion } from './dataset';
 import { dsbenchPaths } from './layout';
 import type { DsbenchQuestionResult } from './result';

@@ -1,5 +1,5 @@
-import type { RunSummary, ScoreLine } from '../../run/summary';
-import type { RunManifest } from '../../run/manifest';
+import type { RunSummary, ScoreLine } from '../spreadsheetbench/summary';
+import type { RunManifest } from '../../lib/runStore/manifest';
 import type { DsbenchQuestion } from './dataset';
 import type { DsbenchQuestionResult } from './result';
 

@@ -1,4 +1,4 @@
-import { readJsonOr } from '../../artifacts/files';
+import { readJsonOr } from '../../lib/runStore/files';
 import path from 'node:path';
 import type { DsbenchQuestion } from './dataset';
 import type { DsbenchQuestionResult } from './result';

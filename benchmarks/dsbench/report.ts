@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { tablesHtml, tablesMarkdown, type ReportTable } from '../../report/tables';
+import { tablesHtml, tablesMarkdown, type ReportTable } from '../report/tables';
 import { dsbenchMetrics, type DsbenchMetrics } from './metrics';
 import { loadDsbenchRun, type LoadedDsbenchRun } from './loadRun';
 import { writeDsbenchInspectLog } from './inspectLog';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ChatMessage, ChatRequest } from '../../llm/types';
+import type { ChatMessage, ChatRequest } from '../../lib/llm/types';
 import { competitionFiles, questionTexts, type DsbenchQuestion } from './dataset';
 import { ORIGINAL_JUDGE, renderJudgePrompt } from './judge';
 import { ORIGINAL_SAMPLING, ORIGINAL_SYSTEM_PROMPT, originalPrompt, truncateToContext } from './prompt';

@@ -1,5 +1,5 @@
-import type { TokenUsage } from '../../llm/types';
-import type { TaskFailureClass } from '../../run/taskResult';
+import type { TokenUsage } from '../../lib/llm/types';
+import type { TaskFailureClass } from '../../contracts/taskResult';
 import type { AnswerType, DsbenchQuestion } from './dataset';
 import { exactLetterMatch } from './judge';
 import type { Verdict } from './judge';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../../config/schema';
-import type { RunManifest } from '../../run/manifest';
+import type { RunManifest } from '../../lib/runStore/manifest';
 import { DEFAULT_JUDGE_TEMPLATE, loadJudgeTemplate } from './judge';
 import { encodingFor } from './prompt';
 

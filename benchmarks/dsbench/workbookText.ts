@@ -1,9 +1,9 @@
 import { copyFile, mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DatasetError } from '../../dataset/spreadsheetbench';
-import type { Sandbox } from '../../sandbox/types';
-import { pathExists } from '../../artifacts/files';
+import { DatasetError } from '../spreadsheetbench/dataset';
+import type { Sandbox } from '../../lib/sandbox/types';
+import { pathExists } from '../../lib/runStore/files';
 
 /** An encrypted (password-protected) xlsx is an OLE compound file, not a zip: say so rather than pandas' guess (xls). */
 async function refuseEncrypted(competitionId: string, file: string): Promise<void> {

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { taskKey, type SheetTask } from '../../dataset/spreadsheetbench';
-import { readJsonOr, writeFileAtomic, writeJsonAtomic } from '../../artifacts/files';
-import type { TaskResult } from '../../run/taskResult';
-import type { RunContext } from '../../run/runContext';
-import { officialConvPath } from '../../activities/task';
-import { summarizeRun, type RunSummary } from '../../run/summary';
+import { taskKey, type SheetTask } from './dataset';
+import { readJsonOr, writeFileAtomic, writeJsonAtomic } from '../../lib/runStore/files';
+import type { TaskResult } from '../../contracts/taskResult';
+import type { RunContext } from '../../lib/runStore/runContext';
+import { officialConvPath } from '../../activities/spreadsheetbench/task';
+import { summarizeRun, type RunSummary } from './summary';
 
 /** Writes the official eval JSON, the official conv JSONL and summary.json from the per-task results. */
 export async function finalizeSpreadsheetRun(ctx: RunContext): Promise<RunSummary> {

@@ -1,10 +1,10 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { pathExists } from '../../artifacts/files';
-import { loadDataset, selectTasks, verifiedTestCase, taskKey, type SheetTask } from '../../dataset/spreadsheetbench';
-import { AGENT_SETTINGS } from '../../workflows/agents';
-import { OFFICIAL_PROMPT_VERSION } from '../../agents/prompts/spreadsheetbench';
-import { SHEETCOPILOT_PROMPT_VERSION } from '../../agents/sheetcopilot/prompts';
+import { pathExists } from '../../lib/runStore/files';
+import { loadDataset, selectTasks, verifiedTestCase, taskKey, type SheetTask } from './dataset';
+import { AGENT_SETTINGS } from '../../workflows/spreadsheetbench/agents';
+import { OFFICIAL_PROMPT_VERSION } from './agents/prompts/spreadsheetbench';
+import { SHEETCOPILOT_PROMPT_VERSION } from './agents/sheetcopilot/prompts';
 import type { Benchmark } from '../benchmark';
 import { fileVersion } from '../datasetVersion';
 import { finalizeSpreadsheetRun } from './finalize';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { CliError, EXIT } from '../exitCodes';
-import { benchmarkHealth, evaluateOutputs, officialJson, type ScoreSummary } from '../../scoring';
+import { benchmarkHealth, evaluateOutputs, officialJson, type ScoreSummary } from '../../benchmarks/spreadsheetbench/scoring';
 
 const modeSchema = z.enum(['official', 'strict']);
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import path from 'node:path';
 import { z } from 'zod';
 import { CliError, EXIT } from '../exitCodes';
-import { createRecalculator } from '../../recalc/index';
+import { createRecalculator } from '../../lib/recalc/index';
 
 const recalcCliOptionsSchema = z.object({
   out: z.string().min(1).optional(),

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { readJsonOr } from '../../artifacts/files';
+import { readJsonOr } from '../../lib/runStore/files';
 import type { DsbenchSummary } from '../../benchmarks/dsbench/metrics';
-import { startRejudge } from '../../run/startRejudge';
+import { startRejudge } from '../../client/startRejudge';
 import { CliError, EXIT } from '../exitCodes';
 import { openRun, startWorkers } from './run';
 

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../exitCodes';
-import { RunFolderError } from '../../report/load';
-import { writeReport } from '../../report/writeReport';
-import { readManifest } from '../../run/manifest';
+import { RunFolderError } from '../../benchmarks/spreadsheetbench/report/load';
+import { writeReport } from '../../benchmarks/spreadsheetbench/report/writeReport';
+import { readManifest } from '../../lib/runStore/manifest';
 import { benchmarkNamed } from '../../benchmarks';
 import { loadConfig } from '../../config/load';
-import { connectClient } from '../../temporal/connection';
+import { connectClient } from '../../lib/temporal/connection';
 import { resolveTemporal } from '../temporalSession';
 import { locateRun, runFolderArg } from '../runRef';
 

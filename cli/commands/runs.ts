@@ -4,10 +4,10 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { loadConfig } from '../../config/load';
-import { connectClient } from '../../temporal/connection';
-import { SA } from '../../temporal/searchAttributes';
-import { readJsonOr } from '../../artifacts/files';
-import { fromPayloadPath } from '../../artifacts/artifactsRoot';
+import { connectClient } from '../../lib/temporal/connection';
+import { SA } from '../../lib/temporal/searchAttributes';
+import { readJsonOr } from '../../lib/runStore/files';
+import { fromPayloadPath } from '../../lib/runStore/artifactsRoot';
 import { resolveTemporal } from '../temporalSession';
 
 export interface RunRow {

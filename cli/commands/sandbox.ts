@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { sandboxConfigSchema } from '../../config/schema';
-import { createSandboxFactory } from '../../sandbox/index';
+import { createSandboxFactory } from '../../lib/sandbox/index';
 import { CliError, EXIT } from '../exitCodes';
 
 const execOptionsSchema = z.object({

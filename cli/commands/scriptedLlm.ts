@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../exitCodes';
-import { loadScriptFile, ScriptFileError, startScriptedServer } from '../../scripted-llm';
+import { loadScriptFile, ScriptFileError, startScriptedServer } from '../../lib/scriptedLlm';
 
 interface ScriptedLlmOptions {
   script: string;

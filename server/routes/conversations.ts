@@ -7,10 +7,10 @@ import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { ConversationError, type ConversationErrorKind } from '../../conversation/errors';
-import type { ConversationService } from '../../conversation/service';
-import { PATTERNS, PATTERN_DESCRIPTIONS } from '../../conversation/types';
-import { mimeTypeOf } from '../../conversation/mime';
+import { ConversationError, type ConversationErrorKind } from '../../analysis/conversation/errors';
+import type { ConversationService } from '../../client/conversations';
+import { PATTERNS, PATTERN_DESCRIPTIONS } from '../../analysis/conversation/types';
+import { mimeTypeOf } from '../../analysis/conversation/mime';
 
 const STATUS: Record<ConversationErrorKind, ContentfulStatusCode> = {
   bad_input: 400,

@@ -2,7 +2,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Hono } from 'hono';
-import { listRuns } from '../../run/runList';
+import { listRuns } from '../../client/runList';
 
 export interface RunsRoutesDeps {
   /** The folder holding one folder per run (default runs/, as the CLI). */

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
 import { configSchema, type Config } from '../../config/schema';
-import { createRun } from '../../run/createRun';
-import { llmActivities, type LlmTurnInput, type LlmTurnResult } from '../../activities/llm';
-import { startScriptedServer, type ScriptedServer } from '../../scripted-llm';
+import { createRun } from '../../client/createRun';
+import { llmActivities, type LlmTurnInput, type LlmTurnResult } from '../../activities/llm/modelCall';
+import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
 
 const SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/sample');
 

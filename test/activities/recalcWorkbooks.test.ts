@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { recalcActivities, type RecalcWorkbookResult } from '../../activities/recalc';
-import type { Recalculator, RecalcResult } from '../../recalc/types';
+import { recalcActivities, type RecalcWorkbookResult } from '../../activities/recalc/index';
+import type { Recalculator, RecalcResult } from '../../lib/recalc/types';
 
 /** An engine that "recalculates" by appending a mark, or answers with a scripted failure for some files. */
 function fakeEngine(failures: Record<string, string> = {}) {

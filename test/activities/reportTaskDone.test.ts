@@ -3,8 +3,8 @@ import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { runActivities } from '../../activities/run';
-import type { TaskDoneSignal } from '../../workflows/contracts';
+import { runActivities } from '../../activities/run/index';
+import type { TaskDoneSignal } from '../../contracts/run';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
 
 const done: TaskDoneSignal = { taskId: '13-1', soft: 2 / 3, hard: 0, usage: { inputTokens: 10, outputTokens: 5 }, costUsd: 0.01, llmCalls: 1 };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScriptedRequest } from '../../scripted-llm';
+import type { ScriptedRequest } from '../../lib/scriptedLlm';
 import type { WorkerSet } from '../../workers/createWorkers';
 import { startE2E, type E2EEnv } from '../helpers/e2e';
 import { byCallKey, executionLabels, outputsOf, pathsIn, python, readTaskResult, requestsOf, runAgentOn, startInProcessWorkers } from './harness';

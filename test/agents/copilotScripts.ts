@@ -1,4 +1,4 @@
-import type { ScriptRule } from '../../scripted-llm';
+import type { ScriptRule } from '../../lib/scriptedLlm';
 import { byCallKey, python } from './harness';
 
 export const UNDERSTANDING = '## 1. Core Objective\nMonthly totals.\n## 2. Input Data Location\nAmounts K7:K57, dates L7:L57.\n## 3. Output Requirements\nFormulas in C4:C15.\n## 4. Business Logic\nSUMIFS per month.';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startE2E, startBenchmarkRun, workerProcessEnv, DEV20, type E2EEnv } from '../helpers/e2e';
-import { taskStageQuery, type RunProgress } from '../../workflows/contracts';
+import { taskStageQuery, type RunProgress } from '../../contracts/run';
 import type { WorkerSet } from '../../workers/createWorkers';
 import { copilot797 } from './copilotScripts';
 import { readTaskResult, requestsOf, startInProcessWorkers } from './harness';

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ScriptedRequest, ScriptRule, RequestLogEntry } from '../../scripted-llm';
-import type { RunProgress } from '../../workflows/contracts';
+import type { ScriptedRequest, ScriptRule, RequestLogEntry } from '../../lib/scriptedLlm';
+import type { RunProgress } from '../../contracts/run';
 import { startBenchmarkRun, startInProcessWorkers, readTaskResult, DEV20, type E2EEnv } from '../helpers/e2e';
 
 export { DEV20 };

@@ -3,12 +3,12 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spreadsheetPreview } from '../../agents/preview';
-import { sandboxPythonPath } from '../../sandbox/paths';
-import { PreviewServer, WorkbookPreviewError } from '../../agents/previewServer';
+import { spreadsheetPreview } from '../../benchmarks/spreadsheetbench/agents/preview';
+import { sandboxPythonPath } from '../../lib/sandbox/paths';
+import { PreviewServer, WorkbookPreviewError } from '../../benchmarks/spreadsheetbench/agents/previewServer';
 
 const INPUT = path.resolve(__dirname, '../../data/sample/spreadsheet/1002/3_1002_input.xlsx');
-const ONE_SHOT = path.resolve(__dirname, '../../agents/preview.py');
+const ONE_SHOT = path.resolve(__dirname, '../../benchmarks/spreadsheetbench/agents/preview.py');
 
 /** Live children of a process (the forked preview children of the server), oldest first. */
 function childrenOf(pid: number): number[] {

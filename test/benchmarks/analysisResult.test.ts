@@ -2,11 +2,11 @@ import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunLayout } from '../../artifacts/runLayout';
-import { loadAnalysisSuite } from '../../analysisSuite/dataset';
+import { RunLayout } from '../../lib/runStore/runLayout';
+import { loadAnalysisSuite } from '../../benchmarks/analysis/dataset';
 import { recordRequestResult } from '../../benchmarks/analysis/result';
-import type { RunContext } from '../../run/runContext';
-import type { TurnSummary } from '../../workflows/conversationContracts';
+import type { RunContext } from '../../lib/runStore/runContext';
+import type { TurnSummary } from '../../contracts/conversation';
 
 const SUITE = path.resolve(__dirname, '../../data/analysis');
 

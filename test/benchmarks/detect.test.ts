@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BenchmarkError, detectBenchmark } from '../../benchmarks';
-import { testCaseFiles, loadDataset } from '../../dataset/spreadsheetbench';
-import { benchmarkHealth } from '../../scoring/health';
+import { testCaseFiles, loadDataset } from '../../benchmarks/spreadsheetbench/dataset';
+import { benchmarkHealth } from '../../benchmarks/spreadsheetbench/scoring/health';
 
 const ROOT = path.resolve(__dirname, '../..');
 

@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duplicatesAnswered, type Fault } from '../../scripted-llm';
-import type { RunProgress } from '../../workflows/contracts';
+import { duplicatesAnswered, type Fault } from '../../lib/scriptedLlm';
+import type { RunProgress } from '../../contracts/run';
 import { copyInputReply } from '../helpers/copyInput';
 import { DEV20, startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../../scripted-llm';
+import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
 

@@ -50,7 +50,7 @@ describe('docker-compose.yml', () => {
     expect(services['temporal-schema'].build?.args?.TEMPORAL_SERVER_VERSION).toBe(server);
     expect(services.temporal.image).toBe(services['temporal-schema'].image);
     expect(services.temporal.image).toMatch(new RegExp(`:${server}$`));
-    expect(services.temporal.command?.join(' ')).toContain('--config-file temporal/cluster/server.yaml');
+    expect(services.temporal.command?.join(' ')).toContain('--config-file lib/temporal/cluster/server.yaml');
     expect(services['temporal-db'].image).toBe(`postgres:${clusterScriptPin('PG_VERSION')}`);
     expect(services['temporal-ui'].image).toBe(`temporalio/ui:${clusterScriptPin('UI_SERVER_VERSION')}`);
   });

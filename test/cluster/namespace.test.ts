@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectClient, connectWorkerConnection } from '../../temporal/connection';
-import { prepareNamespace } from '../../temporal/namespace';
-import { SA } from '../../temporal/searchAttributes';
+import { connectClient, connectWorkerConnection } from '../../lib/temporal/connection';
+import { prepareNamespace } from '../../lib/temporal/namespace';
+import { SA } from '../../lib/temporal/searchAttributes';
 import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer';
 
 // On the dev server by default; on scripts/cluster.sh's PostgreSQL-backed server with SHEETBENCH_CLUSTER=1.

@@ -2,8 +2,8 @@ import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, symlinkSync, wr
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duplicatesAnswered, type RequestLogEntry } from '../../scripted-llm';
-import type { RunProgress } from '../../workflows/contracts';
+import { duplicatesAnswered, type RequestLogEntry } from '../../lib/scriptedLlm';
+import type { RunProgress } from '../../contracts/run';
 import { onCluster, CLUSTER_SKIP_REASON, restartClusterServer } from '../helpers/cluster';
 import { intervalOf, maxOverlap, maxStartsPerWindow } from '../helpers/requestIntervals';
 import { copyInputReply } from '../helpers/copyInput';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScriptedRequest, ScriptedReply } from '../../scripted-llm';
+import type { ScriptedRequest, ScriptedReply } from '../../lib/scriptedLlm';
 import { jsonBody, lastRole, startAnalysisEnv, toolResults, waitForTurn, type AnalysisEnv } from '../helpers/analysis';
 
 const SALES = 'region,amount\nnorth,10\nsouth,32\nnorth,5\n';

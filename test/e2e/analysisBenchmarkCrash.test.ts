@@ -1,10 +1,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duplicatesAnswered } from '../../scripted-llm';
-import { loadAnalysisSuite } from '../../analysisSuite/dataset';
+import { duplicatesAnswered } from '../../lib/scriptedLlm';
+import { loadAnalysisSuite } from '../../benchmarks/analysis/dataset';
 import type { AnalysisRequestResult } from '../../benchmarks/analysis/result';
-import type { RunProgress } from '../../workflows/contracts';
+import type { RunProgress } from '../../contracts/run';
 import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { referenceAnalyst } from '../helpers/referenceAnalyst';
 import { waitUntil } from '../helpers/wait';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationEvent } from '../../conversation/events';
-import type { Pattern } from '../../conversation/types';
+import type { ConversationEvent } from '../../analysis/conversation/events';
+import type { Pattern } from '../../analysis/conversation/types';
 import { startAnalysisEnv, waitForTurn, type AnalysisEnv } from '../helpers/analysis';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
 

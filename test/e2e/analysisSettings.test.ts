@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseActions } from '../../llm';
-import type { ScriptedReply, ScriptedRequest } from '../../scripted-llm';
-import { summaryQuery } from '../../workflows/conversationContracts';
+import { parseActions } from '../../lib/llm';
+import type { ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
+import { summaryQuery } from '../../contracts/conversation';
 import { startAnalysisEnv, waitForTurn, type AnalysisEnv } from '../helpers/analysis';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
 

@@ -6,8 +6,8 @@ import { SAMPLE, startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, typ
 import { copyInputReply } from '../helpers/copyInput';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
-import type { RunProgress } from '../../workflows/contracts';
-import type { TaskResult } from '../../run/taskResult';
+import type { RunProgress } from '../../contracts/run';
+import type { TaskResult } from '../../contracts/taskResult';
 
 /**
  * Bad input: the only worker mounts the store at the wrong place. It says so, the run waits (nothing fails), and a

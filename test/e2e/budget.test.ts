@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { progressQuery, setBudgetUpdate, type RunProgress } from '../../workflows/contracts';
+import { progressQuery, setBudgetUpdate, type RunProgress } from '../../contracts/run';
 import { DEV20, startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { copyInputReply } from '../helpers/copyInput';
 import type { WorkerSet } from '../../workers/createWorkers';

@@ -2,8 +2,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { duplicatesAnswered } from '../../scripted-llm';
-import { writeReport } from '../../report/writeReport';
+import { duplicatesAnswered } from '../../lib/scriptedLlm';
+import { writeReport } from '../../benchmarks/spreadsheetbench/report/writeReport';
 import { DEV20, readTaskResult, runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duplicatesAnswered } from '../../scripted-llm';
+import { duplicatesAnswered } from '../../lib/scriptedLlm';
 import { runToEnd, startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
-import { startRejudge } from '../../run/startRejudge';
-import { readManifest } from '../../run/manifest';
+import { startRejudge } from '../../client/startRejudge';
+import { readManifest } from '../../lib/runStore/manifest';
 import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
 import { writeDsbenchReport } from '../../benchmarks/dsbench/report';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duplicatesAnswered, type Script } from '../../scripted-llm';
+import { duplicatesAnswered, type Script } from '../../lib/scriptedLlm';
 import { runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
 import { writeDsbenchReport } from '../../benchmarks/dsbench/report';

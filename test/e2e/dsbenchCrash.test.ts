@@ -1,12 +1,12 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duplicatesAnswered } from '../../scripted-llm';
+import { duplicatesAnswered } from '../../lib/scriptedLlm';
 import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker } from '../helpers/workerProcess';
-import type { RunProgress } from '../../workflows/contracts';
+import type { RunProgress } from '../../contracts/run';
 
 const SAMPLE = path.resolve(__dirname, '../../data/dsbench-sample');
 

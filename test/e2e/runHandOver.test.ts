@@ -8,7 +8,7 @@ import { workflowBundle } from '../../workers/workflowBundle';
 import { DEV20, readTaskResult, startBenchmarkRun, serveWith, startE2E, type E2EEnv } from '../helpers/e2e';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 import { waitUntil } from '../helpers/wait';
-import type { RunProgress } from '../../workflows/contracts';
+import type { RunProgress } from '../../contracts/run';
 
 type History = proto.temporal.api.history.v1.IHistory;
 /** Its model call hangs: the task a test terminates (left out of the other test's run). */

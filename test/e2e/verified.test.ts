@@ -1,8 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScriptedRequest } from '../../scripted-llm';
-import { writeReport } from '../../report/writeReport';
+import type { ScriptedRequest } from '../../lib/scriptedLlm';
+import { writeReport } from '../../benchmarks/spreadsheetbench/report/writeReport';
 import { runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { promptField } from '../helpers/scriptedSolutions';
 

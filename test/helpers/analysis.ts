@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ConversationEvent } from '../../conversation/events';
-import type { ReplyFn, ScriptedRequest } from '../../scripted-llm';
+import type { ConversationEvent } from '../../analysis/conversation/events';
+import type { ReplyFn, ScriptedRequest } from '../../lib/scriptedLlm';
 import { startServer, type RunningServer } from '../../server/start';
 import { TEST_NAMESPACE } from './temporalServer';
 import { startE2E, startInProcessWorkers, type E2EEnv } from './e2e';

@@ -3,8 +3,8 @@ import {
   CRITIQUE_INSTRUCTION,
   DIRECT_INSTRUCTION,
   PLAN_INSTRUCTION,
-} from '../../conversation/prompts';
-import type { ScriptedReply, ScriptedRequest } from '../../scripted-llm';
+} from '../../analysis/conversation/prompts';
+import type { ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
 
 /**
  * A scripted analyst for sales.csv (region,amount): answers every pattern's prompts the way a capable model would, so

@@ -1,7 +1,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import path from 'node:path';
-import { prepareNamespace } from '../../temporal/namespace';
+import { prepareNamespace } from '../../lib/temporal/namespace';
 
 /**
  * Opt-in target for the integration suites: the production-style server of `scripts/cluster.sh up` (PostgreSQL-backed,

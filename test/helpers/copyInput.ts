@@ -1,4 +1,4 @@
-import type { ScriptedRequest } from '../../scripted-llm';
+import type { ScriptedRequest } from '../../lib/scriptedLlm';
 import { promptField } from './scriptedSolutions';
 
 /** A model reply whose code copies the task's input to its output path: a wrong but harmless answer for any task. */

@@ -1,4 +1,4 @@
-import type { Script, ScriptedRequest } from '../../scripted-llm';
+import type { Script, ScriptedRequest } from '../../lib/scriptedLlm';
 
 /** Answers for the DSBench sample, by a phrase of the question (what a scripted "model" replies). */
 const ANSWERS: [RegExp, string][] = [

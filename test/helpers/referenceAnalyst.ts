@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ScriptedReply, ScriptedRequest } from '../../scripted-llm';
-import { requestText, type AnalysisTask } from '../../analysisSuite/dataset';
+import type { ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
+import { requestText, type AnalysisTask } from '../../benchmarks/analysis/dataset';
 import { instructionReply, toolOutcomes } from './analysisModel';
 
 interface Reference {

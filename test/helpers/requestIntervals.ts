@@ -1,4 +1,4 @@
-import type { RequestLogEntry } from '../../scripted-llm';
+import type { RequestLogEntry } from '../../lib/scriptedLlm';
 
 export interface Interval {
   key: string;

@@ -1,4 +1,4 @@
-import type { ScriptRule, ScriptedRequest } from '../../scripted-llm';
+import type { ScriptRule, ScriptedRequest } from '../../lib/scriptedLlm';
 
 /** The `### output_path` / `### spreadsheet_path` values of an official prompt, as a model would read them. */
 export function promptField(request: ScriptedRequest, field: string): string {

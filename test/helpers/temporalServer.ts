@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DevServerStartError, ensureDevServer, type DevServer, type DevServerOptions } from '../../temporal/devServer';
+import { DevServerStartError, ensureDevServer, type DevServer, type DevServerOptions } from '../../lib/temporal/devServer';
 import { CLUSTER_ADDRESS, onCluster, restartClusterServer, useCluster } from './cluster';
 
 export const TEST_NAMESPACE = 'sheetbench-test';

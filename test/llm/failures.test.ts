@@ -1,7 +1,7 @@
 import { APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { classifyLlmError, LlmError, OpenAiProvider, retryAfterMsFrom } from '../../llm';
-import { startScriptedServer, type Fault, type ScriptedServer } from '../../scripted-llm';
+import { classifyLlmError, LlmError, OpenAiProvider, retryAfterMsFrom } from '../../lib/llm';
+import { startScriptedServer, type Fault, type ScriptedServer } from '../../lib/scriptedLlm';
 
 let server: ScriptedServer;
 const request = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyLlmError, createProvider, LocalProvider } from '../../llm';
+import { classifyLlmError, createProvider, LocalProvider } from '../../lib/llm';
 
 describe('LocalProvider (node-llama-cpp + the GGUF installed by npm run setup)', () => {
   it('answers a tiny prompt with real token counts and stops at maxTokens', async () => {

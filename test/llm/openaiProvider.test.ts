@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { classifyLlmError, createProvider, LlmError, OpenAiProvider, usesLocalModel } from '../../llm';
-import { startScriptedServer, type ScriptedServer } from '../../scripted-llm';
+import { classifyLlmError, createProvider, LlmError, OpenAiProvider, usesLocalModel } from '../../lib/llm';
+import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
 
 let server: ScriptedServer;
 let provider: OpenAiProvider;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileRateLimiter } from '../../llm';
+import { FileRateLimiter } from '../../lib/llm';
 
 interface Held {
   start: number;

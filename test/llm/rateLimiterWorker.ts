@@ -1,7 +1,7 @@
 /** Child process for the rate limiter tests: takes permits from a shared limiter and records when it held each. */
 import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FileRateLimiter } from '../../llm/rateLimiter';
+import { FileRateLimiter } from '../../lib/llm/rateLimiter';
 
 const [dir, out, count, holdMs, tokens, maxConcurrent, tokensPerMinute, windowMs] = process.argv.slice(2);
 const limiter = new FileRateLimiter({

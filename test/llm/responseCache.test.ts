@@ -2,8 +2,8 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cachedComplete, cacheKeyOf, OpenAiProvider, ResponseCache } from '../../llm';
-import { duplicatesAnswered, startScriptedServer, type ScriptedServer } from '../../scripted-llm';
+import { cachedComplete, cacheKeyOf, OpenAiProvider, ResponseCache } from '../../lib/llm';
+import { duplicatesAnswered, startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
 
 let server: ScriptedServer;
 let provider: OpenAiProvider;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duplicatesAnswered, readRequestLog, scriptFromJson, startScriptedServer, type RequestLogEntry } from '../../scripted-llm';
+import { duplicatesAnswered, readRequestLog, scriptFromJson, startScriptedServer, type RequestLogEntry } from '../../lib/scriptedLlm';
 
 let dir: string;
 beforeAll(async () => {

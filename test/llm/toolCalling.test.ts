@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cachedComplete, OpenAiProvider, parseActions, ResponseCache, TextActionProvider, type ChatMessage, type ToolSpec } from '../../llm';
-import { startScriptedServer, type ScriptedServer } from '../../scripted-llm';
+import { cachedComplete, OpenAiProvider, parseActions, ResponseCache, TextActionProvider, type ChatMessage, type ToolSpec } from '../../lib/llm';
+import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
 
 const calculator: ToolSpec = {
   type: 'function',

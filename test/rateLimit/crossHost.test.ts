@@ -6,7 +6,7 @@ import { intervalOf, maxOverlap, maxStartsPerWindow } from '../helpers/requestIn
 import { SAMPLE, startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { copyInputReply } from '../helpers/copyInput';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
-import type { RunProgress } from '../../workflows/contracts';
+import type { RunProgress } from '../../contracts/run';
 
 const TASKS = ['r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7', 'r8'];
 const LIMITS = { maxConcurrent: 2, requestsPerMinute: 3, windowMs: 4_000 };

@@ -1,7 +1,7 @@
 /** Child process for limiterProcesses.test.ts: one "host" making LLM calls through the Temporal-held rate limit. */
-import { connectClient } from '../../temporal/connection';
-import { createProvider } from '../../llm';
-import { TemporalRateLimiter } from '../../rateLimit/temporalLimiter';
+import { connectClient } from '../../lib/temporal/connection';
+import { createProvider } from '../../lib/llm';
+import { TemporalRateLimiter } from '../../activities/llm/sharedRateLimit';
 
 const [address, namespace, taskQueue, baseUrl, count, limitsJson] = process.argv.slice(2);
 const client = await connectClient({ address: address!, namespace: namespace! });

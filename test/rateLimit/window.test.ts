@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ARRIVAL_MARGIN_MS, RateWindow, type PermitRequest, type SharedRateLimits } from '../../rateLimit/window';
+import { ARRIVAL_MARGIN_MS, RateWindow, type PermitRequest, type SharedRateLimits } from '../../lib/llm/rateWindow';
 
 const req = (id: string, limits: SharedRateLimits, tokens = 10, leaseMs = 60_000): PermitRequest => ({ id, tokens, leaseMs, limits });
 

@@ -3,9 +3,9 @@ import { mkdtemp, rm, writeFile, readFile, readdir } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import path from 'node:path';
 import os from 'node:os';
-import { ExcelRecalculator, excelScriptArgs, EXCEL_SCRIPT, type ExcelDeps, type SpawnedProcess } from '../../recalc/excel';
-import { quoteWindowsArg, windowsCommandLine } from '../../recalc/windowsCommandLine';
-import { createRecalculator } from '../../recalc/index';
+import { ExcelRecalculator, excelScriptArgs, EXCEL_SCRIPT, type ExcelDeps, type SpawnedProcess } from '../../lib/recalc/excel';
+import { quoteWindowsArg, windowsCommandLine } from '../../lib/recalc/windowsCommandLine';
+import { createRecalculator } from '../../lib/recalc/index';
 
 // Excel itself cannot run here: these tests drive ExcelRecalculator with a fake PowerShell.
 

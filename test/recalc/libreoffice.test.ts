@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import os from 'node:os';
-import { LibreOfficeRecalculator } from '../../recalc/libreoffice';
-import { createRecalculator } from '../../recalc/index';
+import { LibreOfficeRecalculator } from '../../lib/recalc/libreoffice';
+import { createRecalculator } from '../../lib/recalc/index';
 import { writeWorkbook, formula, cachedResults, rawCellXml } from './workbooks';
 
 // Real LibreOffice (soffice + python3-uno, installed by scripts/setup.sh).

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { SerialQueue } from '../../recalc/serialQueue';
+import { SerialQueue } from '../../lib/recalc/serialQueue';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { killOrphanedInstances } from '../../recalc/staleInstances';
+import { killOrphanedInstances } from '../../lib/recalc/staleInstances';
 import { alive } from '../helpers/wait';
 
 describe('orphaned LibreOffice instances', () => {

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeReport } from '../../report/writeReport';
+import { writeReport } from '../../benchmarks/spreadsheetbench/report/writeReport';
 import { baselineRun, buildRunFolder, makeTempDir, standardRun } from './fixtures';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -1,9 +1,9 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { RunLayout } from '../../artifacts/runLayout';
-import type { SheetTask } from '../../dataset/spreadsheetbench';
-import type { StageRecord, TaskFailureClass, TaskResult } from '../../run/taskResult';
+import { RunLayout } from '../../lib/runStore/runLayout';
+import type { SheetTask } from '../../benchmarks/spreadsheetbench/dataset';
+import type { StageRecord, TaskFailureClass, TaskResult } from '../../contracts/taskResult';
 
 /**
  * Builds synthetic run folders (the layout of artifacts/runLayout.ts) for report tests. Soft/hard follow the

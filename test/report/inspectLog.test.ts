@@ -6,8 +6,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import Ajv from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { evalLogFileName, parseIsoAsUtc } from '../../report/inspectIds';
-import { writeReport } from '../../report/writeReport';
+import { evalLogFileName, parseIsoAsUtc } from '../../benchmarks/report/inspectIds';
+import { writeReport } from '../../benchmarks/spreadsheetbench/report/writeReport';
 import { buildRunFolder, makeTempDir, standardRun } from './fixtures';
 
 const run = promisify(execFile);

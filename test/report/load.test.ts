@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRun, RunFolderError } from '../../report/load';
+import { loadRun, RunFolderError } from '../../benchmarks/spreadsheetbench/report/load';
 import { buildRunFolder, makeTempDir, standardRun } from './fixtures';
 
 describe('loadRun', () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { writeReport } from '../../report/writeReport';
+import { writeReport } from '../../benchmarks/spreadsheetbench/report/writeReport';
 import { baselineRun, buildRunFolder, makeTempDir, standardRun } from './fixtures';
 
 /** Expected figures are worked out by hand from standardRun()/baselineRun() (see fixtures.ts), not by the report code. */

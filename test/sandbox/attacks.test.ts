@@ -1,4 +1,4 @@
-import { repoRoot } from '../../sandbox/paths';
+import { repoRoot } from '../../lib/sandbox/paths';
 /**
  * Hostile code against the real bwrap sandbox. Every case asserts containment and that the worker (this process) and
  * the sandbox survive: after each case the same sandbox must still answer `1 + 1`.
@@ -8,15 +8,15 @@ import { createServer, type Server } from 'node:net';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ExecutionResult, Sandbox } from '../../sandbox/index';
-import { createSandboxFactory } from '../../sandbox/index';
+import type { ExecutionResult, Sandbox } from '../../lib/sandbox/index';
+import { createSandboxFactory } from '../../lib/sandbox/index';
 import { makeWorkRoot, testConfig } from './helpers';
 
 const FAKE_KEY = 'sk-test-FAKE-KEY-must-not-leak';
 
 /**
  * The same attacks against both ways a bwrap kernel starts: its own bwrap process, or forked from the fork server
- * (sandbox/zygote.py). For the fork server the work root (which the zygote itself sees, with the answer file in it)
+ * (lib/sandbox/zygote.py). For the fork server the work root (which the zygote itself sees, with the answer file in it)
  * is the temp root, so every case also checks that a forked kernel sees none of what the zygote sees.
  */
 const LAUNCHERS = [
@@ -87,8 +87,8 @@ describe.each(LAUNCHERS)('attack suite ($name)', (launcher) => {
   // Observed: /root and /home do not exist; /work/main exists only as the path of the two read-only binds (venv, kernel).
   it('05 cannot see the host home or other top-level folders', async () => {
     // The checkout is visible only as far as the sandbox needs it: the venv and the kernel script.
-    const r = await run(`import os\nprint(os.path.exists("/root"), os.path.exists("/home"), sorted(os.listdir("${repoRoot}")), sorted(os.listdir("${repoRoot}/sandbox")))`);
-    expect(r.stdout).toBe(`False False ['.tools', 'sandbox'] ${launcher.sandboxFiles}\n`);
+    const r = await run(`import os\nprint(os.path.exists("/root"), os.path.exists("/home"), sorted(os.listdir("${repoRoot}")), sorted(os.listdir("${repoRoot}/lib")), sorted(os.listdir("${repoRoot}/lib/sandbox")))`);
+    expect(r.stdout).toBe(`False False ['.tools', 'lib'] ['sandbox'] ${launcher.sandboxFiles}\n`);
   });
 
   // Observed: `..` from /job is the sandbox root (tmpfs), not the host parent that holds the answer file.

@@ -2,8 +2,8 @@ import ExcelJS from 'exceljs';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxAbortedError, SandboxLostError, type Sandbox, type SandboxFactory } from '../../sandbox/index';
-import { createSandboxFactory } from '../../sandbox/index';
+import { SandboxAbortedError, SandboxLostError, type Sandbox, type SandboxFactory } from '../../lib/sandbox/index';
+import { createSandboxFactory } from '../../lib/sandbox/index';
 import { bwrapFactory, makeWorkRoot, testConfig } from './helpers';
 
 describe('bwrap sandbox: kernel behaviour', () => {

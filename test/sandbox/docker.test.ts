@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxFactory, SandboxUnavailableError } from '../../sandbox/index';
-import { kernelScriptPath } from '../../sandbox/paths';
+import { createSandboxFactory, SandboxUnavailableError } from '../../lib/sandbox/index';
+import { kernelScriptPath } from '../../lib/sandbox/paths';
 import { FakeDockerEngine } from './fakeDockerEngine';
 import { testConfig } from './helpers';
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { kernelScriptPath, sandboxPythonPath } from '../../sandbox/paths';
+import { kernelScriptPath, sandboxPythonPath } from '../../lib/sandbox/paths';
 
 export interface RecordedRequest {
   method: string;

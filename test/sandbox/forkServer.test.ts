@@ -1,5 +1,5 @@
 /**
- * What the fork server (sandbox/zygote.py) adds to the bwrap guarantees the attack suite checks for every kernel:
+ * What the fork server (lib/sandbox/zygote.py) adds to the bwrap guarantees the attack suite checks for every kernel:
  * kernels forked from one zygote share nothing with each other, each starts from clean interpreter state, and a
  * kernel that crashes or hangs costs only its own execution, never the warm zygote or the other kernels.
  */
@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxFactory, type Sandbox, type SandboxFactory } from '../../sandbox/index';
+import { createSandboxFactory, type Sandbox, type SandboxFactory } from '../../lib/sandbox/index';
 import { makeWorkRoot, testConfig } from './helpers';
 
 const REPO = resolve(fileURLToPath(import.meta.url), '../../..');

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSandboxFactory, type FactoryConfig, type FactoryExtras } from '../../sandbox/index';
+import { createSandboxFactory, type FactoryConfig, type FactoryExtras } from '../../lib/sandbox/index';
 
 export const testConfig = (backend: FactoryConfig['backend'] = 'bwrap'): FactoryConfig => ({
   backend,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { categorize, parseAnswerPosition, cellCount } from '../../scoring/answerPosition';
+import { categorize, parseAnswerPosition, cellCount } from '../../benchmarks/spreadsheetbench/scoring/answerPosition';
 import { hasSandboxPython, oracleClassify } from './oracle';
 
 const records = JSON.parse(readFileSync('/work/shared/data/spreadsheetbench-912-instructions.json', 'utf8')) as { id: number | string; answer_position: string }[];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadDataset, type SheetTask } from '../../dataset/spreadsheetbench';
-import { answerPathFor, evaluateTestCase, parseDifferences, scoreTask, verdictDifferences } from '../../scoring';
+import { loadDataset, type SheetTask } from '../../benchmarks/spreadsheetbench/dataset';
+import { answerPathFor, evaluateTestCase, parseDifferences, scoreTask, verdictDifferences } from '../../benchmarks/spreadsheetbench/scoring';
 
 const DEV20 = '/work/shared/data/spreadsheetbench-dev20';
 const records = JSON.parse(readFileSync('/work/shared/data/spreadsheetbench-912-instructions.json', 'utf8')) as SheetTask[];

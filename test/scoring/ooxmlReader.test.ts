@@ -8,9 +8,9 @@ import path from 'node:path';
 import JSZip from 'jszip';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkbookValues } from '../../scoring/ooxmlReader';
-import { transformValue } from '../../scoring/cellValue';
-import { evaluateTestCase } from '../../scoring';
+import { openWorkbookValues } from '../../benchmarks/spreadsheetbench/scoring/ooxmlReader';
+import { transformValue } from '../../benchmarks/spreadsheetbench/scoring/cellValue';
+import { evaluateTestCase } from '../../benchmarks/spreadsheetbench/scoring';
 import { hasSandboxPython, oracleScore, runPython } from './oracle';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'scoring-reader-'));

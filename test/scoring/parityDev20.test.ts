@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDataset, taskKey, type SheetTask } from '../../dataset/spreadsheetbench';
-import { evaluateTestCase, scoreTask, summarize, answerPathFor } from '../../scoring';
+import { loadDataset, taskKey, type SheetTask } from '../../benchmarks/spreadsheetbench/dataset';
+import { evaluateTestCase, scoreTask, summarize, answerPathFor } from '../../benchmarks/spreadsheetbench/scoring';
 import { hasSandboxPython, oracleScore, runPython } from './oracle';
 
 const DEV20 = '/work/shared/data/spreadsheetbench-dev20';

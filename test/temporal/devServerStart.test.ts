@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DevServerStartError, ensureDevServer } from '../../temporal/devServer';
+import { DevServerStartError, ensureDevServer } from '../../lib/temporal/devServer';
 import { freePort } from '../helpers/temporalServer';
 
 describe('dev server start-up failure', () => {

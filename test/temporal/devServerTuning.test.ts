@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { devServerConfigSchema, configSchema } from '../../config/schema';
-import { devServerArgs } from '../../temporal/devServer';
+import { devServerArgs } from '../../lib/temporal/devServer';
 import { onCluster } from '../helpers/cluster';
 import { alive, waitUntil } from '../helpers/wait';
-import { connectClient } from '../../temporal/connection';
+import { connectClient } from '../../lib/temporal/connection';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
 
 const base = { stateDir: '/tmp/x', port: 1, uiPort: 2, namespace: 'ns', retentionDays: 1 };

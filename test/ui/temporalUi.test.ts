@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SA } from '../../temporal/searchAttributes';
+import { SA } from '../../lib/temporal/searchAttributes';
 import { copyInputReply } from '../helpers/copyInput';
 import { DEV20, startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';

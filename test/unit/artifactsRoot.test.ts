@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ArtifactsRootError, fromPayloadPath, toPayloadPath } from '../../artifacts/artifactsRoot';
+import { ArtifactsRootError, fromPayloadPath, toPayloadPath } from '../../lib/runStore/artifactsRoot';
 
 describe('artifacts root: run folders travel relative to a root each worker configures', () => {
   it('a folder inside the root travels relative, with / separators, and resolves under another host\'s root', () => {

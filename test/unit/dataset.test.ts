@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DatasetError, loadDataset, selectTasks, testCaseFiles } from '../../dataset/spreadsheetbench';
+import { DatasetError, loadDataset, selectTasks, testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
 
 const DEV20 = path.resolve(__dirname, '../../../shared/data/spreadsheetbench-dev20');
 

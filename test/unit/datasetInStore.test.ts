@@ -4,8 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../config/schema';
-import { createRun } from '../../run/createRun';
-import { readManifest } from '../../run/manifest';
+import { createRun } from '../../client/createRun';
+import { readManifest } from '../../lib/runStore/manifest';
 
 const SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/sample');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bindCodeToTestCase, modelPaths } from '../../agents/officialPaths';
-import type { SheetTask } from '../../dataset/spreadsheetbench';
+import { bindCodeToTestCase, modelPaths } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
+import type { SheetTask } from '../../benchmarks/spreadsheetbench/dataset';
 
 const task: SheetTask = {
   id: '79-7',

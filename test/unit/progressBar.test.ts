@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { duration, formatProgress } from '../../cli/progressBar';
-import type { RunProgress } from '../../workflows/contracts';
+import type { RunProgress } from '../../contracts/run';
 
 const base: RunProgress = {
   runId: 'r', total: 10, done: 4, running: 2, pending: 4, failed: 1, passRateSoft: 0.5, passRateHard: 0.25,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderOfficialPrompt } from '../../agents/prompts/spreadsheetbench';
-import type { SheetTask } from '../../dataset/spreadsheetbench';
+import { renderOfficialPrompt } from '../../benchmarks/spreadsheetbench/agents/prompts/spreadsheetbench';
+import type { SheetTask } from '../../benchmarks/spreadsheetbench/dataset';
 
 const task: SheetTask = {
   id: 39604,

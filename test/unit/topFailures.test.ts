@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { topFailures } from '../../run/summary';
-import type { TaskResult } from '../../run/taskResult';
+import { topFailures } from '../../benchmarks/spreadsheetbench/summary';
+import type { TaskResult } from '../../contracts/taskResult';
 
 const result = (taskId: string, failure?: TaskResult['failure']) => ({ taskId, failure }) as TaskResult;
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runsRoutes } from '../../server/routes/runs';
-import { SA } from '../../temporal/searchAttributes';
+import { SA } from '../../lib/temporal/searchAttributes';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
 import { buildRunFolder, standardRun } from '../report/fixtures';
 

@@ -3,7 +3,7 @@
  * with Python that reads sales.csv, writes by_region.csv and a visualization manifest (table + bar chart), then answers
  * with what the sandbox printed. Optional holds let a test keep a turn running.
  */
-import type { ScriptedReply, ScriptedRequest } from '../../scripted-llm';
+import type { ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
 
 export const SALES_CODE = [
   'import json',

@@ -1,0 +1,65 @@
+import { cancellationSignal, heartbeat } from '@temporalio/activity';
+import { TextActionProvider, type LlmProvider } from '../../lib/llm';
+import { providerFor, underRetryPolicy } from '../llm/modelCall';
+import { appendEvents } from '../../analysis/conversation/eventLog';
+import type { NewEvent } from '../../analysis/conversation/events';
+import { finishTurn } from '../../analysis/conversation/finishTurn';
+import { conversationLayout } from '../../analysis/conversation/layout';
+import { runModelStep } from '../../analysis/conversation/modelStep';
+import { analysisToolbox } from '../../analysis/conversation/analysisToolbox';
+import type { FinishTurnInput, ModelStepInput, ModelStepResult, ToolStepInput, ToolStepResult } from '../../analysis/conversation/steps';
+import type { Toolbox } from '../../analysis/conversation/toolbox';
+import { runToolStep } from '../../analysis/conversation/toolStep';
+import { sandboxEnvironment } from '../../analysis/conversation/sandboxEnvironment';
+import { withHeartbeat } from '../heartbeat';
+import type { WorkerDeps } from '../deps';
+
+/** The analysis conversation's activities: thin adapters over conversation/ (model step, tool step, event log). */
+export function conversationActivities(deps: WorkerDeps, toolbox: Toolbox = defaultToolbox(deps)) {
+  let provider: LlmProvider | undefined;
+  const providerOf = () => (provider ??= conversationProvider(deps));
+  return {
+    async conversationModelStep(input: ModelStepInput): Promise<ModelStepResult> {
+      const { llm } = deps.config;
+      return underRetryPolicy(llm, () =>
+        runModelStep(input, {
+          provider: providerOf(),
+          model: llm.model,
+          temperature: llm.temperature,
+          maxTokens: llm.maxTokens,
+          prices: llm.prices,
+          tools: toolbox.specs(),
+          signal: cancellationSignal(),
+        }),
+      );
+    },
+
+    /** Heartbeats while the tool runs; cancelling the turn aborts the tool (the sandbox kills its process group). */
+    async conversationToolCall(input: ToolStepInput): Promise<ToolStepResult> {
+      const environment = () => sandboxEnvironment(deps.config.analysis.allowedPackages);
+      return withHeartbeat(() => runToolStep(input, toolbox, { signal: cancellationSignal(), heartbeat: () => heartbeat(), environment }));
+    },
+
+    async conversationRecord(input: { dir: string; events: NewEvent[] }): Promise<void> {
+      await appendEvents(conversationLayout(input.dir), input.events);
+    },
+
+    async conversationFinishTurn(input: FinishTurnInput): Promise<void> {
+      await finishTurn(input);
+    },
+
+    async conversationDispose(input: { conversationId: string }): Promise<void> {
+      await toolbox.dispose(input.conversationId);
+    },
+  };
+}
+
+function defaultToolbox(deps: WorkerDeps): Toolbox {
+  return analysisToolbox(deps.config.analysis, deps.sandboxFactory);
+}
+
+function conversationProvider(deps: WorkerDeps): LlmProvider {
+  // Conversations share the provider's rate limits with benchmark runs (per host and across hosts).
+  const provider = providerFor(deps, deps.config.llm);
+  return deps.config.conversation.toolCalling === 'text' ? new TextActionProvider(provider) : provider;
+}

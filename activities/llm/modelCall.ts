@@ -1,0 +1,181 @@
+import path from 'node:path';
+import { ApplicationFailure, Context, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
+import { withHeartbeat } from '../heartbeat';
+import type { ChatMessage, ChatRequest, ChatResponse, LlmProvider } from '../../lib/llm/types';
+import { classifyLlmError, costOf, ResponseCache, cachedComplete, createProvider, type RateLimitSettings } from '../../lib/llm';
+import type { LlmConfig } from '../../config/schema';
+import { runContext, type RunContext } from '../../lib/runStore/runContext';
+import { conversationUpTo, writeConversation } from '../../lib/runStore/conversationStore';
+import { renderOfficialPrompt, usesPreview, type OfficialPromptKind } from '../../benchmarks/spreadsheetbench/agents/prompts/spreadsheetbench';
+import { modelPaths } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
+import { cachedPreview } from '../spreadsheetbench/preview';
+import type { WorkerDeps } from '../deps';
+import { TemporalRateLimiter } from './sharedRateLimit';
+
+/** The user message of a turn: literal text (feedback) or a prompt rendered here from the task record. */
+export type UserMessageSpec = { text: string } | { officialPrompt: OfficialPromptKind };
+
+export interface LlmTurnInput {
+  runDir: string;
+  taskId: string;
+  conversation: string;
+  /** Number of messages that precede this turn's user message. */
+  turn: number;
+  user: UserMessageSpec;
+  /** Stable identity of this call: `<runId>/<taskId>/<stage>/<round>`. */
+  callKey: string;
+}
+
+export interface LlmTurnResult {
+  text: string;
+  finishReason: string;
+  usage: { inputTokens: number; outputTokens: number };
+  costUsd: number;
+  cached: boolean;
+}
+
+export function llmActivities(deps: WorkerDeps) {
+  return {
+    /** One LLM call: renders the user message, calls the model through the run's response cache, records both messages. */
+    async llmTurn(input: LlmTurnInput): Promise<LlmTurnResult> {
+      const ctx = await runContext(input.runDir);
+      const history = await conversationUpTo(ctx.layout, input.taskId, input.conversation, input.turn);
+      const failures = failureCountsSoFar();
+      // Heartbeat from the start: a slow preview must not look like a dead worker (a second attempt would pay again).
+      const user: ChatMessage = { role: 'user', content: await withHeartbeat(() => renderUser(input, deps), { failures }) };
+      const messages = [...history, user];
+      const { llm } = ctx.manifest;
+      const response = await cachedModelCall(deps, ctx, { model: llm.model, temperature: llm.temperature, maxTokens: llm.maxTokens, messages }, input.callKey);
+      await writeConversation(ctx.layout, input.taskId, input.conversation, [...messages, { role: 'assistant', content: response.text }]);
+      return {
+        text: response.text,
+        finishReason: response.finishReason,
+        usage: response.usage,
+        costUsd: costOfResponse(response, llm.model, deps),
+        cached: response.cached,
+      };
+    },
+  };
+}
+
+/**
+ * The one path of every LLM call made by an activity: the run's provider settings, its response cache (a retried or
+ * replayed call is answered from it, never paid twice), heartbeats, and the failure-class retry policy.
+ */
+export async function cachedModelCall(deps: WorkerDeps, ctx: RunContext, request: ChatRequest, callKey: string): Promise<ChatResponse> {
+  const provider = providerFor(deps, { ...deps.config.llm, ...ctx.manifest.llm, apiKey: deps.config.llm.apiKey });
+  const cache = new ResponseCache(ctx.layout.llmCacheDir);
+  return underRetryPolicy(deps.config.llm, () => cachedComplete(provider, cache, request, { callKey, signal: cancellationSignal() }));
+}
+
+/**
+ * Runs one model request of an activity (a benchmark's or a conversation's) under the failure-class retry policy:
+ * heartbeats that carry the failure counts so far, and an ApplicationFailure of the failure's class when it fails.
+ * A cancelled activity aborts its request: that is reported as the cancellation, not as a model failure.
+ */
+export async function underRetryPolicy<T>(config: LlmConfig, request: () => Promise<T>): Promise<T> {
+  const failures = failureCountsSoFar();
+  return withHeartbeat(request, { failures }).catch((err: unknown) => {
+    if (cancellationSignal().aborted) throw err;
+    throw toApplicationFailure(err, config, failures);
+  });
+}
+
+/** What a reply cost: nothing when it came from the cache (it was paid for once, when first answered). */
+export function costOfResponse(response: ChatResponse, model: string, deps: WorkerDeps): number {
+  return response.cached ? 0 : costOf(response.usage, model, deps.config.llm.prices);
+}
+
+async function renderUser(input: LlmTurnInput, deps: WorkerDeps): Promise<string> {
+  if ('text' in input.user) return input.user.text;
+  const ctx = await runContext(input.runDir);
+  const task = ctx.task(input.taskId);
+  const kind = input.user.officialPrompt;
+  const preview = usesPreview(kind) ? await cachedPreview(ctx, input.taskId) : undefined;
+  return renderOfficialPrompt(kind, task, modelPaths(task, ctx.layout.outputsName), {
+    preview,
+    maxTurns: ctx.manifest.agentSettings.maxTurns,
+  });
+}
+
+/** Failures per class in earlier attempts of this call (carried in heartbeat details from attempt to attempt). */
+type FailureCounts = Partial<Record<string, number>>;
+
+function failureCountsSoFar(): FailureCounts {
+  const details = activityInfo().heartbeatDetails as { failures?: FailureCounts } | undefined;
+  return { ...(details?.failures ?? {}) };
+}
+
+/**
+ * One retry policy (the provider client's own retries are off): 429s wait for their Retry-After (capped), bad
+ * request/auth/context length stop at once, and each class has its own attempt limit from the config, counted over
+ * the failures of that class only (attempts lost to a dead worker or to other classes do not use it up).
+ */
+function toApplicationFailure(err: unknown, config: LlmConfig, failures: FailureCounts): ApplicationFailure {
+  const failure = classifyLlmError(err, { maxRetryAfterMs: config.maxRetryAfterMs });
+  const count = (failures[failure.class] ?? 0) + 1;
+  failures[failure.class] = count;
+  heartbeat({ failures });
+  const limit = config.retryLimits[failure.class as keyof LlmConfig['retryLimits']];
+  const exhausted = limit !== undefined && count >= limit;
+  const message = `LLM call failed (${failure.class}${exhausted ? `, failure ${count} of ${limit}` : ''}): ${err instanceof Error ? err.message : String(err)}`;
+  return ApplicationFailure.create({
+    message,
+    type: `Llm.${failure.class}`,
+    nonRetryable: !failure.retryable || exhausted,
+    nextRetryDelay: failure.retryAfterMs,
+  });
+}
+
+/** The limits every model call of this worker goes through: the per-host file limiter and the cross-host one. */
+export function limiterOptions(deps: WorkerDeps): { rateLimit?: RateLimitSettings; sharedLimiter?: TemporalRateLimiter } {
+  return { rateLimit: rateLimitOf(deps.config.llm), sharedLimiter: sharedLimiterOf(deps) };
+}
+
+const providers = new WeakMap<WorkerDeps, Map<string, LlmProvider>>();
+
+/**
+ * One provider (one HTTP client and its kept-alive connections, the rate limits) per worker and settings, not a new
+ * one per call.
+ */
+export function providerFor(deps: WorkerDeps, config: Parameters<typeof createProvider>[0]): LlmProvider {
+  if (!providers.has(deps)) providers.set(deps, new Map());
+  const byConfig = providers.get(deps)!;
+  const key = JSON.stringify(config);
+  if (!byConfig.has(key)) byConfig.set(key, createProvider(config, limiterOptions(deps)));
+  return byConfig.get(key)!;
+}
+
+const sharedLimiters = new WeakMap<WorkerDeps, TemporalRateLimiter | undefined>();
+
+/** The cross-host limit (config `llm.sharedLimits`), through the Temporal client of this worker; one per worker. */
+function sharedLimiterOf(deps: WorkerDeps): TemporalRateLimiter | undefined {
+  if (!sharedLimiters.has(deps)) sharedLimiters.set(deps, newSharedLimiter(deps));
+  return sharedLimiters.get(deps);
+}
+
+function newSharedLimiter(deps: WorkerDeps): TemporalRateLimiter | undefined {
+  const { sharedLimits, baseUrl, requestTimeoutMs } = deps.config.llm;
+  if (!sharedLimits) return undefined;
+  const { name, ...limits } = sharedLimits;
+  return new TemporalRateLimiter({
+    client: Context.current().client,
+    taskQueue: deps.config.temporal.taskQueue,
+    name: name ?? hostOf(baseUrl),
+    limits,
+    leaseMs: requestTimeoutMs + 30_000,
+  });
+}
+
+function hostOf(baseUrl: string | undefined): string {
+  try {
+    return baseUrl ? new URL(baseUrl).host : 'local';
+  } catch {
+    return baseUrl ?? 'local';
+  }
+}
+
+function rateLimitOf(config: LlmConfig): RateLimitSettings | undefined {
+  if (!config.maxConcurrentRequests && !config.tokensPerMinute) return undefined;
+  return { dir: path.resolve(config.rateLimitDir), maxConcurrent: config.maxConcurrentRequests, tokensPerMinute: config.tokensPerMinute };
+}

@@ -1,0 +1,108 @@
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { executionWorkDir } from '../workDirs';
+import path from 'node:path';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { withHeartbeat } from '../heartbeat';
+import { runContext } from '../../lib/runStore/runContext';
+import { testCaseFiles, taskKey } from '../../benchmarks/spreadsheetbench/dataset';
+import { bindCodeToTestCase } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
+import { executionFeedback } from '../../benchmarks/spreadsheetbench/agents/feedback';
+import { pathExists, writeJsonAtomic } from '../../lib/runStore/files';
+import { SandboxLostError } from '../../lib/sandbox';
+import type { ExecutionResult } from '../../lib/sandbox/types';
+import type { WorkerDeps } from '../deps';
+
+export interface ExecuteSolutionInput {
+  runDir: string;
+  taskId: string;
+  testCase: number;
+  code: string;
+  /** Names this execution's work dir and record (`final-tc2`, `round3`, ...). */
+  label: string;
+}
+
+export interface ExecuteSolutionResult {
+  /** The test case's output workbook was written by this execution (a stale file never counts). */
+  outputProduced: boolean;
+  /** The execution result as the official harness feeds it back to the model. */
+  feedback: string;
+  error: string;
+  timedOut: boolean;
+}
+
+export interface ExecuteOnTestCasesInput {
+  runDir: string;
+  taskId: string;
+  code: string;
+  runs: { testCase: number; label: string }[];
+}
+
+export function executeActivities(deps: WorkerDeps) {
+  return {
+    /**
+     * Runs solution code on one test case in a fresh sandbox whose work dir holds only that test case's input
+     * (never an answer file), then copies the output workbook into the run's outputs folder.
+     */
+    executeSolution: (input: ExecuteSolutionInput) => executeOnTestCase(deps, input),
+
+    /** The same, for several test cases one after another, each in its own fresh sandbox: one activity instead of N. */
+    async executeOnTestCases(input: ExecuteOnTestCasesInput): Promise<ExecuteSolutionResult[]> {
+      const results: ExecuteSolutionResult[] = [];
+      for (const run of input.runs) results.push(await executeOnTestCase(deps, { runDir: input.runDir, taskId: input.taskId, code: input.code, ...run }));
+      return results;
+    },
+  };
+}
+
+async function executeOnTestCase(deps: WorkerDeps, input: ExecuteSolutionInput): Promise<ExecuteSolutionResult> {
+  const ctx = await runContext(input.runDir);
+  const task = ctx.task(input.taskId);
+  const files = (await testCaseFiles(ctx.manifest.datasetDir, task)).find((f) => f.index === input.testCase);
+  if (!files) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case ${input.testCase}`, 'DatasetError');
+  const id = taskKey(task.id);
+  const workDir = await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, input.label);
+  const finalOutput = ctx.layout.outputPath(input.taskId, input.testCase);
+  await rm(workDir, { recursive: true, force: true });
+  await mkdir(workDir, { recursive: true });
+  await copyFile(files.inputPath, path.join(workDir, files.inputName));
+  await rm(finalOutput, { force: true });
+
+  const result = await runInSandbox(deps, workDir, (inside) =>
+    bindCodeToTestCase(input.code, task, ctx.layout.outputsName, input.testCase, inside),
+  );
+  const produced = path.join(workDir, `${input.testCase}_${id}_output.xlsx`);
+  const outputProduced = await pathExists(produced);
+  if (outputProduced) {
+    await mkdir(path.dirname(finalOutput), { recursive: true });
+    await copyFile(produced, finalOutput);
+  }
+  await writeJsonAtomic(path.join(ctx.layout.taskDir(input.taskId), 'executions', `${input.label}.json`), {
+    label: input.label,
+    testCase: input.testCase,
+    code: input.code,
+    ...result,
+    outputProduced,
+  });
+  await rm(workDir, { recursive: true, force: true });
+  return { outputProduced, feedback: executionFeedback(result), error: result.error, timedOut: result.timedOut };
+}
+
+async function runInSandbox(deps: WorkerDeps, workDir: string, bindCode: (workDirInside: string) => string): Promise<ExecutionResult> {
+  const factory = await deps.sandboxFactory();
+  // One execution, then dispose: importing pandas in the background would only burn CPU the code may not need.
+  const sandbox = await factory.create({ workDir, limits: { memoryMiB: deps.config.sandbox.memoryMiB, maxProcesses: deps.config.sandbox.maxProcesses }, warmModules: [] });
+  try {
+    return await withHeartbeat(() =>
+      sandbox.execute(bindCode(sandbox.workDirInside), {
+        timeoutMs: deps.config.sandbox.executionTimeoutMs,
+        signal: Context.current().cancellationSignal,
+      }),
+    );
+  } catch (err) {
+    if (err instanceof SandboxLostError) throw ApplicationFailure.retryable(err.message, 'SandboxLost');
+    throw err;
+  } finally {
+    await sandbox.dispose();
+  }
+}
+

@@ -1,0 +1,34 @@
+import { scoreTask as scoreOneTask } from '../../benchmarks/spreadsheetbench/scoring';
+import { runContext } from '../../lib/runStore/runContext';
+
+export interface ScoreTaskInput {
+  runDir: string;
+  taskId: string;
+}
+
+export interface ScoreTaskResult {
+  testCaseResults: number[];
+  soft: number;
+  hard: number;
+  reasons: (string | null)[];
+}
+
+export const scoreActivities = {
+  /** Scores the task's outputs with the official rules (or strict mode, per run). */
+  async scoreTask(input: ScoreTaskInput): Promise<ScoreTaskResult> {
+    const ctx = await runContext(input.runDir);
+    const task = ctx.task(input.taskId);
+    const { official, verdicts } = await scoreOneTask({
+      task,
+      datasetDir: ctx.manifest.datasetDir,
+      outputPathFor: (n: number) => ctx.layout.outputPath(input.taskId, n),
+      mode: ctx.manifest.scoringMode,
+    });
+    return {
+      testCaseResults: official.test_case_results,
+      soft: official.soft_restriction,
+      hard: official.hard_restriction,
+      reasons: verdicts.map((v) => (v.pass ? null : (v.reason ?? 'failed'))),
+    };
+  },
+};

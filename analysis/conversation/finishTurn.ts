@@ -1,0 +1,24 @@
+import { writeFileAtomic } from '../../lib/runStore/files';
+import path from 'node:path';
+import { appendEvents } from './eventLog';
+import type { NewEvent } from './events';
+import { conversationLayout } from './layout';
+import type { FinishTurnInput } from './steps';
+import { readMessage, transcriptDir } from './transcript';
+
+/** Closes a turn in the event log: its answer (read from the transcript), its usage and its end. */
+export async function finishTurn(input: FinishTurnInput): Promise<void> {
+  const layout = conversationLayout(input.dir);
+  const base = { turnId: input.turnId };
+  const events: NewEvent[] = [];
+  if (input.answer) {
+    const reply = await readMessage(transcriptDir(layout, input.turnId, input.answer.agent), input.answer.index);
+    const text = [input.answer.prefix, reply?.content.trim()].filter(Boolean).join('\n\n') || '(the model gave no answer text)';
+    await writeFileAtomic(path.join(layout.turns, input.turnId, 'answer.md'), text);
+    events.push({ ...base, type: 'answer', key: `${input.turnId}:answer`, data: { text } });
+  }
+  if (input.error) events.push({ ...base, type: 'error', key: `${input.turnId}:error`, data: { message: input.error, where: input.errorWhere ?? 'workflow' } });
+  events.push({ ...base, type: 'usage', key: `${input.turnId}:usage`, data: input.usage });
+  events.push({ ...base, type: 'turn_ended', key: `${input.turnId}:ended`, data: { status: input.status, ...(input.error ? { error: input.error } : {}) } });
+  await appendEvents(layout, events);
+}

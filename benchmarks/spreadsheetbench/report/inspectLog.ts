@@ -1,0 +1,142 @@
+import type { RunManifest } from '../../../lib/runStore/manifest';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { REPO_ROOT } from '../../../config/paths';
+import type { TaskResult } from '../../../contracts/taskResult';
+import type { LoadedRun, LoadedTask } from './load';
+import type { Transcript } from './schemas';
+import { contentText } from './content';
+import { mean } from './summary';
+import { buildInspectEvalLog, manifestSpec, modelUsage, stderrOfMean, writeInspectEvalLog } from '../../report/inspectEvalLog';
+import { failureText, reasonsText } from '../../report/format';
+
+/**
+ * The run as an Inspect AI eval log (`.json`, LOG_SCHEMA_VERSION 2) that `inspect view` lists and opens.
+ * Key order matters (Inspect's header reader stops at `samples`), every value is finite, and the full serialized
+ * shape is written (see docs/inspect-logs-and-dsbench.md §2). One sample per finished task; pending tasks are left
+ * out and make the log's status "started". Tasks that failed for a non-scoring reason keep their score (0 under the
+ * official rules) and carry the failure in metadata and the score explanation, so the log's accuracy equals the
+ * run's soft score.
+ */
+
+export const INSPECT_TASK_NAME = 'spreadsheetbench';
+export const SCORER_NAME = 'spreadsheetbench';
+
+export async function writeInspectLog(run: LoadedRun, transcripts: Map<string, Transcript>, logsDir: string): Promise<string> {
+  return writeInspectEvalLog(buildEvalLog(run, transcripts, await sheetbenchVersion()), logsDir);
+}
+
+export function buildEvalLog(run: LoadedRun, transcripts: Map<string, Transcript>, version: string) {
+  const m = run.manifest;
+  const fromManifest = manifestSpec(m, run.lastResultAt);
+  const finished = run.tasks.filter((t): t is LoadedTask & { result: TaskResult } => t.result !== undefined);
+  const soft = finished.map((t) => t.result.soft);
+  return buildInspectEvalLog({
+    ...fromManifest,
+    taskName: INSPECT_TASK_NAME,
+    taskArgs: { agent: m.agent },
+    dataset: {
+      name: INSPECT_TASK_NAME,
+      ...(m.datasetDir ? { location: m.datasetDir } : {}),
+      samples: run.tasks.length,
+      sample_ids: run.tasks.map((t) => t.key),
+      shuffled: false,
+    },
+    generateConfig: generateConfig(m.llm),
+    packages: { sheetbench: version },
+    metadata: { run_id: m.runId, agent: m.agent, scoring_mode: m.scoringMode ?? null, experiment_hash: m.experimentHash ?? null },
+    scorer: { name: SCORER_NAME, options: { scoring_mode: m.scoringMode ?? 'official' }, metrics: ['accuracy', 'hard_accuracy', 'stderr'] },
+    metrics: { accuracy: mean(soft), hard_accuracy: mean(finished.map((t) => t.result.hard)), stderr: stderrOfMean(soft) },
+    usage: modelUsage(finished.map((t) => t.result)),
+    samples: finished.map((t) => sample(t, transcripts.get(t.key) ?? null, fromManifest.model)),
+  });
+}
+
+function sample(t: LoadedTask & { result: TaskResult }, transcript: Transcript | null, model: string) {
+  const r = t.result;
+  const messages = chatMessages(t, transcript, model);
+  const last = [...messages].reverse().find((msg) => msg.role === 'assistant');
+  const usage = modelUsage([r]);
+  const seconds = r.wallMs / 1000;
+  return {
+    id: t.key,
+    epoch: 1,
+    input: t.task.instruction,
+    target: t.task.answer_position,
+    messages,
+    output: {
+      model,
+      choices: last ? [{ message: last, stop_reason: 'stop' }] : [],
+      completion: last ? last.content : '',
+      usage,
+      time: seconds,
+    },
+    scores: {
+      [SCORER_NAME]: {
+        value: r.soft,
+        answer: t.outputFiles.join(', '),
+        explanation: [failureText(r), reasonsText(r)].filter(Boolean).join('; ') || 'all test cases passed',
+        metadata: { test_case_results: r.testCaseResults, hard: r.hard, reasons: r.reasons },
+        history: [],
+      },
+    },
+    metadata: sampleMetadata(t, transcript),
+    store: {},
+    events: [],
+    model_usage: { [model]: usage },
+    role_usage: {},
+    total_time: seconds,
+    working_time: seconds,
+    attachments: {},
+  };
+}
+
+function sampleMetadata(t: LoadedTask & { result: TaskResult }, transcript: Transcript | null) {
+  const r = t.result;
+  return {
+    instruction_type: t.task.instruction_type,
+    spreadsheet_path: t.task.spreadsheet_path,
+    ...(t.task.answer_sheet !== undefined ? { answer_sheet: t.task.answer_sheet } : {}),
+    ...(t.task.data_position !== undefined ? { data_position: t.task.data_position } : {}),
+    ...(r.failure ? { failure_class: r.failure.class, failure_message: r.failure.message } : {}),
+    llm_calls: r.llmCalls,
+    cost_usd: r.costUsd,
+    stages: r.stages,
+    executions: transcript?.executions ?? [],
+  };
+}
+
+type InspectMessage = { id: string; content: string; source?: 'input' | 'generate'; role: 'system' | 'user' | 'assistant'; model?: string };
+
+/** Transcript messages with Inspect roles; a role Inspect lacks becomes a user message tagged with it. */
+function chatMessages(t: LoadedTask, transcript: Transcript | null, model: string): InspectMessage[] {
+  const raw = transcript?.messages.length ? transcript.messages : [{ role: 'user', content: t.task.instruction }];
+  let seenUser = false;
+  return raw.map((msg, i) => {
+    const id = `${t.key}-m${i + 1}`;
+    const text = contentText(msg.content);
+    if (msg.role === 'assistant') return { id, content: text, source: 'generate', role: 'assistant', model };
+    if (msg.role === 'system') return { id, content: text, role: 'system' };
+    const source = seenUser ? undefined : 'input';
+    seenUser = true;
+    const content = msg.role === 'user' ? text : `[${msg.role}] ${text}`;
+    return source ? { id, content, source, role: 'user' } : { id, content, role: 'user' };
+  });
+}
+
+function generateConfig(llm: RunManifest['llm']): Record<string, number> {
+  return {
+    ...(typeof llm.temperature === 'number' ? { temperature: llm.temperature } : {}),
+    ...(typeof llm.maxTokens === 'number' ? { max_tokens: llm.maxTokens } : {}),
+  };
+}
+
+async function sheetbenchVersion(): Promise<string> {
+  const pkgPath = path.join(REPO_ROOT, 'package.json');
+  try {
+    const pkg = JSON.parse(await readFile(pkgPath, 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Per-task scoring as the official main loop does it: exactly three test cases, soft = passes/3, hard = no zero.
+ * A Verified task (one `init`/`golden` case) is scored on its one case, as the Verified tooling does (soft = hard).
+ */
+import path from 'node:path';
+import { OFFICIAL_TEST_CASES, taskKey, testCaseFiles, type SheetTask } from '../dataset';
+import type { OfficialTaskScore, ScoringMode, TestCaseVerdict } from './types';
+import { evaluateTestCase } from './compareWorkbooks';
+
+export interface ScoreTaskInput {
+  task: SheetTask;
+  datasetDir: string;
+  /** Output workbook of test case n (1-based). */
+  outputPathFor: (n: number) => string;
+  mode?: ScoringMode;
+}
+
+export function answerPathFor(datasetDir: string, task: SheetTask, n: number): string {
+  return path.join(datasetDir, task.spreadsheet_path, `${n}_${taskKey(task.id)}_answer.xlsx`);
+}
+
+export function outputFileName(task: SheetTask, n: number): string {
+  return `${n}_${taskKey(task.id)}_output.xlsx`;
+}
+
+export function officialScore(task: SheetTask, verdicts: TestCaseVerdict[]): OfficialTaskScore {
+  const results = verdicts.map((v) => (v.pass ? 1 : 0));
+  return {
+    id: task.id,
+    instruction_type: task.instruction_type,
+    test_case_results: results,
+    soft_restriction: results.filter((r) => r === 1).length / results.length,
+    hard_restriction: results.includes(0) ? 0 : 1,
+  };
+}
+
+export async function scoreTask(input: ScoreTaskInput): Promise<{ official: OfficialTaskScore; verdicts: TestCaseVerdict[] }> {
+  const files = await testCaseFiles(input.datasetDir, input.task);
+  const verified = files.length === 1 && !files[0].inputPath.endsWith('_input.xlsx');
+  const count = verified ? 1 : OFFICIAL_TEST_CASES;
+  const verdicts: TestCaseVerdict[] = [];
+  for (let n = 1; n <= count; n++) {
+    verdicts.push(await evaluateTestCase({
+      index: n,
+      answerPath: files.find((f) => f.index === n)?.answerPath ?? answerPathFor(input.datasetDir, input.task, n),
+      outputPath: input.outputPathFor(n),
+      answerPosition: input.task.answer_position,
+      mode: input.mode,
+    }));
+  }
+  return { official: officialScore(input.task, verdicts), verdicts };
+}

@@ -1,0 +1,135 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
+import { pathExists, readJsonOr } from '../lib/runStore/files';
+import { SA } from '../lib/temporal/searchAttributes';
+import { progressQuery, type RunProgress } from '../contracts/run';
+import { runManifestSchema } from '../lib/runStore/manifest';
+import type { RunSummary } from '../benchmarks/spreadsheetbench/summary';
+
+/** One benchmark run as the runs view lists it. */
+export interface RunListEntry {
+  id: string;
+  benchmark: string;
+  agent: string;
+  model: string;
+  /** The workflow's status in lower case (running, completed, failed, ...), or `unknown` when Temporal does not know the run. */
+  status: string;
+  createdAt?: string;
+  progress?: { done: number; total: number; running: number; failed: number };
+  soft?: number;
+  hard?: number;
+  /** Set by benchmarks scored by accuracy rather than soft/hard (a `accuracy` field in summary.json). */
+  accuracy?: number;
+  costUsd?: number;
+  paused?: boolean;
+  /** The run folder has report.html (served by the runs route). */
+  hasReport: boolean;
+  workflowId?: string;
+}
+
+export interface RunListSource {
+  runsDir: string;
+  client?: Client;
+  /** How long to wait for a running workflow's progress query (it needs a worker) before listing it without progress. */
+  queryTimeoutMs?: number;
+}
+
+/** Runs from the run folders, joined with what Temporal's visibility says about their workflows (newest first). */
+export async function listRuns(src: RunListSource): Promise<{ runs: RunListEntry[]; temporalError?: string }> {
+  const byId = new Map<string, RunListEntry>();
+  for (const entry of await runsFromFolders(src.runsDir)) byId.set(entry.id, entry);
+  let temporalError: string | undefined;
+  if (src.client) {
+    try {
+      for (const info of await runWorkflows(src.client)) {
+        const entry = byId.get(info.workflowId) ?? fromWorkflow(info);
+        byId.set(entry.id, { ...entry, status: info.status.name.toLowerCase(), workflowId: info.workflowId });
+        if (info.status.name === 'RUNNING' || info.status.name === 'COMPLETED') {
+          const p = await progressOf(src.client, info, src.queryTimeoutMs ?? 2000);
+          if (p) Object.assign(byId.get(entry.id)!, fromProgress(p, byId.get(entry.id)!));
+        }
+      }
+    } catch (err) {
+      temporalError = `Temporal did not answer: ${(err as Error).message}`;
+    }
+  }
+  const runs = [...byId.values()].sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
+  return { runs, ...(temporalError ? { temporalError } : {}) };
+}
+
+async function runsFromFolders(runsDir: string): Promise<RunListEntry[]> {
+  const names = await readdir(runsDir).catch(() => [] as string[]);
+  const entries = await Promise.all(names.map((name) => runFromFolder(path.join(runsDir, name))));
+  return entries.filter((e): e is RunListEntry => e !== undefined);
+}
+
+async function runFromFolder(runDir: string): Promise<RunListEntry | undefined> {
+  const raw = await readJsonOr<unknown>(path.join(runDir, 'run.json'), null).catch(() => null); // not a run folder
+  const parsed = runManifestSchema.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const m = parsed.data;
+  const summary = await readJsonOr<(Partial<RunSummary> & { accuracy?: number }) | null>(path.join(runDir, 'summary.json'), null).catch(() => null);
+  return {
+    id: m.runId,
+    benchmark: m.benchmark,
+    agent: m.agent,
+    model: m.llm.model,
+    status: 'unknown',
+    createdAt: m.createdAt,
+    hasReport: await pathExists(path.join(runDir, 'report.html')),
+    ...(summary ? fromSummary(summary) : {}),
+  };
+}
+
+/** Scores and spend from summary.json; benchmarks write different summaries, so every field is optional here. */
+function fromSummary(summary: Partial<RunSummary> & { accuracy?: number }): Partial<RunListEntry> {
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const tasks = num(summary.tasks);
+  return {
+    ...(tasks !== undefined ? { progress: { done: num(summary.scored) ?? tasks, total: tasks, running: 0, failed: num(summary.failed) ?? 0 } } : {}),
+    soft: num(summary.overall?.soft),
+    hard: num(summary.overall?.hard),
+    costUsd: num(summary.costUsd),
+    accuracy: num(summary.accuracy),
+  };
+}
+
+async function runWorkflows(client: Client): Promise<WorkflowExecutionInfo[]> {
+  const out: WorkflowExecutionInfo[] = [];
+  // A run's workflow id is its run id; retries (`<id>/retry-N`) are shown through their run.
+  for await (const info of client.workflow.list({ query: "WorkflowType = 'benchmarkRun'" })) {
+    if (info.typedSearchAttributes.get(SA.runId) === info.workflowId) out.push(info);
+  }
+  return out;
+}
+
+function fromWorkflow(info: WorkflowExecutionInfo): RunListEntry {
+  const sa = info.typedSearchAttributes;
+  return {
+    id: info.workflowId,
+    benchmark: sa.get(SA.benchmark) ?? '?',
+    agent: sa.get(SA.agent) ?? '?',
+    model: sa.get(SA.model) ?? '?',
+    status: info.status.name.toLowerCase(),
+    createdAt: info.startTime.toISOString(),
+    hasReport: false,
+  };
+}
+
+async function progressOf(client: Client, info: WorkflowExecutionInfo, timeoutMs: number): Promise<RunProgress | undefined> {
+  const handle = client.workflow.getHandle(info.workflowId);
+  // A deadline, not a race: the call (and its retries) ends when the time is up.
+  const answer = () => (info.status.name === 'RUNNING' ? handle.query(progressQuery) : (handle.result() as Promise<RunProgress>));
+  return client.withDeadline(Date.now() + timeoutMs, answer).catch(() => undefined);
+}
+
+function fromProgress(p: RunProgress, entry: RunListEntry): Partial<RunListEntry> {
+  return {
+    progress: { done: p.done, total: p.total, running: p.running, failed: p.failed },
+    soft: entry.soft ?? p.passRateSoft,
+    hard: entry.hard ?? p.passRateHard,
+    costUsd: p.costUsd,
+    paused: p.paused,
+  };
+}

@@ -1,0 +1,65 @@
+/** Messages, queries and inputs of the conversation workflow (shared by the workflow, the API and the CLI). */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { TurnStatus } from '../analysis/conversation/events';
+import type { Pattern, Usage } from '../analysis/conversation/types';
+
+export interface ConversationSettings {
+  maxMessageChars: number;
+  maxStepsPerTurn: number;
+  budgetTokens?: number;
+  budgetUsd?: number;
+  budgetSteps?: number;
+  maxRepeatedFailures: number;
+  branches: number;
+  turnsPerRun: number;
+}
+
+export interface TurnSummary {
+  turnId: string;
+  status: TurnStatus;
+  pattern: Pattern;
+  /** The pattern JIT chose, for 'auto' turns. */
+  chosenPattern?: Pattern;
+  startedAt: string;
+  endedAt?: string;
+  usage: Usage;
+  steps: number;
+  toolCalls: number;
+  error?: string;
+}
+
+export interface ConversationState {
+  turns: TurnSummary[];
+  usage: Usage;
+  steps: number;
+  turnCount: number;
+}
+
+export interface ConversationWorkflowInput {
+  conversationId: string;
+  /** The conversation folder (artifact store). */
+  dir: string;
+  pattern: Pattern;
+  settings: ConversationSettings;
+  /** State carried over continue-as-new. */
+  carried?: ConversationState;
+}
+
+export interface SendMessageInput {
+  text: string;
+  pattern?: Pattern;
+  /** Workspace-relative paths of files the message refers to. */
+  files?: string[];
+}
+
+export interface ConversationSummary extends ConversationState {
+  conversationId: string;
+  status: 'idle' | 'running' | 'closed';
+  pattern: Pattern;
+  currentTurnId?: string;
+}
+
+export const sendMessageUpdate = defineUpdate<{ turnId: string }, [SendMessageInput]>('sendMessage');
+export const cancelTurnSignal = defineSignal('cancelTurn');
+export const closeConversationSignal = defineSignal('closeConversation');
+export const summaryQuery = defineQuery<ConversationSummary>('summary');

@@ -1,0 +1,136 @@
+/**
+ * The dependency rule, in one place: imports point down this list of layers, never up.
+ *
+ *   faces (cli, server, web, bench) → client → workers → workflows ⇢ activities (types only) → benchmarks → analysis
+ *   → contracts → lib → config
+ *
+ * Inside a layer, a concept's folder (workflows/dsbench/, activities/analysis/, …) uses its own files and the layer's
+ * shared homes; the shared homes (workflows/run/, activities/llm/, benchmarks/report/, …) know no concept, and a
+ * layer's registry (its index.ts) is the one file that names them all. The browser app (web/) imports only itself;
+ * nothing but the tests and the benchmark scripts imports the tests.
+ */
+import type { Import, ImportGraph } from './importGraph';
+import { cycles, loopThrough } from './importGraph';
+
+export interface Layer {
+  name: string;
+  /** Top-level folders, with the trailing `/`. */
+  folders: string[];
+  /** Concept folders inside the layer (each may import only itself and the shared homes), and the shared homes. */
+  concepts?: string[];
+  shared?: string[];
+}
+
+export const LAYERS: readonly Layer[] = [
+  { name: 'faces', folders: ['cli/', 'server/', 'web/', 'bench/'] },
+  { name: 'client', folders: ['client/'] },
+  { name: 'workers', folders: ['workers/'] },
+  {
+    name: 'workflows',
+    folders: ['workflows/'],
+    concepts: ['workflows/spreadsheetbench/', 'workflows/dsbench/', 'workflows/analysis/', 'workflows/rateLimit/'],
+    shared: ['workflows/run/', 'workflows/versions.ts'],
+  },
+  {
+    name: 'activities',
+    folders: ['activities/'],
+    concepts: ['activities/spreadsheetbench/', 'activities/dsbench/', 'activities/analysis/', 'activities/recalc/'],
+    shared: ['activities/run/', 'activities/llm/', 'activities/deps.ts', 'activities/heartbeat.ts', 'activities/artifactPaths.ts', 'activities/workDirs.ts', 'activities/sessionRegistry.ts'],
+  },
+  {
+    name: 'benchmarks',
+    folders: ['benchmarks/'],
+    concepts: ['benchmarks/spreadsheetbench/', 'benchmarks/dsbench/', 'benchmarks/analysis/'],
+    shared: ['benchmarks/report/', 'benchmarks/benchmark.ts', 'benchmarks/archive.ts', 'benchmarks/datasetVersion.ts'],
+  },
+  { name: 'analysis', folders: ['analysis/'] },
+  { name: 'contracts', folders: ['contracts/'] },
+  { name: 'lib', folders: ['lib/'] },
+  { name: 'config', folders: ['config/'] },
+];
+
+/** Not part of the product: tests import anything; the benchmark scripts may use the tests' helpers. */
+const TESTS = 'test/';
+const MAY_IMPORT_TESTS = ['test/', 'bench/'];
+/** Files at the repository root that are configuration of tools (vitest), not source of the product. */
+const ROOT_TOOL_FILES = new Set(['vitest.config.ts']);
+
+export interface RuleBreak {
+  import: Import;
+  rule: string;
+}
+
+export function layerOf(file: string, layers: readonly Layer[] = LAYERS): { layer: Layer; rank: number } | undefined {
+  const rank = layers.findIndex((l) => l.folders.some((f) => file.startsWith(f)));
+  return rank < 0 ? undefined : { layer: layers[rank], rank };
+}
+
+/** Every import that breaks the rule, with the rule it breaks (`layers`: another list, e.g. to measure an older tree). */
+export function ruleBreaks(graph: Pick<ImportGraph, 'imports'>, layers: readonly Layer[] = LAYERS): RuleBreak[] {
+  const found: RuleBreak[] = [];
+  for (const i of graph.imports) {
+    const rule = brokenRule(i, layers);
+    if (rule) found.push({ import: i, rule });
+  }
+  return found;
+}
+
+function brokenRule(i: Import, layers: readonly Layer[]): string | undefined {
+  if (i.from.startsWith(TESTS)) return undefined;
+  if (i.to.startsWith(TESTS)) return MAY_IMPORT_TESTS.some((f) => i.from.startsWith(f)) ? undefined : 'nothing but the tests and bench/ imports the tests (test/)';
+  if (i.from.startsWith('web/') !== i.to.startsWith('web/')) return 'the browser app (web/) and the server side import nothing of each other';
+  const from = layerOf(i.from, layers);
+  const to = layerOf(i.to, layers);
+  if (!from || !to) return undefined; // reported by unplacedFiles
+  if (to.rank < from.rank) return `imports point down: ${from.layer.name} (${i.from.split('/')[0]}/) may not import ${to.layer.name} (${i.to.split('/')[0]}/)`;
+  if (from.layer.name === 'workflows' && to.layer.name === 'activities' && !i.typeOnly) return 'workflows see activities only as types (`import type`): activity code never enters the workflow bundle';
+  if (from.rank === to.rank) return conceptRule(from.layer, i);
+  return undefined;
+}
+
+/** Inside a layer: a concept uses itself and the shared homes; a shared home uses no concept; the registry uses all. */
+function conceptRule(layer: Layer, i: Import): string | undefined {
+  if (!layer.concepts) return undefined;
+  const conceptOf = (file: string) => layer.concepts!.find((c) => file.startsWith(c));
+  const isShared = (file: string) => layer.shared!.some((s) => file === s || file.startsWith(s));
+  const isRegistry = (file: string) => file === `${layer.folders[0]}index.ts`;
+  if (isRegistry(i.from)) return undefined;
+  const target = conceptOf(i.to);
+  const source = conceptOf(i.from);
+  if (isShared(i.from) && target) return `a shared home (${i.from}) knows no concept: it may not import ${target}`;
+  if (source && target && source !== target) return `concepts do not import each other: ${source} may not import ${target} (move what both need to a shared home)`;
+  if (source && !target && !isShared(i.to) && !isRegistry(i.to)) return `${i.to} is neither a concept nor a shared home of ${layer.name}: list it in test/architecture/layers.ts`;
+  return undefined;
+}
+
+/** Source files outside every layer (a new top-level folder must take its place in the rule first). */
+export function unplacedFiles(graph: Pick<ImportGraph, 'files'>, layers: readonly Layer[] = LAYERS): string[] {
+  const inFolder = (f: string) => f.includes('/');
+  return graph.files.filter((f) => (inFolder(f) ? !f.startsWith(TESTS) && !layerOf(f, layers) : !ROOT_TOOL_FILES.has(f)));
+}
+
+export interface ImportCycle {
+  files: string[];
+  /** The imports of one loop through the files. */
+  loop: Import[];
+}
+
+/**
+ * Import cycles: `all` over every import, `value` over value imports alone (what runs). A cycle only type-only imports
+ * close is erased at run time, but it still ties its files into one knot, so both count.
+ */
+export function importCycles(graph: Pick<ImportGraph, 'imports'>): { all: ImportCycle[]; value: ImportCycle[] } {
+  const valueImports = graph.imports.filter((i) => !i.typeOnly);
+  const value = cycles(valueImports).map((files) => ({ files, loop: loopThrough(files, valueImports) }));
+  const all = cycles(graph.imports).map((files) => ({ files, loop: loopThrough(files, graph.imports) }));
+  return { all, value };
+}
+
+export function describeBreak(b: RuleBreak): string {
+  return `${b.import.from}:${b.import.line} imports ${b.import.to} ('${b.import.specifier}'${b.import.typeOnly ? ', type only' : ''}): breaks "${b.rule}"`;
+}
+
+export function describeCycle(c: ImportCycle): string {
+  const steps = c.loop.map((i) => `${i.from}:${i.line} → ${i.to}${i.typeOnly ? ' (type)' : ''}`);
+  return `cycle of ${c.files.length} files: ${steps.join(', ')}`;
+}

@@ -1,0 +1,146 @@
+import {
+  allHandlersFinished,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  isCancellation,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { PATTERNS, ZERO_USAGE, addUsage, type Pattern } from '../../analysis/conversation/types';
+import { bookkeeping } from '../spreadsheetbench/activities';
+import {
+  cancelTurnSignal,
+  closeConversationSignal,
+  sendMessageUpdate,
+  summaryQuery,
+  type ConversationState,
+  type ConversationWorkflowInput,
+  type SendMessageInput,
+  type TurnSummary,
+} from '../../contracts/conversation';
+import { classify, PATTERN_RUNNERS, Turn, TurnStop, type AnswerRef } from './patterns';
+import { NO_TOOL_NOTE } from './patterns/notes';
+
+interface PendingTurn {
+  turnId: string;
+  text: string;
+  pattern: Pattern;
+  files: string[];
+}
+
+/** Most recent turn summaries kept in the state (older ones stay in the event log). */
+const KEPT_TURNS = 50;
+
+/**
+ * A conversation: user messages arrive as the `sendMessage` update (validated, refused with a reason), each runs as a turn
+ * of model and tool activities under its pattern, `cancelTurn` cancels the running turn, `summary` answers with the small
+ * state. Prompts, replies, outputs and files live in the conversation folder; this workflow holds ids and counts.
+ */
+export async function conversation(input: ConversationWorkflowInput): Promise<ConversationState> {
+  const state: ConversationState = input.carried ?? { turns: [], usage: ZERO_USAGE, steps: 0, turnCount: 0 };
+  let pending: PendingTurn | undefined;
+  let running: { turnId: string; scope?: CancellationScope } | undefined;
+  let closed = false;
+  let turnsThisRun = 0;
+
+  setHandler(
+    sendMessageUpdate,
+    (msg: SendMessageInput) => {
+      const turnId = `t${++state.turnCount}`;
+      pending = { turnId, text: msg.text.trim(), pattern: msg.pattern ?? input.pattern, files: msg.files ?? [] };
+      return { turnId };
+    },
+    { validator: (msg: SendMessageInput) => validateMessage(msg, input, { busy: running?.turnId ?? pending?.turnId, closed }) },
+  );
+  setHandler(cancelTurnSignal, () => running?.scope?.cancel());
+  setHandler(closeConversationSignal, () => {
+    closed = true;
+    running?.scope?.cancel();
+  });
+  setHandler(summaryQuery, () => ({
+    ...state,
+    conversationId: input.conversationId,
+    status: closed ? 'closed' : running || pending ? 'running' : 'idle',
+    pattern: input.pattern,
+    currentTurnId: running?.turnId ?? pending?.turnId,
+  }));
+
+  for (;;) {
+    await condition(() => pending !== undefined || closed);
+    if (closed && !pending) break;
+    const turn = pending!;
+    pending = undefined;
+    running = { turnId: turn.turnId };
+    await runTurn(turn, input, state, running);
+    running = undefined;
+    turnsThisRun++;
+    if (closed) break;
+    if (turnsThisRun >= input.settings.turnsPerRun || workflowInfo().continueAsNewSuggested) {
+      await condition(allHandlersFinished);
+      if (!pending) await continueAsNew<typeof conversation>({ ...input, carried: state });
+    }
+  }
+  await bookkeeping.conversationDispose({ conversationId: input.conversationId });
+  return state;
+}
+
+function validateMessage(msg: SendMessageInput, input: ConversationWorkflowInput, now: { busy?: string; closed: boolean }): void {
+  if (now.closed) throw new Error('the conversation is closed');
+  if (typeof msg?.text !== 'string' || !msg.text.trim()) throw new Error('the message is empty');
+  const max = input.settings.maxMessageChars;
+  if (msg.text.length > max) throw new Error(`the message has ${msg.text.length} characters; the limit is ${max}`);
+  if (now.busy) throw new Error(`turn ${now.busy} is still running: wait for it to end or cancel it`);
+  if (msg.pattern !== undefined && !PATTERNS.includes(msg.pattern)) throw new Error(`unknown pattern "${String(msg.pattern)}"; known: ${PATTERNS.join(', ')}`);
+}
+
+async function runTurn(p: PendingTurn, input: ConversationWorkflowInput, state: ConversationState, running: { scope?: CancellationScope }): Promise<void> {
+  const summary: TurnSummary = { turnId: p.turnId, status: 'running', pattern: p.pattern, startedAt: new Date().toISOString(), usage: ZERO_USAGE, steps: 0, toolCalls: 0 };
+  state.turns = [...state.turns, summary].slice(-KEPT_TURNS);
+  const ref = { dir: input.dir, conversationId: input.conversationId, turnId: p.turnId };
+  const filesNote = p.files.length ? `\n\n(Files: ${p.files.join(', ')})` : '';
+  const turn = new Turn(ref, `${p.text}${filesNote}`, input.settings, { usage: state.usage, steps: state.steps });
+  await bookkeeping.conversationRecord({
+    dir: input.dir,
+    events: [{ type: 'turn_started', turnId: p.turnId, key: `${p.turnId}:started`, data: { pattern: p.pattern, text: p.text, ...(p.files.length ? { files: p.files } : {}) } }],
+  });
+  let answer: AnswerRef | undefined;
+  let error: { message: string; where: 'model' | 'tool' | 'budget' | 'workflow' } | undefined;
+  const scope = new CancellationScope();
+  running.scope = scope;
+  try {
+    answer = await scope.run(() => runPattern(p.pattern, turn, summary, input.dir));
+    if (turn.toolCalls === 0) answer = { ...answer, prefix: NO_TOOL_NOTE };
+    summary.status = 'completed';
+  } catch (err) {
+    if (isCancellation(err)) summary.status = 'cancelled';
+    else {
+      summary.status = 'failed';
+      error = err instanceof TurnStop ? { message: err.message, where: err.where } : { message: messageOf(err), where: 'workflow' };
+    }
+  }
+  Object.assign(summary, { endedAt: new Date().toISOString(), usage: turn.usage, steps: turn.steps, toolCalls: turn.toolCalls, error: error?.message });
+  state.usage = addUsage(state.usage, turn.usage);
+  state.steps += turn.steps;
+  await CancellationScope.nonCancellable(() =>
+    bookkeeping.conversationFinishTurn({ dir: input.dir, turnId: p.turnId, status: summary.status as 'completed', error: error?.message, errorWhere: error?.where, answer, usage: turn.usage }),
+  );
+}
+
+async function runPattern(pattern: Pattern, turn: Turn, summary: TurnSummary, dir: string): Promise<AnswerRef> {
+  if (pattern !== 'auto') return PATTERN_RUNNERS[pattern](turn);
+  const choice = await classify(turn);
+  summary.chosenPattern = choice.pattern;
+  await bookkeeping.conversationRecord({
+    dir,
+    events: [{ type: 'step', turnId: summary.turnId, key: `${summary.turnId}:chosen`, data: { stepId: `${summary.turnId}-jit`, kind: 'classify', text: choice.note } }],
+  });
+  return PATTERN_RUNNERS[choice.pattern](turn);
+}
+
+/** A failed activity's cause (e.g. the model's HTTP error), not Temporal's wrapper text. */
+function messageOf(err: unknown): string {
+  let e = err as { message?: string; cause?: unknown } | undefined;
+  while (e?.cause && typeof e.cause === 'object') e = e.cause as typeof e;
+  return e?.message ?? String(err);
+}

@@ -1,0 +1,45 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { MainActivities } from '../../activities';
+import { bookkeeping, llm } from '../spreadsheetbench/activities';
+
+const { listTaskIds, finalizeRun } = proxyActivities<MainActivities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { maximumAttempts: 10, initialInterval: '1s', maximumInterval: '30s' },
+});
+
+export interface RejudgeInput {
+  runId: string;
+  runDir: string;
+  /** File (in the run folder) listing the question ids to judge again. */
+  taskIdsFile: string;
+  count: number;
+  /** Distinguishes this rejudge's calls from earlier judgments (call keys, response cache). */
+  tag: string;
+  judgeModel?: string;
+  concurrency: number;
+}
+
+/**
+ * Judges recorded answers again (e.g. unparseable judge replies, or another judge model) without asking the answering
+ * model: one judge activity per question, its result re-recorded, then the run's summary rewritten.
+ */
+export async function dsbenchRejudge(input: RejudgeInput): Promise<{ rejudged: number }> {
+  const ids = await listTaskIds({ runDir: input.runDir, offset: 0, limit: input.count, taskIdsFile: input.taskIdsFile });
+  for (let i = 0; i < ids.length; i += input.concurrency) {
+    await Promise.all(ids.slice(i, i + input.concurrency).map((taskId) => rejudge(input, taskId)));
+  }
+  await finalizeRun({ runDir: input.runDir });
+  return { rejudged: ids.length };
+}
+
+async function rejudge(input: RejudgeInput, taskId: string): Promise<void> {
+  const callKey = `${input.runId}/${taskId}/judge/${input.tag}`;
+  const spend = await llm.judgeDsbenchAnswer({ runDir: input.runDir, taskId, callKey, judgeModel: input.judgeModel });
+  await bookkeeping.recordDsbenchResult({
+    runDir: input.runDir,
+    taskId,
+    spend: { usage: spend.usage, costUsd: spend.costUsd, llmCalls: 1 },
+    addToRecorded: true,
+    wallMs: 0,
+  });
+}

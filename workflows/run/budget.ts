@@ -1,0 +1,66 @@
+import { ApplicationFailure, condition, defineSignal, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { TokenUsage } from '../../lib/llm/types';
+import type { TaskWorkflowInput } from '../../contracts/run';
+
+/**
+ * Run-wide budgets, held by the run workflow so they survive worker and server restarts. Before each LLM call a
+ * budgeted task asks its run for a grant (the run reserves the mean cost of a call); after the call it settles the
+ * actual spend. The run grants only while spent + reserved is under the cap, so the overshoot is at most the calls
+ * already in flight; past the cap the run pauses and queued calls wait for a raised budget.
+ */
+export interface SpendRequest {
+  workflowId: string;
+  callKey: string;
+}
+export interface SpendSettle {
+  callKey: string;
+  usage: TokenUsage;
+  costUsd: number;
+}
+
+export const spendRequestSignal = defineSignal<[SpendRequest]>('spendRequest');
+export const spendSettleSignal = defineSignal<[SpendSettle]>('spendSettle');
+export const spendGrantSignal = defineSignal<[{ callKey: string }]>('spendGrant');
+
+/** The task side: ask, wait, call, settle. Without a run budget it only keeps the per-task cap. */
+export class TaskBudget {
+  private readonly granted = new Set<string>();
+  private spentUsd = 0;
+
+  constructor(private readonly input: TaskWorkflowInput) {
+    setHandler(spendGrantSignal, ({ callKey }) => void this.granted.add(callKey));
+  }
+
+  async around<T extends { usage: TokenUsage; costUsd: number }>(callKey: string, call: () => Promise<T>): Promise<T> {
+    if (this.input.taskBudgetUsd !== undefined && this.spentUsd >= this.input.taskBudgetUsd) {
+      throw ApplicationFailure.nonRetryable(`task budget $${this.input.taskBudgetUsd} reached`, 'BudgetExceeded');
+    }
+    const parent = workflowInfo().parent;
+    const budgeted = this.input.budgeted && parent;
+    if (budgeted) {
+      await getExternalWorkflowHandle(parent.workflowId).signal(spendRequestSignal, { workflowId: workflowInfo().workflowId, callKey });
+      await condition(() => this.granted.has(callKey));
+    }
+    let settled: SpendSettle = { callKey, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 };
+    try {
+      const result = await call();
+      settled = { callKey, usage: result.usage, costUsd: result.costUsd };
+      this.spentUsd += result.costUsd;
+      return result;
+    } finally {
+      if (budgeted) await getExternalWorkflowHandle(parent.workflowId).signal(spendSettleSignal, settled);
+    }
+  }
+}
+
+/** The run side's ledger (plain data: it travels through continue-as-new). */
+export interface BudgetLedger {
+  reservedUsd: Record<string, number>;
+  reservedTokens: Record<string, number>;
+  waiting: SpendRequest[];
+  settledCalls: number;
+}
+
+export function freshLedger(): BudgetLedger {
+  return { reservedUsd: {}, reservedTokens: {}, waiting: [], settledCalls: 0 };
+}
