@@ -1,33 +1,22 @@
-import { llmActivities } from './llm/modelCall';
-import { executeActivities } from './spreadsheetbench/execute';
-import { scoreActivities } from './spreadsheetbench/score';
-import { taskActivities } from './spreadsheetbench/task';
-import { runActivities } from './run/index';
-import { recalcActivities } from './recalc/index';
-import { sessionActivities } from './spreadsheetbench/sessions';
-import { agentStageActivities } from './spreadsheetbench/sheetcopilot';
-import { dsbenchActivities } from './dsbench/index';
-import { conversationActivities } from './analysis/conversation';
-import { analysisActivities } from './analysis/request';
+import { analysisActivities, type AnalysisActivities } from './analysis';
 import type { WorkerDeps } from './deps';
+import { dsbenchActivities, type DsbenchActivities } from './dsbench';
+import { recalcActivities, type RecalcActivities } from './recalc';
+import { runActivities, type RunActivities } from './run';
+import { spreadsheetActivities, type SpreadsheetActivities } from './spreadsheetbench';
 
-/** Activities of the main task queue (inference, execution, scoring, artifacts). */
+/**
+ * Every activity of the main task queue, for the worker (the recalc queue's are `recalcActivities`). Each workflow
+ * proxies only its own group, by type: runs, SpreadsheetBench tasks, DSBench questions, the analysis agent.
+ */
 export function createActivities(deps: WorkerDeps) {
   return {
-    ...llmActivities(deps),
-    ...executeActivities(deps),
-    ...sessionActivities(deps),
-    ...agentStageActivities(deps),
+    ...spreadsheetActivities(deps),
     ...dsbenchActivities(deps),
-    ...conversationActivities(deps),
     ...analysisActivities(deps),
-    ...scoreActivities,
-    ...taskActivities,
     ...runActivities,
   };
 }
 
-export type MainActivities = ReturnType<typeof createActivities>;
-export type RecalcActivities = ReturnType<typeof recalcActivities>;
 export { recalcActivities };
-export type { WorkerDeps };
+export type { AnalysisActivities, DsbenchActivities, RecalcActivities, RunActivities, SpreadsheetActivities, WorkerDeps };

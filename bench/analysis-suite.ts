@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { filesDir, loadAnalysisSuite } from '../benchmarks/analysis/dataset';
 import { runAnalysisSuite, summariseByPattern } from '../benchmarks/analysis/runSuite';
 import { ConversationService } from '../client/conversations';
-import { PATTERNS, type Pattern } from '../analysis/conversation/types';
+import { PATTERNS, type Pattern } from '../contracts/conversation';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 (globalThis as { __dirname?: string }).__dirname ??= path.join(REPO, 'test/helpers');

@@ -1,40 +1,43 @@
-import type { RunContext } from '../lib/runStore/runContext';
 import type { Config } from '../config/schema';
-import { DatasetError } from './spreadsheetbench/dataset';
+import { DatasetError, type SelectOptions, type TaskRecord } from '../lib/runStore/taskRecord';
 
-/** A task as it stands in a run's tasks.json: each benchmark keeps its own record shape, keyed by `id`. */
-export interface TaskRecord {
-  id: number | string;
-}
-
-export interface LoadedTasks<T extends TaskRecord = TaskRecord> {
+/** A dataset folder as read once at the start of a run: its edition, every task and its content version. */
+export interface DatasetContents<T extends TaskRecord = TaskRecord> {
+  edition: string;
   tasks: T[];
-  /** Identifies the dataset's content (a resume refuses a changed dataset). */
-  datasetVersion: string;
+  /** Identifies the dataset's content (recorded in run.json; a resume refuses a changed dataset). */
+  version: string;
 }
 
-export interface SelectOptions {
-  ids?: string[];
-  limit?: number;
+/** What `report` wrote. */
+export interface WrittenReport {
+  markdown: string;
+  html: string;
+  inspectLog?: string;
+  transcriptPages?: number;
+  finishedTasks: number;
+  pendingTasks: number;
 }
 
 /**
- * A benchmark = how to recognise its dataset folder (and edition), how to load its tasks, which task workflow runs one
- * task, and how a finished run is scored into its summary. The run workflow only knows the task workflow's type name.
+ * A benchmark, in the sense of inspect_ai's Task: a dataset (how to recognise and read its folder), a solver (the task
+ * workflow that runs one task, by type name, and the settings it takes) and a scorer (`finalize`: the run's summary
+ * from the per-task results). The run workflow only knows the task workflow's type name.
  */
 export interface Benchmark<T extends TaskRecord = TaskRecord> {
   /** `--benchmark` value, run.json `benchmark`, the `BenchBenchmark` search attribute. */
   readonly name: string;
   readonly title: string;
-  /** Known editions; the first is the default when detection cannot tell. */
+  /** Known editions; the first is the default. */
   readonly editions: readonly string[];
   /** Settings (`--agent`) this benchmark runs; the first is the default. */
   readonly settings: readonly string[];
   /** Workflow type started for each task (registered in workflows/index.ts). */
   readonly taskWorkflow: string;
-  /** The edition of `datasetDir` when the folder holds this benchmark's data, else null. */
-  detect(datasetDir: string): Promise<string | null>;
-  loadTasks(datasetDir: string, edition: string, select: SelectOptions): Promise<LoadedTasks<T>>;
+  /** Reads the folder once: null when it holds no data of this benchmark; a folder that does but is broken throws DatasetError. */
+  read(datasetDir: string): Promise<DatasetContents<T> | null>;
+  /** The tasks a run takes (`--tasks`, `--limit`); an unknown id is refused, named. */
+  select(tasks: T[], select: SelectOptions): T[];
   /** The content version of the dataset as it is now (compared on resume). */
   datasetVersion(datasetDir: string): Promise<string>;
   /** Official output folder name part (`<setting>_<model>`) for a setting. */
@@ -43,10 +46,12 @@ export interface Benchmark<T extends TaskRecord = TaskRecord> {
   promptVersion(setting: string): string;
   /** Benchmark-specific settings of a new run, resolved from the config (recorded in run.json, part of the experiment). */
   settingsFrom?(config: Config, setting: string): Promise<Record<string, unknown>>;
-  /** Writes the run's report (report.md, report.html, an Inspect log where it has one); without it the SpreadsheetBench report is used. */
-  writeReport?(opts: { runDir: string; outDir?: string }): Promise<{ markdown: string; html: string; inspectLog?: string; finishedTasks: number; pendingTasks: number }>;
   /** After the last task: scores the run from the per-task results and writes summary.json (+ official files). */
-  finalize(ctx: RunContext): Promise<unknown>;
+  finalize(runDir: string): Promise<unknown>;
+  /** What `run` prints when the run has ended, from its summary.json. */
+  summaryLines(runDir: string): Promise<string[]>;
+  /** report.md, report.html and what else the benchmark reports (transcripts, an Inspect log); `compareDir`: a baseline run, where the benchmark compares. */
+  writeReport(opts: { runDir: string; compareDir?: string; outDir?: string }): Promise<WrittenReport>;
 }
 
 /** A dataset folder that is no known benchmark, or an unknown benchmark/edition name (exit code 4, like any dataset error). */

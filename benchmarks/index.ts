@@ -1,14 +1,14 @@
 import { stat } from 'node:fs/promises';
-import { BenchmarkError, type Benchmark } from './benchmark';
+import { BenchmarkError, type Benchmark, type DatasetContents } from './benchmark';
 import { spreadsheetBench } from './spreadsheetbench';
 import { dsBench } from './dsbench';
 import { analysisBenchmark } from './analysis';
 
-export type { Benchmark, TaskRecord, LoadedTasks, SelectOptions } from './benchmark';
+export type { Benchmark, DatasetContents, WrittenReport } from './benchmark';
 export { BenchmarkError } from './benchmark';
 
 /** Every benchmark the tool runs, in detection order. A new benchmark adds its folder and one line here. */
-export const BENCHMARKS: readonly Benchmark[] = [spreadsheetBench as Benchmark, dsBench as Benchmark, analysisBenchmark as Benchmark];
+export const BENCHMARKS: readonly Benchmark[] = [spreadsheetBench, dsBench, analysisBenchmark];
 
 export function benchmarkNamed(name: string): Benchmark {
   const found = BENCHMARKS.find((b) => b.name === name);
@@ -16,27 +16,29 @@ export function benchmarkNamed(name: string): Benchmark {
   return found;
 }
 
+/** A dataset folder read once: which benchmark and edition it holds, and its contents. */
 export interface Detected {
   benchmark: Benchmark;
   edition: string;
   /** How it was decided, for the CLI to say. */
   how: 'detected' | 'given';
+  dataset: DatasetContents;
 }
 
-/** The benchmark and edition of a dataset folder; `--benchmark` / `--edition` override what the folder suggests. */
+/** The benchmark, edition and contents of a dataset folder; `--benchmark` / `--edition` override what the folder suggests. */
 export async function detectBenchmark(datasetDir: string, override: { benchmark?: string; edition?: string } = {}): Promise<Detected> {
   if (!(await stat(datasetDir).then((s) => s.isDirectory(), () => false))) throw new BenchmarkError(`dataset folder ${datasetDir} does not exist (or is not a folder)`);
-  if (override.benchmark) {
-    const benchmark = benchmarkNamed(override.benchmark);
-    const edition = override.edition ?? (await benchmark.detect(datasetDir)) ?? benchmark.editions[0];
-    return { benchmark, edition: checkEdition(benchmark, edition), how: 'given' };
-  }
-  for (const benchmark of BENCHMARKS) {
-    const edition = await benchmark.detect(datasetDir);
-    if (edition) return { benchmark, edition: checkEdition(benchmark, override.edition ?? edition), how: override.edition ? 'given' : 'detected' };
+  const candidates = override.benchmark ? [benchmarkNamed(override.benchmark)] : BENCHMARKS;
+  for (const benchmark of candidates) {
+    const dataset = await benchmark.read(datasetDir);
+    if (!dataset) continue;
+    const given = override.benchmark !== undefined || override.edition !== undefined;
+    return { benchmark, edition: checkEdition(benchmark, override.edition ?? dataset.edition), how: given ? 'given' : 'detected', dataset };
   }
   throw new BenchmarkError(
-    `${datasetDir} is not a known benchmark dataset (looked for: ${BENCHMARKS.map((b) => b.name).join(', ')}); name one with --benchmark`,
+    override.benchmark
+      ? `${datasetDir} holds no ${candidates[0].title} dataset (${override.benchmark} was named with --benchmark)`
+      : `${datasetDir} is not a known benchmark dataset (looked for: ${BENCHMARKS.map((b) => b.name).join(', ')}); name one with --benchmark`,
   );
 }
 

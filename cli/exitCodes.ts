@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/load';
-import { DatasetError } from '../benchmarks/spreadsheetbench/dataset';
+import { DatasetError } from '../lib/runStore/taskRecord';
 
 /** Exit codes a script can rely on. */
 export const EXIT = {

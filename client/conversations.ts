@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { conversationSettings } from '../analysis/conversation/settings';
 import type { Config } from '../config/schema';
 import { conversation as conversationWorkflow } from '../workflows/analysis/conversation';
 import {
@@ -9,7 +10,6 @@ import {
   closeConversationSignal,
   sendMessageUpdate,
   summaryQuery,
-  type ConversationSettings,
   type SendMessageInput,
 } from '../contracts/conversation';
 import { readDebugSteps } from '../analysis/conversation/debugStore';
@@ -20,7 +20,8 @@ import type { ConversationEvent } from '../analysis/conversation/events';
 import { listInfos, readInfo, writeInfo, type ConversationInfoFile } from '../analysis/conversation/info';
 import { conversationDir, conversationLayout, conversationWorkflowId, CONVERSATION_ID } from '../analysis/conversation/layout';
 import { mimeTypeOf } from '../analysis/conversation/mime';
-import type { FileInfo, Pattern } from '../analysis/conversation/types';
+import type { FileInfo } from '../analysis/conversation/types';
+import type { Pattern } from '../contracts/conversation';
 import { checkUpload } from '../analysis/conversation/uploads';
 import { listWorkspaceFiles } from '../analysis/conversation/workspaceFiles';
 import { conversationView, infoView, type ConversationInfo, type ConversationView } from '../analysis/conversation/view';
@@ -54,7 +55,7 @@ export class ConversationService {
       this.opts.client.workflow.start(conversationWorkflow, {
         workflowId: conversationWorkflowId(id),
         taskQueue: this.opts.config.temporal.taskQueue,
-        args: [{ conversationId: id, dir, pattern: info.pattern, settings: settingsOf(this.opts.config) }],
+        args: [{ conversationId: id, dir, pattern: info.pattern, settings: conversationSettings(this.opts.config) }],
       }),
     );
     return this.info(info, []);
@@ -192,18 +193,4 @@ export class ConversationService {
       throw err;
     }
   }
-}
-
-export function settingsOf(config: Config): ConversationSettings {
-  const c = config.conversation;
-  return {
-    maxMessageChars: c.maxMessageChars,
-    maxStepsPerTurn: c.maxStepsPerTurn,
-    budgetTokens: c.budgetTokens,
-    budgetUsd: c.budgetUsd,
-    budgetSteps: c.budgetSteps,
-    maxRepeatedFailures: c.maxRepeatedFailures,
-    branches: c.branches,
-    turnsPerRun: c.turnsPerRun,
-  };
 }

@@ -1,5 +1,5 @@
 import type { RunManifest } from '../lib/runStore/manifest';
-import { datasetVersion, promptVersionOf } from './createRun';
+import { benchmarkNamed } from '../benchmarks';
 
 /** What a resume would run with, where it can differ from what the run was started with. */
 export interface ExperimentNow {
@@ -14,9 +14,10 @@ export interface ExperimentNow {
  */
 export async function experimentDifferences(manifest: RunManifest, now: ExperimentNow): Promise<string[]> {
   const differs: string[] = [];
-  const dataset = await datasetVersion(manifest).catch(() => 'missing');
+  const benchmark = benchmarkNamed(manifest.benchmark);
+  const dataset = await benchmark.datasetVersion(manifest.datasetDir).catch(() => 'missing');
   if (dataset !== manifest.datasetVersion) differs.push(`dataset ${manifest.datasetDir}: ${manifest.datasetVersion} → ${dataset}`);
-  const prompts = promptVersionOf(manifest);
+  const prompts = benchmark.promptVersion(manifest.agent);
   if (prompts !== manifest.agentSettings.promptVersion) differs.push(`prompt version ${manifest.agentSettings.promptVersion} → ${prompts}`);
   if (now.model && now.model !== manifest.llm.model) differs.push(`model ${manifest.llm.model} → ${now.model}`);
   if (now.scoringMode && now.scoringMode !== manifest.scoringMode) differs.push(`scoring mode ${manifest.scoringMode} → ${now.scoringMode}`);

@@ -5,7 +5,7 @@ import { pathExists, readJsonOr } from '../lib/runStore/files';
 import { SA } from '../lib/temporal/searchAttributes';
 import { progressQuery, type RunProgress } from '../contracts/run';
 import { runManifestSchema } from '../lib/runStore/manifest';
-import type { RunSummary } from '../benchmarks/spreadsheetbench/summary';
+import type { RunSummary } from '../benchmarks/report/runSummary';
 
 /** One benchmark run as the runs view lists it. */
 export interface RunListEntry {

@@ -1,7 +1,22 @@
 /** Messages, queries and inputs of the conversation workflow (shared by the workflow, the API and the CLI). */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { TurnStatus } from '../analysis/conversation/events';
-import type { Pattern, Usage } from '../analysis/conversation/types';
+
+export const PATTERNS = ['auto', 'direct', 'react', 'plan_execute', 'reflection', 'iterative', 'tree_of_thoughts', 'ensemble'] as const;
+export type Pattern = (typeof PATTERNS)[number];
+
+export type TurnStatus = 'running' | 'completed' | 'cancelled' | 'failed';
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens, costUsd: a.costUsd + b.costUsd };
+}
 
 export interface ConversationSettings {
   maxMessageChars: number;

@@ -2,7 +2,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { TaskFailureClass, TaskResult } from './taskResult';
 import type { TokenUsage } from '../lib/llm/types';
-import type { BudgetLedger } from '../workflows/run/budget';
+import type { BudgetLedger } from './budget';
 
 export interface RunWorkflowInput {
   runId: string;

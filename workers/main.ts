@@ -3,7 +3,8 @@
  * temporal.address); serves the main queue and, unless SHEETBENCH_WORKER_RECALC=0, the LibreOffice recalc queue.
  */
 import { loadConfig } from '../config/load';
-import { connectWorkerConnection, tlsOptions } from '../lib/temporal/connection';
+import { tlsOptions } from '../lib/temporal/connection';
+import { connectWorkerConnection } from './connection';
 import { createWorkers } from './createWorkers';
 
 async function main(): Promise<void> {

@@ -1,9 +1,9 @@
 import { Context, heartbeat } from '@temporalio/activity';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { DatasetError } from '../../benchmarks/spreadsheetbench/dataset';
+import { DatasetError } from '../../lib/runStore/taskRecord';
 import { readEvents } from '../../analysis/conversation/eventLog';
 import { conversationLayout } from '../../analysis/conversation/layout';
-import { runContext } from '../../lib/runStore/runContext';
+import { analysisRun } from '../../benchmarks/analysis/run';
 import { prepareRequest, type Preparation } from '../../benchmarks/analysis/request';
 import { recordRequestResult, type RecordInput } from '../../benchmarks/analysis/result';
 import { sendMessageUpdate, summaryQuery, type SendMessageInput } from '../../contracts/conversation';
@@ -13,10 +13,10 @@ import type { WorkerDeps } from '../deps';
 const POLL_MS = 500;
 
 /** The analysis benchmark's activities: thin adapters over benchmarks/analysis/ and the conversation's own messages. */
-export function analysisActivities(deps: WorkerDeps) {
+export function requestActivities(deps: WorkerDeps) {
   return {
     async prepareAnalysisRequest(input: { runDir: string; taskId: string; taskWorkflowId: string }): Promise<Preparation> {
-      return prepareRequest(await runContext(input.runDir), input.taskId, input.taskWorkflowId, deps.config);
+      return prepareRequest(await analysisRun(input.runDir), input.taskId, input.taskWorkflowId, deps.config);
     },
 
     /** Sends the request as a user message (the `sendMessage` update the API uses); a retry finds the turn already sent. */
@@ -44,7 +44,7 @@ export function analysisActivities(deps: WorkerDeps) {
     },
 
     async recordAnalysisResult(input: RecordInput & { runDir: string }): Promise<{ pass: boolean; status: string; failureClass?: TaskFailureClass }> {
-      const result = await recordRequestResult(await runContext(input.runDir), input);
+      const result = await recordRequestResult(await analysisRun(input.runDir), input);
       return { pass: result.pass, status: result.status, ...(result.failure ? { failureClass: result.failure.class } : {}) };
     },
   };

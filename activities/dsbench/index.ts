@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { ApplicationFailure } from '@temporalio/activity';
-import { runContext, type RunContext } from '../../lib/runStore/runContext';
-import { DatasetError } from '../../benchmarks/spreadsheetbench/dataset';
+import { dsbenchRun, type DsbenchRun } from '../../benchmarks/dsbench/run';
+import { DatasetError } from '../../lib/runStore/taskRecord';
 import { pathExists, readJson, writeFileAtomic, writeJsonAtomic } from '../../lib/runStore/files';
 import { competitionFiles, questionTexts, type DsbenchQuestion } from '../../benchmarks/dsbench/dataset';
 import { workbookText } from '../../benchmarks/dsbench/workbookText';
@@ -12,7 +12,7 @@ import { dsbenchPaths } from '../../benchmarks/dsbench/layout';
 import { addSpend, questionResult, type Spend, type DsbenchAnswer, type DsbenchJudgment, type DsbenchQuestionResult } from '../../benchmarks/dsbench/result';
 import type { TaskFailureClass } from '../../contracts/taskResult';
 import { cachedModelCall, costOfResponse } from '../llm/modelCall';
-import { SessionRegistry, STATE_RESET_NOTE } from '../spreadsheetbench/sessions';
+import { SessionRegistry, STATE_RESET_NOTE } from '../sessionRegistry';
 import { agentPrompt } from '../../benchmarks/dsbench/agentPrompt';
 import { conversationUpTo, readConversation, writeConversation } from '../../lib/runStore/conversationStore';
 import { extractPythonCode } from '../../benchmarks/spreadsheetbench/agents/codeExtraction';
@@ -45,8 +45,8 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
   return {
     /** Checks the question's inputs (its text, the introduction); returns its competition. */
     async prepareDsbenchQuestion(input: { runDir: string; taskId: string }): Promise<{ competitionId: string; agentMaxRounds: number }> {
-      const ctx = await runContext(input.runDir);
-      const q = questionOf(ctx, input.taskId);
+      const ctx = await dsbenchRun(input.runDir);
+      const q = ctx.task(input.taskId);
       await asDatasetFailure(() => questionTexts(ctx.manifest.datasetDir, q));
       return { competitionId: q.competitionId, agentMaxRounds: dsbenchSettingsOf(ctx.manifest).agentMaxRounds };
     },
@@ -57,8 +57,8 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
      */
     async dsbenchAgentTurn(input: DsbenchCallInput & { round: number }): Promise<DsbenchCallResult & { hasCode: boolean }> {
       const started = Date.now();
-      const ctx = await runContext(input.runDir);
-      const q = questionOf(ctx, input.taskId);
+      const ctx = await dsbenchRun(input.runDir);
+      const q = ctx.task(input.taskId);
       const taskDir = ctx.layout.taskDir(input.taskId);
       const history = input.round === 0 ? [] : await conversationUpTo(ctx.layout, input.taskId, AGENT_CONVERSATION, 2 * input.round);
       const user: ChatMessage = { role: 'user', content: input.round === 0 ? await firstAgentMessage(ctx, q) : await readFile(feedbackPath(taskDir, input.round - 1), 'utf8') };
@@ -84,8 +84,8 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
 
     /** Agent setting: runs the round's code in the question's kernel, whose work dir holds copies of the workbooks. */
     async dsbenchAgentExecute(input: { runDir: string; taskId: string; round: number }): Promise<{ stateReset: boolean }> {
-      const ctx = await runContext(input.runDir);
-      const q = questionOf(ctx, input.taskId);
+      const ctx = await dsbenchRun(input.runDir);
+      const q = ctx.task(input.taskId);
       const taskDir = ctx.layout.taskDir(input.taskId);
       const reply = (await readConversation(ctx.layout, input.taskId, AGENT_CONVERSATION))[2 * input.round + 1];
       if (reply?.role !== 'assistant') throw new Error(`question ${input.taskId}: no reply of round ${input.round} to execute`);
@@ -112,7 +112,7 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
 
     /** The competition's workbook text, computed once (sandboxed pandas) into the run folder; later calls reuse the file. */
     async prepareWorkbookText(input: { runDir: string; competitionId: string }): Promise<{ path: string }> {
-      const ctx = await runContext(input.runDir);
+      const ctx = await dsbenchRun(input.runDir);
       const file = dsbenchPaths.workbookText(input.runDir, input.competitionId);
       if (!(await pathExists(file))) {
         let job = preparing.get(file);
@@ -128,8 +128,8 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
     /** The model-only runner's call: one request per question, reply kept in tasks/<id>/answer.json. */
     async answerDsbenchQuestion(input: DsbenchCallInput): Promise<DsbenchCallResult> {
       const started = Date.now();
-      const ctx = await runContext(input.runDir);
-      const q = questionOf(ctx, input.taskId);
+      const ctx = await dsbenchRun(input.runDir);
+      const q = ctx.task(input.taskId);
       const settings = dsbenchSettingsOf(ctx.manifest);
       const text = await readWorkbookText(input.runDir, q.competitionId);
       const built = await asDatasetFailure(() =>
@@ -156,8 +156,8 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
 
     /** One judgment of the recorded answer (its own activity and call key: a crash after the answer never re-asks it). */
     async judgeDsbenchAnswer(input: DsbenchCallInput & { judgeModel?: string }): Promise<DsbenchCallResult> {
-      const ctx = await runContext(input.runDir);
-      const q = questionOf(ctx, input.taskId);
+      const ctx = await dsbenchRun(input.runDir);
+      const q = ctx.task(input.taskId);
       const settings = dsbenchSettingsOf(ctx.manifest);
       const taskDir = ctx.layout.taskDir(input.taskId);
       const answer = await readJson<DsbenchAnswer>(dsbenchPaths.answer(taskDir));
@@ -191,8 +191,8 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
       /** A rejudge: add this spend and time to the recorded result's (the answer was paid for once, earlier). */
       addToRecorded?: boolean;
     }): Promise<{ soft: number }> {
-      const ctx = await runContext(input.runDir);
-      const q = questionOf(ctx, input.taskId);
+      const ctx = await dsbenchRun(input.runDir);
+      const q = ctx.task(input.taskId);
       const taskDir = ctx.layout.taskDir(input.taskId);
       const recorded = input.addToRecorded ? await readJson<DsbenchQuestionResult>(ctx.layout.taskResultPath(input.taskId)).catch(() => undefined) : undefined;
       const spend = recorded ? addSpend(recorded, input.spend) : input.spend;
@@ -209,21 +209,17 @@ function feedbackPath(taskDir: string, round: number): string {
   return path.join(taskDir, 'agent', `execution-${round}.txt`);
 }
 
-async function firstAgentMessage(ctx: RunContext, q: DsbenchQuestion): Promise<string> {
+async function firstAgentMessage(ctx: DsbenchRun, q: DsbenchQuestion): Promise<string> {
   const texts = await asDatasetFailure(() => questionTexts(ctx.manifest.datasetDir, q));
   const files = await asDatasetFailure(() => competitionFiles(ctx.manifest.datasetDir, q.competitionId));
   return agentPrompt({ ...texts, workbooks: files.workbooks });
-}
-
-function questionOf(ctx: RunContext, taskId: string): DsbenchQuestion {
-  return ctx.task(taskId) as unknown as DsbenchQuestion;
 }
 
 async function readWorkbookText(runDir: string, competitionId: string): Promise<string> {
   return readFile(dsbenchPaths.workbookText(runDir, competitionId), 'utf8');
 }
 
-async function computeWorkbookText(deps: WorkerDeps, ctx: RunContext, competitionId: string, file: string): Promise<void> {
+async function computeWorkbookText(deps: WorkerDeps, ctx: DsbenchRun, competitionId: string, file: string): Promise<void> {
   const files = await competitionFiles(ctx.manifest.datasetDir, competitionId);
   const factory = await deps.sandboxFactory();
   const text = await workbookText({
@@ -246,3 +242,5 @@ async function asDatasetFailure<T>(work: () => Promise<T>): Promise<T> {
     throw err;
   }
 }
+
+export type DsbenchActivities = ReturnType<typeof dsbenchActivities>;

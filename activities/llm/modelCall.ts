@@ -1,62 +1,12 @@
 import path from 'node:path';
 import { ApplicationFailure, Context, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
 import { withHeartbeat } from '../heartbeat';
-import type { ChatMessage, ChatRequest, ChatResponse, LlmProvider } from '../../lib/llm/types';
+import type { ChatRequest, ChatResponse, LlmProvider } from '../../lib/llm/types';
 import { classifyLlmError, costOf, ResponseCache, cachedComplete, createProvider, type RateLimitSettings } from '../../lib/llm';
 import type { LlmConfig } from '../../config/schema';
-import { runContext, type RunContext } from '../../lib/runStore/runContext';
-import { conversationUpTo, writeConversation } from '../../lib/runStore/conversationStore';
-import { renderOfficialPrompt, usesPreview, type OfficialPromptKind } from '../../benchmarks/spreadsheetbench/agents/prompts/spreadsheetbench';
-import { modelPaths } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
-import { cachedPreview } from '../spreadsheetbench/preview';
+import type { RunContext } from '../../lib/runStore/runContext';
 import type { WorkerDeps } from '../deps';
 import { TemporalRateLimiter } from './sharedRateLimit';
-
-/** The user message of a turn: literal text (feedback) or a prompt rendered here from the task record. */
-export type UserMessageSpec = { text: string } | { officialPrompt: OfficialPromptKind };
-
-export interface LlmTurnInput {
-  runDir: string;
-  taskId: string;
-  conversation: string;
-  /** Number of messages that precede this turn's user message. */
-  turn: number;
-  user: UserMessageSpec;
-  /** Stable identity of this call: `<runId>/<taskId>/<stage>/<round>`. */
-  callKey: string;
-}
-
-export interface LlmTurnResult {
-  text: string;
-  finishReason: string;
-  usage: { inputTokens: number; outputTokens: number };
-  costUsd: number;
-  cached: boolean;
-}
-
-export function llmActivities(deps: WorkerDeps) {
-  return {
-    /** One LLM call: renders the user message, calls the model through the run's response cache, records both messages. */
-    async llmTurn(input: LlmTurnInput): Promise<LlmTurnResult> {
-      const ctx = await runContext(input.runDir);
-      const history = await conversationUpTo(ctx.layout, input.taskId, input.conversation, input.turn);
-      const failures = failureCountsSoFar();
-      // Heartbeat from the start: a slow preview must not look like a dead worker (a second attempt would pay again).
-      const user: ChatMessage = { role: 'user', content: await withHeartbeat(() => renderUser(input, deps), { failures }) };
-      const messages = [...history, user];
-      const { llm } = ctx.manifest;
-      const response = await cachedModelCall(deps, ctx, { model: llm.model, temperature: llm.temperature, maxTokens: llm.maxTokens, messages }, input.callKey);
-      await writeConversation(ctx.layout, input.taskId, input.conversation, [...messages, { role: 'assistant', content: response.text }]);
-      return {
-        text: response.text,
-        finishReason: response.finishReason,
-        usage: response.usage,
-        costUsd: costOfResponse(response, llm.model, deps),
-        cached: response.cached,
-      };
-    },
-  };
-}
 
 /**
  * The one path of every LLM call made by an activity: the run's provider settings, its response cache (a retried or
@@ -86,22 +36,10 @@ export function costOfResponse(response: ChatResponse, model: string, deps: Work
   return response.cached ? 0 : costOf(response.usage, model, deps.config.llm.prices);
 }
 
-async function renderUser(input: LlmTurnInput, deps: WorkerDeps): Promise<string> {
-  if ('text' in input.user) return input.user.text;
-  const ctx = await runContext(input.runDir);
-  const task = ctx.task(input.taskId);
-  const kind = input.user.officialPrompt;
-  const preview = usesPreview(kind) ? await cachedPreview(ctx, input.taskId) : undefined;
-  return renderOfficialPrompt(kind, task, modelPaths(task, ctx.layout.outputsName), {
-    preview,
-    maxTurns: ctx.manifest.agentSettings.maxTurns,
-  });
-}
-
 /** Failures per class in earlier attempts of this call (carried in heartbeat details from attempt to attempt). */
 type FailureCounts = Partial<Record<string, number>>;
 
-function failureCountsSoFar(): FailureCounts {
+export function failureCountsSoFar(): FailureCounts {
   const details = activityInfo().heartbeatDetails as { failures?: FailureCounts } | undefined;
   return { ...(details?.failures ?? {}) };
 }

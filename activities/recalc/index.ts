@@ -57,3 +57,5 @@ async function recalcInPlace(recalculator: () => Promise<Recalculator>, input: R
   await rename(tmp, input.path);
   return { ok: true, engine: result.engine, durationMs: result.durationMs };
 }
+
+export type RecalcActivities = ReturnType<typeof recalcActivities>;

@@ -1,12 +1,13 @@
-import { runContext } from '../../lib/runStore/runContext';
-import { taskKey } from '../../benchmarks/spreadsheetbench/dataset';
-import { readJson } from '../../lib/runStore/files';
 import path from 'node:path';
-import { benchmarkNamed } from '../../benchmarks';
 import { getClient, log } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { benchmarkNamed } from '../../benchmarks';
 import { taskDoneSignal, type TaskDoneSignal } from '../../contracts/run';
+import { readJson } from '../../lib/runStore/files';
+import { runContext } from '../../lib/runStore/runContext';
+import { taskKey } from '../../lib/runStore/taskRecord';
 
+/** The run's own activities, the same for every benchmark: its task list, its scoring, a task's done report. */
 export const runActivities = {
   /** A page of task ids in run order (the task list travels by reference: it stays in the run folder). */
   async listTaskIds(input: { runDir: string; offset: number; limit: number; taskIdsFile?: string }): Promise<string[]> {
@@ -19,13 +20,13 @@ export const runActivities = {
 
   /** Scores the finished run with its benchmark's scorer: official files and summary.json. */
   async finalizeRun(input: { runDir: string }): Promise<unknown> {
-    const ctx = await runContext(input.runDir);
-    return benchmarkNamed(ctx.manifest.benchmark).finalize(ctx);
+    const { manifest } = await runContext(input.runDir);
+    return benchmarkNamed(manifest.benchmark).finalize(input.runDir);
   },
 
   /**
    * Tells the run (by workflow id: its latest execution) that a task is done; called by the task's last workflow task
-   * when the run does not read it from the task's completion (workflows/runReport.ts). A run that no longer exists has
+   * when the run does not read it from the task's completion (workflows/run/runReport.ts). A run that no longer exists has
    * nobody to tell: the task's result is in the run folder.
    */
   async reportTaskDone(input: { runWorkflowId: string; done: TaskDoneSignal }): Promise<void> {
@@ -37,3 +38,5 @@ export const runActivities = {
     }
   },
 };
+
+export type RunActivities = typeof runActivities;

@@ -3,8 +3,9 @@ import { executionWorkDir } from '../workDirs';
 import path from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { withHeartbeat } from '../heartbeat';
-import { runContext } from '../../lib/runStore/runContext';
-import { testCaseFiles, taskKey } from '../../benchmarks/spreadsheetbench/dataset';
+import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
+import { testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
+import { taskKey } from '../../lib/runStore/taskRecord';
 import { bindCodeToTestCase } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
 import { executionFeedback } from '../../benchmarks/spreadsheetbench/agents/feedback';
 import { pathExists, writeJsonAtomic } from '../../lib/runStore/files';
@@ -55,20 +56,20 @@ export function executeActivities(deps: WorkerDeps) {
 }
 
 async function executeOnTestCase(deps: WorkerDeps, input: ExecuteSolutionInput): Promise<ExecuteSolutionResult> {
-  const ctx = await runContext(input.runDir);
+  const ctx = await sheetRun(input.runDir);
   const task = ctx.task(input.taskId);
   const files = (await testCaseFiles(ctx.manifest.datasetDir, task)).find((f) => f.index === input.testCase);
   if (!files) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case ${input.testCase}`, 'DatasetError');
   const id = taskKey(task.id);
   const workDir = await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, input.label);
-  const finalOutput = ctx.layout.outputPath(input.taskId, input.testCase);
+  const finalOutput = ctx.official.outputPath(input.taskId, input.testCase);
   await rm(workDir, { recursive: true, force: true });
   await mkdir(workDir, { recursive: true });
   await copyFile(files.inputPath, path.join(workDir, files.inputName));
   await rm(finalOutput, { force: true });
 
   const result = await runInSandbox(deps, workDir, (inside) =>
-    bindCodeToTestCase(input.code, task, ctx.layout.outputsName, input.testCase, inside),
+    bindCodeToTestCase(input.code, task, ctx.official.outputsName, input.testCase, inside),
   );
   const produced = path.join(workDir, `${input.testCase}_${id}_output.xlsx`);
   const outputProduced = await pathExists(produced);

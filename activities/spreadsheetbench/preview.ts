@@ -5,10 +5,10 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { spreadsheetPreview } from '../../benchmarks/spreadsheetbench/agents/preview';
 import { WorkbookPreviewError } from '../../benchmarks/spreadsheetbench/agents/previewServer';
 import { testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
-import type { RunContext } from '../../lib/runStore/runContext';
+import type { SheetRun } from '../../benchmarks/spreadsheetbench/run';
 
 /** The test-case-1 preview, computed once per task and kept in the task's artifact folder. */
-export async function cachedPreview(ctx: RunContext, taskId: string): Promise<string> {
+export async function cachedPreview(ctx: SheetRun, taskId: string): Promise<string> {
   const file = path.join(ctx.layout.taskDir(taskId), 'preview.txt');
   try {
     return await readFile(file, 'utf8');

@@ -1,5 +1,5 @@
 import { scoreTask as scoreOneTask } from '../../benchmarks/spreadsheetbench/scoring';
-import { runContext } from '../../lib/runStore/runContext';
+import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
 
 export interface ScoreTaskInput {
   runDir: string;
@@ -16,12 +16,12 @@ export interface ScoreTaskResult {
 export const scoreActivities = {
   /** Scores the task's outputs with the official rules (or strict mode, per run). */
   async scoreTask(input: ScoreTaskInput): Promise<ScoreTaskResult> {
-    const ctx = await runContext(input.runDir);
+    const ctx = await sheetRun(input.runDir);
     const task = ctx.task(input.taskId);
     const { official, verdicts } = await scoreOneTask({
       task,
       datasetDir: ctx.manifest.datasetDir,
-      outputPathFor: (n: number) => ctx.layout.outputPath(input.taskId, n),
+      outputPathFor: (n: number) => ctx.official.outputPath(input.taskId, n),
       mode: ctx.manifest.scoringMode,
     });
     return {

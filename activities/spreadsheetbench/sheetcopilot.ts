@@ -7,7 +7,7 @@ import { executionWorkDir } from '../workDirs';
 import type { ChatMessage } from '../../lib/llm/types';
 import { classifyLlmError, costOf, ResponseCache, cachedComplete } from '../../lib/llm';
 import { providerFor } from '../llm/modelCall';
-import { runContext, type RunContext } from '../../lib/runStore/runContext';
+import { sheetRun, type SheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { writeConversation } from '../../lib/runStore/conversationStore';
 import { testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
 import { modelPaths } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
@@ -49,11 +49,11 @@ export type CopilotAskInput = StageCall &
 
 export type CopilotAskOutput = StageOutput<'understand'> | StageOutput<'plan'> | StageOutput<'implement'> | StageOutput<'validate'> | ReviseOutput;
 
-export function agentStageActivities(deps: WorkerDeps) {
+export function sheetCopilotActivities(deps: WorkerDeps) {
   return {
     /** Stage 1: the fixed observation program on one test-case input, in a fresh sandbox (no LLM). */
     async copilotObserve(input: { runDir: string; taskId: string; testCase: number }): Promise<ObserveOutput> {
-      const ctx = await runContext(input.runDir);
+      const ctx = await sheetRun(input.runDir);
       const task = ctx.task(input.taskId);
       const files = (await testCaseFiles(ctx.manifest.datasetDir, task)).find((f) => f.index === input.testCase);
       if (!files) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case ${input.testCase}`, 'DatasetError');
@@ -70,7 +70,7 @@ export function agentStageActivities(deps: WorkerDeps) {
         testCase: input.testCase,
         success,
         text: result.stdout,
-        paths: modelPaths(task, ctx.layout.outputsName, 1),
+        paths: modelPaths(task, ctx.official.outputsName, 1),
         problem: success ? undefined : `observation program failed: ${result.error || (result.timedOut ? 'timed out' : 'no report printed')}`,
       };
       await writeStage(ctx, input.taskId, 'observe', output, input.testCase === 1 ? undefined : `tc${input.testCase}`);
@@ -79,7 +79,7 @@ export function agentStageActivities(deps: WorkerDeps) {
 
     /** Stages 2–5 and the stage-6 revisions: one LLM call each, with the lowl6 message layout. */
     async copilotAsk(input: CopilotAskInput): Promise<CopilotAskOutput> {
-      const ctx = await runContext(input.runDir);
+      const ctx = await sheetRun(input.runDir);
       const built = await buildStageMessages(ctx, input);
       const exchange = await ask(deps, ctx, input, built.messages, built.prompt, built.conversation);
       const output = stageOutput(input, exchange);
@@ -90,8 +90,8 @@ export function agentStageActivities(deps: WorkerDeps) {
 
     /** Stage 5: a copy of the test-case-1 output for recalculation and inspection (the scored output stays as written). */
     async copilotValidationCopy(input: { runDir: string; taskId: string }): Promise<{ path: string | null }> {
-      const ctx = await runContext(input.runDir);
-      const source = ctx.layout.outputPath(input.taskId, 1);
+      const ctx = await sheetRun(input.runDir);
+      const source = ctx.official.outputPath(input.taskId, 1);
       if (!(await pathExists(source))) return { path: null };
       const target = path.join(ctx.layout.taskDir(input.taskId), 'validate', '1_output.xlsx');
       await mkdir(path.dirname(target), { recursive: true });
@@ -101,7 +101,7 @@ export function agentStageActivities(deps: WorkerDeps) {
 
     /** Stage 5: reads the answer cells of the (recalculated) copy in a sandbox and flags suspicious patterns. */
     async copilotInspect(input: { runDir: string; taskId: string; path: string; recalculated: boolean }): Promise<Inspection> {
-      const ctx = await runContext(input.runDir);
+      const ctx = await sheetRun(input.runDir);
       const task = ctx.task(input.taskId);
       const [files] = await testCaseFiles(ctx.manifest.datasetDir, task, 1);
       const result = await runProgram(deps, await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, 'validate-inspect'), [input.path, files.inputPath], (inside) =>
@@ -119,27 +119,27 @@ export function agentStageActivities(deps: WorkerDeps) {
 
     /** Stage 6: the record of one test case's executions and revisions. */
     async copilotRecordFinal(input: { runDir: string; taskId: string; final: FinalOutput }): Promise<void> {
-      const ctx = await runContext(input.runDir);
+      const ctx = await sheetRun(input.runDir);
       await writeStage(ctx, input.taskId, 'final', STAGE_OUTPUT_SCHEMAS.final.parse(input.final), `tc${input.final.testCase}`);
     },
 
     /** A recorded stage output, for `rerun --from-stage K` (stages < K are read back, never recomputed). */
     async copilotLoadStage<N extends CopilotStageName>(input: { runDir: string; taskId: string; stage: N }): Promise<StageOutput<N>> {
-      const ctx = await runContext(input.runDir);
+      const ctx = await sheetRun(input.runDir);
       return readStage(ctx, input.taskId, input.stage);
     },
   };
 }
 
-function stagesDir(ctx: RunContext, taskId: string): string {
+function stagesDir(ctx: SheetRun, taskId: string): string {
   return path.join(ctx.layout.taskDir(taskId), 'stages');
 }
 
-async function writeStage(ctx: RunContext, taskId: string, stage: CopilotStageName, output: unknown, suffix?: string): Promise<void> {
+async function writeStage(ctx: SheetRun, taskId: string, stage: CopilotStageName, output: unknown, suffix?: string): Promise<void> {
   await writeJsonAtomic(path.join(stagesDir(ctx, taskId), stageFileName(stage, suffix)), output);
 }
 
-async function readStage<N extends CopilotStageName>(ctx: RunContext, taskId: string, stage: N): Promise<StageOutput<N>> {
+async function readStage<N extends CopilotStageName>(ctx: SheetRun, taskId: string, stage: N): Promise<StageOutput<N>> {
   const file = path.join(stagesDir(ctx, taskId), stageFileName(stage));
   const raw = await readJsonOr<unknown>(file, undefined);
   if (raw === undefined) throw ApplicationFailure.nonRetryable(`task ${taskId}: no recorded output of stage ${stage} (${file})`, 'StageMissing');
@@ -155,7 +155,7 @@ interface BuiltMessages {
 }
 
 /** lowl6 layout: [summary, observation, (earlier stage prompt, answer)…, this prompt]. */
-async function buildStageMessages(ctx: RunContext, input: CopilotAskInput): Promise<BuiltMessages> {
+async function buildStageMessages(ctx: SheetRun, input: CopilotAskInput): Promise<BuiltMessages> {
   const task = ctx.task(input.taskId);
   const observe = await readStage(ctx, input.taskId, 'observe');
   const summary = await renderCopilotPrompt('summary', {
@@ -255,7 +255,7 @@ function codeOf(reply: string, truncated?: string): { code?: string; problem?: s
 }
 
 /** One chat call through the run's response cache; the conversation is kept for the transcript. */
-async function ask(deps: WorkerDeps, ctx: RunContext, input: StageCall, messages: ChatMessage[], prompt: BuiltMessages['prompt'], conversation: string): Promise<Exchange> {
+async function ask(deps: WorkerDeps, ctx: SheetRun, input: StageCall, messages: ChatMessage[], prompt: BuiltMessages['prompt'], conversation: string): Promise<Exchange> {
   const { llm } = ctx.manifest;
   // The same provider (and rate limits, per host and across hosts) as every other benchmark call.
   const provider = providerFor(deps, { ...deps.config.llm, ...llm, apiKey: deps.config.llm.apiKey });

@@ -1,7 +1,7 @@
 import { open, access, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
-import { runContext } from '../../lib/runStore/runContext';
+import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { testCaseFiles, OFFICIAL_TEST_CASES } from '../../benchmarks/spreadsheetbench/dataset';
 import { writeJsonAtomic, readJson, readJsonOr } from '../../lib/runStore/files';
 import type { TaskResult } from '../../contracts/taskResult';
@@ -27,14 +27,10 @@ export interface RecordTaskResultInput {
   official?: { conversation: string; finalFeedback?: string; solution: string };
 }
 
-export function officialConvPath(taskDir: string): string {
-  return path.join(taskDir, 'official-conv.json');
-}
-
 export const taskActivities = {
   /** Checks that the task's workbooks exist and look like xlsx files; a bad task fails alone, with its cause. */
   async prepareTask(input: { runDir: string; taskId: string }): Promise<PreparedTask> {
-    const ctx = await runContext(input.runDir);
+    const ctx = await sheetRun(input.runDir);
     const task = ctx.task(input.taskId);
     const cases = await testCaseFiles(ctx.manifest.datasetDir, task, OFFICIAL_TEST_CASES);
     if (!cases.length) {
@@ -45,26 +41,26 @@ export const taskActivities = {
       if (problem) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: ${path.basename(c.inputPath)} ${problem}`, 'DatasetError');
     }
     // The outputs folder exists from here on: a recalculation never waits for it, even when no output was written.
-    await mkdir(ctx.layout.outputsDir, { recursive: true });
+    await mkdir(ctx.official.outputsDir, { recursive: true });
     return {
       id: task.id,
       instructionType: task.instruction_type,
       testCases: cases.map((c) => c.index),
       agentSettings: ctx.manifest.agentSettings,
-      outputPaths: cases.map((c) => ctx.layout.outputPath(input.taskId, c.index)),
+      outputPaths: cases.map((c) => ctx.official.outputPath(input.taskId, c.index)),
     };
   },
 
   /** Writes the task's result and transcript to the artifact store (idempotent: same content on a retry). */
   async recordTaskResult(input: RecordTaskResultInput): Promise<void> {
-    const ctx = await runContext(input.runDir);
+    const ctx = await sheetRun(input.runDir);
     const taskId = input.result.taskId;
     // The task record is the authority on the id's type and the instruction type (also for tasks that failed early).
     const task = ctx.task(taskId);
     const result: TaskResult = { ...input.result, id: task.id, instructionType: task.instruction_type };
     const official = input.official;
     const mainConversation = official ? await readConversation(ctx.layout, taskId, official.conversation) : [];
-    await writeJsonAtomic(officialConvPath(ctx.layout.taskDir(taskId)), {
+    await writeJsonAtomic(ctx.official.officialConvPath(taskId), {
       id: result.id,
       instruction_type: result.instructionType,
       conversation: official ? [...mainConversation.map((m) => m.content), ...(official.finalFeedback !== undefined ? [official.finalFeedback] : [])] : '',
@@ -86,14 +82,14 @@ export const taskActivities = {
 
   /** Output workbooks that exist for these test cases (the ones worth recalculating). */
   async outputPaths(input: { runDir: string; taskId: string; testCases: number[] }): Promise<{ outputPaths: string[] }> {
-    const ctx = await runContext(input.runDir);
-    const paths = input.testCases.map((n) => ctx.layout.outputPath(input.taskId, n));
+    const ctx = await sheetRun(input.runDir);
+    const paths = input.testCases.map((n) => ctx.official.outputPath(input.taskId, n));
     const present = await Promise.all(paths.map((p) => access(p).then(() => true, () => false)));
     return { outputPaths: paths.filter((_, i) => present[i]) };
   },
 
   async readTaskResult(input: { runDir: string; taskId: string }): Promise<TaskResult | null> {
-    const ctx = await runContext(input.runDir);
+    const ctx = await sheetRun(input.runDir);
     return readJsonOr<TaskResult | null>(ctx.layout.taskResultPath(input.taskId), null);
   },
 };

@@ -2,7 +2,8 @@
  * The conversation event log's vocabulary (stable: add fields, never rename). One JSON object per line in
  * `<conversation>/events.jsonl`, numbered 1, 2, 3… The SSE stream of the API serves exactly these objects.
  */
-import type { FileInfo, Pattern, VisualizationOutput } from './types';
+import type { Pattern, TurnStatus } from '../../contracts/conversation';
+import type { FileInfo, VisualizationOutput } from './types';
 
 export const EVENT_TYPES = [
   'turn_started',
@@ -21,7 +22,6 @@ export const EVENT_TYPES = [
 export type ConversationEventType = (typeof EVENT_TYPES)[number];
 
 export type StepKind = 'think' | 'plan' | 'critique' | 'evaluate' | 'classify';
-export type TurnStatus = 'running' | 'completed' | 'cancelled' | 'failed';
 
 /** The data of each event type. */
 export interface EventData {

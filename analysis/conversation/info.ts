@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readJsonOr, writeJsonAtomic } from '../../lib/runStore/files';
 import { conversationLayout } from './layout';
-import { PATTERNS } from './types';
+import { PATTERNS } from '../../contracts/conversation';
 
 /** What the API keeps about a conversation outside its workflow: `conversation.json` in its folder. */
 export const conversationInfoFileSchema = z.object({

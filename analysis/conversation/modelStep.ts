@@ -9,7 +9,7 @@ import { historySection } from './prompts';
 import { PREVIEW_CHARS, type ModelStepInput, type ModelStepResult } from './steps';
 import { readMessage, readTranscript, transcriptDir, writeMessage } from './transcript';
 import { listWorkspaceFiles } from './workspaceFiles';
-import { addUsage } from './types';
+import { addUsage } from '../../contracts/conversation';
 
 export interface ModelStepDeps {
   provider: LlmProvider;

@@ -1,5 +1,5 @@
 /** The agent's prompts, one home (pure: the workflow builds step instructions from these). */
-import type { Pattern } from './types';
+import type { Pattern } from '../../contracts/conversation';
 
 export const SYSTEM_PROMPT = `You are a data-analysis assistant. You answer questions about data by writing and running code with your tools.
 - The workspace folder is the current directory of your code: the user's files are there, and every file you write there is shown to the user.

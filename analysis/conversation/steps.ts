@@ -1,6 +1,6 @@
 /** Inputs and results of the conversation's activities (pure types: the workflow imports them). */
 import type { StepKind } from './events';
-import type { Usage } from './types';
+import type { Usage } from '../../contracts/conversation';
 
 export interface StepRef {
   dir: string;

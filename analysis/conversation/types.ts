@@ -1,7 +1,5 @@
-/** The conversation vocabulary shared by the workflow, the activities and the API (pure: safe in the workflow bundle). */
-
-export const PATTERNS = ['auto', 'direct', 'react', 'plan_execute', 'reflection', 'iterative', 'tree_of_thoughts', 'ensemble'] as const;
-export type Pattern = (typeof PATTERNS)[number];
+/** What the analysis agent shows: patterns described, files, visualizations (pure: safe in the workflow bundle). */
+import type { Pattern } from '../../contracts/conversation';
 
 export const PATTERN_DESCRIPTIONS: Record<Pattern, string> = {
   auto: 'JIT: classifies the request, picks one of the patterns below and records why',
@@ -40,16 +38,4 @@ export interface VisualizationOutput {
     valueColumn?: string;
   };
   spec?: unknown;
-}
-
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-}
-
-export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
-
-export function addUsage(a: Usage, b: Usage): Usage {
-  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens, costUsd: a.costUsd + b.costUsd };
 }

@@ -1,7 +1,9 @@
 /** The API's views of a conversation, built from its info file and event log (the workflow holds no large state). */
-import type { ConversationEvent, TurnStatus } from './events';
+import type { ConversationEvent } from './events';
+import type { TurnStatus } from '../../contracts/conversation';
 import type { ConversationInfoFile } from './info';
-import { addUsage, ZERO_USAGE, type FileInfo, type Pattern, type Usage, type VisualizationOutput } from './types';
+import { type FileInfo, type VisualizationOutput } from './types';
+import { addUsage, ZERO_USAGE, type Pattern, type Usage } from '../../contracts/conversation';
 
 export interface ConversationInfo {
   id: string;

@@ -26,17 +26,20 @@ export type Expected = z.infer<typeof expectedSchema>;
 
 export interface AnalysisSuite {
   dir: string;
+  /** `v<version>` from tasks.json (`v1` when it names none). */
+  edition: string;
   tasks: AnalysisTask[];
   answers: Record<string, Expected>;
 }
 
 export async function loadAnalysisSuite(dir: string): Promise<AnalysisSuite> {
   const read = async (name: string) => JSON.parse(await readFile(path.join(dir, name), 'utf8')) as unknown;
-  const tasks = z.object({ tasks: z.array(analysisTaskSchema) }).parse(await read('tasks.json')).tasks;
+  const index = z.object({ version: z.string().optional(), tasks: z.array(analysisTaskSchema) }).parse(await read('tasks.json'));
+  const tasks = index.tasks;
   const answers = z.record(z.string(), expectedSchema).parse(await read('answers.json'));
   const missing = tasks.filter((t) => !answers[t.id]).map((t) => t.id);
   if (missing.length) throw new Error(`${dir}: no answer for ${missing.join(', ')}`);
-  return { dir, tasks, answers };
+  return { dir, edition: `v${index.version ?? '1'}`, tasks, answers };
 }
 
 export function filesDir(suite: AnalysisSuite): string {

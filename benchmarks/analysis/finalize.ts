@@ -1,6 +1,5 @@
 import { readJsonOr, writeJsonAtomic } from '../../lib/runStore/files';
-import type { RunContext } from '../../lib/runStore/runContext';
-import type { AnalysisTask } from './dataset';
+import { analysisRun, type AnalysisRun } from './run';
 import type { AnalysisRequestResult } from './result';
 
 interface Group {
@@ -32,15 +31,16 @@ export interface AnalysisSummary {
 }
 
 /** summary.json: success, steps, tokens and cost per level and per pattern, skipped and failed requests with reasons. */
-export async function finalizeAnalysisRun(ctx: RunContext): Promise<AnalysisSummary> {
+export async function finalizeAnalysisRun(runDir: string): Promise<AnalysisSummary> {
+  const ctx = await analysisRun(runDir);
   const summary = await summarizeAnalysisRun(ctx);
   await writeJsonAtomic(ctx.layout.summaryPath, summary);
   return summary;
 }
 
 /** The summary of the requests finished so far, from their result files. */
-export async function summarizeAnalysisRun(ctx: RunContext): Promise<AnalysisSummary> {
-  const tasks = ctx.tasks as unknown as AnalysisTask[];
+export async function summarizeAnalysisRun(ctx: AnalysisRun): Promise<AnalysisSummary> {
+  const tasks = ctx.tasks;
   const results: AnalysisRequestResult[] = [];
   for (const t of tasks) {
     const r = await readJsonOr<AnalysisRequestResult | null>(ctx.layout.taskResultPath(t.id), null);

@@ -1,17 +1,17 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readJsonOr } from '../../lib/runStore/files';
-import { runContext } from '../../lib/runStore/runContext';
+import { analysisRun } from './run';
 import { tablesHtml, tablesMarkdown, type ReportTable } from '../report/tables';
 import { summarizeAnalysisRun, type AnalysisSummary } from './finalize';
 import type { AnalysisRequestResult } from './result';
 
 /** report.md and report.html: success per level and pattern, and each request's outcome (no Inspect log yet). */
 export async function writeAnalysisReport(opts: { runDir: string; outDir?: string }): Promise<{ markdown: string; html: string; finishedTasks: number; pendingTasks: number }> {
-  const ctx = await runContext(opts.runDir);
+  const ctx = await analysisRun(opts.runDir);
   // Recomputed from the result files: a report of an unfinished run shows what is done so far.
   const summary = await summarizeAnalysisRun(ctx);
-  const results = await Promise.all(ctx.tasks.map((t) => readJsonOr<AnalysisRequestResult | null>(ctx.layout.taskResultPath(String(t.id)), null)));
+  const results = await Promise.all(ctx.tasks.map((t) => readJsonOr<AnalysisRequestResult | null>(ctx.layout.taskResultPath(t.id), null)));
   const outDir = opts.outDir ?? opts.runDir;
   await mkdir(outDir, { recursive: true });
   const title = `${ctx.manifest.runId}: analysis suite, pattern ${summary.pattern} × ${summary.model}`;

@@ -2,12 +2,12 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config/schema';
 import { conversationDir, conversationLayout, conversationWorkflowId } from '../../analysis/conversation/layout';
-import { settingsOf } from '../../client/conversations';
-import type { Pattern } from '../../analysis/conversation/types';
+import { conversationSettings } from '../../analysis/conversation/settings';
+import type { Pattern } from '../../contracts/conversation';
 import { checkUpload } from '../../analysis/conversation/uploads';
-import { DatasetError } from '../spreadsheetbench/dataset';
-import type { RunContext } from '../../lib/runStore/runContext';
-import { requestText, type AnalysisTask } from './dataset';
+import { DatasetError } from '../../lib/runStore/taskRecord';
+import type { AnalysisRun } from './run';
+import { requestText } from './dataset';
 import type { ConversationWorkflowInput, SendMessageInput } from '../../contracts/conversation';
 import { conversationsDir, requestConversationId } from './layout';
 import { analysisSettingsOf } from './settings';
@@ -21,18 +21,12 @@ export interface PreparedRequest {
 
 export type Preparation = { skipped: string } | PreparedRequest;
 
-export function requestOf(ctx: RunContext, taskId: string): AnalysisTask {
-  const task = (ctx.tasks as unknown as AnalysisTask[]).find((t) => t.id === taskId);
-  if (!task) throw new DatasetError('not in this run', taskId);
-  return task;
-}
-
 /**
  * Creates the request's conversation folder with only the request's files in its workspace (answers stay in the
  * dataset folder). A fetch request without a data server is skipped, with the reason.
  */
-export async function prepareRequest(ctx: RunContext, taskId: string, taskWorkflowId: string, config: Config): Promise<Preparation> {
-  const task = requestOf(ctx, taskId);
+export async function prepareRequest(ctx: AnalysisRun, taskId: string, taskWorkflowId: string, config: Config): Promise<Preparation> {
+  const task = ctx.task(taskId);
   const { dataUrl } = analysisSettingsOf(ctx.manifest);
   if (task.fetch && !dataUrl) {
     return { skipped: `request ${taskId} downloads ${task.fetch} from the suite's data server, and no data server is set (config analysisSuite.dataUrl)` };
@@ -45,7 +39,7 @@ export async function prepareRequest(ctx: RunContext, taskId: string, taskWorkfl
   for (const d of [ctx.layout.root, path.dirname(dir), dir]) await chmod(d, 0o711);
   for (const name of task.files) await copyRequestFile(ctx.manifest.datasetDir, taskId, name, workspace, config.conversation.maxUploadBytes);
   return {
-    conversation: { conversationId, dir, pattern: ctx.manifest.agent as Pattern, settings: settingsOf(config) },
+    conversation: { conversationId, dir, pattern: ctx.manifest.agent as Pattern, settings: conversationSettings(config) },
     workflowId: conversationWorkflowId(conversationId),
     message: { text: requestText(task, dataUrl ?? ''), files: task.files },
   };

@@ -3,13 +3,13 @@ import { writeJsonAtomic } from '../../lib/runStore/files';
 import { readEvents } from '../../analysis/conversation/eventLog';
 import type { ConversationEvent } from '../../analysis/conversation/events';
 import { conversationLayout } from '../../analysis/conversation/layout';
-import type { Pattern, VisualizationOutput } from '../../analysis/conversation/types';
+import type { VisualizationOutput } from '../../analysis/conversation/types';
+import type { Pattern } from '../../contracts/conversation';
 import { loadAnalysisSuite } from './dataset';
 import { scoreAnalysis, type Score } from './score';
-import type { RunContext } from '../../lib/runStore/runContext';
+import type { AnalysisRun } from './run';
 import type { TaskFailureClass } from '../../contracts/taskResult';
 import type { TurnSummary } from '../../contracts/conversation';
-import { requestOf } from './request';
 
 /** results/<taskId>.json of an analysis run. */
 export interface AnalysisRequestResult {
@@ -42,8 +42,8 @@ export interface RecordInput {
 }
 
 /** Scores the request's turn against its answer (read here, never shown to the agent) and writes its result file. */
-export async function recordRequestResult(ctx: RunContext, input: RecordInput): Promise<AnalysisRequestResult> {
-  const task = requestOf(ctx, input.taskId);
+export async function recordRequestResult(ctx: AnalysisRun, input: RecordInput): Promise<AnalysisRequestResult> {
+  const task = ctx.task(input.taskId);
   const t = input.turn?.summary;
   const base = {
     taskId: task.id,
@@ -85,7 +85,7 @@ function turnFailure(summary: TurnSummary, events: ConversationEvent[]): { class
   return { class: cls, message: `turn failed (${where}): ${summary.error ?? 'no message'}` };
 }
 
-async function scoreTurn(ctx: RunContext, taskId: string, turn: { dir: string; summary: TurnSummary }, events: ConversationEvent[]): Promise<Score> {
+async function scoreTurn(ctx: AnalysisRun, taskId: string, turn: { dir: string; summary: TurnSummary }, events: ConversationEvent[]): Promise<Score> {
   if (turn.summary.status !== 'completed') return { pass: false, reason: `turn ${turn.summary.status}${turn.summary.error ? `: ${turn.summary.error}` : ''}` };
   const layout = conversationLayout(turn.dir);
   const answer = String(events.find((e) => e.type === 'answer')?.data.text ?? '');

@@ -1,6 +1,7 @@
 import { conversationDir, conversationLayout } from '../../analysis/conversation/layout';
 import type { ConversationService } from '../../client/conversations';
-import type { Pattern, VisualizationOutput } from '../../analysis/conversation/types';
+import type { VisualizationOutput } from '../../analysis/conversation/types';
+import type { Pattern } from '../../contracts/conversation';
 import { summaryQuery } from '../../contracts/conversation';
 import type { Client } from '@temporalio/client';
 import { readFile } from 'node:fs/promises';

@@ -1,11 +1,11 @@
+import path from 'node:path';
+import { readJsonOr } from '../../lib/runStore/files';
 import type { AnalysisSummary } from './finalize';
 
-export function isAnalysisSummary(summary: unknown): summary is AnalysisSummary {
-  return (summary as { benchmark?: unknown } | null)?.benchmark === 'analysis';
-}
-
 /** What `run` prints at the end of an analysis run: success, steps, tokens and cost per level and pattern, skips. */
-export function analysisSummaryLines(s: AnalysisSummary, runDir: string): string[] {
+export async function analysisSummaryLines(runDir: string): Promise<string[]> {
+  const s = await readJsonOr<AnalysisSummary | null>(path.join(runDir, 'summary.json'), null);
+  if (!s) return [];
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const row = (name: string, g: AnalysisSummary['total']) =>
     `  ${name.padEnd(18)} ${`${g.passed}/${g.scored}`.padStart(6)} ${pct(g.successRate).padStart(7)}  steps ${g.steps.toFixed(1)}  tools ${g.toolCalls.toFixed(1)}  tokens ${g.tokens.toFixed(0)}  $${g.costUsd.toFixed(4)}`;

@@ -1,8 +1,9 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { DatasetError } from '../spreadsheetbench/dataset';
-import type { SelectOptions } from '../benchmark';
+import { DatasetError, selectTasks } from '../../lib/runStore/taskRecord';
+import { contentVersion } from '../datasetVersion';
+import type { SelectOptions } from '../../lib/runStore/taskRecord';
 
 /** One competition as it stands in DSBench's data.json (JSON Lines: one record a line). */
 export const competitionSchema = z.object({
@@ -90,20 +91,21 @@ export function questionsOf(competitions: Competition[]): DsbenchQuestion[] {
   );
 }
 
-export async function loadQuestions(datasetDir: string, select: SelectOptions = {}): Promise<DsbenchQuestion[]> {
+/** data.json read once: every question, and the content version from the same bytes. */
+export async function readQuestions(datasetDir: string): Promise<{ questions: DsbenchQuestion[]; version: string }> {
   const file = path.join(datasetDir, 'data.json');
-  const text = await readFile(file, 'utf8').catch(() => {
+  const bytes = await readFile(file).catch(() => {
     throw new DatasetError(`dataset folder ${datasetDir} has no readable data.json`);
   });
-  let questions = questionsOf(parseDataJson(text, file));
-  if (select.ids?.length) {
-    const known = new Set(questions.map((q) => q.id));
-    const missing = select.ids.filter((id) => !known.has(id));
-    if (missing.length) throw new DatasetError(`unknown question id(s): ${missing.join(', ')}`);
-    const wanted = new Set(select.ids);
-    questions = questions.filter((q) => wanted.has(q.id));
-  }
-  return select.limit !== undefined ? questions.slice(0, select.limit) : questions;
+  return { questions: questionsOf(parseDataJson(bytes.toString('utf8'), file)), version: contentVersion(bytes) };
+}
+
+export async function loadQuestions(datasetDir: string, select: SelectOptions = {}): Promise<DsbenchQuestion[]> {
+  return selectQuestions((await readQuestions(datasetDir)).questions, select);
+}
+
+export function selectQuestions(questions: DsbenchQuestion[], select: SelectOptions): DsbenchQuestion[] {
+  return selectTasks(questions, select, (missing) => `unknown question id(s): ${missing.join(', ')}`);
 }
 
 /** A competition's inputs in the original layout: `data/<id>/`. */

@@ -1,13 +1,13 @@
 import { readJsonOr, writeFileAtomic, writeJsonAtomic } from '../../lib/runStore/files';
-import type { RunContext } from '../../lib/runStore/runContext';
-import type { DsbenchQuestion } from './dataset';
 import { dsbenchPaths } from './layout';
 import { summarizeDsbenchRun, type DsbenchSummary } from './metrics';
 import type { DsbenchQuestionResult } from './result';
+import { dsbenchRun } from './run';
 
 /** summary.json (accuracy, competition accuracy, by type, judge check, cost, time) and one JSON line per question. */
-export async function finalizeDsbenchRun(ctx: RunContext): Promise<DsbenchSummary> {
-  const questions = ctx.tasks as unknown as DsbenchQuestion[];
+export async function finalizeDsbenchRun(runDir: string): Promise<DsbenchSummary> {
+  const ctx = await dsbenchRun(runDir);
+  const questions = ctx.tasks;
   const results: DsbenchQuestionResult[] = [];
   for (const q of questions) {
     const r = await readJsonOr<DsbenchQuestionResult | null>(ctx.layout.taskResultPath(q.id), null);

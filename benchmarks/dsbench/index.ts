@@ -2,10 +2,11 @@ import path from 'node:path';
 import { pathExists } from '../../lib/runStore/files';
 import type { Benchmark } from '../benchmark';
 import { fileVersion } from '../datasetVersion';
-import { loadQuestions, type DsbenchQuestion } from './dataset';
+import { readQuestions, selectQuestions, type DsbenchQuestion } from './dataset';
 import { finalizeDsbenchRun } from './finalize';
 import { writeDsbenchReport } from './report';
 import { dsbenchSettingsFrom } from './settings';
+import { dsbenchSummaryLines } from './summaryLines';
 
 /** Prompt versions: the original runners' prompts (bump when our rendering of them changes). */
 const PROMPT_VERSIONS: Record<string, string> = { 'model-only': 'dsbench-model-only-v1', agent: 'dsbench-agent-v1' };
@@ -17,16 +18,17 @@ export const dsBench: Benchmark<DsbenchQuestion> = {
   editions: ['data_analysis'],
   settings: ['model-only', 'agent'],
   taskWorkflow: 'dsbenchTask',
-  async detect(datasetDir) {
-    return (await pathExists(path.join(datasetDir, 'data.json'))) ? 'data_analysis' : null;
+  async read(datasetDir) {
+    if (!(await pathExists(path.join(datasetDir, 'data.json')))) return null;
+    const { questions, version } = await readQuestions(datasetDir);
+    return { edition: 'data_analysis', tasks: questions, version };
   },
-  async loadTasks(datasetDir, _edition, select) {
-    return { tasks: await loadQuestions(datasetDir, select), datasetVersion: await this.datasetVersion(datasetDir) };
-  },
+  select: selectQuestions,
   datasetVersion: (datasetDir) => fileVersion(path.join(datasetDir, 'data.json')),
   outputSetting: (setting) => setting,
   promptVersion: (setting) => PROMPT_VERSIONS[setting] ?? 'unknown',
   settingsFrom: async (config) => dsbenchSettingsFrom(config),
   finalize: finalizeDsbenchRun,
+  summaryLines: dsbenchSummaryLines,
   writeReport: writeDsbenchReport,
 };

@@ -1,5 +1,5 @@
 import { buildInspectEvalLog, manifestSpec, modelUsage, stderrOfMean, writeInspectEvalLog } from '../report/inspectEvalLog';
-import { mean } from '../spreadsheetbench/report/summary';
+import { mean } from '../report/stats';
 import { ORIGINAL_SYSTEM_PROMPT } from './prompt';
 import { dsbenchMetrics } from './metrics';
 import type { LoadedDsbenchRun, LoadedQuestion } from './loadRun';

@@ -1,4 +1,4 @@
-import type { RunSummary, ScoreLine } from '../spreadsheetbench/summary';
+import type { RunSummary, ScoreLine } from '../report/runSummary';
 import type { RunManifest } from '../../lib/runStore/manifest';
 import type { DsbenchQuestion } from './dataset';
 import type { DsbenchQuestionResult } from './result';

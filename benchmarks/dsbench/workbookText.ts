@@ -1,7 +1,7 @@
 import { copyFile, mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DatasetError } from '../spreadsheetbench/dataset';
+import { DatasetError } from '../../lib/runStore/taskRecord';
 import type { Sandbox } from '../../lib/sandbox/types';
 import { pathExists } from '../../lib/runStore/files';
 

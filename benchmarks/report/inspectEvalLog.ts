@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { evalIdentity, evalLogFileName, evalStats, parseIsoAsUtc, utcIso } from './inspectIds';
-import { mean, sum } from '../spreadsheetbench/report/summary';
+import { mean, sum } from './stats';
 import type { RunManifest } from '../../lib/runStore/manifest';
 
 /**

@@ -1,7 +1,9 @@
 import { readFile, readdir } from 'node:fs/promises';
-import { pathExists } from '../../lib/runStore/files';
 import path from 'node:path';
+import { pathExists } from '../../lib/runStore/files';
 import { z } from 'zod';
+import { DatasetError, selectTasks, taskKey, type SelectOptions } from '../../lib/runStore/taskRecord';
+import { contentVersion } from '../datasetVersion';
 
 /** One SpreadsheetBench instruction as it stands in dataset.json (id keeps its int or string type). */
 export const sheetTaskSchema = z.object({
@@ -24,28 +26,26 @@ export interface TestCaseFiles {
   answerPath: string;
 }
 
-export class DatasetError extends Error {
-  constructor(message: string, readonly taskId?: string | number) {
-    super(taskId === undefined ? message : `task ${taskId}: ${message}`);
-    this.name = 'DatasetError';
-  }
-}
-
 /** The official evaluator loops over exactly three test cases. */
 export const OFFICIAL_TEST_CASES = 3;
 
-export function taskKey(id: number | string): string {
-  return String(id);
+export async function loadDataset(datasetDir: string): Promise<SheetTask[]> {
+  return (await readDatasetIndex(datasetDir)).tasks;
 }
 
-export async function loadDataset(datasetDir: string): Promise<SheetTask[]> {
+/** dataset.json read once: its tasks, and its content version from the same bytes. */
+export async function readDatasetIndex(datasetDir: string): Promise<{ tasks: SheetTask[]; version: string }> {
   const file = path.join(datasetDir, 'dataset.json');
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch {
     throw new DatasetError(`dataset folder ${datasetDir} has no readable dataset.json`);
   }
+  return { tasks: parseDataset(bytes.toString('utf8'), file), version: contentVersion(bytes) };
+}
+
+function parseDataset(text: string, file: string): SheetTask[] {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -64,16 +64,9 @@ export async function loadDataset(datasetDir: string): Promise<SheetTask[]> {
   });
 }
 
-export function selectTasks(tasks: SheetTask[], opts: { ids?: string[]; limit?: number }): SheetTask[] {
-  let selected = tasks;
-  if (opts.ids?.length) {
-    const known = new Set(tasks.map((t) => taskKey(t.id)));
-    const missing = opts.ids.filter((id) => !known.has(id));
-    if (missing.length) throw new DatasetError(`unknown task id(s): ${missing.join(', ')}`);
-    const wanted = new Set(opts.ids);
-    selected = tasks.filter((t) => wanted.has(taskKey(t.id)));
-  }
-  return opts.limit !== undefined ? selected.slice(0, opts.limit) : selected;
+/** The tasks a run takes (`--tasks`, `--limit`). */
+export function selectSheetTasks(tasks: SheetTask[], select: SelectOptions): SheetTask[] {
+  return selectTasks(tasks, select, (missing) => `unknown task id(s): ${missing.join(', ')}`);
 }
 
 /** Test-case files of a task: `{N}_{id}_input.xlsx` / `{N}_{id}_answer.xlsx`, N = 1.. while the input exists; or Verified's one case. */

@@ -1,13 +1,16 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathExists } from '../../lib/runStore/files';
-import { loadDataset, selectTasks, verifiedTestCase, taskKey, type SheetTask } from './dataset';
-import { AGENT_SETTINGS } from '../../workflows/spreadsheetbench/agents';
+import { readDatasetIndex, selectSheetTasks, verifiedTestCase, type SheetTask } from './dataset';
+import { taskKey } from '../../lib/runStore/taskRecord';
+import { isSpreadsheetAgent, OUTPUT_SETTINGS, SPREADSHEET_AGENTS } from './agentSettings';
 import { OFFICIAL_PROMPT_VERSION } from './agents/prompts/spreadsheetbench';
 import { SHEETCOPILOT_PROMPT_VERSION } from './agents/sheetcopilot/prompts';
 import type { Benchmark } from '../benchmark';
 import { fileVersion } from '../datasetVersion';
 import { finalizeSpreadsheetRun } from './finalize';
+import { writeReport } from './report/writeReport';
+import { spreadsheetSummaryLines } from './summaryLines';
 
 export const SPREADSHEETBENCH_EDITIONS = ['912_v0.1', 'sample_data_200', 'verified_400'] as const;
 
@@ -16,27 +19,25 @@ export const spreadsheetBench: Benchmark<SheetTask> = {
   name: 'spreadsheetbench',
   title: 'SpreadsheetBench',
   editions: SPREADSHEETBENCH_EDITIONS,
-  settings: Object.keys(AGENT_SETTINGS),
+  settings: SPREADSHEET_AGENTS,
   taskWorkflow: 'spreadsheetTask',
-  async detect(datasetDir) {
+  async read(datasetDir) {
     if (!(await pathExists(path.join(datasetDir, 'dataset.json')))) return null;
     if (!(await pathExists(path.join(datasetDir, 'spreadsheet')))) return null;
-    const tasks = await loadDataset(datasetDir);
-    if (await isVerifiedLayout(datasetDir, tasks)) return 'verified_400';
-    return tasks.length === 200 ? 'sample_data_200' : '912_v0.1';
+    const { tasks, version } = await readDatasetIndex(datasetDir);
+    const edition = (await isVerifiedLayout(datasetDir, tasks)) ? 'verified_400' : tasks.length === 200 ? 'sample_data_200' : '912_v0.1';
+    return { edition, tasks, version };
   },
-  async loadTasks(datasetDir, _edition, select) {
-    const tasks = selectTasks(await loadDataset(datasetDir), select);
-    return { tasks, datasetVersion: await this.datasetVersion(datasetDir) };
-  },
+  select: selectSheetTasks,
   datasetVersion: (datasetDir) => fileVersion(path.join(datasetDir, 'dataset.json')),
   outputSetting(setting) {
-    const out = AGENT_SETTINGS[setting];
-    if (!out) throw new Error(`unknown agent ${setting} (known: ${Object.keys(AGENT_SETTINGS).join(', ')})`);
-    return out;
+    if (!isSpreadsheetAgent(setting)) throw new Error(`unknown agent ${setting} (known: ${SPREADSHEET_AGENTS.join(', ')})`);
+    return OUTPUT_SETTINGS[setting];
   },
   promptVersion: (setting) => (setting === 'sheetcopilot' ? SHEETCOPILOT_PROMPT_VERSION : OFFICIAL_PROMPT_VERSION),
   finalize: finalizeSpreadsheetRun,
+  summaryLines: spreadsheetSummaryLines,
+  writeReport,
 };
 
 /** Verified's file names (`init`/`golden`, or bare `initial.xlsx`) in the first task folder that has any workbook. */

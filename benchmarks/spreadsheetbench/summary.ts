@@ -1,36 +1,6 @@
 import type { RunManifest } from '../../lib/runStore/manifest';
 import type { TaskResult } from '../../contracts/taskResult';
-
-export interface ScoreLine {
-  tasks: number;
-  soft: number;
-  hard: number;
-}
-
-export interface RunSummary {
-  runId: string;
-  agent: string;
-  model: string;
-  tasks: number;
-  scored: number;
-  failed: number;
-  overall: ScoreLine;
-  byType: Record<string, ScoreLine>;
-  llmCalls: number;
-  usage: { inputTokens: number; outputTokens: number };
-  costUsd: number;
-  failureClasses: Record<string, number>;
-  /** The most common failure messages (absent in summaries written before it existed). */
-  topFailures?: FailureCount[];
-}
-
-export interface FailureCount {
-  class: string;
-  message: string;
-  tasks: number;
-}
-
-const TOP_FAILURES = 5;
+import { topFailures, type RunSummary, type ScoreLine } from '../report/runSummary';
 
 /** Means over tasks of soft and hard, overall and per instruction type (as papers report them). */
 export function summarizeRun(manifest: RunManifest, taskCount: number, results: TaskResult[]): RunSummary {
@@ -70,18 +40,4 @@ export function summarizeRun(manifest: RunManifest, taskCount: number, results: 
     failureClasses,
     topFailures: topFailures(results),
   };
-}
-
-/** Failure messages by how many tasks ended with them; numbers (task ids, counts) vary per task, so they are folded. */
-export function topFailures(results: readonly TaskResult[], limit = TOP_FAILURES): FailureCount[] {
-  const counts = new Map<string, FailureCount>();
-  for (const r of results) {
-    if (!r.failure) continue;
-    const message = r.failure.message.split('\n')[0]!.slice(0, 300);
-    const key = `${r.failure.class}|${message.replace(/\d+/g, 'N')}`;
-    const entry = counts.get(key) ?? { class: r.failure.class, message, tasks: 0 };
-    entry.tasks++;
-    counts.set(key, entry);
-  }
-  return [...counts.values()].sort((a, b) => b.tasks - a.tasks).slice(0, limit);
 }

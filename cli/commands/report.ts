@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../exitCodes';
 import { RunFolderError } from '../../benchmarks/spreadsheetbench/report/load';
-import { writeReport } from '../../benchmarks/spreadsheetbench/report/writeReport';
 import { readManifest } from '../../lib/runStore/manifest';
 import { benchmarkNamed } from '../../benchmarks';
 import { loadConfig } from '../../config/load';
@@ -20,11 +19,12 @@ export function registerReportCommand(program: Command): void {
     .action(async (run: string, opts: { compare?: string; out?: string }) => {
       const runDir = runFolderArg(run) ?? (await runFolderFromTemporal(run));
       try {
-        const own = benchmarkNamed((await readManifest(runDir).catch(() => ({ benchmark: 'spreadsheetbench' }))).benchmark).writeReport;
-        const written = own ? await own({ runDir, outDir: opts.out }) : await writeReport({ runDir, compareDir: opts.compare, outDir: opts.out });
+        // A folder without a readable run.json is reported on as SpreadsheetBench's report reads it (it names what is missing).
+        const benchmark = benchmarkNamed((await readManifest(runDir).catch(() => ({ benchmark: 'spreadsheetbench' }))).benchmark);
+        const written = await benchmark.writeReport({ runDir, compareDir: opts.compare, outDir: opts.out });
         console.log(`report: ${written.finishedTasks} finished, ${written.pendingTasks} pending tasks`);
         console.log(`  ${written.markdown}\n  ${written.html}${written.inspectLog ? `\n  ${written.inspectLog} (Inspect eval log)` : ''}`);
-        if ('transcriptPages' in written) console.log(`  ${written.transcriptPages} transcript pages`);
+        if (written.transcriptPages !== undefined) console.log(`  ${written.transcriptPages} transcript pages`);
       } catch (err) {
         if (err instanceof RunFolderError) {
           const missingRun = err.file.endsWith('run.json') && err.message.includes('file is missing');

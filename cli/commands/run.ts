@@ -1,20 +1,15 @@
-import path from 'node:path';
 import type { Command } from 'commander';
 import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { loadConfig } from '../../config/load';
 import type { Config } from '../../config/schema';
-import { createRun } from '../../client/createRun';
-import { BENCHMARKS, detectBenchmark } from '../../benchmarks';
-import { datasetFolderOf } from '../../benchmarks/archive';
+import { createRun, planRun } from '../../client/createRun';
+import { BENCHMARKS, benchmarkNamed } from '../../benchmarks';
 import { readManifest } from '../../lib/runStore/manifest';
-import { readJsonOr } from '../../lib/runStore/files';
-import { connectClient, connectWorkerConnection } from '../../lib/temporal/connection';
+import { connectClient } from '../../lib/temporal/connection';
+import { connectWorkerConnection } from '../../workers/connection';
 import { startRunWorkflow, RunExistsError } from '../../client/startRun';
 import { progressQuery, resumeSignal, type RunProgress } from '../../contracts/run';
 import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
-import type { RunSummary } from '../../benchmarks/spreadsheetbench/summary';
-import type { DsbenchSummary } from '../../benchmarks/dsbench/metrics';
-import { analysisSummaryLines, isAnalysisSummary } from '../../benchmarks/analysis/summaryLines';
 import { resolveTemporal, type TemporalSession } from '../temporalSession';
 import { formatProgress } from '../progressBar';
 import { locateRun } from '../runRef';
@@ -71,21 +66,11 @@ export function registerRunCommands(program: Command): void {
         run: { concurrency: intFlag(flags.concurrency), budgetUsd: numFlag(flags.budgetUsd), budgetTokens: intFlag(flags.budgetTokens), scoringMode: flags.mode },
       });
       const taskIds = flags.tasks?.split(',').map((s) => s.trim()).filter(Boolean);
-      // A bad dataset or task list is named before the model endpoint is asked anything.
-      await checkDataset(flags, taskIds);
+      // The dataset folder is read once, here: a bad dataset, task list or setting is named before the model endpoint is asked anything.
+      const plan = await planRun({ datasetDir: flags.dataset, benchmark: flags.benchmark, edition: flags.edition, agent: flags.agent, taskIds, limit: intFlag(flags.limit) });
       if (flags.preflight) await preflight(config);
-      const { manifest, runDir } = await createRun(config, {
-        datasetDir: flags.dataset,
-        benchmark: flags.benchmark,
-        edition: flags.edition,
-        agent: flags.agent,
-        runId: flags.runId,
-        runDir: flags.out,
-        taskIds,
-        limit: intFlag(flags.limit),
-      });
-      const how = flags.benchmark || flags.edition ? 'as given' : 'detected';
-      log(`dataset ${manifest.datasetDir}: ${manifest.benchmark} edition ${manifest.edition} (${how})`);
+      const { manifest, runDir } = await createRun(config, plan, { runId: flags.runId, runDir: flags.out });
+      log(`dataset ${manifest.datasetDir}: ${manifest.benchmark} edition ${manifest.edition} (${plan.how === 'given' ? 'as given' : 'detected'})`);
       log(`run ${manifest.runId}: ${manifest.taskCount} tasks, agent ${manifest.agent}, model ${manifest.llm.model} (${manifest.llm.provider}); folder ${runDir}`);
       const session = await resolveTemporal(config, log);
       const client = await connectClient(session);
@@ -176,30 +161,9 @@ export async function followRun(client: Client, session: TemporalSession, config
     await client.connection.close();
     interrupted.dispose();
   }
-  const summary = await readJsonOr<RunSummary | null>(path.join(runDir, 'summary.json'), null);
-  if (isAnalysisSummary(summary)) process.stdout.write(`${analysisSummaryLines(summary, runDir).join('\n')}\n`);
-  else printSummary(summary, runDir);
-}
-
-function printSummary(summary: (RunSummary & Partial<Pick<DsbenchSummary, 'dsbench'>>) | null, runDir: string): void {
-  if (!summary) throw new CliError(`run finished but ${runDir}/summary.json is missing`);
-  const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
-  const ds = summary.dsbench;
-  const lines = [
-    ...(ds
-      ? [
-          `accuracy (${summary.scored}/${summary.tasks} questions): ${pct(ds.accuracy)} (${ds.correct} correct), competition-level ${pct(ds.competitionAccuracy)}, unparseable judgments ${ds.unparseableJudgments}`,
-          ...Object.entries(ds.byAnswerType).map(([type, s]) => `  ${type}: ${pct(s.accuracy)}  (${s.questions} questions)`),
-        ]
-      : [
-          `scores (${summary.scored}/${summary.tasks} tasks): soft ${pct(summary.overall.soft)}  hard ${pct(summary.overall.hard)}`,
-          ...Object.entries(summary.byType).map(([type, s]) => `  ${type}: soft ${pct(s.soft)}  hard ${pct(s.hard)}  (${s.tasks} tasks)`),
-        ]),
-    `LLM calls ${summary.llmCalls}, tokens in ${summary.usage.inputTokens} out ${summary.usage.outputTokens}, cost $${summary.costUsd.toFixed(4)}`,
-    ...(summary.failed ? [`tasks with failures: ${summary.failed} ${JSON.stringify(summary.failureClasses)}`] : []),
-    ...(summary.topFailures ?? []).map((f) => `  ${f.tasks} × ${f.class}: ${f.message}`),
-    `outputs and eval JSON in ${runDir}`,
-  ];
+  // The benchmark that scored the run says what its summary is.
+  const lines = await benchmarkNamed((await readManifest(runDir)).benchmark).summaryLines(runDir);
+  if (!lines.length) throw new CliError(`run finished but ${runDir}/summary.json is missing`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
@@ -231,12 +195,6 @@ async function queryProgress(handle: WorkflowHandle): Promise<RunProgress> {
   if (status.name === 'RUNNING') return handle.query(progressQuery);
   if (status.name === 'COMPLETED') return (await handle.result()) as RunProgress;
   throw new CliError(`run ${handle.workflowId} is ${status.name.toLowerCase()}`, EXIT.failure);
-}
-
-async function checkDataset(flags: { dataset: string; benchmark?: string; edition?: string; limit?: string }, ids: string[] | undefined): Promise<void> {
-  const datasetDir = await datasetFolderOf(path.resolve(flags.dataset));
-  const { benchmark, edition } = await detectBenchmark(datasetDir, { benchmark: flags.benchmark, edition: flags.edition });
-  await benchmark.loadTasks(datasetDir, edition, { ids, limit: intFlag(flags.limit) });
 }
 
 async function preflight(config: Config): Promise<void> {

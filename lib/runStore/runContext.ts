@@ -2,36 +2,45 @@ import path from 'node:path';
 import { RunLayout } from './runLayout';
 import { readJson } from './files';
 import { readManifest, type RunManifest } from './manifest';
-import { DatasetError, taskKey, type SheetTask } from '../../benchmarks/spreadsheetbench/dataset';
+import { DatasetError, taskKey, type TaskRecord } from './taskRecord';
 
-/** What an activity needs to know about the run it works for, read from the run folder (cached per process). */
-export interface RunContext {
+/** What an activity needs to know about the run it works for, read from the run folder. */
+export interface RunContext<T extends TaskRecord = TaskRecord> {
   manifest: RunManifest;
   layout: RunLayout;
-  tasks: SheetTask[];
-  task(taskId: string): SheetTask;
+  tasks: T[];
+  task(taskId: string): T;
 }
 
-const contexts = new Map<string, Promise<RunContext>>();
-
-export function runContext(runDir: string): Promise<RunContext> {
-  const key = path.resolve(runDir);
-  let ctx = contexts.get(key);
-  if (!ctx) {
-    ctx = loadRunContext(key);
-    contexts.set(key, ctx);
-    ctx.catch(() => contexts.delete(key));
-  }
-  return ctx;
+/**
+ * Makes a reader of run contexts whose tasks have the record type `T`, each run folder read once per process. A
+ * benchmark makes one for its own records (tasks.json of its runs holds nothing else); `runContext` below sees any
+ * run's tasks only as records with an id.
+ */
+export function runContextReader<T extends TaskRecord>(): (runDir: string) => Promise<RunContext<T>> {
+  const contexts = new Map<string, Promise<RunContext<T>>>();
+  return (runDir) => {
+    const key = path.resolve(runDir);
+    let ctx = contexts.get(key);
+    if (!ctx) {
+      ctx = loadRunContext<T>(key);
+      contexts.set(key, ctx);
+      ctx.catch(() => contexts.delete(key));
+    }
+    return ctx;
+  };
 }
 
-async function loadRunContext(runDir: string): Promise<RunContext> {
+/** Any run, its tasks as plain records (the run's own bookkeeping: task ids, the manifest, the folder layout). */
+export const runContext = runContextReader<TaskRecord>();
+
+async function loadRunContext<T extends TaskRecord>(runDir: string): Promise<RunContext<T>> {
   const manifest = await readManifest(runDir);
-  const tasks = await readJson<SheetTask[]>(path.join(runDir, 'tasks.json'));
+  const tasks = await readJson<T[]>(path.join(runDir, 'tasks.json'));
   const byId = new Map(tasks.map((t) => [taskKey(t.id), t]));
   return {
     manifest,
-    layout: new RunLayout(runDir, manifest.setting, manifest.llm.model),
+    layout: new RunLayout(runDir),
     tasks,
     task(taskId) {
       const t = byId.get(taskId);

@@ -1,28 +1,13 @@
 import path from 'node:path';
 
 /**
- * Where everything of one run lives. Workbooks, transcripts and outputs travel between activities as paths
- * inside this folder (never as Temporal payloads). File names follow the official SpreadsheetBench tools.
+ * Where everything of one run lives, for every benchmark. Workbooks, transcripts and outputs travel between activities
+ * as paths inside this folder (never as Temporal payloads). A benchmark's own files (SpreadsheetBench's official
+ * outputs, DSBench's results.jsonl) are named by that benchmark.
  */
 export class RunLayout {
-  constructor(readonly root: string, readonly setting: string, readonly model: string) {}
+  constructor(readonly root: string) {}
 
-  /** `<setting>_<model>` as the official inference and evaluation scripts name it (slashes made safe). */
-  get outputsName(): string {
-    return `${this.setting}_${safeName(this.model)}`;
-  }
-  get outputsDir(): string {
-    return path.join(this.root, 'outputs', this.outputsName);
-  }
-  outputPath(taskId: string, testCase: number): string {
-    return path.join(this.outputsDir, `${testCase}_${taskId}_output.xlsx`);
-  }
-  get convLogPath(): string {
-    return path.join(this.root, `conv_${this.outputsName}.jsonl`);
-  }
-  get evalPath(): string {
-    return path.join(this.root, `eval_${this.outputsName}.json`);
-  }
   get summaryPath(): string {
     return path.join(this.root, 'summary.json');
   }

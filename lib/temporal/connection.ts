@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
 import type { TemporalConfig } from '../../config/schema';
-import { installWorkerRuntime } from '../../workers/runtime';
 import { assertNamespaceExists } from './namespace';
 
 export interface ResolvedTemporal {
@@ -25,11 +23,4 @@ export async function connectClient(t: ResolvedTemporal): Promise<Client> {
   const connection = await Connection.connect({ address: t.address, tls: t.tls, connectTimeout: '5s' });
   await assertNamespaceExists(connection.workflowService, t.namespace, t.address);
   return new Client({ connection, namespace: t.namespace });
-}
-
-export async function connectWorkerConnection(t: ResolvedTemporal): Promise<NativeConnection> {
-  installWorkerRuntime();
-  const connection = await NativeConnection.connect({ address: t.address, tls: t.tls });
-  await assertNamespaceExists(connection.workflowService, t.namespace, t.address);
-  return connection;
 }

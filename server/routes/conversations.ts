@@ -9,7 +9,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { ConversationError, type ConversationErrorKind } from '../../analysis/conversation/errors';
 import type { ConversationService } from '../../client/conversations';
-import { PATTERNS, PATTERN_DESCRIPTIONS } from '../../analysis/conversation/types';
+import { PATTERN_DESCRIPTIONS } from '../../analysis/conversation/types';
+import { PATTERNS } from '../../contracts/conversation';
 import { mimeTypeOf } from '../../analysis/conversation/mime';
 
 const STATUS: Record<ConversationErrorKind, ContentfulStatusCode> = {

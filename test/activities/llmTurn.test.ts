@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
 import { configSchema, type Config } from '../../config/schema';
-import { createRun } from '../../client/createRun';
-import { llmActivities, type LlmTurnInput, type LlmTurnResult } from '../../activities/llm/modelCall';
+import { createRun, planRun } from '../../client/createRun';
+import { llmTurnActivities, type LlmTurnInput, type LlmTurnResult } from '../../activities/spreadsheetbench/llmTurn';
 import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
 
 const SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/sample');
@@ -23,7 +23,7 @@ describe('llmTurn activity: one retry policy, classified failures, no double pay
       llm: { provider: 'openai', baseUrl: llm.url, apiKey: 'k', model: 'scripted', prices: { scripted: { inputPerMTok: 2, outputPerMTok: 4 } } },
     });
     runDir = mkdtempSync(path.join(os.tmpdir(), 'sb-llmturn-'));
-    await createRun(config, { datasetDir: SAMPLE, agent: 'single', runDir, runId: 'llmturn' });
+    await createRun(config, await planRun({ datasetDir: SAMPLE, agent: 'single' }), { runDir, runId: 'llmturn' });
   });
   afterAll(async () => llm?.close());
 
@@ -31,7 +31,7 @@ describe('llmTurn activity: one retry policy, classified failures, no double pay
   /** `failures`: the failure counts earlier attempts left in their heartbeat details. */
   const run = (input: LlmTurnInput, failures?: Record<string, number>): Promise<LlmTurnResult> =>
     new MockActivityEnvironment({ attempt: 1 + Object.values(failures ?? {}).reduce((a, b) => a + b, 0), heartbeatDetails: failures ? { failures } : undefined })
-      .run(llmActivities({ config, sandboxFactory: async () => { throw new Error('unused'); } }).llmTurn, input) as Promise<LlmTurnResult>;
+      .run(llmTurnActivities({ config, sandboxFactory: async () => { throw new Error('unused'); } }).llmTurn, input) as Promise<LlmTurnResult>;
   const failureOf = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (err: unknown) => err as ApplicationFailure);
 
   it('records both messages, prices the call, and answers a repeated call from the cache', async () => {

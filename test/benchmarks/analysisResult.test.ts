@@ -5,14 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { RunLayout } from '../../lib/runStore/runLayout';
 import { loadAnalysisSuite } from '../../benchmarks/analysis/dataset';
 import { recordRequestResult } from '../../benchmarks/analysis/result';
-import type { RunContext } from '../../lib/runStore/runContext';
+import type { AnalysisRun } from '../../benchmarks/analysis/run';
+import type { RunManifest } from '../../lib/runStore/manifest';
 import type { TurnSummary } from '../../contracts/conversation';
 
 const SUITE = path.resolve(__dirname, '../../data/analysis');
 
-async function context(runDir: string): Promise<RunContext> {
+async function context(runDir: string): Promise<AnalysisRun> {
   const suite = await loadAnalysisSuite(SUITE);
-  return { manifest: { runId: 'r', agent: 'react', datasetDir: SUITE }, layout: new RunLayout(runDir, 'react', 'm'), tasks: suite.tasks, task: () => undefined } as unknown as RunContext;
+  // Only the fields the result needs: the run folder and pattern, and the dataset with the answers.
+  const manifest = { runId: 'r', agent: 'react', datasetDir: SUITE } as RunManifest;
+  const task = (id: string) => suite.tasks.find((t) => t.id === id)!;
+  return { manifest, layout: new RunLayout(runDir), tasks: suite.tasks, task };
 }
 
 /** A conversation folder whose turn t1 ended with `status`, an optional error (where) and answer. */

@@ -17,13 +17,14 @@ describe('benchmark detection', () => {
     expect(await detectBenchmark(path.join(ROOT, 'data/analysis'))).toMatchObject({ benchmark: { name: 'analysis' }, edition: 'v1', how: 'detected' });
   });
   it('loads the analysis suite without its answers and versions it by content', async () => {
-    const { benchmark } = await detectBenchmark(path.join(ROOT, 'data/analysis'));
-    const loaded = await benchmark.loadTasks(path.join(ROOT, 'data/analysis'), 'v1', { ids: ['a01', 'a07'] });
-    expect(loaded.tasks).toEqual([expect.objectContaining({ id: 'a01', level: 1, files: ['sales.csv'] }), expect.objectContaining({ id: 'a07', fetch: 'items.json' })]);
-    expect(JSON.stringify(loaded.tasks)).not.toMatch(/tolerance|expected|1988/);
-    expect(loaded.datasetVersion).toMatch(/^sha256:[0-9a-f]{16}$/);
+    const { benchmark, dataset } = await detectBenchmark(path.join(ROOT, 'data/analysis'));
+    const tasks = benchmark.select(dataset.tasks, { ids: ['a01', 'a07'] });
+    expect(tasks).toEqual([expect.objectContaining({ id: 'a01', level: 1, files: ['sales.csv'] }), expect.objectContaining({ id: 'a07', fetch: 'items.json' })]);
+    expect(JSON.stringify(dataset.tasks)).not.toMatch(/tolerance|expected|1988/);
+    expect(dataset.version).toMatch(/^sha256:[0-9a-f]{16}$/);
+    expect(dataset.version).toBe(await benchmark.datasetVersion(path.join(ROOT, 'data/analysis')));
     expect(benchmark.settings[0]).toBe('auto');
-    await expect(benchmark.loadTasks(path.join(ROOT, 'data/analysis'), 'v1', { ids: ['a99'] })).rejects.toThrow(/no request a99/);
+    expect(() => benchmark.select(dataset.tasks, { ids: ['a99'] })).toThrow(/no request a99/);
   });
   it('takes --benchmark / --edition over detection and refuses unknown names', async () => {
     expect(await detectBenchmark(path.join(ROOT, 'data/sample'), { edition: 'sample_data_200' })).toMatchObject({ edition: 'sample_data_200', how: 'given' });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectClient, connectWorkerConnection } from '../../lib/temporal/connection';
+import { connectClient } from '../../lib/temporal/connection';
+import { connectWorkerConnection } from '../../workers/connection';
 import { prepareNamespace } from '../../lib/temporal/namespace';
 import { SA } from '../../lib/temporal/searchAttributes';
 import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationEvent } from '../../analysis/conversation/events';
-import type { Pattern } from '../../analysis/conversation/types';
+import type { Pattern } from '../../contracts/conversation';
 import type { ScriptedRequest } from '../../lib/scriptedLlm';
 import { jsonBody, startAnalysisEnv, waitForTurn, type AnalysisEnv } from '../helpers/analysis';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';

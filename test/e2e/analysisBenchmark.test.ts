@@ -76,7 +76,7 @@ describe('the analysis suite as a benchmark, end to end', () => {
     expect(prompts).not.toContain('answers.json');
   });
 
-  it('writes summary.json with success, steps, tokens and cost per level and per pattern', () => {
+  it('writes summary.json with success, steps, tokens and cost per level and per pattern', async () => {
     const summary = readJson<AnalysisSummary>(path.join(run.runDir, 'summary.json'));
     expect(summary).toMatchObject({ benchmark: 'analysis', pattern: 'react', requests: 3, finished: 3, passed: 1, scored: 2, successRate: 0.5, failed: [] });
     expect(summary.skipped.map((s) => s.taskId)).toEqual(['a07']);
@@ -84,7 +84,7 @@ describe('the analysis suite as a benchmark, end to end', () => {
     expect(summary.byPattern.react).toMatchObject({ passed: 1, scored: 2 });
     expect(summary.total.steps).toBe((result('a01').steps + result('a03').steps) / 2);
     expect(summary.total.tokens).toBeGreaterThan(0);
-    const printed = analysisSummaryLines(summary, run.runDir);
+    const printed = await analysisSummaryLines(run.runDir);
     expect(printed[0]).toBe('success (2/3 requests scored, pattern react): 1 passed, 50.0%');
     expect(printed).toContainEqual(expect.stringMatching(/^skipped a07: request a07 downloads items\.json/));
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationEvent } from '../../analysis/conversation/events';
-import type { Pattern } from '../../analysis/conversation/types';
+import type { Pattern } from '../../contracts/conversation';
 import { startAnalysisEnv, waitForTurn, type AnalysisEnv } from '../helpers/analysis';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
 

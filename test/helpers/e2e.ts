@@ -5,27 +5,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { configSchema, type Config } from '../../config/schema';
-import { connectClient, connectWorkerConnection } from '../../lib/temporal/connection';
+import { connectClient } from '../../lib/temporal/connection';
+import { connectWorkerConnection } from '../../workers/connection';
 import type { DevServerOptions } from '../../lib/temporal/devServer';
 import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
-import { createRun } from '../../client/createRun';
+import { createRun, planRun } from '../../client/createRun';
 import { startRunWorkflow } from '../../client/startRun';
 import type { RunProgress } from '../../contracts/run';
 import type { TaskResult } from '../../contracts/taskResult';
 import { startScriptedServer, type Script, type ScriptedServer } from '../../lib/scriptedLlm';
+import { sharedData } from './sharedData';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from './temporalServer';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const DEV20 = sharedData('spreadsheetbench-dev20');
 export const SAMPLE = path.resolve(HERE, '../../data/sample');
-
-/** `shared/data/<name>` in the nearest ancestor folder that has it (a checkout in /work/main or a worktree in /work/wt/x). */
-function sharedData(name: string): string {
-  for (let dir = path.resolve(HERE, '../..'); ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'shared/data', name);
-    if (existsSync(candidate) || dir === path.dirname(dir)) return candidate;
-  }
-}
 
 /** A real Temporal dev server, a scripted OpenAI-compatible server and a config pointing at both. */
 export interface E2EEnv<Model extends ModelEndpoint = ScriptedServer> {
@@ -85,14 +79,8 @@ export interface StartedRun {
 
 export async function startBenchmarkRun(env: E2EEnv<ModelEndpoint>, opts: { dataset: string; agent?: string; tasks?: string[]; runDir?: string; limit?: number }): Promise<StartedRun> {
   const runDir = opts.runDir ?? mkdtempSync(path.join(os.tmpdir(), 'sb-run-'));
-  const { manifest } = await createRun(env.config, {
-    datasetDir: opts.dataset,
-    agent: opts.agent ?? 'single',
-    taskIds: opts.tasks,
-    limit: opts.limit,
-    runDir,
-    runId: `test-${randomUUID().slice(0, 8)}`,
-  });
+  const plan = await planRun({ datasetDir: opts.dataset, agent: opts.agent ?? 'single', taskIds: opts.tasks, limit: opts.limit });
+  const { manifest } = await createRun(env.config, plan, { runDir, runId: `test-${randomUUID().slice(0, 8)}` });
   const handle = await startRunWorkflow(env.client, env.config, manifest, runDir);
   return { runDir, runId: manifest.runId, handle };
 }

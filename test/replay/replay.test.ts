@@ -19,7 +19,10 @@ describe('recorded workflow histories replay on the current code', () => {
   it('has histories of run and task workflows for the single agent and SheetCopilot, from each workflow version, and of the analysis and DSBench benchmarks', () => {
     const names = ['sheetcopilot-run', 'sheetcopilot-task-79-7', 'single-run', 'single-task-39604', 'single-task-599-9'];
     const others = ['v1', 'v2', 'v3'].flatMap((v) => ['analysis-task-a01', 'conversation-a01', 'dsbench-run', 'dsbench-task'].map((n) => `${v}-${n}.history.bin`));
-    expect(files.sort()).toEqual([...others, ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
+    // Recorded by the code as it was just before the layout move (688f6cf): a multi-round run with kernel sessions, and
+    // a conversation of two turns (auto, then reflection) as `serve` makes one.
+    const beforeLayout = ['pre-layout-conversation', 'pre-layout-row-exec-run', 'pre-layout-row-exec-task-39604'].map((n) => `${n}.history.bin`);
+    expect(files.sort()).toEqual([...others, ...beforeLayout, ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
   });
 
   it('covers the patched paths: v3 task workflows use local bookkeeping and run the test cases in one activity, v4 ones recalculate in one activity, v5 ones score in a local activity, v6 ones take all under one patch and report by local activity, v7 runs read their tasks by completion; v3 and DSBench runs start tasks by name', () => {

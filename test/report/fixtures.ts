@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { RunLayout } from '../../lib/runStore/runLayout';
+import { OfficialFiles } from '../../benchmarks/spreadsheetbench/layout';
 import type { SheetTask } from '../../benchmarks/spreadsheetbench/dataset';
 import type { StageRecord, TaskFailureClass, TaskResult } from '../../contracts/taskResult';
 
@@ -53,7 +54,8 @@ export async function makeTempDir(prefix = 'sheetbench-report-'): Promise<string
 export async function buildRunFolder(parentDir: string, spec: FixtureRun): Promise<string> {
   const model = spec.model ?? 'gpt-4o-mini';
   const dir = path.join(parentDir, spec.runId);
-  const layout = new RunLayout(dir, FIXTURE_SETTING, model);
+  const layout = new RunLayout(dir);
+  const official = new OfficialFiles(dir, FIXTURE_SETTING, model);
   await mkdir(layout.resultsDir, { recursive: true });
   await writeJson(layout.runManifestPath, {
     runId: spec.runId,
@@ -75,8 +77,8 @@ export async function buildRunFolder(parentDir: string, spec: FixtureRun): Promi
     if (task.cases) await writeJson(layout.taskResultPath(String(task.id)), taskResult(task));
     if (task.transcript) await writeJson(layout.transcriptPath(String(task.id)), transcript(task));
     if (task.outputs && task.cases) {
-      await mkdir(layout.outputsDir, { recursive: true });
-      for (let n = 1; n <= task.cases.length; n++) await writeFile(layout.outputPath(String(task.id), n), '');
+      await mkdir(official.outputsDir, { recursive: true });
+      for (let n = 1; n <= task.cases.length; n++) await writeFile(official.outputPath(String(task.id), n), '');
     }
   }
   return dir;

@@ -120,7 +120,7 @@ describe('fork server (bwrap)', () => {
     const script = `
       import { mkdirSync } from 'node:fs';
       import { join } from 'node:path';
-      import { createSandboxFactory } from './sandbox/index';
+      import { createSandboxFactory } from './lib/sandbox/index';
       const [root] = process.argv.slice(-1);
       const factory = await createSandboxFactory({ backend: 'bwrap', executionTimeoutMs: 10000, memoryMiB: 1024, maxProcesses: 64, dockerImage: 'x', forkServer: true, workRoot: root }, { warmModules: [] });
       mkdirSync(join(root, 'exit-job'));

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDataset, taskKey, type SheetTask } from '../../benchmarks/spreadsheetbench/dataset';
+import { loadDataset, type SheetTask } from '../../benchmarks/spreadsheetbench/dataset';
+import { taskKey } from '../../lib/runStore/taskRecord';
 import { evaluateTestCase, scoreTask, summarize, answerPathFor } from '../../benchmarks/spreadsheetbench/scoring';
 import { hasSandboxPython, oracleScore, runPython } from './oracle';
 

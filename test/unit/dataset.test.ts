@@ -2,9 +2,11 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DatasetError, loadDataset, selectTasks, testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
+import { loadDataset, selectSheetTasks, testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
+import { DatasetError } from '../../lib/runStore/taskRecord';
+import { sharedData } from '../helpers/sharedData';
 
-const DEV20 = path.resolve(__dirname, '../../../shared/data/spreadsheetbench-dev20');
+const DEV20 = sharedData('spreadsheetbench-dev20');
 
 function tmpDataset(content: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-ds-'));
@@ -32,9 +34,9 @@ describe('SpreadsheetBench dataset loading', () => {
   });
   it('selects by id and limit, rejecting unknown ids', async () => {
     const tasks = await loadDataset(DEV20);
-    expect(selectTasks(tasks, { ids: ['79-7', '39604'] }).map((t) => t.id)).toEqual([39604, '79-7']);
-    expect(selectTasks(tasks, { limit: 3 })).toHaveLength(3);
-    expect(() => selectTasks(tasks, { ids: ['nope'] })).toThrow(/unknown task id\(s\): nope/);
+    expect(selectSheetTasks(tasks, { ids: ['79-7', '39604'] }).map((t) => t.id)).toEqual([39604, '79-7']);
+    expect(selectSheetTasks(tasks, { limit: 3 })).toHaveLength(3);
+    expect(() => selectSheetTasks(tasks, { ids: ['nope'] })).toThrow(/unknown task id\(s\): nope/);
   });
   it('finds only the test cases whose inputs exist', async () => {
     const dir = tmpDataset('[]');

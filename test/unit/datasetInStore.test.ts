@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../config/schema';
-import { createRun } from '../../client/createRun';
+import { createRun, planRun } from '../../client/createRun';
 import { readManifest } from '../../lib/runStore/manifest';
 
 const SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/sample');
@@ -16,7 +16,7 @@ describe('a dataset kept in the run store is found by every host, wherever it mo
     mkdirSync(path.join(root, 'datasets'), { recursive: true });
     cpSync(SAMPLE, path.join(root, 'datasets', 'sample'), { recursive: true });
     const config = configSchema.parse({ artifacts: { root } });
-    const { manifest } = await createRun(config, { datasetDir: path.join(root, 'datasets', 'sample'), agent: 'single', runDir: path.join(root, 'team', 'run-1'), runId: 'r1' });
+    const { manifest } = await createRun(config, await planRun({ datasetDir: path.join(root, 'datasets', 'sample'), agent: 'single' }), { runDir: path.join(root, 'team', 'run-1'), runId: 'r1' });
     expect(manifest.datasetDir).toBe(path.join(root, 'datasets', 'sample'));
     expect(JSON.parse(readFileSync(path.join(root, 'team', 'run-1', 'run.json'), 'utf8')).datasetDir).toBe('../../datasets/sample');
     const otherMount = path.join(base, 'mnt-b');
@@ -26,10 +26,10 @@ describe('a dataset kept in the run store is found by every host, wherever it mo
 
   it('a dataset outside the root (or no root) stays an absolute path', async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'sb-dsstore-'));
-    const { runDir } = await createRun(configSchema.parse({ artifacts: { root } }), { datasetDir: SAMPLE, agent: 'single', runDir: path.join(root, 'run-2'), runId: 'r2' });
+    const { runDir } = await createRun(configSchema.parse({ artifacts: { root } }), await planRun({ datasetDir: SAMPLE, agent: 'single' }), { runDir: path.join(root, 'run-2'), runId: 'r2' });
     expect(JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')).datasetDir).toBe(SAMPLE);
     const noRoot = mkdtempSync(path.join(os.tmpdir(), 'sb-dsstore-'));
-    await createRun(configSchema.parse({}), { datasetDir: SAMPLE, agent: 'single', runDir: noRoot, runId: 'r3' });
+    await createRun(configSchema.parse({}), await planRun({ datasetDir: SAMPLE, agent: 'single' }), { runDir: noRoot, runId: 'r3' });
     expect(JSON.parse(readFileSync(path.join(noRoot, 'run.json'), 'utf8')).datasetDir).toBe(SAMPLE);
   });
 });

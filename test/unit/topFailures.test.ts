@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { topFailures } from '../../benchmarks/spreadsheetbench/summary';
+import { topFailures } from '../../benchmarks/report/runSummary';
 import type { TaskResult } from '../../contracts/taskResult';
 
 const result = (taskId: string, failure?: TaskResult['failure']) => ({ taskId, failure }) as TaskResult;

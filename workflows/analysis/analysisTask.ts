@@ -1,12 +1,12 @@
 import { isCancellation, patched, startChild, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { SA } from '../../lib/temporal/searchAttributes';
 import type { TaskFailureClass } from '../../contracts/taskResult';
-import { bookkeeping, waiting } from '../spreadsheetbench/activities';
+import { bookkeeping, waiting } from './activities';
 import type { TaskCompletion, TaskWorkflowInput } from '../../contracts/run';
 import { RunReport } from '../run/runReport';
 import { conversation } from './conversation';
 import { closeConversationSignal, type TurnSummary } from '../../contracts/conversation';
-import { classifyFailure } from '../spreadsheetbench/spreadsheetTask';
+import { classifyFailure } from '../run/taskFailure';
 
 /**
  * One request of the analysis suite: its conversation (a child `conversation` workflow, the request's files in its

@@ -7,8 +7,8 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { PATTERNS, ZERO_USAGE, addUsage, type Pattern } from '../../analysis/conversation/types';
-import { bookkeeping } from '../spreadsheetbench/activities';
+import { PATTERNS, ZERO_USAGE, addUsage, type Pattern } from '../../contracts/conversation';
+import { bookkeeping } from './activities';
 import {
   cancelTurnSignal,
   closeConversationSignal,

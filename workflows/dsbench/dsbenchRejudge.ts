@@ -1,11 +1,7 @@
-import { proxyActivities } from '@temporalio/workflow';
-import type { MainActivities } from '../../activities';
-import { bookkeeping, llm } from '../spreadsheetbench/activities';
+import { runBookkeeping } from '../run/activities';
+import { bookkeeping, llm } from './activities';
 
-const { listTaskIds, finalizeRun } = proxyActivities<MainActivities>({
-  startToCloseTimeout: '5 minutes',
-  retry: { maximumAttempts: 10, initialInterval: '1s', maximumInterval: '30s' },
-});
+const { listTaskIds, finalizeRun } = runBookkeeping;
 
 export interface RejudgeInput {
   runId: string;

@@ -2,11 +2,11 @@ import { CancellationScope, isCancellation, patched, upsertSearchAttributes } fr
 import { SA } from '../../lib/temporal/searchAttributes';
 import type { TokenUsage } from '../../lib/llm/types';
 import type { TaskFailureClass } from '../../contracts/taskResult';
-import { bookkeeping, execution, llm } from '../spreadsheetbench/activities';
+import { bookkeeping, execution, llm } from './activities';
 import type { TaskCompletion, TaskWorkflowInput } from '../../contracts/run';
 import { RunReport } from '../run/runReport';
 import { TaskBudget } from '../run/budget';
-import { classifyFailure } from '../spreadsheetbench/spreadsheetTask';
+import { classifyFailure } from '../run/taskFailure';
 
 /** Spend of a question's LLM calls, as the run counts it. */
 class Spend {

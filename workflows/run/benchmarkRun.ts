@@ -10,7 +10,6 @@ import {
   continueAsNew,
   getExternalWorkflowHandle,
   log,
-  proxyActivities,
   setHandler,
   startChild,
   upsertSearchAttributes,
@@ -18,7 +17,7 @@ import {
   type ChildWorkflowHandle,
   type Workflow,
 } from '@temporalio/workflow';
-import type { MainActivities } from '../../activities';
+import { runBookkeeping } from './activities';
 import { SA } from '../../lib/temporal/searchAttributes';
 import {
   pauseSignal,
@@ -32,14 +31,12 @@ import {
   type RunWorkflowInput,
   type TaskDoneSignal,
 } from '../../contracts/run';
-import { freshLedger, spendGrantSignal, spendRequestSignal, spendSettleSignal, type SpendRequest, type SpendSettle } from './budget';
+import { spendGrantSignal, spendRequestSignal, spendSettleSignal, type SpendRequest, type SpendSettle } from '../../contracts/budget';
+import { freshLedger } from './budget';
 import { spreadsheetTask } from '../spreadsheetbench/spreadsheetTask';
 import { TaskCompletions } from './taskCompletions';
 
-const { listTaskIds, finalizeRun } = proxyActivities<MainActivities>({
-  startToCloseTimeout: '5 minutes',
-  retry: { maximumAttempts: 10, initialInterval: '1s', maximumInterval: '30s' },
-});
+const { listTaskIds, finalizeRun } = runBookkeeping;
 
 const ID_PAGE = 64;
 

@@ -1,28 +1,13 @@
-import { ApplicationFailure, condition, defineSignal, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, condition, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { TokenUsage } from '../../lib/llm/types';
+import { spendGrantSignal, spendRequestSignal, spendSettleSignal, type BudgetLedger, type SpendSettle } from '../../contracts/budget';
 import type { TaskWorkflowInput } from '../../contracts/run';
 
 /**
- * Run-wide budgets, held by the run workflow so they survive worker and server restarts. Before each LLM call a
- * budgeted task asks its run for a grant (the run reserves the mean cost of a call); after the call it settles the
- * actual spend. The run grants only while spent + reserved is under the cap, so the overshoot is at most the calls
- * already in flight; past the cap the run pauses and queued calls wait for a raised budget.
+ * The task side of run-wide budgets: ask the run for a grant, wait, call, settle (contracts/budget.ts). The run grants
+ * only while spent + reserved is under the cap, so the overshoot is at most the calls already in flight; past the cap
+ * the run pauses and queued calls wait for a raised budget. Without a run budget it only keeps the per-task cap.
  */
-export interface SpendRequest {
-  workflowId: string;
-  callKey: string;
-}
-export interface SpendSettle {
-  callKey: string;
-  usage: TokenUsage;
-  costUsd: number;
-}
-
-export const spendRequestSignal = defineSignal<[SpendRequest]>('spendRequest');
-export const spendSettleSignal = defineSignal<[SpendSettle]>('spendSettle');
-export const spendGrantSignal = defineSignal<[{ callKey: string }]>('spendGrant');
-
-/** The task side: ask, wait, call, settle. Without a run budget it only keeps the per-task cap. */
 export class TaskBudget {
   private readonly granted = new Set<string>();
   private spentUsd = 0;
@@ -51,14 +36,6 @@ export class TaskBudget {
       if (budgeted) await getExternalWorkflowHandle(parent.workflowId).signal(spendSettleSignal, settled);
     }
   }
-}
-
-/** The run side's ledger (plain data: it travels through continue-as-new). */
-export interface BudgetLedger {
-  reservedUsd: Record<string, number>;
-  reservedTokens: Record<string, number>;
-  waiting: SpendRequest[];
-  settledCalls: number;
 }
 
 export function freshLedger(): BudgetLedger {

@@ -1,5 +1,5 @@
 import { getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
-import { localBookkeeping } from '../spreadsheetbench/activities';
+import { runReporting } from './activities';
 import { handOverSignal, taskDoneSignal, type TaskCompletion, type TaskDoneSignal, type TaskWorkflowInput } from '../../contracts/run';
 
 /**
@@ -26,7 +26,7 @@ export class RunReport {
   async send(done: TaskDoneSignal, byLocalActivity: boolean): Promise<TaskCompletion> {
     const parent = workflowInfo().parent;
     if (!parent || (this.reportBy === 'completion' && !this.handedOver)) return { done };
-    if (byLocalActivity) await localBookkeeping.reportTaskDone({ runWorkflowId: parent.workflowId, done });
+    if (byLocalActivity) await runReporting.reportTaskDone({ runWorkflowId: parent.workflowId, done });
     else await getExternalWorkflowHandle(parent.workflowId).signal(taskDoneSignal, done);
     return { done };
   }

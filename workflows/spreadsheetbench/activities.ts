@@ -1,43 +1,22 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { MainActivities, RecalcActivities } from '../../activities';
+import type { RecalcActivities, SpreadsheetActivities } from '../../activities';
+import { BOOKKEEPING, EXECUTION, LLM_CALL, LOCAL_BOOKKEEPING } from '../run/activityOptions';
 import type { TaskPaths } from './taskPaths';
 
-/**
- * Activity options per kind of work. LLM calls retry few times (each retry may cost money: the response cache makes a
- * retry after a success free, and non-retryable classes stop at once); 429s come back with their own next delay.
- */
-export const llm = proxyActivities<MainActivities>({
-  startToCloseTimeout: '10 minutes',
-  // Activities heartbeat every few seconds: a dead worker is noticed within this, not at the start-to-close timeout.
-  heartbeatTimeout: '20s',
-  // The per-class attempt limits (config `llm.retryLimits`) are applied by the activity; this is the outer bound.
-  retry: { maximumAttempts: 12, initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '60s' },
-});
+/** A SpreadsheetBench task's activities, by the kind of work (options: workflows/run/activityOptions.ts). */
+export const llm = proxyActivities<SpreadsheetActivities>(LLM_CALL);
 
-export const execution = proxyActivities<MainActivities>({
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '20s',
-  retry: { maximumAttempts: 3, initialInterval: '1s', nonRetryableErrorTypes: ['DatasetError'] },
-});
+export const execution = proxyActivities<SpreadsheetActivities>(EXECUTION);
+
+/** Kernel-session executions: like one-shot executions, but a retry after a crash runs in a fresh kernel. */
+export const sessions = proxyActivities<SpreadsheetActivities>(EXECUTION);
 
 /** All of a solution's test cases in one activity: up to N executions back to back, each heartbeating. */
-export const executionBatch = proxyActivities<MainActivities>({
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '20s',
-  retry: { maximumAttempts: 3, initialInterval: '1s', nonRetryableErrorTypes: ['DatasetError'] },
-});
+export const executionBatch = proxyActivities<SpreadsheetActivities>({ ...EXECUTION, startToCloseTimeout: '15 minutes' });
 
-export const bookkeeping = proxyActivities<MainActivities>({
-  // Short activities without heartbeats: a worker lost mid-call is noticed by this timeout.
-  startToCloseTimeout: '60s',
-  retry: { maximumAttempts: 5, initialInterval: '1s', nonRetryableErrorTypes: ['DatasetError'] },
-});
+export const bookkeeping = proxyActivities<SpreadsheetActivities>(BOOKKEEPING);
 
-/** The same bookkeeping as local activities: run inside the workflow task, one marker event each, no task-queue trip. */
-export const localBookkeeping = proxyLocalActivities<MainActivities>({
-  startToCloseTimeout: '60s',
-  retry: { maximumAttempts: 5, initialInterval: '1s', nonRetryableErrorTypes: ['DatasetError'] },
-});
+export const localBookkeeping = proxyLocalActivities<SpreadsheetActivities>(LOCAL_BOOKKEEPING);
 
 /**
  * Cheap bookkeeping (prepare, output paths, record, close sessions) as local activities in new executions; histories
@@ -56,13 +35,6 @@ export function scoringCall(paths: TaskPaths): typeof bookkeeping {
   return paths.uses('local-scoring') ? localBookkeeping : bookkeeping;
 }
 
-/** Waits on work another workflow does (a conversation's turn): long, heartbeating, so a lost worker is noticed. */
-export const waiting = proxyActivities<MainActivities>({
-  startToCloseTimeout: '2 hours',
-  heartbeatTimeout: '20s',
-  retry: { maximumAttempts: 5, initialInterval: '1s' },
-});
-
 export function recalcOn(taskQueue: string, workbooks = 1) {
   return proxyActivities<RecalcActivities>({
     taskQueue,
@@ -72,3 +44,18 @@ export function recalcOn(taskQueue: string, workbooks = 1) {
     retry: { maximumAttempts: 3, initialInterval: '2s' },
   });
 }
+
+/**
+ * SheetCopilot stage activities. LLM stages heartbeat every 2 s, so a killed worker is noticed within 10 s and the
+ * stage is retried elsewhere; earlier stages are not re-run (their results are in the workflow history).
+ */
+export const copilot = proxyActivities<SpreadsheetActivities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '10s',
+  retry: { maximumAttempts: 3, initialInterval: '1s', backoffCoefficient: 2, nonRetryableErrorTypes: ['DatasetError', 'StageMissing'] },
+});
+
+export const cleanup = proxyActivities<SpreadsheetActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 2 },
+});

@@ -1,5 +1,4 @@
 import {
-  ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   isCancellation,
@@ -7,14 +6,16 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import { SA } from '../../lib/temporal/searchAttributes';
-import type { TaskFailureClass, TaskResult } from '../../contracts/taskResult';
+import type { TaskResult } from '../../contracts/taskResult';
 import type { PreparedTask } from '../../activities/spreadsheetbench/task';
 import { bookkeepingCall, execution, executionBatch, recalcOn, scoringCall } from './activities';
 import { taskStageQuery, type TaskCompletion, type TaskWorkflowInput } from '../../contracts/run';
 import { RunReport } from '../run/runReport';
+import { classifyFailure, failureMessage } from '../run/taskFailure';
 import { StageLedger } from './stageLedger';
 import { TaskBudget } from '../run/budget';
 import { AGENTS } from './agents';
+import { isSpreadsheetAgent } from '../../benchmarks/spreadsheetbench/agentSettings';
 import type { AgentOutcome } from './agents/agent';
 import { closeAgentSessions, createAgentContext, type InStage, type SessionUse } from './agents/context';
 import { TaskPaths } from './taskPaths';
@@ -93,7 +94,7 @@ async function recordCancelled(input: TaskWorkflowInput, ledger: StageLedger, pr
 }
 
 async function runAgent(input: TaskWorkflowInput, prepared: PreparedTask, ledger: StageLedger, budget: TaskBudget, paths: TaskPaths, inStage: InStage): Promise<AgentOutcome> {
-  const agent = AGENTS[input.agent];
+  const agent = isSpreadsheetAgent(input.agent) ? AGENTS[input.agent] : undefined;
   if (!agent) throw ApplicationFailure.nonRetryable(`unknown agent ${input.agent}`, 'ConfigError');
   const sessionUse: SessionUse = { opened: false };
   try {
@@ -167,23 +168,6 @@ function stageRunner(paths: TaskPaths): InStage {
       throw err;
     }
   };
-}
-
-export function classifyFailure(err: unknown): { class: TaskFailureClass; message: string } {
-  const app = err instanceof ActivityFailure ? err.cause : err;
-  const type = app instanceof ApplicationFailure ? (app.type ?? '') : '';
-  const cls: TaskFailureClass = type === 'DatasetError' ? 'dataset'
-    : type === 'BudgetExceeded' ? 'budget'
-    : type.startsWith('Llm.') ? 'llm'
-    : type === 'SandboxLost' ? 'sandbox'
-    : type === 'ConfigError' ? 'internal'
-    : 'internal';
-  return { class: cls, message: failureMessage(err) };
-}
-
-function failureMessage(err: unknown): string {
-  if (err instanceof ActivityFailure && err.cause) return err.cause.message;
-  return err instanceof Error ? err.message : String(err);
 }
 
 async function reportResult(result: TaskResult, budgeted: boolean, paths: TaskPaths, report: RunReport): Promise<TaskCompletion> {

@@ -1,4 +1,5 @@
-import { taskKey, type SheetTask } from '../dataset';
+import { type SheetTask } from '../dataset';
+import { taskKey } from '../../../lib/runStore/taskRecord';
 
 /**
  * The paths the official harness shows the model (its container mounts the dataset at /mnt/data). The execution

@@ -6,7 +6,7 @@ import type { TaskResult } from '../../../contracts/taskResult';
 import type { LoadedRun, LoadedTask } from './load';
 import type { Transcript } from './schemas';
 import { contentText } from './content';
-import { mean } from './summary';
+import { mean } from '../../report/stats';
 import { buildInspectEvalLog, manifestSpec, modelUsage, stderrOfMean, writeInspectEvalLog } from '../../report/inspectEvalLog';
 import { failureText, reasonsText } from '../../report/format';
 

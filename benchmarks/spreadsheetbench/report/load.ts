@@ -3,7 +3,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { SheetTask } from '../dataset';
-import { taskKey } from '../dataset';
+import { taskKey } from '../../../lib/runStore/taskRecord';
 import { RunLayout } from '../../../lib/runStore/runLayout';
 import type { TaskResult } from '../../../contracts/taskResult';
 import { runManifestSchema, taskListSchema, taskResultSchema, transcriptSchema } from './schemas';
@@ -38,7 +38,7 @@ export interface LoadedRun {
 }
 
 export async function loadRun(dir: string): Promise<LoadedRun> {
-  const layout = new RunLayout(dir, '', '');
+  const layout = new RunLayout(dir);
   const manifest = await readJsonFile(layout.runManifestPath, runManifestSchema);
   const taskList = await readJsonFile(layout.taskListPath, taskListSchema);
   const { results, lastResultAt } = await loadResults(layout);
@@ -57,7 +57,7 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
 
 /** The transcript of one task, or null when the task has none. */
 export async function loadTranscript(dir: string, key: string): Promise<Transcript | null> {
-  const file = new RunLayout(dir, '', '').transcriptPath(key);
+  const file = new RunLayout(dir).transcriptPath(key);
   if (!(await pathExists(file))) return null;
   return readJsonFile(file, transcriptSchema);
 }

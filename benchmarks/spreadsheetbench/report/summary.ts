@@ -1,5 +1,6 @@
 import type { StageRecord, TaskFailureClass } from '../../../contracts/taskResult';
 import type { LoadedRun } from './load';
+import { mean, sum } from '../../report/stats';
 
 /** Aggregates a report shows. Means are over finished tasks (a task with a failure counts, with its scores). */
 export interface ScoreGroup {
@@ -48,14 +49,6 @@ export function summarizeRun(run: LoadedRun): RunSummary {
     outputTokens: sum(finished.map((r) => r.usage.outputTokens)),
     costUsd: sum(finished.map((r) => r.costUsd)),
   };
-}
-
-export function mean(values: number[]): number {
-  return values.length === 0 ? 0 : sum(values) / values.length;
-}
-
-export function sum(values: number[]): number {
-  return values.reduce((a, b) => a + b, 0);
 }
 
 function scoreGroup(label: string, results: { soft: number; hard: number }[]): ScoreGroup {

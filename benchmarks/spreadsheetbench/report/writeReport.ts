@@ -54,8 +54,8 @@ export async function writeReport(opts: ReportOptions): Promise<WrittenReport> {
 /** `<out>/tasks/<id>/transcript.html` for every task with a transcript; returns the keys written. */
 async function writeTranscriptPages(run: LoadedRun, transcripts: Map<string, Transcript>, outDir: string): Promise<Set<string>> {
   const written = new Set<string>();
-  const runLayout = new RunLayout(run.dir, '', '');
-  const outLayout = new RunLayout(outDir, '', '');
+  const runLayout = new RunLayout(run.dir);
+  const outLayout = new RunLayout(outDir);
   for (const task of run.tasks) {
     const transcript = transcripts.get(task.key);
     if (!transcript) continue;

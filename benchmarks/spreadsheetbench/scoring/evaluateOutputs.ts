@@ -1,6 +1,6 @@
 /** Scores a whole outputs folder (`{N}_{id}_output.xlsx`) against a dataset, in dataset order. */
 import path from 'node:path';
-import { loadDataset, selectTasks } from '../dataset';
+import { loadDataset, selectSheetTasks } from '../dataset';
 import type { OfficialTaskScore, ScoringMode, TestCaseVerdict } from './types';
 import { outputFileName, scoreTask } from './scoreTask';
 import { summarize, type ScoreSummary } from './summary';
@@ -22,7 +22,7 @@ export interface EvaluateOutputsResult {
 }
 
 export async function evaluateOutputs(input: EvaluateOutputsInput): Promise<EvaluateOutputsResult> {
-  const tasks = selectTasks(await loadDataset(input.datasetDir), { ids: input.tasks });
+  const tasks = selectSheetTasks(await loadDataset(input.datasetDir), { ids: input.tasks });
   const results: OfficialTaskScore[] = [];
   const verdicts: TaskVerdicts[] = [];
   for (const task of tasks) {

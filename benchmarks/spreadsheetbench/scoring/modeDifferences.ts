@@ -1,6 +1,6 @@
 /** Which tasks get a different verdict in `official` and `strict` mode (the cost of each documented quirk). */
 import type { SheetTask } from '../dataset';
-import { taskKey } from '../dataset';
+import { taskKey } from '../../../lib/runStore/taskRecord';
 import { categorize, parseAnswerPosition, type ParsedAnswerPosition } from './answerPosition';
 import type { OfficialTaskScore } from './types';
 

@@ -3,7 +3,8 @@
  * A Verified task (one `init`/`golden` case) is scored on its one case, as the Verified tooling does (soft = hard).
  */
 import path from 'node:path';
-import { OFFICIAL_TEST_CASES, taskKey, testCaseFiles, type SheetTask } from '../dataset';
+import { OFFICIAL_TEST_CASES, testCaseFiles, type SheetTask } from '../dataset';
+import { taskKey } from '../../../lib/runStore/taskRecord';
 import type { OfficialTaskScore, ScoringMode, TestCaseVerdict } from './types';
 import { evaluateTestCase } from './compareWorkbooks';
 

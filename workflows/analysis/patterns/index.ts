@@ -1,4 +1,4 @@
-import type { Pattern } from '../../../analysis/conversation/types';
+import type { Pattern } from '../../../contracts/conversation';
 import { direct } from './direct';
 import { ensemble } from './ensemble';
 import { iterative } from './iterative';

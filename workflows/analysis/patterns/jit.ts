@@ -1,5 +1,5 @@
 import { CLASSIFY_INSTRUCTION, parseClassification } from '../../../analysis/conversation/prompts';
-import type { Pattern } from '../../../analysis/conversation/types';
+import type { Pattern } from '../../../contracts/conversation';
 import type { AnswerRef, Turn } from './turn';
 
 /** JIT: a classify step picks the pattern (its reasoning is the step's text); returns the choice and the reason shown. */

@@ -1,23 +1,9 @@
-import { proxyActivities } from '@temporalio/workflow';
-import type { MainActivities } from '../../../activities';
+import { model, tools } from '../activities';
 import type { StepKind } from '../../../analysis/conversation/events';
 import { SYSTEM_PROMPT } from '../../../analysis/conversation/prompts';
 import type { ModelStepResult, ToolStepResult } from '../../../analysis/conversation/steps';
-import { addUsage, ZERO_USAGE, type Usage } from '../../../analysis/conversation/types';
+import { addUsage, ZERO_USAGE, type Usage } from '../../../contracts/conversation';
 import type { ConversationSettings } from '../../../contracts/conversation';
-
-const model = proxyActivities<MainActivities>({
-  startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '20s',
-  retry: { maximumAttempts: 12, initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '60s' },
-});
-
-const tools = proxyActivities<MainActivities>({
-  // A tool's own limit (execution timeout, download timeout) is far below this; heartbeats notice a dead worker.
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '30s',
-  retry: { maximumAttempts: 3, initialInterval: '1s' },
-});
 
 /** Why a turn stopped early: the message shown in the conversation. */
 export class TurnStop extends Error {

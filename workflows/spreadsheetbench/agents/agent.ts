@@ -1,4 +1,4 @@
-import type { LlmTurnResult, UserMessageSpec } from '../../../activities/llm/modelCall';
+import type { LlmTurnResult, UserMessageSpec } from '../../../activities/spreadsheetbench/llmTurn';
 import type { ExecuteSolutionResult } from '../../../activities/spreadsheetbench/execute';
 import type { PreparedTask } from '../../../activities/spreadsheetbench/task';
 import type { TaskWorkflowInput } from '../../../contracts/run';

@@ -7,7 +7,7 @@ import type { StageLedger } from '../stageLedger';
 import type { TaskBudget } from '../../run/budget';
 import type { TaskPaths } from '../taskPaths';
 import type { AgentContext, StageTools } from './agent';
-import { cleanup, sessions } from './stageProxies';
+import { cleanup, sessions } from '../activities';
 
 export type InStage = <T>(ledger: StageLedger, stage: string, fn: (record: StageRecord) => Promise<T>) => Promise<T>;
 

@@ -5,7 +5,7 @@ import { executionSucceeded, failureText, noCodeExecution, summarizeExecution, t
 import type { CopilotStageName, Exchange, FinalOutput, ReviseOutput, StageOutput } from '../../../benchmarks/spreadsheetbench/agents/sheetcopilot/stages';
 import { execution, recalcOn } from '../activities';
 import type { Agent, AgentContext, StageTools } from './agent';
-import { copilot } from './stageProxies';
+import { copilot } from '../activities';
 
 type Attempt = FinalOutput['attempts'][number];
 

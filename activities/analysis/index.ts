@@ -1,0 +1,10 @@
+import type { WorkerDeps } from '../deps';
+import { conversationActivities } from './conversation';
+import { requestActivities } from './request';
+
+/** The analysis agent's activities: a conversation's model and tool steps and event log, and the analysis suite's requests. */
+export function analysisActivities(deps: WorkerDeps) {
+  return { ...conversationActivities(deps), ...requestActivities(deps) };
+}
+
+export type AnalysisActivities = ReturnType<typeof analysisActivities>;

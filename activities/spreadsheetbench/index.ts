@@ -1,0 +1,21 @@
+import type { WorkerDeps } from '../deps';
+import { executeActivities } from './execute';
+import { llmTurnActivities } from './llmTurn';
+import { scoreActivities } from './score';
+import { sessionActivities } from './sessions';
+import { sheetCopilotActivities } from './sheetcopilot';
+import { taskActivities } from './task';
+
+/** A SpreadsheetBench task's activities: model turns, executions (one-shot and in a kernel session), SheetCopilot's stages, scoring, records. */
+export function spreadsheetActivities(deps: WorkerDeps) {
+  return {
+    ...llmTurnActivities(deps),
+    ...executeActivities(deps),
+    ...sessionActivities(deps),
+    ...sheetCopilotActivities(deps),
+    ...scoreActivities,
+    ...taskActivities,
+  };
+}
+
+export type SpreadsheetActivities = ReturnType<typeof spreadsheetActivities>;

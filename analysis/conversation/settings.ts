@@ -1,0 +1,17 @@
+import type { Config } from '../../config/schema';
+import type { ConversationSettings } from '../../contracts/conversation';
+
+/** A conversation's limits and budgets, from the config: what its workflow input carries. */
+export function conversationSettings(config: Config): ConversationSettings {
+  const c = config.conversation;
+  return {
+    maxMessageChars: c.maxMessageChars,
+    maxStepsPerTurn: c.maxStepsPerTurn,
+    budgetTokens: c.budgetTokens,
+    budgetUsd: c.budgetUsd,
+    budgetSteps: c.budgetSteps,
+    maxRepeatedFailures: c.maxRepeatedFailures,
+    branches: c.branches,
+    turnsPerRun: c.turnsPerRun,
+  };
+}

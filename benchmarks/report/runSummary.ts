@@ -1,0 +1,59 @@
+import type { TaskResult } from '../../contracts/taskResult';
+
+/**
+ * summary.json of a run scored per task (SpreadsheetBench: soft/hard; DSBench: soft = hard = accuracy): the shape
+ * `run` prints, the runs view lists and `report` reads.
+ */
+export interface ScoreLine {
+  tasks: number;
+  soft: number;
+  hard: number;
+}
+
+export interface RunSummary {
+  runId: string;
+  agent: string;
+  model: string;
+  tasks: number;
+  scored: number;
+  failed: number;
+  overall: ScoreLine;
+  byType: Record<string, ScoreLine>;
+  llmCalls: number;
+  usage: { inputTokens: number; outputTokens: number };
+  costUsd: number;
+  failureClasses: Record<string, number>;
+  /** The most common failure messages (absent in summaries written before it existed). */
+  topFailures?: FailureCount[];
+}
+
+export interface FailureCount {
+  class: string;
+  message: string;
+  tasks: number;
+}
+
+const TOP_FAILURES = 5;
+
+/** Failure messages by how many tasks ended with them; numbers (task ids, counts) vary per task, so they are folded. */
+export function topFailures(results: readonly Pick<TaskResult, 'failure'>[], limit = TOP_FAILURES): FailureCount[] {
+  const counts = new Map<string, FailureCount>();
+  for (const r of results) {
+    if (!r.failure) continue;
+    const message = r.failure.message.split('\n')[0]!.slice(0, 300);
+    const key = `${r.failure.class}|${message.replace(/\d+/g, 'N')}`;
+    const entry = counts.get(key) ?? { class: r.failure.class, message, tasks: 0 };
+    entry.tasks++;
+    counts.set(key, entry);
+  }
+  return [...counts.values()].sort((a, b) => b.tasks - a.tasks).slice(0, limit);
+}
+
+/** The lines every such summary ends with: spend, failures and the commonest failure messages. */
+export function spendAndFailureLines(summary: RunSummary): string[] {
+  return [
+    `LLM calls ${summary.llmCalls}, tokens in ${summary.usage.inputTokens} out ${summary.usage.outputTokens}, cost $${summary.costUsd.toFixed(4)}`,
+    ...(summary.failed ? [`tasks with failures: ${summary.failed} ${JSON.stringify(summary.failureClasses)}`] : []),
+    ...(summary.topFailures ?? []).map((f) => `  ${f.tasks} × ${f.class}: ${f.message}`),
+  ];
+}
