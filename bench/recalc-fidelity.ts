@@ -1,7 +1,7 @@
 /**
  * Recalculation fidelity of the LibreOffice recalculator on the dev20 answer workbooks: each answer is re-saved without
  * cached values (every formula cell's <v> stripped), recalculated, and scored against the original answer with the
- * official rules (scoring/index.ts, mode 'official'). Also scores the stripped copies without recalculation (the floor)
+ * official rules (benchmarks/spreadsheetbench/scoring/index.ts, mode 'official'). Also scores the stripped copies without recalculation (the floor)
  * and the untouched answers after recalculation (a plain copy).
  * Usage: node --import tsx bench/recalc-fidelity.ts [--dataset DIR]
  */

@@ -1,5 +1,5 @@
 /**
- * Recalculation time per workbook: one persistent soffice driven over UNO (recalc/libreoffice.ts) vs one
+ * Recalculation time per workbook: one persistent soffice driven over UNO (lib/recalc/libreoffice.ts) vs one
  * `soffice --headless --convert-to xlsx` process per file, on the dev20 answer workbooks (copied to a temp folder).
  * Usage: node --import tsx bench/recalc-speed.ts [--rounds N] [--instances N]
  */

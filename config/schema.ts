@@ -115,7 +115,7 @@ export const recalcConfigSchema = z.object({
 export const artifactsConfigSchema = z.object({
   /**
    * Where this host mounts the run store. When set, runs started here pass their folder relative to it, and workers
-   * resolve relative run folders against their own root (see artifacts/artifactsRoot.ts). Unset: absolute paths.
+   * resolve relative run folders against their own root (see lib/runStore/artifactsRoot.ts). Unset: absolute paths.
    */
   root: z.string().optional(),
 });

@@ -56,6 +56,8 @@ export interface ConversationWorkflowInput {
   dir: string;
   pattern: Pattern;
   settings: ConversationSettings;
+  /** A conversation for one request: this message is its only turn, after which it ends (the analysis suite). */
+  request?: SendMessageInput;
   /** State carried over continue-as-new. */
   carried?: ConversationState;
 }

@@ -1,6 +1,6 @@
 /** Inputs, outputs, signals and queries shared by workflows, activities and the client. Small by design. */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { TaskFailureClass, TaskResult } from './taskResult';
+import type { TaskFailureClass } from './taskResult';
 import type { TokenUsage } from '../lib/llm/types';
 import type { BudgetLedger } from './budget';
 
@@ -121,4 +121,3 @@ export const queueBudgetSignal = defineSignal<[{ usd?: number; tokens?: number }
 
 export const taskStageQuery = defineQuery<{ stage: string; usage: TokenUsage; costUsd: number; llmCalls: number }>('taskStage');
 
-export type { TaskResult };

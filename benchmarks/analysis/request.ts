@@ -2,6 +2,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config/schema';
 import { conversationDir, conversationLayout, conversationWorkflowId } from '../../analysis/conversation/layout';
+import { textProblem } from '../../analysis/conversation/messages';
 import { conversationSettings } from '../../analysis/conversation/settings';
 import type { Pattern } from '../../contracts/conversation';
 import { checkUpload } from '../../analysis/conversation/uploads';
@@ -38,10 +39,15 @@ export async function prepareRequest(ctx: AnalysisRun, taskId: string, taskWorkf
   // The sandbox runs as an unprivileged uid: it must reach the workspace through every folder (o+x).
   for (const d of [ctx.layout.root, path.dirname(dir), dir]) await chmod(d, 0o711);
   for (const name of task.files) await copyRequestFile(ctx.manifest.datasetDir, taskId, name, workspace, config.conversation.maxUploadBytes);
+  const settings = conversationSettings(config);
+  const message = { text: requestText(task, dataUrl ?? ''), files: task.files };
+  // Refused here, as the conversation would refuse it: no retry changes that, and no model is asked.
+  const problem = textProblem(message, settings);
+  if (problem) throw new DatasetError(`the conversation refused the request: ${problem}`, taskId);
   return {
-    conversation: { conversationId, dir, pattern: ctx.manifest.agent as Pattern, settings: conversationSettings(config) },
+    conversation: { conversationId, dir, pattern: ctx.manifest.agent as Pattern, settings },
     workflowId: conversationWorkflowId(conversationId),
-    message: { text: requestText(task, dataUrl ?? ''), files: task.files },
+    message,
   };
 }
 

@@ -1,31 +1,19 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { Client } from '@temporalio/client';
+import { COPILOT_STAGES } from '../../benchmarks/spreadsheetbench/agents/sheetcopilot/stages';
+import { rerunTask, type RerunRequest } from '../../client/rerunTask';
 import { loadConfig } from '../../config/load';
-import type { Config } from '../../config/schema';
+import type { TaskResult } from '../../contracts/taskResult';
 import { readManifest, type RunManifest } from '../../lib/runStore/manifest';
-import { writeJsonAtomic } from '../../lib/runStore/files';
 import { connectClient } from '../../lib/temporal/connection';
 import { connectWorkerConnection } from '../../workers/connection';
 import { createWorkers } from '../../workers/createWorkers';
-import { spreadsheetTask } from '../../workflows/spreadsheetbench/spreadsheetTask';
-import type { TaskResult, TaskWorkflowInput } from '../../contracts/run';
-import { COPILOT_STAGES } from '../../benchmarks/spreadsheetbench/agents/sheetcopilot/stages';
 import { resolveTemporal } from '../temporalSession';
 import { locateRun } from '../runRef';
-import { toPayloadPath } from '../../lib/runStore/artifactsRoot';
 import { CliError, EXIT } from '../exitCodes';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
-
-export interface RerunRequest {
-  runDir: string;
-  taskId: string;
-  fromStage: number;
-  /** Folder of `<template>.txt` prompt files overriding the built-in ones. */
-  promptDir?: string;
-}
 
 /** Agents whose stages can be re-run from a recorded point. */
 const RESETTABLE: Record<string, readonly string[]> = { sheetcopilot: COPILOT_STAGES };
@@ -46,7 +34,9 @@ export function registerRerunCommand(program: Command): void {
       const workers = flags.worker ? await createWorkers(await connectWorkerConnection(session), { ...config, temporal: { ...config.temporal, namespace: session.namespace } }) : undefined;
       const running = workers?.run();
       try {
-        const result = await rerunTask(client, config, { runDir, taskId: flags.task, fromStage: Number(flags.fromStage), promptDir: flags.prompts });
+        const request = { runDir, taskId: flags.task, fromStage: Number(flags.fromStage), promptDir: flags.prompts };
+        checkRerun(await readManifest(runDir), request);
+        const result = await rerunTask(client, config, request);
         process.stdout.write(`${formatStages(result)}\n`);
       } finally {
         await workers?.shutdown();
@@ -54,35 +44,6 @@ export function registerRerunCommand(program: Command): void {
         await client.connection.close();
       }
     });
-}
-
-/** Starts the task workflow again (new workflow id, same run folder) from `fromStage`, and waits for its result. */
-export async function rerunTask(client: Client, config: Config, req: RerunRequest): Promise<TaskResult> {
-  const manifest = await readManifest(req.runDir);
-  checkRerun(manifest, req);
-  const tag = `rerun-${Date.now().toString(36)}`;
-  await writeJsonAtomic(path.join(req.runDir, 'tasks', req.taskId, 'reruns', `${tag}.json`), {
-    tag,
-    fromStage: req.fromStage,
-    promptDir: req.promptDir ? path.resolve(req.promptDir) : null,
-    overriddenTemplates: req.promptDir ? readdirSync(req.promptDir).filter((f) => f.endsWith('.txt')) : [],
-    startedAt: new Date().toISOString(),
-  });
-  const input: TaskWorkflowInput = {
-    runId: manifest.runId,
-    runDir: toPayloadPath(req.runDir, config.artifacts.root),
-    taskId: req.taskId,
-    agent: manifest.agent,
-    recalcTaskQueue: config.recalc.engine === 'none' ? undefined : config.temporal.recalcTaskQueue,
-    fromStage: req.fromStage,
-    promptDir: req.promptDir ? path.resolve(req.promptDir) : undefined,
-    rerunTag: tag,
-  };
-  return client.workflow.execute(spreadsheetTask, {
-    workflowId: `${manifest.runId}/task/${req.taskId}/${tag}`,
-    taskQueue: config.temporal.taskQueue,
-    args: [input],
-  });
 }
 
 function checkRerun(manifest: RunManifest, req: RerunRequest): void {

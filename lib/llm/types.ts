@@ -37,7 +37,7 @@ export interface SamplingSettings {
 
 export interface ChatRequest extends SamplingSettings {
   messages: ChatMessage[];
-  /** Native tool calling; absent for plain chat (and for the text action protocol, see llm/textActions.ts). */
+  /** Native tool calling; absent for plain chat (and for the text action protocol, see lib/llm/textActions.ts). */
   tools?: ToolSpec[];
   toolChoice?: ToolChoice;
 }
@@ -62,7 +62,7 @@ export interface ChatResponse {
   requestId?: string;
 }
 
-/** Failure classes drive the retry policy and the budget (see llm/failures.ts). */
+/** Failure classes drive the retry policy and the budget (see lib/llm/failures.ts). */
 export type LlmFailureClass =
   | 'rate_limit'
   | 'provider_5xx'
@@ -78,7 +78,7 @@ export interface CompleteOptions {
   /**
    * Stable identity of this logical call (run/task/stage/round), sent as the `X-Sheetbench-Call` header so a
    * provider log can prove no call was answered twice. Also the response cache's default discriminator (see
-   * llm/responseCache.ts): identical prompts under different call keys are cached separately.
+   * lib/llm/responseCache.ts): identical prompts under different call keys are cached separately.
    */
   callKey?: string;
 }

@@ -10,7 +10,7 @@ import { SerialQueue } from './serialQueue';
 import { checkInput, stageOutput } from './outputFile';
 import { windowsCommandLine } from './windowsCommandLine';
 
-// UNVERIFIED on real Excel: this machine has no Windows. See recalc/README.md.
+// UNVERIFIED on real Excel: this machine has no Windows. See lib/recalc/README.md.
 
 export const EXCEL_SCRIPT = fileURLToPath(new URL('./excel/recalc.ps1', import.meta.url));
 

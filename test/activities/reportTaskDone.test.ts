@@ -10,7 +10,7 @@ import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers
 const done: TaskDoneSignal = { taskId: '13-1', soft: 2 / 3, hard: 0, usage: { inputTokens: 10, outputTokens: 5 }, costUsd: 0.01, llmCalls: 1 };
 
 /**
- * The task's done report as a local activity (workflows/taskPaths.ts): it signals the run through the worker's client,
+ * The task's done report as a local activity (workflows/spreadsheetbench/legacy/taskPaths.ts): it signals the run through the worker's client,
  * which runs over a NativeConnection as in production.
  */
 describe('reportTaskDone', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkerSet } from '../../workers/createWorkers';
 import { startE2E, type E2EEnv } from '../helpers/e2e';
-import { rerunTask } from '../../cli/commands/rerun';
+import { rerunTask } from '../../client/rerunTask';
 import { builtinTemplatePath } from '../../benchmarks/spreadsheetbench/agents/prompts/render';
 import { copilot39604BadInput, copilot57105, copilot797, CORRECTED_CODE, REVISED_CODE } from './copilotScripts';
 import { executionLabels, outputsOf, readStageFile, readTaskResult, requestsOf, runAgentOn, stageFiles, startInProcessWorkers, type FinishedRun } from './harness';

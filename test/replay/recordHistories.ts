@@ -7,7 +7,10 @@
  * model): its analysisTask workflow and the conversation workflow of its turn.
  * `... recordHistories.ts dsbench [version]`: DSBench model-only on the generated sample's first competition: the run
  * and its first dsbenchTask workflow. Both: v1 the done signal as a signal command, v2 from a local activity
- * (`patched('done-by-local-activity')`), v3 read by the run from the task's completion (workflows/runReport.ts).
+ * (`patched('done-by-local-activity')`), v3 read by the run from the task's completion (workflows/run/runReport.ts), v4
+ * the current generation ('dsbench-task-v4', 'analysis-task-v4': the request reaches its conversation as the child's input
+ * and its turn comes back as the child's result).
+ * `... recordHistories.ts standalone [version]`: a two-turn conversation as `serve` makes it.
  */
 import { writeFileSync } from 'node:fs';
 import proto from '@temporalio/proto';
@@ -22,18 +25,23 @@ import type { Client } from '@temporalio/client';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 import { copilot797 } from '../agents/copilotScripts';
 import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
+import { startAnalysisEnv, waitForTurn } from '../helpers/analysis';
+import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
-const MODE = ['conversation', 'dsbench'].includes(process.argv[2]) ? process.argv[2] : 'spreadsheet';
+const MODE = ['conversation', 'dsbench', 'standalone'].includes(process.argv[2]) ? process.argv[2] : 'spreadsheet';
 /**
  * Fixture generation. Spreadsheet runs: v1 one child start per workflow task; v2 batched child starts; v3 task
  * workflows started by name, local bookkeeping activities, a solution's test cases in one activity, the Stage attribute
  * upserted when it changes; v4 a task's outputs recalculated in one activity; v5 scoring as a local activity (each
  * behind `patched()`); v6 all of these under one patch, the done signal from a local activity, no Stage upsert for
- * the local stages (workflows/taskPaths.ts); v7 the run reads each task's done summary from its completion
- * (`patched('tasks-report-by-completion')`, workflows/taskCompletions.ts): the task sends nothing.
+ * the local stages (workflows/spreadsheetbench/legacy/taskPaths.ts); v7 the run reads each task's done summary from its completion
+ * (`patched('tasks-report-by-completion')`, workflows/run/taskCompletions.ts): the task sends nothing; v8 one marker
+ * per workflow ('benchmark-run-v8', 'spreadsheet-task-v8', workflows/versions.ts) and the current code straight through,
+ * older histories handed to the frozen legacy copies.
  */
-const VERSION = (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ?? (MODE === 'spreadsheet' ? 'v7' : 'v3');
+/** The generations of workflows/versions.ts: spreadsheet runs and tasks v8, DSBench and analysis tasks v4. */
+const VERSION = (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ?? (MODE === 'spreadsheet' ? 'v8' : 'v4');
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
 const DSBENCH_SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/dsbench-sample');
 
@@ -72,8 +80,27 @@ async function recordDsbench(): Promise<void> {
   }
 }
 
+/** A conversation of two turns (auto, then reflection) as `serve` makes it: created, a file uploaded, messages sent by update. */
+async function recordStandaloneConversation(): Promise<void> {
+  const a = await startAnalysisEnv(salesAnalyst);
+  try {
+    const svc = a.server.service;
+    const conv = await svc.create({ title: 'recorded', pattern: 'auto' });
+    await svc.upload(conv.id, [{ name: 'sales.csv', data: Buffer.from(SALES_CSV) }]);
+    for (const [text, pattern] of [['What is the total amount in sales.csv? [JIT:plan_execute]', undefined], ['Once more, with the reflection pattern.', 'reflection']] as const) {
+      const { turnId } = await svc.send(conv.id, { text, ...(pattern ? { pattern } : {}) });
+      await waitForTurn(a, conv.id, turnId, 300_000);
+    }
+    await svc.close(conv.id);
+    await writeHistory(a.env.client, svc.workflowId(conv.id), `${VERSION}-standalone-conversation.history.bin`);
+  } finally {
+    await a.close();
+  }
+}
+
 async function main(): Promise<void> {
   if (MODE === 'conversation') return recordConversation();
+  if (MODE === 'standalone') return recordStandaloneConversation();
   if (MODE === 'dsbench') return recordDsbench();
   const env = await startE2E({ rules: [...copilot797(), ...Object.values(DEV20_SOLUTIONS)] });
   try {

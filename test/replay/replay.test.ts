@@ -5,9 +5,21 @@ import { describe, expect, it } from 'vitest';
 import { Worker } from '@temporalio/worker';
 import proto from '@temporalio/proto';
 import { workflowBundle } from '../../workers/workflowBundle';
+import { CURRENT } from '../../workflows/versions';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
 const events = (f: string) => proto.temporal.api.history.v1.History.decode(readFileSync(path.join(DIR, f))).events ?? [];
+const patchIds = (f: string) =>
+  events(f).flatMap((e) => {
+    const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+    return data ? [(JSON.parse(Buffer.from(data).toString()) as { id: string }).id] : [];
+  });
+const activityTypes = (f: string) => events(f).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+const localActivityTypesOf = (f: string) =>
+  events(f).flatMap((e) => {
+    const data = e.markerRecordedEventAttributes?.markerName === 'core_local_activity' ? e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data : undefined;
+    return data ? [(JSON.parse(Buffer.from(data).toString()) as { activity_type: string }).activity_type] : [];
+  });
 
 /**
  * Recorded histories of real runs (test/replay/recordHistories.ts) must replay on the current workflow code without
@@ -18,19 +30,16 @@ describe('recorded workflow histories replay on the current code', () => {
 
   it('has histories of run and task workflows for the single agent and SheetCopilot, from each workflow version, and of the analysis and DSBench benchmarks', () => {
     const names = ['sheetcopilot-run', 'sheetcopilot-task-79-7', 'single-run', 'single-task-39604', 'single-task-599-9'];
-    const others = ['v1', 'v2', 'v3'].flatMap((v) => ['analysis-task-a01', 'conversation-a01', 'dsbench-run', 'dsbench-task'].map((n) => `${v}-${n}.history.bin`));
+    const others = ['v1', 'v2', 'v3', 'v4'].flatMap((v) => ['analysis-task-a01', 'conversation-a01', 'dsbench-run', 'dsbench-task'].map((n) => `${v}-${n}.history.bin`));
     // Recorded by the code as it was just before the layout move (688f6cf): a multi-round run with kernel sessions, and
     // a conversation of two turns (auto, then reflection) as `serve` makes one.
-    const beforeLayout = ['pre-layout-conversation', 'pre-layout-row-exec-run', 'pre-layout-row-exec-task-39604'].map((n) => `${n}.history.bin`);
-    expect(files.sort()).toEqual([...others, ...beforeLayout, ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
+    const beforeLayout = ['pre-layout-conversation', 'pre-layout-row-exec-run', 'pre-layout-row-exec-task-39604', 'v4-standalone-conversation'].map((n) => `${n}.history.bin`);
+    expect(files.sort()).toEqual([...others, ...beforeLayout, ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
   });
 
   it('covers the patched paths: v3 task workflows use local bookkeeping and run the test cases in one activity, v4 ones recalculate in one activity, v5 ones score in a local activity, v6 ones take all under one patch and report by local activity, v7 runs read their tasks by completion; v3 and DSBench runs start tasks by name', () => {
-    const patches = (f: string) => events(f).flatMap((e) => {
-      const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
-      return data ? [(JSON.parse(Buffer.from(data).toString()) as { id: string }).id] : [];
-    });
-    const activities = (f: string) => events(f).flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityType?.name ? [e.activityTaskScheduledEventAttributes.activityType.name] : []));
+    const patches = patchIds;
+    const activities = activityTypes;
     const localActivities = (f: string) => events(f).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
     for (const task of ['v3-single-task-39604', 'v3-single-task-599-9', 'v3-sheetcopilot-task-79-7'].map((n) => `${n}.history.bin`)) {
       expect(patches(task), task).toEqual(['local-bookkeeping', 'test-cases-in-one-activity']);
@@ -52,10 +61,7 @@ describe('recorded workflow histories replay on the current code', () => {
     }
     expect(activities('v3-single-task-39604.history.bin').filter((a) => a.startsWith('recalc'))).toEqual(['recalcWorkbook', 'recalcWorkbook', 'recalcWorkbook']);
     // v5: scoring runs as a local activity (SheetCopilot too); v4 still scheduled it as an activity.
-    const localActivityTypes = (f: string) => events(f).flatMap((e) => {
-      const data = e.markerRecordedEventAttributes?.markerName === 'core_local_activity' ? e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data : undefined;
-      return data ? [(JSON.parse(Buffer.from(data).toString()) as { activity_type: string }).activity_type] : [];
-    });
+    const localActivityTypes = localActivityTypesOf;
     for (const task of ['v5-single-task-39604', 'v5-single-task-599-9', 'v5-sheetcopilot-task-79-7'].map((n) => `${n}.history.bin`)) {
       expect(patches(task), task).toContain('local-scoring');
       expect(localActivityTypes(task), task).toContain('scoreTask');
@@ -99,8 +105,31 @@ describe('recorded workflow histories replay on the current code', () => {
     expect(events('v1-dsbench-task.history.bin')[0].workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('dsbenchTask');
   });
 
+  it('current generations (workflows/versions.ts) record one marker each and take the newest paths; the analysis task gets its turn as its child conversation\'s result', () => {
+    for (const [file, marker] of [
+      ['v8-single-run', 'benchmark-run-v8'],
+      ['v8-sheetcopilot-run', 'benchmark-run-v8'],
+      ['v8-single-task-39604', 'spreadsheet-task-v8'],
+      ['v8-sheetcopilot-task-79-7', 'spreadsheet-task-v8'],
+      ['v4-dsbench-task', 'dsbench-task-v4'],
+      ['v4-analysis-task-a01', 'analysis-task-v4'],
+    ]) expect(patchIds(`${file}.history.bin`), file).toEqual([marker]);
+    // A v8 task takes v7's commands: the outputs recalculated in one activity, scoring and records local, nothing signalled.
+    expect(activityTypes('v8-single-task-39604.history.bin')).toEqual(activityTypes('v7-single-task-39604.history.bin'));
+    expect(localActivityTypesOf('v8-single-task-39604.history.bin')).toEqual(['prepareTask', 'scoreTask', 'recordTaskResult']);
+    // The run reads its tasks by completion, by type name.
+    expect(events('v8-single-run.history.bin').filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'taskDone')).toHaveLength(0);
+    expect(events('v4-dsbench-run.history.bin').flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name ?? [])).toEqual(['dsbenchTask']);
+    // No activity sends the request or polls the event log: the request is the child's input, the turn its result.
+    expect(activityTypes('v4-analysis-task-a01.history.bin')).toEqual(['prepareAnalysisRequest', 'recordAnalysisResult']);
+    expect(activityTypes('v3-analysis-task-a01.history.bin')).toEqual(expect.arrayContaining(['sendAnalysisRequest', 'awaitAnalysisTurn']));
+    expect(events('v4-analysis-task-a01.history.bin').some((e) => e.childWorkflowExecutionCompletedEventAttributes)).toBe(true);
+    expect(events('v4-conversation-a01.history.bin').some((e) => e.workflowExecutionUpdateAcceptedEventAttributes || e.workflowExecutionSignaledEventAttributes)).toBe(false);
+    expect(events('v4-analysis-task-a01.history.bin').length).toBeLessThan(events('v3-analysis-task-a01.history.bin').length);
+  });
+
   it('has a conversation turn (pattern auto: the sendMessage update, model steps, a tool call, the end of the turn) under its analysis task', () => {
-    const activities = (f: string) => events(f).flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityType?.name ? [e.activityTaskScheduledEventAttributes.activityType.name] : []));
+    const activities = activityTypes;
     expect(activities('v1-conversation-a01.history.bin')).toEqual(expect.arrayContaining(['conversationModelStep', 'conversationToolCall', 'conversationFinishTurn']));
     expect(events('v1-conversation-a01.history.bin').some((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toBe(true);
     expect(events('v1-analysis-task-a01.history.bin').some((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name === 'conversation')).toBe(true);
@@ -110,6 +139,8 @@ describe('recorded workflow histories replay on the current code', () => {
     const histories = files.map((f) => ({ workflowId: f, history: proto.temporal.api.history.v1.History.decode(readFileSync(path.join(DIR, f))) }));
     const results: { workflowId: string; error?: unknown }[] = [];
     for await (const r of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) results.push(r);
-    expect(results.map((r) => [r.workflowId, r.error ? String(r.error) : null])).toEqual(files.map((f) => [f, null]));
+    // A failure names the history's patch markers beside the current generations, so the missing path is plain.
+    const failure = (r: { workflowId: string; error?: unknown }) => (r.error ? `${String(r.error)} (history's patches: [${patchIds(r.workflowId).join(', ')}]; current: ${Object.values(CURRENT).join(', ')})` : null);
+    expect(results.map((r) => [r.workflowId, failure(r)])).toEqual(files.map((f) => [f, null]));
   }, 120_000);
 });

@@ -7,7 +7,7 @@ import type { SheetTask } from '../../benchmarks/spreadsheetbench/dataset';
 import type { StageRecord, TaskFailureClass, TaskResult } from '../../contracts/taskResult';
 
 /**
- * Builds synthetic run folders (the layout of artifacts/runLayout.ts) for report tests. Soft/hard follow the
+ * Builds synthetic run folders (the layout of lib/runStore/runLayout.ts) for report tests. Soft/hard follow the
  * official rules from the test-case results (soft = fraction passed, hard = all passed); task llmCalls, usage and
  * cost are the sums of the stage records.
  */

@@ -7,7 +7,8 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { PATTERNS, ZERO_USAGE, addUsage, type Pattern } from '../../contracts/conversation';
+import { ZERO_USAGE, addUsage, type Pattern } from '../../contracts/conversation';
+import { patternProblem, textProblem } from '../../analysis/conversation/messages';
 import { bookkeeping } from './activities';
 import {
   cancelTurnSignal,
@@ -36,10 +37,13 @@ const KEPT_TURNS = 50;
  * A conversation: user messages arrive as the `sendMessage` update (validated, refused with a reason), each runs as a turn
  * of model and tool activities under its pattern, `cancelTurn` cancels the running turn, `summary` answers with the small
  * state. Prompts, replies, outputs and files live in the conversation folder; this workflow holds ids and counts.
+ * A conversation started with a `request` runs that one message as its turn and ends, returning its state (its
+ * parent reads the turn from the child's result).
  */
 export async function conversation(input: ConversationWorkflowInput): Promise<ConversationState> {
   const state: ConversationState = input.carried ?? { turns: [], usage: ZERO_USAGE, steps: 0, turnCount: 0 };
-  let pending: PendingTurn | undefined;
+  // A conversation made for one request (the analysis suite's) starts with it as its first turn.
+  let pending: PendingTurn | undefined = input.request && !input.carried ? pendingTurn(input.request, input, state) : undefined;
   let running: { turnId: string; scope?: CancellationScope } | undefined;
   let closed = false;
   let turnsThisRun = 0;
@@ -47,9 +51,8 @@ export async function conversation(input: ConversationWorkflowInput): Promise<Co
   setHandler(
     sendMessageUpdate,
     (msg: SendMessageInput) => {
-      const turnId = `t${++state.turnCount}`;
-      pending = { turnId, text: msg.text.trim(), pattern: msg.pattern ?? input.pattern, files: msg.files ?? [] };
-      return { turnId };
+      pending = pendingTurn(msg, input, state);
+      return { turnId: pending.turnId };
     },
     { validator: (msg: SendMessageInput) => validateMessage(msg, input, { busy: running?.turnId ?? pending?.turnId, closed }) },
   );
@@ -75,7 +78,7 @@ export async function conversation(input: ConversationWorkflowInput): Promise<Co
     await runTurn(turn, input, state, running);
     running = undefined;
     turnsThisRun++;
-    if (closed) break;
+    if (closed || input.request) break;
     if (turnsThisRun >= input.settings.turnsPerRun || workflowInfo().continueAsNewSuggested) {
       await condition(allHandlersFinished);
       if (!pending) await continueAsNew<typeof conversation>({ ...input, carried: state });
@@ -86,12 +89,18 @@ export async function conversation(input: ConversationWorkflowInput): Promise<Co
 }
 
 function validateMessage(msg: SendMessageInput, input: ConversationWorkflowInput, now: { busy?: string; closed: boolean }): void {
+  if (input.request) throw new Error('this conversation answers one request and takes no messages');
   if (now.closed) throw new Error('the conversation is closed');
-  if (typeof msg?.text !== 'string' || !msg.text.trim()) throw new Error('the message is empty');
-  const max = input.settings.maxMessageChars;
-  if (msg.text.length > max) throw new Error(`the message has ${msg.text.length} characters; the limit is ${max}`);
+  const text = textProblem(msg, input.settings);
+  if (text) throw new Error(text);
   if (now.busy) throw new Error(`turn ${now.busy} is still running: wait for it to end or cancel it`);
-  if (msg.pattern !== undefined && !PATTERNS.includes(msg.pattern)) throw new Error(`unknown pattern "${String(msg.pattern)}"; known: ${PATTERNS.join(', ')}`);
+  const pattern = patternProblem(msg);
+  if (pattern) throw new Error(pattern);
+}
+
+/** A message as the turn it becomes. */
+function pendingTurn(msg: SendMessageInput, input: ConversationWorkflowInput, state: ConversationState): PendingTurn {
+  return { turnId: `t${++state.turnCount}`, text: msg.text.trim(), pattern: msg.pattern ?? input.pattern, files: msg.files ?? [] };
 }
 
 async function runTurn(p: PendingTurn, input: ConversationWorkflowInput, state: ConversationState, running: { scope?: CancellationScope }): Promise<void> {

@@ -1,6 +1,6 @@
 import { ApplicationFailure, condition, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { TokenUsage } from '../../lib/llm/types';
-import { spendGrantSignal, spendRequestSignal, spendSettleSignal, type BudgetLedger, type SpendSettle } from '../../contracts/budget';
+import { spendGrantSignal, spendRequestSignal, spendSettleSignal, type SpendSettle } from '../../contracts/budget';
 import type { TaskWorkflowInput } from '../../contracts/run';
 
 /**
@@ -36,8 +36,4 @@ export class TaskBudget {
       if (budgeted) await getExternalWorkflowHandle(parent.workflowId).signal(spendSettleSignal, settled);
     }
   }
-}
-
-export function freshLedger(): BudgetLedger {
-  return { reservedUsd: {}, reservedTokens: {}, waiting: [], settledCalls: 0 };
 }

@@ -1,6 +1,6 @@
-import { getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
+import { setHandler, workflowInfo } from '@temporalio/workflow';
+import { handOverSignal, type TaskCompletion, type TaskDoneSignal, type TaskWorkflowInput } from '../../contracts/run';
 import { runReporting } from './activities';
-import { handOverSignal, taskDoneSignal, type TaskCompletion, type TaskDoneSignal, type TaskWorkflowInput } from '../../contracts/run';
 
 /**
  * How a task tells the run that started it that it is done (after its result is recorded). A task started on its own
@@ -18,16 +18,21 @@ export class RunReport {
     setHandler(handOverSignal, () => void (this.handedOver = true));
   }
 
-  /**
-   * `byLocalActivity` (newer executions): the signal is in the run's history before this workflow task ends, so the
-   * task completes in it. A signal command would first have to be acknowledged in one more workflow task: the server
-   * drops a signal whose sender has closed.
-   */
-  async send(done: TaskDoneSignal, byLocalActivity: boolean): Promise<TaskCompletion> {
+  /** The run's workflow id when it must be told; none when it reads the task's completion (or there is no run). */
+  recipient(): string | undefined {
     const parent = workflowInfo().parent;
-    if (!parent || (this.reportBy === 'completion' && !this.handedOver)) return { done };
-    if (byLocalActivity) await runReporting.reportTaskDone({ runWorkflowId: parent.workflowId, done });
-    else await getExternalWorkflowHandle(parent.workflowId).signal(taskDoneSignal, done);
+    if (!parent || (this.reportBy === 'completion' && !this.handedOver)) return undefined;
+    return parent.workflowId;
+  }
+
+  /**
+   * The signal goes out from a local activity in this last workflow task, so it is in the run's history before the
+   * task completes in it (a signal command would first have to be acknowledged in one more workflow task: the server
+   * drops a signal whose sender has closed).
+   */
+  async send(done: TaskDoneSignal): Promise<TaskCompletion> {
+    const runWorkflowId = this.recipient();
+    if (runWorkflowId) await runReporting.reportTaskDone({ runWorkflowId, done });
     return { done };
   }
 }

@@ -1,4 +1,4 @@
-import { isCancellation, log, patched, type ChildWorkflowHandle, type Workflow } from '@temporalio/workflow';
+import { isCancellation, log, type ChildWorkflowHandle, type Workflow } from '@temporalio/workflow';
 import { handOverSignal, type TaskCompletion, type TaskDoneSignal } from '../../contracts/run';
 
 /**
@@ -8,15 +8,12 @@ import { handOverSignal, type TaskCompletion, type TaskDoneSignal } from '../../
  * closed execution), and a task that closed before the hand-over reached it is awaited here.
  */
 export class TaskCompletions {
-  /** Runs recorded before this path read every task's done signal (workflows/runReport.ts). */
-  readonly enabled = patched('tasks-report-by-completion');
   private readonly pending = new Map<string, { child: ChildWorkflowHandle<Workflow>; counted: Promise<void> }>();
 
   constructor(private readonly onDone: (done: TaskDoneSignal) => void) {}
 
-  /** Reads this task's summary from its completion (nothing to do for a run recorded before this path). */
+  /** Reads this task's summary from its completion. */
   watch(taskId: string, child: ChildWorkflowHandle<Workflow>): void {
-    if (!this.enabled) return;
     const counted = child.result().then(
       (result) => {
         // A task workflow from an older worker returns no summary: it signals it.

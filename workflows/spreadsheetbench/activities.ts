@@ -1,7 +1,6 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { RecalcActivities, SpreadsheetActivities } from '../../activities';
 import { BOOKKEEPING, EXECUTION, LLM_CALL, LOCAL_BOOKKEEPING } from '../run/activityOptions';
-import type { TaskPaths } from './taskPaths';
 
 /** A SpreadsheetBench task's activities, by the kind of work (options: workflows/run/activityOptions.ts). */
 export const llm = proxyActivities<SpreadsheetActivities>(LLM_CALL);
@@ -17,23 +16,6 @@ export const executionBatch = proxyActivities<SpreadsheetActivities>({ ...EXECUT
 export const bookkeeping = proxyActivities<SpreadsheetActivities>(BOOKKEEPING);
 
 export const localBookkeeping = proxyLocalActivities<SpreadsheetActivities>(LOCAL_BOOKKEEPING);
-
-/**
- * Cheap bookkeeping (prepare, output paths, record, close sessions) as local activities in new executions; histories
- * recorded before keep the activity they scheduled then.
- */
-export function bookkeepingCall(paths: TaskPaths): typeof bookkeeping {
-  return paths.uses('local-bookkeeping') ? localBookkeeping : bookkeeping;
-}
-
-/**
- * Scoring as a local activity in new executions: it runs in the workflow task that follows the recalculation, with the
- * result record, which saves a workflow task and an activity round trip per task (a few tens of ms of exceljs work, no
- * heartbeats; a lost worker's task is retried whole and scoring is idempotent).
- */
-export function scoringCall(paths: TaskPaths): typeof bookkeeping {
-  return paths.uses('local-scoring') ? localBookkeeping : bookkeeping;
-}
 
 export function recalcOn(taskQueue: string, workbooks = 1) {
   return proxyActivities<RecalcActivities>({

@@ -4,13 +4,13 @@ import { runManifestSchema, type RunManifest } from '../../../lib/runStore/manif
 import { sheetTaskSchema } from '../dataset';
 
 /**
- * zod schemas for the files of a run folder (artifacts/runLayout.ts). Records written by other parts of sheetbench
+ * zod schemas for the files of a run folder (lib/runStore/runLayout.ts). Records written by other parts of sheetbench
  * may grow fields; `passthrough`/loose objects keep the report working when they do.
  */
 
 const tokenUsageSchema = z.object({ inputTokens: z.number().nonnegative(), outputTokens: z.number().nonnegative() });
 
-/** The run manifest has one home: run/manifest.ts. */
+/** The run manifest has one home: lib/runStore/manifest.ts. */
 export { runManifestSchema };
 export type { RunManifest };
 

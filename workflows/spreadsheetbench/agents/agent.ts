@@ -23,7 +23,7 @@ export interface AgentContext {
 /** What runs inside one ledger stage. */
 export interface StageTools {
   callModel(conversation: string, turn: number, user: UserMessageSpec): Promise<LlmTurnResult>;
-  /** Runs code on test case 1 in the conversation's persistent kernel (see activities/sessions.ts). */
+  /** Runs code on test case 1 in the conversation's persistent kernel (see activities/spreadsheetbench/sessions.ts). */
   executeInSession(conversation: string, round: number, code: string, label: string): Promise<SessionExecuteResult>;
   charge(usage: TokenUsage, costUsd: number): void;
   /** Replaces the stage's outcome ('ok') with why it did not go as planned. */

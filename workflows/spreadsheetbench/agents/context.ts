@@ -1,13 +1,10 @@
-import { CancellationScope } from '@temporalio/workflow';
 import type { PreparedTask } from '../../../activities/spreadsheetbench/task';
-import type { StageRecord } from '../../../contracts/taskResult';
 import type { TaskWorkflowInput } from '../../../contracts/run';
-import { execution, llm, localBookkeeping } from '../activities';
-import type { StageLedger } from '../stageLedger';
+import type { StageRecord } from '../../../contracts/taskResult';
 import type { TaskBudget } from '../../run/budget';
-import type { TaskPaths } from '../taskPaths';
+import { execution, llm, sessions } from '../activities';
+import type { StageLedger } from '../stageLedger';
 import type { AgentContext, StageTools } from './agent';
-import { cleanup, sessions } from '../activities';
 
 export type InStage = <T>(ledger: StageLedger, stage: string, fn: (record: StageRecord) => Promise<T>) => Promise<T>;
 
@@ -64,13 +61,6 @@ export function createAgentContext(
     execute: (stage, testCase, code, label) =>
       inStage(ledger, stage, () => execution.executeSolution({ runDir: input.runDir, taskId: input.taskId, testCase, code, label })),
   };
-}
-
-/** Ends the task's kernel sessions on the worker that holds them (others expire by idle TTL). */
-export async function closeAgentSessions(input: TaskWorkflowInput, paths: TaskPaths, sessionUse: SessionUse): Promise<void> {
-  if (paths.v6 && !sessionUse.opened) return;
-  // Also when the task is being cancelled: kernels are disposed, not left to their idle timeout.
-  await CancellationScope.nonCancellable(() => (paths.uses('local-bookkeeping') ? localBookkeeping : cleanup).closeSessions({ runDir: input.runDir, taskId: input.taskId })).catch(() => undefined);
 }
 
 function pick(s: PreparedTask['agentSettings']): Partial<typeof DEFAULT_SETTINGS> {

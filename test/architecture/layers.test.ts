@@ -1,0 +1,117 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { readImportGraph } from './importGraph';
+import { describeBreak, describeCycle, importCycles, LAYERS, ruleBreaks, unplacedFiles } from './layers';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The dependency rule (test/architecture/layers.ts, README "Architecture"), held against the code's own imports. */
+describe('the dependency rule', () => {
+  const graph = readImportGraph(REPO);
+  const product = { imports: graph.imports.filter((i) => !i.from.startsWith('test/')) };
+
+  it('reads the whole tree: every relative import names a file', () => {
+    expect(graph.files.length).toBeGreaterThan(300);
+    expect(graph.unresolved.map((u) => `${u.from}:${u.line} '${u.specifier}'`)).toEqual([]);
+  });
+
+  it('every import points down the layers (workflows see activities as types only; concepts keep to themselves)', () => {
+    expect(ruleBreaks(graph).map(describeBreak)).toEqual([]);
+  });
+
+  it('no import closes a cycle, counting type-only imports too', () => {
+    const { all, value } = importCycles(product);
+    expect(value.map(describeCycle)).toEqual([]);
+    expect(all.map(describeCycle)).toEqual([]);
+  });
+
+  it('every source file outside test/ is in a layer', () => {
+    expect(unplacedFiles(graph)).toEqual([]);
+  });
+
+  it('every folder of source says what lives there (its README, or a row of a README above it), and each layer what it may import', () => {
+    const undocumented = sourceFolders().filter((dir) => !described(dir));
+    expect(undocumented).toEqual([]);
+    const layerFolders = LAYERS.flatMap((l) => l.folders).filter((f) => existsSync(path.join(REPO, f)));
+    const silent = layerFolders.filter((f) => !/^May import:/m.test(readFileSync(path.join(REPO, f, 'README.md'), 'utf8')));
+    expect(silent).toEqual([]);
+  });
+});
+
+/** The checker itself, on a small tree with one of each fault: it must name the file, the import and the rule. */
+describe('the rule check finds what breaks it', () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'sb-layers-'));
+  const write = (file: string, text: string) => {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  };
+  write('lib/llm/provider.ts', "import { benchmarkRun } from '../../workflows/run/benchmarkRun';\nexport const p = benchmarkRun;\n");
+  write('workflows/run/benchmarkRun.ts', "import { runActivities } from '../../activities/run';\nimport { spreadsheetTask } from '../spreadsheetbench/task';\nexport const benchmarkRun = [runActivities, spreadsheetTask];\n");
+  write('workflows/spreadsheetbench/task.ts', "import type { Q } from '../dsbench/question';\nexport const spreadsheetTask = 1;\nexport type T = Q;\n");
+  write('workflows/dsbench/question.ts', 'export type Q = number;\n');
+  write('activities/run/index.ts', 'export const runActivities = {};\n');
+  write('contracts/a.ts', "import type { B } from './b';\nexport interface A { b?: B }\n");
+  write('contracts/b.ts', "import type { A } from './a';\nexport interface B { a?: A }\n");
+  write('web/main.js', "import { x } from '../lib/llm/provider';\nexport const y = x;\n");
+  write('scratch/tool.ts', 'export const t = 1;\n');
+  const graph = readImportGraph(root);
+  const breaks = ruleBreaks(graph).map(describeBreak);
+
+  it('an upward import, naming both files and the layers', () => {
+    expect(breaks).toContainEqual(expect.stringContaining("lib/llm/provider.ts:1 imports workflows/run/benchmarkRun.ts ('../../workflows/run/benchmarkRun'): breaks \"imports point down: lib (lib/) may not import workflows (workflows/)\""));
+  });
+
+  it('a workflow importing activity code by value', () => {
+    expect(breaks).toContainEqual(expect.stringContaining('workflows/run/benchmarkRun.ts:1 imports activities/run/index.ts'));
+    expect(breaks).toContainEqual(expect.stringContaining('workflows see activities only as types'));
+  });
+
+  it('a shared home importing a concept, and one concept importing another (type-only imports too)', () => {
+    expect(breaks).toContainEqual(expect.stringContaining('workflows/run/benchmarkRun.ts:2 imports workflows/spreadsheetbench/task.ts'));
+    expect(breaks).toContainEqual(expect.stringContaining('a shared home (workflows/run/benchmarkRun.ts) knows no concept'));
+    expect(breaks).toContainEqual(expect.stringContaining("workflows/spreadsheetbench/task.ts:1 imports workflows/dsbench/question.ts ('../dsbench/question', type only): breaks \"concepts do not import each other"));
+  });
+
+  it('the browser app reaching into the server side', () => {
+    expect(breaks).toContainEqual(expect.stringContaining('web/main.js:1 imports lib/llm/provider.ts'));
+  });
+
+  it('a cycle closed by type-only imports, with the imports that close it', () => {
+    const { all, value } = importCycles(graph);
+    expect(value).toEqual([]);
+    expect(all.map(describeCycle)).toEqual(['cycle of 2 files: contracts/a.ts:1 → contracts/b.ts (type), contracts/b.ts:1 → contracts/a.ts (type)']);
+  });
+
+  it('a folder that is in no layer', () => {
+    expect(unplacedFiles(graph)).toEqual(['scratch/tool.ts']);
+  });
+});
+
+/** Folders (outside test/, data/ and tool folders) that hold source files. */
+function sourceFolders(): string[] {
+  const found = new Set<string>();
+  const layerRoots = LAYERS.flatMap((l) => l.folders);
+  const walk = (dir: string) => {
+    const entries = readdirSync(path.join(REPO, dir), { withFileTypes: true });
+    if (entries.some((e) => e.isFile() && /\.(ts|js|mjs|py)$/.test(e.name))) found.add(dir);
+    for (const e of entries) if (e.isDirectory() && !['node_modules', 'out', '__pycache__'].includes(e.name)) walk(path.posix.join(dir, e.name));
+  };
+  for (const root of layerRoots) if (existsSync(path.join(REPO, root))) walk(root.replace(/\/$/, ''));
+  return [...found].sort();
+}
+
+/**
+ * A folder is described by its own README.md, or by a row naming its path (`` `run/legacy/` ``) in the README.md of a
+ * folder above it: each layer keeps one table of its folders.
+ */
+function described(dir: string): boolean {
+  if (existsSync(path.join(REPO, dir, 'README.md'))) return true;
+  for (let above = path.posix.dirname(dir); above !== '.'; above = path.posix.dirname(above)) {
+    const readme = path.join(REPO, above, 'README.md');
+    if (existsSync(readme) && readFileSync(readme, 'utf8').includes(`\`${path.posix.relative(above, dir)}/\``)) return true;
+  }
+  return false;
+}
