@@ -125,9 +125,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, state: ScriptSt
   }
   const parsed = parseRequest(body, req);
   if ('error' in parsed) return reject(400, parsed.error, sha256(body));
-  const outcome = await respond(parsed.request, state, res, clientGone, seq);
   const { model, messages } = parsed.request;
-  log.add({ ...base, bodyHash: sha256(body), model, messages, ...outcome, durationMs: Date.now() - started });
+  // The reply leaves the socket only after its log entry is written: whoever has seen the reply finds the entry (a
+  // reader in another process reads the log file right after its call returns).
+  const socket = res.socket;
+  socket?.cork();
+  try {
+    const outcome = await respond(parsed.request, state, res, clientGone, seq);
+    log.add({ ...base, bodyHash: sha256(body), model, messages, ...outcome, durationMs: Date.now() - started });
+  } finally {
+    if (socket && !socket.destroyed) socket.uncork();
+  }
 }
 
 async function respond(
