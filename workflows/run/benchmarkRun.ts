@@ -4,7 +4,7 @@ import { CURRENT } from '../versions';
 import { benchmarkRunV1toV7 } from './legacy/benchmarkRunV1toV7';
 import { RunControl } from './runControl';
 import { TaskCompletions } from './taskCompletions';
-import { runToCompletion, startTask, TaskIdPages } from './runSteps';
+import { awaitWindow, runToCompletion, startTask, TaskIdPages } from './runSteps';
 
 /**
  * One benchmark run: a sliding window of task workflows of the run's benchmark (started by type name; they are
@@ -25,10 +25,7 @@ async function runTasks(input: RunWorkflowInput, run: RunControl, completions: T
   const { state, inFlight } = run;
   const how = { workflowType: taskWorkflowOf(input), benchmark: input.benchmark || 'spreadsheetbench', reportByCompletion: true };
   for (;;) {
-    const more = state.nextIndex < input.taskCount;
-    await condition(
-      () => (more && inFlight.size < input.concurrency && !state.paused) || (!more && inFlight.size === 0) || workflowInfo().continueAsNewSuggested,
-    );
+    const more = await awaitWindow(input, run);
     if (workflowInfo().continueAsNewSuggested) {
       await completions.handOver();
       await condition(allHandlersFinished);

@@ -1,5 +1,7 @@
+// The steps every generation of the run workflow takes the same way.
 import {
   ApplicationFailure,
+  condition,
   isCancellation,
   ParentClosePolicy,
   upsertSearchAttributes,
@@ -16,8 +18,6 @@ import type { RunControl } from './runControl';
 
 const { listTaskIds, finalizeRun } = runBookkeeping;
 
-/** The steps every generation of the run workflow takes. */
-
 /** Runs the tasks, then scores the run with its benchmark; a cancelled run cancels its running tasks first. */
 export async function runToCompletion(input: RunWorkflowInput, run: RunControl, runTasks: () => Promise<void>): Promise<RunProgress> {
   try {
@@ -32,6 +32,19 @@ export async function runToCompletion(input: RunWorkflowInput, run: RunControl, 
 }
 
 const ID_PAGE = 64;
+
+/**
+ * Waits until the window has a free slot for a pending task, or the last task is done, or continue-as-new is due;
+ * says whether tasks remain to be started.
+ */
+export async function awaitWindow(input: RunWorkflowInput, run: RunControl): Promise<boolean> {
+  const { state, inFlight } = run;
+  const more = state.nextIndex < input.taskCount;
+  await condition(
+    () => (more && inFlight.size < input.concurrency && !state.paused) || (!more && inFlight.size === 0) || workflowInfo().continueAsNewSuggested,
+  );
+  return more;
+}
 
 /** Task ids read page by page from the run folder (the task list itself never enters the history). */
 export class TaskIdPages {

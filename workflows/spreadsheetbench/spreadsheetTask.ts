@@ -1,18 +1,15 @@
-import { CancellationScope, isCancellation, patched, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, patched, upsertSearchAttributes } from '@temporalio/workflow';
 import type { PreparedTask } from '../../activities/spreadsheetbench/task';
-import { taskStageQuery, type TaskCompletion, type TaskWorkflowInput } from '../../contracts/run';
+import type { TaskCompletion, TaskWorkflowInput } from '../../contracts/run';
 import type { TaskResult } from '../../contracts/taskResult';
 import { SA } from '../../lib/temporal/searchAttributes';
-import { TaskBudget } from '../run/budget';
-import { RunReport } from '../run/runReport';
 import { classifyFailure } from '../run/taskFailure';
 import { CURRENT } from '../versions';
 import { localBookkeeping, recalcOn } from './activities';
 import type { AgentOutcome } from './agents/agent';
 import type { SessionUse } from './agents/context';
 import { spreadsheetTaskV1toV7 } from './legacy/spreadsheetTaskV1toV7';
-import { StageLedger } from './stageLedger';
-import { doneSummary, recordCancelled, runAgent, runRemainingTestCases, stageRunner, taskResult } from './taskSteps';
+import { beginTask, doneSummary, recordCancelled, runAgent, runRemainingTestCases, stageRunner, taskResult } from './taskSteps';
 
 /** Stages that run as local activities, inside one workflow task: nobody can see a task wait in them. */
 const WITHIN_ONE_WORKFLOW_TASK = new Set(['prepare', 'score']);
@@ -28,12 +25,7 @@ const inStage = stageRunner((previous, stage) => previous !== stage && !WITHIN_O
  */
 export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskResult & TaskCompletion> {
   if (!patched(CURRENT.spreadsheetTask)) return spreadsheetTaskV1toV7(input);
-  const report = new RunReport(input.reportBy);
-  const ledger = new StageLedger();
-  const budget = new TaskBudget(input);
-  const startedAt = Date.now();
-  setHandler(taskStageQuery, () => ({ stage: ledger.current, ...ledger.totals() }));
-  const task = { runDir: input.runDir, taskId: input.taskId };
+  const { report, ledger, budget, startedAt, task } = beginTask(input);
 
   let failure: TaskResult['failure'];
   let prepared: PreparedTask | undefined;

@@ -1,18 +1,27 @@
-import { ApplicationFailure, CancellationScope, upsertSearchAttributes } from '@temporalio/workflow';
+// The steps of a SpreadsheetBench task that every generation of its workflow takes the same way.
+import { ApplicationFailure, CancellationScope, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { PreparedTask } from '../../activities/spreadsheetbench/task';
 import { isSpreadsheetAgent } from '../../benchmarks/spreadsheetbench/agentSettings';
-import type { TaskWorkflowInput } from '../../contracts/run';
+import { taskStageQuery, type TaskWorkflowInput } from '../../contracts/run';
 import type { TaskResult } from '../../contracts/taskResult';
 import { SA } from '../../lib/temporal/searchAttributes';
-import type { TaskBudget } from '../run/budget';
+import { TaskBudget } from '../run/budget';
+import { RunReport } from '../run/runReport';
 import { failureMessage } from '../run/taskFailure';
 import { executionBatch, type bookkeeping } from './activities';
 import { AGENTS } from './agents';
 import type { AgentOutcome } from './agents/agent';
 import { createAgentContext, type InStage, type SessionUse } from './agents/context';
-import type { StageLedger } from './stageLedger';
+import { StageLedger } from './stageLedger';
 
-/** The steps of a SpreadsheetBench task that every generation of its workflow takes the same way. */
+/** What a task keeps from its start to its end: the report to its run, the stage ledger (answered by the stage query), the budget. */
+export function beginTask(input: TaskWorkflowInput) {
+  const report = new RunReport(input.reportBy);
+  const ledger = new StageLedger();
+  const budget = new TaskBudget(input);
+  setHandler(taskStageQuery, () => ({ stage: ledger.current, ...ledger.totals() }));
+  return { report, ledger, budget, startedAt: Date.now(), task: { runDir: input.runDir, taskId: input.taskId } };
+}
 
 /** Runs a ledger stage, upserting the Stage search attribute when `upsert(previous, stage)` says so. */
 export function stageRunner(upsert: (previous: string, stage: string) => boolean): InStage {

@@ -2,7 +2,7 @@ import { allHandlersFinished, condition, continueAsNew, patched, workflowInfo } 
 import type { RunProgress, RunWorkflowInput } from '../../../contracts/run';
 import { RunControl } from '../runControl';
 import { TaskCompletions } from '../taskCompletions';
-import { runToCompletion, startTask, TaskIdPages } from '../runSteps';
+import { awaitWindow, runToCompletion, startTask, TaskIdPages } from '../runSteps';
 
 /**
  * FROZEN. The run workflow as generations v1–v7 recorded it, for histories without the 'benchmark-run-v8' marker. It
@@ -20,10 +20,7 @@ async function runTasks(input: RunWorkflowInput, run: RunControl, completions: T
   const ids = new TaskIdPages(input);
   const { state, inFlight } = run;
   for (;;) {
-    const more = state.nextIndex < input.taskCount;
-    await condition(
-      () => (more && inFlight.size < input.concurrency && !state.paused) || (!more && inFlight.size === 0) || workflowInfo().continueAsNewSuggested,
-    );
+    const more = await awaitWindow(input, run);
     if (workflowInfo().continueAsNewSuggested) {
       await completions?.handOver();
       await condition(allHandlersFinished);

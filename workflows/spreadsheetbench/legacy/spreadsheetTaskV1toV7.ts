@@ -1,17 +1,15 @@
-import { CancellationScope, isCancellation, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, upsertSearchAttributes } from '@temporalio/workflow';
 import type { PreparedTask } from '../../../activities/spreadsheetbench/task';
-import { taskStageQuery, type TaskCompletion, type TaskWorkflowInput } from '../../../contracts/run';
+import type { TaskCompletion, TaskWorkflowInput } from '../../../contracts/run';
 import type { TaskResult } from '../../../contracts/taskResult';
 import { SA } from '../../../lib/temporal/searchAttributes';
-import { TaskBudget } from '../../run/budget';
 import { reportDone } from '../../run/legacy/signalDone';
-import { RunReport } from '../../run/runReport';
 import { classifyFailure } from '../../run/taskFailure';
 import { bookkeeping, cleanup, execution, localBookkeeping, recalcOn } from '../activities';
 import type { AgentOutcome } from '../agents/agent';
 import type { InStage, SessionUse } from '../agents/context';
-import { StageLedger } from '../stageLedger';
-import { doneSummary, recordCancelled, runAgent, runRemainingTestCases, stageRunner, taskResult } from '../taskSteps';
+import { beginTask, doneSummary, recordCancelled, runAgent, runRemainingTestCases, stageRunner, taskResult } from '../taskSteps';
+import type { StageLedger } from '../stageLedger';
 import { TaskPaths } from './taskPaths';
 
 /**
@@ -21,15 +19,10 @@ import { TaskPaths } from './taskPaths';
  */
 export async function spreadsheetTaskV1toV7(input: TaskWorkflowInput): Promise<TaskResult & TaskCompletion> {
   const paths = new TaskPaths();
-  const report = new RunReport(input.reportBy);
+  const { report, ledger, budget, startedAt, task } = beginTask(input);
   const inStage = stageRunner((previous, stage) =>
     paths.v6 ? previous !== stage && !['prepare', 'score'].includes(stage) : previous !== stage || !paths.uses('stage-upsert-on-change'),
   );
-  const ledger = new StageLedger();
-  const budget = new TaskBudget(input);
-  const startedAt = Date.now();
-  setHandler(taskStageQuery, () => ({ stage: ledger.current, ...ledger.totals() }));
-  const task = { runDir: input.runDir, taskId: input.taskId };
 
   let failure: TaskResult['failure'];
   let prepared: PreparedTask | undefined;
