@@ -1,4 +1,4 @@
-import { buildInspectEvalLog, manifestSpec, modelUsage, stderrOfMean, writeInspectEvalLog } from '../report/inspectEvalLog';
+import { buildInspectEvalLog, inspectSample, manifestSpec, modelUsage, stderrOfMean, writeInspectEvalLog } from '../report/inspectEvalLog';
 import { mean } from '../report/stats';
 import { ORIGINAL_SYSTEM_PROMPT } from './prompt';
 import { dsbenchMetrics } from './metrics';
@@ -46,30 +46,22 @@ function sample(q: LoadedQuestion & { result: DsbenchQuestionResult }, model: st
     { id: `${id}-m2`, content: q.prompt ?? q.input, source: 'input', role: 'user' },
     ...(r.predicted !== undefined ? [{ id: `${id}-m3`, content: predicted, source: 'generate', role: 'assistant', model }] : []),
   ];
-  const usage = modelUsage([r]);
-  const seconds = r.wallMs / 1000;
   const competition = { competition_id: q.question.competitionId };
-  return {
+  return inspectSample({
     id,
-    epoch: 1,
     input: q.input,
     target: q.question.answer,
     messages,
-    output: {
-      model,
-      choices: r.predicted !== undefined ? [{ message: messages[2], stop_reason: 'stop' }] : [],
-      completion: predicted,
-      usage,
-      time: seconds,
-    },
-    scores: {
-      [DSBENCH_SCORER]: {
-        value: r.verdict === 'correct' ? 'C' : 'I',
-        answer: predicted,
-        explanation: r.failure ? `${r.failure.class}: ${r.failure.message}` : (r.judgeReply ?? ''),
-        metadata: { ...competition, verdict: r.verdict ?? 'not judged', judge_model: r.judgeModel ?? null, ...(r.exactMatch !== undefined ? { exact_letter_match: r.exactMatch } : {}) },
-        history: [],
-      },
+    reply: r.predicted !== undefined ? messages[2] : undefined,
+    completion: predicted,
+    model,
+    result: r,
+    scorer: DSBENCH_SCORER,
+    score: {
+      value: r.verdict === 'correct' ? 'C' : 'I',
+      answer: predicted,
+      explanation: r.failure ? `${r.failure.class}: ${r.failure.message}` : (r.judgeReply ?? ''),
+      metadata: { ...competition, verdict: r.verdict ?? 'not judged', judge_model: r.judgeModel ?? null, ...(r.exactMatch !== undefined ? { exact_letter_match: r.exactMatch } : {}) },
     },
     metadata: {
       ...competition,
@@ -84,12 +76,5 @@ function sample(q: LoadedQuestion & { result: DsbenchQuestionResult }, model: st
       llm_calls: r.llmCalls,
       cost_usd: r.costUsd,
     },
-    store: {},
-    events: [],
-    model_usage: { [model]: usage },
-    role_usage: {},
-    total_time: seconds,
-    working_time: seconds,
-    attachments: {},
-  };
+  });
 }

@@ -99,6 +99,51 @@ export function manifestSpec(m: RunManifest, lastResultAt: Date | undefined): Pi
   return { runId: m.runId, createdAt: m.createdAt, lastResultAt, solver: m.agent, model: inspectModelName(m.llm.model, m.llm.provider) };
 }
 
+/** What a benchmark decides about one Inspect sample; `inspectSample` fills the fields every benchmark fills alike. */
+export interface SampleSpec<M> {
+  id: string;
+  input: string;
+  target: unknown;
+  messages: M[];
+  /** The assistant message that is the sample's output, if the model replied. */
+  reply: M | undefined;
+  completion: string;
+  model: string;
+  result: { usage: { inputTokens: number; outputTokens: number }; costUsd: number; wallMs: number };
+  scorer: string;
+  score: { value: unknown; answer: string; explanation: string; metadata: Record<string, unknown> };
+  metadata: Record<string, unknown>;
+}
+
+/** One sample of an eval log (epoch 1; usage and time from the task's own result). */
+export function inspectSample<M>(s: SampleSpec<M>) {
+  const usage = modelUsage([s.result]);
+  const seconds = s.result.wallMs / 1000;
+  return {
+    id: s.id,
+    epoch: 1,
+    input: s.input,
+    target: s.target,
+    messages: s.messages,
+    output: {
+      model: s.model,
+      choices: s.reply ? [{ message: s.reply, stop_reason: 'stop' }] : [],
+      completion: s.completion,
+      usage,
+      time: seconds,
+    },
+    scores: { [s.scorer]: { ...s.score, history: [] } },
+    metadata: s.metadata,
+    store: {},
+    events: [],
+    model_usage: { [s.model]: usage },
+    role_usage: {},
+    total_time: seconds,
+    working_time: seconds,
+    attachments: {},
+  };
+}
+
 /** Inspect names models `provider/model`. */
 export function inspectModelName(model: string, provider: string): string {
   if (model.includes('/')) return model;

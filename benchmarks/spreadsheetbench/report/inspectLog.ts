@@ -7,7 +7,7 @@ import type { LoadedRun, LoadedTask } from './load';
 import type { Transcript } from './schemas';
 import { contentText } from './content';
 import { mean } from '../../report/stats';
-import { buildInspectEvalLog, manifestSpec, modelUsage, stderrOfMean, writeInspectEvalLog } from '../../report/inspectEvalLog';
+import { buildInspectEvalLog, inspectSample, manifestSpec, modelUsage, stderrOfMean, writeInspectEvalLog } from '../../report/inspectEvalLog';
 import { failureText, reasonsText } from '../../report/format';
 
 /**
@@ -56,39 +56,24 @@ function sample(t: LoadedTask & { result: TaskResult }, transcript: Transcript |
   const r = t.result;
   const messages = chatMessages(t, transcript, model);
   const last = [...messages].reverse().find((msg) => msg.role === 'assistant');
-  const usage = modelUsage([r]);
-  const seconds = r.wallMs / 1000;
-  return {
+  return inspectSample({
     id: t.key,
-    epoch: 1,
     input: t.task.instruction,
     target: t.task.answer_position,
     messages,
-    output: {
-      model,
-      choices: last ? [{ message: last, stop_reason: 'stop' }] : [],
-      completion: last ? last.content : '',
-      usage,
-      time: seconds,
-    },
-    scores: {
-      [SCORER_NAME]: {
-        value: r.soft,
-        answer: t.outputFiles.join(', '),
-        explanation: [failureText(r), reasonsText(r)].filter(Boolean).join('; ') || 'all test cases passed',
-        metadata: { test_case_results: r.testCaseResults, hard: r.hard, reasons: r.reasons },
-        history: [],
-      },
+    reply: last,
+    completion: last ? last.content : '',
+    model,
+    result: r,
+    scorer: SCORER_NAME,
+    score: {
+      value: r.soft,
+      answer: t.outputFiles.join(', '),
+      explanation: [failureText(r), reasonsText(r)].filter(Boolean).join('; ') || 'all test cases passed',
+      metadata: { test_case_results: r.testCaseResults, hard: r.hard, reasons: r.reasons },
     },
     metadata: sampleMetadata(t, transcript),
-    store: {},
-    events: [],
-    model_usage: { [model]: usage },
-    role_usage: {},
-    total_time: seconds,
-    working_time: seconds,
-    attachments: {},
-  };
+  });
 }
 
 function sampleMetadata(t: LoadedTask & { result: TaskResult }, transcript: Transcript | null) {
