@@ -33,6 +33,33 @@ export class RequestLog {
   }
 }
 
+/**
+ * How far from a kill -9 an answered reply may have left the server and still be lost with the worker: the time the
+ * worker takes to read the reply and cache it. Measured in the crash test on a 2-core host: 0–25 ms from the reply
+ * leaving the server to its cache file's mtime; the window is ten times that, for a loaded CI host.
+ */
+export const KILL_WINDOW_MS = 250;
+
+/** When an entry's reply left the server: its entry is written as the reply is sent. */
+export function sentAt(entry: RequestLogEntry): number {
+  return Date.parse(entry.time) + entry.durationMs;
+}
+
+/**
+ * Call keys paid twice for a reason other than a kill: answered again after an earlier answer that left the server
+ * more than `windowMs` from every kill time. A kill -9 that lands between a reply leaving the server and the worker
+ * caching it loses a delivered reply, and no client can avoid paying for that one again; any other re-paid reply means
+ * the worker lost a reply it had (a bug).
+ */
+export function duplicatesAnsweredApartFromKills(log: readonly RequestLogEntry[], killTimesMs: readonly number[], windowMs = KILL_WINDOW_MS): string[] {
+  const answers = new Map<string, RequestLogEntry[]>();
+  for (const entry of log) {
+    if (entry.answered && entry.callKey) answers.set(entry.callKey, [...(answers.get(entry.callKey) ?? []), entry]);
+  }
+  const atAKill = (entry: RequestLogEntry) => killTimesMs.some((kill) => Math.abs(sentAt(entry) - kill) <= windowMs);
+  return [...answers].filter(([, list]) => list.slice(0, -1).some((earlier) => !atAKill(earlier))).map(([key]) => key);
+}
+
 /** Call keys answered 200 more than once: each one is an LLM request paid twice. */
 export function duplicatesAnswered(log: readonly RequestLogEntry[]): string[] {
   const counts = new Map<string, number>();

