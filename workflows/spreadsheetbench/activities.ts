@@ -23,7 +23,9 @@ export function recalcOn(taskQueue: string, workbooks = 1) {
     // Five minutes a workbook (a batch holds a task's outputs).
     startToCloseTimeout: `${5 * Math.max(1, workbooks)} minutes`,
     heartbeatTimeout: '20s',
-    retry: { maximumAttempts: 3, initialInterval: '2s' },
+    // Recalculation is free and idempotent, and a lost worker costs an attempt: three were used up by three worker
+    // kills in a row in the chaos suite. Ten, backing off to 30 s, outlast a crash loop of a few minutes.
+    retry: { maximumAttempts: 10, initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '30s' },
   });
 }
 

@@ -3,12 +3,13 @@ import type { PreparedTask } from '../../activities/spreadsheetbench/task';
 import type { TaskCompletion, TaskWorkflowInput } from '../../contracts/run';
 import type { TaskResult } from '../../contracts/taskResult';
 import { SA } from '../../lib/temporal/searchAttributes';
-import { classifyFailure } from '../run/taskFailure';
+import { classifyFailure, failureMessage } from '../run/taskFailure';
 import { CURRENT } from '../versions';
 import { localBookkeeping, recalcOn } from './activities';
 import type { AgentOutcome } from './agents/agent';
 import type { SessionUse } from './agents/context';
 import { spreadsheetTaskV1toV7 } from './legacy/spreadsheetTaskV1toV7';
+import type { StageLedger } from './stageLedger';
 import { beginTask, doneSummary, recordCancelled, runAgent, runRemainingTestCases, stageRunner, taskResult } from './taskSteps';
 
 /** Stages that run as local activities, inside one workflow task: nobody can see a task wait in them. */
@@ -43,8 +44,8 @@ export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskRes
   }
   const outputs = prepared?.outputPaths ?? [];
   if (input.recalcTaskQueue && outputs.length) {
-    // All of a task's outputs in one activity on the recalc queue (missing ones are skipped).
-    await inStage(ledger, 'recalc', () => recalcOn(input.recalcTaskQueue!, outputs.length).recalcWorkbooks({ paths: outputs }));
+    const recalcFailure = await recalculate(input.recalcTaskQueue, outputs, ledger);
+    failure ??= recalcFailure;
   }
   const score = await inStage(ledger, 'score', () => localBookkeeping.scoreTask(task));
   const result = taskResult(input, prepared, score, failure, ledger, startedAt);
@@ -60,6 +61,21 @@ export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskRes
     { key: SA.costUsd, value: result.costUsd },
   ]);
   return { ...result, ...(await report.send(doneSummary(result, input.budgeted ?? false))) };
+}
+
+/**
+ * All of a task's outputs in one activity on the recalc queue (missing ones are skipped). A recalculation that still
+ * fails after its retries (e.g. its worker lost at every attempt) is the task's failure, not its workflow's: the task
+ * is scored on the workbooks as they stand and recorded, and `sheetbench retry --failed` can run it again.
+ */
+async function recalculate(queue: string, outputs: string[], ledger: StageLedger): Promise<TaskResult['failure']> {
+  try {
+    await inStage(ledger, 'recalc', () => recalcOn(queue, outputs.length).recalcWorkbooks({ paths: outputs }));
+    return undefined;
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return { class: 'recalc', message: `recalculation failed: ${failureMessage(err)}` };
+  }
 }
 
 /** Ends the task's kernel sessions on the worker that holds them, if the agent opened any (others expire by idle TTL). */
