@@ -1,4 +1,4 @@
 export { startScriptedServer, type ScriptedServer, type ScriptedServerOptions } from './server';
 export type { Script, ScriptRule, RuleMatch, Fault, ScriptedRequest, ScriptedReply, ScriptedToolCall, ReplyFn } from './script';
-export { duplicatesAnswered, duplicatesAnsweredApartFromKills, KILL_WINDOW_MS, readRequestLog, requestLogEntrySchema, type RequestLogEntry } from './requestLog';
+export { duplicatesAnswered, duplicatesAnsweredApartFromKills, readRequestLog, requestLogEntrySchema, type RequestLogEntry } from './requestLog';
 export { loadScriptFile, scriptFromJson, scriptFileSchema, faultSchema, ScriptFileError, type ScriptFile } from './fixtureFile';

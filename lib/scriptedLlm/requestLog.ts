@@ -38,10 +38,10 @@ export class RequestLog {
  * worker takes to read the reply and cache it. Measured in the crash test on a 2-core host: 0–25 ms from the reply
  * leaving the server to its cache file's mtime; the window is ten times that, for a loaded CI host.
  */
-export const KILL_WINDOW_MS = 250;
+const KILL_WINDOW_MS = 250;
 
 /** When an entry's reply left the server: its entry is written as the reply is sent. */
-export function sentAt(entry: RequestLogEntry): number {
+function sentAt(entry: RequestLogEntry): number {
   return Date.parse(entry.time) + entry.durationMs;
 }
 
@@ -62,11 +62,7 @@ export function duplicatesAnsweredApartFromKills(log: readonly RequestLogEntry[]
 
 /** Call keys answered 200 more than once: each one is an LLM request paid twice. */
 export function duplicatesAnswered(log: readonly RequestLogEntry[]): string[] {
-  const counts = new Map<string, number>();
-  for (const entry of log) {
-    if (entry.answered && entry.callKey) counts.set(entry.callKey, (counts.get(entry.callKey) ?? 0) + 1);
-  }
-  return [...counts].filter(([, n]) => n > 1).map(([key]) => key);
+  return duplicatesAnsweredApartFromKills(log, []);
 }
 
 /** Reads a log persisted by another process; a torn last line (writer killed mid-write) is skipped. */
