@@ -10,6 +10,7 @@ import { registerControlCommands } from './commands/control';
 import { registerAnalysisCommands } from './commands/analysis';
 import { registerRunsCommand } from './commands/runs';
 import { registerRejudgeCommand } from './commands/rejudge';
+import { registerAuthCommands } from './commands/auth';
 import { exitCodeOf, describeError } from './exitCodes';
 
 const program = new Command()
@@ -28,6 +29,7 @@ registerControlCommands(program);
 registerAnalysisCommands(program);
 registerRunsCommand(program);
 registerRejudgeCommand(program);
+registerAuthCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`sheetbench: ${describeError(err)}\n`);

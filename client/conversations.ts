@@ -41,11 +41,12 @@ export class ConversationService {
     this.root = path.resolve(opts.config.conversation.dir);
   }
 
-  async create(input: { title?: string; pattern?: Pattern }): Promise<ConversationInfo> {
+  /** `owner`: the signed-in user it belongs to (the server passes it; `ask` has none). */
+  async create(input: { title?: string; pattern?: Pattern }, owner?: string): Promise<ConversationInfo> {
     const id = `c${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
     const dir = conversationDir(this.root, id);
     const now = new Date().toISOString();
-    const info: ConversationInfoFile = { id, title: input.title?.trim() || 'New conversation', pattern: input.pattern ?? 'auto', createdAt: now, updatedAt: now, deleted: false };
+    const info: ConversationInfoFile = { id, title: input.title?.trim() || 'New conversation', pattern: input.pattern ?? 'auto', createdAt: now, updatedAt: now, deleted: false, ...(owner !== undefined ? { owner } : {}) };
     await mkdir(conversationLayout(dir).workspace, { recursive: true });
     // The sandbox runs as an unprivileged uid: it must reach the folder (o+x) to mount the workspace.
     await chmod(this.root, 0o711).catch(() => undefined);
@@ -65,6 +66,12 @@ export class ConversationService {
     const infos = (await listInfos(this.root)).filter((i) => !i.deleted);
     const views = await Promise.all(infos.map(async (i) => this.info(i, await readEvents(conversationLayout(conversationDir(this.root, i.id))))));
     return views.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  /** Whether the conversation exists (not deleted), and whose it is: the server's access check reads this. */
+  async ownerOf(id: string): Promise<{ exists: boolean; owner?: string }> {
+    const info = CONVERSATION_ID.test(id) ? await readInfo(conversationDir(this.root, id)) : undefined;
+    return !info || info.deleted ? { exists: false } : { exists: true, ...(info.owner !== undefined ? { owner: info.owner } : {}) };
   }
 
   async get(id: string): Promise<ConversationView> {

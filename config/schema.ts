@@ -211,6 +211,27 @@ export const analysisSuiteConfigSchema = z.object({
   dataUrl: z.string().url().optional(),
 });
 
+/** `sheetbench serve`: sign-in, the names it answers to, and who may do what (server/README.md, "Security model"). */
+export const serverConfigSchema = z.object({
+  /** The token, cookie secret, audit log and (by default) users file live here, each file mode 0600. */
+  stateDir: z.string().default('.state/server'),
+  /** Host names (besides localhost, 127.0.0.1, [::1] and the listen address) the server answers to, e.g. its DNS name. */
+  publicNames: z.array(z.string().min(1)).default([]),
+  /** How long a browser session (the cookie got for the token) lasts. */
+  sessionHours: z.number().positive().default(168),
+  /** A users file for small teams: one token per user, with a role (`sheetbench auth add-user`). */
+  usersFile: z.string().optional(),
+  /** A sign-in proxy in front (e.g. oauth2-proxy): its user header is believed only from these exact addresses. */
+  proxy: z
+    .object({
+      header: z.string().default('x-forwarded-email'),
+      addresses: z.array(z.string().min(1)).default([]),
+      /** Roles of proxy users by name (default role: user). */
+      roles: z.record(z.string(), z.enum(['user', 'operator', 'admin'])).default({}),
+    })
+    .default({ header: 'x-forwarded-email', addresses: [], roles: {} }),
+});
+
 export const configSchema = z.object({
   temporal: temporalConfigSchema.default(temporalConfigSchema.parse({})),
   worker: workerConfigSchema.default(workerConfigSchema.parse({})),
@@ -223,6 +244,7 @@ export const configSchema = z.object({
   conversation: conversationConfigSchema.default(conversationConfigSchema.parse({})),
   analysis: analysisConfigSchema.default(analysisConfigSchema.parse({})),
   analysisSuite: analysisSuiteConfigSchema.default(analysisSuiteConfigSchema.parse({})),
+  server: serverConfigSchema.default(serverConfigSchema.parse({})),
 }).superRefine((config, ctx) => {
   // Evicting workflows that are still running replays them in full on every task, and on SDK 1.24 eviction under
   // load hits core errors ("This is an SDK bug", nondeterminism on the run workflow): bench/run-912-synthetic.ts.

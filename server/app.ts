@@ -1,21 +1,39 @@
 import { Hono } from 'hono';
 import type { ConversationService } from '../client/conversations';
+import type { PreparedSignIn } from './auth/prepare';
+import { sessionRoutes } from './auth/sessionRoutes';
+import { signInGuard } from './auth/signInGuard';
+import type { AuthEnv } from './auth/user';
 import { conversationRoutes } from './routes/conversations';
-import { runsRoutes } from './routes/runs';
+import { runsRoutes, type RunsRoutesDeps } from './routes/runs';
 import { webRoutes } from './routes/web';
+import { hostGuard, securityHeaders } from './security/guards';
 
 export interface AppDeps {
   service: ConversationService;
   temporal: { address: string; namespace: string; uiUrl?: string };
   maxUploadBytes: number;
+  /** Sign-in, the audit log and the server's host names (server/auth/prepare.ts); there is no app without them. */
+  signIn: Pick<PreparedSignIn, 'auth' | 'audit' | 'allowedHosts' | 'proxyHeader'>;
+  runs?: Pick<RunsRoutesDeps, 'runsDir' | 'client'>;
 }
 
-/** The one HTTP app: the conversation API under /api (issue 11 adds its routes here, one line each). */
-export function createApp(deps: AppDeps): Hono {
-  const app = new Hono();
-  app.get('/api/health', (c) => c.json({ ok: true, temporal: deps.temporal.address, namespace: deps.temporal.namespace, temporalUiUrl: deps.temporal.uiUrl }));
-  app.route('/api', conversationRoutes({ service: deps.service, maxUploadBytes: deps.maxUploadBytes }));
-  app.route('/', runsRoutes({ temporal: deps.temporal }));
+/**
+ * The one HTTP app. Every request passes the Host check and gets the security headers; everything under /api (the
+ * conversations, their files, the runs and their reports) needs sign-in except /api/health and the login exchange.
+ */
+export function createApp(deps: AppDeps): Hono<AuthEnv> {
+  const { auth, audit, allowedHosts, proxyHeader } = deps.signIn;
+  const app = new Hono<AuthEnv>();
+  app.use('*', securityHeaders());
+  app.use('*', hostGuard(allowedHosts));
+  app.use('/api/*', signInGuard({ auth, audit, proxyHeader }));
+  app.get('/api/health', (c) => c.json({ ok: true }));
+  app.route('/api', sessionRoutes({ auth, audit }));
+  app.route('/api', conversationRoutes({ service: deps.service, maxUploadBytes: deps.maxUploadBytes, audit }));
+  app.route('/', runsRoutes({ temporal: deps.temporal, audit, ...deps.runs }));
   app.route('/', webRoutes());
+  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
+  app.onError((err, c) => c.json({ error: err instanceof URIError ? `bad URL encoding in ${c.req.path}` : 'internal error' }, err instanceof URIError ? 400 : 500));
   return app;
 }

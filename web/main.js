@@ -1,11 +1,12 @@
 // The analysis web app: conversations (chat and debug views) and benchmark runs, routed by the URL hash.
 import { html, render } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api } from './lib/api.js';
+import { api, SIGNED_OUT } from './lib/api.js';
 import { Chat } from './views/Chat.js';
 import { Debug } from './views/Debug.js';
 import { Runs } from './views/Runs.js';
 import { Sidebar } from './views/Sidebar.js';
+import { SignIn } from './views/SignIn.js';
 
 const LIST_REFRESH_MS = 5000;
 
@@ -16,7 +17,37 @@ function parseRoute(hash) {
   return { view: 'home' };
 }
 
-function App() {
+/**
+ * Sign-in first: a login URL's `?token=` leaves the address bar at once (before any request), is exchanged for the
+ * session cookie, and the app starts only for a signed-in user.
+ */
+function Root() {
+  const [session, setSession] = useState({ state: 'checking' });
+  const exchange = (token) =>
+    api('POST', '/api/session', { token }).then(
+      (d) => setSession({ state: 'in', user: d.user, authRequired: d.authRequired }),
+      (err) => setSession({ state: 'out', reason: err.status === 401 ? 'wrong' : 'missing', detail: err.status === 401 ? undefined : err.message }),
+    );
+  useEffect(() => {
+    const token = new URLSearchParams(location.search).get('token');
+    if (token !== null) history.replaceState(null, '', location.pathname + location.hash);
+    if (token) exchange(token);
+    else
+      api('GET', '/api/session').then(
+        (d) => setSession({ state: 'in', user: d.user, authRequired: d.authRequired }),
+        (err) => setSession({ state: 'out', reason: /expired|signed out/.test(err.message) ? 'expired' : 'missing', detail: err.status === 401 ? undefined : err.message }),
+      );
+    const onSignedOut = (e) => setSession({ state: 'out', reason: 'expired', detail: e.detail });
+    addEventListener(SIGNED_OUT, onSignedOut);
+    return () => removeEventListener(SIGNED_OUT, onSignedOut);
+  }, []);
+  const signOut = () => api('DELETE', '/api/session').finally(() => setSession({ state: 'out', reason: 'signedOut' }));
+  if (session.state === 'checking') return html`<main id="main" class="sign-in"><p class="muted">Checking sign-in…</p></main>`;
+  if (session.state === 'out') return html`<${SignIn} reason=${session.reason} detail=${session.detail} onSignIn=${exchange} />`;
+  return html`<${App} user=${session.user} authRequired=${session.authRequired} onSignOut=${signOut} />`;
+}
+
+function App({ user, authRequired, onSignOut }) {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
   const [conversations, setConversations] = useState([]);
   const [listError, setListError] = useState(undefined);
@@ -41,11 +72,11 @@ function App() {
   let main;
   if (route.view === 'chat') main = html`<${Chat} key=${route.id} id=${route.id} patterns=${patterns} onChanged=${loadList} />`;
   else if (route.view === 'debug') main = html`<${Debug} key=${route.id} id=${route.id} />`;
-  else if (route.view === 'runs') main = html`<${Runs} />`;
+  else if (route.view === 'runs') main = html`<${Runs} user=${user} />`;
   else main = html`<section class="chat empty"><h2>Ask a question about your data</h2><p class="muted">Start a new conversation, attach a CSV or Excel file and ask — the agent writes and runs code, then answers with tables and charts.</p></section>`;
   return html`<a class="skip" href="#main">Skip to content</a>
-    <${Sidebar} conversations=${conversations} currentId=${route.id} listError=${listError} onChanged=${loadList} />
+    <${Sidebar} conversations=${conversations} currentId=${route.id} listError=${listError} onChanged=${loadList} user=${user} authRequired=${authRequired} onSignOut=${onSignOut} />
     <main id="main" tabindex="-1">${main}</main>`;
 }
 
-render(html`<${App} />`, document.getElementById('app'));
+render(html`<${Root} />`, document.getElementById('app'));

@@ -13,6 +13,8 @@ export const conversationInfoFileSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   deleted: z.boolean().default(false),
+  /** The signed-in user who created it (`sheetbench serve`); absent for conversations from before owners, and from `ask`. */
+  owner: z.string().optional(),
 });
 
 export type ConversationInfoFile = z.infer<typeof conversationInfoFileSchema>;

@@ -15,6 +15,7 @@ export interface ConversationInfo {
   turns: number;
   workflowId: string;
   temporalUiUrl?: string;
+  owner?: string;
 }
 
 export interface ConversationMessage {
@@ -55,6 +56,7 @@ export function infoView(info: ConversationInfoFile, events: ConversationEvent[]
     pattern: info.pattern,
     status: info.deleted ? 'closed' : turns.some((t) => t.status === 'running') ? 'running' : 'idle',
     turns: turns.length,
+    ...(info.owner !== undefined ? { owner: info.owner } : {}),
     ...links,
   };
 }

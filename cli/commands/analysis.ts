@@ -12,6 +12,8 @@ import { connectClient } from '../../lib/temporal/connection';
 import { connectWorkerConnection } from '../../workers/connection';
 import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
 import { startServer } from '../../server/start';
+import { prepareSignIn } from '../../server/auth/prepare';
+import { AuthSetupError } from '../../server/auth/secretFile';
 import { CliError, EXIT } from '../exitCodes';
 import { resolveTemporal, type TemporalSession } from '../temporalSession';
 
@@ -21,6 +23,9 @@ interface ServeFlags {
   port: string;
   host: string;
   worker: boolean;
+  auth: boolean;
+  token?: string;
+  publicName: string[];
 }
 
 interface AskFlags {
@@ -38,15 +43,26 @@ export function registerAnalysisCommands(program: Command): void {
     .option('--port <n>', 'port', '8787')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--no-worker', 'do not start in-process workers (workers run elsewhere)')
+    .option('--token <token>', 'the sign-in token (default: SHEETBENCH_TOKEN, else the token file in server.stateDir, created once)')
+    .option('--no-auth', 'no sign-in (only on a loopback --host; other sites\' pages are still refused)')
+    .option('--public-name <name>', 'a host name this server answers to besides localhost/127.0.0.1 (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
     .action(async (flags: ServeFlags) => {
-      const config = loadConfig();
+      const loaded = loadConfig();
+      const config = { ...loaded, server: { ...loaded.server, publicNames: [...loaded.server.publicNames, ...flags.publicName] } };
+      // Sign-in is checked first: a server that would be open stops here, before Temporal or a worker starts.
+      const signIn = await prepareSignIn({ server: config.server, host: flags.host, token: flags.token ?? (process.env.SHEETBENCH_TOKEN || undefined), noAuth: !flags.auth }).catch((err: unknown) => {
+        throw err instanceof AuthSetupError ? new CliError(`cannot start the server: ${err.message}`, EXIT.config) : err;
+      });
       const session = await resolveTemporal(config, log);
       const client = await connectClient(session);
       const workers = flags.worker ? await analysisWorkers(session, config) : undefined;
       const port = Number.parseInt(flags.port, 10);
       if (!Number.isInteger(port) || port < 0) throw new CliError(`--port must be a port number, got "${flags.port}"`, EXIT.usage);
-      const server = await startServer({ config, client, temporal: { address: session.address, namespace: session.namespace, uiUrl: session.uiUrl }, port, host: flags.host, workers });
+      const server = await startServer({ config, client, temporal: { address: session.address, namespace: session.namespace, uiUrl: session.uiUrl }, port, host: flags.host, workers, signIn });
+      for (const note of server.notes) log(note);
       log(`sheetbench web app on ${server.url}/ and its API on ${server.url}/api (conversations in ${path.resolve(config.conversation.dir)})`);
+      // As Jupyter does: the URL that signs a browser in (the page swaps the token for a cookie and drops it from the address bar).
+      if (server.token) log(`sign in by opening: ${server.loginUrl}`);
       await new Promise<void>((resolve) => {
         for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve());
       });

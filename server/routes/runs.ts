@@ -3,6 +3,11 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Hono } from 'hono';
 import { listRuns } from '../../client/runList';
+import { pauseSignal, resumeSignal } from '../../contracts/run';
+import type { AuditLog } from '../auth/auditLog';
+import { clientAddress } from '../auth/signInGuard';
+import { hasRole, type AuthEnv } from '../auth/user';
+import { FILE_CSP } from './conversations';
 
 export interface RunsRoutesDeps {
   /** The folder holding one folder per run (default runs/, as the CLI). */
@@ -11,13 +16,19 @@ export interface RunsRoutesDeps {
   temporal?: { address: string; namespace: string; uiUrl?: string };
   /** A ready client instead (tests, TLS clusters); without either, runs are listed from their folders only. */
   client?: () => Promise<Client>;
+  audit: AuditLog;
 }
+
+const CONTROLS = ['pause', 'resume', 'cancel'] as const;
 
 const REPORT_TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.json': 'application/json', '.md': 'text/markdown; charset=utf-8', '.svg': 'image/svg+xml' };
 
-/** `GET /api/runs` (the benchmark runs with progress and scores) and `GET /api/runs/:id/report/...` (the run's HTML report). */
-export function runsRoutes(deps: RunsRoutesDeps): Hono {
-  const app = new Hono();
+/**
+ * `GET /api/runs` (the benchmark runs with progress and scores), `GET /api/runs/:id/report/...` (the run's HTML
+ * report) for every signed-in user; `POST /api/runs/:id/{pause,resume,cancel}` for operators and admins only.
+ */
+export function runsRoutes(deps: RunsRoutesDeps): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
   const runsDir = path.resolve(deps.runsDir ?? 'runs');
   const client = deps.client ?? (deps.temporal ? lazyClient(deps.temporal) : undefined);
   const uiUrl = deps.temporal?.uiUrl;
@@ -44,7 +55,28 @@ export function runsRoutes(deps: RunsRoutesDeps): Hono {
     const type = REPORT_TYPES[path.extname(rel)];
     const file = await confined(runDir, rel);
     if (!type || !file) return c.json({ error: `run ${id} has no report file ${rel}` }, 404);
-    return c.body(new Uint8Array(await readFile(file)), 200, { 'content-type': type, 'cache-control': 'no-cache' });
+    // A report is a file like any other: it runs no script in the app's origin.
+    return c.body(new Uint8Array(await readFile(file)), 200, { 'content-type': type, 'cache-control': 'no-cache', 'content-security-policy': FILE_CSP });
+  });
+
+  app.post('/api/runs/:id/:control{pause|resume|cancel}', async (c) => {
+    const user = c.get('user');
+    const { id, control } = c.req.param() as { id: string; control: (typeof CONTROLS)[number] };
+    const target = `run ${id}`;
+    if (!hasRole(user, 'operator')) {
+      await deps.audit.write({ action: 'denied', user: user.name, client: clientAddress(c), target, detail: { reason: `run_${control} needs the operator role` } });
+      return c.json({ error: `${control} needs the operator role; ${user.name} is a ${user.role}` }, 403);
+    }
+    const connected = client ? await client().catch(() => undefined) : undefined;
+    if (!connected) return c.json({ error: 'Temporal is unreachable: runs cannot be controlled now' }, 503);
+    const run = (await listRuns({ runsDir, client: connected })).runs.find((r) => r.id === id);
+    if (!run?.workflowId) return c.json({ error: `no run ${id}` }, 404);
+    const handle = connected.workflow.getHandle(run.workflowId);
+    if (control === 'pause') await handle.signal(pauseSignal, `paused from the web by ${user.name}`);
+    else if (control === 'resume') await handle.signal(resumeSignal);
+    else await handle.cancel();
+    await deps.audit.write({ action: `run_${control}`, user: user.name, client: clientAddress(c), target });
+    return c.json({ ok: true, runId: id, workflowId: run.workflowId, control }, 202);
   });
 
   return app;

@@ -22,7 +22,8 @@ export async function startAnalysisEnv(reply: ReplyFn, config: Record<string, un
   const env = await startE2E({ rules: [], fallback: reply }, { config: { recalc: { engine: 'none' }, ...config, conversation: { dir: conversationsDir, ...(config.conversation as object) } } });
   const workers = await startInProcessWorkers(env, { recalc: false });
   const server = await startServer({ config: env.config, client: env.client, temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE }, port: 0, workers });
-  const api = (p: string, init?: RequestInit) => fetch(`${server.url}${p}`, init);
+  // A script's way in: the server's token as a Bearer header (test/server/ covers every other way, and the refusals).
+  const api = (p: string, init?: RequestInit) => fetch(`${server.url}${p}`, withBearer(init, server.token));
   return {
     env,
     server,
@@ -38,6 +39,12 @@ export async function startAnalysisEnv(reply: ReplyFn, config: Record<string, un
       await env.close();
     },
   };
+}
+
+export function withBearer(init: RequestInit = {}, token: string | undefined): RequestInit {
+  const headers = new Headers(init.headers);
+  if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+  return { ...init, headers };
 }
 
 export const jsonBody = (value: unknown, method = 'POST'): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });

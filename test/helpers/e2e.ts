@@ -55,6 +55,8 @@ export async function startE2EWith<Model extends ModelEndpoint>(
     llm: { provider: 'openai', baseUrl: llm.url, apiKey: 'test-key-not-secret', model: 'scripted-model' },
     sandbox: { backend: 'bwrap' },
     run: { concurrency: 4 },
+    // The web server's token, cookie secret and audit log: the test's own, never the checkout's .state/.
+    server: { stateDir: mkdtempSync(path.join(os.tmpdir(), 'sb-server-')) },
   };
   const config = configSchema.parse(merge(base, overrides.config ?? {}));
   const client = await connectClient({ address: temporal.address, namespace: TEST_NAMESPACE });

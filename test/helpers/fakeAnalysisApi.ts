@@ -15,6 +15,7 @@ import { streamSSE } from 'hono/streaming';
 import type { ConversationEvent, ConversationInfo, DebugStep, FileInfo, Pattern } from '../../web/api-types';
 import { webRoutes } from '../../server/routes/web';
 import { runsRoutes } from '../../server/routes/runs';
+import { AuditLog } from '../../server/auth/auditLog';
 
 /** One scripted event, a debug step (kept for GET /debug, not streamed), or a pause until the test calls `release(conversationId)`. */
 export type ScriptEntry = { type: ConversationEvent['type']; data: Record<string, unknown>; delayMs?: number } | { pause: true } | { debug: DebugStep };
@@ -58,7 +59,10 @@ export class FakeAnalysisApi {
     this.root ||= await mkdtemp(path.join(os.tmpdir(), 'sb-fake-api-'));
     const app = new Hono();
     app.route('/', this.routes());
-    app.route('/', runsRoutes({ runsDir: this.opts.runsDir ?? path.join(this.root, 'runs') }));
+    // The fake has no sign-in: everyone is the one local admin, as with `serve --no-auth`.
+    app.use('/api/*', async (c, next) => (c.set('user' as never, { name: 'tester', role: 'admin', via: 'none' } as never), next()));
+    app.get('/api/session', (c) => c.json({ user: { name: 'tester', role: 'admin', via: 'none' }, authRequired: false }));
+    app.route('/', runsRoutes({ runsDir: this.opts.runsDir ?? path.join(this.root, 'runs'), audit: new AuditLog(path.join(this.root, 'audit.jsonl')) }));
     app.route('/', webRoutes());
     await new Promise<void>((resolve) => {
       this.server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info: AddressInfo) => {

@@ -13,7 +13,7 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** A page that records uncaught errors and every request that left the server under test (there must be none). */
-export async function openPage(browser: Browser, baseUrl: string, opts: { width?: number; height?: number } = {}) {
+export async function openPage(browser: Browser, baseUrl: string, opts: { width?: number; height?: number; signInUrl?: string } = {}) {
   const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 }, acceptDownloads: true });
   const page: Page = await context.newPage();
   const pageErrors: string[] = [];
@@ -22,5 +22,13 @@ export async function openPage(browser: Browser, baseUrl: string, opts: { width?
   page.on('request', (r) => {
     if (!r.url().startsWith(baseUrl) && !r.url().startsWith('data:')) foreignRequests.push(r.url());
   });
+  if (opts.signInUrl) await signIn(page, opts.signInUrl);
   return { page, pageErrors, foreignRequests, close: () => context.close() };
+}
+
+/** Opens the server's login URL as a user would: the page swaps the token for its session cookie and shows who is in. */
+export async function signIn(page: Page, loginUrl: string): Promise<void> {
+  await page.goto(loginUrl);
+  await page.locator('.signed-in .user-name').waitFor();
+  if (new URL(page.url()).searchParams.has('token')) throw new Error(`the token stayed in the address bar: ${page.url()}`);
 }

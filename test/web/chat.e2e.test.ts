@@ -63,7 +63,7 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
 
   it('upload a CSV, ask for grouped totals and a bar chart: streamed steps, table rows and bars match the data, the file downloads byte for byte, the debug view has the prompt and stdout', async () => {
     holdAnswer = hold();
-    const { page, pageErrors, foreignRequests, close } = await openPage(browser, server.url);
+    const { page, pageErrors, foreignRequests, close } = await openPage(browser, server.url, { signInUrl: server.loginUrl });
     const id = await newConversationWithCsv(page);
     await ask(page);
     const turn = page.locator('article.turn').first();
@@ -102,7 +102,7 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
 
   it('reload mid-turn: the page shows the running turn where it stands and then its end, nothing twice', async () => {
     holdAnswer = hold();
-    const { page, close } = await openPage(browser, server.url);
+    const { page, close } = await openPage(browser, server.url, { signInUrl: server.loginUrl });
     await newConversationWithCsv(page);
     await ask(page);
     await expect.poll(() => page.locator('article.turn .stdout').count(), { timeout: 90_000 }).toBe(1);
@@ -120,7 +120,7 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
 
   it('kill the worker mid-turn: the turn stays running on the page, then resumes on a new worker and finishes', async () => {
     holdAnswer = hold();
-    const { page, close } = await openPage(browser, server.url);
+    const { page, close } = await openPage(browser, server.url, { signInUrl: server.loginUrl });
     await newConversationWithCsv(page);
     await ask(page);
     await expect.poll(() => page.locator('article.turn .stdout').count(), { timeout: 90_000 }).toBe(1);
@@ -138,7 +138,7 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
 
   it('cancel a turn: it ends as cancelled on the page', async () => {
     holdFirst = hold();
-    const { page, close } = await openPage(browser, server.url);
+    const { page, close } = await openPage(browser, server.url, { signInUrl: server.loginUrl });
     await newConversationWithCsv(page);
     await ask(page);
     await page.getByRole('button', { name: 'Cancel turn' }).click();
@@ -151,7 +151,7 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
 
   it('bad input on the page: a refused or oversized upload, a message while a turn runs, an unknown id — each said where it happens, nothing typed lost', async () => {
     holdFirst = hold();
-    const { page, pageErrors, close } = await openPage(browser, server.url);
+    const { page, pageErrors, close } = await openPage(browser, server.url, { signInUrl: server.loginUrl });
     await newConversationWithCsv(page);
     await page.locator('#file-input').setInputFiles([
       { name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b\n' + '1,2\n'.repeat(60_000)) },

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runsRoutes } from '../../server/routes/runs';
+import { AuditLog } from '../../server/auth/auditLog';
 import { SA } from '../../lib/temporal/searchAttributes';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
 import { buildRunFolder, standardRun } from '../report/fixtures';
@@ -48,7 +49,7 @@ describe('runs route', () => {
   });
 
   it('lists folder runs with scores and a served report; unknown paths and escapes are 404', async () => {
-    const app = runsRoutes({ runsDir });
+    const app = runsRoutes({ runsDir, audit: new AuditLog(path.join(runsDir, 'audit.jsonl')) });
     const body = (await (await app.request('/api/runs')).json()) as RunsReply;
     expect(body.runs).toHaveLength(1);
     expect(body.runs[0]).toMatchObject({ id: 'run-done', benchmark: 'spreadsheetbench', agent: 'single', model: 'gpt-4o-mini', soft: 0.625, hard: 0.5, costUsd: 0.1234, progress: { done: 4, total: 5, failed: 1 }, reportUrl: '/api/runs/run-done/report/report.html' });
@@ -61,7 +62,7 @@ describe('runs route', () => {
   });
 
   it('joins the workflows Temporal knows: a live run shows as running with its Temporal UI link', async () => {
-    const app = runsRoutes({ runsDir, temporal: { address: temporal.address, namespace: TEST_NAMESPACE, uiUrl: 'http://ui.test/namespaces/ns/workflows' } });
+    const app = runsRoutes({ runsDir, audit: new AuditLog(path.join(runsDir, 'audit.jsonl')), temporal: { address: temporal.address, namespace: TEST_NAMESPACE, uiUrl: 'http://ui.test/namespaces/ns/workflows' } });
     let body: RunsReply = { runs: [] };
     for (let i = 0; i < 40 && !body.runs.some((r) => r.id === 'run-live'); i++) {
       body = (await (await app.request('/api/runs')).json()) as RunsReply;
@@ -75,7 +76,7 @@ describe('runs route', () => {
   });
 
   it('Temporal unreachable: runs come from their folders and the reply says why', async () => {
-    const app = runsRoutes({ runsDir, temporal: { address: '127.0.0.1:1', namespace: 'x' } });
+    const app = runsRoutes({ runsDir, audit: new AuditLog(path.join(runsDir, 'audit.jsonl')), temporal: { address: '127.0.0.1:1', namespace: 'x' } });
     const body = (await (await app.request('/api/runs')).json()) as RunsReply;
     expect(body.runs.map((r) => r.id)).toEqual(['run-done']);
     expect(body.temporalError).toMatch(/unreachable/);

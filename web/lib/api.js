@@ -8,13 +8,15 @@ export class ApiError extends Error {
   }
 }
 
+/** Fired when the server answers 401: the app shows the sign-in page (the session ended or was revoked). */
+export const SIGNED_OUT = 'sheetbench:signed-out';
+
 export async function api(method, path, body) {
   const init = { method, headers: {} };
   if (body instanceof FormData) init.body = body;
-  else if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    init.headers['content-type'] = 'application/json';
-  }
+  else if (body !== undefined) init.body = JSON.stringify(body);
+  // The server takes only JSON bodies on state-changing routes (a cross-site form cannot send one without CORS).
+  if (method !== 'GET' && !(body instanceof FormData)) init.headers['content-type'] = 'application/json';
   let res;
   try {
     res = await fetch(path, init);
@@ -29,6 +31,7 @@ export async function api(method, path, body) {
   } catch {
     json = undefined;
   }
+  if (res.status === 401 && path !== '/api/session') dispatchEvent(new CustomEvent(SIGNED_OUT, { detail: json?.error }));
   if (!res.ok) throw new ApiError(json?.error ?? `${method} ${path} failed: HTTP ${res.status}`, res.status);
   return json;
 }

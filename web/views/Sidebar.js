@@ -3,7 +3,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { api, conv } from '../lib/api.js';
 
-export function Sidebar({ conversations, currentId, listError, onChanged }) {
+export function Sidebar({ conversations, currentId, listError, onChanged, user, authRequired, onSignOut }) {
   const [error, setError] = useState(undefined);
   const [renaming, setRenaming] = useState(undefined);
   const act = async (fn) => {
@@ -38,6 +38,12 @@ export function Sidebar({ conversations, currentId, listError, onChanged }) {
       <button class="primary" onClick=${create}>+ New conversation</button>
       <a class="runs-link" href="#/runs">Benchmark runs</a>
     </div>
+    ${user
+      ? html`<p class="signed-in">
+          <span class="user-name" title=${`signed in as ${user.name} (${user.role})`}>${user.name}</span> <span class="muted">${user.role}</span>
+          ${authRequired ? html` <button class="link" onClick=${onSignOut}>Sign out</button>` : html` <span class="muted">(sign-in off)</span>`}
+        </p>`
+      : null}
     ${error || listError ? html`<p class="error" role="alert">${error ?? listError}</p>` : null}
     <ul class="conv-list">
       ${conversations.map((c) =>
