@@ -5,7 +5,7 @@ import type { Config } from '../config/schema';
 import { ConversationService } from '../client/conversations';
 import type { WorkerSet } from '../workers/createWorkers';
 import { createApp } from './app';
-import { prepareSignIn, type PreparedSignIn } from './auth/prepare';
+import { prepareSignIn, serverFiles, type PreparedSignIn } from './auth/prepare';
 
 export interface StartServerOptions {
   config: Config;
@@ -33,6 +33,10 @@ export interface RunningServer {
   loginUrl: string;
   /** What the operator should know at start: where the token is, or that sign-in is off. */
   notes: string[];
+  /** The app's routes, as registered (tests enumerate them, so that no route escapes the sign-in checks). */
+  routes: ReadonlyArray<{ method: string; path: string }>;
+  /** The server's state folder: token, cookie secret, audit log. */
+  stateDir: string;
   close(): Promise<void>;
 }
 
@@ -53,6 +57,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     token: signIn.token,
     loginUrl: signIn.token ? `${url}/?token=${encodeURIComponent(signIn.token)}` : `${url}/`,
     notes: signIn.notes,
+    routes: app.routes.map((r) => ({ method: r.method, path: r.path })),
+    stateDir: serverFiles(opts.config.server).dir,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
