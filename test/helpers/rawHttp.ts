@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 
 export interface RawResponse {
   status: number;
@@ -29,5 +30,29 @@ export function rawRequest(url: string, opts: { method?: string; headers?: Recor
     req.on('timeout', () => req.destroy(new Error(`${opts.method ?? 'GET'} ${url}: no reply in ${opts.timeoutMs ?? 15_000} ms`)));
     req.on('error', reject);
     req.end(opts.body);
+  });
+}
+
+/**
+ * Exact bytes over a socket (a request line no HTTP client would send: raw unicode, `..` segments left as they are,
+ * malformed encodings); the reply's status and body, read until the server closes.
+ */
+export function rawExchange(port: number, request: string | Buffer, timeoutMs = 15_000): Promise<{ status: number; body: string; raw: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => socket.destroy(new Error(`no reply in ${timeoutMs} ms to ${String(request).slice(0, 80)}`)), timeoutMs);
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    const reply = () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0);
+      return { status, body: raw.slice(raw.indexOf('\r\n\r\n') + 4), raw };
+    };
+    // A server that answers early (413 before reading a huge body) may reset the socket while we still write: the
+    // answer already read counts.
+    socket.on('error', (err) => (clearTimeout(timer), chunks.length ? resolve(reply()) : reject(err)));
+    socket.on('close', () => (clearTimeout(timer), resolve(reply())));
+    // Not end(): the server closes a half-closed socket without answering; `Connection: close` ends the exchange.
+    socket.write(request);
   });
 }
