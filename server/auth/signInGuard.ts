@@ -34,7 +34,8 @@ export function signInGuard(deps: { auth: Authenticator; audit: AuditLog; proxyH
     if (!isPublic(method, path)) {
       const found = await identify(c, deps);
       if (!found.ok) return c.json({ error: found.error, signIn: found.signIn }, found.status);
-      if (changing && origin === 'none' && found.user.via === 'cookie') {
+      // A browser stands behind a cookie and behind the sign-in proxy: its state-changing requests always carry Origin.
+      if (changing && origin === 'none' && (found.user.via === 'cookie' || found.user.via === 'proxy')) {
         return c.json({ error: 'a browser request that changes something must carry its Origin header' }, 403);
       }
       user = found.user;

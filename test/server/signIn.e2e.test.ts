@@ -193,13 +193,15 @@ describe('sign-in, Host and Origin rules on the real server', () => {
   it('keeps two users of the trusted proxy apart: neither reads, changes or downloads the other\'s conversations or files', async () => {
     const alice = asUser('alice@example.com');
     const bob = asUser('bob@example.com');
-    const created = await send(main, '/api/conversations', { method: 'POST', headers: { ...alice, ...json }, body: '{"title":"alice only"}' });
+    const noOrigin = await send(main, '/api/conversations', { method: 'POST', headers: { ...alice, ...json }, body: '{"title":"alice only"}' });
+    expect(noOrigin.status).toBe(403); // a browser behind the proxy always sends Origin on a change
+    const created = await send(main, '/api/conversations', { method: 'POST', headers: { ...alice, ...json, ...sameOrigin(main) }, body: '{"title":"alice only"}' });
     expect(created.status).toBe(201);
     const id = created.json<{ id: string; owner: string }>().id;
     expect(created.json<{ owner: string }>().owner).toBe('alice@example.com');
     const upload = await send(main, `/api/conversations/${id}/files`, {
       method: 'POST',
-      headers: { ...alice, 'content-type': 'multipart/form-data; boundary=sbBoundary7731' },
+      headers: { ...alice, ...sameOrigin(main), 'content-type': 'multipart/form-data; boundary=sbBoundary7731' },
       body: `--sbBoundary7731\r\nContent-Disposition: form-data; name="file"; filename="secret.csv"\r\nContent-Type: text/csv\r\n\r\n${SECRET_CSV}\r\n--sbBoundary7731--\r\n`,
     });
     expect(upload.status).toBe(201);
@@ -223,7 +225,7 @@ describe('sign-in, Host and Origin rules on the real server', () => {
       expect([403, 404], `${method} ${p}`).toContain(res.status);
       expect(res.text, `${method} ${p}`).not.toMatch(/alice-secret|alice only/);
     }
-    const bobUpload = await send(main, `/api/conversations/${id}/files`, { method: 'POST', headers: { ...bob, 'content-type': 'multipart/form-data; boundary=sbBoundary7731' }, body: '--sbBoundary7731\r\nContent-Disposition: form-data; name="file"; filename="secret.csv"\r\n\r\nbob\r\n--sbBoundary7731--\r\n' });
+    const bobUpload = await send(main, `/api/conversations/${id}/files`, { method: 'POST', headers: { ...bob, ...sameOrigin(main), 'content-type': 'multipart/form-data; boundary=sbBoundary7731' }, body: '--sbBoundary7731\r\nContent-Disposition: form-data; name="file"; filename="secret.csv"\r\n\r\nbob\r\n--sbBoundary7731--\r\n' });
     expect(bobUpload.status).toBe(404);
     // Nothing of alice's changed; the admin (the server's token) sees it.
     const view = (await send(main, `/api/conversations/${id}`, { headers: alice })).json<{ title: string; messages: unknown[] }>();
@@ -243,7 +245,7 @@ describe('sign-in, Host and Origin rules on the real server', () => {
   it('ignores the proxy header from an address that is not a configured proxy', async () => {
     const res = await send(strict, '/api/session', { headers: asUser('alice@example.com') });
     expect(res.status).toBe(401);
-    const create = await send(strict, '/api/conversations', { method: 'POST', headers: { ...asUser('alice@example.com'), ...json }, body: '{}' });
+    const create = await send(strict, '/api/conversations', { method: 'POST', headers: { ...asUser('alice@example.com'), ...json, ...sameOrigin(strict) }, body: '{}' });
     expect(create.status).toBe(401);
     // With the token as well, the caller is the token's holder, never the name in the header.
     const who = (await send(strict, '/api/session', { headers: { ...asUser('alice@example.com'), ...bearer(strict) } })).json<{ user: { name: string; via: string } }>();

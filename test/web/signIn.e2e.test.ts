@@ -58,7 +58,7 @@ const readFrame = (frame) => { try { return frame.contentDocument ? frame.conten
 })();
 </script>`;
 
-describe('another origin against the app, in Chromium: it reads nothing and changes nothing', () => {
+describe('sign-in, and other origins against the app, in Chromium: they read nothing and change nothing', () => {
   let a: AnalysisEnv;
   let open: RunningServer;
   let attacker: http.Server;
@@ -154,6 +154,34 @@ describe('another origin against the app, in Chromium: it reads nothing and chan
     await expectNothingChanged(before);
     // The same server does answer on its own name.
     expect((await fetch(`${open.url}/api/conversations`)).status).toBe(200);
+  }, 120_000);
+
+  it('the sign-in pages: no token, a wrong one in the URL, the token typed in; the user\'s name shown; sign-out ends the session', async () => {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(a.server.url);
+    await expect.poll(() => page.locator('main.sign-in').textContent()).toContain('This server needs its token');
+    await page.goto(`${a.server.url}/?token=not-the-right-token-at-all`);
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('That token is not right');
+    expect(page.url()).not.toContain('token=');
+    await page.getByLabel('Token').fill(a.server.token!);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const name = page.locator('.signed-in .user-name');
+    await name.waitFor();
+    const who = (await a.json<{ user: { name: string } }>('/api/session')).user.name;
+    expect(await name.textContent()).toBe(who);
+    const cookies = await ctx.cookies();
+    expect(cookies).toHaveLength(1);
+    expect(cookies[0]).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => page.locator('main.sign-in').textContent()).toContain('You are signed out');
+    // The old cookie itself is dead, not only forgotten by this browser.
+    const reused = await fetch(`${a.server.url}/api/conversations`, { headers: { cookie: `${cookies[0]!.name}=${cookies[0]!.value}` } });
+    expect(reused.status).toBe(401);
+    expect(pageErrors).toEqual([]);
+    await ctx.close();
   }, 120_000);
 
   it('the app itself still works after login through the URL: a conversation, an upload and an answer', async () => {
