@@ -5,6 +5,7 @@ import { loadConfig } from '../../config/load';
 import type { Config } from '../../config/schema';
 import { ConversationError } from '../../analysis/conversation/errors';
 import type { ConversationEvent } from '../../analysis/conversation/events';
+import type { Grounding } from '../../analysis/grounding/types';
 import { conversationDir, conversationLayout } from '../../analysis/conversation/layout';
 import { ConversationService } from '../../client/conversations';
 import { PATTERNS, type Pattern } from '../../contracts/conversation';
@@ -132,6 +133,13 @@ async function ask(service: ConversationService, question: string, files: string
   }
 }
 
+/** "[grounding] 3 of 4 numbers found in the turn's tool outputs; not found: 12%". */
+function groundingLine(g: Grounding): string {
+  if (!g.total) return `[grounding] ${g.note ?? 'no numbers to check'}`;
+  const missing = g.numbers.filter((n) => !n.grounded).map((n) => n.text);
+  return `[grounding] ${g.grounded} of ${g.total} numbers found in the turn's tool outputs${missing.length ? `; not found: ${missing.join(', ')}` : ''}${g.note ? ` (${g.note})` : ''}`;
+}
+
 function printEvent(e: ConversationEvent): void {
   const d = e.data as Record<string, unknown>;
   switch (e.type) {
@@ -145,6 +153,8 @@ function printEvent(e: ConversationEvent): void {
       return log(`[error] ${d.message}`);
     case 'answer':
       return void process.stdout.write(`${d.text}\n`);
+    case 'grounding':
+      return log(groundingLine(d as unknown as Grounding));
     case 'turn_ended':
       return log(`turn ${e.turnId} ${d.status}`);
     default:
