@@ -194,6 +194,8 @@ export const analysisFetchConfigSchema = z.object({
 
 export const analysisConfigSchema = z.object({
   executionTimeoutMs: z.number().int().positive().default(60_000),
+  /** How long python_execute may spend re-running earlier cells to restore a lost kernel before it reports `stateReset`. */
+  restoreBudgetMs: z.number().int().positive().default(120_000),
   workspaceMaxBytes: z.number().int().positive().default(100 * 1024 * 1024),
   downloadMaxBytes: z.number().int().positive().default(50 * 1024 * 1024),
   /** What python_execute's `packages` may name; all of them are pre-installed in the sandbox venv (no install at run time). */

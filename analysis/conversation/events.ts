@@ -42,6 +42,11 @@ export interface EventData {
     error?: string;
     files?: FileInfo[];
     durationMs: number;
+    /** python_execute found its kernel lost: restored from the earlier cells, or reset (with the names gone). */
+    restored?: { cells: number; turns: string[]; durationMs: number };
+    stateReset?: boolean;
+    lostVariables?: string[];
+    notice?: string;
   };
   visualization: { output: VisualizationOutput };
   file: { file: FileInfo };

@@ -16,6 +16,8 @@ import type { ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
  * Grounding: `[TABLE]` saves the totals by region as a table and cites them, `[INVENT]` adds a number no code produced
  * (until asked to revise), `[ROUND]` cites printed values rounded and as a percentage, `[NONUM]` answers without
  * numbers, `[CODEANSWER]` answers with numbers only in a code block, `[SILENT]` runs code that prints and writes nothing.
+ * Restore: `[SETUP]` defines `df` and `total` (`[SLOWSETUP]` after sleeping 8 s), `[USEVAR]` uses `total` from an
+ * earlier turn (and defines it again itself after a failure).
  */
 export function salesAnalyst(r: ScriptedRequest): ScriptedReply {
   const question = r.messages.find((m) => m.role === 'user')?.content ?? '';
@@ -30,7 +32,7 @@ export function salesAnalyst(r: ScriptedRequest): ScriptedReply {
   if (question.includes('[NOTOOLS]') || r.toolChoice === 'none' || (last.role === 'tool' && tools.at(-1)?.ok !== false && !question.includes('[LOOP]'))) {
     return taggedAnswer(r, question) ?? answerFromTools(r, 'I think the total is probably around 50.');
   }
-  const tagged = taggedCode(question);
+  const tagged = taggedCode(question, failed > 0);
   if (tagged) return { text: 'Computing.', toolCalls: [{ name: 'python_execute', arguments: { code: tagged } }] };
   if (question.includes('[MANIFEST]')) return { text: '', toolCalls: [{ name: 'python_execute', arguments: { code: chartCode(failed === 0 ? 'regoin' : 'region') } }] };
   if (question.includes('[BADARGS]') && !tools.length) return { text: '', toolCalls: [{ name: 'python_execute', arguments: '{"code": "print(1)' }] };
@@ -41,9 +43,13 @@ export function salesAnalyst(r: ScriptedRequest): ScriptedReply {
 }
 
 const LOAD = "import pandas as pd\ndf = pd.read_csv('sales.csv')";
+const SETUP = `${LOAD}\ntotal = int(df['amount'].sum())\nprint(total)`;
 
-/** The code a grounding tag asks for. */
-function taggedCode(question: string): string | undefined {
+/** The code a grounding or restore tag asks for. */
+function taggedCode(question: string, failedBefore: boolean): string | undefined {
+  if (question.includes('[SLOWSETUP]')) return `import time\ntime.sleep(8)\n${SETUP}`;
+  if (question.includes('[SETUP]')) return SETUP;
+  if (question.includes('[USEVAR]')) return failedBefore ? `${SETUP}\nprint(total * 2)` : 'print(total * 2)';
   if (question.includes('[TABLE]')) {
     return `${LOAD}\nby_region = df.groupby('region', as_index=False)['amount'].sum()\nsave_table(by_region, id='by_region', title='Sales by region')\nprint(df['amount'].sum())`;
   }
