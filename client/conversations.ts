@@ -13,6 +13,7 @@ import {
   type SendMessageInput,
 } from '../contracts/conversation';
 import { readDebugSteps } from '../analysis/conversation/debugStore';
+import { exportConversation, type ExportFile, type ExportFormat } from '../analysis/export';
 import type { DebugStep } from '../analysis/conversation/debug';
 import { ConversationError } from '../analysis/conversation/errors';
 import { readEvents } from '../analysis/conversation/eventLog';
@@ -110,11 +111,14 @@ export class ConversationService {
     await this.infoFile(id);
     if (!files.length) throw new ConversationError('bad_input', 'no file in the upload (multipart field "file")');
     const checked = files.map((f) => checkUpload(f.name, f.data, this.opts.config.conversation.maxUploadBytes));
-    const workspace = this.layout(id).workspace;
+    const { workspace, inputs } = this.layout(id);
     await mkdir(workspace, { recursive: true });
+    await mkdir(inputs, { recursive: true });
     return Promise.all(
       checked.map(async (f) => {
         await writeFile(path.join(workspace, f.filename), f.data, { mode: 0o644 });
+        // Kept as uploaded, out of the sandbox's reach: exports ship it, forks copy it.
+        await writeFile(path.join(inputs, f.filename), f.data, { mode: 0o644 });
         return { filename: f.filename, path: f.filename, type: mimeTypeOf(f.filename), size: f.data.length, ...(f.note ? { note: f.note } : {}) };
       }),
     );
@@ -149,6 +153,13 @@ export class ConversationService {
   async debug(id: string): Promise<DebugStep[]> {
     await this.infoFile(id);
     return readDebugSteps(this.layout(id));
+  }
+
+  /** The conversation (or one finished turn) as a notebook, a script, or the zip of their inputs. */
+  async export(id: string, opts: { format: ExportFormat; turnId?: string }): Promise<ExportFile> {
+    const info = await this.infoFile(id);
+    const layout = this.layout(id);
+    return exportConversation(layout, info, await readEvents(layout), opts);
   }
 
   /** The absolute path of a workspace file; paths leaving the workspace (.., absolute, symlinks out) are refused. */

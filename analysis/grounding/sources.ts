@@ -1,7 +1,5 @@
-import { open } from 'node:fs/promises';
-import path from 'node:path';
 import type { DebugToolCall } from '../conversation/debug';
-import { isInside } from '../workspace/paths';
+import { readInWorkspace } from '../workspace/safeFiles';
 import type { NumberSource, SourceKind } from './types';
 
 /** One text a turn's tools produced (or the question), whose numbers an answer may cite. */
@@ -60,19 +58,10 @@ function filesOf(tool: string, result: Record<string, unknown>): Array<{ file: s
   return out;
 }
 
-/** The start of a workspace file as text; '' for a path outside the workspace or a missing file. */
+/** The start of a workspace file as text; '' for a missing file or one that leads out of the workspace (a symlink the code planted). */
 async function readHead(workspace: string, rel: string): Promise<string> {
-  const file = path.resolve(workspace, rel);
-  if (!isInside(workspace, file)) return '';
-  const handle = await open(file, 'r').catch(() => undefined);
-  if (!handle) return '';
-  try {
-    const buffer = Buffer.alloc(FILE_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, FILE_BYTES, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await handle.close();
-  }
+  const read = await readInWorkspace(workspace, rel, FILE_BYTES).catch(() => undefined);
+  return read?.data.toString('utf8') ?? '';
 }
 
 /** What a reader is shown for a number found at `at` in a source: the line it is on. */

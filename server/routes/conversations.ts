@@ -12,6 +12,7 @@ import type { ConversationService } from '../../client/conversations';
 import { PATTERN_DESCRIPTIONS } from '../../analysis/conversation/types';
 import { PATTERNS } from '../../contracts/conversation';
 import { mimeTypeOf } from '../../analysis/conversation/mime';
+import { EXPORT_FORMATS, type ExportFile, type ExportFormat } from '../../analysis/export';
 import type { AuditEntry, AuditLog } from '../auth/auditLog';
 import { clientAddress } from '../auth/signInGuard';
 import { mayAccess, type AuthEnv } from '../auth/user';
@@ -20,6 +21,7 @@ const STATUS: Record<ConversationErrorKind, ContentfulStatusCode> = {
   bad_input: 400,
   not_found: 404,
   busy: 409,
+  empty: 409,
   too_large: 413,
   refused_type: 415,
   unavailable: 503,
@@ -115,6 +117,12 @@ export function conversationRoutes(deps: ConversationRouteDeps): Hono<AuthEnv> {
     return c.json(cancelled, 202);
   });
   app.get('/conversations/:id/debug', async (c) => c.json({ steps: await service.debug(c.req.param('id')) }));
+  app.get('/conversations/:id/export', async (c) => {
+    const id = c.req.param('id');
+    const file = await service.export(id, exportQuery(c));
+    await audit(c, 'export', id, { format: file.filename.split('.').pop(), file: file.filename });
+    return sendExport(c, file);
+  });
 
   app.get('/conversations/:id/events', async (c) => {
     const id = c.req.param('id');
@@ -158,6 +166,24 @@ export function conversationRoutes(deps: ConversationRouteDeps): Hono<AuthEnv> {
   });
 
   return app;
+}
+
+const exportQuerySchema = z.object({ format: z.enum(EXPORT_FORMATS), turn: z.string().regex(/^t\d{1,6}$/, 'turn must be a turn id such as t1').optional() });
+
+/** `?format=ipynb|py|inputs[&turn=t2]`. */
+export function exportQuery(c: Context): { format: ExportFormat; turnId?: string } {
+  const parsed = exportQuerySchema.safeParse({ format: c.req.query('format') ?? 'ipynb', turn: c.req.query('turn') });
+  if (!parsed.success) throw new ConversationError('bad_input', `invalid export: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')} (format is one of ${EXPORT_FORMATS.join(', ')})`);
+  return { format: parsed.data.format, ...(parsed.data.turn ? { turnId: parsed.data.turn } : {}) };
+}
+
+/** An export as a download: its own name and type, never run or sniffed by the browser. */
+export function sendExport(c: Context, file: ExportFile): Response {
+  c.header('Content-Type', file.contentType);
+  c.header('Content-Disposition', `attachment; filename="${file.filename.replace(/["\\]/g, '_')}"`);
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Content-Security-Policy', FILE_CSP);
+  return c.body(new Uint8Array(file.body));
 }
 
 async function parse<T>(c: Context, schema: z.ZodType<T>, optional = false): Promise<T> {
