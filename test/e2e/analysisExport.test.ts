@@ -166,7 +166,7 @@ describe('export to a notebook and a script', () => {
   it('refuses what cannot be exported with its reason, and the conversation goes on', async () => {
     const none = await get('format=ipynb', failedOnly);
     expect(none.status).toBe(409);
-    expect((await none.json()).error).toMatch(/has no Python code that ran successfully \(\d+ execution\(s\) failed\): a notebook would have nothing to run/);
+    expect(((await none.json()) as { error: string }).error).toMatch(/has no Python code that ran successfully \(\d+ execution\(s\) failed\): a notebook would have nothing to run/);
     expect((await get('format=docx')).status).toBe(400);
     expect((await get('format=ipynb&turn=t99')).status).toBe(404);
     expect((await get('format=ipynb&turn=../t1')).status).toBe(400);
