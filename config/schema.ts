@@ -221,6 +221,9 @@ export const serverConfigSchema = z.object({
   publicNames: z.array(z.string().min(1)).default([]),
   /** How long a browser session (the cookie got for the token) lasts. */
   sessionHours: z.number().positive().default(168),
+  /** A share link's life when its owner does not choose one, and the longest one may choose. */
+  shareLinkHours: z.number().positive().default(168),
+  maxShareLinkHours: z.number().positive().default(720),
   /** A users file for small teams: one token per user, with a role (`sheetbench auth add-user`). */
   usersFile: z.string().optional(),
   /** A sign-in proxy in front (e.g. oauth2-proxy): its user header is believed only from these exact addresses. */

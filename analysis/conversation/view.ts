@@ -17,6 +17,7 @@ export interface ConversationInfo {
   workflowId: string;
   temporalUiUrl?: string;
   owner?: string;
+  forkedFrom?: { id: string; turnId?: string };
 }
 
 export interface ConversationMessage {
@@ -60,6 +61,7 @@ export function infoView(info: ConversationInfoFile, events: ConversationEvent[]
     status: info.deleted ? 'closed' : turns.some((t) => t.status === 'running') ? 'running' : 'idle',
     turns: turns.length,
     ...(info.owner !== undefined ? { owner: info.owner } : {}),
+    ...(info.forkedFrom ? { forkedFrom: info.forkedFrom } : {}),
     ...links,
   };
 }
