@@ -52,6 +52,8 @@ function reduceTurn(turn, { type, data, at }) {
       return { ...turn, files: [...turn.files.filter((f) => f.path !== data.file.path), data.file] };
     case 'answer':
       return { ...turn, answer: data.text };
+    case 'grounding':
+      return { ...turn, grounding: data };
     case 'usage':
       return { ...turn, usage: { inputTokens: data.inputTokens, outputTokens: data.outputTokens, costUsd: data.costUsd } };
     case 'error':
