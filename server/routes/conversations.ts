@@ -1,14 +1,13 @@
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { ConversationError } from '../../analysis/conversation/errors';
 import type { ConversationService } from '../../client/conversations';
 import { PATTERN_DESCRIPTIONS } from '../../analysis/conversation/types';
 import { PATTERNS } from '../../contracts/conversation';
-import type { AuditEntry, AuditLog } from '../auth/auditLog';
-import { clientAddress } from '../auth/signInGuard';
+import type { AuditLog } from '../auth/auditLog';
 import { mayAccess, type AuthEnv } from '../auth/user';
-import { errorReply, exportQuery, parse, sendExport, sendWorkspaceFile, streamEvents } from './replies';
+import { errorReply, exportQuery, parse, routeAudit, sendExport, sendWorkspaceFile, streamEvents } from './replies';
 import { registerShareRoutes } from './shares';
 
 export { FILE_CSP } from './replies';
@@ -39,8 +38,7 @@ export function conversationRoutes(deps: ConversationRouteDeps): Hono<AuthEnv> {
   const { service } = deps;
   const app = new Hono<AuthEnv>();
   app.onError((err, c) => errorReply(c, err));
-  const audit = (c: Context<AuthEnv>, action: AuditEntry['action'], target: string, detail?: AuditEntry['detail']) =>
-    deps.audit.write({ action, user: c.get('user').name, client: clientAddress(c), target, ...(detail ? { detail } : {}) });
+  const audit = routeAudit(deps.audit);
 
   const owned: MiddlewareHandler<AuthEnv> = async (c, next) => {
     const id = c.req.param('id') ?? '';

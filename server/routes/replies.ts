@@ -4,6 +4,9 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
+import type { AuditEntry, AuditLog } from '../auth/auditLog';
+import { clientAddress } from '../auth/signInGuard';
+import type { AuthEnv } from '../auth/user';
 import { streamSSE } from 'hono/streaming';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
@@ -11,6 +14,13 @@ import { ConversationError, type ConversationErrorKind } from '../../analysis/co
 import type { ConversationEvent } from '../../analysis/conversation/events';
 import { mimeTypeOf } from '../../analysis/conversation/mime';
 import { EXPORT_FORMATS, type ExportFile, type ExportFormat } from '../../analysis/export';
+
+/** A route's audit line: the signed-in user, the client's address, what was done to which target. */
+export type RouteAudit = (c: Context<AuthEnv>, action: AuditEntry['action'], target: string, detail?: AuditEntry['detail']) => Promise<void>;
+
+export function routeAudit(log: AuditLog): RouteAudit {
+  return (c, action, target, detail) => log.write({ action, user: c.get('user').name, client: clientAddress(c), target, ...(detail ? { detail } : {}) });
+}
 
 const STATUS: Record<ConversationErrorKind, ContentfulStatusCode> = {
   bad_input: 400,

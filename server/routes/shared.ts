@@ -1,10 +1,9 @@
 import { Hono, type Context } from 'hono';
 import type { ConversationService } from '../../client/conversations';
-import type { AuditEntry, AuditLog } from '../auth/auditLog';
-import { clientAddress } from '../auth/signInGuard';
+import type { AuditLog } from '../auth/auditLog';
 import type { AuthEnv } from '../auth/user';
 import { openShare, shareView, type SharedScope } from '../sharing/access';
-import { errorReply, exportQuery, sendExport, sendWorkspaceFile, streamEvents } from './replies';
+import { errorReply, exportQuery, routeAudit, sendExport, sendWorkspaceFile, streamEvents } from './replies';
 import { ConversationError } from '../../analysis/conversation/errors';
 
 export interface SharedRouteDeps {
@@ -24,8 +23,7 @@ export function sharedRoutes(deps: SharedRouteDeps): Hono<AuthEnv> {
   const { service } = deps;
   const app = new Hono<AuthEnv>();
   app.onError((err, c) => errorReply(c, err));
-  const audit = (c: Context<AuthEnv>, action: AuditEntry['action'], target: string, detail?: AuditEntry['detail']) =>
-    deps.audit.write({ action, user: c.get('user').name, client: clientAddress(c), target, ...(detail ? { detail } : {}) });
+  const audit = routeAudit(deps.audit);
 
   /** The share the URL's token opens for this user; a refusal is audited and answered with its reason. */
   const open = async (c: Context<AuthEnv>): Promise<SharedScope> => {

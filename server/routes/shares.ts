@@ -1,12 +1,11 @@
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { ConversationError } from '../../analysis/conversation/errors';
 import type { ConversationService } from '../../client/conversations';
-import type { AuditEntry } from '../auth/auditLog';
 import type { AuthEnv } from '../auth/user';
 import { shareView } from '../sharing/access';
-import { parse } from './replies';
+import { parse, type RouteAudit } from './replies';
 
 const shareBody = z
   .object({
@@ -22,7 +21,7 @@ export interface ShareRouteDeps {
   service: ConversationService;
   secret: string;
   hours: { default: number; max: number };
-  audit: (c: Context<AuthEnv>, action: AuditEntry['action'], target: string, detail?: AuditEntry['detail']) => Promise<void>;
+  audit: RouteAudit;
 }
 
 /**

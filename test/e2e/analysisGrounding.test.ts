@@ -1,18 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationEvent } from '../../analysis/conversation/events';
 import type { Grounding } from '../../analysis/grounding/types';
 import { REVISE_NUMBERS_LEAD } from '../../analysis/conversation/prompts';
 import type { Pattern } from '../../contracts/conversation';
-import { startAnalysisEnv, waitForTurn, type AnalysisEnv } from '../helpers/analysis';
+import { runCases, startAnalysisEnv, waitForTurn, type AnalysisEnv, type CaseOutcome } from '../helpers/analysis';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
 
-interface Outcome {
-  id: string;
-  events: ConversationEvent[];
-  grounding: Grounding;
-  answer: string;
-  status: string;
-}
+type Outcome = CaseOutcome & { grounding: Grounding };
 
 /**
  * Grounded numbers end to end (real Temporal, sandbox and tools; the scripted analyst): each turn's answer gets a
@@ -20,7 +13,7 @@ interface Outcome {
  */
 describe('grounded numbers', () => {
   let a: AnalysisEnv;
-  const outcomes = new Map<string, Outcome>();
+  let outcomes = new Map<string, Outcome>();
   const cases: Array<[string, Pattern, string]> = [
     ['table', 'react', '[TABLE]'],
     ['invented', 'react', '[INVENT]'],
@@ -33,18 +26,8 @@ describe('grounded numbers', () => {
 
   beforeAll(async () => {
     a = await startAnalysisEnv(salesAnalyst);
-    const svc = a.server.service;
-    await Promise.all(
-      cases.map(async ([name, pattern, tag]) => {
-        const conv = await svc.create({ title: name, pattern });
-        await svc.upload(conv.id, [{ name: 'sales.csv', data: Buffer.from(SALES_CSV) }]);
-        const { turnId } = await svc.send(conv.id, { text: `What is the total amount in sales.csv? ${tag}` });
-        const events = (await waitForTurn(a, conv.id, turnId, 300_000)).filter((e) => e.turnId === turnId);
-        const grounding = events.find((e) => e.type === 'grounding')?.data as unknown as Grounding;
-        const answer = String(events.find((e) => e.type === 'answer')?.data.text ?? '');
-        outcomes.set(name, { id: conv.id, events, grounding, answer, status: String(events.at(-1)!.data.status) });
-      }),
-    );
+    const ran = await runCases(a, cases.map(([name, pattern, tag]) => [name, pattern, `What is the total amount in sales.csv? ${tag}`]), Buffer.from(SALES_CSV));
+    outcomes = new Map([...ran].map(([name, o]) => [name, { ...o, grounding: o.events.find((e) => e.type === 'grounding')?.data as unknown as Grounding }]));
   }, 420_000);
   afterAll(async () => a?.close());
 

@@ -10,3 +10,4 @@ export interface TurnsState { lastSeq: number; turns: Turn[] }
 export function emptyTurns(): TurnsState;
 export function applyEvent(state: TurnsState, ev: ConversationEvent): TurnsState;
 export function runningTurn(state: TurnsState): Turn | undefined;
+export function batched<E>(apply: (events: E[]) => void, ms?: number): [(ev: E) => void, () => void];

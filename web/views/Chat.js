@@ -4,7 +4,7 @@ import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, conv } from '../lib/api.js';
 import { followEvents } from '../lib/events.js';
-import { applyEvent, emptyTurns, runningTurn } from '../lib/turns.js';
+import { applyEvent, batched, emptyTurns, runningTurn } from '../lib/turns.js';
 import { Composer } from './Composer.js';
 import { ConversationHeader } from './ConversationHeader.js';
 import { ExportMenu, SharePanel } from './ShareMenu.js';
@@ -30,18 +30,7 @@ export function Chat({ id, patterns, onChanged, user }) {
     setState(emptyTurns());
     refresh();
     let timer;
-    // Events arrive one message at a time (hundreds on a replay): apply them in batches, one render per batch.
-    let batch = [];
-    let flush;
-    const applySoon = (ev) => {
-      batch.push(ev);
-      flush ??= setTimeout(() => {
-        const events = batch;
-        batch = [];
-        flush = undefined;
-        setState((s) => events.reduce(applyEvent, s));
-      }, 16);
-    };
+    const [applySoon, cancelBatch] = batched((events) => setState((s) => events.reduce(applyEvent, s)));
     const stop = followEvents(
       `${conv(id)}/events`,
       0,
@@ -55,7 +44,7 @@ export function Chat({ id, patterns, onChanged, user }) {
       },
       setStream,
     );
-    return () => (clearTimeout(timer), clearTimeout(flush), stop());
+    return () => (clearTimeout(timer), cancelBatch(), stop());
   }, [id]);
   useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [state.lastSeq]);
 

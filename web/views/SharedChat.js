@@ -4,7 +4,7 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, shared } from '../lib/api.js';
 import { followEvents } from '../lib/events.js';
-import { applyEvent, emptyTurns } from '../lib/turns.js';
+import { applyEvent, batched, emptyTurns } from '../lib/turns.js';
 import { ConversationHeader } from './ConversationHeader.js';
 import { Debug } from './Debug.js';
 import { ExportMenu } from './ShareMenu.js';
@@ -36,18 +36,9 @@ export function SharedChat({ token, tab, onForked }) {
     setState(emptyTurns());
     api('GET', base).then(setData, (err) => setError(err.message));
     if (tab === 'debug') return undefined;
-    let batch = [];
-    let flush;
-    const stop = followEvents(`${base}/events`, 0, (ev) => {
-      batch.push(ev);
-      flush ??= setTimeout(() => {
-        const events = batch;
-        batch = [];
-        flush = undefined;
-        setState((s) => events.reduce(applyEvent, s));
-      }, 16);
-    }, () => undefined);
-    return () => (clearTimeout(flush), stop());
+    const [push, cancelBatch] = batched((events) => setState((s) => events.reduce(applyEvent, s)));
+    const stop = followEvents(`${base}/events`, 0, push, () => undefined);
+    return () => (cancelBatch(), stop());
   }, [token, tab]);
   if (error) return html`<section class="chat empty shared"><p class="error" role="alert">${error}</p><p><a href="#/">Back to my conversations</a></p></section>`;
   const header = (view) => html`<${SharedHeader} token=${token} data=${data} view=${view ?? data?.conversation} tab=${tab} onForked=${onForked} />`;
