@@ -1,8 +1,9 @@
 /**
  * Runs the analysis task suite (data/analysis) as the analysis benchmark, once per pattern, with the scripted reference
  * model on a real Temporal server, the real sandbox and a local data server (so the fetch requests run too), and prints
- * per-pattern success, steps, tool calls and tokens from each run's summary.json: the same runner as `sheetbench run
- * --dataset data/analysis --agent <pattern>`. Usage: node --import tsx bench/analysis-suite.ts [pattern,pattern,...] [--concurrency N]
+ * per-pattern success, the share of the answers' numbers grounded in their tool outputs, steps, tool calls and tokens
+ * from each run's summary.json: the same runner as `sheetbench run --dataset data/analysis --agent <pattern>`.
+ * Usage: node --import tsx bench/analysis-suite.ts [pattern,pattern,...] [--concurrency N]
  */
 import { createReadStream, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnalysisSummary } from '../benchmarks/analysis/finalize';
 import { filesDir, loadAnalysisSuite } from '../benchmarks/analysis/dataset';
+import { groundedCell } from '../benchmarks/analysis/summaryLines';
 import { createRun, planRun } from '../client/createRun';
 import { startRunWorkflow } from '../client/startRun';
 import { PATTERNS, type Pattern } from '../contracts/conversation';
@@ -46,10 +48,10 @@ try {
   const summaries = await Promise.all(patterns.map((pattern) => runPattern(pattern)));
   for (const s of summaries) for (const f of s.failed) process.stdout.write(`FAIL ${f.taskId} (${s.pattern}): ${f.reason}\n`);
   process.stdout.write(`\n${suite.tasks.length} requests × ${patterns.length} patterns, ${((Date.now() - started) / 1000).toFixed(0)} s, concurrency ${concurrency} per run\n`);
-  process.stdout.write('pattern            passed   steps/req  tools/req  tokens/req\n');
+  process.stdout.write('pattern            passed  grounded numbers   steps/req  tools/req  tokens/req\n');
   for (const s of summaries) {
     const t = s.total;
-    process.stdout.write(`${s.pattern.padEnd(18)} ${`${t.passed}/${t.scored}`.padStart(6)} ${t.steps.toFixed(1).padStart(10)} ${t.toolCalls.toFixed(1).padStart(10)} ${t.tokens.toFixed(0).padStart(11)}\n`);
+    process.stdout.write(`${s.pattern.padEnd(18)} ${`${t.passed}/${t.scored}`.padStart(6)}  ${groundedCell(t).padStart(16)} ${t.steps.toFixed(1).padStart(11)} ${t.toolCalls.toFixed(1).padStart(10)} ${t.tokens.toFixed(0).padStart(11)}\n`);
   }
   const levels = [...new Set(summaries.flatMap((s) => Object.keys(s.byLevel)))].sort();
   const sumOf = (level: string, key: 'passed' | 'scored') => summaries.reduce((n, s) => n + (s.byLevel[level]?.[key] ?? 0), 0);

@@ -13,6 +13,7 @@ import {
   type SendMessageInput,
 } from '../contracts/conversation';
 import { readDebugSteps } from '../analysis/conversation/debugStore';
+import { exportConversation, type ExportFile, type ExportFormat } from '../analysis/export';
 import type { DebugStep } from '../analysis/conversation/debug';
 import { ConversationError } from '../analysis/conversation/errors';
 import { readEvents } from '../analysis/conversation/eventLog';
@@ -21,7 +22,10 @@ import { listInfos, readInfo, writeInfo, type ConversationInfoFile } from '../an
 import { conversationDir, conversationLayout, conversationWorkflowId, CONVERSATION_ID } from '../analysis/conversation/layout';
 import { mimeTypeOf } from '../analysis/conversation/mime';
 import type { FileInfo } from '../analysis/conversation/types';
-import type { Pattern } from '../contracts/conversation';
+import { ZERO_USAGE, type ConversationState, type Pattern } from '../contracts/conversation';
+import { copyForFork } from '../analysis/conversation/fork';
+import { filesNamed, scopedEvents } from '../analysis/conversation/shareScope';
+import { addShare, readShares, revokeShare, type ShareGrant } from '../analysis/conversation/shares';
 import { checkUpload } from '../analysis/conversation/uploads';
 import { listWorkspaceFiles } from '../analysis/conversation/workspaceFiles';
 import { conversationView, infoView, type ConversationInfo, type ConversationView } from '../analysis/conversation/view';
@@ -43,23 +47,49 @@ export class ConversationService {
 
   /** `owner`: the signed-in user it belongs to (the server passes it; `ask` has none). */
   async create(input: { title?: string; pattern?: Pattern }, owner?: string): Promise<ConversationInfo> {
-    const id = `c${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
-    const dir = conversationDir(this.root, id);
+    const { id, dir } = await this.newFolder();
     const now = new Date().toISOString();
     const info: ConversationInfoFile = { id, title: input.title?.trim() || 'New conversation', pattern: input.pattern ?? 'auto', createdAt: now, updatedAt: now, deleted: false, ...(owner !== undefined ? { owner } : {}) };
+    await writeInfo(dir, info);
+    await this.start(info, dir);
+    return this.info(info, []);
+  }
+
+  /**
+   * A new conversation of `owner` holding what a share lets them see of `sourceId` (files, the shared turns' events,
+   * the debug records if allowed): its next turn is numbered after the copied ones, and its kernel is restored from
+   * their code on first use. The original is only read.
+   */
+  async fork(sourceId: string, owner: string, scope: { turnId?: string; debug: boolean }): Promise<ConversationInfo> {
+    const source = await this.infoFile(sourceId);
+    const { id, dir } = await this.newFolder();
+    const lastTurn = await copyForFork(this.layout(sourceId), conversationLayout(dir), { ...scope, maxBytes: this.opts.config.analysis.workspaceMaxBytes });
+    const now = new Date().toISOString();
+    const forkedFrom = { id: sourceId, ...(scope.turnId ? { turnId: scope.turnId } : {}) };
+    const info: ConversationInfoFile = { id, title: `${source.title} (fork)`.slice(0, 200), pattern: source.pattern, createdAt: now, updatedAt: now, deleted: false, owner, forkedFrom };
+    await writeInfo(dir, info);
+    await this.start(info, dir, { turns: [], usage: ZERO_USAGE, steps: 0, turnCount: lastTurn });
+    return this.info(info, await readEvents(conversationLayout(dir)));
+  }
+
+  private async newFolder(): Promise<{ id: string; dir: string }> {
+    const id = `c${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+    const dir = conversationDir(this.root, id);
     await mkdir(conversationLayout(dir).workspace, { recursive: true });
     // The sandbox runs as an unprivileged uid: it must reach the folder (o+x) to mount the workspace.
     await chmod(this.root, 0o711).catch(() => undefined);
     await chmod(dir, 0o711);
-    await writeInfo(dir, info);
+    return { id, dir };
+  }
+
+  private async start(info: ConversationInfoFile, dir: string, carried?: ConversationState): Promise<void> {
     await this.temporal(() =>
       this.opts.client.workflow.start(conversationWorkflow, {
-        workflowId: conversationWorkflowId(id),
+        workflowId: conversationWorkflowId(info.id),
         taskQueue: this.opts.config.temporal.taskQueue,
-        args: [{ conversationId: id, dir, pattern: info.pattern, settings: conversationSettings(this.opts.config) }],
+        args: [{ conversationId: info.id, dir, pattern: info.pattern, settings: conversationSettings(this.opts.config), ...(carried ? { carried } : {}) }],
       }),
     );
-    return this.info(info, []);
   }
 
   async list(): Promise<ConversationInfo[]> {
@@ -74,11 +104,14 @@ export class ConversationService {
     return !info || info.deleted ? { exists: false } : { exists: true, ...(info.owner !== undefined ? { owner: info.owner } : {}) };
   }
 
-  async get(id: string): Promise<ConversationView> {
+  /** The conversation, or (a share of one turn) only that turn's messages and files. */
+  async get(id: string, turnId?: string): Promise<ConversationView> {
     const info = await this.infoFile(id);
     const layout = this.layout(id);
-    const events = await readEvents(layout);
-    return conversationView(this.info(info, events), events, await listWorkspaceFiles(layout.workspace));
+    const events = scopedEvents(await readEvents(layout), turnId);
+    const files = await listWorkspaceFiles(layout.workspace);
+    const named = filesNamed(events);
+    return conversationView(this.info(info, events), events, turnId ? files.filter((f) => named.has(f.path)) : files);
   }
 
   async rename(id: string, title: string): Promise<ConversationInfo> {
@@ -110,11 +143,14 @@ export class ConversationService {
     await this.infoFile(id);
     if (!files.length) throw new ConversationError('bad_input', 'no file in the upload (multipart field "file")');
     const checked = files.map((f) => checkUpload(f.name, f.data, this.opts.config.conversation.maxUploadBytes));
-    const workspace = this.layout(id).workspace;
+    const { workspace, inputs } = this.layout(id);
     await mkdir(workspace, { recursive: true });
+    await mkdir(inputs, { recursive: true });
     return Promise.all(
       checked.map(async (f) => {
         await writeFile(path.join(workspace, f.filename), f.data, { mode: 0o644 });
+        // Kept as uploaded, out of the sandbox's reach: exports ship it, forks copy it.
+        await writeFile(path.join(inputs, f.filename), f.data, { mode: 0o644 });
         return { filename: f.filename, path: f.filename, type: mimeTypeOf(f.filename), size: f.data.length, ...(f.note ? { note: f.note } : {}) };
       }),
     );
@@ -141,20 +177,69 @@ export class ConversationService {
     return { turnId: summary.currentTurnId };
   }
 
-  async events(id: string, after = 0): Promise<ConversationEvent[]> {
+  async events(id: string, after = 0, turnId?: string): Promise<ConversationEvent[]> {
     await this.infoFile(id);
-    return readEvents(this.layout(id), after);
+    return scopedEvents(await readEvents(this.layout(id), after), turnId);
   }
 
-  async debug(id: string): Promise<DebugStep[]> {
+  async debug(id: string, turnId?: string): Promise<DebugStep[]> {
     await this.infoFile(id);
-    return readDebugSteps(this.layout(id));
+    return (await readDebugSteps(this.layout(id))).filter((s) => !turnId || s.turnId === turnId);
+  }
+
+  /** The share grants of a conversation (revoked ones included). */
+  async shares(id: string): Promise<ShareGrant[]> {
+    await this.infoFile(id);
+    return readShares(this.layout(id).dir);
+  }
+
+  async share(id: string, grant: Omit<ShareGrant, 'id'>): Promise<ShareGrant> {
+    await this.infoFile(id);
+    if (grant.turnId && !(await readEvents(this.layout(id))).some((e) => e.type === 'turn_ended' && e.turnId === grant.turnId)) {
+      throw new ConversationError('bad_input', `conversation ${id} has no ended turn ${grant.turnId} to share`);
+    }
+    return addShare(this.layout(id).dir, grant);
+  }
+
+  async unshare(id: string, shareId: string): Promise<void> {
+    await this.infoFile(id);
+    if (!(await revokeShare(this.layout(id).dir, shareId))) throw new ConversationError('not_found', `conversation ${id} has no share ${shareId} (or it was revoked already)`);
+  }
+
+  /**
+   * A grant as a share link's holder meets it: the conversation's owner and whether it was deleted, and the grant
+   * (undefined when there is none with that id). Undefined when the conversation never existed.
+   */
+  async grantOf(id: string, shareId: string): Promise<{ owner?: string; title: string; deleted: boolean; grant?: ShareGrant } | undefined> {
+    const info = CONVERSATION_ID.test(id) ? await readInfo(conversationDir(this.root, id)) : undefined;
+    if (!info) return undefined;
+    const grant = (await readShares(this.layout(id).dir)).find((g) => g.id === shareId);
+    return { ...(info.owner !== undefined ? { owner: info.owner } : {}), title: info.title, deleted: info.deleted, ...(grant ? { grant } : {}) };
+  }
+
+  /** The live grants naming `user`, with their conversations (deleted conversations and ended grants left out). */
+  async sharedWith(user: string, now = Date.now()): Promise<Array<{ info: ConversationInfo; grant: ShareGrant }>> {
+    const out: Array<{ info: ConversationInfo; grant: ShareGrant }> = [];
+    for (const info of (await listInfos(this.root)).filter((i) => !i.deleted)) {
+      const grants = (await readShares(this.layout(info.id).dir)).filter((g) => 'user' in g.to && g.to.user === user && !g.revokedAt && (g.expiresAt === undefined || g.expiresAt > now));
+      for (const grant of grants) out.push({ info: this.info(info, []), grant });
+    }
+    return out;
+  }
+
+  /** The conversation (or one finished turn) as a notebook, a script, or the zip of their inputs. */
+  async export(id: string, opts: { format: ExportFormat; turnId?: string }): Promise<ExportFile> {
+    const info = await this.infoFile(id);
+    const layout = this.layout(id);
+    return exportConversation(layout, info, await readEvents(layout), opts);
   }
 
   /** The absolute path of a workspace file; paths leaving the workspace (.., absolute, symlinks out) are refused. */
-  async resolveFile(id: string, relPath: string): Promise<string> {
+  async resolveFile(id: string, relPath: string, turnId?: string): Promise<string> {
     await this.infoFile(id);
     const workspace = this.layout(id).workspace;
+    // A share of one turn reaches only the files that turn named.
+    if (turnId && !filesNamed(await this.events(id, 0, turnId)).has(relPath)) throw new ConversationError('not_found', `no file "${relPath}" in the shared turn`);
     const target = path.resolve(workspace, relPath);
     const notFound = new ConversationError('not_found', `no file "${relPath}" in the workspace`);
     if (path.isAbsolute(relPath) || !target.startsWith(workspace + path.sep)) throw notFound;

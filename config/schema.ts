@@ -194,6 +194,8 @@ export const analysisFetchConfigSchema = z.object({
 
 export const analysisConfigSchema = z.object({
   executionTimeoutMs: z.number().int().positive().default(60_000),
+  /** How long python_execute may spend re-running earlier cells to restore a lost kernel before it reports `stateReset`. */
+  restoreBudgetMs: z.number().int().positive().default(120_000),
   workspaceMaxBytes: z.number().int().positive().default(100 * 1024 * 1024),
   downloadMaxBytes: z.number().int().positive().default(50 * 1024 * 1024),
   /** What python_execute's `packages` may name; all of them are pre-installed in the sandbox venv (no install at run time). */
@@ -219,6 +221,9 @@ export const serverConfigSchema = z.object({
   publicNames: z.array(z.string().min(1)).default([]),
   /** How long a browser session (the cookie got for the token) lasts. */
   sessionHours: z.number().positive().default(168),
+  /** A share link's life when its owner does not choose one, and the longest one may choose. */
+  shareLinkHours: z.number().positive().default(168),
+  maxShareLinkHours: z.number().positive().default(720),
   /** A users file for small teams: one token per user, with a role (`sheetbench auth add-user`). */
   usersFile: z.string().optional(),
   /** A sign-in proxy in front (e.g. oauth2-proxy): its user header is believed only from these exact addresses. */

@@ -5,6 +5,7 @@ import { sessionRoutes } from './auth/sessionRoutes';
 import { signInGuard } from './auth/signInGuard';
 import type { AuthEnv } from './auth/user';
 import { conversationRoutes } from './routes/conversations';
+import { sharedRoutes } from './routes/shared';
 import { runsRoutes, type RunsRoutesDeps } from './routes/runs';
 import { webRoutes } from './routes/web';
 import { hostGuard, securityHeaders } from './security/guards';
@@ -13,8 +14,10 @@ export interface AppDeps {
   service: ConversationService;
   temporal: { address: string; namespace: string; uiUrl?: string };
   maxUploadBytes: number;
+  /** Share links: the default and longest life (config server.shareLinkHours, maxShareLinkHours). */
+  shareLinkHours: { default: number; max: number };
   /** Sign-in, the audit log and the server's host names (server/auth/prepare.ts); there is no app without them. */
-  signIn: Pick<PreparedSignIn, 'auth' | 'audit' | 'allowedHosts' | 'proxyHeader'>;
+  signIn: Pick<PreparedSignIn, 'auth' | 'audit' | 'allowedHosts' | 'proxyHeader' | 'shareSecret'>;
   runs?: Pick<RunsRoutesDeps, 'runsDir' | 'client'>;
 }
 
@@ -30,7 +33,9 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   app.use('/api/*', signInGuard({ auth, audit, proxyHeader }));
   app.get('/api/health', (c) => c.json({ ok: true }));
   app.route('/api', sessionRoutes({ auth, audit }));
-  app.route('/api', conversationRoutes({ service: deps.service, maxUploadBytes: deps.maxUploadBytes, audit }));
+  const sharing = { secret: deps.signIn.shareSecret, hours: deps.shareLinkHours };
+  app.route('/api', conversationRoutes({ service: deps.service, maxUploadBytes: deps.maxUploadBytes, audit, sharing }));
+  app.route('/api', sharedRoutes({ service: deps.service, audit, secret: sharing.secret }));
   app.route('/', runsRoutes({ temporal: deps.temporal, audit, ...deps.runs }));
   app.route('/', webRoutes());
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));

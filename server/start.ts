@@ -48,7 +48,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   // Checked before anything listens or runs: a server that would be open does not start.
   const signIn = opts.signIn ?? await prepareSignIn({ server: opts.config.server, host, token: opts.token, noAuth: opts.noAuth });
   const service = new ConversationService({ client: opts.client, config: opts.config, temporalUiUrl: opts.temporal.uiUrl });
-  const app = createApp({ service, temporal: opts.temporal, maxUploadBytes: opts.config.conversation.maxUploadBytes, signIn, runs: { runsDir: opts.runsDir } });
+  const shareLinkHours = { default: opts.config.server.shareLinkHours, max: opts.config.server.maxShareLinkHours };
+  const app = createApp({ service, temporal: opts.temporal, maxUploadBytes: opts.config.conversation.maxUploadBytes, shareLinkHours, signIn, runs: { runsDir: opts.runsDir } });
   const workersDone = opts.workers?.run();
   const { server, address } = await listen(app.fetch, opts.port ?? 8787, host);
   const url = `http://${urlHost(address.address)}:${address.port}`;

@@ -16,11 +16,16 @@ export interface TurnDetail {
   turnId: string; status: 'running' | 'completed' | 'cancelled' | 'failed'; pattern: Pattern; startedAt: string; endedAt?: string;
   inputTokens: number; outputTokens: number; costUsd: number; error?: string;
 }
+export interface Grounding {
+  answerOffset: number; total: number; grounded: number; inCode: number; produced: number; note?: string;
+  numbers: Array<{ text: string; value: number; start: number; end: number; grounded: boolean;
+    source?: { kind: string; tool?: string; stepId?: string; callId?: string; file?: string; line?: number; excerpt: string } }>;
+}
 export interface ConversationView extends ConversationInfo {
-  messages: Array<{ role: 'user' | 'assistant'; text: string; turnId: string; files?: FileInfo[]; visualizations?: VisualizationOutput[] }>;
+  messages: Array<{ role: 'user' | 'assistant'; text: string; turnId: string; files?: FileInfo[]; visualizations?: VisualizationOutput[]; grounding?: Grounding }>;
   turnsDetail: TurnDetail[]; files: FileInfo[]; inputTokens: number; outputTokens: number; costUsd: number; lastEventSeq: number;
 }
-export type EventType = 'turn_started' | 'step' | 'code' | 'tool_call' | 'tool_result' | 'visualization' | 'file' | 'answer' | 'usage' | 'error' | 'turn_ended';
+export type EventType = 'turn_started' | 'step' | 'code' | 'tool_call' | 'tool_result' | 'visualization' | 'file' | 'answer' | 'grounding' | 'usage' | 'error' | 'turn_ended';
 export interface ConversationEvent { seq: number; at: string; turnId?: string; type: EventType; data: Record<string, unknown> }
 export interface DebugStep {
   stepId: string; turnId: string; index: number; kind: string; model?: string;

@@ -5,6 +5,7 @@ import { api, SIGNED_OUT } from './lib/api.js';
 import { Chat } from './views/Chat.js';
 import { Debug } from './views/Debug.js';
 import { Runs } from './views/Runs.js';
+import { SharedChat } from './views/SharedChat.js';
 import { Sidebar } from './views/Sidebar.js';
 import { SignIn } from './views/SignIn.js';
 
@@ -13,6 +14,8 @@ const LIST_REFRESH_MS = 5000;
 function parseRoute(hash) {
   const m = /^#\/c\/([^/]+)(\/debug)?$/.exec(hash);
   if (m) return { view: m[2] ? 'debug' : 'chat', id: decodeURIComponent(m[1]) };
+  const s = /^#\/s\/([^/]+)(\/debug)?$/.exec(hash);
+  if (s) return { view: 'shared', token: decodeURIComponent(s[1]), tab: s[2] ? 'debug' : 'chat' };
   if (hash === '#/runs') return { view: 'runs' };
   return { view: 'home' };
 }
@@ -50,14 +53,19 @@ function Root() {
 function App({ user, authRequired, onSignOut }) {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
   const [conversations, setConversations] = useState([]);
+  const [sharedWithMe, setSharedWithMe] = useState([]);
   const [listError, setListError] = useState(undefined);
   const [patterns, setPatterns] = useState([]);
 
   const loadList = () =>
-    api('GET', '/api/conversations').then(
-      (d) => (setConversations(d.conversations), setListError(undefined)),
-      (err) => setListError(err.message),
-    );
+    Promise.all([
+      api('GET', '/api/conversations').then(
+        (d) => (setConversations(d.conversations), setListError(undefined)),
+        (err) => setListError(err.message),
+      ),
+      // What others shared with me: a list beside mine, never in its way.
+      api('GET', '/api/shared').then((s) => setSharedWithMe(s.shared), () => undefined),
+    ]);
   useEffect(() => {
     const onHash = () => setRoute(parseRoute(location.hash));
     addEventListener('hashchange', onHash);
@@ -70,12 +78,14 @@ function App({ user, authRequired, onSignOut }) {
   }, []);
 
   let main;
-  if (route.view === 'chat') main = html`<${Chat} key=${route.id} id=${route.id} patterns=${patterns} onChanged=${loadList} />`;
+  const forked = (id) => loadList().finally(() => (location.hash = `#/c/${id}`));
+  if (route.view === 'chat') main = html`<${Chat} key=${route.id} id=${route.id} patterns=${patterns} onChanged=${loadList} user=${user} />`;
+  else if (route.view === 'shared') main = html`<${SharedChat} key=${`${route.token}/${route.tab}`} token=${route.token} tab=${route.tab} onForked=${forked} />`;
   else if (route.view === 'debug') main = html`<${Debug} key=${route.id} id=${route.id} />`;
   else if (route.view === 'runs') main = html`<${Runs} user=${user} />`;
   else main = html`<section class="chat empty"><h2>Ask a question about your data</h2><p class="muted">Start a new conversation, attach a CSV or Excel file and ask — the agent writes and runs code, then answers with tables and charts.</p></section>`;
   return html`<a class="skip" href="#main">Skip to content</a>
-    <${Sidebar} conversations=${conversations} currentId=${route.id} listError=${listError} onChanged=${loadList} user=${user} authRequired=${authRequired} onSignOut=${onSignOut} />
+    <${Sidebar} conversations=${conversations} shared=${sharedWithMe} currentId=${route.id} listError=${listError} onChanged=${loadList} user=${user} authRequired=${authRequired} onSignOut=${onSignOut} />
     <main id="main" tabindex="-1">${main}</main>`;
 }
 

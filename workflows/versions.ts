@@ -4,13 +4,14 @@
  * code, straight through; a history recorded before has no marker and replays on the frozen legacy copy (`legacy/`
  * beside the workflow), which keeps the patches of its time. When and how a legacy copy retires: workflows/VERSIONS.md.
  *
- * The conversation, DSBench rejudge and rate-limit workflows have never changed their commands: they have no marker.
+ * The DSBench rejudge and rate-limit workflows have never changed their commands: they have no marker.
  */
 export const CURRENT = {
   benchmarkRun: 'benchmark-run-v8',
   spreadsheetTask: 'spreadsheet-task-v8',
   dsbenchTask: 'dsbench-task-v4',
   analysisTask: 'analysis-task-v4',
+  conversation: 'conversation-v2',
 } as const;
 
 /**

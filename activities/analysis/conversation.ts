@@ -7,7 +7,8 @@ import { finishTurn } from '../../analysis/conversation/finishTurn';
 import { conversationLayout } from '../../analysis/conversation/layout';
 import { runModelStep } from '../../analysis/conversation/modelStep';
 import { analysisToolbox } from '../../analysis/conversation/analysisToolbox';
-import type { FinishTurnInput, ModelStepInput, ModelStepResult, ToolStepInput, ToolStepResult } from '../../analysis/conversation/steps';
+import { checkAnswerGrounding } from '../../analysis/conversation/grounding';
+import type { CheckGroundingInput, CheckGroundingResult, FinishTurnInput, ModelStepInput, ModelStepResult, ToolStepInput, ToolStepResult } from '../../analysis/conversation/steps';
 import type { Toolbox } from '../../analysis/conversation/toolbox';
 import { runToolStep } from '../../analysis/conversation/toolStep';
 import { sandboxEnvironment } from '../../analysis/conversation/sandboxEnvironment';
@@ -42,6 +43,10 @@ export function conversationActivities(deps: WorkerDeps, toolbox: Toolbox = defa
 
     async conversationRecord(input: { dir: string; events: NewEvent[] }): Promise<void> {
       await appendEvents(conversationLayout(input.dir), input.events);
+    },
+
+    async conversationCheckGrounding(input: CheckGroundingInput): Promise<CheckGroundingResult> {
+      return checkAnswerGrounding(input);
     },
 
     async conversationFinishTurn(input: FinishTurnInput): Promise<void> {

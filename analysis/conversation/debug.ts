@@ -1,4 +1,5 @@
 /** The debug record of one step (API contract `DebugStep`): stored as `<conversation>/debug/<stepId>.json`. */
+import type { Grounding } from '../grounding/types';
 
 export interface DebugToolCall {
   callId: string;
@@ -30,4 +31,6 @@ export interface DebugStep {
   cached?: boolean;
   timing: { modelMs: number; executionMs: number; toolsMs: number; waitingMs: number };
   sandbox?: { python?: string; packages?: Record<string, string> };
+  /** A turn's grounding record (kind `grounding`): each number of its answer, grounded with its source or not. */
+  grounding?: Grounding;
 }

@@ -3,6 +3,22 @@ import path from 'node:path';
 import type { DebugStep, DebugToolCall } from './debug';
 import type { ConversationLayout } from './layout';
 
+/** The tool calls of one turn's steps, in step and call order (what grounding matches an answer against). */
+export async function readTurnToolCalls(layout: ConversationLayout, turnId: string): Promise<Array<DebugToolCall & { stepId: string }>> {
+  const stepDir = new RegExp(`^${turnId.replace(/[^A-Za-z0-9_-]/g, '')}-s(\\d+)\\.tools$`);
+  const dirs = (await readdir(layout.debug).catch(() => [] as string[])).flatMap((n) => {
+    const m = stepDir.exec(n);
+    return m ? [{ name: n, index: Number(m[1]) }] : [];
+  });
+  const calls: Array<DebugToolCall & { stepId: string }> = [];
+  for (const d of dirs.sort((a, b) => a.index - b.index)) {
+    const stepId = d.name.slice(0, -'.tools'.length);
+    const files = (await readdir(path.join(layout.debug, d.name)).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort();
+    for (const f of files) calls.push({ ...(JSON.parse(await readFile(path.join(layout.debug, d.name, f), 'utf8')) as DebugToolCall), stepId });
+  }
+  return calls;
+}
+
 /** Every step's debug record, its tool calls merged in, in turn and step order. */
 export async function readDebugSteps(layout: ConversationLayout): Promise<DebugStep[]> {
   const names = (await readdir(layout.debug).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));

@@ -3,6 +3,7 @@
  * `<conversation>/events.jsonl`, numbered 1, 2, 3… The SSE stream of the API serves exactly these objects.
  */
 import type { Pattern, TurnStatus } from '../../contracts/conversation';
+import type { Grounding } from '../grounding/types';
 import type { FileInfo, VisualizationOutput } from './types';
 
 export const EVENT_TYPES = [
@@ -14,6 +15,7 @@ export const EVENT_TYPES = [
   'visualization',
   'file',
   'answer',
+  'grounding',
   'usage',
   'error',
   'turn_ended',
@@ -21,7 +23,7 @@ export const EVENT_TYPES = [
 
 export type ConversationEventType = (typeof EVENT_TYPES)[number];
 
-export type StepKind = 'think' | 'plan' | 'critique' | 'evaluate' | 'classify';
+export type StepKind = 'think' | 'plan' | 'critique' | 'evaluate' | 'classify' | 'revise';
 
 /** The data of each event type. */
 export interface EventData {
@@ -40,10 +42,17 @@ export interface EventData {
     error?: string;
     files?: FileInfo[];
     durationMs: number;
+    /** python_execute found its kernel lost: restored from the earlier cells, or reset (with the names gone). */
+    restored?: { cells: number; turns: string[]; durationMs: number };
+    stateReset?: boolean;
+    lostVariables?: string[];
+    notice?: string;
   };
   visualization: { output: VisualizationOutput };
   file: { file: FileInfo };
   answer: { text: string };
+  /** The answer's numbers checked against the turn's tool outputs (offsets relative to `answerOffset`). */
+  grounding: Grounding;
   usage: { inputTokens: number; outputTokens: number; costUsd: number };
   error: { message: string; where: 'model' | 'tool' | 'budget' | 'workflow' };
   turn_ended: { status: Exclude<TurnStatus, 'running'>; error?: string };

@@ -2,20 +2,26 @@ import { writeFileAtomic } from '../../lib/runStore/files';
 import path from 'node:path';
 import { appendEvents } from './eventLog';
 import type { NewEvent } from './events';
+import { groundingRecord, groundTurnAnswer } from './grounding';
 import { conversationLayout } from './layout';
 import type { FinishTurnInput } from './steps';
 import { readMessage, transcriptDir } from './transcript';
 
-/** Closes a turn in the event log: its answer (read from the transcript), its usage and its end. */
+/** Closes a turn in the event log: its answer (read from the transcript) and its grounding, its usage and its end. */
 export async function finishTurn(input: FinishTurnInput): Promise<void> {
   const layout = conversationLayout(input.dir);
   const base = { turnId: input.turnId };
   const events: NewEvent[] = [];
   if (input.answer) {
     const reply = await readMessage(transcriptDir(layout, input.turnId, input.answer.agent), input.answer.index);
-    const text = [input.answer.prefix, reply?.content.trim()].filter(Boolean).join('\n\n') || '(the model gave no answer text)';
+    const said = reply?.content.trim() ?? '';
+    const text = [input.answer.prefix, said].filter(Boolean).join('\n\n') || '(the model gave no answer text)';
     await writeFileAtomic(path.join(layout.turns, input.turnId, 'answer.md'), text);
     events.push({ ...base, type: 'answer', key: `${input.turnId}:answer`, data: { text } });
+    // The model's own text is checked; a note the system put before it is not the model's claim.
+    const answerOffset = said && input.answer.prefix ? input.answer.prefix.length + 2 : 0;
+    const grounding = { answerOffset, ...(await groundTurnAnswer(layout, input.turnId, said)) };
+    events.push(await groundingRecord(layout, input.turnId, grounding));
   }
   if (input.error) events.push({ ...base, type: 'error', key: `${input.turnId}:error`, data: { message: input.error, where: input.errorWhere ?? 'workflow' } });
   events.push({ ...base, type: 'usage', key: `${input.turnId}:usage`, data: input.usage });

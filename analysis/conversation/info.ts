@@ -15,6 +15,8 @@ export const conversationInfoFileSchema = z.object({
   deleted: z.boolean().default(false),
   /** The signed-in user who created it (`sheetbench serve`); absent for conversations from before owners, and from `ask`. */
   owner: z.string().optional(),
+  /** A fork made from someone's share: the conversation (and turn) it copied. */
+  forkedFrom: z.object({ id: z.string(), turnId: z.string().optional() }).optional(),
 });
 
 export type ConversationInfoFile = z.infer<typeof conversationInfoFileSchema>;

@@ -12,6 +12,8 @@ export interface ConversationLayout {
   turns: string;
   debug: string;
   llmCache: string;
+  /** The user's uploads as uploaded (the workspace copy may be changed by code): what an export ships as its inputs. */
+  inputs: string;
 }
 
 export function conversationLayout(dir: string): ConversationLayout {
@@ -24,6 +26,7 @@ export function conversationLayout(dir: string): ConversationLayout {
     turns: path.join(dir, 'turns'),
     debug: path.join(dir, 'debug'),
     llmCache: path.join(dir, 'llm-cache'),
+    inputs: path.join(dir, 'inputs'),
   };
 }
 

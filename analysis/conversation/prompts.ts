@@ -41,6 +41,13 @@ Reply with one line per item ("ok" or what is wrong). End with a line "VERDICT: 
 
 export const REFINE_INSTRUCTION = 'Fix what the critique found (run code again if needed), then give the improved final answer.';
 
+/** Opens the request to revise an answer whose numbers were not found in the turn's tool outputs (tests recognise it). */
+export const REVISE_NUMBERS_LEAD = 'These numbers in your answer do not appear in any output of the code or tools you ran in this turn:';
+
+export function reviseNumbersInstruction(numbers: string[]): string {
+  return `${REVISE_NUMBERS_LEAD} ${numbers.join(', ')}. Check each with code (print it), then give your final answer again using only numbers your code printed or wrote (rounded as printed); leave out any number you cannot compute.`;
+}
+
 export function fixInstruction(attempt: number, max: number): string {
   return `The last code run failed. Read the error, fix the code and run it again (attempt ${attempt} of ${max}).`;
 }

@@ -63,4 +63,18 @@ export interface FinishTurnInput {
   usage: Usage;
 }
 
+/** The JIT pattern's check of an answer's numbers before the turn ends (the `revise` step). */
+export interface CheckGroundingInput {
+  dir: string;
+  conversationId: string;
+  turnId: string;
+  answer: { agent: string; index: number; prefix?: string };
+}
+
+export interface CheckGroundingResult {
+  total: number;
+  /** The numbers (as written) not found in the turn's tool outputs; empty when all are. */
+  ungrounded: string[];
+}
+
 export const PREVIEW_CHARS = 4_000;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { writeJsonAtomic } from '../../lib/runStore/files';
 import { canonicalJson } from '../../lib/llm/canonicalJson';
+import { restorableCells } from './codeHistory';
 import { appendEvents } from './eventLog';
 import type { NewEvent } from './events';
 import { conversationLayout } from './layout';
@@ -32,7 +33,13 @@ export async function runToolStep(
   const outcome: ToolOutcome =
     typeof args === 'string' && call.arguments.trim()
       ? { ok: false, error: `the arguments of ${call.name} are not valid JSON: ${call.arguments.slice(0, 200)}`, durationMs: 0 }
-      : await toolbox.run(call.name, args, { conversationId: input.conversationId, workspaceDir: layout.workspace, signal: ctx.signal, heartbeat: ctx.heartbeat });
+      : await toolbox.run(call.name, args, {
+          conversationId: input.conversationId,
+          workspaceDir: layout.workspace,
+          signal: ctx.signal,
+          heartbeat: ctx.heartbeat,
+          pythonHistory: () => restorableCells(layout, input),
+        });
   await writeMessage(dir, input.toolIndex, { role: 'tool', toolCallId: call.id, content: toolMessage(outcome) });
   const sandbox = /_execute$/.test(call.name) ? await ctx.environment?.() : undefined;
   const record: DebugToolCall = { callId: call.id, tool: call.name, args, result: outcome.result ?? outcome.error, ok: outcome.ok, durationMs: outcome.durationMs, ...(sandbox ? { sandbox } : {}) };
@@ -71,6 +78,9 @@ function toolEvents(input: ToolStepInput, tool: string, args: unknown, outcome: 
       ...(outcome.error ? { error: outcome.error } : {}),
       ...(result.files?.length ? { files: result.files } : {}),
       durationMs: outcome.durationMs,
+      ...(result.restored ? { restored: result.restored } : {}),
+      ...(result.stateReset ? { stateReset: true, lostVariables: result.lostVariables ?? [] } : {}),
+      ...(result.notice ? { notice: result.notice } : {}),
     },
   });
   for (const file of result.files ?? []) events.push({ ...base, type: 'file', key: `${key}:file:${file.path}`, data: { file } });

@@ -16,6 +16,8 @@ export interface ToolRunContext {
   workspaceDir: string;
   signal?: AbortSignal;
   heartbeat?: (details?: unknown) => void;
+  /** The conversation's earlier successful Python cells (python_execute restores a lost kernel from them). */
+  pythonHistory?: () => Promise<Array<{ code: string; workingDir?: string; turnId: string; callId: string }>>;
 }
 
 export interface Toolbox {
@@ -32,4 +34,9 @@ export interface ExecutionLike {
   returnCode?: number;
   files?: Array<{ filename: string; path: string; type: string; size: number }>;
   visualizations?: unknown[];
+  /** python_execute: earlier state lost and not restored, what was restored, and what the model is told. */
+  stateReset?: boolean;
+  restored?: { cells: number; turns: string[]; durationMs: number };
+  lostVariables?: string[];
+  notice?: string;
 }

@@ -1,6 +1,7 @@
 /** The API's views of a conversation, built from its info file and event log (the workflow holds no large state). */
 import type { ConversationEvent } from './events';
 import type { TurnStatus } from '../../contracts/conversation';
+import type { Grounding } from '../grounding/types';
 import type { ConversationInfoFile } from './info';
 import { type FileInfo, type VisualizationOutput } from './types';
 import { addUsage, ZERO_USAGE, type Pattern, type Usage } from '../../contracts/conversation';
@@ -16,6 +17,7 @@ export interface ConversationInfo {
   workflowId: string;
   temporalUiUrl?: string;
   owner?: string;
+  forkedFrom?: { id: string; turnId?: string };
 }
 
 export interface ConversationMessage {
@@ -24,6 +26,8 @@ export interface ConversationMessage {
   turnId: string;
   files?: FileInfo[];
   visualizations?: VisualizationOutput[];
+  /** Assistant messages: each number of the answer, found in the turn's tool outputs (with its source) or not. */
+  grounding?: Grounding;
 }
 
 export interface TurnDetail extends Usage {
@@ -57,6 +61,7 @@ export function infoView(info: ConversationInfoFile, events: ConversationEvent[]
     status: info.deleted ? 'closed' : turns.some((t) => t.status === 'running') ? 'running' : 'idle',
     turns: turns.length,
     ...(info.owner !== undefined ? { owner: info.owner } : {}),
+    ...(info.forkedFrom ? { forkedFrom: info.forkedFrom } : {}),
     ...links,
   };
 }
@@ -96,6 +101,10 @@ function messagesOf(events: ConversationEvent[]): ConversationMessage[] {
       const turnFiles = [...(files.get(turnId)?.values() ?? [])];
       const turnCharts = [...(charts.get(turnId)?.values() ?? [])];
       messages.push({ role: 'assistant', text: String(e.data.text), turnId, ...(turnFiles.length ? { files: turnFiles } : {}), ...(turnCharts.length ? { visualizations: turnCharts } : {}) });
+    }
+    if (e.type === 'grounding') {
+      const answer = [...messages].reverse().find((m) => m.role === 'assistant' && m.turnId === turnId);
+      if (answer) answer.grounding = e.data as Grounding;
     }
   }
   return messages;

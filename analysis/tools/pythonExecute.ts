@@ -11,6 +11,7 @@ import { executionTimeoutMs } from './limits';
 import { allowedImports } from './pythonPackages';
 import { CAPTURE_FIGURES_CELL, parsePrepareReply, prepareCell } from './pythonPrelude';
 import { noteResetAnnounced, takeResetAnnounced, withSandbox } from './sandboxSessions';
+import { chdirCell, restoreSession, type RestoreReport } from './sessionRestore';
 import { ToolRefusal, type AnalysisTool, type ToolContext } from './types';
 
 /** Budget of the tools' own cells (prelude, figure capture), separate from the user's time limit. */
@@ -35,8 +36,12 @@ export interface PythonExecuteReport extends ExecutionReport {
   visualizations?: VisualizationOutput[];
   /** What is wrong with the manifest or its data files; fix and re-run. */
   manifestErrors?: string[];
-  /** Set when earlier state was lost (see stateReset). */
+  /** Set when earlier state was lost (see stateReset) or restored (see restored). */
   notice?: string;
+  /** The kernel had been lost and its state was rebuilt by re-running the conversation's earlier cells. */
+  restored?: { cells: number; turns: string[]; durationMs: number };
+  /** With stateReset after a restore that failed: the names earlier cells defined that are gone. */
+  lostVariables?: string[];
 }
 
 export const pythonExecuteTool: AnalysisTool<PythonExecuteArgs, PythonExecuteReport> = {
@@ -69,11 +74,14 @@ async function execute(
   opts: { modules: string[]; workingDir: string; timeoutMs: number },
   ctx: ToolContext,
 ): Promise<PythonExecuteReport> {
-  const lostState = await prepareKernel(sandbox, opts, ctx);
+  const lostBefore = await prepareKernel(sandbox, opts, ctx);
+  let restore = lostBefore && ctx.pythonHistory ? await restoreKernel(sandbox, opts, ctx) : undefined;
   const result = await sandbox.execute(code, { timeoutMs: opts.timeoutMs, signal: ctx.signal });
+  // This code killed the kernel (a hard timeout): the earlier cells' state is brought back now, not at the next call.
+  if (result.stateReset && ctx.pythonHistory) restore = await restoreKernel(sandbox, opts, ctx, true);
   const capture = result.stateReset ? null : await sandbox.execute(CAPTURE_FIGURES_CELL, { timeoutMs: HELPER_CELL_TIMEOUT_MS, signal: ctx.signal });
-  const stateReset = lostState || result.stateReset;
-  if (result.stateReset) noteResetAnnounced(ctx.conversationId);
+  const stateReset = restore ? !restore.ok : lostBefore || result.stateReset;
+  if (result.stateReset && !ctx.pythonHistory) noteResetAnnounced(ctx.conversationId);
   const files = [...new Set([...result.files, ...(capture?.files ?? [])])].sort();
   const stderr = capture?.error ? `${result.stderr}\n[saving open matplotlib figures failed: ${capture.error}]` : result.stderr;
   const report = await describeExecution({ ...result, stderr, files, stateReset }, ctx);
@@ -86,8 +94,30 @@ async function execute(
     // The whole manifest when this execution changed it (so the caller sees every current output), else nothing new.
     ...(manifest.outputs.length && files.includes(MANIFEST_FILE) ? { visualizations: manifest.outputs } : {}),
     ...(manifest.errors.length ? { manifestErrors: manifest.errors } : {}),
-    ...(stateReset ? { notice: STATE_RESET_NOTICE } : {}),
+    ...restoreFields(restore, stateReset),
   };
+}
+
+/** Re-runs the conversation's earlier cells in a fresh kernel (helpers loaded), then returns to this call's folder. */
+async function restoreKernel(sandbox: Sandbox, opts: { modules: string[]; workingDir: string }, ctx: ToolContext, afterKill = false): Promise<RestoreReport> {
+  if (afterKill) await prepareKernel(sandbox, opts, ctx);
+  const cells = await ctx.pythonHistory!();
+  const report = await restoreSession(sandbox, cells, { budgetMs: ctx.config.restoreBudgetMs, executionTimeoutMs: ctx.config.executionTimeoutMs, signal: ctx.signal });
+  await sandbox.execute(chdirCell(sandbox.workDirInside, opts.workingDir), { timeoutMs: HELPER_CELL_TIMEOUT_MS, signal: ctx.signal });
+  return report;
+}
+
+/** What the model is told about a lost kernel: restored (what was re-run), or reset (why, and which names are gone). */
+function restoreFields(restore: RestoreReport | undefined, stateReset: boolean): Partial<PythonExecuteReport> {
+  if (!restore) return stateReset ? { notice: STATE_RESET_NOTICE } : {};
+  if (restore.ok) {
+    if (!restore.cells) return {};
+    const notice = `The Python kernel had been lost (worker restart, eviction or a killed execution); its state was restored by re-running ${restore.cells} earlier cell(s) of turn(s) ${restore.turns.join(', ')} in ${(restore.durationMs / 1000).toFixed(1)} s.`;
+    return { restored: { cells: restore.cells, turns: restore.turns, durationMs: restore.durationMs }, notice };
+  }
+  const names = restore.lostVariables?.length ? `Gone: ${restore.lostVariables.join(', ')}.` : '';
+  const notice = `${STATE_RESET_NOTICE} Restoring it by re-running the earlier cells failed: ${restore.failure} (${restore.restoredCells} of ${restore.cells} cells re-run). ${names}`.trim();
+  return { notice, lostVariables: restore.lostVariables ?? [] };
 }
 
 /** Runs the prelude; true when this kernel is fresh although the conversation ran Python before (state lost). */
@@ -105,6 +135,7 @@ async function prepareKernel(sandbox: Sandbox, opts: { modules: string[]; workin
     await mkdir(join(ctx.workspaceDir, INTERNAL_DIR), { recursive: true });
     await writeFile(marker, `${new Date().toISOString()}\n`);
   }
-  const announced = reply.fresh && takeResetAnnounced(ctx.conversationId);
+  // Without the history to restore from, a loss the model was told about when it happened is not news again.
+  const announced = reply.fresh && !ctx.pythonHistory && takeResetAnnounced(ctx.conversationId);
   return (reply.fresh && ranBefore && !announced) || prep.stateReset;
 }

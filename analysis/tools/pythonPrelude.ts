@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const helperSource = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../python/sheetbench_viz.py'), 'utf8');
+/** The source of `sheetbench_viz` (save_table, save_chart, …): the sandbox preloads it; exported notebooks define it. */
+export const helperSource = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../python/sheetbench_viz.py'), 'utf8');
 
 /**
  * Runs before each python_execute call, inside the kernel: loads the helpers as module `sheetbench_viz` when the

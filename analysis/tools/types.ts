@@ -19,6 +19,19 @@ export interface ToolContext {
   sandboxFactory?: SandboxFactory;
   /** DNS resolution for web_fetch (default: the system resolver); tests stub it. */
   lookupHost?: HostLookup;
+  /**
+   * The conversation's earlier successful Python cells, oldest first: python_execute re-runs them to restore a lost
+   * kernel (worker restart, eviction, hard timeout). Without it a lost kernel is only reported (`stateReset`).
+   */
+  pythonHistory?: () => Promise<PythonCell[]>;
+}
+
+/** A python_execute call that ran cleanly, as a restore re-runs it. */
+export interface PythonCell {
+  code: string;
+  workingDir?: string;
+  turnId: string;
+  callId: string;
 }
 
 export interface ToolOutcome<R = unknown> {

@@ -11,6 +11,10 @@ interface Group {
   toolCalls: number;
   tokens: number;
   costUsd: number;
+  /** Numbers stated by the answers (with a grounding record), how many the turns' tools produced, and the share; null with none. */
+  numbers: number;
+  groundedNumbers: number;
+  groundedShare: number | null;
 }
 
 export interface AnalysisSummary {
@@ -30,7 +34,7 @@ export interface AnalysisSummary {
   byPattern: Record<string, Group>;
 }
 
-/** summary.json: success, steps, tokens and cost per level and per pattern, skipped and failed requests with reasons. */
+/** summary.json: success, grounded numbers, steps, tokens and cost per level and per pattern, skipped and failed requests with reasons. */
 export async function finalizeAnalysisRun(runDir: string): Promise<AnalysisSummary> {
   const ctx = await analysisRun(runDir);
   const summary = await summarizeAnalysisRun(ctx);
@@ -70,6 +74,8 @@ export async function summarizeAnalysisRun(ctx: AnalysisRun): Promise<AnalysisSu
 function group(rs: AnalysisRequestResult[]): Group {
   const mean = (f: (r: AnalysisRequestResult) => number) => (rs.length ? rs.reduce((s, r) => s + f(r), 0) / rs.length : 0);
   const passed = rs.filter((r) => r.pass).length;
+  const numbers = rs.reduce((n, r) => n + (r.grounding?.total ?? 0), 0);
+  const groundedNumbers = rs.reduce((n, r) => n + (r.grounding?.grounded ?? 0), 0);
   return {
     passed,
     scored: rs.length,
@@ -78,5 +84,8 @@ function group(rs: AnalysisRequestResult[]): Group {
     toolCalls: mean((r) => r.toolCalls),
     tokens: mean((r) => r.usage.inputTokens + r.usage.outputTokens),
     costUsd: rs.reduce((s, r) => s + r.costUsd, 0),
+    numbers,
+    groundedNumbers,
+    groundedShare: numbers ? groundedNumbers / numbers : null,
   };
 }

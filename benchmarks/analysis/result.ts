@@ -30,6 +30,8 @@ export interface AnalysisRequestResult {
   failure?: { class: TaskFailureClass; message: string };
   conversationDir?: string;
   wallMs: number;
+  /** The answer's numbers and how many of them the turn's tools produced (its `grounding` event), for scored turns. */
+  grounding?: { total: number; grounded: number };
 }
 
 export interface RecordInput {
@@ -67,7 +69,7 @@ export async function recordRequestResult(ctx: AnalysisRun, input: RecordInput):
     const broken = turnFailure(input.turn.summary, events);
     result = broken
       ? { ...base, status: 'failed', turnStatus: input.turn.summary.status, pass: false, reason: broken.message, failure: broken }
-      : { ...base, status: 'scored', turnStatus: input.turn.summary.status, ...(await scoreTurn(ctx, task.id, input.turn, events)) };
+      : { ...base, status: 'scored', turnStatus: input.turn.summary.status, ...(await scoreTurn(ctx, task.id, input.turn, events)), ...groundingOf(events) };
   }
   await writeJsonAtomic(ctx.layout.taskResultPath(task.id), result);
   return result;
@@ -83,6 +85,11 @@ function turnFailure(summary: TurnSummary, events: ConversationEvent[]): { class
   if (where === 'budget') return undefined;
   const cls: TaskFailureClass = where === 'model' ? 'llm' : where === 'tool' ? 'sandbox' : 'internal';
   return { class: cls, message: `turn failed (${where}): ${summary.error ?? 'no message'}` };
+}
+
+function groundingOf(events: ConversationEvent[]): { grounding?: { total: number; grounded: number } } {
+  const g = events.find((e) => e.type === 'grounding')?.data as { total?: number; grounded?: number } | undefined;
+  return typeof g?.total === 'number' && typeof g.grounded === 'number' ? { grounding: { total: g.total, grounded: g.grounded } } : {};
 }
 
 async function scoreTurn(ctx: AnalysisRun, taskId: string, turn: { dir: string; summary: TurnSummary }, events: ConversationEvent[]): Promise<Score> {

@@ -2,13 +2,20 @@ import path from 'node:path';
 import { readJsonOr } from '../../lib/runStore/files';
 import type { AnalysisSummary } from './finalize';
 
+/** "92.3% (12/13)": the share of the answers' numbers found in their turns' tool outputs; "-" when they stated none. */
+export function groundedCell(g: Pick<AnalysisSummary['total'], 'numbers' | 'groundedNumbers' | 'groundedShare'>): string {
+  // Summaries written before grounding have no counts.
+  if (g.groundedShare === null || g.groundedShare === undefined) return '-';
+  return `${(g.groundedShare * 100).toFixed(1)}% (${g.groundedNumbers}/${g.numbers})`;
+}
+
 /** What `run` prints at the end of an analysis run: success, steps, tokens and cost per level and pattern, skips. */
 export async function analysisSummaryLines(runDir: string): Promise<string[]> {
   const s = await readJsonOr<AnalysisSummary | null>(path.join(runDir, 'summary.json'), null);
   if (!s) return [];
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const row = (name: string, g: AnalysisSummary['total']) =>
-    `  ${name.padEnd(18)} ${`${g.passed}/${g.scored}`.padStart(6)} ${pct(g.successRate).padStart(7)}  steps ${g.steps.toFixed(1)}  tools ${g.toolCalls.toFixed(1)}  tokens ${g.tokens.toFixed(0)}  $${g.costUsd.toFixed(4)}`;
+    `  ${name.padEnd(18)} ${`${g.passed}/${g.scored}`.padStart(6)} ${pct(g.successRate).padStart(7)}  grounded ${groundedCell(g)}  steps ${g.steps.toFixed(1)}  tools ${g.toolCalls.toFixed(1)}  tokens ${g.tokens.toFixed(0)}  $${g.costUsd.toFixed(4)}`;
   return [
     `success (${s.scored}/${s.requests} requests scored, pattern ${s.pattern}): ${s.passed} passed, ${pct(s.successRate)}`,
     ...Object.entries(s.byLevel).map(([level, g]) => row(level, g)),

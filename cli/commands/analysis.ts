@@ -1,10 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load';
 import type { Config } from '../../config/schema';
 import { ConversationError } from '../../analysis/conversation/errors';
 import type { ConversationEvent } from '../../analysis/conversation/events';
+import type { Grounding } from '../../analysis/grounding/types';
 import { conversationDir, conversationLayout } from '../../analysis/conversation/layout';
 import { ConversationService } from '../../client/conversations';
 import { PATTERNS, type Pattern } from '../../contracts/conversation';
@@ -32,6 +33,7 @@ interface AskFlags {
   file: string[];
   pattern?: string;
   out?: string;
+  export?: string;
   model?: string;
   baseUrl?: string;
 }
@@ -76,10 +78,12 @@ export function registerAnalysisCommands(program: Command): void {
     .option('--file <path>', 'a file for the workspace (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
     .option('--pattern <name>', `${PATTERNS.join(' | ')}`, 'auto')
     .option('--out <dir>', 'folder for the conversation (default: conversation.dir of the config)')
+    .option('--export <format>', 'also write the conversation as a notebook (ipynb) or a script (py), with the zip of its inputs, into <conversation>/export/')
     .option('--model <name>', 'model name')
     .option('--base-url <url>', 'OpenAI-compatible endpoint (key from OPENAI_API_KEY)')
     .action(async (question: string, flags: AskFlags) => {
       if (!PATTERNS.includes(flags.pattern as Pattern)) throw new CliError(`--pattern must be one of ${PATTERNS.join(', ')}`, EXIT.usage);
+      if (flags.export !== undefined && flags.export !== 'ipynb' && flags.export !== 'py') throw new CliError(`--export must be ipynb or py, not "${flags.export}"`, EXIT.usage);
       const config = loadConfig({ llm: { model: flags.model, baseUrl: flags.baseUrl }, conversation: flags.out ? { dir: flags.out } : {} });
       const session = await resolveTemporal(config, log);
       const client = await connectClient(session);
@@ -87,8 +91,10 @@ export function registerAnalysisCommands(program: Command): void {
       const running = workers.run();
       try {
         const service = new ConversationService({ client, config });
-        const status = await ask(service, question, flags.file, flags.pattern as Pattern);
+        const { status, id } = await ask(service, question, flags.file, flags.pattern as Pattern);
         if (status !== 'completed') process.exitCode = EXIT.failure;
+        if (flags.export && !(await exportAsked(service, id, flags.export as 'ipynb' | 'py'))) process.exitCode = EXIT.failure;
+        await service.close(id);
       } finally {
         await workers.shutdown();
         await running;
@@ -102,8 +108,26 @@ async function analysisWorkers(session: TemporalSession, config: Config): Promis
   return createWorkers(connection, { ...config, temporal: { ...config.temporal, namespace: session.namespace } }, { recalc: false });
 }
 
+/** Writes the export and the inputs zip into `<conversation>/export/`; false (the reason printed) when there is nothing to export. */
+async function exportAsked(service: ConversationService, id: string, format: 'ipynb' | 'py'): Promise<boolean> {
+  const dir = path.join(conversationLayout(conversationDir(service.root, id)).dir, 'export');
+  await mkdir(dir, { recursive: true });
+  for (const f of [format, 'inputs'] as const) {
+    try {
+      const file = await service.export(id, { format: f });
+      await writeFile(path.join(dir, file.filename), file.body);
+      log(`export: ${path.join(dir, file.filename)}`);
+    } catch (err) {
+      if (!(err instanceof ConversationError)) throw err;
+      log(`export (${f}): ${err.message}`);
+      if (f === format) return false;
+    }
+  }
+  return true;
+}
+
 /** Runs one turn, printing its progress to stderr and the answer to stdout; returns how the turn ended. */
-async function ask(service: ConversationService, question: string, files: string[], pattern: Pattern): Promise<string> {
+async function ask(service: ConversationService, question: string, files: string[], pattern: Pattern): Promise<{ status: string; id: string }> {
   const conv = await service.create({ title: question.slice(0, 80), pattern });
   const uploads = await Promise.all(files.map(async (f) => ({ name: path.basename(f), data: await readFile(f) }))).catch((err: Error) => {
     throw new CliError(`cannot read --file: ${err.message}`, EXIT.usage);
@@ -124,12 +148,18 @@ async function ask(service: ConversationService, question: string, files: string
       if (e.type === 'turn_ended' && e.turnId === turnId) {
         const layout = conversationLayout(conversationDir(service.root, conv.id));
         log(`conversation ${conv.id}: files in ${layout.workspace}; events, transcripts and debug records in ${layout.dir}`);
-        await service.close(conv.id);
-        return String(e.data.status);
+        return { status: String(e.data.status), id: conv.id };
       }
     }
     await new Promise((r) => setTimeout(r, 300));
   }
+}
+
+/** "[grounding] 3 of 4 numbers found in the turn's tool outputs; not found: 12%". */
+function groundingLine(g: Grounding): string {
+  if (!g.total) return `[grounding] ${g.note ?? 'no numbers to check'}`;
+  const missing = g.numbers.filter((n) => !n.grounded).map((n) => n.text);
+  return `[grounding] ${g.grounded} of ${g.total} numbers found in the turn's tool outputs${missing.length ? `; not found: ${missing.join(', ')}` : ''}${g.note ? ` (${g.note})` : ''}`;
 }
 
 function printEvent(e: ConversationEvent): void {
@@ -145,6 +175,8 @@ function printEvent(e: ConversationEvent): void {
       return log(`[error] ${d.message}`);
     case 'answer':
       return void process.stdout.write(`${d.text}\n`);
+    case 'grounding':
+      return log(groundingLine(d as unknown as Grounding));
     case 'turn_ended':
       return log(`turn ${e.turnId} ${d.status}`);
     default:

@@ -3,7 +3,25 @@ import path from 'node:path';
 
 /** One line of the audit log. It names ids, file names and sizes; never a token, a message's text or a file's content. */
 export interface AuditEntry {
-  action: 'sign_in' | 'sign_in_failed' | 'sign_out' | 'create' | 'rename' | 'upload' | 'send' | 'cancel' | 'delete' | 'denied' | 'run_pause' | 'run_resume' | 'run_cancel';
+  action:
+    | 'sign_in'
+    | 'sign_in_failed'
+    | 'sign_out'
+    | 'create'
+    | 'rename'
+    | 'upload'
+    | 'send'
+    | 'cancel'
+    | 'delete'
+    | 'denied'
+    | 'run_pause'
+    | 'run_resume'
+    | 'run_cancel'
+    | 'export'
+    | 'share'
+    | 'unshare'
+    | 'view_shared'
+    | 'fork';
   user?: string;
   client: string;
   target?: string;

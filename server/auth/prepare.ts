@@ -27,6 +27,8 @@ export interface PreparedSignIn {
   proxyHeader: string;
   /** The token, for the login URL (undefined with --no-auth). */
   token?: string;
+  /** Signs share links (server/sharing): its own secret, so rotating the sign-in token does not end every share. */
+  shareSecret: string;
   /** What to tell the operator at start (where the token is, --no-auth's warning). */
   notes: string[];
 }
@@ -37,6 +39,7 @@ export const serverFiles = (server: Config['server']) => {
     dir,
     token: path.join(dir, 'token'),
     cookieSecret: path.join(dir, 'cookie-secret'),
+    shareSecret: path.join(dir, 'share-secret'),
     users: path.resolve(server.usersFile ?? path.join(dir, 'users.json')),
     audit: path.join(dir, 'audit.jsonl'),
     signedOut: path.join(dir, 'signed-out.jsonl'),
@@ -68,6 +71,7 @@ export async function prepareSignIn(o: SignInOptions): Promise<PreparedSignIn> {
     }
   } else notes.push('sign-in is OFF (--no-auth): any program on this machine can use this server; web pages of other sites still cannot');
   const cookieSecret = (await readOrCreateSecret(files.cookieSecret, () => randomSecret(32))).value;
+  const shareSecret = (await readOrCreateSecret(files.shareSecret, () => randomSecret(32))).value;
   const users = o.server.usersFile !== undefined || existsSync(files.users) ? await new UsersStore(files.users).load() : undefined;
   if (users) notes.push(`users file: ${files.users}`);
   if (o.server.proxy.addresses.length) notes.push(`trusting the ${o.server.proxy.header} header from ${o.server.proxy.addresses.join(', ')}`);
@@ -80,7 +84,7 @@ export async function prepareSignIn(o: SignInOptions): Promise<PreparedSignIn> {
     proxy: o.server.proxy,
     signedOutFile: files.signedOut,
   }).loadSignedOut();
-  return { auth, audit: new AuditLog(files.audit), allowedHosts: allowedHostNames(o.host, o.server.publicNames), proxyHeader: o.server.proxy.header.toLowerCase(), token, notes };
+  return { auth, audit: new AuditLog(files.audit), allowedHosts: allowedHostNames(o.host, o.server.publicNames), proxyHeader: o.server.proxy.header.toLowerCase(), token, shareSecret, notes };
 }
 
 /** New token and new cookie secret: old login links, Bearer scripts and browser sessions all stop working. */

@@ -1,32 +1,16 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
-import { Readable } from 'node:stream';
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { streamSSE } from 'hono/streaming';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { ConversationError, type ConversationErrorKind } from '../../analysis/conversation/errors';
+import { ConversationError } from '../../analysis/conversation/errors';
 import type { ConversationService } from '../../client/conversations';
 import { PATTERN_DESCRIPTIONS } from '../../analysis/conversation/types';
 import { PATTERNS } from '../../contracts/conversation';
-import { mimeTypeOf } from '../../analysis/conversation/mime';
-import type { AuditEntry, AuditLog } from '../auth/auditLog';
-import { clientAddress } from '../auth/signInGuard';
+import type { AuditLog } from '../auth/auditLog';
 import { mayAccess, type AuthEnv } from '../auth/user';
+import { errorReply, exportQuery, parse, routeAudit, sendExport, sendWorkspaceFile, streamEvents } from './replies';
+import { registerShareRoutes } from './shares';
 
-const STATUS: Record<ConversationErrorKind, ContentfulStatusCode> = {
-  bad_input: 400,
-  not_found: 404,
-  busy: 409,
-  too_large: 413,
-  refused_type: 415,
-  unavailable: 503,
-};
-
-/** Served files (and run reports): no script, an opaque origin, only their own images and inline styles. */
-export const FILE_CSP = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; frame-ancestors 'none'";
+export { FILE_CSP } from './replies';
 
 const createBody = z.object({ title: z.string().max(200).optional(), pattern: z.enum(PATTERNS).optional() }).strict();
 const renameBody = z.object({ title: z.string().min(1).max(200) }).strict();
@@ -38,6 +22,8 @@ export interface ConversationRouteDeps {
   service: ConversationService;
   maxUploadBytes: number;
   audit: AuditLog;
+  /** Share links' secret and lives (server/sharing). */
+  sharing: { secret: string; hours: { default: number; max: number } };
   /** How often the SSE stream looks for new events, and how often it pings. */
   pollMs?: number;
   pingMs?: number;
@@ -52,8 +38,7 @@ export function conversationRoutes(deps: ConversationRouteDeps): Hono<AuthEnv> {
   const { service } = deps;
   const app = new Hono<AuthEnv>();
   app.onError((err, c) => errorReply(c, err));
-  const audit = (c: Context<AuthEnv>, action: AuditEntry['action'], target: string, detail?: AuditEntry['detail']) =>
-    deps.audit.write({ action, user: c.get('user').name, client: clientAddress(c), target, ...(detail ? { detail } : {}) });
+  const audit = routeAudit(deps.audit);
 
   const owned: MiddlewareHandler<AuthEnv> = async (c, next) => {
     const id = c.req.param('id') ?? '';
@@ -68,6 +53,8 @@ export function conversationRoutes(deps: ConversationRouteDeps): Hono<AuthEnv> {
   };
   app.use('/conversations/:id', owned);
   app.use('/conversations/:id/*', owned);
+
+  registerShareRoutes(app, { service, secret: deps.sharing.secret, hours: deps.sharing.hours, audit });
 
   app.get('/patterns', (c) => c.json({ patterns: PATTERNS.map((name) => ({ name, description: PATTERN_DESCRIPTIONS[name] })) }));
 
@@ -117,67 +104,24 @@ export function conversationRoutes(deps: ConversationRouteDeps): Hono<AuthEnv> {
     return c.json(cancelled, 202);
   });
   app.get('/conversations/:id/debug', async (c) => c.json({ steps: await service.debug(c.req.param('id')) }));
+  app.get('/conversations/:id/export', async (c) => {
+    const id = c.req.param('id');
+    const file = await service.export(id, exportQuery(c));
+    await audit(c, 'export', id, { format: file.filename.split('.').pop(), file: file.filename });
+    return sendExport(c, file);
+  });
 
   app.get('/conversations/:id/events', async (c) => {
     const id = c.req.param('id');
-    const after = Number(c.req.header('Last-Event-ID') ?? c.req.query('after') ?? 0) || 0;
     await service.events(id, Number.MAX_SAFE_INTEGER); // 404 before the stream starts
-    return streamSSE(c, async (stream) => {
-      let seq = after;
-      let lastWrite = Date.now();
-      while (!stream.aborted && !stream.closed) {
-        const events = await service.events(id, seq).catch(() => []);
-        for (const e of events) {
-          const { key: _key, ...event } = e;
-          await stream.writeSSE({ id: String(e.seq), event: e.type, data: JSON.stringify(event) });
-          seq = e.seq;
-          lastWrite = Date.now();
-        }
-        if (Date.now() - lastWrite >= (deps.pingMs ?? 15_000)) {
-          await stream.write(': ping\n\n');
-          lastWrite = Date.now();
-        }
-        await stream.sleep(deps.pollMs ?? 250);
-      }
-    });
+    return streamEvents(c, (after) => service.events(id, after), deps);
   });
 
   app.get('/conversations/:id/files/*', async (c) => {
     const id = c.req.param('id');
     const prefix = `/conversations/${id}/files/`;
-    const rel = decodeURIComponent(c.req.path.slice(c.req.path.indexOf(prefix) + prefix.length));
-    const file = await service.resolveFile(id, rel);
-    const inline = c.req.query('inline') === '1';
-    const name = path.basename(file);
-    c.header('Content-Type', mimeTypeOf(name));
-    c.header('Content-Length', String((await stat(file)).size));
-    c.header('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${name.replace(/["\\]/g, '_')}"`);
-    c.header('X-Content-Type-Options', 'nosniff');
-    // A workspace file is the user's or the agent's data, never the app's code: even opened inline (an uploaded HTML
-    // page, an SVG) it runs no script, in a sandbox with an opaque origin.
-    c.header('Content-Security-Policy', FILE_CSP);
-    return c.body(Readable.toWeb(createReadStream(file)) as ReadableStream);
+    return sendWorkspaceFile(c, await service.resolveFile(id, decodeURIComponent(c.req.path.slice(c.req.path.indexOf(prefix) + prefix.length))));
   });
 
   return app;
-}
-
-async function parse<T>(c: Context, schema: z.ZodType<T>, optional = false): Promise<T> {
-  const text = await c.req.text();
-  if (!text.trim() && optional) return schema.parse({});
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new ConversationError('bad_input', 'the body must be JSON');
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ConversationError('bad_input', `invalid body: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`);
-  return parsed.data;
-}
-
-function errorReply(c: Context, err: unknown): Response {
-  if (err instanceof ConversationError) return c.json({ error: err.message }, STATUS[err.kind]);
-  if (err instanceof URIError) return c.json({ error: `bad URL encoding in ${c.req.path}` }, 400);
-  return c.json({ error: `internal error: ${err instanceof Error ? err.message : String(err)}` }, 500);
 }

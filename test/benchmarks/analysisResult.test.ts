@@ -4,7 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunLayout } from '../../lib/runStore/runLayout';
 import { loadAnalysisSuite } from '../../benchmarks/analysis/dataset';
+import { summarizeAnalysisRun } from '../../benchmarks/analysis/finalize';
 import { recordRequestResult } from '../../benchmarks/analysis/result';
+import { groundedCell } from '../../benchmarks/analysis/summaryLines';
 import type { AnalysisRun } from '../../benchmarks/analysis/run';
 import type { RunManifest } from '../../lib/runStore/manifest';
 import type { TurnSummary } from '../../contracts/conversation';
@@ -20,12 +22,13 @@ async function context(runDir: string): Promise<AnalysisRun> {
 }
 
 /** A conversation folder whose turn t1 ended with `status`, an optional error (where) and answer. */
-function turn(runDir: string, status: TurnSummary['status'], opts: { where?: string; answer?: string } = {}) {
-  const dir = path.join(runDir, 'conversations', `c-${status}-${opts.where ?? 'none'}`);
+function turn(runDir: string, status: TurnSummary['status'], opts: { where?: string; answer?: string; grounding?: { total: number; grounded: number }; name?: string } = {}) {
+  const dir = path.join(runDir, 'conversations', opts.name ?? `c-${status}-${opts.where ?? 'none'}`);
   mkdirSync(path.join(dir, 'workspace'), { recursive: true });
   const events = [
     { type: 'turn_started', data: {} },
     ...(opts.answer ? [{ type: 'answer', data: { text: opts.answer } }] : []),
+    ...(opts.grounding ? [{ type: 'grounding', data: { answerOffset: 0, numbers: [], inCode: 0, produced: 9, ...opts.grounding } }] : []),
     ...(opts.where ? [{ type: 'error', data: { message: 'it broke', where: opts.where } }] : []),
     { type: 'turn_ended', data: { status } },
   ].map((e, i) => JSON.stringify({ seq: i + 1, at: '', turnId: 't1', key: `t1:${i}`, ...e }));
@@ -53,5 +56,19 @@ describe('an analysis request result', () => {
   it('records a skipped request with its reason, never as passed', async () => {
     const runDir = mkdtempSync(path.join(os.tmpdir(), 'sb-ares-'));
     expect(await recordRequestResult(await context(runDir), { taskId: 'a07', wallMs: 0, skipped: 'no data server' })).toMatchObject({ status: 'skipped', pass: false, reason: 'no data server', steps: 0 });
+  });
+
+  it('carries the answer\'s grounded numbers into the result, the summary per pattern, the printed lines and the report', async () => {
+    const runDir = mkdtempSync(path.join(os.tmpdir(), 'sb-ares-'));
+    const ctx = await context(runDir);
+    ctx.manifest.llm = { model: 'scripted' } as RunManifest['llm'];
+    const a01 = await recordRequestResult(ctx, { taskId: 'a01', wallMs: 1, turn: turn(runDir, 'completed', { answer: 'The total is **1,988**.', grounding: { total: 1, grounded: 1 }, name: 'a01' }) });
+    expect(a01.grounding).toEqual({ total: 1, grounded: 1 });
+    await recordRequestResult(ctx, { taskId: 'a02', wallMs: 1, turn: turn(runDir, 'completed', { answer: 'About 12 and 50.', grounding: { total: 3, grounded: 2 }, name: 'a02' }) });
+    await recordRequestResult(ctx, { taskId: 'a03', wallMs: 1, turn: turn(runDir, 'completed', { answer: 'No numbers.', name: 'a03' }) });
+    const summary = await summarizeAnalysisRun(ctx);
+    expect(summary.byPattern.react).toMatchObject({ scored: 3, numbers: 4, groundedNumbers: 3, groundedShare: 0.75 });
+    expect(groundedCell(summary.total)).toBe('75.0% (3/4)');
+    expect(groundedCell({ numbers: 0, groundedNumbers: 0, groundedShare: null })).toBe('-');
   });
 });

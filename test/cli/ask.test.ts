@@ -58,6 +58,24 @@ describe('sheetbench ask', () => {
     expect(readFileSync(path.join(workspace, 'sales.csv'), 'utf8')).toBe(SALES_CSV);
   }, 180_000);
 
+  it('--export ipynb writes the notebook and the inputs zip under --out', async () => {
+    const out = path.join(work, 'exported');
+    const res = await ask(['What is the total amount?', '--file', 'sales.csv', '--pattern', 'react', '--out', out, '--export', 'ipynb']);
+    expect(res.code, res.stderr).toBe(0);
+    const written = [...res.stderr.matchAll(/^export: (\S+)$/gm)].map((m) => m[1]!);
+    expect(written.map((f) => path.basename(f))).toEqual([expect.stringMatching(/^c\w+\.ipynb$/), expect.stringMatching(/^c\w+-inputs\.zip$/)]);
+    for (const f of written) expect(f.startsWith(path.join(out, ''))).toBe(true);
+    const nb = JSON.parse(readFileSync(written[0]!, 'utf8')) as { nbformat: number; cells: Array<{ cell_type: string; source: string }> };
+    expect(nb.nbformat).toBe(4);
+    expect(nb.cells.some((c) => c.cell_type === 'code' && c.source.includes("pd.read_csv('sales.csv')"))).toBe(true);
+  }, 180_000);
+
+  it('refuses an unknown export format with a usage error', async () => {
+    const res = await ask(['Q', '--export', 'docx']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--export must be ipynb or py');
+  }, 60_000);
+
   it('refuses an unknown pattern with a usage error', async () => {
     const res = await ask(['Q', '--pattern', 'magic']);
     expect(res.code).toBe(2);

@@ -74,7 +74,9 @@ describe('conversation API over real HTTP (real Temporal, scripted model with to
 
   it('returns the debug record of each step: prompt, reply, tool call with code and stdout, tokens, timings', async () => {
     const { steps } = await a.json(`/api/conversations/${id}/debug`);
-    expect(steps).toHaveLength(2);
+    // The two model steps, then the turn's grounding record (its answer's numbers against the tool outputs).
+    expect(steps).toHaveLength(3);
+    expect(steps[2]).toMatchObject({ kind: 'grounding', grounding: { total: 1, grounded: 1 } });
     expect(steps[0].prompt.map((m: { role: string }) => m.role)).toEqual(['system', 'user']);
     expect(steps[0].prompt[0].content).toContain('sales.csv');
     expect(steps[0].toolCalls[0]).toMatchObject({ tool: 'python_execute', ok: true });

@@ -1,19 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationEvent } from '../../analysis/conversation/events';
 import type { Pattern } from '../../contracts/conversation';
-import { startAnalysisEnv, waitForTurn, type AnalysisEnv } from '../helpers/analysis';
+import { runCases, startAnalysisEnv, type AnalysisEnv, type CaseOutcome as Outcome } from '../helpers/analysis';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
-
-interface Outcome {
-  events: ConversationEvent[];
-  answer: string;
-  status: string;
-}
 
 /** Every pattern on the same request, each in its own conversation, all at once (real Temporal, sandbox, tool calls). */
 describe('each pattern answers a request end to end', () => {
   let a: AnalysisEnv;
-  const outcomes = new Map<string, Outcome>();
+  let outcomes = new Map<string, Outcome>();
   const cases: Array<[string, Pattern, string]> = [
     ['direct', 'direct', ''],
     ['react', 'react', ''],
@@ -28,17 +21,7 @@ describe('each pattern answers a request end to end', () => {
 
   beforeAll(async () => {
     a = await startAnalysisEnv(salesAnalyst);
-    const svc = a.server.service;
-    await Promise.all(
-      cases.map(async ([name, pattern, tag]) => {
-        const conv = await svc.create({ title: name, pattern });
-        await svc.upload(conv.id, [{ name: 'sales.csv', data: Buffer.from(SALES_CSV) }]);
-        const { turnId } = await svc.send(conv.id, { text: `What is the total amount in sales.csv?${tag}` });
-        const events = (await waitForTurn(a, conv.id, turnId, 300_000)).filter((e) => e.turnId === turnId);
-        const answer = String(events.find((e) => e.type === 'answer')?.data.text ?? '');
-        outcomes.set(name, { events, answer, status: String(events.at(-1)!.data.status) });
-      }),
-    );
+    outcomes = await runCases(a, cases.map(([name, pattern, tag]) => [name, pattern, `What is the total amount in sales.csv?${tag}`]), Buffer.from(SALES_CSV));
   }, 420_000);
   afterAll(async () => a?.close());
 

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConversationEvent } from '../../analysis/conversation/events';
+import type { Pattern } from '../../contracts/conversation';
 import type { ReplyFn, ScriptedRequest } from '../../lib/scriptedLlm';
 import { startServer, type RunningServer } from '../../server/start';
 import { TEST_NAMESPACE } from './temporalServer';
@@ -61,6 +62,31 @@ export async function waitForTurn(a: AnalysisEnv, id: string, turnId: string, ti
     `turn ${turnId} of ${id} to end`,
   );
   return events;
+}
+
+export interface CaseOutcome {
+  id: string;
+  /** The events of the case's one turn. */
+  events: ConversationEvent[];
+  answer: string;
+  status: string;
+}
+
+/** Each case (name, pattern, message) in its own conversation with sales.csv uploaded, all at once; the turn of each. */
+export async function runCases(a: AnalysisEnv, cases: Array<[string, Pattern, string]>, upload: Buffer): Promise<Map<string, CaseOutcome>> {
+  const svc = a.server.service;
+  const outcomes = new Map<string, CaseOutcome>();
+  await Promise.all(
+    cases.map(async ([name, pattern, text]) => {
+      const conv = await svc.create({ title: name, pattern });
+      await svc.upload(conv.id, [{ name: 'sales.csv', data: upload }]);
+      const { turnId } = await svc.send(conv.id, { text });
+      const events = (await waitForTurn(a, conv.id, turnId, 300_000)).filter((e) => e.turnId === turnId);
+      const answer = String(events.find((e) => e.type === 'answer')?.data.text ?? '');
+      outcomes.set(name, { id: conv.id, events, answer, status: String(events.at(-1)!.data.status) });
+    }),
+  );
+  return outcomes;
 }
 
 /** The tool messages' contents in a request (what the tools told the model). */

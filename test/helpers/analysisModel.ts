@@ -3,6 +3,7 @@ import {
   CRITIQUE_INSTRUCTION,
   DIRECT_INSTRUCTION,
   PLAN_INSTRUCTION,
+  REVISE_NUMBERS_LEAD,
 } from '../../analysis/conversation/prompts';
 import type { ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
 
@@ -12,6 +13,11 @@ import type { ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
  * (a misspelt column), `[JIT:<pattern>]` is what the classify step answers, `[NOTOOLS]` never calls a tool,
  * `[LOOP]` repeats the same failing call forever, `[BADARGS]` sends arguments that are not JSON first, `[MANIFEST]`
  * writes a chart manifest naming a missing column first, `[FETCH:<url>]` downloads JSON and prints the top 5 names.
+ * Grounding: `[TABLE]` saves the totals by region as a table and cites them, `[INVENT]` adds a number no code produced
+ * (until asked to revise), `[ROUND]` cites printed values rounded and as a percentage, `[NONUM]` answers without
+ * numbers, `[CODEANSWER]` answers with numbers only in a code block, `[SILENT]` runs code that prints and writes nothing.
+ * Restore: `[SETUP]` defines `df` and `total` (`[SLOWSETUP]` after sleeping 8 s), `[USEVAR]` uses `total` from an
+ * earlier turn (and defines it again itself after a failure).
  */
 export function salesAnalyst(r: ScriptedRequest): ScriptedReply {
   const question = r.messages.find((m) => m.role === 'user')?.content ?? '';
@@ -24,14 +30,43 @@ export function salesAnalyst(r: ScriptedRequest): ScriptedReply {
   if (fetchUrl && !tools.length) return { text: 'Downloading.', toolCalls: [{ name: 'web_fetch', arguments: { url: fetchUrl, type: 'file', filename: 'downloads/items.json' } }] };
   if (fetchUrl && tools.length === 1) return { text: '', toolCalls: [{ name: 'python_execute', arguments: { code: TOP5_CODE } }] };
   if (question.includes('[NOTOOLS]') || r.toolChoice === 'none' || (last.role === 'tool' && tools.at(-1)?.ok !== false && !question.includes('[LOOP]'))) {
-    return answerFromTools(r, 'I think the total is probably around 50.');
+    return taggedAnswer(r, question) ?? answerFromTools(r, 'I think the total is probably around 50.');
   }
+  const tagged = taggedCode(question, failed > 0);
+  if (tagged) return { text: 'Computing.', toolCalls: [{ name: 'python_execute', arguments: { code: tagged } }] };
   if (question.includes('[MANIFEST]')) return { text: '', toolCalls: [{ name: 'python_execute', arguments: { code: chartCode(failed === 0 ? 'regoin' : 'region') } }] };
   if (question.includes('[BADARGS]') && !tools.length) return { text: '', toolCalls: [{ name: 'python_execute', arguments: '{"code": "print(1)' }] };
   const failNow = (question.includes('[FAILFIRST]') && failed === 0) || question.includes('[LOOP]');
   const column = failNow ? 'amout' : 'amount';
   const code = `import pandas as pd\ndf = pd.read_csv('sales.csv')\nprint(df['${column}'].sum())`;
   return { text: failed ? 'The column name was wrong; fixing it.' : 'Loading the data.', toolCalls: [{ name: 'python_execute', arguments: { code } }] };
+}
+
+const LOAD = "import pandas as pd\ndf = pd.read_csv('sales.csv')";
+const SETUP = `${LOAD}\ntotal = int(df['amount'].sum())\nprint(total)`;
+
+/** The code a grounding or restore tag asks for. */
+function taggedCode(question: string, failedBefore: boolean): string | undefined {
+  if (question.includes('[SLOWSETUP]')) return `import time\ntime.sleep(8)\n${SETUP}`;
+  if (question.includes('[SETUP]')) return SETUP;
+  if (question.includes('[USEVAR]')) return failedBefore ? `${SETUP}\nprint(total * 2)` : 'print(total * 2)';
+  if (question.includes('[TABLE]')) {
+    return `${LOAD}\nby_region = df.groupby('region', as_index=False)['amount'].sum()\nsave_table(by_region, id='by_region', title='Sales by region')\nprint(df['amount'].sum())`;
+  }
+  if (question.includes('[ROUND]')) return `${LOAD}\ntotal = df['amount'].sum()\nprint(round(total * 26.2657, 2))\nprint(round(total / 390.4, 4))`;
+  if (question.includes('[SILENT]')) return `${LOAD}\ntotal = df['amount'].sum()`;
+  return undefined;
+}
+
+/** The answer a grounding tag asks for, once the code ran. */
+function taggedAnswer(r: ScriptedRequest, question: string): ScriptedReply | undefined {
+  const revising = r.messages.some((m) => m.role === 'user' && m.content.startsWith(REVISE_NUMBERS_LEAD));
+  if (question.includes('[TABLE]')) return { text: 'North sold **15** and south **32**: **47** in total.' };
+  if (question.includes('[ROUND]')) return { text: 'The scaled total is **1,234.5**, a share of **12%**.' };
+  if (question.includes('[NONUM]')) return { text: 'North sold the most.' };
+  if (question.includes('[CODEANSWER]')) return { text: "To compute it yourself:\n\n```python\nprint(pd.read_csv('sales.csv')['amount'].sum() * 1.5)\n```" };
+  if (question.includes('[INVENT]') && !revising) return { text: 'The total amount is **47**, up 12% on last year.' };
+  return undefined;
 }
 
 const TOP5_CODE = `import json

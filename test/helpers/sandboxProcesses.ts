@@ -36,3 +36,10 @@ export function sandboxProcesses(workRoot: string): number {
   const zygotes = outerZygoteBwraps.flatMap((b) => children(b.pid).flatMap((init) => children(init.pid)));
   return ownBwrap + zygotes.reduce((n, z) => n + below(z.pid), 0);
 }
+
+/** The pids of the bwrap processes of kernels whose work dir is `workDir` (killing them loses those kernels' state). */
+export function kernelProcesses(workDir: string): number[] {
+  return processes()
+    .filter((p) => p.cmdline.startsWith('/usr/bin/bwrap') && p.cmdline.includes(workDir) && !p.cmdline.includes('zygote.py'))
+    .map((p) => p.pid);
+}

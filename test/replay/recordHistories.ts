@@ -10,7 +10,11 @@
  * (`patched('done-by-local-activity')`), v3 read by the run from the task's completion (workflows/run/runReport.ts), v4
  * the current generation ('dsbench-task-v4', 'analysis-task-v4': the request reaches its conversation as the child's input
  * and its turn comes back as the child's result).
- * `... recordHistories.ts standalone [version]`: a two-turn conversation as `serve` makes it.
+ * `... recordHistories.ts standalone [version]`: a conversation as `serve` makes it: two turns (auto, then reflection) up
+ * to v4; from v5 ('conversation-v2': a JIT answer's numbers are checked and may be revised once) a third turn, auto,
+ * whose answer invents a number, so the revise step runs.
+ * Conversation generations: v1–v4 of the `conversation` mode are the conversation before its marker (no grounding check);
+ * v5 is 'conversation-v2' under the v4 analysis task.
  */
 import { writeFileSync } from 'node:fs';
 import proto from '@temporalio/proto';
@@ -40,8 +44,8 @@ const MODE = ['conversation', 'dsbench', 'standalone'].includes(process.argv[2])
  * per workflow ('benchmark-run-v8', 'spreadsheet-task-v8', workflows/versions.ts) and the current code straight through,
  * older histories handed to the frozen legacy copies.
  */
-/** The generations of workflows/versions.ts: spreadsheet runs and tasks v8, DSBench and analysis tasks v4. */
-const VERSION = (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ?? (MODE === 'spreadsheet' ? 'v8' : 'v4');
+/** The generations of workflows/versions.ts: spreadsheet runs and tasks v8, DSBench v4, conversations (and their analysis task) v5. */
+const VERSION = (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ?? ({ spreadsheet: 'v8', dsbench: 'v4' } as Record<string, string>)[MODE] ?? 'v5';
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
 const DSBENCH_SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/dsbench-sample');
 
@@ -80,14 +84,19 @@ async function recordDsbench(): Promise<void> {
   }
 }
 
-/** A conversation of two turns (auto, then reflection) as `serve` makes it: created, a file uploaded, messages sent by update. */
+/** A conversation as `serve` makes it (turns above): created, a file uploaded, messages sent by update. */
 async function recordStandaloneConversation(): Promise<void> {
   const a = await startAnalysisEnv(salesAnalyst);
+  const turns: Array<[string, 'reflection' | undefined]> = [
+    ['What is the total amount in sales.csv? [JIT:plan_execute]', undefined],
+    ['Once more, with the reflection pattern.', 'reflection'],
+    ['And how did it change? [INVENT] [JIT:react]', undefined],
+  ];
   try {
     const svc = a.server.service;
     const conv = await svc.create({ title: 'recorded', pattern: 'auto' });
     await svc.upload(conv.id, [{ name: 'sales.csv', data: Buffer.from(SALES_CSV) }]);
-    for (const [text, pattern] of [['What is the total amount in sales.csv? [JIT:plan_execute]', undefined], ['Once more, with the reflection pattern.', 'reflection']] as const) {
+    for (const [text, pattern] of turns) {
       const { turnId } = await svc.send(conv.id, { text, ...(pattern ? { pattern } : {}) });
       await waitForTurn(a, conv.id, turnId, 300_000);
     }

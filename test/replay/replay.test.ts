@@ -34,7 +34,9 @@ describe('recorded workflow histories replay on the current code', () => {
     // Recorded by the code as it was just before the layout move (688f6cf): a multi-round run with kernel sessions, and
     // a conversation of two turns (auto, then reflection) as `serve` makes one.
     const beforeLayout = ['pre-layout-conversation', 'pre-layout-row-exec-run', 'pre-layout-row-exec-task-39604', 'v4-standalone-conversation'].map((n) => `${n}.history.bin`);
-    expect(files.sort()).toEqual([...others, ...beforeLayout, ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
+    // Conversations of the 'conversation-v2' generation: under an analysis task, and as `serve` makes one.
+    const conversationV2 = ['v5-analysis-task-a01', 'v5-conversation-a01', 'v5-standalone-conversation'].map((n) => `${n}.history.bin`);
+    expect(files.sort()).toEqual([...others, ...beforeLayout, ...conversationV2, ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
   });
 
   it('covers the patched paths: v3 task workflows use local bookkeeping and run the test cases in one activity, v4 ones recalculate in one activity, v5 ones score in a local activity, v6 ones take all under one patch and report by local activity, v7 runs read their tasks by completion; v3 and DSBench runs start tasks by name', () => {
@@ -113,6 +115,9 @@ describe('recorded workflow histories replay on the current code', () => {
       ['v8-sheetcopilot-task-79-7', 'spreadsheet-task-v8'],
       ['v4-dsbench-task', 'dsbench-task-v4'],
       ['v4-analysis-task-a01', 'analysis-task-v4'],
+      ['v5-analysis-task-a01', 'analysis-task-v4'],
+      ['v5-conversation-a01', 'conversation-v2'],
+      ['v5-standalone-conversation', 'conversation-v2'],
     ]) expect(patchIds(`${file}.history.bin`), file).toEqual([marker]);
     // A v8 task takes v7's commands: the outputs recalculated in one activity, scoring and records local, nothing signalled.
     expect(activityTypes('v8-single-task-39604.history.bin')).toEqual(activityTypes('v7-single-task-39604.history.bin'));
@@ -133,6 +138,20 @@ describe('recorded workflow histories replay on the current code', () => {
     expect(activities('v1-conversation-a01.history.bin')).toEqual(expect.arrayContaining(['conversationModelStep', 'conversationToolCall', 'conversationFinishTurn']));
     expect(events('v1-conversation-a01.history.bin').some((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toBe(true);
     expect(events('v1-analysis-task-a01.history.bin').some((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name === 'conversation')).toBe(true);
+  });
+
+  it('conversation-v2 checks a JIT answer\'s numbers, and asks once for a revision when one is not found; older conversations never check', () => {
+    const checks = (f: string) => activityTypes(f).filter((a) => a === 'conversationCheckGrounding').length;
+    expect(checks('v5-conversation-a01.history.bin')).toBe(1);
+    // Three turns: auto (grounded), reflection (not checked), auto with an invented number (checked, then revised).
+    expect(checks('v5-standalone-conversation.history.bin')).toBe(2);
+    const steps = activityTypes('v5-standalone-conversation.history.bin');
+    const lastCheck = steps.lastIndexOf('conversationCheckGrounding');
+    expect(steps.slice(lastCheck + 1)).toEqual(['conversationModelStep', 'conversationToolCall', 'conversationModelStep', 'conversationFinishTurn', 'conversationDispose']);
+    for (const f of ['v4-conversation-a01', 'v4-standalone-conversation', 'pre-layout-conversation'].map((n) => `${n}.history.bin`)) {
+      expect(patchIds(f), f).toEqual([]);
+      expect(checks(f), f).toBe(0);
+    }
   });
 
   it('replays each of them without a determinism error', async () => {

@@ -38,7 +38,35 @@ export async function api(method, path, body) {
 
 export const conv = (id) => `/api/conversations/${encodeURIComponent(id)}`;
 
-/** URL of a conversation file (workspace-relative path); inline for images. */
+/** The API base of what someone shared with me: `/api/shared/<token>` (read-only, same sub-paths as a conversation). */
+export const shared = (token) => `/api/shared/${encodeURIComponent(token)}`;
+
+/** URL of a conversation file (workspace-relative path); inline for images. `id` is a conversation id, or a share's API base. */
 export function fileUrl(id, path, inline = false) {
-  return `${conv(id)}/files/${path.split('/').map(encodeURIComponent).join('/')}${inline ? '?inline=1' : ''}`;
+  const base = id.startsWith('/api/') ? id : conv(id);
+  return `${base}/files/${path.split('/').map(encodeURIComponent).join('/')}${inline ? '?inline=1' : ''}`;
+}
+
+/**
+ * Downloads an export (`format`: ipynb, py or inputs; one turn when `turnId`) of the conversation or share at `base`:
+ * fetched first, so a refusal (nothing ran cleanly) is shown as its message instead of a broken download.
+ */
+export async function downloadExport(base, format, turnId) {
+  const url = `${base}/export?format=${format}${turnId ? `&turn=${encodeURIComponent(turnId)}` : ''}`;
+  let res;
+  try {
+    res = await fetch(url);
+  } catch {
+    throw new ApiError('the server cannot be reached (is `sheetbench serve` running?)', 0);
+  }
+  if (!res.ok) throw new ApiError((await res.json().catch(() => undefined))?.error ?? `export failed: HTTP ${res.status}`, res.status);
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `export.${format === 'inputs' ? 'zip' : format}`;
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(await res.blob());
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  return name;
 }

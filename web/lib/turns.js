@@ -52,6 +52,8 @@ function reduceTurn(turn, { type, data, at }) {
       return { ...turn, files: [...turn.files.filter((f) => f.path !== data.file.path), data.file] };
     case 'answer':
       return { ...turn, answer: data.text };
+    case 'grounding':
+      return { ...turn, grounding: data };
     case 'usage':
       return { ...turn, usage: { inputTokens: data.inputTokens, outputTokens: data.outputTokens, costUsd: data.costUsd } };
     case 'error':
@@ -66,3 +68,22 @@ function reduceTurn(turn, { type, data, at }) {
 
 /** The running turn, if any. */
 export const runningTurn = (state) => state.turns.find((t) => t.status === 'running');
+
+/**
+ * Events arrive one message at a time (hundreds on a replay): `apply(events)` gets them in batches, one render per
+ * batch. Returns [push(ev), cancel()].
+ */
+export function batched(apply, ms = 16) {
+  let batch = [];
+  let flush;
+  const push = (ev) => {
+    batch.push(ev);
+    flush ??= setTimeout(() => {
+      const events = batch;
+      batch = [];
+      flush = undefined;
+      apply(events);
+    }, ms);
+  };
+  return [push, () => clearTimeout(flush)];
+}

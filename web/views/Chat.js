@@ -4,12 +4,13 @@ import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, conv } from '../lib/api.js';
 import { followEvents } from '../lib/events.js';
-import { applyEvent, emptyTurns, runningTurn } from '../lib/turns.js';
+import { applyEvent, batched, emptyTurns, runningTurn } from '../lib/turns.js';
 import { Composer } from './Composer.js';
 import { ConversationHeader } from './ConversationHeader.js';
+import { ExportMenu, SharePanel } from './ShareMenu.js';
 import { Turn } from './Turn.js';
 
-export function Chat({ id, patterns, onChanged }) {
+export function Chat({ id, patterns, onChanged, user }) {
   const [view, setView] = useState(undefined);
   const [loadError, setLoadError] = useState(undefined);
   const [state, setState] = useState(emptyTurns);
@@ -29,18 +30,7 @@ export function Chat({ id, patterns, onChanged }) {
     setState(emptyTurns());
     refresh();
     let timer;
-    // Events arrive one message at a time (hundreds on a replay): apply them in batches, one render per batch.
-    let batch = [];
-    let flush;
-    const applySoon = (ev) => {
-      batch.push(ev);
-      flush ??= setTimeout(() => {
-        const events = batch;
-        batch = [];
-        flush = undefined;
-        setState((s) => events.reduce(applyEvent, s));
-      }, 16);
-    };
+    const [applySoon, cancelBatch] = batched((events) => setState((s) => events.reduce(applyEvent, s)));
     const stop = followEvents(
       `${conv(id)}/events`,
       0,
@@ -54,12 +44,15 @@ export function Chat({ id, patterns, onChanged }) {
       },
       setStream,
     );
-    return () => (clearTimeout(timer), clearTimeout(flush), stop());
+    return () => (clearTimeout(timer), cancelBatch(), stop());
   }, [id]);
   useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [state.lastSeq]);
 
   if (loadError?.status === 404) return html`<section class="chat empty"><p class="error" role="alert">${loadError.message}</p><p><a href="#/">Back to the conversations</a></p></section>`;
   const running = Boolean(runningTurn(state)) || view?.status === 'running';
+  // Its owner shares it (an admin may share any); a conversation from before owners has none: admins only.
+  const canShare = Boolean(view && user && (user.role === 'admin' || view.owner === user.name));
+  const actions = html`<${ExportMenu} base=${id} />${canShare ? html`<${SharePanel} id=${id} />` : null}`;
   const onDrop = (e) => {
     e.preventDefault();
     setDragging(false);
@@ -67,13 +60,13 @@ export function Chat({ id, patterns, onChanged }) {
   };
   return html`<section class=${`chat${dragging ? ' dragging' : ''}`} aria-label="Conversation"
       onDragOver=${(e) => (e.preventDefault(), setDragging(true))} onDragLeave=${() => setDragging(false)} onDrop=${onDrop}>
-    <${ConversationHeader} id=${id} view=${view} tab="chat" />
+    <${ConversationHeader} id=${id} view=${view} tab="chat" actions=${actions} />
     ${stream === 'reconnecting' || (loadError && loadError.status !== 404)
       ? html`<p class="banner" role="status">${bannerText(stream, loadError)}</p>`
       : null}
     <div class="turns" aria-live="polite">
       ${state.turns.length === 0 && view ? html`<p class="muted hint">Attach a CSV or Excel file and ask a question about it. Drop files anywhere here.</p>` : null}
-      ${state.turns.map((t) => html`<${Turn} key=${t.turnId} conversationId=${id} turn=${t} />`)}
+      ${state.turns.map((t) => html`<${Turn} key=${t.turnId} conversationId=${id} turn=${t} canShare=${canShare} />`)}
       <div ref=${bottom}></div>
     </div>
     <${Composer} key=${id} conversationId=${id} patterns=${patterns} running=${running} dropped=${dropped} />

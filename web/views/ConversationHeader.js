@@ -1,13 +1,15 @@
-// Title, totals and the chat/debug tabs of a conversation, with its workflow in the Temporal Web UI.
+// Title, totals and the chat/debug tabs of a conversation, with its workflow in the Temporal Web UI; `actions` (the
+// download and share menus) beside the tabs. A share's header passes its own `route` (#/s/<token>) and hides Debug.
 import { html } from 'htm/preact';
 
-export function ConversationHeader({ id, view, tab }) {
+export function ConversationHeader({ id, view, tab, actions, route = `#/c/${id}`, debugTab = true }) {
   return html`<header class="conv-head">
     <h2>${view?.title || 'Conversation'}</h2>
     <div class="tabs" role="tablist" aria-label="View">
-      <a role="tab" aria-selected=${tab === 'chat'} class=${tab === 'chat' ? 'tab active' : 'tab'} href="#/c/${id}">Chat</a>
-      <a role="tab" aria-selected=${tab === 'debug'} class=${tab === 'debug' ? 'tab active' : 'tab'} href="#/c/${id}/debug">Debug</a>
+      <a role="tab" aria-selected=${tab === 'chat'} class=${tab === 'chat' ? 'tab active' : 'tab'} href=${route}>Chat</a>
+      ${debugTab ? html`<a role="tab" aria-selected=${tab === 'debug'} class=${tab === 'debug' ? 'tab active' : 'tab'} href=${`${route}/debug`}>Debug</a>` : null}
     </div>
+    ${actions ? html`<div class="head-actions">${actions}</div>` : null}
     ${view
       ? html`<p class="totals muted">${view.turns} turns · ${view.inputTokens + view.outputTokens} tokens · $${view.costUsd.toFixed(4)}
           ${view.temporalUiUrl ? html` · <a href=${view.temporalUiUrl} target="_blank" rel="noopener">workflow in Temporal UI</a>` : null}</p>`

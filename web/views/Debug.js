@@ -8,24 +8,25 @@ import { lineDiff } from '../lib/lineDiff.js';
 import { ConversationHeader } from './ConversationHeader.js';
 import { CodeBlock } from './Turn.js';
 
-export function Debug({ id }) {
+/** `base`: the API path of the conversation, or of a share (which answers {share, conversation}); `header`: a share's own. */
+export function Debug({ id, base = conv(id), header }) {
   const [view, setView] = useState(undefined);
   const [steps, setSteps] = useState(undefined);
   const [error, setError] = useState(undefined);
   useEffect(() => {
     let timer;
     const load = () =>
-      Promise.all([api('GET', conv(id)), api('GET', `${conv(id)}/debug`)]).then(
-        ([v, d]) => (setView(v), setSteps(d.steps), setError(undefined)),
+      Promise.all([api('GET', base), api('GET', `${base}/debug`)]).then(
+        ([v, d]) => (setView(v.conversation ?? v), setSteps(d.steps), setError(undefined)),
         (err) => setError(err.message),
       );
     load();
-    const live = followEvents(`${conv(id)}/events`, 0, () => (clearTimeout(timer), (timer = setTimeout(load, 300))), () => undefined);
+    const live = followEvents(`${base}/events`, 0, () => (clearTimeout(timer), (timer = setTimeout(load, 300))), () => undefined);
     return () => (clearTimeout(timer), live());
-  }, [id]);
+  }, [base]);
   const codeBefore = previousCode(steps ?? []);
   return html`<section class="debug" aria-label="Debug view">
-    <${ConversationHeader} id=${id} view=${view} tab="debug" />
+    ${header ? header(view) : html`<${ConversationHeader} id=${id} view=${view} tab="debug" />`}
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
     ${steps && !steps.length ? html`<p class="muted">No steps yet.</p>` : null}
     ${(steps ?? []).map((s) => html`<${Step} key=${s.stepId} step=${s} before=${codeBefore.get(s.stepId)} />`)}
@@ -65,9 +66,21 @@ function Step({ step, before }) {
     ${step.stderr ? html`<h4>stderr</h4><pre class="stderr">${step.stderr}</pre>` : null}
     ${step.toolCalls?.length ? html`<h4>Tool calls</h4>${step.toolCalls.map((c) => html`<details class="tool-call"><summary>${c.tool} · ${c.ok ? 'ok' : 'failed'} · ${c.durationMs} ms</summary>
       <h5>parameters</h5><pre class="json">${json(c.args)}</pre><h5>result</h5><pre class="json">${json(c.result)}</pre></details>`)}` : null}
+    ${step.grounding ? html`<${GroundingRecord} g=${step.grounding} />` : null}
     ${step.sandbox ? html`<details class="sandbox"><summary>Sandbox: Python ${step.sandbox.python ?? '?'}</summary>
       <pre>${Object.entries(step.sandbox.packages ?? {}).map(([k, v]) => `${k}==${v}`).join('\n')}</pre></details>` : null}
   </article>`;
+}
+
+/** A turn's grounding record: each number of the answer, found (where) or not. */
+function GroundingRecord({ g }) {
+  return html`<div class="grounding-record">
+    <p>${g.total ? `${g.grounded} of ${g.total} numbers found among ${g.produced} values the turn's tools produced` : ''}${g.inCode ? ` · ${g.inCode} in code, not checked` : ''}${g.note ? ` · ${g.note}` : ''}</p>
+    ${g.numbers.length ? html`<table><thead><tr><th>number</th><th>found</th><th>source</th></tr></thead><tbody>
+      ${g.numbers.map((n) => html`<tr class=${n.grounded ? 'grounded' : 'ungrounded'}><td>${n.text}</td><td>${n.grounded ? 'yes' : 'no'}</td>
+        <td>${n.source ? `${n.source.kind}${n.source.file ? ` ${n.source.file}` : ''}${n.source.tool ? ` (${n.source.tool}, ${n.source.stepId ?? ''}${n.source.line ? `, line ${n.source.line}` : ''})` : ''}: ${n.source.excerpt}` : ''}</td></tr>`)}
+    </tbody></table>` : null}
+  </div>`;
 }
 
 const json = (v) => JSON.stringify(v, null, 2);

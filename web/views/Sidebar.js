@@ -3,7 +3,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { api, conv } from '../lib/api.js';
 
-export function Sidebar({ conversations, currentId, listError, onChanged, user, authRequired, onSignOut }) {
+export function Sidebar({ conversations, shared = [], currentId, listError, onChanged, user, authRequired, onSignOut }) {
   const [error, setError] = useState(undefined);
   const [renaming, setRenaming] = useState(undefined);
   const act = async (fn) => {
@@ -64,5 +64,11 @@ export function Sidebar({ conversations, currentId, listError, onChanged, user, 
             </li>`,
       )}
     </ul>
+    ${shared.length
+      ? html`<h3 class="shared-head">Shared with me</h3>
+          <ul class="conv-list shared-list" aria-label="Shared with me">
+            ${shared.map((s) => html`<li><a href=${`#/s/${s.token}`}><span class="conv-title">${s.title}</span><span class="conv-meta">from ${s.owner ?? '?'}${s.turnId ? ` · turn ${s.turnId}` : ''} · read-only</span></a></li>`)}
+          </ul>`
+      : null}
   </nav>`;
 }

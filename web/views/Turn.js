@@ -3,20 +3,23 @@
 import { html, Component } from 'htm/preact';
 import { useMemo, useState } from 'preact/hooks';
 import { fileUrl } from '../lib/api.js';
+import { groundingSummary, markGrounding } from '../lib/grounding.js';
 import { codeHtml, markdownHtml } from '../lib/markdown.js';
+import { TurnActions } from './ShareMenu.js';
 import { Visualization } from '../viz/Visualization.js';
 
 /** Re-renders only when its turn changed (the event reducer keeps unchanged turns as the same objects). */
 export class Turn extends Component {
   shouldComponentUpdate(next) {
-    return next.turn !== this.props.turn || next.conversationId !== this.props.conversationId;
+    return next.turn !== this.props.turn || next.conversationId !== this.props.conversationId || next.canShare !== this.props.canShare;
   }
-  render({ conversationId, turn }) {
-    return html`<${TurnView} conversationId=${conversationId} turn=${turn} />`;
+  render({ conversationId, turn, canShare }) {
+    return html`<${TurnView} conversationId=${conversationId} turn=${turn} canShare=${canShare} />`;
   }
 }
 
-function TurnView({ conversationId, turn }) {
+/** `conversationId`: the conversation's id, or a share's API base (read-only); `canShare`: the owner's actions. */
+function TurnView({ conversationId, turn, canShare }) {
   const running = turn.status === 'running';
   return html`<article class="turn turn-${turn.status}" data-turn-id=${turn.turnId} aria-busy=${running}>
     <div class="msg user"><div class="who">You</div><div class="text">${turn.text}</div>
@@ -31,15 +34,22 @@ function TurnView({ conversationId, turn }) {
             (f) => html`<li><a class="file-link" href=${fileUrl(conversationId, f.path)} download=${f.filename}>⬇ ${f.filename}</a> <span class="muted">${size(f.size)}</span></li>`,
           )}</ul>`
         : null}
-      ${turn.answer ? html`<${Answer} text=${turn.answer} />` : null}
+      ${turn.answer ? html`<${Answer} text=${turn.answer} grounding=${turn.grounding} />` : null}
       <${TurnFooter} turn=${turn} />
+      ${turn.status === 'completed' ? html`<${TurnActions} conversationId=${conversationId} turnId=${turn.turnId} canShare=${canShare} />` : null}
     </div>
   </article>`;
 }
 
-function Answer({ text }) {
-  const __html = useMemo(() => markdownHtml(text), [text]);
-  return html`<div class="answer" dangerouslySetInnerHTML=${{ __html }}></div>`;
+/** The answer; its numbers marked by grounding (the model's text only: a note the system put before it is not checked). */
+function Answer({ text, grounding }) {
+  const __html = useMemo(() => {
+    const offset = grounding?.answerOffset ?? 0;
+    return `${offset ? markdownHtml(text.slice(0, offset)) : ''}${markGrounding(markdownHtml(text.slice(offset)), grounding)}`;
+  }, [text, grounding]);
+  const summary = groundingSummary(grounding);
+  return html`<div class="answer" dangerouslySetInnerHTML=${{ __html }}></div>
+    ${summary ? html`<p class=${`grounding-summary muted${grounding.total > grounding.grounded ? ' has-ungrounded' : ''}`}>${summary}</p>` : null}`;
 }
 
 function TurnFooter({ turn }) {
@@ -82,6 +92,7 @@ function ToolResult({ item, running }) {
     ${r.stdout ? html`<pre class="stdout" aria-label="stdout">${r.stdout}</pre>` : null}
     ${r.stderr ? html`<pre class="stderr" aria-label="stderr">${r.stderr}</pre>` : null}
     ${r.error ? html`<p class="error">${r.error}</p>` : null}
+    ${r.notice ? html`<p class=${r.stateReset ? 'notice reset' : 'notice restored'} role="status">${r.notice}</p>` : null}
   </div>`;
 }
 

@@ -10,6 +10,7 @@ import { treeOfThoughts } from './treeOfThoughts';
 
 export { classify } from './jit';
 export { Turn, TurnStop, type AnswerRef } from './turn';
+export { reviseUngrounded } from './reviseUngrounded';
 
 export const PATTERN_RUNNERS: Record<Exclude<Pattern, 'auto'>, PatternRunner> = {
   direct,

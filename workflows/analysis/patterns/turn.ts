@@ -46,6 +46,13 @@ export class Turn {
     return new Agent(this, name);
   }
 
+  /** The agent that gave `answer`, to go on from that reply in its transcript. */
+  continueAgent(answer: AnswerRef): Agent {
+    const agent = new Agent(this, answer.agent);
+    agent.length = answer.index + 1;
+    return agent;
+  }
+
   /** Checks the budgets, then reserves a step number (synchronously, so parallel branches get deterministic ids). */
   reserveStep(): { stepId: string; index: number } {
     const s = this.settings;
