@@ -6,28 +6,12 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../../server/auth/usersFile';
 import { jsonBody, startAnalysisEnv, waitForTurn, type AnalysisEnv } from '../helpers/analysis';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
 import { launchChromium, openPage, signIn } from './browser';
-
-/**
- * The app page must carry its own CSP; until the page CSP of the sign-in work is on this branch, the page gets the API's
- * `default-src 'none'` and cannot run at all. Only then does this page get an interim policy (scripts and styles from
- * the server, the import map inline); a page that brings its own CSP is left exactly as served.
- */
-async function interimPageCsp(page: Page): Promise<void> {
-  await page.route(/\/(\?[^#]*)?$/, async (route) => {
-    const response = await route.fetch();
-    const headers = response.headers();
-    if (headers['content-security-policy'] === "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'") {
-      headers['content-security-policy'] = "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self'; img-src 'self' data: blob:; frame-ancestors 'none'; base-uri 'none'";
-    }
-    await route.fulfill({ response, headers });
-  });
-}
 
 describe('grounded numbers, downloads and sharing in the browser', () => {
   let a: AnalysisEnv;
@@ -57,7 +41,6 @@ describe('grounded numbers, downloads and sharing in the browser', () => {
   const loginUrl = (user: string) => `${a.server.url}/?token=${encodeURIComponent(tokens[user]!)}`;
   const open = async (user: string) => {
     const opened = await openPage(browser, a.server.url);
-    await interimPageCsp(opened.page);
     await signIn(opened.page, loginUrl(user));
     return opened;
   };
