@@ -103,7 +103,7 @@ export interface TestCaseCells extends TestCaseDiff {
   inputPasses?: boolean;
 }
 
-/** `results/cells/<key>.json`: the cell diffs of one task attempt, beside its result. */
+/** `tasks/<key>/cell-diffs.json`: the cell diffs of one task attempt (benchmarks/spreadsheetbench/layout.ts). */
 export interface TaskCellDiffs {
   taskId: string;
   id: number | string;
