@@ -50,6 +50,8 @@ export interface Benchmark<T extends TaskRecord = TaskRecord> {
   finalize(runDir: string): Promise<unknown>;
   /** What `run` prints when the run has ended, from its summary.json. */
   summaryLines(runDir: string): Promise<string[]>;
+  /** Tasks of an edition whose data is known to be wrong (reported upstream): scores are reported with and without them. */
+  knownBad?(edition: string | undefined): { why: string; ids: string[] } | undefined;
   /** report.md, report.html and what else the benchmark reports (transcripts, an Inspect log); `compareDir`: a baseline run, where the benchmark compares. */
   writeReport(opts: { runDir: string; compareDir?: string; outDir?: string }): Promise<WrittenReport>;
 }

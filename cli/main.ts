@@ -11,6 +11,7 @@ import { registerAnalysisCommands } from './commands/analysis';
 import { registerRunsCommand } from './commands/runs';
 import { registerRejudgeCommand } from './commands/rejudge';
 import { registerAuthCommands } from './commands/auth';
+import { registerCompareCommand } from './commands/compare';
 import { exitCodeOf, describeError } from './exitCodes';
 
 const program = new Command()
@@ -30,6 +31,7 @@ registerAnalysisCommands(program);
 registerRunsCommand(program);
 registerRejudgeCommand(program);
 registerAuthCommands(program);
+registerCompareCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`sheetbench: ${describeError(err)}\n`);

@@ -55,3 +55,9 @@ export const KNOWN_BAD: Readonly<Record<string, readonly KnownBadTask[]>> = {
 export function knownBadTasks(edition: string | undefined): readonly KnownBadTask[] {
   return (edition && KNOWN_BAD[edition]) || [];
 }
+
+/** What a run of this edition reports its scores without, or undefined when the edition has no known-bad task. */
+export function knownBadExclusion(edition: string | undefined): { why: string; ids: string[] } | undefined {
+  const ids = knownBadTasks(edition).map((t) => t.id);
+  return ids.length ? { why: `known-bad tasks of ${edition} (data errors reported upstream)`, ids } : undefined;
+}

@@ -2,7 +2,7 @@ import type { RunManifest } from '../../lib/runStore/manifest';
 import { taskKey } from '../../lib/runStore/taskRecord';
 import type { TaskResult } from '../../contracts/taskResult';
 import { topFailures, type RunSummary, type ScoreLine } from '../report/runSummary';
-import { knownBadTasks } from './knownBad';
+import { knownBadExclusion } from './knownBad';
 import type { ScoringFacts } from './scoringFacts';
 
 /**
@@ -56,8 +56,9 @@ function scoreLine(results: TaskResult[]): ScoreLine {
 
 /** The scores again without the tasks reported wrong upstream, when the run has any (benchmarks/spreadsheetbench/knownBad.ts). */
 function withoutKnownBad(manifest: RunManifest, results: TaskResult[]): Pick<RunSummary, 'excluded'> {
-  const bad = new Set(knownBadTasks(manifest.edition).map((t) => t.id));
+  const exclusion = knownBadExclusion(manifest.edition);
+  const bad = new Set(exclusion?.ids ?? []);
   const inRun = [...new Set(results.map((r) => taskKey(r.id)).filter((k) => bad.has(k)))];
-  if (!inRun.length) return {};
-  return { excluded: { why: `known-bad tasks of ${manifest.edition} (data errors reported upstream)`, tasks: inRun, overall: scoreLine(results.filter((r) => !bad.has(taskKey(r.id)))) } };
+  if (!exclusion || !inRun.length) return {};
+  return { excluded: { why: exclusion.why, tasks: inRun, overall: scoreLine(results.filter((r) => !bad.has(taskKey(r.id)))) } };
 }
