@@ -12,6 +12,7 @@ import { registerRunsCommand } from './commands/runs';
 import { registerRejudgeCommand } from './commands/rejudge';
 import { registerAuthCommands } from './commands/auth';
 import { registerCompareCommand } from './commands/compare';
+import { registerShowCommand } from './commands/show';
 import { exitCodeOf, describeError } from './exitCodes';
 
 const program = new Command()
@@ -32,6 +33,7 @@ registerRunsCommand(program);
 registerRejudgeCommand(program);
 registerAuthCommands(program);
 registerCompareCommand(program);
+registerShowCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`sheetbench: ${describeError(err)}\n`);

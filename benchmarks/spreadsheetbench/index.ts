@@ -12,6 +12,7 @@ import { finalizeSpreadsheetRun } from './finalize';
 import { writeReport } from './report/writeReport';
 import { spreadsheetSummaryLines } from './summaryLines';
 import { knownBadExclusion } from './knownBad';
+import { spreadsheetTaskView } from './report/taskView';
 
 export const SPREADSHEETBENCH_EDITIONS = ['912_v0.1', 'sample_data_200', 'verified_400'] as const;
 
@@ -39,6 +40,7 @@ export const spreadsheetBench: Benchmark<SheetTask> = {
   finalize: finalizeSpreadsheetRun,
   summaryLines: spreadsheetSummaryLines,
   knownBad: knownBadExclusion,
+  describeTask: spreadsheetTaskView,
   writeReport,
 };
 

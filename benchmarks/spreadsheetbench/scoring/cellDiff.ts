@@ -4,29 +4,9 @@
  * The verdict itself is the official one (compareWorkbooks.ts); this is its explanation.
  */
 import { timeToString, transformValue, type CellValue } from './cellValue';
+import type { CellMismatch, DiffValue } from '../../report/taskView';
 
-/**
- * Which comparison a cell failed. The official evaluator compares values only (its colour checks are switched off,
- * docs §2.4), so `value` is the only check any scoring mode runs today; `fill` and `font` name the colour checks.
- */
-export type CellCheck = 'value' | 'fill' | 'font';
-
-/** A cell's value as the scorer read it (openpyxl data_only semantics) and its type. */
-export interface DiffValue {
-  /** JSON form: numbers, text and booleans as they are; dates and times as ISO-like text; null for an empty cell. */
-  value: number | string | boolean | null;
-  type: 'empty' | 'number' | 'text' | 'bool' | 'datetime' | 'date' | 'time' | 'duration';
-  /** The cell holds a formula without a cached value (reads as empty: the workbook was not recalculated). */
-  uncachedFormula?: true;
-}
-
-export interface CellMismatch {
-  /** `Sheet!A1`. */
-  cell: string;
-  expected: DiffValue;
-  got: DiffValue;
-  check: CellCheck;
-}
+export type { CellCheck, DiffValue, CellMismatch } from '../../report/taskView';
 
 /** The expected answer's extent inside the checked range: `filled` of `cells` are not blank. */
 export interface AnswerFill {
