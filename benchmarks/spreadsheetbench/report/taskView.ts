@@ -61,7 +61,7 @@ export async function spreadsheetTaskView(runDir: string, taskArg: string, opts:
 }
 
 /** The task (by id, or by attempt key `<id>@<epoch>`) and the epoch; an unknown task or epoch is named. */
-function resolveTask(runId: string, tasks: SheetTask[], arg: string, epochOpt: number | undefined, epochs: number): { task: SheetTask; epoch: number } {
+export function resolveTask(runId: string, tasks: SheetTask[], arg: string, epochOpt: number | undefined, epochs: number): { task: SheetTask; epoch: number } {
   const byKey = new Map(tasks.map((t) => [taskKey(t.id), t]));
   const direct = byKey.get(arg);
   const parsed = parseAttemptKey(arg);
