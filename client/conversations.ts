@@ -153,6 +153,7 @@ export class ConversationService {
 
   /** The absolute path of a workspace file; paths leaving the workspace (.., absolute, symlinks out) are refused. */
   async resolveFile(id: string, relPath: string): Promise<string> {
+    await this.infoFile(id);
     const workspace = this.layout(id).workspace;
     const target = path.resolve(workspace, relPath);
     const notFound = new ConversationError('not_found', `no file "${relPath}" in the workspace`);

@@ -1,11 +1,13 @@
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import type { Duplex } from 'node:stream';
+import { createServer, type Server } from 'node:http';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config/schema';
 import { ConversationService } from '../client/conversations';
 import type { WorkerSet } from '../workers/createWorkers';
 import { createApp } from './app';
-import { prepareSignIn, type PreparedSignIn } from './auth/prepare';
+import { prepareSignIn, serverFiles, type PreparedSignIn } from './auth/prepare';
 
 export interface StartServerOptions {
   config: Config;
@@ -33,6 +35,10 @@ export interface RunningServer {
   loginUrl: string;
   /** What the operator should know at start: where the token is, or that sign-in is off. */
   notes: string[];
+  /** The app's routes, as registered (tests enumerate them, so that no route escapes the sign-in checks). */
+  routes: ReadonlyArray<{ method: string; path: string }>;
+  /** The server's state folder: token, cookie secret, audit log. */
+  stateDir: string;
   close(): Promise<void>;
 }
 
@@ -53,6 +59,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     token: signIn.token,
     loginUrl: signIn.token ? `${url}/?token=${encodeURIComponent(signIn.token)}` : `${url}/`,
     notes: signIn.notes,
+    routes: app.routes.map((r) => ({ method: r.method, path: r.path })),
+    stateDir: serverFiles(opts.config.server).dir,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -66,11 +74,37 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   };
 }
 
-function listen(fetch: Parameters<typeof serve>[0]['fetch'], port: number, hostname: string): Promise<{ server: ServerType; address: AddressInfo }> {
+type FetchHandler = Parameters<typeof getRequestListener>[0];
+
+function listen(fetch: FetchHandler, port: number, hostname: string): Promise<{ server: Server; address: AddressInfo }> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname }, (info) => resolve({ server, address: info }));
+    const server = createServer(getRequestListener(fetch, { hostname, errorHandler: answerUnroutable }));
     server.once('error', reject);
+    server.on('clientError', answerUnparsable);
+    server.listen(port, hostname, () => resolve({ server, address: server.address() as AddressInfo }));
   });
+}
+
+const jsonError = (status: number, error: string) => new Response(JSON.stringify({ error }), { status, headers: { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' } });
+
+/** A request the adapter cannot turn into a URL (a request target such as `..\\x`) never reaches the app: answered here. */
+function answerUnroutable(err: unknown): Response {
+  if (err instanceof RequestError) return jsonError(400, `the request target is not a valid URL path (${err.message})`);
+  return jsonError(500, 'internal error');
+}
+
+/**
+ * A request Node's HTTP parser refuses (headers over its 16 KiB limit, a malformed request line) never reaches the
+ * adapter: answer it with the same JSON error shape, rather than Node's bare status line.
+ */
+function answerUnparsable(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) return void socket.destroy();
+  const [status, reason, error] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'the request headers are over the limit of 16 KiB']
+      : [400, 'Bad Request', `the request is not valid HTTP/1.1 (${err.code ?? err.message})`];
+  const body = JSON.stringify({ error });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 /** The address to print: a wildcard listen address is reached as 127.0.0.1 from this machine; IPv6 goes in brackets. */

@@ -2,7 +2,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { readJsonOr, writeJsonAtomic } from '../../lib/runStore/files';
-import { conversationLayout } from './layout';
+import { CONVERSATION_ID, conversationLayout } from './layout';
 import { PATTERNS } from '../../contracts/conversation';
 
 /** What the API keeps about a conversation outside its workflow: `conversation.json` in its folder. */
@@ -32,7 +32,9 @@ export async function readInfo(dir: string): Promise<ConversationInfoFile | unde
 
 /** Every conversation folder under `root` with a readable info file (deleted ones included; callers filter). */
 export async function listInfos(root: string): Promise<ConversationInfoFile[]> {
-  const names = await readdir(root).catch(() => [] as string[]);
+  // Only folders named like a conversation: a stray file or folder beside them (a backup, .DS_Store) is not one.
+  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+  const names = entries.filter((e) => e.isDirectory() && CONVERSATION_ID.test(e.name)).map((e) => e.name);
   const infos = await Promise.all(names.map((n) => readInfo(path.join(root, n))));
   return infos.filter((i): i is ConversationInfoFile => i !== undefined);
 }

@@ -58,7 +58,9 @@ export function conversationRoutes(deps: ConversationRouteDeps): Hono<AuthEnv> {
   const owned: MiddlewareHandler<AuthEnv> = async (c, next) => {
     const id = c.req.param('id') ?? '';
     const { exists, owner } = await service.ownerOf(id);
-    if (exists && !mayAccess(c.get('user'), owner)) {
+    // Unknown, deleted and other users' conversations get the same answer, so ids do not leak.
+    if (!exists) throw new ConversationError('not_found', `no conversation ${id}`);
+    if (!mayAccess(c.get('user'), owner)) {
       await audit(c, 'denied', id, { reason: 'not the owner', route: `${c.req.method} ${c.req.path}` });
       throw new ConversationError('not_found', `no conversation ${id}`);
     }

@@ -9,7 +9,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /**
  * The browser files the app may load from npm packages, by package and path (nothing else under node_modules is served).
- * ES modules go into the import map; the UMD builds (vega*, papaparse) are loaded as classic scripts when first needed.
+ * ES modules go into the import map; the UMD builds (vega, vega-lite, vega-embed, papaparse) are loaded as classic
+ * scripts when first needed.
+ * `folder/*.js` allows every .js file straight in that folder: vega-util's ES build is one module per file (imported by
+ * vega-interpreter, which has no UMD build).
  */
 const VENDOR_FILES: Record<string, string[]> = {
   preact: ['dist/preact.mjs', 'hooks/dist/hooks.mjs'],
@@ -21,6 +24,8 @@ const VENDOR_FILES: Record<string, string[]> = {
   vega: ['build/vega.min.js'],
   'vega-lite': ['build/vega-lite.min.js'],
   'vega-embed': ['build/vega-embed.min.js'],
+  'vega-interpreter': ['build/vega-interpreter.js'],
+  'vega-util': ['build/*.js'],
 };
 
 const IMPORTS: Record<string, [string, string]> = {
@@ -34,6 +39,8 @@ const IMPORTS: Record<string, [string, string]> = {
   'highlight.js/python': ['@highlightjs/cdn-assets', 'es/languages/python.min.js'],
   'highlight.js/javascript': ['@highlightjs/cdn-assets', 'es/languages/javascript.min.js'],
   'highlight.js/json': ['@highlightjs/cdn-assets', 'es/languages/json.min.js'],
+  'vega-interpreter': ['vega-interpreter', 'build/vega-interpreter.js'],
+  'vega-util': ['vega-util', 'build/index.js'],
 };
 
 /** Scripts loaded on demand (not modules): name → vendor URL. Read by web/lib/scripts.js from the page's JSON block. */
@@ -53,6 +60,29 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
 };
+
+/**
+ * The page's Content-Security-Policy. Scripts only from this origin, plus the one inline script, the import map, allowed
+ * by the hash of its exact text (the JSON block of vendor scripts is data, never run, so needs nothing); no 'unsafe-eval',
+ * so chart specs (agent-written, untrusted) must be run by Vega's expression interpreter (web/viz/Visualization.js),
+ * never compiled with Function. Styles only from files too: vega-embed's and vega-tooltip's CSS is in web/app.css
+ * instead of their inserted <style>, and style="" attributes in the agent's Markdown HTML are ignored.
+ */
+export function pageCsp(importMapText: string): string {
+  const hash = createHash('sha256').update(importMapText, 'utf8').digest('base64');
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'sha256-${hash}'`,
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 export interface WebRoutesOptions {
   /** The app's folder (default: web/ of the repository). */
@@ -76,10 +106,12 @@ export function webRoutes(opts: WebRoutesOptions = {}): Hono {
     const template = await readFile(path.join(webDir, 'index.html'), 'utf8');
     const importMap = { imports: Object.fromEntries(Object.entries(IMPORTS).map(([name, ref]) => [name, vendorUrl(ref)])) };
     const scripts = Object.fromEntries(Object.entries(SCRIPTS).map(([name, ref]) => [name, vendorUrl(ref)]));
+    const importMapText = JSON.stringify(importMap);
+    // Replacement functions: a '$' in the JSON goes in as is (the CSP hash is of this exact text).
     const html = template
-      .replace('<!--importmap-->', `<script type="importmap">${JSON.stringify(importMap)}</script>`)
-      .replace('<!--scripts-->', `<script type="application/json" id="vendor-scripts">${JSON.stringify(scripts)}</script>`);
-    return sendRevalidated(c, Buffer.from(html), TYPES['.html']!);
+      .replace('<!--importmap-->', () => `<script type="importmap">${importMapText}</script>`)
+      .replace('<!--scripts-->', () => `<script type="application/json" id="vendor-scripts">${JSON.stringify(scripts)}</script>`);
+    return sendRevalidated(c, Buffer.from(html), TYPES['.html']!, { 'content-security-policy': pageCsp(importMapText) });
   });
 
   app.get('/app/*', async (c) => {
@@ -95,13 +127,23 @@ export function webRoutes(opts: WebRoutesOptions = {}): Hono {
     const rest = c.req.path.slice('/vendor/'.length);
     const match = /^((?:@[^/]+\/)?[^/@]+)@([^/]+)\/(.+)$/.exec(rest);
     const [, pkg, version, file] = match ?? [];
-    if (!pkg || !file || !VENDOR_FILES[pkg]?.includes(file)) return c.json({ error: `no vendor file ${rest}` }, 404);
+    if (!pkg || !file || !isVendorFile(pkg, file)) return c.json({ error: `no vendor file ${rest}` }, 404);
     if (version !== versions[pkg]) return c.json({ error: `${pkg} is at version ${versions[pkg]}, not ${version}` }, 404);
-    const body = await readFile(path.join(modules, pkg, file));
+    const body = await readFile(path.join(modules, pkg, file)).catch(() => undefined);
+    if (!body) return c.json({ error: `no vendor file ${rest}` }, 404);
     return c.body(body, 200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'public, max-age=31536000, immutable' });
   });
 
   return app;
+}
+
+/** Listed, or a plain `name.js` straight in a listed `folder/*.js` (no subfolder, no `..`). */
+function isVendorFile(pkg: string, file: string): boolean {
+  return (VENDOR_FILES[pkg] ?? []).some((allowed) => {
+    if (!allowed.endsWith('/*.js')) return allowed === file;
+    const folder = allowed.slice(0, -'*.js'.length);
+    return file.startsWith(folder) && /^\w[\w-]*\.js$/.test(file.slice(folder.length));
+  });
 }
 
 function packageVersions(modules: string): Record<string, string> {
@@ -117,9 +159,9 @@ function packageVersions(modules: string): Record<string, string> {
 }
 
 /** no-cache + ETag: the browser revalidates and gets 304 when the file did not change. */
-function sendRevalidated(c: Context, body: Buffer, type: string): Response {
+function sendRevalidated(c: Context, body: Buffer, type: string, extra: Record<string, string> = {}): Response {
   const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-  const headers = { 'content-type': type, 'cache-control': 'no-cache', etag };
+  const headers = { 'content-type': type, 'cache-control': 'no-cache', etag, ...extra };
   if (c.req.header('if-none-match') === etag) return c.body(null, 304, headers);
   return c.body(new Uint8Array(body), 200, headers);
 }

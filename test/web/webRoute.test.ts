@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { webRoutes } from '../../server/routes/web';
+import { pageCsp, webRoutes } from '../../server/routes/web';
 
 describe('web route', () => {
   const app = webRoutes();
@@ -25,6 +26,48 @@ describe('web route', () => {
       const res = await app.request(url);
       expect(res.status, url).toBe(200);
       expect(res.headers.get('cache-control')).toContain('immutable');
+    }
+  });
+
+  it('/ carries a CSP whose script hash is that of the inline import map; no eval, no inline scripts, no framing', async () => {
+    const res = await app.request('/');
+    const csp = res.headers.get('content-security-policy')!;
+    const html = await res.text();
+    const importMap = /<script type="importmap">(.*?)<\/script>/.exec(html)![1]!;
+    const hash = createHash('sha256').update(importMap, 'utf8').digest('base64');
+    expect(csp).toBe(
+      `default-src 'self'; script-src 'self' 'sha256-${hash}'; style-src 'self'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; ` +
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    );
+    expect(csp).toBe(pageCsp(importMap));
+    expect(csp).not.toContain('unsafe-eval');
+    expect(/script-src[^;]*/.exec(csp)![0]).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    // the import map is the only inline script that runs; the vendor-scripts block is data (type application/json)
+    const inline = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]!).filter((attrs) => !/\bsrc=/.test(attrs));
+    expect(inline).toEqual([' type="importmap"', ' type="application/json" id="vendor-scripts"']);
+    expect((await app.request('/', { headers: { 'if-none-match': res.headers.get('etag')! } })).headers.get('content-security-policy')).toBe(csp);
+  });
+
+  it('vega-interpreter (ES module) and the vega-util modules it imports are served through the import map', async () => {
+    const html = await (await app.request('/')).text();
+    const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(html)![1]!) as { imports: Record<string, string> };
+    expect(map.imports['vega-interpreter']).toBe('/vendor/vega-interpreter@2.3.2/build/vega-interpreter.js');
+    const interpreter = await app.request(map.imports['vega-interpreter']!);
+    expect(interpreter.status).toBe(200);
+    expect(interpreter.headers.get('content-type')).toContain('javascript');
+    const source = await interpreter.text();
+    expect(source).toContain('export { expression as expressionInterpreter }');
+    // its one bare import resolves through the map, and every module vega-util's index imports is served
+    expect([...source.matchAll(/from '([^'.][^']*)'/g)].map((m) => m[1])).toEqual(['vega-util']);
+    const utilIndex = map.imports['vega-util']!;
+    const index = await (await app.request(utilIndex)).text();
+    const relative = [...index.matchAll(/from '\.\/([^']+)'/g)].map((m) => m[1]!);
+    expect(relative.length).toBeGreaterThan(40);
+    for (const file of relative) expect((await app.request(new URL(file, `http://x${utilIndex}`).pathname)).status, file).toBe(200);
+    // the folder allowance is for .js files straight in build/, nothing else of the package
+    for (const bad of ['build/index.d.ts', 'build/index.js.map', 'build/..%2Fpackage.json', 'build/nope.js', 'package.json', 'src/index.ts']) {
+      expect((await app.request(`/vendor/vega-util@2.1.3/${bad}`)).status, bad).toBe(404);
     }
   });
 

@@ -22,12 +22,19 @@ export function loadScript(name) {
   return loading.get(name);
 }
 
-/** vega-embed with its peers, in order. */
+/**
+ * vega-embed with its peers, in order, and Vega's expression interpreter (an ES module, from the import map). The page's
+ * CSP forbids eval, so charts must be embedded with `{ ast: true, expr }`: expressions interpreted, never compiled.
+ */
 export async function loadVegaEmbed() {
+  const [interpreter] = await Promise.all([import('vega-interpreter'), loadVegaScripts()]);
+  return { embed: window.vegaEmbed, expr: interpreter.expressionInterpreter };
+}
+
+async function loadVegaScripts() {
   await loadScript('vega');
   await loadScript('vega-lite');
   await loadScript('vega-embed');
-  return window.vegaEmbed;
 }
 
 export async function loadPapa() {

@@ -77,9 +77,9 @@ function ChartOutput({ conversationId, output }) {
     let live = true;
     (async () => {
       const spec = toVegaLite(output, rows);
-      const embed = await loadVegaEmbed();
+      const { embed, expr } = await loadVegaEmbed();
       if (!live) return;
-      const result = await embed(ref.current, spec, { renderer: 'svg', actions: { export: true, source: false, compiled: false, editor: false } });
+      const result = await embed(ref.current, spec, embedOptions(expr));
       view = result.view;
       setRenderError(undefined);
     })().catch((err) => live && setRenderError(err.message));
@@ -91,6 +91,24 @@ function ChartOutput({ conversationId, output }) {
   if (error) return html`<p class="viz-error" role="alert">${error}</p>`;
   return html`<div class="chart" ref=${ref} role="img" aria-label=${output.title ?? output.type}></div>
     ${renderError ? html`<p class="viz-error" role="alert">chart ${output.title ?? output.id}: ${renderError}</p>` : null}`;
+}
+
+/**
+ * Fit for the page's CSP (server/routes/web.ts): `ast` + `expr` interpret the spec's expressions (agent-written, untrusted)
+ * instead of compiling them with Function, which needs eval. `defaultStyle: false` and the tooltip's `disableDefaultStyle`
+ * stop vega-embed and vega-tooltip from inserting <style> elements (their CSS is in app.css); without vega-embed's style
+ * the actions menu must be asked for (`forceActionsMenu`).
+ */
+function embedOptions(expr) {
+  return {
+    renderer: 'svg',
+    ast: true,
+    expr,
+    defaultStyle: false,
+    forceActionsMenu: true,
+    tooltip: { disableDefaultStyle: true },
+    actions: { export: true, source: false, compiled: false, editor: false },
+  };
 }
 
 /** A vega_lite spec's data.url when it names a conversation file (toVegaLite refuses network URLs). */
