@@ -40,7 +40,7 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
     await runToEnd(env, await startBenchmarkRun(env, { dataset: SAMPLE, runId: 'web-a', runDir: dir('web-a') }));
     await runToEnd(env, await startBenchmarkRun(env, { dataset: SAMPLE, runId: 'web-b', runDir: dir('web-b'), epochs: 2 }));
     // Variants of web-a as the edge cases see them (each a real run folder, edited).
-    cpSync(dir('web-a'), dir('web-old'), { recursive: true });
+    editManifest(dir('web-a'), dir('web-old'), { runId: 'web-old' });
     for (const t of ['1001', '2001-1', '1002']) rmSync(path.join(dir('web-old'), 'tasks', t, 'cell-diffs.json'));
     writeFileSync(path.join(dir('web-old'), 'outputs/single_scripted-model/1_2001-1_output.xlsx'), 'PK this is no workbook');
     editManifest(dir('web-a'), dir('web-strict'), { runId: 'web-strict', scoringMode: 'strict' });

@@ -79,7 +79,7 @@ function TaskColumn({ runId, taskId }) {
   if (error) return html`<div class="column" data-run-id=${runId}><h3>${runId}</h3><p class="error">${error}</p></div>`;
   if (!view) return html`<div class="column" data-run-id=${runId}><p class="muted">Loading…</p></div>`;
   return html`<div class="column" data-run-id=${runId}>
-    <${TaskHeader} view=${view} compact=${true} />
+    <${TaskHeader} runId=${runId} view=${view} compact=${true} />
     <ul class="case-verdicts">${view.testCases.map((c) => html`<li>test case ${c.index}: <span class="verdict">${c.pass ? 'pass' : 'fail'}</span>${c.reason ? ` — ${c.reason}` : ''}</li>`)}</ul>
     <${Trajectory} steps=${view.trajectory} />
   </div>`;

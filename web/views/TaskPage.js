@@ -13,23 +13,23 @@ export function TaskPage({ runId, taskId, epoch }) {
   if (error && !view) return html`<section class="task-page"><h2>Task ${taskId}</h2><p class="error" role="alert">${error}</p><a href=${runHref(runId)}>Run ${runId}</a></section>`;
   if (!view) return html`<section class="task-page"><p class="muted">Loading task ${taskId}…</p></section>`;
   return html`<section class="task-page" aria-label="Task ${taskId}">
-    <${TaskHeader} view=${view} />
+    <${TaskHeader} runId=${runId} view=${view} />
     <h3>Instruction</h3>
     <pre class="instruction">${view.instruction}</pre>
     ${view.answerPosition !== undefined ? html`<p>Answer position <code class="answer-position">${view.answerPosition}</code>${view.instructionType ? html` <span class="muted">· ${view.instructionType}</span>` : null}</p>` : null}
     ${view.question ? html`<${Question} q=${view.question} />` : null}
-    ${view.testCases.map((c) => html`<${TestCase} key=${c.index} view=${view} c=${c} />`)}
+    ${view.testCases.map((c) => html`<${TestCase} key=${c.index} runId=${runId} view=${view} c=${c} />`)}
     <h3>Trajectory</h3>
     <${Trajectory} steps=${view.trajectory} />
   </section>`;
 }
 
-export function TaskHeader({ view, compact = false }) {
+export function TaskHeader({ runId, view, compact = false }) {
   return html`<header class="conv-head">
     <h2>Task ${view.taskId}</h2>
-    <p class="muted">run <a href=${runHref(view.runId)}>${view.runId}</a> · <span class=${`task-status status-${view.status}`}>${view.status}</span>
+    <p class="muted">run <a href=${runHref(runId)}>${runId}</a> · <span class=${`task-status status-${view.status}`}>${view.status}</span>
       ${view.soft !== undefined ? ` · soft ${view.soft.toFixed(2)} · hard ${view.hard}` : ''} · ${view.totals.llmCalls} LLM calls · ${view.totals.inputTokens} in / ${view.totals.outputTokens} out · ${usd(view.totals.costUsd)} · ${seconds(view.totals.wallMs)}</p>
-    ${view.epochs.length > 1 || view.epoch > 1 ? html`<nav class="epochs" aria-label="Attempts">attempt: ${view.epochs.map((e) => (e === view.epoch ? html`<strong>${e}</strong> ` : html`<a href=${taskHref(view.runId, view.taskId, e)}>${e}</a> `))}</nav>` : null}
+    ${view.epochs.length > 1 || view.epoch > 1 ? html`<nav class="epochs" aria-label="Attempts">attempt: ${view.epochs.map((e) => (e === view.epoch ? html`<strong>${e}</strong> ` : html`<a href=${taskHref(runId, view.taskId, e)}>${e}</a> `))}</nav>` : null}
     ${!compact && view.temporalUiUrl ? html`<p><a class="temporal-link" href=${view.temporalUiUrl} target="_blank" rel="noopener">Temporal UI</a></p>` : null}
     ${view.failure ? html`<p class="error">failure: ${view.failure.class}: ${view.failure.message}</p>` : null}
     ${view.notes.map((n) => html`<p class="banner note">${n}</p>`)}
@@ -47,8 +47,9 @@ function Question({ q }) {
 
 const valueText = (v) => `${v.value === null ? '(empty)' : JSON.stringify(v.value)} (${v.type}${v.uncachedFormula ? ', formula without cached value' : ''})`;
 
-function TestCase({ view, c }) {
-  const download = `${taskApi(view.runId, view.taskId)}/cases/${c.index}/output${epochQuery(view.epoch)}`;
+/** `runId` is the run as the address names it (its folder), which the API takes. */
+function TestCase({ runId, view, c }) {
+  const download = `${taskApi(runId, view.taskId)}/cases/${c.index}/output${epochQuery(view.epoch)}`;
   return html`<article class=${`test-case ${c.pass ? 'pass' : 'fail'}`} data-case=${c.index}>
     <h3>Test case ${c.index}: <span class="verdict">${c.pass ? 'pass' : 'fail'}</span></h3>
     ${c.reason ? html`<p class="reason">${c.reason}</p>` : null}
@@ -61,12 +62,12 @@ function TestCase({ view, c }) {
     ${c.mismatches.length ? html`<ul class="mismatches" aria-label="Cells that differ">${c.mismatches.map((m) => html`<li data-cell=${m.cell}><code>${m.cell}</code> expected ${valueText(m.expected)}, got ${valueText(m.got)} <span class="kind">${m.check}</span></li>`)}
       ${c.omitted ? html`<li class="muted">… and ${c.omitted} more</li>` : null}</ul>` : null}
     ${c.output ? html`<p><a class="download" href=${download} download>Download the output workbook</a></p>` : null}
-    ${view.benchmark === 'spreadsheetbench' && view.status !== 'pending' ? html`<${Grid} view=${view} index=${c.index} />` : null}
+    ${view.benchmark === 'spreadsheetbench' && view.status !== 'pending' ? html`<${Grid} runId=${runId} view=${view} index=${c.index} />` : null}
   </article>`;
 }
 
-function Grid({ view, index }) {
-  const { data, error } = usePolling(`${taskApi(view.runId, view.taskId)}/cases/${index}/grid${epochQuery(view.epoch)}`, () => false);
+function Grid({ runId, view, index }) {
+  const { data, error } = usePolling(`${taskApi(runId, view.taskId)}/cases/${index}/grid${epochQuery(view.epoch)}`, () => false);
   if (error) return html`<p class="error">${error}</p>`;
   if (!data) return html`<p class="muted">Loading the grid…</p>`;
   return html`<div class="grids">
