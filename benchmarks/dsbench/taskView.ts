@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { readJson, readJsonOr } from '../../lib/runStore/files';
 import { readManifest } from '../../lib/runStore/manifest';
 import { RunLayout } from '../../lib/runStore/runLayout';
-import { exchangesOf, TaskViewError, type TaskView, type TrajectoryStep } from '../report/taskView';
+import { exchangesOf, pendingFields, resultFields, TaskViewError, type TaskView, type TrajectoryStep } from '../report/taskView';
 import { questionTexts, type DsbenchQuestion } from './dataset';
 import { dsbenchPaths } from './layout';
 import type { DsbenchQuestionResult } from './result';
@@ -42,17 +42,8 @@ export async function dsbenchTaskView(runDir: string, taskArg: string): Promise<
       ...(result?.exactMatch !== undefined ? { exactMatch: result.exactMatch } : {}),
     },
   };
-  if (!result) return { ...base, status: 'pending', trajectory: [], totals: { llmCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, wallMs: 0 }, notes: [`question ${q.id} has no result yet (pending or running)`] };
-  return {
-    ...base,
-    status: result.failure ? 'failed' : 'scored',
-    soft: result.soft,
-    hard: result.hard,
-    ...(result.failure ? { failure: result.failure } : {}),
-    trajectory: await trajectory(taskDir, prompt, result),
-    totals: { llmCalls: result.llmCalls, inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, costUsd: result.costUsd, wallMs: result.wallMs },
-    notes: [],
-  };
+  if (!result) return { ...base, ...pendingFields(`question ${q.id}`) };
+  return { ...base, ...resultFields(result), trajectory: await trajectory(taskDir, prompt, result), notes: [] };
 }
 
 /** The agent's rounds (conversation `agent`), or the one answer to the prompt as sent; then the judgment. */

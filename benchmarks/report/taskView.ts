@@ -132,3 +132,29 @@ export function exchangesOf(conversation: string, messages: { role: string; cont
   }
   return out;
 }
+
+/** What a recorded task result gives every benchmark's view: its status, scores, failure and totals. */
+export interface RecordedResult {
+  soft: number;
+  hard: number;
+  failure?: { class: string; message: string };
+  llmCalls: number;
+  usage: { inputTokens: number; outputTokens: number };
+  costUsd: number;
+  wallMs: number;
+}
+
+export function resultFields(result: RecordedResult): Pick<TaskView, 'status' | 'soft' | 'hard' | 'failure' | 'totals'> {
+  return {
+    status: result.failure ? 'failed' : 'scored',
+    soft: result.soft,
+    hard: result.hard,
+    ...(result.failure ? { failure: result.failure } : {}),
+    totals: { llmCalls: result.llmCalls, inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, costUsd: result.costUsd, wallMs: result.wallMs },
+  };
+}
+
+/** A task not recorded yet (pending or running). */
+export function pendingFields(what: string): Pick<TaskView, 'status' | 'trajectory' | 'totals' | 'notes'> {
+  return { status: 'pending', trajectory: [], totals: { llmCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, wallMs: 0 }, notes: [`${what} has no result yet (pending or running)`] };
+}

@@ -9,7 +9,7 @@ import { readManifest } from '../../../lib/runStore/manifest';
 import { RunLayout } from '../../../lib/runStore/runLayout';
 import { attemptKey, parseAttemptKey, taskKey } from '../../../lib/runStore/taskRecord';
 import type { TaskResult } from '../../../contracts/taskResult';
-import { TaskViewError, type TaskView, type TestCaseView } from '../../report/taskView';
+import { pendingFields, resultFields, TaskViewError, type TaskView, type TestCaseView } from '../../report/taskView';
 import type { SheetTask } from '../dataset';
 import { OfficialFiles } from '../layout';
 import { readCellDiffs } from '../scoringFacts';
@@ -42,22 +42,10 @@ export async function spreadsheetTaskView(runDir: string, taskArg: string, opts:
     instructionType: task.instruction_type,
     answerPosition: task.answer_position,
   };
-  if (!result) {
-    return { ...base, status: 'pending', testCases: [], trajectory: [], totals: { llmCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, wallMs: 0 }, notes: [`task ${key} has no result yet (pending or running)`] };
-  }
+  if (!result) return { ...base, testCases: [], ...pendingFields(`task ${key}`) };
   const diffs = await readCellDiffs(runDir, key);
   const testCases = await testCaseViews(result, diffs, (n) => official.outputPath(key, n), runDir);
-  return {
-    ...base,
-    status: result.failure ? 'failed' : 'scored',
-    soft: result.soft,
-    hard: result.hard,
-    ...(result.failure ? { failure: result.failure } : {}),
-    testCases,
-    trajectory: await trajectoryOf(layout.taskDir(key), result.stages),
-    totals: { llmCalls: result.llmCalls, inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, costUsd: result.costUsd, wallMs: result.wallMs },
-    notes: diffs ? [] : [NO_CELL_DIFF],
-  };
+  return { ...base, ...resultFields(result), testCases, trajectory: await trajectoryOf(layout.taskDir(key), result.stages), notes: diffs ? [] : [NO_CELL_DIFF] };
 }
 
 /** The task (by id, or by attempt key `<id>@<epoch>`) and the epoch; an unknown task or epoch is named. */
