@@ -185,6 +185,15 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
       expect(tooFar.stderr).toContain('run why-b has no attempt 4 of task 1001: it samples each task 3 times (epochs 1–3)');
     });
 
+    it('the report states the intervals, pass@k and pass^k, and the floor', async () => {
+      const report = await cli(['report', 'why-b']);
+      expect(report.code, report.stderr).toBe(0);
+      const md = readFileSync(path.join(runDir('why-b'), 'report.md'), 'utf8');
+      expect(md).toMatch(/- Soft \d+\.\d% \[\d+\.\d%, \d+\.\d%\], hard 66\.7% \[/);
+      expect(md).toContain('- Repeats (3 attempts a task): pass@1 66.7%, pass@2 100.0%, pass@3 100.0%; pass^1 66.7%, pass^2 33.3%, pass^3 0.0%.');
+      expect(md).toContain('- Floor: the unchanged inputs (a do-nothing agent) already pass 0 of 9 test cases');
+    });
+
     it('compare pairs A and B: the paired table with task ids, McNemar, the soft difference, cost and tokens', async () => {
       const c = json<Comparison>(await cli(['compare', 'why-a', 'why-b', '--json']));
       expect(c.runs.map((r) => r.runId)).toEqual(['why-a', 'why-b']);

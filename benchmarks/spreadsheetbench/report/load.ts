@@ -3,7 +3,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { SheetTask } from '../dataset';
-import { taskKey } from '../../../lib/runStore/taskRecord';
+import { parseAttemptKey, taskKey } from '../../../lib/runStore/taskRecord';
 import { RunLayout } from '../../../lib/runStore/runLayout';
 import type { TaskResult } from '../../../contracts/taskResult';
 import { runManifestSchema, taskListSchema, taskResultSchema, transcriptSchema } from './schemas';
@@ -51,7 +51,9 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
     }),
   );
   const known = new Set(tasks.map((t) => t.key));
-  const strayResults = [...results.keys()].filter((k) => !known.has(k));
+  // A run with repeats records its further attempts as <key>@<epoch>: they are the run's own (the report's intervals count them).
+  const attemptOfKnown = (k: string) => (manifest.epochs ?? 1) > 1 && known.has(parseAttemptKey(k).taskKey);
+  const strayResults = [...results.keys()].filter((k) => !known.has(k) && !attemptOfKnown(k));
   return { dir, manifest, tasks, strayResults, lastResultAt };
 }
 
