@@ -1,4 +1,4 @@
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { benchmarkNamed } from '../../benchmarks';
@@ -34,12 +34,16 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const runsDir = path.resolve(deps.runsDir ?? 'runs');
 
+  const pages = new PageCache();
   app.get('/api/runs/:id', async (c) => {
     const run = await runFolder(runsDir, c.req.param('id'));
     if ('error' in run) return c.json({ error: run.error }, run.status);
+    const version = await folderVersion(run.dir);
+    const cached = pages.get(run.dir, version);
+    if (cached) return c.json(cached);
     const outcomes = await outcomesOf(run);
     if ('error' in outcomes) return c.json({ error: outcomes.error }, 404);
-    return c.json({
+    return c.json(pages.put(run.dir, version, {
       runId: run.manifest.runId,
       benchmark: run.manifest.benchmark,
       edition: run.manifest.edition,
@@ -51,7 +55,7 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
       ...(await scoringSummary(run.dir, run.manifest, outcomes)),
       tasks: taskRows(outcomes),
       ...(deps.uiUrl ? { temporalUiUrl: `${deps.uiUrl}/${encodeURIComponent(run.manifest.runId)}` } : {}),
-    });
+    }));
   });
 
   app.get('/api/runs/:id/tasks/:task', async (c) => {
@@ -135,6 +139,33 @@ async function outcomesOf(run: { dir: string; manifest: RunManifest }): Promise<
   } catch (err) {
     if (err instanceof RunOutcomesError) return { error: err.message.replaceAll(run.dir, `runs/${run.manifest.runId}`) };
     throw err;
+  }
+}
+
+/**
+ * What a run page is computed from changes only when a result, the summary or run.json is (re)written, each by rename,
+ * which changes its folder's or its own mtime: a page is computed once per such version (912 results take ~0.3 s).
+ */
+async function folderVersion(dir: string): Promise<string> {
+  const mtimes = await Promise.all([path.join(dir, 'results'), path.join(dir, 'summary.json'), path.join(dir, 'run.json'), path.join(dir, 'tasks.json')].map((f) => stat(f).then((s) => s.mtimeMs, () => 0)));
+  return mtimes.join('|');
+}
+
+/** The last few run pages computed, by folder and version. */
+class PageCache {
+  private readonly pages = new Map<string, { version: string; page: unknown }>();
+  private static readonly SIZE = 16;
+
+  get(dir: string, version: string): unknown {
+    const hit = this.pages.get(dir);
+    return hit?.version === version ? hit.page : undefined;
+  }
+
+  put<T>(dir: string, version: string, page: T): T {
+    this.pages.delete(dir);
+    this.pages.set(dir, { version, page });
+    if (this.pages.size > PageCache.SIZE) this.pages.delete(this.pages.keys().next().value!);
+    return page;
   }
 }
 

@@ -140,15 +140,22 @@ function outcomeOf(r: Result, epoch: number): AttemptOutcome {
 async function readResults(manifest: RunManifest, layout: RunLayout): Promise<{ results: Result[]; newest: number }> {
   const names = (await readdir(layout.resultsDir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
   const results: Result[] = [];
-  let newest = 0;
-  for (const name of names) {
-    const file = path.join(layout.resultsDir, name);
-    const parsed = resultSchema.safeParse(await readJson<unknown>(file).catch(() => undefined));
-    if (!parsed.success) throw new RunOutcomesError(`run ${manifest.runId}: ${file} is not a task result (${parsed.error.issues[0]?.message ?? 'unreadable'})`);
-    results.push(parsed.data);
-    newest = Math.max(newest, (await stat(file)).mtimeMs);
+  // Results are written by rename (write-then-rename), so the folder's mtime is when the newest one arrived.
+  const newest = (await stat(layout.resultsDir).catch(() => undefined))?.mtimeMs ?? 0;
+  for (let i = 0; i < names.length; i += READ_AT_ONCE) {
+    const batch = await Promise.all(names.slice(i, i + READ_AT_ONCE).map((name) => readResult(manifest, path.join(layout.resultsDir, name))));
+    results.push(...batch);
   }
   return { results, newest };
+}
+
+/** Result files read concurrently (912 small files: the disk's queue, not one round trip after another). */
+const READ_AT_ONCE = 64;
+
+async function readResult(manifest: RunManifest, file: string): Promise<Result> {
+  const parsed = resultSchema.safeParse(await readJson<unknown>(file).catch(() => undefined));
+  if (!parsed.success) throw new RunOutcomesError(`run ${manifest.runId}: ${file} is not a task result (${parsed.error.issues[0]?.message ?? 'unreadable'})`);
+  return parsed.data;
 }
 
 /** A run is finished when its summary.json was written after its last result (a retry rewrites results, then the summary). */

@@ -20,19 +20,21 @@ const DEFAULTS = { resamples: 2000, seed: 20250218 };
 /** Mean over every attempt of every task, with a task-level bootstrap interval. `tasks[t]` holds task t's attempt values. */
 export function clusteredMean(tasks: readonly (readonly number[])[], opts: BootstrapOptions = {}): Interval {
   const clusters = tasks.filter((t) => t.length > 0);
-  const sums = clusters.map((t) => t.reduce((a, b) => a + b, 0));
-  const counts = clusters.map((t) => t.length);
-  const total = (pick: (i: number) => number) => {
+  const sums = Float64Array.from(clusters, (t) => t.reduce((a, b) => a + b, 0));
+  const counts = Float64Array.from(clusters, (t) => t.length);
+  const n = clusters.length;
+  const point = n ? sums.reduce((a, b) => a + b, 0) / counts.reduce((a, b) => a + b, 0) : 0;
+  // A resample draws n tasks with replacement: the mean over all their attempts.
+  return withInterval(point, n, (random) => {
     let s = 0;
-    let n = 0;
-    for (let j = 0; j < clusters.length; j++) {
-      const i = pick(j);
+    let c = 0;
+    for (let j = 0; j < n; j++) {
+      const i = Math.floor(random() * n);
       s += sums[i]!;
-      n += counts[i]!;
+      c += counts[i]!;
     }
-    return n ? s / n : 0;
-  };
-  return withInterval(total((j) => j), clusters.length, total, opts);
+    return s / c;
+  }, opts);
 }
 
 /**
@@ -40,26 +42,27 @@ export function clusteredMean(tasks: readonly (readonly number[])[], opts: Boots
  * bootstrap: a resample draws tasks, keeping each task's two means together.
  */
 export function pairedDifference(pairs: readonly { a: readonly number[]; b: readonly number[] }[], opts: BootstrapOptions = {}): Interval {
-  const diffs = pairs.filter((p) => p.a.length && p.b.length).map((p) => meanOf(p.a) - meanOf(p.b));
-  const mean = (pick: (i: number) => number) => {
+  const diffs = Float64Array.from(pairs.filter((p) => p.a.length && p.b.length), (p) => meanOf(p.a) - meanOf(p.b));
+  const n = diffs.length;
+  const point = n ? diffs.reduce((a, b) => a + b, 0) / n : 0;
+  return withInterval(point, n, (random) => {
     let s = 0;
-    for (let j = 0; j < diffs.length; j++) s += diffs[pick(j)]!;
-    return diffs.length ? s / diffs.length : 0;
-  };
-  return withInterval(mean((j) => j), diffs.length, mean, opts);
+    for (let j = 0; j < n; j++) s += diffs[Math.floor(random() * n)]!;
+    return s / n;
+  }, opts);
 }
 
 function meanOf(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-/** The statistic on the data, and the 2.5th/97.5th percentiles of it over resamples of n clusters. */
-function withInterval(point: number, n: number, statistic: (pick: (j: number) => number) => number, opts: BootstrapOptions): Interval {
+/** The statistic on the data, and the 2.5th/97.5th percentiles of `resample` (one draw of n clusters) over resamples. */
+function withInterval(point: number, n: number, resample: (random: () => number) => number, opts: BootstrapOptions): Interval {
   if (n === 0) return { mean: 0, ci95: [0, 0] };
   const { resamples, seed } = { ...DEFAULTS, ...opts };
   const random = seededRandom(seed);
   const values = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) values[r] = statistic(() => Math.floor(random() * n));
+  for (let r = 0; r < resamples; r++) values[r] = resample(random);
   values.sort();
   return { mean: point, ci95: [quantile(values, 0.025), quantile(values, 0.975)] };
 }
