@@ -7,7 +7,7 @@
  * - `compare` pairs runs of one dataset (paired table, McNemar) and refuses runs still in progress and runs of another
  *   edition or scoring mode, naming the difference.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +27,15 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const SAMPLE = path.join(REPO, 'data/sample');
 const VERIFIED = path.join(REPO, 'data/verified-sample');
 const TASKS = ['1001', '2001-1', '1002'];
+const INSPECT_PYTHON = path.join(REPO, '.tools/inspect-venv/bin/python');
+/** Reads an eval log with the real inspect_ai and prints its epochs and (id, epoch, score) per sample. */
+const READ_EPOCHS = `
+import json, sys
+from inspect_ai.log import read_eval_log
+log = read_eval_log(sys.argv[1])
+print(json.dumps({"status": log.status, "epochs": log.eval.config.epochs,
+  "samples": sorted([s.id, s.epoch, s.scores["spreadsheetbench"].value] for s in log.samples)}))
+`;
 
 /** Run why-a gets 2001-1's Orders!C4 wrong; run why-b gets every task's known cell wrong on its third attempt. */
 const wrong = (callKey: string, task: string) => (callKey.startsWith('why-a/') && task === '2001-1') || /^why-b\/[^/]+@3\//.test(callKey);
@@ -192,6 +201,14 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
       expect(md).toMatch(/- Soft \d+\.\d% \[\d+\.\d%, \d+\.\d%\], hard 66\.7% \[/);
       expect(md).toContain('- Repeats (3 attempts a task): pass@1 66.7%, pass@2 100.0%, pass@3 100.0%; pass^1 66.7%, pass^2 33.3%, pass^3 0.0%.');
       expect(md).toContain('- Floor: the unchanged inputs (a do-nothing agent) already pass 0 of 9 test cases');
+      // The Inspect log has every attempt as an epoch of its sample, as the real inspect_ai reads it.
+      const logs = path.join(runDir('why-b'), 'logs');
+      const file = path.join(logs, readdirSync(logs).find((f) => f.endsWith('.json'))!);
+      const read = JSON.parse(execFileSync(INSPECT_PYTHON, ['-c', READ_EPOCHS, file], { encoding: 'utf8' }));
+      expect(read.status).toBe('success');
+      expect(read.epochs).toBe(3);
+      expect(read.samples.filter((x: [string, number, number]) => x[0] === '2001-1')).toEqual([['2001-1', 1, 1], ['2001-1', 2, 1], ['2001-1', 3, 0]]);
+      expect(read.samples).toHaveLength(9);
     });
 
     it('compare pairs A and B: the paired table with task ids, McNemar, the soft difference, cost and tokens', async () => {
