@@ -63,13 +63,16 @@ async function comparePiece(piece: AnswerPiece, gtBook: WorkbookValues, outBook:
     diff.checked++;
     if (compareCellValue(expected, actual)) continue;
     const cell = `${sheetName}!${columnName(col)}${row}`;
-    diff.list.add({ cell, expected: diffValue(expected, gt.isUncachedFormula(row, col)), got: diffValue(actual, out.isUncachedFormula(row, col)), check: 'value' });
     failure ??= { pass: false, reason: `${cell}: expected ${describeValue(expected)} got ${describeValue(actual)}` };
+    // The verdict alone stops at the piece's first differing cell, as the official loop does.
+    if (!diff.list) return failure;
+    diff.list.add({ cell, expected: diffValue(expected, gt.isUncachedFormula(row, col)), got: diffValue(actual, out.isUncachedFormula(row, col)), check: 'value' });
   }
   return failure ?? { pass: true };
 }
 
-interface CellCollector { checked: number; list: MismatchList }
+/** Cells compared, and the differing ones when a diff is wanted (without a list: the verdict only). */
+interface CellCollector { checked: number; list?: MismatchList }
 
 async function compareAllPieces(pieces: AnswerPiece[], gtBook: WorkbookValues, outBook: WorkbookValues, diff: CellCollector): Promise<PieceResult> {
   let firstFailure: PieceResult | undefined;
@@ -119,16 +122,20 @@ async function open(file: string): Promise<WorkbookValues | string> {
 }
 
 /** The official verdict of one test case with its cell diff. */
-export async function diffTestCase(input: EvaluateTestCaseInput): Promise<TestCaseDiff> {
+export function diffTestCase(input: EvaluateTestCaseInput): Promise<TestCaseDiff> {
+  return compareTestCase(input, true);
+}
+
+async function compareTestCase(input: EvaluateTestCaseInput, withDiff: boolean): Promise<TestCaseDiff> {
   const index = input.index ?? 1;
-  const collector: CellCollector = { checked: 0, list: new MismatchList() };
+  const collector: CellCollector = { checked: 0, ...(withDiff ? { list: new MismatchList() } : {}) };
   const result = (pass: boolean, reason: string | undefined, answer: { fill: AnswerFill | null; unreachable?: string }): TestCaseDiff => ({
     index,
     pass,
     ...(reason === undefined ? {} : { reason }),
     checkedCells: collector.checked,
-    mismatches: collector.list.mismatches,
-    omitted: collector.list.omitted,
+    mismatches: collector.list?.mismatches ?? [],
+    omitted: collector.list?.omitted ?? 0,
     fill: answer.fill,
     ...(answer.unreachable ? { unreachable: answer.unreachable } : {}),
   });
@@ -136,7 +143,8 @@ export async function diffTestCase(input: EvaluateTestCaseInput): Promise<TestCa
   try {
     const parsed = parseAnswerPosition(input.answerPosition, input.mode ?? 'official');
     const gtBook = await open(input.answerPath);
-    answer = typeof gtBook === 'string' ? { fill: null, unreachable: `answer workbook cannot be opened (${gtBook}): every output scores 0` } : await answerSideOrError(parsed.pieces, gtBook);
+    if (typeof gtBook === 'string') answer = { fill: null, unreachable: `answer workbook cannot be opened (${gtBook}): every output scores 0` };
+    else if (withDiff) answer = await answerSideOrError(parsed.pieces, gtBook);
     if (!(await pathExists(input.outputPath))) return result(false, 'File not exist', answer);
     if (typeof gtBook === 'string') return result(false, `load error: ${gtBook}`, answer);
     const outBook = await open(input.outputPath);
@@ -148,7 +156,8 @@ export async function diffTestCase(input: EvaluateTestCaseInput): Promise<TestCa
   }
 }
 
+/** The official verdict of one test case (no diff: it stops at each piece's first differing cell). */
 export async function evaluateTestCase(input: EvaluateTestCaseInput): Promise<TestCaseVerdict> {
-  const { index, pass, reason } = await diffTestCase(input);
+  const { index, pass, reason } = await compareTestCase(input, false);
   return reason === undefined ? { index, pass } : { index, pass, reason };
 }
