@@ -155,6 +155,7 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
       const results = readdirSync(path.join(runDir('why-b'), 'results')).sort();
       expect(results).toEqual(TASKS.flatMap((t) => [`${t}.json`, `${t}@2.json`, `${t}@3.json`]).sort());
       const calls = llm.log.filter((e) => e.callKey?.startsWith('why-b/'));
+      console.info(`why-b: ${calls.filter((e) => e.answered).length} answered replies for 9 attempts (${calls.length} requests), killed at ${new Date(killedAt).toISOString()}`);
       expect(duplicatesAnsweredApartFromKills(calls, [killedAt])).toEqual([]);
       expect(new Set(calls.filter((e) => e.answered).map((e) => e.callKey)).size).toBe(9);
     });
