@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { loadDataset, type SheetTask } from '../benchmarks/spreadsheetbench/dataset';
-import { answerPathFor, evaluateTestCase, parseAnswerPosition, compareCellValue } from '../benchmarks/spreadsheetbench/scoring';
+import { answerPathFor, diffTestCase, evaluateTestCase, parseAnswerPosition, compareCellValue } from '../benchmarks/spreadsheetbench/scoring';
 import { cellsOf } from '../benchmarks/spreadsheetbench/scoring/answerPosition';
 
 const DEV20 = '/work/shared/data/spreadsheetbench-dev20';
@@ -62,6 +62,8 @@ const cases: Case[] = tasks.flatMap((task) => [1, 2, 3].flatMap((n) => {
 
 await time('evaluator (OOXML reader), warm-up', cases.slice(0, 10), (c) => evaluateTestCase({ answerPath: c.answer, outputPath: c.output, answerPosition: c.task.answer_position }));
 await time('evaluator (OOXML reader)', cases, (c) => evaluateTestCase({ answerPath: c.answer, outputPath: c.output, answerPosition: c.task.answer_position }));
+// What a run's scoring does per test case: the verdict with its full cell diff and the answer's fill.
+await time('evaluator with cell diffs (diffTestCase)', cases, (c) => diffTestCase({ answerPath: c.answer, outputPath: c.output, answerPosition: c.task.answer_position }));
 await time('baseline A: exceljs full load per comparison', cases, exceljsBaseline);
 await time('baseline B: python oracle, 1 process per case', cases.slice(0, 20), async (c) => {
   const res = spawnSync(PY, [ORACLE, 'score'], { input: JSON.stringify([{ answer: c.answer, output: c.output, answer_position: c.task.answer_position }]), encoding: 'utf8' });

@@ -1,5 +1,6 @@
 import type { Config } from '../config/schema';
 import { DatasetError, type SelectOptions, type TaskRecord } from '../lib/runStore/taskRecord';
+import type { TaskView } from './report/taskView';
 
 /** A dataset folder as read once at the start of a run: its edition, every task and its content version. */
 export interface DatasetContents<T extends TaskRecord = TaskRecord> {
@@ -50,6 +51,10 @@ export interface Benchmark<T extends TaskRecord = TaskRecord> {
   finalize(runDir: string): Promise<unknown>;
   /** What `run` prints when the run has ended, from its summary.json. */
   summaryLines(runDir: string): Promise<string[]>;
+  /** Tasks of an edition whose data is known to be wrong (reported upstream): scores are reported with and without them. */
+  knownBad?(edition: string | undefined): { why: string; ids: string[] } | undefined;
+  /** One task (or attempt `<id>@<epoch>`) of a run as `show` and the task page present it; an unknown task throws TaskViewError. */
+  describeTask?(runDir: string, task: string, opts?: { epoch?: number }): Promise<TaskView>;
   /** report.md, report.html and what else the benchmark reports (transcripts, an Inspect log); `compareDir`: a baseline run, where the benchmark compares. */
   writeReport(opts: { runDir: string; compareDir?: string; outDir?: string }): Promise<WrittenReport>;
 }

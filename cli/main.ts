@@ -11,6 +11,8 @@ import { registerAnalysisCommands } from './commands/analysis';
 import { registerRunsCommand } from './commands/runs';
 import { registerRejudgeCommand } from './commands/rejudge';
 import { registerAuthCommands } from './commands/auth';
+import { registerCompareCommand } from './commands/compare';
+import { registerShowCommand } from './commands/show';
 import { exitCodeOf, describeError } from './exitCodes';
 
 const program = new Command()
@@ -30,6 +32,8 @@ registerAnalysisCommands(program);
 registerRunsCommand(program);
 registerRejudgeCommand(program);
 registerAuthCommands(program);
+registerCompareCommand(program);
+registerShowCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`sheetbench: ${describeError(err)}\n`);

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { fromPayloadPath, ArtifactsRootError } from '../lib/runStore/artifactsRoot';
 import { CliError, EXIT } from './exitCodes';
+import { loadConfig } from '../config/load';
+import { connectClient } from '../lib/temporal/connection';
+import { resolveTemporal } from './temporalSession';
 
 /** A run folder given directly (it holds run.json, or the argument is a path), else undefined (then it is a run id). */
 export function runFolderArg(run: string): string | undefined {
@@ -41,5 +44,23 @@ async function runDirFromMemo(runId: string, client: Client): Promise<string | u
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return undefined;
     throw new CliError(`Temporal server did not answer about run ${runId}: ${(err as Error).message}`, EXIT.server);
+  }
+}
+
+/**
+ * A run folder for commands that only read it (report, show, compare): the folder itself, else `runs/<id>`, else the
+ * folder Temporal's memo names (only then is a Temporal server asked, or started).
+ */
+export async function findRunFolder(run: string): Promise<string> {
+  const direct = runFolderArg(run);
+  if (direct) return direct;
+  const local = path.resolve('runs', run);
+  if (existsSync(path.join(local, 'run.json'))) return local;
+  const config = loadConfig();
+  const client = await connectClient(await resolveTemporal(config, () => undefined));
+  try {
+    return await locateRun(run, client, config.artifacts.root);
+  } finally {
+    await client.connection.close();
   }
 }

@@ -5,8 +5,11 @@ import { experimentHash, recordedDatasetDir, writeManifest, type RunManifest } f
 import type { Config } from '../config/schema';
 import { usesLocalModel } from '../lib/llm';
 import { detectBenchmark, type Benchmark, type Detected } from '../benchmarks';
-import { type TaskRecord } from '../lib/runStore/taskRecord';
+import { ambiguousWithAttempts, attemptKeys, DatasetError, type TaskRecord } from '../lib/runStore/taskRecord';
 import { datasetFolderOf } from '../benchmarks/archive';
+
+/** The attempts of a run with repeats, in the order the run starts them (the run workflow's task list). */
+export const ATTEMPTS_FILE = 'attempts.json';
 
 /** The embedded CPU model writes a few tokens a second: cap its replies so the default job ends in minutes. */
 const LOCAL_MODEL_MAX_TOKENS = 256;
@@ -23,6 +26,8 @@ export interface RunPlanOptions {
   limit?: number;
   /** Where `.tar.gz` release archives are unpacked (default .state/datasets). */
   datasetCacheDir?: string;
+  /** Independent attempts per task (`--epochs`, default 1). */
+  epochs?: number;
 }
 
 /** What a new run will be, from the dataset folder read once: its benchmark, edition, setting and selected tasks. */
@@ -34,6 +39,7 @@ export interface RunPlan {
   agent: string;
   tasks: TaskRecord[];
   datasetVersion: string;
+  epochs: number;
 }
 
 /** Reads the dataset folder once and checks the request (benchmark, edition, setting, task ids): nothing is written yet. */
@@ -43,7 +49,17 @@ export async function planRun(opts: RunPlanOptions): Promise<RunPlan> {
   const agent = opts.agent ?? benchmark.settings[0];
   if (!benchmark.settings.includes(agent)) throw new Error(`unknown ${benchmark.name} agent ${agent} (known: ${benchmark.settings.join(', ')})`);
   const tasks = benchmark.select(dataset.tasks, { ids: opts.taskIds, limit: opts.limit });
-  return { datasetDir, benchmark, edition, how, agent, tasks, datasetVersion: dataset.version };
+  const epochs = opts.epochs ?? 1;
+  if (!Number.isInteger(epochs) || epochs < 1) throw new Error(`--epochs must be a whole number ≥ 1, got ${epochs}`);
+  if (epochs > 1) checkRepeatable(benchmark, tasks);
+  return { datasetDir, benchmark, edition, how, agent, tasks, datasetVersion: dataset.version, epochs };
+}
+
+/** Repeats name each attempt `<id>@<epoch>`: only SpreadsheetBench records attempts so far, and no id may look like one. */
+function checkRepeatable(benchmark: Benchmark, tasks: TaskRecord[]): void {
+  if (benchmark.name !== 'spreadsheetbench') throw new DatasetError(`--epochs above 1 is supported for SpreadsheetBench runs only (this dataset is ${benchmark.title})`);
+  const ambiguous = ambiguousWithAttempts(tasks);
+  if (ambiguous.length) throw new DatasetError(`--epochs above 1: task ids ${ambiguous.join(', ')} end in @<number>, which names a repeated attempt`);
 }
 
 export interface CreateRunOptions {
@@ -69,6 +85,7 @@ export async function createRun(config: Config, plan: RunPlan, opts: CreateRunOp
     datasetVersion: plan.datasetVersion,
     scoringMode: config.run.scoringMode,
     taskCount: tasks.length,
+    ...(plan.epochs > 1 ? { epochs: plan.epochs } : {}),
     llm: {
       provider: usesLocalModel(config.llm) ? ('local' as const) : ('openai' as const),
       baseUrl: config.llm.baseUrl,
@@ -87,5 +104,6 @@ export async function createRun(config: Config, plan: RunPlan, opts: CreateRunOp
   const manifest: RunManifest = { ...base, runId, createdAt: new Date().toISOString(), experimentHash: experimentHash(base) };
   await writeManifest(runDir, manifest);
   await writeJsonAtomic(path.join(runDir, 'tasks.json'), tasks);
+  if (plan.epochs > 1) await writeJsonAtomic(path.join(runDir, ATTEMPTS_FILE), attemptKeys(tasks, plan.epochs));
   return { manifest: { ...manifest, datasetDir: plan.datasetDir }, runDir, tasks };
 }

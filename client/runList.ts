@@ -85,7 +85,8 @@ async function runFromFolder(runDir: string): Promise<RunListEntry | undefined> 
 /** Scores and spend from summary.json; benchmarks write different summaries, so every field is optional here. */
 function fromSummary(summary: Partial<RunSummary> & { accuracy?: number }): Partial<RunListEntry> {
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  const tasks = num(summary.tasks);
+  // A run with repeats counts attempts (tasks × epochs).
+  const tasks = num(summary.attempts) ?? num(summary.tasks);
   return {
     ...(tasks !== undefined ? { progress: { done: num(summary.scored) ?? tasks, total: tasks, running: 0, failed: num(summary.failed) ?? 0 } } : {}),
     soft: num(summary.overall?.soft),

@@ -6,6 +6,7 @@ import { benchmarkRun } from '../workflows/run/benchmarkRun';
 import type { RunWorkflowInput } from '../contracts/run';
 import { toPayloadPath } from '../lib/runStore/artifactsRoot';
 import { benchmarkNamed } from '../benchmarks';
+import { ATTEMPTS_FILE } from './createRun';
 
 export class RunExistsError extends Error {
   override name = 'RunExistsError';
@@ -21,11 +22,14 @@ export async function startRunWorkflow(
 ): Promise<WorkflowHandle<typeof benchmarkRun>> {
   // Relative to the artifacts root when inside it: workers that mount the store elsewhere find it under their own root.
   const payloadRunDir = toPayloadPath(runDir, config.artifacts.root);
+  // A run with repeats runs its attempts: the run workflow sees them as its task list and needs nothing else.
+  const epochs = manifest.epochs ?? 1;
+  const all = epochs > 1 ? { taskCount: manifest.taskCount * epochs, taskIdsFile: ATTEMPTS_FILE } : { taskCount: manifest.taskCount, taskIdsFile: undefined };
   const input: RunWorkflowInput = {
     runId: manifest.runId,
     runDir: payloadRunDir,
-    taskCount: subset?.taskCount ?? manifest.taskCount,
-    taskIdsFile: subset?.taskIdsFile,
+    taskCount: subset?.taskCount ?? all.taskCount,
+    taskIdsFile: subset?.taskIdsFile ?? all.taskIdsFile,
     childSuffix: subset?.childSuffix,
     concurrency: config.run.concurrency,
     agent: manifest.agent,
@@ -55,7 +59,7 @@ export async function startRunWorkflow(
         agentSettings: manifest.agentSettings,
         dataset: manifest.datasetDir,
       },
-      staticSummary: `${benchmarkNamed(manifest.benchmark).title}${manifest.edition ? ` ${manifest.edition}` : ''} ${manifest.agent} × ${manifest.llm.model}: ${manifest.taskCount} tasks`,
+      staticSummary: `${benchmarkNamed(manifest.benchmark).title}${manifest.edition ? ` ${manifest.edition}` : ''} ${manifest.agent} × ${manifest.llm.model}: ${manifest.taskCount} tasks${epochs > 1 ? ` × ${epochs} epochs` : ''}`,
     });
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) throw new RunExistsError(`run ${manifest.runId} already exists`);

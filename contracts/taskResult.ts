@@ -33,6 +33,8 @@ export interface TaskResult {
   taskId: string;
   /** The id with its original type, for the official eval JSON. */
   id: number | string;
+  /** Which attempt of the task this is, in a run with repeats (`run --epochs K`; `taskId` is then its attempt key). */
+  epoch?: number;
   instructionType: string;
   testCaseResults: number[];
   soft: number;

@@ -7,6 +7,7 @@ import type { AuthEnv } from './auth/user';
 import { conversationRoutes } from './routes/conversations';
 import { sharedRoutes } from './routes/shared';
 import { runsRoutes, type RunsRoutesDeps } from './routes/runs';
+import { runPagesRoutes } from './routes/runPages';
 import { webRoutes } from './routes/web';
 import { hostGuard, securityHeaders } from './security/guards';
 
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   app.route('/api', conversationRoutes({ service: deps.service, maxUploadBytes: deps.maxUploadBytes, audit, sharing }));
   app.route('/api', sharedRoutes({ service: deps.service, audit, secret: sharing.secret }));
   app.route('/', runsRoutes({ temporal: deps.temporal, audit, ...deps.runs }));
+  app.route('/', runPagesRoutes({ runsDir: deps.runs?.runsDir, uiUrl: deps.temporal.uiUrl }));
   app.route('/', webRoutes());
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((err, c) => c.json({ error: err instanceof URIError ? `bad URL encoding in ${c.req.path}` : 'internal error' }, err instanceof URIError ? 400 : 500));

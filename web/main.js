@@ -6,6 +6,9 @@ import { Chat } from './views/Chat.js';
 import { Debug } from './views/Debug.js';
 import { Runs } from './views/Runs.js';
 import { SharedChat } from './views/SharedChat.js';
+import { RunPage } from './views/RunPage.js';
+import { TaskPage } from './views/TaskPage.js';
+import { Compare, SideBySide } from './views/Compare.js';
 import { Sidebar } from './views/Sidebar.js';
 import { SignIn } from './views/SignIn.js';
 
@@ -17,7 +20,23 @@ function parseRoute(hash) {
   const s = /^#\/s\/([^/]+)(\/debug)?$/.exec(hash);
   if (s) return { view: 'shared', token: decodeURIComponent(s[1]), tab: s[2] ? 'debug' : 'chat' };
   if (hash === '#/runs') return { view: 'runs' };
-  return { view: 'home' };
+  try {
+    return runRoute(hash) ?? { view: 'home' };
+  } catch {
+    return { view: 'home' }; // a malformed escape in a hand-edited address
+  }
+}
+
+/** #/runs/<id>, #/runs/<id>/t/<task>[/<epoch>], #/compare/<a>,<b>[/t/<task>]. */
+function runRoute(hash) {
+  const d = decodeURIComponent;
+  const task = /^#\/runs\/([^/]+)\/t\/([^/]+)(?:\/(\d+))?$/.exec(hash);
+  if (task) return { view: 'task', runId: d(task[1]), taskId: d(task[2]), epoch: task[3] ? Number(task[3]) : undefined };
+  const run = /^#\/runs\/([^/]+)$/.exec(hash);
+  if (run) return { view: 'run', runId: d(run[1]) };
+  const compare = /^#\/compare\/([^/]+)(?:\/t\/([^/]+))?$/.exec(hash);
+  if (compare) return { view: compare[2] ? 'side-by-side' : 'compare', ids: compare[1].split(',').map(d), taskId: compare[2] ? d(compare[2]) : undefined };
+  return undefined;
 }
 
 /**
@@ -83,6 +102,10 @@ function App({ user, authRequired, onSignOut }) {
   else if (route.view === 'shared') main = html`<${SharedChat} key=${`${route.token}/${route.tab}`} token=${route.token} tab=${route.tab} onForked=${forked} />`;
   else if (route.view === 'debug') main = html`<${Debug} key=${route.id} id=${route.id} />`;
   else if (route.view === 'runs') main = html`<${Runs} user=${user} />`;
+  else if (route.view === 'run') main = html`<${RunPage} key=${route.runId} id=${route.runId} />`;
+  else if (route.view === 'task') main = html`<${TaskPage} key=${`${route.runId}/${route.taskId}/${route.epoch}`} runId=${route.runId} taskId=${route.taskId} epoch=${route.epoch} />`;
+  else if (route.view === 'compare') main = html`<${Compare} key=${route.ids.join()} ids=${route.ids} />`;
+  else if (route.view === 'side-by-side') main = html`<${SideBySide} key=${`${route.ids.join()}/${route.taskId}`} ids=${route.ids} taskId=${route.taskId} />`;
   else main = html`<section class="chat empty"><h2>Ask a question about your data</h2><p class="muted">Start a new conversation, attach a CSV or Excel file and ask — the agent writes and runs code, then answers with tables and charts.</p></section>`;
   return html`<a class="skip" href="#main">Skip to content</a>
     <${Sidebar} conversations=${conversations} shared=${sharedWithMe} currentId=${route.id} listError=${listError} onChanged=${loadList} user=${user} authRequired=${authRequired} onSignOut=${onSignOut} />

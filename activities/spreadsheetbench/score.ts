@@ -1,5 +1,7 @@
-import { scoreTask as scoreOneTask } from '../../benchmarks/spreadsheetbench/scoring';
+import { scoreTask as scoreOneTask, type TaskCellDiffs } from '../../benchmarks/spreadsheetbench/scoring';
 import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
+import { cellDiffsPath } from '../../benchmarks/spreadsheetbench/layout';
+import { writeJsonAtomic } from '../../lib/runStore/files';
 
 export interface ScoreTaskInput {
   runDir: string;
@@ -14,16 +16,22 @@ export interface ScoreTaskResult {
 }
 
 export const scoreActivities = {
-  /** Scores the task's outputs with the official rules (or strict mode, per run). */
+  /**
+   * Scores the task's outputs with the official rules (or strict mode, per run). The cell diffs and the floor go to
+   * the task's folder (`tasks/<id>/cell-diffs.json`), never into the workflow's history: only the verdicts are returned.
+   */
   async scoreTask(input: ScoreTaskInput): Promise<ScoreTaskResult> {
     const ctx = await sheetRun(input.runDir);
     const task = ctx.task(input.taskId);
-    const { official, verdicts } = await scoreOneTask({
+    const { official, verdicts, cells } = await scoreOneTask({
       task,
       datasetDir: ctx.manifest.datasetDir,
       outputPathFor: (n: number) => ctx.official.outputPath(input.taskId, n),
       mode: ctx.manifest.scoringMode,
+      withFloor: true,
     });
+    const diffs: TaskCellDiffs = { taskId: input.taskId, id: task.id, mode: ctx.manifest.scoringMode, answerPosition: task.answer_position, testCases: cells };
+    await writeJsonAtomic(cellDiffsPath(ctx.layout.root, input.taskId), diffs);
     return {
       testCaseResults: official.test_case_results,
       soft: official.soft_restriction,

@@ -41,7 +41,7 @@ export const taskActivities = {
       if (problem) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: ${path.basename(c.inputPath)} ${problem}`, 'DatasetError');
     }
     // The outputs folder exists from here on: a recalculation never waits for it, even when no output was written.
-    await mkdir(ctx.official.outputsDir, { recursive: true });
+    await mkdir(path.dirname(ctx.official.outputPath(input.taskId, 1)), { recursive: true });
     return {
       id: task.id,
       instructionType: task.instruction_type,
@@ -57,7 +57,8 @@ export const taskActivities = {
     const taskId = input.result.taskId;
     // The task record is the authority on the id's type and the instruction type (also for tasks that failed early).
     const task = ctx.task(taskId);
-    const result: TaskResult = { ...input.result, id: task.id, instructionType: task.instruction_type };
+    const epochs = ctx.manifest.epochs ?? 1;
+    const result: TaskResult = { ...input.result, id: task.id, instructionType: task.instruction_type, ...(epochs > 1 ? { epoch: ctx.official.attempt(taskId).epoch } : {}) };
     const official = input.official;
     const mainConversation = official ? await readConversation(ctx.layout, taskId, official.conversation) : [];
     await writeJsonAtomic(ctx.official.officialConvPath(taskId), {

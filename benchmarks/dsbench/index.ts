@@ -7,6 +7,7 @@ import { finalizeDsbenchRun } from './finalize';
 import { writeDsbenchReport } from './report';
 import { dsbenchSettingsFrom } from './settings';
 import { dsbenchSummaryLines } from './summaryLines';
+import { dsbenchTaskView } from './taskView';
 
 /** Prompt versions: the original runners' prompts (bump when our rendering of them changes). */
 const PROMPT_VERSIONS: Record<string, string> = { 'model-only': 'dsbench-model-only-v1', agent: 'dsbench-agent-v1' };
@@ -30,5 +31,6 @@ export const dsBench: Benchmark<DsbenchQuestion> = {
   settingsFrom: async (config) => dsbenchSettingsFrom(config),
   finalize: finalizeDsbenchRun,
   summaryLines: dsbenchSummaryLines,
+  describeTask: (runDir, task) => dsbenchTaskView(runDir, task),
   writeReport: writeDsbenchReport,
 };

@@ -20,6 +20,8 @@ export interface EvalLogSpec {
   taskArgs: Record<string, unknown>;
   solver: string;
   dataset: { name: string; location?: string; samples: number; sample_ids: string[]; shuffled: boolean };
+  /** Attempts per sample (a run with repeats); the log is complete with samples × epochs scored samples. */
+  epochs?: number;
   model: string;
   generateConfig: Record<string, number>;
   packages: Record<string, string>;
@@ -41,7 +43,8 @@ export interface ModelUsage {
 export function buildInspectEvalLog(spec: EvalLogSpec) {
   const created = utcIso(parseIsoAsUtc(spec.createdAt));
   const finished = spec.samples.length;
-  const complete = finished === spec.dataset.samples;
+  const epochs = spec.epochs ?? 1;
+  const complete = finished === spec.dataset.samples * epochs;
   const { name: scorer } = spec.scorer;
   return {
     version: 2,
@@ -55,7 +58,7 @@ export function buildInspectEvalLog(spec: EvalLogSpec) {
       model: spec.model,
       model_generate_config: spec.generateConfig,
       model_args: {},
-      config: { epochs: 1 },
+      config: { epochs },
       packages: spec.packages,
       metadata: spec.metadata,
       scorers: [{ name: scorer, options: spec.scorer.options, metrics: spec.scorer.metrics.map((name) => ({ name, options: {} })), metadata: {} }],
@@ -64,7 +67,7 @@ export function buildInspectEvalLog(spec: EvalLogSpec) {
     ...(finished > 0
       ? {
           results: {
-            total_samples: spec.dataset.samples,
+            total_samples: spec.dataset.samples * epochs,
             completed_samples: finished,
             scores: [
               {
@@ -113,15 +116,17 @@ export interface SampleSpec<M> {
   scorer: string;
   score: { value: unknown; answer: string; explanation: string; metadata: Record<string, unknown> };
   metadata: Record<string, unknown>;
+  /** Which attempt of the sample (runs with repeats; default 1). */
+  epoch?: number;
 }
 
-/** One sample of an eval log (epoch 1; usage and time from the task's own result). */
+/** One sample of an eval log (one attempt: epoch 1 unless the run repeats; usage and time from its own result). */
 export function inspectSample<M>(s: SampleSpec<M>) {
   const usage = modelUsage([s.result]);
   const seconds = s.result.wallMs / 1000;
   return {
     id: s.id,
-    epoch: 1,
+    epoch: s.epoch ?? 1,
     input: s.input,
     target: s.target,
     messages: s.messages,

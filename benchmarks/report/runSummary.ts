@@ -25,6 +25,15 @@ export interface RunSummary {
   failureClasses: Record<string, number>;
   /** The most common failure messages (absent in summaries written before it existed). */
   topFailures?: FailureCount[];
+  /** Runs with repeats: attempts per task and planned attempts (`scored` counts attempts). */
+  epochs?: number;
+  attempts?: number;
+  /** What the unchanged inputs score (the do-nothing agent), where the benchmark records it. */
+  floor?: { tasks: number; testCases: number; passedByInput: number; soft: number; hard: number };
+  /** Test cases no output can pass under the run's scoring mode, with the cause. */
+  unreachable?: { taskId: string; testCase: number; reason: string }[];
+  /** The scores without tasks set aside (e.g. data errors reported upstream), when the run has any. */
+  excluded?: { why: string; tasks: string[]; overall: ScoreLine };
 }
 
 export interface FailureCount {
@@ -51,7 +60,13 @@ export function topFailures(results: readonly Pick<TaskResult, 'failure'>[], lim
 
 /** The lines every such summary ends with: spend, failures and the commonest failure messages. */
 export function spendAndFailureLines(summary: RunSummary): string[] {
+  const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+  const floor = summary.floor;
+  const excluded = summary.excluded;
   return [
+    ...(floor ? [`floor (unchanged inputs, the do-nothing agent): ${floor.passedByInput} of ${floor.testCases} test cases pass; soft ${pct(floor.soft)}  hard ${pct(floor.hard)}`] : []),
+    ...(summary.unreachable?.length ? [`unreachable under this scoring mode: ${summary.unreachable.map((u) => `${u.taskId}#${u.testCase}`).join(', ')}`] : []),
+    ...(excluded ? [`without ${excluded.tasks.length} ${excluded.why} (${excluded.tasks.join(', ')}): soft ${pct(excluded.overall.soft)}  hard ${pct(excluded.overall.hard)} (${excluded.overall.tasks})`] : []),
     `LLM calls ${summary.llmCalls}, tokens in ${summary.usage.inputTokens} out ${summary.usage.outputTokens}, cost $${summary.costUsd.toFixed(4)}`,
     ...(summary.failed ? [`tasks with failures: ${summary.failed} ${JSON.stringify(summary.failureClasses)}`] : []),
     ...(summary.topFailures ?? []).map((f) => `  ${f.tasks} × ${f.class}: ${f.message}`),

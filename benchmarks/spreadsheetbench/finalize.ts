@@ -1,21 +1,34 @@
 import { readFile } from 'node:fs/promises';
-import { taskKey } from '../../lib/runStore/taskRecord';
+import { attemptKey, taskKey } from '../../lib/runStore/taskRecord';
 import { readJsonOr, writeFileAtomic, writeJsonAtomic } from '../../lib/runStore/files';
 import type { TaskResult } from '../../contracts/taskResult';
-import { sheetRun } from './run';
+import { sheetRun, type SheetRun } from './run';
 import { summarizeRun } from './summary';
+import { scoringFacts } from './scoringFacts';
 import { type RunSummary } from '../report/runSummary';
 
-/** Writes the official eval JSON, the official conv JSONL and summary.json from the per-task results. */
+/**
+ * Writes the official eval JSON and conv JSONL (one pair per epoch in a run with repeats: epoch e ≥ 2 under
+ * `epochs/<e>/`) and summary.json from the per-task results, with the floor and unreachable test cases.
+ */
 export async function finalizeSpreadsheetRun(runDir: string): Promise<RunSummary> {
   const ctx = await sheetRun(runDir);
   const results: TaskResult[] = [];
+  for (let epoch = 1; epoch <= (ctx.manifest.epochs ?? 1); epoch++) results.push(...(await finalizeEpoch(ctx, epoch)));
+  const attempts = results.map((r) => ({ taskKey: taskKey(r.id), key: r.taskId }));
+  const summary = summarizeRun(ctx.manifest, ctx.tasks.length, results, await scoringFacts(runDir, attempts));
+  await writeJsonAtomic(ctx.layout.summaryPath, summary);
+  return summary;
+}
+
+async function finalizeEpoch(ctx: SheetRun, epoch: number): Promise<TaskResult[]> {
+  const results: TaskResult[] = [];
   const convLines: string[] = [];
   for (const task of ctx.tasks) {
-    const id = taskKey(task.id);
-    const result = await readJsonOr<TaskResult | null>(ctx.layout.taskResultPath(id), null);
+    const key = attemptKey(taskKey(task.id), epoch);
+    const result = await readJsonOr<TaskResult | null>(ctx.layout.taskResultPath(key), null);
     if (result) results.push(result);
-    const conv = await readFile(ctx.official.officialConvPath(id), 'utf8').catch(() => null);
+    const conv = await readFile(ctx.official.officialConvPath(key), 'utf8').catch(() => null);
     if (conv !== null) convLines.push(JSON.stringify(JSON.parse(conv)));
   }
   const evalJson = results.map((r) => ({
@@ -25,9 +38,7 @@ export async function finalizeSpreadsheetRun(runDir: string): Promise<RunSummary
     soft_restriction: r.soft,
     hard_restriction: r.hard,
   }));
-  await writeJsonAtomic(ctx.official.evalPath, evalJson, 4);
-  await writeFileAtomic(ctx.official.convLogPath, convLines.map((l) => `${l}\n`).join(''));
-  const summary = summarizeRun(ctx.manifest, ctx.tasks.length, results);
-  await writeJsonAtomic(ctx.layout.summaryPath, summary);
-  return summary;
+  await writeJsonAtomic(ctx.official.evalPathOf(epoch), evalJson, 4);
+  await writeFileAtomic(ctx.official.convLogPathOf(epoch), convLines.map((l) => `${l}\n`).join(''));
+  return results;
 }

@@ -11,6 +11,8 @@ import { fileVersion } from '../datasetVersion';
 import { finalizeSpreadsheetRun } from './finalize';
 import { writeReport } from './report/writeReport';
 import { spreadsheetSummaryLines } from './summaryLines';
+import { knownBadExclusion } from './knownBad';
+import { spreadsheetTaskView } from './report/taskView';
 
 export const SPREADSHEETBENCH_EDITIONS = ['912_v0.1', 'sample_data_200', 'verified_400'] as const;
 
@@ -37,6 +39,8 @@ export const spreadsheetBench: Benchmark<SheetTask> = {
   promptVersion: (setting) => (setting === 'sheetcopilot' ? SHEETCOPILOT_PROMPT_VERSION : OFFICIAL_PROMPT_VERSION),
   finalize: finalizeSpreadsheetRun,
   summaryLines: spreadsheetSummaryLines,
+  knownBad: knownBadExclusion,
+  describeTask: spreadsheetTaskView,
   writeReport,
 };
 

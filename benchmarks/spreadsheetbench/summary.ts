@@ -1,9 +1,15 @@
 import type { RunManifest } from '../../lib/runStore/manifest';
+import { taskKey } from '../../lib/runStore/taskRecord';
 import type { TaskResult } from '../../contracts/taskResult';
 import { topFailures, type RunSummary, type ScoreLine } from '../report/runSummary';
+import { knownBadExclusion } from './knownBad';
+import type { ScoringFacts } from './scoringFacts';
 
-/** Means over tasks of soft and hard, overall and per instruction type (as papers report them). */
-export function summarizeRun(manifest: RunManifest, taskCount: number, results: TaskResult[]): RunSummary {
+/**
+ * Means of soft and hard, overall and per instruction type (as papers report them), over every recorded attempt (one
+ * per task without repeats); the floor and unreachable test cases; and the scores without the edition's known-bad tasks.
+ */
+export function summarizeRun(manifest: RunManifest, taskCount: number, results: TaskResult[], facts?: ScoringFacts): RunSummary {
   const byType: Record<string, ScoreLine> = {};
   const failureClasses: Record<string, number> = {};
   for (const r of results) {
@@ -17,19 +23,17 @@ export function summarizeRun(manifest: RunManifest, taskCount: number, results: 
     line.soft /= line.tasks;
     line.hard /= line.tasks;
   }
+  const epochs = manifest.epochs ?? 1;
   const n = results.length;
   return {
     runId: manifest.runId,
     agent: manifest.agent,
     model: manifest.llm.model,
     tasks: taskCount,
+    ...(epochs > 1 ? { epochs, attempts: taskCount * epochs } : {}),
     scored: n,
     failed: results.filter((r) => r.failure).length,
-    overall: {
-      tasks: n,
-      soft: n ? results.reduce((s, r) => s + r.soft, 0) / n : 0,
-      hard: n ? results.reduce((s, r) => s + r.hard, 0) / n : 0,
-    },
+    overall: scoreLine(results),
     byType,
     llmCalls: results.reduce((s, r) => s + r.llmCalls, 0),
     usage: {
@@ -39,5 +43,22 @@ export function summarizeRun(manifest: RunManifest, taskCount: number, results: 
     costUsd: results.reduce((s, r) => s + r.costUsd, 0),
     failureClasses,
     topFailures: topFailures(results),
+    ...(facts?.floor ? { floor: facts.floor } : {}),
+    ...(facts?.unreachable.length ? { unreachable: facts.unreachable } : {}),
+    ...withoutKnownBad(manifest, results),
   };
+}
+
+function scoreLine(results: TaskResult[]): ScoreLine {
+  const n = results.length;
+  return { tasks: n, soft: n ? results.reduce((s, r) => s + r.soft, 0) / n : 0, hard: n ? results.reduce((s, r) => s + r.hard, 0) / n : 0 };
+}
+
+/** The scores again without the tasks reported wrong upstream, when the run has any (benchmarks/spreadsheetbench/knownBad.ts). */
+function withoutKnownBad(manifest: RunManifest, results: TaskResult[]): Pick<RunSummary, 'excluded'> {
+  const exclusion = knownBadExclusion(manifest.edition);
+  const bad = new Set(exclusion?.ids ?? []);
+  const inRun = [...new Set(results.map((r) => taskKey(r.id)).filter((k) => bad.has(k)))];
+  if (!exclusion || !inRun.length) return {};
+  return { excluded: { why: exclusion.why, tasks: inRun, overall: scoreLine(results.filter((r) => !bad.has(taskKey(r.id)))) } };
 }

@@ -3,10 +3,7 @@ import { CliError, EXIT } from '../exitCodes';
 import { RunFolderError } from '../../benchmarks/spreadsheetbench/report/load';
 import { readManifest } from '../../lib/runStore/manifest';
 import { benchmarkNamed } from '../../benchmarks';
-import { loadConfig } from '../../config/load';
-import { connectClient } from '../../lib/temporal/connection';
-import { resolveTemporal } from '../temporalSession';
-import { locateRun, runFolderArg } from '../runRef';
+import { findRunFolder } from '../runRef';
 
 /** `sheetbench report RUN_DIR [--compare OTHER_RUN_DIR] [--out DIR]`. */
 export function registerReportCommand(program: Command): void {
@@ -17,7 +14,7 @@ export function registerReportCommand(program: Command): void {
     .option('--compare <other-run-dir>', 'a baseline run folder to compare against (fixed/broken tasks, deltas)')
     .option('--out <dir>', 'where to write the report (default: the run folder)')
     .action(async (run: string, opts: { compare?: string; out?: string }) => {
-      const runDir = runFolderArg(run) ?? (await runFolderFromTemporal(run));
+      const runDir = await findRunFolder(run);
       try {
         // A folder without a readable run.json is reported on as SpreadsheetBench's report reads it (it names what is missing).
         const benchmark = benchmarkNamed((await readManifest(runDir).catch(() => ({ benchmark: 'spreadsheetbench' }))).benchmark);
@@ -33,14 +30,4 @@ export function registerReportCommand(program: Command): void {
         throw err;
       }
     });
-}
-
-async function runFolderFromTemporal(run: string): Promise<string> {
-  const config = loadConfig();
-  const client = await connectClient(await resolveTemporal(config, () => undefined));
-  try {
-    return await locateRun(run, client, config.artifacts.root);
-  } finally {
-    await client.connection.close();
-  }
 }

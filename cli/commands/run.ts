@@ -33,6 +33,7 @@ interface RunFlags {
   out?: string;
   tasks?: string;
   limit?: string;
+  epochs?: string;
   worker: boolean;
   budgetUsd?: string;
   budgetTokens?: string;
@@ -55,6 +56,7 @@ export function registerRunCommands(program: Command): void {
     .option('--out <dir>', "the run's folder (default runs/<run-id>)")
     .option('--tasks <ids>', 'comma-separated task ids')
     .option('--limit <n>', 'only the first n tasks')
+    .option('--epochs <k>', 'sample every task k times as independent attempts (distinct cache keys, same prompts; SpreadsheetBench)')
     .option('--budget-usd <usd>', 'run-wide dollar cap (pauses when reached)')
     .option('--budget-tokens <n>', 'run-wide token cap (pauses when reached)')
     .option('--mode <mode>', 'scoring mode: official | strict')
@@ -67,11 +69,11 @@ export function registerRunCommands(program: Command): void {
       });
       const taskIds = flags.tasks?.split(',').map((s) => s.trim()).filter(Boolean);
       // The dataset folder is read once, here: a bad dataset, task list or setting is named before the model endpoint is asked anything.
-      const plan = await planRun({ datasetDir: flags.dataset, benchmark: flags.benchmark, edition: flags.edition, agent: flags.agent, taskIds, limit: intFlag(flags.limit) });
+      const plan = await planRun({ datasetDir: flags.dataset, benchmark: flags.benchmark, edition: flags.edition, agent: flags.agent, taskIds, limit: intFlag(flags.limit), epochs: intFlag(flags.epochs) });
       if (flags.preflight) await preflight(config);
       const { manifest, runDir } = await createRun(config, plan, { runId: flags.runId, runDir: flags.out });
       log(`dataset ${manifest.datasetDir}: ${manifest.benchmark} edition ${manifest.edition} (${plan.how === 'given' ? 'as given' : 'detected'})`);
-      log(`run ${manifest.runId}: ${manifest.taskCount} tasks, agent ${manifest.agent}, model ${manifest.llm.model} (${manifest.llm.provider}); folder ${runDir}`);
+      log(`run ${manifest.runId}: ${manifest.taskCount} tasks${plan.epochs > 1 ? ` × ${plan.epochs} epochs` : ''}, agent ${manifest.agent}, model ${manifest.llm.model} (${manifest.llm.provider}); folder ${runDir}`);
       const session = await resolveTemporal(config, log);
       const client = await connectClient(session);
       const handle = await startRunWorkflow(client, config, manifest, runDir).catch((err) => {

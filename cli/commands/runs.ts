@@ -78,8 +78,10 @@ function localFolder(folder: string, artifactsRoot: string | undefined): string 
   }
 }
 
+/** Planned results: tasks, times the attempts each (a run with repeats records one result per attempt). */
 async function taskCount(folder: string): Promise<number | null> {
-  return (await readJsonOr<{ taskCount?: number } | null>(path.join(folder, 'run.json'), null))?.taskCount ?? null;
+  const manifest = await readJsonOr<{ taskCount?: number; epochs?: number } | null>(path.join(folder, 'run.json'), null);
+  return manifest?.taskCount === undefined ? null : manifest.taskCount * (manifest.epochs ?? 1);
 }
 
 /** Finished tasks: one result file each (retries rewrite it), so exact. */

@@ -19,6 +19,11 @@ export const runManifestSchema = z.object({
   scoringMode: z.enum(['official', 'strict']),
   createdAt: z.string(),
   taskCount: z.number().int().nonnegative(),
+  /**
+   * Independent attempts per task (`run --epochs K`; absent = 1). Not part of the experiment hash: repeats sample the
+   * same experiment more often. The attempts are listed in `attempts.json`.
+   */
+  epochs: z.number().int().positive().optional(),
   llm: z.object({
     provider: z.enum(['openai', 'local']),
     baseUrl: z.string().optional(),

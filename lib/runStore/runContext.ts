@@ -2,13 +2,14 @@ import path from 'node:path';
 import { RunLayout } from './runLayout';
 import { readJson } from './files';
 import { readManifest, type RunManifest } from './manifest';
-import { DatasetError, taskKey, type TaskRecord } from './taskRecord';
+import { DatasetError, parseAttemptKey, taskKey, type TaskRecord } from './taskRecord';
 
 /** What an activity needs to know about the run it works for, read from the run folder. */
 export interface RunContext<T extends TaskRecord = TaskRecord> {
   manifest: RunManifest;
   layout: RunLayout;
   tasks: T[];
+  /** The task of a task key, or of an attempt key in a run with repeats (`<key>@<epoch>`). */
   task(taskId: string): T;
 }
 
@@ -43,7 +44,7 @@ async function loadRunContext<T extends TaskRecord>(runDir: string): Promise<Run
     layout: new RunLayout(runDir),
     tasks,
     task(taskId) {
-      const t = byId.get(taskId);
+      const t = byId.get(taskId) ?? ((manifest.epochs ?? 1) > 1 ? byId.get(parseAttemptKey(taskId).taskKey) : undefined);
       if (!t) throw new DatasetError('not in this run', taskId);
       return t;
     },

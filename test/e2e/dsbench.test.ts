@@ -8,6 +8,7 @@ import { startRejudge } from '../../client/startRejudge';
 import { readManifest } from '../../lib/runStore/manifest';
 import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
 import { writeDsbenchReport } from '../../benchmarks/dsbench/report';
+import { dsbenchTaskView } from '../../benchmarks/dsbench/taskView';
 
 const INSPECT_PYTHON = path.resolve(__dirname, '../../.tools/inspect-venv/bin/python');
 /** Reads the log with the real inspect_ai: full read, header-only read (key order), pydantic validation. */
@@ -140,6 +141,24 @@ describe('DSBench model-only end to end', () => {
     expect(judge.messages).toHaveLength(1);
     expect(judge.messages[0].content).toContain('True answer: C\n');
     expect(existsSync(path.join(run.runDir, 'tasks', '00000101_question1', 'judgment.json'))).toBe(true);
+  });
+
+  it('show: the question, the expected answer, the model\'s reply, the judge\'s verdict and reply', async () => {
+    const view = await dsbenchTaskView(run.runDir, '00000101_question3');
+    const result = readJson(path.join(run.runDir, 'results', '00000101_question3.json'));
+    expect(view).toMatchObject({ taskId: '00000101_question3', status: 'scored', soft: 0, hard: 0 });
+    // A numeric question (no exact letter match to record).
+    expect(view.question).toEqual({
+      question: 'By how much did revenue grow from 2014 to 2016, in percent (3 decimals)?',
+      expected: '31.579%',
+      reply: result.predicted,
+      verdict: 'incorrect',
+      judgeModel: 'gpt-4o-2024-05-13',
+      judgeReply: 'False',
+    });
+    expect(view.trajectory.map((s) => s.stage)).toEqual(['answer', 'judge']);
+    expect(view.trajectory[0]!.exchanges[0]!.prompt).toBe(readFileSync(path.join(run.runDir, 'tasks', '00000101_question3', 'prompt.txt'), 'utf8'));
+    await expect(dsbenchTaskView(run.runDir, 'nope')).rejects.toThrow(/has no task "nope"/);
   });
 
   it('rejudge judges only the unparseable answer again, without asking the answering model', async () => {

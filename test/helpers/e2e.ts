@@ -79,10 +79,13 @@ export interface StartedRun {
   handle: WorkflowHandle;
 }
 
-export async function startBenchmarkRun(env: E2EEnv<ModelEndpoint>, opts: { dataset: string; agent?: string; tasks?: string[]; runDir?: string; limit?: number }): Promise<StartedRun> {
+export async function startBenchmarkRun(
+  env: E2EEnv<ModelEndpoint>,
+  opts: { dataset: string; agent?: string; tasks?: string[]; runDir?: string; limit?: number; runId?: string; epochs?: number },
+): Promise<StartedRun> {
   const runDir = opts.runDir ?? mkdtempSync(path.join(os.tmpdir(), 'sb-run-'));
-  const plan = await planRun({ datasetDir: opts.dataset, agent: opts.agent ?? 'single', taskIds: opts.tasks, limit: opts.limit });
-  const { manifest } = await createRun(env.config, plan, { runDir, runId: `test-${randomUUID().slice(0, 8)}` });
+  const plan = await planRun({ datasetDir: opts.dataset, agent: opts.agent ?? 'single', taskIds: opts.tasks, limit: opts.limit, epochs: opts.epochs });
+  const { manifest } = await createRun(env.config, plan, { runDir, runId: opts.runId ?? `test-${randomUUID().slice(0, 8)}` });
   const handle = await startRunWorkflow(env.client, env.config, manifest, runDir);
   return { runDir, runId: manifest.runId, handle };
 }

@@ -1,14 +1,7 @@
-/** mulberry32: a small deterministic PRNG, so a chaos schedule can be replayed from its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (one home: the statistics' generator), so a chaos schedule can be replayed from its seed. */
+import { seededRandom } from '../../benchmarks/report/statistics/random';
+
+export { seededRandom };
 
 export function between(random: () => number, min: number, max: number): number {
   return Math.round(min + random() * (max - min));

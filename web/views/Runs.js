@@ -1,13 +1,17 @@
-// The benchmark runs with progress, scores and cost, refreshed every few seconds while the view is open.
+// The benchmark runs with progress, scores and cost, refreshed every few seconds while the view is open; each links to
+// its run page, and two or more selected runs open the comparison view.
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
+import { compareHref, runHref } from '../lib/runFormat.js';
 
 const REFRESH_MS = 3000;
 
 export function Runs() {
   const [data, setData] = useState(undefined);
   const [error, setError] = useState(undefined);
+  const [selected, setSelected] = useState([]);
+  const toggle = (id) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
   useEffect(() => {
     let timer;
     const load = () =>
@@ -24,11 +28,15 @@ export function Runs() {
     ${data?.temporalError ? html`<p class="banner" role="status">${data.temporalError}</p>` : null}
     ${data && !data.runs.length ? html`<p class="muted">No runs yet: start one with <code>sheetbench run</code>.</p>` : null}
     ${data?.runs.length
-      ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Runs"><table class="runs-table">
-          <thead><tr>${['run', 'benchmark', 'agent', 'model', 'status', 'progress', 'soft', 'hard', 'accuracy', 'cost', 'links'].map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+      ? html`<p class="compare-bar">
+          <a class=${`compare-link${selected.length < 2 ? ' disabled' : ''}`} href=${selected.length >= 2 ? compareHref(selected) : undefined} aria-disabled=${selected.length < 2 ? 'true' : 'false'}>Compare ${selected.length} selected</a>
+          <span class="muted">select two or more runs (the first selected is the baseline A)</span></p>
+        <div class="table-wrap" tabindex="0" role="region" aria-label="Runs"><table class="runs-table">
+          <thead><tr><th scope="col"><span class="sr-only">select</span></th>${['run', 'benchmark', 'agent', 'model', 'status', 'progress', 'soft', 'hard', 'accuracy', 'cost', 'links'].map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
           <tbody>${data.runs.map(
             (r) => html`<tr data-run-id=${r.id}>
-              <td class="id">${r.id}</td><td>${r.benchmark}</td><td>${r.agent}</td><td>${r.model}</td>
+              <td><input type="checkbox" class="select-run" aria-label=${`select ${r.id}`} checked=${selected.includes(r.id)} onChange=${() => toggle(r.id)} /></td>
+              <td class="id"><a class="run-link" href=${runHref(r.id)}>${r.id}</a></td><td>${r.benchmark}</td><td>${r.agent}</td><td>${r.model}</td>
               <td><span class="status status-${r.status}">${r.status}${r.paused ? ' (paused)' : ''}</span></td>
               <td class="progress">${r.progress
                 ? html`<progress max=${r.progress.total} value=${r.progress.done} aria-label="progress of ${r.id}"></progress> ${r.progress.done}/${r.progress.total}${r.progress.running ? ` · ${r.progress.running} running` : ''}${r.progress.failed ? ` · ${r.progress.failed} failed` : ''}`

@@ -2,6 +2,7 @@ import type { RunComparison } from './compare';
 import type { LoadedTask } from './load';
 import type { ReportModel } from './model';
 import type { RunSummary } from './summary';
+import { insightLines } from './insight';
 import { barChart } from './svg';
 import { htmlPage, htmlTable, td } from '../../report/htmlPage';
 import { count, escapeHtml, pct, transcriptHref, usd } from '../../report/format';
@@ -25,6 +26,7 @@ export function renderHtml(model: ReportModel): string {
     `${count(summary.inputTokens)} input / ${count(summary.outputTokens)} output tokens; cost ${usd(summary.costUsd)}.`,
     model.inspectLog ? `<br>Inspect eval log: <a href="${escapeHtml(model.inspectLog)}">${escapeHtml(model.inspectLog)}</a>` : '',
     '</p>',
+    model.insight ? `<ul class="insight">${insightLines(model.insight).map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>` : '',
     '<h2>Charts</h2>',
     `<div class="charts" id="charts">${charts(summary).join('\n')}</div>`,
     '<h2>Tasks</h2>',

@@ -29,8 +29,12 @@ export async function writeInspectLog(run: LoadedRun, transcripts: Map<string, T
 export function buildEvalLog(run: LoadedRun, transcripts: Map<string, Transcript>, version: string) {
   const m = run.manifest;
   const fromManifest = manifestSpec(m, run.lastResultAt);
-  const finished = run.tasks.filter((t): t is LoadedTask & { result: TaskResult } => t.result !== undefined);
-  const soft = finished.map((t) => t.result.soft);
+  // One sample per attempt: a run with repeats has epochs 1..K of each task (Inspect's own notion of repeats).
+  const attempts = run.tasks.flatMap((t): Attempt[] => [
+    ...(t.result ? [{ task: t, key: t.key, epoch: 1, result: t.result }] : []),
+    ...t.attempts.map((a) => ({ task: t, key: a.key, epoch: a.epoch, result: a.result })),
+  ]);
+  const soft = attempts.map((a) => a.result.soft);
   return buildInspectEvalLog({
     ...fromManifest,
     taskName: INSPECT_TASK_NAME,
@@ -42,22 +46,31 @@ export function buildEvalLog(run: LoadedRun, transcripts: Map<string, Transcript
       sample_ids: run.tasks.map((t) => t.key),
       shuffled: false,
     },
+    epochs: m.epochs ?? 1,
     generateConfig: generateConfig(m.llm),
     packages: { sheetbench: version },
     metadata: { run_id: m.runId, agent: m.agent, scoring_mode: m.scoringMode ?? null, experiment_hash: m.experimentHash ?? null },
     scorer: { name: SCORER_NAME, options: { scoring_mode: m.scoringMode ?? 'official' }, metrics: ['accuracy', 'hard_accuracy', 'stderr'] },
-    metrics: { accuracy: mean(soft), hard_accuracy: mean(finished.map((t) => t.result.hard)), stderr: stderrOfMean(soft) },
-    usage: modelUsage(finished.map((t) => t.result)),
-    samples: finished.map((t) => sample(t, transcripts.get(t.key) ?? null, fromManifest.model)),
+    metrics: { accuracy: mean(soft), hard_accuracy: mean(attempts.map((a) => a.result.hard)), stderr: stderrOfMean(soft) },
+    usage: modelUsage(attempts.map((a) => a.result)),
+    samples: attempts.map((a) => sample(a, transcripts.get(a.key) ?? null, fromManifest.model)),
   });
 }
 
-function sample(t: LoadedTask & { result: TaskResult }, transcript: Transcript | null, model: string) {
-  const r = t.result;
-  const messages = chatMessages(t, transcript, model);
+interface Attempt {
+  task: LoadedTask;
+  key: string;
+  epoch: number;
+  result: TaskResult;
+}
+
+function sample(a: Attempt, transcript: Transcript | null, model: string) {
+  const { task: t, result: r } = a;
+  const messages = chatMessages(t, a.key, transcript, model);
   const last = [...messages].reverse().find((msg) => msg.role === 'assistant');
   return inspectSample({
     id: t.key,
+    epoch: a.epoch,
     input: t.task.instruction,
     target: t.task.answer_position,
     messages,
@@ -68,16 +81,15 @@ function sample(t: LoadedTask & { result: TaskResult }, transcript: Transcript |
     scorer: SCORER_NAME,
     score: {
       value: r.soft,
-      answer: t.outputFiles.join(', '),
+      answer: a.epoch === 1 ? t.outputFiles.join(', ') : `epochs/${a.epoch}/outputs`,
       explanation: [failureText(r), reasonsText(r)].filter(Boolean).join('; ') || 'all test cases passed',
       metadata: { test_case_results: r.testCaseResults, hard: r.hard, reasons: r.reasons },
     },
-    metadata: sampleMetadata(t, transcript),
+    metadata: sampleMetadata(t, r, transcript),
   });
 }
 
-function sampleMetadata(t: LoadedTask & { result: TaskResult }, transcript: Transcript | null) {
-  const r = t.result;
+function sampleMetadata(t: LoadedTask, r: TaskResult, transcript: Transcript | null) {
   return {
     instruction_type: t.task.instruction_type,
     spreadsheet_path: t.task.spreadsheet_path,
@@ -93,12 +105,12 @@ function sampleMetadata(t: LoadedTask & { result: TaskResult }, transcript: Tran
 
 type InspectMessage = { id: string; content: string; source?: 'input' | 'generate'; role: 'system' | 'user' | 'assistant'; model?: string };
 
-/** Transcript messages with Inspect roles; a role Inspect lacks becomes a user message tagged with it. */
-function chatMessages(t: LoadedTask, transcript: Transcript | null, model: string): InspectMessage[] {
+/** Transcript messages with Inspect roles (ids from the attempt's key); a role Inspect lacks becomes a user message tagged with it. */
+function chatMessages(t: LoadedTask, key: string, transcript: Transcript | null, model: string): InspectMessage[] {
   const raw = transcript?.messages.length ? transcript.messages : [{ role: 'user', content: t.task.instruction }];
   let seenUser = false;
   return raw.map((msg, i) => {
-    const id = `${t.key}-m${i + 1}`;
+    const id = `${key}-m${i + 1}`;
     const text = contentText(msg.content);
     if (msg.role === 'assistant') return { id, content: text, source: 'generate', role: 'assistant', model };
     if (msg.role === 'system') return { id, content: text, role: 'system' };

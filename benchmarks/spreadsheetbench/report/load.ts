@@ -3,7 +3,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { SheetTask } from '../dataset';
-import { taskKey } from '../../../lib/runStore/taskRecord';
+import { attemptKey, parseAttemptKey, taskKey } from '../../../lib/runStore/taskRecord';
 import { RunLayout } from '../../../lib/runStore/runLayout';
 import type { TaskResult } from '../../../contracts/taskResult';
 import { runManifestSchema, taskListSchema, taskResultSchema, transcriptSchema } from './schemas';
@@ -22,6 +22,8 @@ export interface LoadedTask {
   key: string;
   /** Absent while the task is pending. */
   result?: TaskResult;
+  /** A run with repeats: the task's further attempts recorded so far (epoch 2, 3, …), keyed `<key>@<epoch>`. */
+  attempts: { key: string; epoch: number; result: TaskResult }[];
   /** Output workbooks relative to the run folder (any `outputs/<setting>_<model>/`). */
   outputFiles: string[];
   hasTranscript: boolean;
@@ -47,12 +49,23 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
     taskList.map(async (task): Promise<LoadedTask> => {
       const key = taskKey(task.id);
       const hasTranscript = await pathExists(layout.transcriptPath(key));
-      return { task, key, result: results.get(key), outputFiles: outputs.get(key) ?? [], hasTranscript };
+      return { task, key, result: results.get(key), attempts: furtherAttempts(key, manifest.epochs ?? 1, results), outputFiles: outputs.get(key) ?? [], hasTranscript };
     }),
   );
   const known = new Set(tasks.map((t) => t.key));
-  const strayResults = [...results.keys()].filter((k) => !known.has(k));
+  // A run with repeats records its further attempts as <key>@<epoch>: they are the run's own (the report's intervals count them).
+  const attemptOfKnown = (k: string) => (manifest.epochs ?? 1) > 1 && known.has(parseAttemptKey(k).taskKey);
+  const strayResults = [...results.keys()].filter((k) => !known.has(k) && !attemptOfKnown(k));
   return { dir, manifest, tasks, strayResults, lastResultAt };
+}
+
+function furtherAttempts(key: string, epochs: number, results: Map<string, TaskResult>): LoadedTask['attempts'] {
+  const out: LoadedTask['attempts'] = [];
+  for (let epoch = 2; epoch <= epochs; epoch++) {
+    const result = results.get(attemptKey(key, epoch));
+    if (result) out.push({ key: attemptKey(key, epoch), epoch, result });
+  }
+  return out;
 }
 
 /** The transcript of one task, or null when the task has none. */
@@ -62,12 +75,16 @@ export async function loadTranscript(dir: string, key: string): Promise<Transcri
   return readJsonFile(file, transcriptSchema);
 }
 
-/** The transcripts of all tasks that have one, keyed by task key. */
+/** The transcripts of all tasks (and further attempts) that have one, keyed by task (or attempt) key. */
 export async function loadTranscripts(run: LoadedRun): Promise<Map<string, Transcript>> {
   const found = new Map<string, Transcript>();
   for (const t of run.tasks) {
     const transcript = t.hasTranscript ? await loadTranscript(run.dir, t.key) : null;
     if (transcript) found.set(t.key, transcript);
+    for (const a of t.attempts) {
+      const attempt = await loadTranscript(run.dir, a.key);
+      if (attempt) found.set(a.key, attempt);
+    }
   }
   return found;
 }

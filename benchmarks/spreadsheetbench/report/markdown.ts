@@ -2,6 +2,7 @@ import type { RunComparison } from './compare';
 import type { LoadedTask } from './load';
 import type { ReportModel } from './model';
 import type { RunSummary } from './summary';
+import { insightLines } from './insight';
 import { count, mdCell, pct, transcriptHref, usd } from '../../report/format';
 import { changeCounts, changedTasks, deltaHeader, deltaRows, DIFF_COLUMNS, diffRow, TASK_COLUMNS, taskCells } from './rows';
 
@@ -20,6 +21,7 @@ export function renderMarkdown(model: ReportModel): string {
     '',
     table(['Group', 'Tasks', 'Soft', 'Hard'], [summary.overall, ...summary.byType].map((g) => [g.label, String(g.tasks), pct(g.soft), pct(g.hard)])),
     '',
+    ...(model.insight ? [...insightLines(model.insight).map((l) => `- ${l}`), ''] : []),
     '## Cost and tokens by stage',
     '',
     stagesTable(summary),

@@ -1,6 +1,7 @@
 import type { RunComparison } from './compare';
 import type { LoadedRun } from './load';
 import type { RunSummary } from './summary';
+import type { RunInsight } from './insight';
 
 /** Everything the Markdown and HTML renderers need. */
 export interface ReportModel {
@@ -11,4 +12,6 @@ export interface ReportModel {
   transcriptPages: Set<string>;
   /** Inspect eval log written for the run, relative to the report folder. */
   inspectLog?: string;
+  /** Intervals, repeats, the floor, unreachable test cases, the scores without known-bad tasks. */
+  insight?: RunInsight;
 }

@@ -9,6 +9,7 @@ import type { LoadedRun } from './load';
 import type { Transcript } from './schemas';
 import { renderMarkdown } from './markdown';
 import { summarizeRun } from './summary';
+import { runInsight } from './insight';
 import { renderTranscriptHtml } from './transcriptHtml';
 
 export interface ReportOptions {
@@ -43,6 +44,7 @@ export async function writeReport(opts: ReportOptions): Promise<WrittenReport> {
     comparison: baseline ? compareRuns(run, baseline) : undefined,
     transcriptPages,
     inspectLog: path.relative(outDir, inspectLog).split(path.sep).join('/'),
+    insight: await runInsight(run),
   };
   const markdown = path.join(outDir, 'report.md');
   const html = path.join(outDir, 'report.html');

@@ -26,6 +26,17 @@ export function isTimedeltaFormat(fmt: string | undefined): boolean {
   return TIMEDELTA_RE.test(fmt.split(';')[0]);
 }
 
+/** Excel's built-in number formats that are not dates (ids 0–49), for display; dates are in BUILTIN_DATE_FORMATS. */
+const BUILTIN_NUMBER_FORMATS: Record<number, string> = {
+  0: 'General', 1: '0', 2: '0.00', 3: '#,##0', 4: '#,##0.00', 9: '0%', 10: '0.00%', 11: '0.00E+00', 12: '# ?/?', 13: '# ??/??',
+  37: '#,##0 ;(#,##0)', 38: '#,##0 ;[Red](#,##0)', 39: '#,##0.00;(#,##0.00)', 40: '#,##0.00;[Red](#,##0.00)', 48: '##0.0E+0', 49: '@',
+};
+
+/** The format code Excel shows a cell with (custom definitions win; unknown ids show as General). */
+export function displayFormatFor(numFmtId: number, custom: Map<number, string>): string {
+  return custom.get(numFmtId) ?? BUILTIN_DATE_FORMATS[numFmtId] ?? BUILTIN_NUMBER_FORMATS[numFmtId] ?? 'General';
+}
+
 /** The format code openpyxl sees for a cellXfs numFmtId: custom definitions win, else the builtin table. */
 export function formatCodeFor(numFmtId: number, custom: Map<number, string>): string | undefined {
   return custom.get(numFmtId) ?? (isBuiltinDate(numFmtId) ? BUILTIN_DATE_FORMATS[numFmtId] : undefined);

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { CellValue, PyDate, PyDateTime, PyTime } from './cellValue';
-import { fromExcel, formatCodeFor, isDateFormat, isTimedeltaFormat, type DateEpoch } from './excelDates';
+import { displayFormatFor, fromExcel, formatCodeFor, isDateFormat, isTimedeltaFormat, type DateEpoch } from './excelDates';
 import { pyFloat, pyIntAsFloat } from './pyNumber';
 import { ZipArchive } from './zipArchive';
 import { attribute, attributesOf, elements, richTextContent, valueText } from './xmlScan';
@@ -29,6 +29,8 @@ export interface SheetValues {
   maxColumn: number;
   /** True when the cell holds a formula without a cached value (openpyxl data_only reads it as None). */
   isUncachedFormula(row: number, column: number): boolean;
+  /** The number format code the cell is shown with (`General` when it has none). */
+  numberFormat(row: number, column: number): string;
 }
 
 export interface WorkbookValues {
@@ -113,10 +115,10 @@ class OoxmlPackage {
   }
 }
 
-interface Styles { dateStyles: Set<number>; timedeltaStyles: Set<number> }
+interface Styles { dateStyles: Set<number>; timedeltaStyles: Set<number>; displayFormats: string[] }
 
 async function readStyles(pkg: OoxmlPackage, part: string | undefined): Promise<Styles> {
-  const styles: Styles = { dateStyles: new Set(), timedeltaStyles: new Set() };
+  const styles: Styles = { dateStyles: new Set(), timedeltaStyles: new Set(), displayFormats: [] };
   const doc = part ? await pkg.xml(part) : undefined;
   const sheet = doc?.styleSheet as XmlNode | undefined;
   if (!sheet) return styles;
@@ -127,6 +129,7 @@ async function readStyles(pkg: OoxmlPackage, part: string | undefined): Promise<
   asArray((sheet.cellXfs as XmlNode | undefined)?.xf).forEach((xf, index) => {
     const code = formatCodeFor(Number(xf['@_numFmtId'] ?? 0), custom);
     if (isDateFormat(code)) styles.dateStyles.add(index);
+    styles.displayFormats[index] = displayFormatFor(Number(xf['@_numFmtId'] ?? 0), custom);
     if (isTimedeltaFormat(code)) styles.timedeltaStyles.add(index);
   });
   return styles;
@@ -240,6 +243,7 @@ const ROW_OR_CELL = /<(?:[\w.-]+:)?(row)(\s[^>]*?)?\/?>|<(?:[\w.-]+:)?c(\s[^>]*?
 
 function parseWorksheet(xml: string, ctx: CellContext): SheetValues {
   const cells = new CellGrid<CellValue>();
+  const styleIds = new CellGrid<number>();
   const uncached = new CellGrid<true>();
   let rowCounter = 0;
   let maxRow = 1;
@@ -262,6 +266,8 @@ function parseWorksheet(xml: string, ctx: CellContext): SheetValues {
     else colCounter += 1;
     const value = cellValue(attrs, body, ctx);
     cells.set(r, colCounter, value);
+    const styleId = attribute(attrs, 's');
+    if (styleId !== undefined && styleId !== '0') styleIds.set(r, colCounter, Number(styleId));
     if (value === null && body !== undefined && FORMULA.test(body)) uncached.set(r, colCounter, true);
     if (r > maxRow) maxRow = r;
     if (colCounter > maxColumn) maxColumn = colCounter;
@@ -271,6 +277,7 @@ function parseWorksheet(xml: string, ctx: CellContext): SheetValues {
     kind: 'worksheet',
     get: (r, c) => cells.get(r, c) ?? null,
     isUncachedFormula: (r, c) => uncached.get(r, c) === true,
+    numberFormat: (r, c) => ctx.styles.displayFormats[styleIds.get(r, c) ?? 0] ?? 'General',
     maxRow,
     maxColumn,
   };
@@ -295,6 +302,7 @@ const CHARTSHEET: SheetValues = {
     throw new WorkbookReadError("'Chartsheet' object is not subscriptable");
   },
   isUncachedFormula: () => false,
+  numberFormat: () => 'General',
   maxRow: 1,
   maxColumn: 1,
 };

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { OFFICIAL_TEST_CASES, testCaseFiles, type SheetTask } from '../dataset';
 import { taskKey } from '../../../lib/runStore/taskRecord';
 import type { OfficialTaskScore, ScoringMode, TestCaseVerdict } from './types';
-import { evaluateTestCase } from './compareWorkbooks';
+import { diffTestCase, evaluateTestCase } from './compareWorkbooks';
+import type { TestCaseCells } from './cellDiff';
 
 export interface ScoreTaskInput {
   task: SheetTask;
@@ -14,6 +15,8 @@ export interface ScoreTaskInput {
   /** Output workbook of test case n (1-based). */
   outputPathFor: (n: number) => string;
   mode?: ScoringMode;
+  /** Also score each unchanged input (the floor: what a do-nothing agent gets), recorded in the cell diffs. */
+  withFloor?: boolean;
 }
 
 export function answerPathFor(datasetDir: string, task: SheetTask, n: number): string {
@@ -35,19 +38,27 @@ export function officialScore(task: SheetTask, verdicts: TestCaseVerdict[]): Off
   };
 }
 
-export async function scoreTask(input: ScoreTaskInput): Promise<{ official: OfficialTaskScore; verdicts: TestCaseVerdict[] }> {
+export interface ScoredTask {
+  official: OfficialTaskScore;
+  verdicts: TestCaseVerdict[];
+  /** Every test case's cell diff (cellDiff.ts), with the floor when asked for. */
+  cells: TestCaseCells[];
+}
+
+export async function scoreTask(input: ScoreTaskInput): Promise<ScoredTask> {
   const files = await testCaseFiles(input.datasetDir, input.task);
   const verified = files.length === 1 && !files[0].inputPath.endsWith('_input.xlsx');
   const count = verified ? 1 : OFFICIAL_TEST_CASES;
-  const verdicts: TestCaseVerdict[] = [];
+  const cells: TestCaseCells[] = [];
   for (let n = 1; n <= count; n++) {
-    verdicts.push(await evaluateTestCase({
-      index: n,
-      answerPath: files.find((f) => f.index === n)?.answerPath ?? answerPathFor(input.datasetDir, input.task, n),
-      outputPath: input.outputPathFor(n),
-      answerPosition: input.task.answer_position,
-      mode: input.mode,
-    }));
+    const file = files.find((f) => f.index === n);
+    const answerPath = file?.answerPath ?? answerPathFor(input.datasetDir, input.task, n);
+    const testCase = { index: n, answerPath, answerPosition: input.task.answer_position, mode: input.mode };
+    const diff: TestCaseCells = await diffTestCase({ ...testCase, outputPath: input.outputPathFor(n) });
+    if (input.withFloor && file) diff.inputPasses = (await evaluateTestCase({ ...testCase, outputPath: file.inputPath })).pass;
+    if (!file) diff.unreachable = `the dataset has no test case ${n} (no input workbook): it always scores 0`;
+    cells.push(diff);
   }
-  return { official: officialScore(input.task, verdicts), verdicts };
+  const verdicts = cells.map(({ index, pass, reason }): TestCaseVerdict => (reason === undefined ? { index, pass } : { index, pass, reason }));
+  return { official: officialScore(input.task, verdicts), verdicts, cells };
 }

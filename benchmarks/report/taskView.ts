@@ -1,0 +1,160 @@
+/**
+ * One task of a run as `sheetbench show` and the web app's task page present it, for any benchmark: what was asked,
+ * each test case's verdict with the cells that differ, and the agent's trajectory step by step. The JSON form is a
+ * contract (`show --json`, `GET /api/runs/:id/tasks/:task`): fields are added, never renamed.
+ */
+
+/** Which comparison a cell failed: the official evaluator compares values only (its colour checks are off). */
+export type CellCheck = 'value' | 'fill' | 'font';
+
+/** A cell's value as the scorer read it (openpyxl data_only semantics) and its type. */
+export interface DiffValue {
+  /** JSON form: numbers, text and booleans as they are; dates and times as ISO-like text; null for an empty cell. */
+  value: number | string | boolean | null;
+  type: 'empty' | 'number' | 'text' | 'bool' | 'datetime' | 'date' | 'time' | 'duration';
+  /** The cell holds a formula without a cached value (reads as empty: the workbook was not recalculated). */
+  uncachedFormula?: true;
+}
+
+export interface CellMismatch {
+  /** `Sheet!A1`. */
+  cell: string;
+  expected: DiffValue;
+  got: DiffValue;
+  check: CellCheck;
+}
+
+export interface TestCaseView {
+  index: number;
+  pass: boolean;
+  reason?: string;
+  /** False for results recorded without cell diffs (older versions): then `mismatches` is empty and says nothing. */
+  diffRecorded: boolean;
+  mismatches: CellMismatch[];
+  omitted: number;
+  checkedCells?: number;
+  /** The expected answer fills `filled` of the `cells` checked. */
+  fill?: { cells: number; filled: number } | null;
+  /** Whether the unchanged input already passes (the floor). */
+  inputPasses?: boolean;
+  unreachable?: string;
+  /** The output workbook, relative to the run folder, when one was written. */
+  output?: string;
+}
+
+export interface ExchangeView {
+  conversation: string;
+  prompt: string;
+  reply: string;
+}
+
+export interface ExecutionView {
+  label: string;
+  testCase?: number;
+  code: string;
+  stdout: string;
+  stderr: string;
+  error?: string;
+  timedOut?: boolean;
+  durationMs?: number;
+}
+
+/** One stage or round of the agent: its prompt and reply, the code it ran and what that printed, and its spend. */
+export interface TrajectoryStep {
+  stage: string;
+  outcome: string;
+  llmCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  wallMs: number;
+  exchanges: ExchangeView[];
+  code?: string;
+  executions: ExecutionView[];
+}
+
+/** DSBench: the question and the judge's view of the answer. */
+export interface QuestionView {
+  question: string;
+  expected: string;
+  reply?: string;
+  verdict?: string;
+  judgeModel?: string;
+  judgeReply?: string;
+  exactMatch?: boolean;
+}
+
+export interface TaskView {
+  runId: string;
+  benchmark: string;
+  taskId: string;
+  /** The attempt shown: its key (`<id>` or `<id>@<epoch>`) and epoch; `epochs` lists the attempts recorded. */
+  attempt: string;
+  epoch: number;
+  epochs: number[];
+  instruction: string;
+  instructionType?: string;
+  answerPosition?: string;
+  status: 'pending' | 'scored' | 'failed';
+  soft?: number;
+  hard?: number;
+  failure?: { class: string; message: string };
+  testCases: TestCaseView[];
+  question?: QuestionView;
+  trajectory: TrajectoryStep[];
+  totals: { llmCalls: number; inputTokens: number; outputTokens: number; costUsd: number; wallMs: number };
+  /** Said once for the whole task when its result predates cell diffs (shown as "no cell diff recorded"). */
+  notes: string[];
+}
+
+/** A task id that is not in the run, or an attempt the run does not have: the message names the run and the task. */
+export class TaskViewError extends Error {
+  override name = 'TaskViewError';
+}
+
+/** Message content as text (transcripts may hold content parts). */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((p) => (p && typeof p === 'object' && 'text' in p ? String((p as { text: unknown }).text) : '')).join('');
+  return content === undefined || content === null ? '' : JSON.stringify(content);
+}
+
+/** (prompt, reply) pairs of a conversation stored as alternating user/assistant messages after optional system ones. */
+export function exchangesOf(conversation: string, messages: { role: string; content: unknown }[]): ExchangeView[] {
+  const out: ExchangeView[] = [];
+  let prompt: string | undefined;
+  for (const m of messages) {
+    if (m.role === 'user') prompt = contentText(m.content);
+    else if (m.role === 'assistant') {
+      out.push({ conversation, prompt: prompt ?? '', reply: contentText(m.content) });
+      prompt = undefined;
+    }
+  }
+  return out;
+}
+
+/** What a recorded task result gives every benchmark's view: its status, scores, failure and totals. */
+export interface RecordedResult {
+  soft: number;
+  hard: number;
+  failure?: { class: string; message: string };
+  llmCalls: number;
+  usage: { inputTokens: number; outputTokens: number };
+  costUsd: number;
+  wallMs: number;
+}
+
+export function resultFields(result: RecordedResult): Pick<TaskView, 'status' | 'soft' | 'hard' | 'failure' | 'totals'> {
+  return {
+    status: result.failure ? 'failed' : 'scored',
+    soft: result.soft,
+    hard: result.hard,
+    ...(result.failure ? { failure: result.failure } : {}),
+    totals: { llmCalls: result.llmCalls, inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, costUsd: result.costUsd, wallMs: result.wallMs },
+  };
+}
+
+/** A task not recorded yet (pending or running). */
+export function pendingFields(what: string): Pick<TaskView, 'status' | 'trajectory' | 'totals' | 'notes'> {
+  return { status: 'pending', trajectory: [], totals: { llmCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, wallMs: 0 }, notes: [`${what} has no result yet (pending or running)`] };
+}

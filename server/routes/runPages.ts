@@ -1,0 +1,235 @@
+import { readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Hono, type Context } from 'hono';
+import { benchmarkNamed } from '../../benchmarks';
+import { compareRunOutcomes, loadRunOutcomes, PairingError, RunOutcomesError, runMetrics, type RunOutcomes } from '../../benchmarks/report/comparison';
+import type { RunSummary } from '../../benchmarks/report/runSummary';
+import { TaskViewError } from '../../benchmarks/report/taskView';
+import { testCaseGrid } from '../../benchmarks/spreadsheetbench/grid/testCaseGrid';
+import { scoringFacts } from '../../benchmarks/spreadsheetbench/scoringFacts';
+import { OfficialFiles } from '../../benchmarks/spreadsheetbench/layout';
+import { pathExists, readJsonOr } from '../../lib/runStore/files';
+import { readManifest, type RunManifest } from '../../lib/runStore/manifest';
+import { RunLayout } from '../../lib/runStore/runLayout';
+import { attemptKey } from '../../lib/runStore/taskRecord';
+import type { AuthEnv } from '../auth/user';
+import { FILE_CSP } from './conversations';
+
+export interface RunPagesDeps {
+  /** The folder holding one folder per run (as the runs list). */
+  runsDir?: string;
+  /** Temporal Web UI base (`http://host:port/namespaces/<ns>/workflows`) for links to task workflows. */
+  uiUrl?: string;
+}
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const MAX_COMPARED = 8;
+
+/**
+ * What the run, task and comparison pages read, for every signed-in user (runs are shared): a run's metrics and task
+ * table, one task's view, a test case's answer grid, an output workbook (a download that runs no script here), and a
+ * comparison of runs. Run ids name folders of `runsDir`, task ids must be in the run's task list: nothing else is read.
+ */
+export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  const runsDir = path.resolve(deps.runsDir ?? 'runs');
+
+  const pages = new PageCache();
+  app.get('/api/runs/:id', async (c) => {
+    const run = await runFolder(runsDir, c.req.param('id'));
+    if ('error' in run) return c.json({ error: run.error }, run.status);
+    const version = await folderVersion(run.dir);
+    const cached = pages.get(run.dir, version);
+    if (cached) return c.json(cached);
+    const outcomes = await outcomesOf(run);
+    if ('error' in outcomes) return c.json({ error: outcomes.error }, 404);
+    return c.json(pages.put(run.dir, version, {
+      runId: run.manifest.runId,
+      benchmark: run.manifest.benchmark,
+      edition: run.manifest.edition,
+      agent: run.manifest.agent,
+      model: run.manifest.llm.model,
+      scoringMode: run.manifest.scoringMode,
+      createdAt: run.manifest.createdAt,
+      metrics: runMetrics(outcomes),
+      ...(await scoringSummary(run.dir, run.manifest, outcomes)),
+      tasks: taskRows(outcomes),
+      ...(deps.uiUrl ? { temporalUiUrl: `${deps.uiUrl}/${encodeURIComponent(run.manifest.runId)}` } : {}),
+    }));
+  });
+
+  app.get('/api/runs/:id/tasks/:task', async (c) => {
+    const run = await runFolder(runsDir, c.req.param('id'));
+    if ('error' in run) return c.json({ error: run.error }, run.status);
+    const describe = benchmarkNamed(run.manifest.benchmark).describeTask;
+    if (!describe) return c.json({ error: `run ${run.manifest.runId}: task pages do not know ${run.manifest.benchmark} runs yet` }, 404);
+    const epoch = epochParam(c);
+    if (epoch === null) return c.json({ error: 'epoch must be a whole number ≥ 1' }, 400);
+    return viewOr404(c, async () => {
+      const view = await describe(run.dir, c.req.param('task'), { epoch });
+      const workflowId = `${run.manifest.runId}/task/${view.attempt}`;
+      return { ...view, ...(deps.uiUrl ? { temporalUiUrl: `${deps.uiUrl}/${encodeURIComponent(workflowId)}` } : {}) };
+    });
+  });
+
+  app.get('/api/runs/:id/tasks/:task/cases/:n/grid', async (c) => {
+    const run = await runFolder(runsDir, c.req.param('id'));
+    if ('error' in run) return c.json({ error: run.error }, run.status);
+    if (run.manifest.benchmark !== 'spreadsheetbench') return c.json({ error: `run ${run.manifest.runId} is a ${run.manifest.benchmark} run: it has no workbooks to show` }, 404);
+    const n = Number(c.req.param('n'));
+    const epoch = epochParam(c);
+    if (!Number.isInteger(n) || n < 1 || epoch === null) return c.json({ error: `bad test case ${c.req.param('n')} or epoch` }, 400);
+    return viewOr404(c, () => testCaseGrid(run.dir, c.req.param('task'), n, { epoch }));
+  });
+
+  app.get('/api/runs/:id/tasks/:task/cases/:n/output', async (c) => {
+    const run = await runFolder(runsDir, c.req.param('id'));
+    if ('error' in run) return c.json({ error: run.error }, run.status);
+    const describe = benchmarkNamed(run.manifest.benchmark).describeTask;
+    const n = Number(c.req.param('n'));
+    const epoch = epochParam(c);
+    if (!describe || run.manifest.benchmark !== 'spreadsheetbench') return c.json({ error: `run ${run.manifest.runId} has no output workbooks` }, 404);
+    if (!Number.isInteger(n) || n < 1 || epoch === null) return c.json({ error: `bad test case ${c.req.param('n')} or epoch` }, 400);
+    let view;
+    try {
+      view = await describe(run.dir, c.req.param('task'), { epoch });
+    } catch (err) {
+      if (err instanceof TaskViewError) return c.json({ error: err.message }, 404);
+      throw err;
+    }
+    const official = new OfficialFiles(run.dir, run.manifest.setting, run.manifest.llm.model, run.manifest.epochs ?? 1);
+    const file = await confined(run.dir, official.outputPath(attemptKey(view.taskId, view.epoch), n));
+    if (!file) return c.json({ error: `task ${view.attempt} of run ${run.manifest.runId} has no output workbook for test case ${n}` }, 404);
+    // A workbook is a download: never rendered, never sniffed, and it runs nothing in the app's origin.
+    return c.body(new Uint8Array(await readFile(file)), 200, {
+      'content-type': XLSX,
+      'content-disposition': `attachment; filename="${path.basename(file).replace(/["\\]/g, '_')}"`,
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': FILE_CSP,
+      'cache-control': 'no-cache',
+    });
+  });
+
+  app.get('/api/compare', async (c) => {
+    const ids = (c.req.query('runs') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (!ids.length || ids.length > MAX_COMPARED) return c.json({ error: `name 1 to ${MAX_COMPARED} runs: /api/compare?runs=a,b` }, 400);
+    const outcomes: RunOutcomes[] = [];
+    for (const id of ids) {
+      const run = await runFolder(runsDir, id);
+      if ('error' in run) return c.json({ error: run.error }, run.status);
+      const loaded = await outcomesOf(run);
+      if ('error' in loaded) return c.json({ error: loaded.error }, 404);
+      outcomes.push(loaded);
+    }
+    try {
+      return c.json(compareRunOutcomes(outcomes));
+    } catch (err) {
+      if (err instanceof PairingError) return c.json({ error: err.message }, 409);
+      throw err;
+    }
+  });
+
+  return app;
+}
+
+/** A run's outcomes (its known-bad tasks set aside where the benchmark has any), or why they cannot be read. */
+async function outcomesOf(run: { dir: string; manifest: RunManifest }): Promise<RunOutcomes | { error: string }> {
+  try {
+    return await loadRunOutcomes(run.dir, { exclude: benchmarkNamed(run.manifest.benchmark).knownBad?.(run.manifest.edition) });
+  } catch (err) {
+    if (err instanceof RunOutcomesError) return { error: err.message.replaceAll(run.dir, `runs/${run.manifest.runId}`) };
+    throw err;
+  }
+}
+
+/**
+ * What a run page is computed from changes only when a result, the summary or run.json is (re)written, each by rename,
+ * which changes its folder's or its own mtime: a page is computed once per such version (912 results take ~0.3 s).
+ */
+async function folderVersion(dir: string): Promise<string> {
+  const mtimes = await Promise.all([path.join(dir, 'results'), path.join(dir, 'summary.json'), path.join(dir, 'run.json'), path.join(dir, 'tasks.json')].map((f) => stat(f).then((s) => s.mtimeMs, () => 0)));
+  return mtimes.join('|');
+}
+
+/** The last few run pages computed, by folder and version. */
+class PageCache {
+  private readonly pages = new Map<string, { version: string; page: unknown }>();
+  private static readonly SIZE = 16;
+
+  get(dir: string, version: string): unknown {
+    const hit = this.pages.get(dir);
+    return hit?.version === version ? hit.page : undefined;
+  }
+
+  put<T>(dir: string, version: string, page: T): T {
+    this.pages.delete(dir);
+    this.pages.set(dir, { version, page });
+    if (this.pages.size > PageCache.SIZE) this.pages.delete(this.pages.keys().next().value!);
+    return page;
+  }
+}
+
+type RunFolder = { dir: string; manifest: RunManifest } | { error: string; status: 400 | 404 };
+
+/** `runsDir/<id>` holding a run.json; an id that leaves the folder is refused, an unknown one is named. */
+async function runFolder(runsDir: string, id: string): Promise<RunFolder> {
+  const dir = path.join(runsDir, id);
+  if (!id || path.dirname(dir) !== runsDir || id === '.' || id === '..') return { error: `bad run id ${JSON.stringify(id)}`, status: 400 };
+  if (!(await pathExists(path.join(dir, 'run.json')))) return { error: `no run ${id}`, status: 404 };
+  try {
+    return { dir, manifest: await readManifest(dir) };
+  } catch (err) {
+    return { error: `run ${id} cannot be read: ${(err as Error).message.replace(dir, `runs/${id}`)}`, status: 404 };
+  }
+}
+
+function epochParam(c: Context): number | undefined | null {
+  const raw = c.req.query('epoch');
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 1 ? n : null;
+}
+
+async function viewOr404(c: Context, build: () => Promise<unknown>) {
+  try {
+    return c.json(await build());
+  } catch (err) {
+    if (err instanceof TaskViewError) return c.json({ error: err.message }, 404);
+    throw err;
+  }
+}
+
+/** The floor, unreachable test cases and the exclusion: from summary.json once the run is final, else from the cell diffs now. */
+async function scoringSummary(dir: string, manifest: RunManifest, outcomes: RunOutcomes): Promise<Partial<Pick<RunSummary, 'floor' | 'unreachable' | 'excluded' | 'failureClasses' | 'topFailures'>>> {
+  const summary = await readJsonOr<RunSummary | null>(new RunLayout(dir).summaryPath, null).catch(() => null);
+  if (summary && !outcomes.inProgress) {
+    return { floor: summary.floor, unreachable: summary.unreachable, excluded: summary.excluded, failureClasses: summary.failureClasses, topFailures: summary.topFailures };
+  }
+  if (manifest.benchmark !== 'spreadsheetbench') return {};
+  const facts = await scoringFacts(dir, outcomes.tasks.flatMap((t) => (t.attempts[0] ? [{ taskKey: t.key, key: t.attempts[0].key }] : [])));
+  return { floor: facts.floor, unreachable: facts.unreachable };
+}
+
+/** One row per task: its verdict over its attempts, failure class, type, scores and cost. */
+function taskRows(outcomes: RunOutcomes) {
+  return outcomes.tasks.map((t) => {
+    const n = t.attempts.length;
+    const mean = (f: (a: (typeof t.attempts)[number]) => number) => (n ? t.attempts.reduce((s, a) => s + f(a), 0) / n : 0);
+    const soft = mean((a) => a.soft);
+    const hard = mean((a) => a.hard);
+    const failureClass = t.attempts.find((a) => a.failureClass)?.failureClass;
+    const verdict = !n ? 'pending' : hard === 1 ? 'pass' : soft > 0 ? 'partial' : 'fail';
+    return { id: t.key, group: t.group, verdict, ...(failureClass ? { failureClass } : {}), attempts: n, passes: t.attempts.filter((a) => a.hard === 1).length, soft, hard, costUsd: t.attempts.reduce((s, a) => s + a.costUsd, 0) };
+  });
+}
+
+/** The real path of file when it lies inside dir (no symlink out of the run folder), else undefined. */
+async function confined(dir: string, file: string): Promise<string | undefined> {
+  try {
+    const root = await realpath(dir);
+    const real = await realpath(file);
+    return real.startsWith(root + path.sep) ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
