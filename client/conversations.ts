@@ -30,11 +30,20 @@ import { checkUpload } from '../analysis/conversation/uploads';
 import { listWorkspaceFiles } from '../analysis/conversation/workspaceFiles';
 import { conversationView, infoView, type ConversationInfo, type ConversationView } from '../analysis/conversation/view';
 
+/**
+ * How long `send` waits for a workflow to take in a turn whose end is already logged: a workflow task held by a dead
+ * worker's sticky queue times out after 10 s, and the next worker then replays the history.
+ */
+const CATCH_UP_MS = 45_000;
+const CATCH_UP_POLL_MS = 500;
+
 export interface ConversationServiceOptions {
   client: Client;
   config: Config;
   /** Temporal Web UI base (for links), when known. */
   temporalUiUrl?: string;
+  /** How long `send` waits for a workflow to take in a logged turn end (default CATCH_UP_MS). */
+  catchUpMs?: number;
 }
 
 /** The conversation API's operations over Temporal and the conversation folders (used by `serve` and `ask`). */
@@ -160,13 +169,25 @@ export class ConversationService {
     const info = await this.infoFile(id);
     if (info.deleted) throw new ConversationError('not_found', `conversation ${id} was deleted`);
     for (const f of message.files ?? []) await this.resolveFile(id, f);
-    try {
-      return await this.temporal(() => this.handle(id).executeUpdate(sendMessageUpdate, { args: [message] }));
-    } catch (err) {
-      if (!(err instanceof WorkflowUpdateFailedError)) throw err;
-      const reason = (err.cause as Error | undefined)?.message ?? err.message;
-      throw new ConversationError(/still running/.test(reason) ? 'busy' : 'bad_input', reason);
+    const deadline = Date.now() + (this.opts.catchUpMs ?? CATCH_UP_MS);
+    for (;;) {
+      try {
+        return await this.temporal(() => this.handle(id).executeUpdate(sendMessageUpdate, { args: [message] }));
+      } catch (err) {
+        if (!(err instanceof WorkflowUpdateFailedError)) throw err;
+        const reason = (err.cause as Error | undefined)?.message ?? err.message;
+        const busyTurn = /turn (\S+) is still running/.exec(reason)?.[1];
+        if (!busyTurn) throw new ConversationError('bad_input', reason);
+        // The log says the turn ended but the workflow has not yet taken that in (e.g. a worker died right after the
+        // turn's last activity, and its workflow task is waiting to time out): the refusal is stale, so wait and retry.
+        if (Date.now() >= deadline || !(await this.turnEnded(id, busyTurn))) throw new ConversationError('busy', reason);
+        await new Promise((r) => setTimeout(r, CATCH_UP_POLL_MS));
+      }
     }
+  }
+
+  private async turnEnded(id: string, turnId: string): Promise<boolean> {
+    return (await readEvents(this.layout(id))).some((e) => e.type === 'turn_ended' && e.turnId === turnId);
   }
 
   async cancel(id: string): Promise<{ turnId: string }> {
@@ -195,7 +216,7 @@ export class ConversationService {
 
   async share(id: string, grant: Omit<ShareGrant, 'id'>): Promise<ShareGrant> {
     await this.infoFile(id);
-    if (grant.turnId && !(await readEvents(this.layout(id))).some((e) => e.type === 'turn_ended' && e.turnId === grant.turnId)) {
+    if (grant.turnId && !(await this.turnEnded(id, grant.turnId))) {
       throw new ConversationError('bad_input', `conversation ${id} has no ended turn ${grant.turnId} to share`);
     }
     return addShare(this.layout(id).dir, grant);
