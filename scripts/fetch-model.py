@@ -74,12 +74,13 @@ def verified_before(path, spec):
         info = os.stat(path)
     except (OSError, ValueError):
         return False
-    return stamp == {'sha256': spec['sha256'], 'bytes': info.st_size, 'mtime': info.st_mtime_ns}
+    return stamp == {'sha256': spec['sha256'], 'bytes': info.st_size, 'mtime': str(info.st_mtime_ns)}
 
 
 def stamp_verified(path, spec):
     with open(path + '.verified', 'w') as f:
-        json.dump({'sha256': spec['sha256'], 'bytes': os.path.getsize(path), 'mtime': os.stat(path).st_mtime_ns}, f)
+        # mtime in nanoseconds as a string: JSON readers with double-precision numbers would round it.
+        json.dump({'sha256': spec['sha256'], 'bytes': os.path.getsize(path), 'mtime': str(os.stat(path).st_mtime_ns)}, f)
 
 
 def install(name, spec, models, pip_python):

@@ -10,13 +10,20 @@ import { DEFAULT_LIMITS, limitsFromConfig, resolveLimits } from './limits';
 import { ForkLauncher } from './forkLauncher';
 import { ForkServer } from './forkServer';
 import { defaultWorkRoot } from './paths';
-import { ProcessLauncher, sandboxHostUser } from './processLauncher';
+import { assertRuntimeReachable, ProcessLauncher, sandboxHostUser } from './processLauncher';
 import { assertRuntimeInstalled, defaultRuntime, type SandboxRuntime } from './runtime';
 import type { Sandbox, SandboxBackendName, SandboxFactory, SandboxOptions } from './types';
 
 export { SandboxAbortedError, SandboxLostError, SandboxSetupError, SandboxUnavailableError } from './errors';
 export { sandboxPythonPath } from './paths';
 export { defaultRuntime, INSIDE, type SandboxRuntime } from './runtime';
+
+/** Before work starts: the runtime is installed and, when the sandbox runs as another uid, within its reach (fast: stats only). */
+export async function checkSandboxRuntime(runtime: SandboxRuntime = defaultRuntime()): Promise<void> {
+  assertRuntimeInstalled(runtime);
+  const owner = sandboxHostUser();
+  if (owner) await assertRuntimeReachable(runtime, owner, { zygote: true });
+}
 export type * from './types';
 
 export type FactoryConfig = Pick<SandboxConfig, 'backend' | 'executionTimeoutMs' | 'memoryMiB' | 'maxProcesses' | 'dockerImage'> &
