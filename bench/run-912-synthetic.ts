@@ -20,7 +20,7 @@ import type { RequestLogEntry } from '../lib/scriptedLlm';
 import { freePort } from '../test/helpers/temporalServer';
 import { workflowBundle } from '../workers/workflowBundle';
 import { DEV20, startBenchmarkRun, startE2EWith, startInProcessWorkers, type E2EEnv } from '../test/helpers/e2e';
-import { executionsOf, mapValues, percentile, round, sumBy, workflowTiming, type WorkflowTiming } from './harness-histories';
+import { executionsOf, mapValues, percentile, round, slowWorkflowTasks, sumBy, workflowTiming, type SlowWorkflowTask, type WorkflowTiming } from './harness-histories';
 import { startModelProcess, type ModelProcess } from './modelProcess';
 import { harnessCpu, loadAverage, ProcessCpuMeter, type CpuByKind } from './processCpu';
 import { serverCounters } from './serverMetrics';
@@ -271,11 +271,46 @@ async function report(
     /** Counted by the server: activity tasks handed back eagerly with a workflow task's completion, per task. */
     serverCountersPerTask: mapValues(await serverCounters(metricsPort, /^activity_(eager_execution|success)$/), (v) => round3(v / tasks)),
     loadAverage: { atStart: loadAtStart, atEnd: loadAverage() },
+    slowWorkflowTasks: await slowTaskCensus(env, run.runId, runExecutions, taskIds),
   };
   console.log(JSON.stringify(figures, null, 2));
   const outDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), 'out');
   mkdirSync(outDir, { recursive: true });
   writeFileSync(path.join(outDir, `run-912-synthetic-${RECALC}.json`), `${JSON.stringify(figures, null, 2)}\n`);
+}
+
+const SLOW_WFT_MS = 5_000;
+/** Within this of a continue-as-new (the next execution's start) a slow workflow task counts as "around" it. */
+const AROUND_CAN_MS = 30_000;
+
+/**
+ * Every workflow task of the run (all its executions and all its task workflows) that ran longer than the SDK's
+ * TMPRL1104 warning threshold, and how many of them started around a continue-as-new of the run.
+ */
+async function slowTaskCensus(env: Env, runWorkflowId: string, executions: string[], taskIds: string[]) {
+  const slow: Array<SlowWorkflowTask & { kind: 'run' | 'task' }> = [];
+  for (const runId of executions) slow.push(...(await slowWorkflowTasks(env.client, runWorkflowId, runId, SLOW_WFT_MS)).map((s) => ({ ...s, kind: 'run' as const })));
+  for (let i = 0; i < taskIds.length; i += 16) {
+    const batch = await Promise.all(taskIds.slice(i, i + 16).map((id) => slowWorkflowTasks(env.client, `${runWorkflowId}/task/${id}`, undefined, SLOW_WFT_MS)));
+    slow.push(...batch.flat().map((s) => ({ ...s, kind: 'task' as const })));
+  }
+  const canTimes: number[] = [];
+  for (const runId of executions.slice(1)) {
+    const first = (await env.client.workflow.getHandle(runWorkflowId, runId).fetchHistory()).events?.[0];
+    canTimes.push(first?.eventTime ? Number(first.eventTime.seconds) * 1000 + Math.round((first.eventTime.nanos ?? 0) / 1e6) : 0);
+  }
+  const around = (t: number) => canTimes.some((c) => Math.abs(t - c) <= AROUND_CAN_MS);
+  const outcomes = mapValues(sumBy(slow, (s) => `${s.kind}: ${s.outcome}`, () => 1), (v) => v);
+  return {
+    count: slow.length,
+    aroundContinueAsNew: slow.filter((s) => around(s.startedAtMs)).length,
+    runMsP50: percentile(slow.map((s) => s.runMs), 50),
+    runMsMax: Math.max(0, ...slow.map((s) => s.runMs)),
+    byKind: { run: slow.filter((s) => s.kind === 'run').length, task: slow.filter((s) => s.kind === 'task').length },
+    byOutcome: outcomes,
+    /** Per continue-as-new: slow tasks that started within ±30 s of it. */
+    perContinueAsNew: canTimes.map((c) => slow.filter((s) => Math.abs(s.startedAtMs - c) <= AROUND_CAN_MS).length),
+  };
 }
 
 /**

@@ -175,7 +175,7 @@ export const conversationConfigSchema = z.object({
   branches: z.number().int().min(2).max(5).default(3),
   /** Turns before the workflow continues as new (history stays small). */
   turnsPerRun: z.number().int().positive().default(20),
-  /** 'text' describes tools in the prompt and parses ```action blocks (endpoints without native tool calling). */
+  /** 'text' describes tools in the prompt and parses ```action blocks (endpoints without native tool calling; the embedded models always use it). */
   toolCalling: z.enum(['native', 'text']).default('native'),
 });
 
