@@ -4,7 +4,7 @@ import { mkdtemp, readlink, rm, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bwrapArgs, BWRAP } from '../../lib/sandbox/bwrap';
-import { createSandboxFactory, defaultRuntime, type SandboxRuntime } from '../../lib/sandbox/index';
+import { createSandboxFactory, defaultRuntime, SandboxSetupError, SandboxUnavailableError, type SandboxRuntime } from '../../lib/sandbox/index';
 import { sandboxHostUser } from '../../lib/sandbox/processLauncher';
 import { REPO_ROOT } from '../../config/paths';
 import { fail, ok, splitFix, type Check } from './check';
@@ -74,6 +74,8 @@ export function sandboxEnvironmentCheck(opts: { runtime?: SandboxRuntime } = {})
         }
       } catch (err) {
         const { detail, fix } = splitFix((err as Error).message);
+        // No sandbox at all: the environment cannot be tried, and it is bubblewrap that is missing, not the environment.
+        if (err instanceof SandboxUnavailableError && !(err instanceof SandboxSetupError)) return fail(`cannot be tried without a sandbox: ${detail}`, INSTALL_BWRAP);
         return fail(detail, fix ?? rebuildCommand(runtime));
       } finally {
         await rm(work, { recursive: true, force: true });
