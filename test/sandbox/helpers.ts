@@ -33,13 +33,13 @@ export function makeWorkRoot(): { root: string; workDir: string; answerPath: str
 
 /**
  * The checkout's sandbox runtime (Python environment + kernel scripts) placed where CI systems and `mktemp -d` put
- * checkouts: under /tmp, in a folder whose name has a space and non-ASCII characters, reached through a symlink. The
+ * checkouts: under /tmp, in a folder whose name has a space, a quote and non-ASCII characters, reached through a symlink. The
  * environment is hard-linked (`cp -al`, a second or two; copied when /tmp is another file system).
  */
 export function placeRuntimeUnderTmp(): { runtime: SandboxRuntime; root: string; cleanup: () => void } {
   const root = mkdtempSync(join(tmpdir(), 'sb ci ü-'));
   chmodSync(root, 0o755);
-  const real = join(root, 'chèckout one');
+  const real = join(root, "chèckout's one");
   mkdirSync(join(real, '.tools'), { recursive: true });
   mkdirSync(join(real, 'lib/sandbox'), { recursive: true });
   const checkout = defaultRuntime();
