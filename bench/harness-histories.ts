@@ -202,3 +202,42 @@ export function mapValues(o: Record<string, number>, f: (v: number) => number): 
 }
 
 export const round = (v: number) => Math.round(v * 100) / 100;
+
+/** A workflow task that took longer than the SDK's TMPRL1104 warning threshold (5 s): when it started, how long it ran. */
+export interface SlowWorkflowTask {
+  workflowId: string;
+  startedAtMs: number;
+  runMs: number;
+  /** What the task did: the commands its completion recorded (e.g. `SignalExternal×32`, `LocalActivity`). */
+  outcome: string;
+  /** The local activities it ran, each with its time (from the previous one's completion, the first from the task's start). */
+  localActivities: Array<{ type: string; ms: number }>;
+}
+
+/** The workflow tasks of one history that ran (started → completed) longer than `thresholdMs`. */
+export async function slowWorkflowTasks(client: Client, workflowId: string, runId: string | undefined, thresholdMs: number): Promise<SlowWorkflowTask[]> {
+  const events = (await client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
+  const out: SlowWorkflowTask[] = [];
+  let started = 0;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED) started = timeOf(e);
+    if (e.eventType !== EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED || timeOf(e) - started <= thresholdMs) continue;
+    const after: string[] = [];
+    const localActivities: Array<{ type: string; ms: number }> = [];
+    let previous = started;
+    for (let j = i + 1; j < events.length && events[j].eventType !== EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED; j++) {
+      after.push(EventType[events[j].eventType ?? 0].replace('EVENT_TYPE_', ''));
+      const la = localActivityData(events[j]) as { activity_type?: string; complete_time?: { seconds: number; nanos: number } } | undefined;
+      if (la?.activity_type && la.complete_time) {
+        const done = la.complete_time.seconds * 1000 + Math.round(la.complete_time.nanos / 1e6);
+        localActivities.push({ type: la.activity_type, ms: done - previous });
+        previous = done;
+      }
+    }
+    const counts = new Map<string, number>();
+    for (const a of after) counts.set(a, (counts.get(a) ?? 0) + 1);
+    out.push({ workflowId, startedAtMs: started, runMs: timeOf(e) - started, outcome: [...counts].map(([k, n]) => (n > 1 ? `${k}×${n}` : k)).join(' ') || 'nothing', localActivities });
+  }
+  return out;
+}

@@ -4,6 +4,7 @@
  *
  *   node --import tsx bench/run-912-synthetic.ts [--recalc none|libreoffice] [--repeat 46] [--tasks 912] [--concurrency 32] [--latency 2000]
  *     [--eager true|false] [--pragmas journal_mode=wal,synchronous=normal|none] [--config '{"worker":{...}}']
+ *     [--dynamic-config '{"limit.historyCount.suggestContinueAsNew":1000}']
  *
  * Prints wall time vs the latency-bound limit (tasks × latency / concurrency), tasks/s, events per workflow history
  * (every continue-as-new run of the run workflow + a sample of task workflows), worker RSS, and where the time went.
@@ -20,7 +21,7 @@ import type { RequestLogEntry } from '../lib/scriptedLlm';
 import { freePort } from '../test/helpers/temporalServer';
 import { workflowBundle } from '../workers/workflowBundle';
 import { DEV20, startBenchmarkRun, startE2EWith, startInProcessWorkers, type E2EEnv } from '../test/helpers/e2e';
-import { executionsOf, mapValues, percentile, round, sumBy, workflowTiming, type WorkflowTiming } from './harness-histories';
+import { executionsOf, mapValues, percentile, round, slowWorkflowTasks, sumBy, workflowTiming, type SlowWorkflowTask, type WorkflowTiming } from './harness-histories';
 import { startModelProcess, type ModelProcess } from './modelProcess';
 import { harnessCpu, loadAverage, ProcessCpuMeter, type CpuByKind } from './processCpu';
 import { serverCounters } from './serverMetrics';
@@ -36,6 +37,8 @@ const { values: args } = parseArgs({
     /** Dev server tuning (default: the config's defaults): eager activities on/off, SQLite pragmas `a=b,c=d` or `none`. */
     eager: { type: 'string' },
     pragmas: { type: 'string' },
+    /** Dev server dynamic config as JSON, e.g. '{"limit.historyCount.suggestContinueAsNew":1000}' (continue as new sooner). */
+    'dynamic-config': { type: 'string', default: '{}' },
     /** JSON merged into the config, e.g. '{"worker":{"maxConcurrentWorkflowTaskPolls":2}}'. */
     config: { type: 'string', default: '{}' },
     /** Write each run-workflow history (JSON) to <prefix>-<runId>.json; every one is replayed at the end either way. */
@@ -178,7 +181,7 @@ async function replayCheck(env: Env, runWorkflowId: string): Promise<void> {
 function devServerTuning(): DevServerConfig {
   const defaults = devServerConfigSchema.parse({});
   const pragmas = args.pragmas === 'none' ? {} : args.pragmas ? Object.fromEntries(args.pragmas.split(',').map((p) => p.split('='))) : defaults.sqlitePragmas;
-  return devServerConfigSchema.parse({ eagerActivities: args.eager ? args.eager === 'true' : defaults.eagerActivities, sqlitePragmas: pragmas });
+  return devServerConfigSchema.parse({ eagerActivities: args.eager ? args.eager === 'true' : defaults.eagerActivities, sqlitePragmas: pragmas, dynamicConfig: JSON.parse(args['dynamic-config']!) });
 }
 
 const HANG_AFTER_MS = 90_000;
@@ -271,11 +274,62 @@ async function report(
     /** Counted by the server: activity tasks handed back eagerly with a workflow task's completion, per task. */
     serverCountersPerTask: mapValues(await serverCounters(metricsPort, /^activity_(eager_execution|success)$/), (v) => round3(v / tasks)),
     loadAverage: { atStart: loadAtStart, atEnd: loadAverage() },
+    slowWorkflowTasks: await slowTaskCensus(env, run.runId, runExecutions, taskIds),
   };
   console.log(JSON.stringify(figures, null, 2));
   const outDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), 'out');
   mkdirSync(outDir, { recursive: true });
   writeFileSync(path.join(outDir, `run-912-synthetic-${RECALC}.json`), `${JSON.stringify(figures, null, 2)}\n`);
+}
+
+const SLOW_WFT_MS = 5_000;
+/** Within this of a continue-as-new (the next execution's start) a slow workflow task counts as "around" it. */
+const AROUND_CAN_MS = 30_000;
+
+/**
+ * Every workflow task of the run (all its executions and all its task workflows) that ran longer than the SDK's
+ * TMPRL1104 warning threshold, and how many of them started around a continue-as-new of the run.
+ */
+async function slowTaskCensus(env: Env, runWorkflowId: string, executions: string[], taskIds: string[]) {
+  const slow: Array<SlowWorkflowTask & { kind: 'run' | 'task' }> = [];
+  for (const runId of executions) slow.push(...(await slowWorkflowTasks(env.client, runWorkflowId, runId, SLOW_WFT_MS)).map((s) => ({ ...s, kind: 'run' as const })));
+  // Every task's workflow tasks (threshold 0), to compare the last one of tasks handed over (reportTaskDone) with the others.
+  const last: SlowWorkflowTask[] = [];
+  for (let i = 0; i < taskIds.length; i += 16) {
+    const batch = await Promise.all(taskIds.slice(i, i + 16).map((id) => slowWorkflowTasks(env.client, `${runWorkflowId}/task/${id}`, undefined, 0)));
+    for (const all of batch) {
+      slow.push(...all.filter((s) => s.runMs > SLOW_WFT_MS).map((s) => ({ ...s, kind: 'task' as const })));
+      if (all.length) last.push(all[all.length - 1]!);
+    }
+  }
+  const lastTask = (handedOver: boolean) => {
+    const group = last.filter((t) => t.localActivities.some((a) => a.type === 'reportTaskDone') === handedOver);
+    const la = sumBy(group.flatMap((t) => t.localActivities), (a) => a.type, (a) => a.ms);
+    return { tasks: group.length, runMsMean: Math.round(group.reduce((n, t) => n + t.runMs, 0) / Math.max(1, group.length)), runMsP95: percentile(group.map((t) => t.runMs), 95), localActivityMsMean: Object.fromEntries(Object.entries(la).map(([k, v]) => [k, Math.round(v / Math.max(1, group.length))])) };
+  };
+  const canTimes: number[] = [];
+  for (const runId of executions.slice(1)) {
+    const first = (await env.client.workflow.getHandle(runWorkflowId, runId).fetchHistory()).events?.[0];
+    canTimes.push(first?.eventTime ? Number(first.eventTime.seconds) * 1000 + Math.round((first.eventTime.nanos ?? 0) / 1e6) : 0);
+  }
+  const around = (t: number) => canTimes.some((c) => Math.abs(t - c) <= AROUND_CAN_MS);
+  const outcomes = mapValues(sumBy(slow, (s) => `${s.kind}: ${s.outcome}`, () => 1), (v) => v);
+  const laMs = sumBy(slow.flatMap((s) => s.localActivities), (a) => a.type, (a) => a.ms);
+  const laCount = sumBy(slow.flatMap((s) => s.localActivities), (a) => a.type, () => 1);
+  return {
+    count: slow.length,
+    aroundContinueAsNew: slow.filter((s) => around(s.startedAtMs)).length,
+    runMsP50: percentile(slow.map((s) => s.runMs), 50),
+    runMsMax: Math.max(0, ...slow.map((s) => s.runMs)),
+    byKind: { run: slow.filter((s) => s.kind === 'run').length, task: slow.filter((s) => s.kind === 'task').length },
+    byOutcome: outcomes,
+    /** In those workflow tasks: mean ms of each local activity (where the time went). */
+    localActivityMsMean: Object.fromEntries(Object.entries(laMs).map(([k, v]) => [k, Math.round(v / laCount[k]!)])),
+    /** Each task's last workflow task (scoring, records; and, for tasks handed over, the summary signalled to the run). */
+    lastWorkflowTaskOfTasks: { handedOver: lastTask(true), others: lastTask(false) },
+    /** Per continue-as-new: slow tasks that started within ±30 s of it. */
+    perContinueAsNew: canTimes.map((c) => slow.filter((s) => Math.abs(s.startedAtMs - c) <= AROUND_CAN_MS).length),
+  };
 }
 
 /**

@@ -13,6 +13,7 @@ import { registerRejudgeCommand } from './commands/rejudge';
 import { registerAuthCommands } from './commands/auth';
 import { registerCompareCommand } from './commands/compare';
 import { registerShowCommand } from './commands/show';
+import { registerDoctorCommand } from './commands/doctor';
 import { exitCodeOf, describeError } from './exitCodes';
 
 const program = new Command()
@@ -34,6 +35,7 @@ registerRejudgeCommand(program);
 registerAuthCommands(program);
 registerCompareCommand(program);
 registerShowCommand(program);
+registerDoctorCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`sheetbench: ${describeError(err)}\n`);

@@ -3,6 +3,7 @@ import type { Config } from '../config/schema';
 import { ensureDevServer } from '../lib/temporal/devServer';
 import { tlsOptions, type ResolvedTemporal } from '../lib/temporal/connection';
 import { CliError, EXIT } from './exitCodes';
+import { DOCTOR_HINT } from './doctor/startup';
 
 export interface TemporalSession extends ResolvedTemporal {
   uiUrl?: string;
@@ -25,6 +26,6 @@ export async function resolveTemporal(config: Config, log: (line: string) => voi
     log(`Temporal ${server.reused ? 'dev server (running)' : 'dev server started'} at ${server.address}; Web UI: ${server.uiUrl}`);
     return { address: server.address, namespace: t.namespace, uiUrl: server.uiUrl, embedded: true };
   } catch (err) {
-    throw new CliError(`cannot start the embedded Temporal server: ${(err as Error).message}`, EXIT.server);
+    throw new CliError(`cannot start the embedded Temporal server: ${(err as Error).message}\n${DOCTOR_HINT}`, EXIT.server);
   }
 }

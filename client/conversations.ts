@@ -1,3 +1,4 @@
+import { workflowUiUrl } from '../lib/temporal/uiLinks';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -40,7 +41,7 @@ const CATCH_UP_POLL_MS = 500;
 export interface ConversationServiceOptions {
   client: Client;
   config: Config;
-  /** Temporal Web UI base (for links), when known. */
+  /** The Temporal Web UI's workflow list of the namespace (`http://host:port/namespaces/<ns>/workflows`), for links, when known. */
   temporalUiUrl?: string;
   /** How long `send` waits for a workflow to take in a logged turn end (default CATCH_UP_MS). */
   catchUpMs?: number;
@@ -277,7 +278,7 @@ export class ConversationService {
   private info(info: ConversationInfoFile, events: ConversationEvent[]): ConversationInfo {
     const workflowId = conversationWorkflowId(info.id);
     const ui = this.opts.temporalUiUrl;
-    const temporalUiUrl = ui ? `${ui}/namespaces/${this.opts.config.temporal.namespace}/workflows/${workflowId}` : undefined;
+    const temporalUiUrl = ui ? workflowUiUrl(ui, workflowId) : undefined;
     return infoView(info, events, { workflowId, ...(temporalUiUrl ? { temporalUiUrl } : {}) });
   }
 

@@ -11,8 +11,8 @@ import { datasetFolderOf } from '../benchmarks/archive';
 /** The attempts of a run with repeats, in the order the run starts them (the run workflow's task list). */
 export const ATTEMPTS_FILE = 'attempts.json';
 
-/** The embedded CPU model writes a few tokens a second: cap its replies so the default job ends in minutes. */
-const LOCAL_MODEL_MAX_TOKENS = 256;
+/** The embedded CPU model writes 5-10 tokens a second: cap its replies so a reply that loops cannot hold a task for long; code fits. */
+const LOCAL_MODEL_MAX_TOKENS = 1024;
 
 export interface RunPlanOptions {
   /** A dataset folder, or a SpreadsheetBench release `.tar.gz` (unpacked once per checksum). */

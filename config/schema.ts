@@ -56,11 +56,12 @@ export const llmConfigSchema = z.object({
   provider: z.enum(['openai', 'local']).default('openai'),
   baseUrl: z.string().optional(),
   apiKey: z.string().optional(),
-  model: z.string().default('local-gemma3-270m'),
+  /** Without an endpoint: an embedded model (lib/llm/localModels.json), default Qwen2.5-Coder-0.5B-Instruct. */
+  model: z.string().default('local-qwen2.5-coder-0.5b'),
   temperature: z.number().min(0).max(2).optional(),
   maxTokens: z.number().int().positive().optional(),
   requestTimeoutMs: z.number().int().positive().default(120_000),
-  /** Path of the GGUF file for the local provider (default: the one set-up installed). */
+  /** Path of a GGUF file for the local provider (default: the embedded model `model` names, installed by set-up). */
   localModelPath: z.string().optional(),
   /** USD per million tokens, per model name. Unknown models cost 0 (tokens are still counted). */
   prices: z.record(z.string(), priceSchema).default({}),
@@ -174,7 +175,7 @@ export const conversationConfigSchema = z.object({
   branches: z.number().int().min(2).max(5).default(3),
   /** Turns before the workflow continues as new (history stays small). */
   turnsPerRun: z.number().int().positive().default(20),
-  /** 'text' describes tools in the prompt and parses ```action blocks (endpoints without native tool calling). */
+  /** 'text' describes tools in the prompt and parses ```action blocks (endpoints without native tool calling; the embedded models always use it). */
   toolCalling: z.enum(['native', 'text']).default('native'),
 });
 

@@ -3,6 +3,7 @@ import { html, render } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, SIGNED_OUT } from './lib/api.js';
 import { Chat } from './views/Chat.js';
+import { Composer } from './views/Composer.js';
 import { Debug } from './views/Debug.js';
 import { Runs } from './views/Runs.js';
 import { SharedChat } from './views/SharedChat.js';
@@ -106,10 +107,22 @@ function App({ user, authRequired, onSignOut }) {
   else if (route.view === 'task') main = html`<${TaskPage} key=${`${route.runId}/${route.taskId}/${route.epoch}`} runId=${route.runId} taskId=${route.taskId} epoch=${route.epoch} />`;
   else if (route.view === 'compare') main = html`<${Compare} key=${route.ids.join()} ids=${route.ids} />`;
   else if (route.view === 'side-by-side') main = html`<${SideBySide} key=${`${route.ids.join()}/${route.taskId}`} ids=${route.ids} taskId=${route.taskId} />`;
-  else main = html`<section class="chat empty"><h2>Ask a question about your data</h2><p class="muted">Start a new conversation, attach a CSV or Excel file and ask — the agent writes and runs code, then answers with tables and charts.</p></section>`;
+  else main = html`<${Home} patterns=${patterns} onCreated=${(id) => (loadList(), (location.hash = `#/c/${id}`))} />`;
   return html`<a class="skip" href="#main">Skip to content</a>
     <${Sidebar} conversations=${conversations} shared=${sharedWithMe} currentId=${route.id} listError=${listError} onChanged=${loadList} user=${user} authRequired=${authRequired} onSignOut=${onSignOut} />
     <main id="main" tabindex="-1">${main}</main>`;
+}
+
+/** The first screen: the message box and file upload; the first message creates the conversation and opens it. */
+function Home({ patterns, onCreated }) {
+  const [dropped, setDropped] = useState(undefined);
+  const onDrop = (e) => (e.preventDefault(), setDropped({ files: e.dataTransfer.files }));
+  return html`<section class="chat home" aria-label="New conversation" onDragOver=${(e) => e.preventDefault()} onDrop=${onDrop}>
+    <h2>Ask a question about your data</h2>
+    <p class="muted">Attach a CSV or Excel file and ask — the agent writes and runs code, then answers with tables and charts. Your first message starts a conversation.</p>
+    <div class="turns"></div>
+    <${Composer} patterns=${patterns} dropped=${dropped} onCreated=${onCreated} />
+  </section>`;
 }
 
 render(html`<${Root} />`, document.getElementById('app'));

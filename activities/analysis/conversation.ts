@@ -1,5 +1,5 @@
 import { cancellationSignal, heartbeat } from '@temporalio/activity';
-import { TextActionProvider, type LlmProvider } from '../../lib/llm';
+import { TextActionProvider, usesLocalModel, type LlmProvider } from '../../lib/llm';
 import { providerFor, underRetryPolicy } from '../llm/modelCall';
 import { appendEvents } from '../../analysis/conversation/eventLog';
 import type { NewEvent } from '../../analysis/conversation/events';
@@ -63,8 +63,12 @@ function defaultToolbox(deps: WorkerDeps): Toolbox {
   return analysisToolbox(deps.config.analysis, deps.sandboxFactory);
 }
 
+/**
+ * Conversations share the provider's rate limits with benchmark runs (per host and across hosts). The embedded models
+ * have no native tool calling here (node-llama-cpp's does not see the JSON they write): they always speak the text protocol.
+ */
 function conversationProvider(deps: WorkerDeps): LlmProvider {
-  // Conversations share the provider's rate limits with benchmark runs (per host and across hosts).
   const provider = providerFor(deps, deps.config.llm);
-  return deps.config.conversation.toolCalling === 'text' ? new TextActionProvider(provider) : provider;
+  const text = deps.config.conversation.toolCalling === 'text' || usesLocalModel(deps.config.llm);
+  return text ? new TextActionProvider(provider) : provider;
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { getClient, log } from '@temporalio/activity';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { cancellationSignal, getClient, heartbeat, log } from '@temporalio/activity';
+import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { benchmarkNamed } from '../../benchmarks';
 import { taskDoneSignal, type TaskDoneSignal } from '../../contracts/run';
 import { readJson } from '../../lib/runStore/files';
@@ -37,6 +37,47 @@ export const runActivities = {
       log.warn('task done, but its run is gone', { run: input.runWorkflowId, taskId: input.done.taskId });
     }
   },
+
+  /**
+   * Waits on tasks a run's earlier execution handed over, until one ends without a result (terminated, timed out,
+   * failed, cancelled: it can send no summary) or all have ended; returns those that ended so. Heartbeats while it waits.
+   */
+  async watchHandedOverTasks(input: { tasks: Array<{ taskId: string; workflowId: string }> }): Promise<Array<{ taskId: string; how: string }>> {
+    const client = getClient();
+    const beat = setInterval(() => heartbeat(), 10_000);
+    try {
+      const ended: Array<{ taskId: string; how: string }> = [];
+      let wake!: () => void;
+      const woken = new Promise<void>((resolve) => (wake = resolve));
+      const outcomes = input.tasks.map(({ taskId, workflowId }) =>
+        client.workflow.getHandle(workflowId).result().then(
+          () => undefined,
+          (err: unknown) => {
+            ended.push({ taskId, how: endedHow(err) });
+            wake();
+          },
+        ),
+      );
+      const cancelled = new Promise<void>((resolve) => cancellationSignal().addEventListener('abort', () => resolve(), { once: true }));
+      await Promise.race([woken, Promise.all(outcomes), cancelled]);
+      // Tasks terminated together (an operator's batch) are reported together.
+      if (ended.length) await new Promise((r) => setTimeout(r, 500));
+      return ended;
+    } finally {
+      clearInterval(beat);
+    }
+  },
 };
+
+/** How a workflow ended without a result, in words: terminated, timed out, failed (with its message), cancelled. */
+function endedHow(err: unknown): string {
+  if (err instanceof WorkflowNotFoundError) return 'was not found';
+  const cause = err instanceof WorkflowFailedError ? err.cause : err;
+  const name = (cause as { name?: string } | undefined)?.name ?? '';
+  if (name === 'TerminatedFailure') return 'was terminated';
+  if (name === 'TimeoutFailure') return 'timed out';
+  if (name === 'CancelledFailure') return 'was cancelled';
+  return `failed (${cause instanceof Error ? cause.message : String(cause)})`;
+}
 
 export type RunActivities = typeof runActivities;

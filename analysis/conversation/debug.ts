@@ -20,7 +20,8 @@ export interface DebugStep {
   agent?: string;
   model?: string;
   prompt?: Array<{ role: string; content: string; toolCalls?: unknown; toolCallId?: string }>;
-  reply?: { content: string; toolCalls?: unknown };
+  /** `ignoredToolCalls`: calls the model returned in a step offered no tools (never run). */
+  reply?: { content: string; toolCalls?: unknown; ignoredToolCalls?: unknown };
   toolCalls?: DebugToolCall[];
   code?: string;
   stdout?: string;

@@ -41,15 +41,19 @@ export async function runModelStep(input: ModelStepInput, deps: ModelStepDeps): 
   const started = Date.now();
   const response = await cachedComplete(deps.provider, new ResponseCache(layout.llmCache), request, { callKey: input.callKey, signal: deps.signal });
   const modelMs = Date.now() - started;
-  const reply: ChatMessage = { role: 'assistant', content: response.text, ...(response.toolCalls?.length ? { toolCalls: response.toolCalls } : {}) };
+  // A step offered no tools (classify, plan, critique, the answer) cannot call one: calls a model returns anyway are
+  // dropped here, so no later step or view ever takes them for calls (the debug record keeps them, marked ignored).
+  const calls = tools ? (response.toolCalls ?? []) : [];
+  const ignored = tools ? [] : (response.toolCalls ?? []);
+  const reply: ChatMessage = { role: 'assistant', content: response.text, ...(calls.length ? { toolCalls: calls } : {}) };
   await writeMessage(dir, length, reply);
   const usage = { ...response.usage, costUsd: response.cached ? 0 : costOf(response.usage, deps.model, deps.prices) };
-  await writeDebug(layout, input, { messages, reply, usage, modelMs, model: response.model, cached: response.cached });
+  await writeDebug(layout, input, { messages, reply, ignoredToolCalls: ignored, usage, modelMs, model: response.model, cached: response.cached });
   await appendEvents(layout, stepEvents(input, reply, addUsage(input.turnUsage, usage)));
   return {
     stepId: input.stepId,
     text: response.text.slice(0, PREVIEW_CHARS),
-    toolCalls: (response.toolCalls ?? []).map((c) => ({ callId: c.id, tool: c.name })),
+    toolCalls: calls.map((c) => ({ callId: c.id, tool: c.name })),
     length: length + 1,
     usage,
     finishReason: response.finishReason,
@@ -96,6 +100,7 @@ async function withHistory(layout: ConversationLayout, text: string, turnId: str
 interface DebugFacts {
   messages: ChatMessage[];
   reply: ChatMessage;
+  ignoredToolCalls: NonNullable<ChatMessage['toolCalls']>;
   usage: ModelStepResult['usage'];
   modelMs: number;
   model: string;
@@ -111,7 +116,7 @@ async function writeDebug(layout: ConversationLayout, input: ModelStepInput, f: 
     agent: input.agent,
     model: f.model,
     prompt: f.messages.map((m) => ({ role: m.role, content: m.content, ...(m.toolCalls ? { toolCalls: m.toolCalls } : {}), ...(m.toolCallId ? { toolCallId: m.toolCallId } : {}) })),
-    reply: { content: f.reply.content, ...(f.reply.toolCalls ? { toolCalls: f.reply.toolCalls } : {}) },
+    reply: { content: f.reply.content, ...(f.reply.toolCalls ? { toolCalls: f.reply.toolCalls } : {}), ...(f.ignoredToolCalls.length ? { ignoredToolCalls: f.ignoredToolCalls } : {}) },
     inputTokens: f.usage.inputTokens,
     outputTokens: f.usage.outputTokens,
     costUsd: f.usage.costUsd,

@@ -17,6 +17,7 @@ import { prepareSignIn } from '../../server/auth/prepare';
 import { AuthSetupError } from '../../server/auth/secretFile';
 import { CliError, EXIT } from '../exitCodes';
 import { resolveTemporal, type TemporalSession } from '../temporalSession';
+import { assertReadyToStart } from '../doctor/startup';
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
@@ -55,6 +56,7 @@ export function registerAnalysisCommands(program: Command): void {
       const signIn = await prepareSignIn({ server: config.server, host: flags.host, token: flags.token ?? (process.env.SHEETBENCH_TOKEN || undefined), noAuth: !flags.auth }).catch((err: unknown) => {
         throw err instanceof AuthSetupError ? new CliError(`cannot start the server: ${err.message}`, EXIT.config) : err;
       });
+      if (flags.worker) await assertReadyToStart(config, { recalc: false });
       const session = await resolveTemporal(config, log);
       const client = await connectClient(session);
       const workers = flags.worker ? await analysisWorkers(session, config) : undefined;
@@ -85,6 +87,7 @@ export function registerAnalysisCommands(program: Command): void {
       if (!PATTERNS.includes(flags.pattern as Pattern)) throw new CliError(`--pattern must be one of ${PATTERNS.join(', ')}`, EXIT.usage);
       if (flags.export !== undefined && flags.export !== 'ipynb' && flags.export !== 'py') throw new CliError(`--export must be ipynb or py, not "${flags.export}"`, EXIT.usage);
       const config = loadConfig({ llm: { model: flags.model, baseUrl: flags.baseUrl }, conversation: flags.out ? { dir: flags.out } : {} });
+      await assertReadyToStart(config, { recalc: false });
       const session = await resolveTemporal(config, log);
       const client = await connectClient(session);
       const workers = await analysisWorkers(session, config);
@@ -162,6 +165,13 @@ function groundingLine(g: Grounding): string {
   return `[grounding] ${g.grounded} of ${g.total} numbers found in the turn's tool outputs${missing.length ? `; not found: ${missing.join(', ')}` : ''}${g.note ? ` (${g.note})` : ''}`;
 }
 
+/** The first `maxLines` lines of text, indented, with a note of how many more there were. */
+function indent(text: string, maxLines: number): string {
+  const lines = text.replace(/\n$/, '').split('\n');
+  const shown = lines.slice(0, maxLines).map((l) => `    ${l.slice(0, 200)}`);
+  return [...shown, ...(lines.length > maxLines ? [`    … ${lines.length - maxLines} more lines`] : [])].join('\n');
+}
+
 function printEvent(e: ConversationEvent): void {
   const d = e.data as Record<string, unknown>;
   switch (e.type) {
@@ -170,7 +180,8 @@ function printEvent(e: ConversationEvent): void {
     case 'tool_call':
       return log(`[tool] ${d.tool} ${JSON.stringify(d.args).slice(0, 200)}`);
     case 'tool_result':
-      return log(`[tool] ${d.tool} ${d.ok ? 'ok' : `failed: ${String(d.error ?? d.stderr ?? '').slice(0, 300)}`}`);
+      // What the code printed is shown too: the numbers the answer should be made of, whatever the model makes of them.
+      return log(`[tool] ${d.tool} ${d.ok ? 'ok' : `failed: ${String(d.error ?? d.stderr ?? '').slice(0, 300)}`}${d.ok && d.stdout ? `\n${indent(String(d.stdout), 20)}` : ''}`);
     case 'error':
       return log(`[error] ${d.message}`);
     case 'answer':

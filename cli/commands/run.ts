@@ -18,6 +18,7 @@ import { followInterrupts } from '../interrupts';
 import { focusWorkerLog } from '../../workers/runtime';
 import { experimentDifferences } from '../../client/experiment';
 import { CliError, EXIT } from '../exitCodes';
+import { assertReadyToStart, DOCTOR_HINT } from '../doctor/startup';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -71,6 +72,7 @@ export function registerRunCommands(program: Command): void {
       // The dataset folder is read once, here: a bad dataset, task list or setting is named before the model endpoint is asked anything.
       const plan = await planRun({ datasetDir: flags.dataset, benchmark: flags.benchmark, edition: flags.edition, agent: flags.agent, taskIds, limit: intFlag(flags.limit), epochs: intFlag(flags.epochs) });
       if (flags.preflight) await preflight(config);
+      if (flags.worker) await assertReadyToStart(config, { recalc: plan.benchmark.name === 'spreadsheetbench' });
       const { manifest, runDir } = await createRun(config, plan, { runId: flags.runId, runDir: flags.out });
       log(`dataset ${manifest.datasetDir}: ${manifest.benchmark} edition ${manifest.edition} (${plan.how === 'given' ? 'as given' : 'detected'})`);
       log(`run ${manifest.runId}: ${manifest.taskCount} tasks${plan.epochs > 1 ? ` × ${plan.epochs} epochs` : ''}, agent ${manifest.agent}, model ${manifest.llm.model} (${manifest.llm.provider}); folder ${runDir}`);
@@ -122,7 +124,11 @@ export function registerRunCommands(program: Command): void {
         await client.connection.close();
         throw new CliError(`run ${manifest.runId} (${runDir}) is a different experiment: ${differs.join('; ')}`, EXIT.mismatch);
       }
-      if (flags.worker) await preflight({ ...config, llm: { ...config.llm, ...manifest.llm, apiKey: config.llm.apiKey } });
+      if (flags.worker) {
+        const llm = { ...config.llm, ...manifest.llm, apiKey: config.llm.apiKey };
+        await preflight({ ...config, llm });
+        await assertReadyToStart({ ...config, llm }, { recalc: manifest.benchmark === 'spreadsheetbench' });
+      }
       await handle.signal(resumeSignal).catch(() => undefined);
       await followRun(client, session, config, handle, runDir, flags.worker);
     });
@@ -203,7 +209,7 @@ async function preflight(config: Config): Promise<void> {
   try {
     await preflightModel(config.llm);
   } catch (err) {
-    if (err instanceof PreflightError) throw new CliError(`refusing to start: ${err.message}`, EXIT.config);
+    if (err instanceof PreflightError) throw new CliError(`refusing to start: ${err.message}\n${DOCTOR_HINT}`, EXIT.config);
     throw err;
   }
 }

@@ -15,7 +15,7 @@ export { FileRateLimiter, type RateLimiter, type RateLimitSettings, type RatePer
 export { RateLimitedProvider } from './rateLimitedProvider';
 export { OpenAiProvider, CALL_KEY_HEADER, type OpenAiProviderConfig } from './openaiProvider';
 export { LocalProvider, type LocalProviderConfig } from './localProvider';
-export { TextActionProvider, actionProtocolPrompt, parseActions } from './textActions';
+export { TextActionProvider, actionProtocolPrompt, parseActions, parseToolCalls } from './textActions';
 export { estimateTokens, estimateMessageTokens } from './tokenEstimate';
 export { canonicalJson } from './canonicalJson';
 

@@ -24,7 +24,7 @@ export class LocalProvider implements LlmProvider {
   constructor(private readonly config: LocalProviderConfig = {}) {}
 
   async complete(request: ChatRequest, opts: CompleteOptions = {}): Promise<ChatResponse> {
-    const local = await loadLocalModel(this.config.localModelPath);
+    const local = await loadLocalModel(this.config.localModelPath, request.model);
     const maxTokens = request.maxTokens ?? this.config.maxTokens ?? DEFAULT_MAX_TOKENS;
     const context = await local.model.createContext({
       contextSize: contextSizeFor(local, request.messages, maxTokens),

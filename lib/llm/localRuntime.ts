@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LlmError } from './errors';
 import { REPO_ROOT } from '../../config/paths';
+import { DEFAULT_LOCAL_MODEL, installCommand, LOCAL_MODELS, LOCAL_MODELS_DIR, localModelNamed } from './localModels';
 
 /**
  * node-llama-cpp lives in `.tools/llama/node_modules` (installed by `npm run setup`), not in the project's
@@ -46,13 +47,15 @@ export interface LoadedLocalModel {
 
 export const repoRoot = REPO_ROOT;
 const llamaPackageDir = path.join(repoRoot, '.tools', 'llama', 'node_modules', 'node-llama-cpp');
-const defaultModelsDir = path.join(repoRoot, '.tools', 'models');
 
 const loaded = new Map<string, Promise<LoadedLocalModel>>();
 
-/** Loads node-llama-cpp and the GGUF once per process (per model path); later calls share the promise. */
-export function loadLocalModel(modelPath?: string): Promise<LoadedLocalModel> {
-  const resolved = modelPath ? path.resolve(modelPath) : defaultModelPath();
+/**
+ * Loads node-llama-cpp and the GGUF once per process (per model path); later calls share the promise. The file is
+ * `modelPath` when given, else the embedded model `modelName` names (default: the embedded default).
+ */
+export function loadLocalModel(modelPath?: string, modelName = DEFAULT_LOCAL_MODEL): Promise<LoadedLocalModel> {
+  const resolved = modelPath ? path.resolve(modelPath) : embeddedModelPath(modelName);
   let model = loaded.get(resolved);
   if (!model) {
     model = load(resolved);
@@ -63,7 +66,7 @@ export function loadLocalModel(modelPath?: string): Promise<LoadedLocalModel> {
 }
 
 async function load(modelPath: string): Promise<LoadedLocalModel> {
-  if (!existsSync(modelPath)) throw notInstalled(`model file ${modelPath} not found`);
+  if (!existsSync(modelPath)) throw notInstalled(`model file ${modelPath} not found`, 'bash scripts/setup.sh');
   const llama = await importLlama();
   const runtime = await llama.getLlama({ gpu: false, build: 'never' });
   return { llama, model: await runtime.loadModel({ modelPath }), modelPath };
@@ -71,20 +74,27 @@ async function load(modelPath: string): Promise<LoadedLocalModel> {
 
 async function importLlama(): Promise<LlamaModule> {
   const manifest = path.join(llamaPackageDir, 'package.json');
-  if (!existsSync(manifest)) throw notInstalled(`node-llama-cpp not found in ${path.dirname(llamaPackageDir)}`);
+  if (!existsSync(manifest)) throw notInstalled(`node-llama-cpp not found in ${path.dirname(llamaPackageDir)}`, 'bash scripts/setup.sh');
   const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { main?: string; exports?: { '.'?: { import?: string } } };
   const entry = pkg.exports?.['.']?.import ?? pkg.main ?? 'index.js';
   return (await import(pathToFileURL(path.join(llamaPackageDir, entry)).href)) as LlamaModule;
 }
 
-function defaultModelPath(): string {
-  const gguf = existsSync(defaultModelsDir) ? readdirSync(defaultModelsDir).filter((f) => f.endsWith('.gguf')).sort()[0] : undefined;
-  if (!gguf) throw notInstalled(`no .gguf model in ${defaultModelsDir}`);
-  return path.join(defaultModelsDir, gguf);
+/** The installed file of an embedded model; a name that is none, or a model not installed, names the fix. */
+export function embeddedModelPath(modelName: string): string {
+  const model = localModelNamed(modelName);
+  if (!model) {
+    throw new LlmError(
+      'bad_request',
+      `${modelName} is not an embedded model (embedded: ${Object.keys(LOCAL_MODELS).join(', ')}); for a model behind an endpoint give --base-url and OPENAI_API_KEY, for another GGUF file set llm.localModelPath`,
+      { retryable: false },
+    );
+  }
+  const file = path.join(LOCAL_MODELS_DIR, model.spec.file);
+  if (!existsSync(file)) throw notInstalled(`${model.name} (${model.spec.title}) is not installed: ${file} not found`, installCommand(model.name));
+  return file;
 }
 
-function notInstalled(what: string): LlmError {
-  return new LlmError('bad_request', `local model unavailable: ${what}; run npm run setup (or set llm.localModelPath)`, {
-    retryable: false,
-  });
+function notInstalled(what: string, fix: string): LlmError {
+  return new LlmError('bad_request', `local model unavailable: ${what}. Fix: run \`${fix}\` (or set llm.localModelPath)`, { retryable: false });
 }

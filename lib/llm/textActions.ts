@@ -4,6 +4,14 @@ import type { ChatMessage, ChatRequest, ChatResponse, CompleteOptions, LlmProvid
  * The plain-text action protocol, for endpoints and local models without native tool calling: the tools are described
  * in the system prompt, the model answers with fenced ```action blocks holding {"tool": name, "args": {...}}, and tool
  * results come back as user messages. Wrapping a provider this way keeps callers on the one ToolCall vocabulary.
+ *
+ * Small instruction-tuned models trained on their own tool format answer in that format instead, even when asked for
+ * action blocks: Qwen2.5-Coder writes `{"name": …, "arguments": {…}}` as plain JSON text (node-llama-cpp's function
+ * calling does not see it), sometimes in a ```json fence or <tool_call> tags, and the 0.5B a fence named after the tool
+ * holding the code (```python_execute). Those are read as calls too, but only when they name an offered tool, so JSON
+ * data or code shown in an answer is never taken for a call. When python_execute is offered, the prompt also says that a
+ * ```python block is run with it (what small models write anyway); a block whose code already ran in this transcript is
+ * shown, not run again (an answer that repeats the code it used ends the loop).
  */
 export class TextActionProvider implements LlmProvider {
   readonly name: string;
@@ -13,12 +21,15 @@ export class TextActionProvider implements LlmProvider {
   }
 
   async complete(request: ChatRequest, opts?: CompleteOptions): Promise<ChatResponse> {
-    if (!request.tools?.length) return this.inner.complete(request, opts);
-    const { tools, toolChoice: _choice, ...rest } = request;
+    const { tools = [], toolChoice: _choice, ...rest } = request;
+    // Earlier calls and their results are rendered as text even in a step offered no tools (the answer after them).
+    const history = request.messages.some((m) => m.role === 'tool' || m.toolCalls?.length);
+    if (!tools.length && !history) return this.inner.complete(request, opts);
     const response = await this.inner.complete({ ...rest, messages: textMessages(request.messages, tools) }, opts);
-    const toolCalls = parseActions(response.text);
-    if (!toolCalls.length) return response;
-    return { ...response, text: textOutsideActions(response.text), toolCalls, finishReason: 'tool_calls' };
+    if (!tools.length) return response;
+    const found = parseToolCalls(response.text, tools, codeRunBefore(request.messages));
+    if (!found.calls.length) return response;
+    return { ...response, text: found.rest, toolCalls: found.calls, finishReason: 'tool_calls' };
   }
 }
 
@@ -31,6 +42,7 @@ export function actionProtocolPrompt(tools: ToolSpec[]): string {
     ...list,
     'To call a tool, write a fenced block exactly like this (one block per call), then stop and wait for the result:',
     '```action\n{"tool": "<tool name>", "args": { ... }}\n```',
+    ...(tools.some((t) => t.function.name === PYTHON_TOOL) ? [`To run Python code with ${PYTHON_TOOL}, you can also write it in a \`\`\`python block, then stop and wait for its output.`] : []),
     'When you have the final answer, reply with plain text and no action block.',
   ].join('\n');
 }
@@ -45,23 +57,107 @@ export function parseActions(text: string): ToolCall[] {
   });
 }
 
-function textOutsideActions(text: string): string {
-  return text.replace(ACTION_BLOCK, '').trim();
+const TAGGED_CALL = /<tool_call>\s*([\s\S]*?)\s*<\/tool_call>/g;
+const JSON_FENCE = /```(?:json)?[ \t]*\n(\{[\s\S]*?\})\s*```/g;
+const NAMED_FENCE = /```([A-Za-z_][\w-]*)[ \t]*\n([\s\S]*?)```/g;
+
+/**
+ * The tool calls in a reply and the text around them: ```action blocks first; else the model's own forms (<tool_call>
+ * tags, a JSON fence, the whole reply as one JSON object, a fence named after the tool) when they name an offered tool.
+ */
+export function parseToolCalls(text: string, offered: ToolSpec[], ranBefore: ReadonlySet<string> = new Set()): { calls: ToolCall[]; rest: string } {
+  const actions = parseActions(text);
+  if (actions.length) return { calls: actions, rest: text.replace(ACTION_BLOCK, '').trim() };
+  const names = offered.map((t) => t.function.name);
+  for (const pattern of [TAGGED_CALL, JSON_FENCE]) {
+    const matches = [...text.matchAll(pattern)];
+    const calls = matches.map((m) => nativeJsonCall(m[1], names));
+    if (matches.length && calls.every(Boolean)) return { calls: numbered(calls as NamedCall[]), rest: text.replace(pattern, '').trim() };
+  }
+  const whole = nativeJsonCall(text.trim(), names);
+  if (whole) return { calls: numbered([whole]), rest: '' };
+  const fenced = [...text.matchAll(NAMED_FENCE)].flatMap((m) => namedFenceCall(m[1], m[2], offered) ?? []);
+  if (fenced.length) return { calls: numbered(fenced), rest: text.replace(NAMED_FENCE, (block, name: string) => (names.includes(name) ? '' : block)).trim() };
+  if (names.includes(PYTHON_TOOL)) {
+    const code = [...text.matchAll(PYTHON_FENCE)].map((m) => m[1].replace(/\n$/, '')).filter((c) => c.trim() && !ranBefore.has(c.trim()));
+    if (code.length) return { calls: numbered(code.map((c) => ({ name: PYTHON_TOOL, arguments: JSON.stringify({ code: c }) }))), rest: text.replace(PYTHON_FENCE, '').trim() };
+  }
+  return { calls: [], rest: text };
+}
+
+const PYTHON_TOOL = 'python_execute';
+const PYTHON_FENCE = /```(?:python|py)[ \t]*\n([\s\S]*?)```/g;
+
+/** The code python_execute already ran in this transcript (trimmed). */
+function codeRunBefore(messages: ChatMessage[]): Set<string> {
+  const code = new Set<string>();
+  for (const m of messages) {
+    for (const call of m.toolCalls ?? []) {
+      const args = call.name === PYTHON_TOOL ? (safeJson(call.arguments) as { code?: unknown } | undefined) : undefined;
+      if (typeof args?.code === 'string') code.add(args.code.trim());
+    }
+  }
+  return code;
+}
+
+type NamedCall = Omit<ToolCall, 'id'>;
+
+/** `{"name": tool, "arguments": {…} | "json"}` (or `{"tool", "args"}`) naming an offered tool, as a call. */
+function nativeJsonCall(raw: string, offered: string[]): NamedCall | undefined {
+  const parsed = safeJson(raw) as Record<string, unknown> | undefined;
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const name = parsed.name ?? parsed.tool;
+  if (typeof name !== 'string' || !offered.includes(name)) return undefined;
+  const args = parsed.arguments ?? parsed.args ?? parsed.parameters ?? {};
+  return { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) };
+}
+
+/** ```python_execute\n<code>```: the block is the tool's first required text argument (JSON in it: the arguments). */
+function namedFenceCall(name: string, body: string, offered: ToolSpec[]): NamedCall | undefined {
+  const tool = offered.find((t) => t.function.name === name);
+  if (!tool) return undefined;
+  const json = safeJson(body.trim());
+  if (json && typeof json === 'object' && !Array.isArray(json)) return { name, arguments: JSON.stringify(json) };
+  const params = tool.function.parameters as { properties?: Record<string, { type?: string }>; required?: string[] } | undefined;
+  const field = (params?.required ?? []).find((key) => params?.properties?.[key]?.type === 'string');
+  return field ? { name, arguments: JSON.stringify({ [field]: body.replace(/\n$/, '') }) } : undefined;
+}
+
+function numbered(calls: NamedCall[]): ToolCall[] {
+  return calls.map((c, i) => ({ id: `action_${i}`, ...c }));
 }
 
 function textMessages(messages: ChatMessage[], tools: ToolSpec[]): ChatMessage[] {
-  const protocol = actionProtocolPrompt(tools);
+  const toolOf = new Map(messages.flatMap((m) => (m.toolCalls ?? []).map((c) => [c.id, c.name] as const)));
   const out: ChatMessage[] = messages.map((m) => {
-    if (m.role === 'tool') return { role: 'user', content: `Result of ${m.toolCallId ?? 'the action'}:\n${m.content}` };
+    if (m.role === 'tool') return { role: 'user', content: `Result of ${toolOf.get(m.toolCallId ?? '') ?? 'the action'} (${m.toolCallId ?? 'action'}):\n${readableResult(m.content)}` };
     if (m.role === 'assistant' && m.toolCalls?.length) {
       const blocks = m.toolCalls.map((c) => `\`\`\`action\n{"tool": ${JSON.stringify(c.name)}, "args": ${c.arguments || '{}'}}\n\`\`\``);
       return { role: 'assistant', content: [m.content, ...blocks].filter(Boolean).join('\n') };
     }
     return { role: m.role, content: m.content };
   });
+  if (!tools.length) return out;
+  const protocol = actionProtocolPrompt(tools);
   const first = out[0];
   if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${protocol}` }, ...out.slice(1)];
   return [{ role: 'system', content: protocol }, ...out];
+}
+
+/**
+ * A tool's JSON result as lines a small model reads without parsing JSON: `key: value`, multi-line text under its key,
+ * empty and false fields left out. Anything that is not a JSON object stays as it is.
+ */
+export function readableResult(content: string): string {
+  const parsed = safeJson(content);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return content;
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(parsed)) {
+    if (value === '' || value === false || value === null || value === undefined || (Array.isArray(value) && !value.length)) continue;
+    if (typeof value === 'string' && value.includes('\n')) lines.push(`${key}:`, value.replace(/\n$/, ''));
+    else lines.push(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  }
+  return lines.join('\n');
 }
 
 function safeJson(text: string): unknown {

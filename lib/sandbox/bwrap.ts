@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { dirname } from 'node:path';
+import type { Bind } from './runtime';
 
 export const BWRAP = '/usr/bin/bwrap';
 
@@ -9,8 +9,8 @@ const ETC_BINDS = ['/etc/alternatives', '/etc/ld.so.cache', '/etc/fonts', '/etc/
 export interface BwrapPlan {
   workDir: string;
   workDirInside: string;
-  /** Extra host folders/files needed read-only (python venv, kernel script, node binary folder). */
-  readOnly: string[];
+  /** Host folders/files needed read-only (python environment, kernel script, node binary), at fixed paths inside (runtime.ts). */
+  readOnly: Bind[];
   tmpMiB: number;
   env: Record<string, string>;
   /** More writable host folders, bound after the tmpfs (host path → path inside). */
@@ -25,9 +25,8 @@ export interface BwrapPlan {
 export function bwrapArgs(plan: BwrapPlan): string[] {
   const args = ['--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/sbin', '/sbin'];
   for (const path of ETC_BINDS) args.push('--ro-bind-try', path, path);
-  // The tmpfs first: read-only binds that live under /tmp on the host (a checkout in /tmp) are mounted on top of it.
   args.push('--proc', '/proc', '--dev', '/dev', '--size', String(plan.tmpMiB * 1024 * 1024), '--tmpfs', '/tmp');
-  for (const path of uniqueOutsideUsr(plan.readOnly)) args.push('--ro-bind', path, path);
+  for (const [host, inside] of plan.readOnly) args.push('--ro-bind', host, inside);
   for (const [host, inside] of plan.binds ?? []) args.push('--bind', host, inside);
   for (const dir of plan.dirs ?? []) args.push('--dir', dir);
   args.push('--bind', plan.workDir, plan.workDirInside, '--chdir', plan.workDirInside);
@@ -35,15 +34,6 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   args.push('--cap-drop', 'ALL', ...(plan.keepCaps ?? []).flatMap((cap) => ['--cap-add', cap]), '--new-session', '--hostname', 'sandbox', '--clearenv');
   for (const [key, value] of Object.entries(plan.env)) args.push('--setenv', key, value);
   return args;
-}
-
-function uniqueOutsideUsr(paths: string[]): string[] {
-  return [...new Set(paths)].filter((p) => p !== '/usr' && !p.startsWith('/usr/'));
-}
-
-/** Folder holding the node binary, bound read-only so `node` can run inside. */
-export function nodeBinDir(): string {
-  return dirname(process.execPath);
 }
 
 /** Does a fully hardened bwrap start here? (~7 ms when it works.) */

@@ -21,3 +21,11 @@ export class SandboxAbortedError extends Error {
     this.name = 'AbortError';
   }
 }
+
+/** The sandbox cannot start here for a reason set-up or a permission fixes: the message names the path and the fix. */
+export class SandboxSetupError extends SandboxUnavailableError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SandboxSetupError';
+  }
+}

@@ -7,7 +7,14 @@ import type { KernelStreams } from './kernelProcess';
 import { sandboxEnv, type Launcher } from './launcher';
 import { processRlimits } from './limits';
 import { ProcessLauncher, sandboxHostUser } from './processLauncher';
+import { pythonInside, type SandboxRuntime } from './runtime';
 import type { SandboxLimits } from './types';
+
+interface ForkLauncherOptions {
+  workDir: string;
+  runtime: SandboxRuntime;
+  limits: SandboxLimits;
+}
 
 /**
  * A bwrap sandbox whose Python kernel is forked from the warm fork server instead of started: same work dir at /job,
@@ -21,20 +28,20 @@ export class ForkLauncher implements Launcher {
   private readonly kernels = new Set<KernelStreams>();
   private nodeLauncher: Promise<ProcessLauncher> | null = null;
 
-  private constructor(private readonly server: ForkServer, private readonly opts: { workDir: string; python: string; limits: SandboxLimits }, private readonly cgroup: SandboxCgroup | null) {}
+  private constructor(private readonly server: ForkServer, private readonly opts: ForkLauncherOptions, private readonly cgroup: SandboxCgroup | null) {}
 
-  static async create(server: ForkServer, opts: { workDir: string; python: string; limits: SandboxLimits }): Promise<ForkLauncher> {
+  static async create(server: ForkServer, opts: ForkLauncherOptions): Promise<ForkLauncher> {
     const owner = sandboxHostUser();
     if (owner) await chownTree(opts.workDir, owner);
     return new ForkLauncher(server, opts, await createSandboxCgroup(opts.limits, owner));
   }
 
   async startKernel(): Promise<KernelStreams> {
-    const { limits, python } = this.opts;
+    const { limits, runtime } = this.opts;
     const cgroup = this.cgroup;
     const streams = await this.server.startKernel({
       workDir: this.opts.workDir,
-      env: sandboxEnv({ home: '/tmp', pathDirs: [dirname(python)] }),
+      env: sandboxEnv({ home: '/tmp', pathDirs: [dirname(pythonInside(runtime.python).python)] }),
       rlimits: processRlimits(limits, { cgroup: cgroup !== null, dedicatedUid: this.owner !== undefined, addressSpace: true }),
       tmpBytes: limits.tmpMiB * 1024 * 1024,
       adopt: cgroup ? (pid) => joinCgroup(cgroup, pid) : undefined,
@@ -45,7 +52,7 @@ export class ForkLauncher implements Launcher {
   }
 
   startNode(): Promise<KernelStreams> {
-    this.nodeLauncher ??= ProcessLauncher.create({ backend: 'bwrap', workDir: this.opts.workDir, python: this.opts.python, limits: this.opts.limits });
+    this.nodeLauncher ??= ProcessLauncher.create({ backend: 'bwrap', workDir: this.opts.workDir, runtime: this.opts.runtime, limits: this.opts.limits });
     return this.nodeLauncher.then((l) => l.startNode());
   }
 

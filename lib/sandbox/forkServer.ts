@@ -9,8 +9,9 @@ import { z } from 'zod';
 import { bwrapArgs, BWRAP } from './bwrap';
 import type { KernelStreams, ProcessExit } from './kernelProcess';
 import type { ProcessRlimit } from './limits';
-import { kernelScriptPath, sandboxPythonPrefix, zygoteScriptPath } from './paths';
-import { assertReachableBy, type HostUser } from './processLauncher';
+import { assertRuntimeReachable } from './processLauncher';
+import { assertReachableBy, type HostUser } from './reachable';
+import { INSIDE, pythonInside, type Bind, type SandboxRuntime } from './runtime';
 
 const JOBS_INSIDE = '/tmp/.jobs';
 const FIFOS_INSIDE = '/tmp/.fifos';
@@ -56,7 +57,7 @@ export class ForkServer {
   private fifoRoot: Promise<string> | null = null;
   private stderrTail = '';
 
-  constructor(readonly jobsRoot: string, private readonly python: string, private readonly owner: HostUser | undefined, private readonly tmpMiB: number) {}
+  constructor(readonly jobsRoot: string, private readonly runtime: SandboxRuntime, private readonly owner: HostUser | undefined, private readonly tmpMiB: number) {}
 
   /** Can a kernel for this work dir be forked here (it must sit directly in the jobs root)? */
   serves(workDir: string): boolean {
@@ -116,20 +117,26 @@ export class ForkServer {
   }
 
   private async start(): Promise<ChildProcessWithoutNullStreams> {
-    if (this.owner) await assertReachableBy(this.jobsRoot, this.owner); // bwrap binds it as the sandbox uid
+    if (this.owner) {
+      // bwrap binds them as the sandbox uid
+      await assertRuntimeReachable(this.runtime, this.owner, { zygote: true });
+      await assertReachableBy(this.jobsRoot, this.owner, 'the sandbox work root');
+    }
     const fifoRoot = await this.ensureFifoRoot();
-    const env = { PATH: `${dirname(this.python)}:/usr/bin:/bin`, HOME: '/tmp', LANG: 'C.UTF-8', OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1', PYTHONDONTWRITEBYTECODE: '1', MPLBACKEND: 'Agg', MPLCONFIGDIR: '/tmp' };
+    const python = pythonInside(this.runtime.python);
+    const env = { PATH: `${dirname(python.python)}:/usr/bin:/bin`, HOME: '/tmp', LANG: 'C.UTF-8', OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1', PYTHONDONTWRITEBYTECODE: '1', MPLBACKEND: 'Agg', MPLCONFIGDIR: '/tmp' };
+    const scripts: Bind[] = [[this.runtime.kernel, INSIDE.kernel], [this.runtime.zygote, INSIDE.zygote]];
     const args = bwrapArgs({
       workDir: this.jobsRoot,
       workDirInside: JOBS_INSIDE,
-      readOnly: [sandboxPythonPrefix(this.python), kernelScriptPath, zygoteScriptPath],
+      readOnly: [...python.binds, ...scripts],
       binds: [[fifoRoot, FIFOS_INSIDE]],
       dirs: ['/job'],
       tmpMiB: this.tmpMiB,
       env,
       keepCaps: ['CAP_SYS_ADMIN', 'CAP_SETPCAP'],
     });
-    const proc = spawn(BWRAP, [...args, this.python, zygoteScriptPath], { stdio: ['pipe', 'pipe', 'pipe'], env: {}, ...(this.owner ?? {}) });
+    const proc = spawn(BWRAP, [...args, python.python, INSIDE.zygote], { stdio: ['pipe', 'pipe', 'pipe'], env: {}, ...(this.owner ?? {}) });
     this.proc = proc;
     proc.stdin.on('error', () => undefined);
     proc.stderr.on('data', (d: Buffer) => (this.stderrTail = (this.stderrTail + d.toString()).slice(-4000)));

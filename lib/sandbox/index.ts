@@ -9,12 +9,21 @@ import type { Launcher } from './launcher';
 import { DEFAULT_LIMITS, limitsFromConfig, resolveLimits } from './limits';
 import { ForkLauncher } from './forkLauncher';
 import { ForkServer } from './forkServer';
-import { assertSandboxPython, defaultWorkRoot, sandboxPythonPath } from './paths';
-import { ProcessLauncher, sandboxHostUser } from './processLauncher';
+import { defaultWorkRoot } from './paths';
+import { assertRuntimeReachable, ProcessLauncher, sandboxHostUser } from './processLauncher';
+import { assertRuntimeInstalled, defaultRuntime, type SandboxRuntime } from './runtime';
 import type { Sandbox, SandboxBackendName, SandboxFactory, SandboxOptions } from './types';
 
-export { SandboxAbortedError, SandboxLostError, SandboxUnavailableError } from './errors';
+export { SandboxAbortedError, SandboxLostError, SandboxSetupError, SandboxUnavailableError } from './errors';
 export { sandboxPythonPath } from './paths';
+export { defaultRuntime, INSIDE, type SandboxRuntime } from './runtime';
+
+/** Before work starts: the runtime is installed and, when the sandbox runs as another uid, within its reach (fast: stats only). */
+export async function checkSandboxRuntime(runtime: SandboxRuntime = defaultRuntime()): Promise<void> {
+  assertRuntimeInstalled(runtime);
+  const owner = sandboxHostUser();
+  if (owner) await assertRuntimeReachable(runtime, owner, { zygote: true });
+}
 export type * from './types';
 
 export type FactoryConfig = Pick<SandboxConfig, 'backend' | 'executionTimeoutMs' | 'memoryMiB' | 'maxProcesses' | 'dockerImage'> &
@@ -26,6 +35,8 @@ export interface FactoryExtras {
   warmModules?: string[];
   /** Docker Engine socket (default /var/run/docker.sock or DOCKER_HOST). */
   dockerSocketPath?: string;
+  /** The Python environment and kernel scripts on the host (default: the checkout's; tests place copies elsewhere). */
+  runtime?: SandboxRuntime;
 }
 
 /**
@@ -33,14 +44,15 @@ export interface FactoryExtras {
  * `bwrap … /usr/bin/true` works, else an error. `unsafe` (no isolation) only when asked for by name.
  */
 export async function createSandboxFactory(config: FactoryConfig, extras: FactoryExtras = {}): Promise<SandboxFactory> {
+  const runtime = extras.runtime ?? defaultRuntime();
   const backend = await chooseBackend(config.backend, extras);
   if (backend === 'unsafe') warnUnsafe();
-  if (backend !== 'docker') assertSandboxPython(sandboxPythonPath());
-  return new LauncherFactory(backend, config, extras, backend === 'bwrap' && config.forkServer !== false ? forkServerFor(config) : null);
+  if (backend !== 'docker') assertRuntimeInstalled(runtime);
+  return new LauncherFactory(backend, config, { ...extras, runtime }, backend === 'bwrap' && config.forkServer !== false ? forkServerFor(config, runtime) : null);
 }
 
-function forkServerFor(config: FactoryConfig): ForkServer {
-  return new ForkServer(resolve(config.workRoot ?? defaultWorkRoot()), sandboxPythonPath(), sandboxHostUser(), DEFAULT_LIMITS.tmpMiB);
+function forkServerFor(config: FactoryConfig, runtime: SandboxRuntime): ForkServer {
+  return new ForkServer(resolve(config.workRoot ?? defaultWorkRoot()), runtime, sandboxHostUser(), DEFAULT_LIMITS.tmpMiB);
 }
 
 async function chooseBackend(wanted: FactoryConfig['backend'], extras: FactoryExtras): Promise<SandboxBackendName> {
@@ -69,7 +81,7 @@ class LauncherFactory implements SandboxFactory {
   constructor(
     readonly backend: SandboxBackendName,
     private readonly config: FactoryConfig,
-    private readonly extras: FactoryExtras,
+    private readonly extras: FactoryExtras & { runtime: SandboxRuntime },
     private readonly forkServer: ForkServer | null,
   ) {}
 
@@ -90,7 +102,8 @@ class LauncherFactory implements SandboxFactory {
     if (this.backend === 'docker') {
       return DockerLauncher.create({ workDir, limits, image: this.config.dockerImage, socketPath: this.extras.dockerSocketPath });
     }
-    if (this.forkServer?.serves(resolve(workDir))) return ForkLauncher.create(this.forkServer, { workDir: resolve(workDir), python: sandboxPythonPath(), limits });
-    return ProcessLauncher.create({ backend: this.backend, workDir, python: sandboxPythonPath(), limits });
+    const runtime = this.extras.runtime;
+    if (this.forkServer?.serves(resolve(workDir))) return ForkLauncher.create(this.forkServer, { workDir: resolve(workDir), runtime, limits });
+    return ProcessLauncher.create({ backend: this.backend, workDir, runtime, limits });
   }
 }

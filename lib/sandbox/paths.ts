@@ -20,14 +20,9 @@ export function sandboxPythonPath(env: NodeJS.ProcessEnv = process.env): string 
   return env.SHEETBENCH_SANDBOX_PYTHON || resolve(repoRoot, '.tools/sandbox-py/bin/python');
 }
 
-/** The venv folder that holds `python` (`<venv>/bin/python` → `<venv>`), bound read-only inside the sandbox. */
-export function sandboxPythonPrefix(python: string): string {
-  return dirname(dirname(python));
-}
-
 export function assertSandboxPython(python: string): void {
   if (!existsSync(python)) {
-    throw new Error(`sandbox python not found at ${python}: run scripts/setup.sh (or set SHEETBENCH_SANDBOX_PYTHON)`);
+    throw new Error(`the sandbox's Python environment is missing: ${python} does not exist. Fix: run \`bash scripts/setup.sh\` in the checkout (or set SHEETBENCH_SANDBOX_PYTHON)`);
   }
 }
 

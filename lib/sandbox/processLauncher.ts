@@ -1,20 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { lchown, lstat } from 'node:fs/promises';
+import { lchown } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
-import { bwrapArgs, BWRAP, nodeBinDir } from './bwrap';
+import { bwrapArgs, BWRAP } from './bwrap';
 import { createSandboxCgroup, killQuietly, type SandboxCgroup } from './cgroup';
 import type { KernelStreams, ProcessExit } from './kernelProcess';
 import { sandboxEnv, type Launcher } from './launcher';
 import { chownTree } from './hostFiles';
-import { kernelScriptPath, sandboxPythonPrefix } from './paths';
 import { processRlimits } from './limits';
+import { assertReachableBy, type HostUser } from './reachable';
+import { INSIDE, nodeInside, pythonInside, runtimeHostPaths, type Bind, type SandboxRuntime } from './runtime';
 import type { SandboxLimits } from './types';
 
-export interface HostUser {
-  uid: number;
-  gid: number;
-}
+export type { HostUser } from './reachable';
 
 /** Unprivileged host uid bwrap runs as when the worker is root (docs §3: as root, 0600 root files stay readable). */
 export function sandboxHostUser(): HostUser | undefined {
@@ -29,7 +27,7 @@ const CGROUP_JOIN = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 97; shift; 
 export interface ProcessLauncherOptions {
   backend: 'bwrap' | 'unsafe';
   workDir: string;
-  python: string;
+  runtime: SandboxRuntime;
   limits: SandboxLimits;
 }
 
@@ -48,7 +46,8 @@ export class ProcessLauncher implements Launcher {
   static async create(opts: ProcessLauncherOptions): Promise<ProcessLauncher> {
     const owner = opts.backend === 'bwrap' ? sandboxHostUser() : undefined;
     if (owner) {
-      await assertReachableBy(opts.workDir, owner);
+      await assertRuntimeReachable(opts.runtime, owner, { zygote: false });
+      await assertReachableBy(opts.workDir, owner, 'the sandbox work dir');
       await chownTree(opts.workDir, owner);
     }
     const cgroup = await createSandboxCgroup(opts.limits, owner);
@@ -56,12 +55,18 @@ export class ProcessLauncher implements Launcher {
   }
 
   startKernel(): Promise<KernelStreams> {
-    return this.spawn([this.opts.python, kernelScriptPath, '3'], { addressSpace: true });
+    const { runtime } = this.opts;
+    const argv = this.bwrapped ? [pythonInside(runtime.python).python, INSIDE.kernel, '3'] : [runtime.python, runtime.kernel, '3'];
+    return this.spawn(argv, { addressSpace: true });
   }
 
   startNode(): Promise<KernelStreams> {
     // V8 reserves far more address space than it uses, so RLIMIT_AS would stop node from starting.
-    return this.spawn([process.execPath, '-'], { addressSpace: false });
+    return this.spawn([this.bwrapped ? nodeInside().node : process.execPath, '-'], { addressSpace: false });
+  }
+
+  private get bwrapped(): boolean {
+    return this.opts.backend === 'bwrap';
   }
 
   async adoptPath(hostPath: string): Promise<void> {
@@ -84,8 +89,9 @@ export class ProcessLauncher implements Launcher {
   }
 
   private async spawn(argv: string[], opts: { addressSpace: boolean }): Promise<KernelStreams> {
-    const env = sandboxEnv({ home: this.opts.backend === 'bwrap' ? '/tmp' : this.opts.workDir, pathDirs: [dirname(this.opts.python)] });
-    const inner = this.opts.backend === 'bwrap' ? [BWRAP, ...this.bwrapArgs(env), ...argv] : argv;
+    const python = this.bwrapped ? pythonInside(this.opts.runtime.python).python : this.opts.runtime.python;
+    const env = sandboxEnv({ home: this.bwrapped ? '/tmp' : this.opts.workDir, pathDirs: [dirname(python)] });
+    const inner = this.bwrapped ? [BWRAP, ...this.bwrapArgs(env), ...argv] : argv;
     const command = [...this.cgroupPrefix(), '/usr/bin/prlimit', ...this.rlimitArgs(opts.addressSpace), ...inner];
     const child = spawn(command[0], command.slice(1), {
       stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
@@ -114,7 +120,8 @@ export class ProcessLauncher implements Launcher {
   }
 
   private bwrapArgs(env: Record<string, string>): string[] {
-    const readOnly = [sandboxPythonPrefix(this.opts.python), kernelScriptPath, nodeBinDir()];
+    const kernel: Bind = [this.opts.runtime.kernel, INSIDE.kernel];
+    const readOnly = [...pythonInside(this.opts.runtime.python).binds, kernel, ...nodeInside().binds];
     return bwrapArgs({ workDir: this.opts.workDir, workDirInside: this.workDirInside, readOnly, tmpMiB: this.opts.limits.tmpMiB, env });
   }
 
@@ -138,12 +145,7 @@ function exitOf(child: ChildProcess): Promise<ProcessExit> {
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
-/** bwrap opens the work dir as the sandbox uid, so every ancestor must be searchable by it. */
-export async function assertReachableBy(dir: string, owner: HostUser): Promise<void> {
-  for (let p = dirname(dir); ; p = dirname(p)) {
-    const info = await lstat(p);
-    const searchable = info.uid === owner.uid ? info.mode & 0o100 : info.gid === owner.gid ? info.mode & 0o010 : info.mode & 0o001;
-    if (!searchable) throw new Error(`sandbox work dir ${dir} is not reachable by uid ${owner.uid}: ${p} has mode ${(info.mode & 0o777).toString(8)} (needs o+x)`);
-    if (p === '/') return;
-  }
+/** bwrap opens its bind sources as the sandbox's uid: the environment and the kernel scripts must be reachable by it. */
+export async function assertRuntimeReachable(runtime: SandboxRuntime, owner: HostUser, opts: { zygote: boolean }): Promise<void> {
+  for (const { path, what } of runtimeHostPaths(runtime, opts)) await assertReachableBy(path, owner, what, { read: true });
 }

@@ -8,7 +8,7 @@ step_notebook_tools() {
   say "nbformat $NBFORMAT_VERSION (notebook validation) in $TOOLS/notebook-venv"
   rm -rf "$TOOLS/notebook-venv"
   /usr/bin/python3 -m venv "$TOOLS/notebook-venv"
-  "$TOOLS/notebook-venv/bin/pip" install -q --disable-pip-version-check "nbformat==$NBFORMAT_VERSION"
+  "$TOOLS/notebook-venv/bin/python" -m pip install -q --disable-pip-version-check "nbformat==$NBFORMAT_VERSION"
   stamp_set notebook-venv "$NBFORMAT_VERSION"
 }
 

@@ -7,7 +7,7 @@ step_report_tools() {
     say "inspect_ai $INSPECT_AI_VERSION (log validation) in $TOOLS/inspect-venv"
     rm -rf "$TOOLS/inspect-venv"
     /usr/bin/python3 -m venv "$TOOLS/inspect-venv"
-    "$TOOLS/inspect-venv/bin/pip" install -q --disable-pip-version-check "inspect_ai==$INSPECT_AI_VERSION"
+    "$TOOLS/inspect-venv/bin/python" -m pip install -q --disable-pip-version-check "inspect_ai==$INSPECT_AI_VERSION"
     stamp_set inspect-venv "$INSPECT_AI_VERSION"
   fi
   if ! { stamp_ok chromium debian && [ -x /usr/bin/chromium ]; }; then

@@ -1,3 +1,4 @@
+import { workflowUiUrl } from '../../lib/temporal/uiLinks';
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -40,7 +41,7 @@ export function runsRoutes(deps: RunsRoutesDeps): Hono<AuthEnv> {
       runs: runs.map((r) => ({
         ...r,
         reportUrl: r.hasReport ? `/api/runs/${encodeURIComponent(r.id)}/report/report.html` : undefined,
-        temporalUiUrl: uiUrl && r.workflowId ? `${uiUrl}/${encodeURIComponent(r.workflowId)}` : undefined,
+        temporalUiUrl: uiUrl && r.workflowId ? workflowUiUrl(uiUrl, r.workflowId) : undefined,
       })),
       ...(client && !connected ? { temporalError: 'Temporal is unreachable: runs are listed from their folders only' } : {}),
       ...(temporalError ? { temporalError } : {}),

@@ -2,13 +2,14 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnswered, duplicatesAnsweredApartFromKills, type Fault } from '../../lib/scriptedLlm';
-import type { RunProgress } from '../../contracts/run';
+import { progressQuery, type RunProgress } from '../../contracts/run';
 import { copyInputReply } from '../helpers/copyInput';
 import { DEV20, startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 import { between, seededRandom } from '../helpers/seededRandom';
 import { killGroups, sofficeGroupsOf } from '../helpers/orphanedSoffice';
 import { spawnWorker, workerKillTimes, type WorkerProcess } from '../helpers/workerProcess';
+import { within } from '../helpers/wait';
 import { onCluster } from '../helpers/cluster';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 912);
@@ -61,10 +62,16 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
     run = await startBenchmarkRun(env, { dataset: DEV20, tasks: TASKS });
     const workerEnv = workerProcessEnv(env);
     const answered = () => env.llm.log.filter((e) => e.answered).length;
+    // Every wait is bounded and names what it waited for (once the hook hit its 420 s timeout with no clue where).
+    const state = async () => {
+      const d = await within(run.handle.describe(), 5_000, 'describe').catch((e: Error) => ({ status: { name: `unknown (${e.message})` } }));
+      const progress = d.status.name === 'RUNNING' ? await within(run.handle.query(progressQuery), 5_000, 'the progress query').catch((e: Error) => e.message) : undefined;
+      return `run ${d.status.name}, progress ${JSON.stringify(progress)}, kills so far ${chaos.kills.length}, model requests ${env.llm.log.length} (answered ${answered()}), worker stderr: ${worker?.stderrTail().split('\n').slice(-8).join(' | ')}`;
+    };
     const startWorker = async () => {
       const t0 = Date.now();
       worker = spawnWorker(workerEnv);
-      await worker.ready;
+      await within(worker.ready, 60_000, 'a new worker process to be ready', state);
       chaos.workerRestartMs.push(Date.now() - t0);
     };
 
@@ -83,18 +90,18 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
       env.llm.inject(fault);
       chaos.injected[fault.kind] = (chaos.injected[fault.kind] ?? 0) + 1;
       await sleep(between(random, 1_500, 6_000));
-      const runStatus = (await run.handle.describe()).status.name;
+      const runStatus = (await within(run.handle.describe(), 30_000, 'the run to be described', state)).status.name;
       crashMachine(worker!);
-      await worker!.exited;
+      await within(worker!.exited, 15_000, 'the killed worker to exit', state);
       chaos.kills.push({ atMs: Date.now() - started, answeredBefore: answered(), runStatus });
       await startWorker();
       if (SERVER_RESTART_AFTER.has(k)) {
         const t0 = Date.now();
-        await env.temporal.restart();
+        await within(env.temporal.restart(), 120_000, 'the Temporal server to restart', state);
         chaos.serverRestartMs.push(Date.now() - t0);
       }
     }
-    final = (await run.handle.result()) as RunProgress;
+    final = (await within(run.handle.result(), Math.max(30_000, started + 400_000 - Date.now()), 'the run to finish after the last kill', state)) as RunProgress;
     crashMachine(worker!);
     wallMs = Date.now() - started;
     const f = figures();

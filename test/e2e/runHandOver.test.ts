@@ -88,4 +88,21 @@ describe('a run that continues as new with tasks in flight', () => {
     // The other task was scored as usual (its formula has no cached value without recalculation: soft 0, no failure).
     expect(readTaskResult(run.runDir, '39604').failure).toBeUndefined();
   }, 300_000);
+
+  it('counts a task terminated after it was handed over to a next execution as failed, and finishes', async () => {
+    const others = (JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8')) as { id: unknown }[]).map((r) => String(r.id)).filter((id) => id !== SLOW).slice(0, 12);
+    const run = await startBenchmarkRun(env, { dataset: DEV20, tasks: [SLOW, ...others] });
+    const slowId = `${run.runId}/task/${SLOW}`;
+    // The slow task is still running when the run continues as new: it gets the hand-over, then it is terminated.
+    await waitUntil(async () => {
+      const [h] = await histories(slowId).catch(() => [] as History[]);
+      return h !== undefined && signals(h, 'handOver') > 0;
+    }, 120_000, 'the slow task to be handed over to a next execution of the run');
+    await env.client.workflow.getHandle(slowId).terminate('test: a handed-over task that ends without a result');
+    const final = await resultWithin(run, 90_000);
+    expect(final.done).toBe(others.length + 1);
+    expect(final.running).toBe(0);
+    expect(final.failed).toBe(1 + others.filter((id) => readTaskResult(run.runDir, id).failure).length);
+    expect((await histories(run.runId)).length, 'executions of the run').toBeGreaterThan(1);
+  }, 300_000);
 });

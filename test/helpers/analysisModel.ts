@@ -11,7 +11,7 @@ import type { ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
  * A scripted analyst for sales.csv (region,amount): answers every pattern's prompts the way a capable model would, so
  * tests check the machinery, not the model. Tags in the question steer it: `[FAILFIRST]` makes the first code fail
  * (a misspelt column), `[JIT:<pattern>]` is what the classify step answers, `[NOTOOLS]` never calls a tool,
- * `[LOOP]` repeats the same failing call forever, `[BADARGS]` sends arguments that are not JSON first, `[MANIFEST]`
+ * `[CLASSIFYTOOL]` calls a tool in its reply to the classify step, `[LOOP]` repeats the same failing call forever, `[BADARGS]` sends arguments that are not JSON first, `[MANIFEST]`
  * writes a chart manifest naming a missing column first, `[FETCH:<url>]` downloads JSON and prints the top 5 names.
  * Grounding: `[TABLE]` saves the totals by region as a table and cites them, `[INVENT]` adds a number no code produced
  * (until asked to revise), `[ROUND]` cites printed values rounded and as a percentage, `[NONUM]` answers without
@@ -98,7 +98,12 @@ export function instructionReply(r: ScriptedRequest): ScriptedReply | undefined 
   const question = r.messages.find((m) => m.role === 'user')?.content ?? '';
   const last = r.messages.at(-1)!;
   if (last.role !== 'user') return undefined;
-  if (last.content === CLASSIFY_INSTRUCTION) return { text: `The request is a single computation.\nPATTERN: ${/\[JIT:(\w+)\]/.exec(question)?.[1] ?? 'react'}` };
+  if (last.content === CLASSIFY_INSTRUCTION) {
+    const text = `The request is a single computation.\nPATTERN: ${/\[JIT:(\w+)\]/.exec(question)?.[1] ?? 'react'}`;
+    // A model that calls a tool where it was offered none (the classify step must never run it).
+    if (question.includes('[CLASSIFYTOOL]')) return { text, toolCalls: [{ id: 'sneaky', name: 'python_execute', arguments: { code: "open('classify_ran.txt', 'w').write('ran')" } }] };
+    return { text };
+  }
   if (last.content === PLAN_INSTRUCTION) return { text: '1. Load the data\n2. Compute the result\n3. Report it' };
   if (last.content === CRITIQUE_INSTRUCTION) {
     const critiques = r.messages.filter((m) => m.content === CRITIQUE_INSTRUCTION).length;

@@ -16,3 +16,22 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * `promise`, or a failure after `ms` naming what was waited for (and, when given, what `diagnose` finds then): a wait
+ * that could hang a hook until its timeout becomes a named failure well before it.
+ */
+export async function within<T>(promise: Promise<T>, ms: number, what: string, diagnose?: () => Promise<string> | string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(async () => {
+      const state = diagnose ? await Promise.resolve().then(diagnose).catch((err: unknown) => `(diagnosis failed: ${String(err)})`) : '';
+      reject(new Error(`waited ${Math.round(ms / 1000)} s for ${what}${state ? `; ${state}` : ''}`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -15,6 +15,8 @@ export interface WorkerProcess {
   /** kill -9 of the worker's whole process group (worker, sandboxes, LibreOffice): a machine crash, as seen by Temporal. */
   crash(): void;
   exited: Promise<number | null>;
+  /** The last lines the worker wrote to stderr (diagnostics when a wait on it times out). */
+  stderrTail(): string;
 }
 
 /** A worker in its own process (`node --import tsx workers/main.ts`), in its own process group. */
@@ -36,6 +38,7 @@ export function spawnWorker(env: NodeJS.ProcessEnv): WorkerProcess {
     child,
     ready,
     exited,
+    stderrTail: () => stderr.slice(-1500),
     crash: () => {
       kills.push(Date.now());
       try {

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cachedComplete, OpenAiProvider, parseActions, ResponseCache, TextActionProvider, type ChatMessage, type ToolSpec } from '../../lib/llm';
+import { cachedComplete, OpenAiProvider, parseActions, parseToolCalls, ResponseCache, TextActionProvider, type ChatMessage, type ToolSpec } from '../../lib/llm';
+import { readableResult } from '../../lib/llm/textActions';
 import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
 
 const calculator: ToolSpec = {
@@ -68,5 +69,55 @@ describe('plain-text action protocol', () => {
 
   it('keeps an unparseable action as a call with its raw text, so the tool layer can report invalid arguments', () => {
     expect(parseActions('```action\n{not json\n```')).toEqual([{ id: 'action_0', name: 'invalid_action', arguments: '{not json' }]);
+  });
+});
+
+describe('the forms small instruction-tuned models write tool calls in (text protocol)', () => {
+  const python: ToolSpec = {
+    type: 'function',
+    function: { name: 'python_execute', description: 'Runs Python', parameters: { type: 'object', properties: { code: { type: 'string' }, timeout: { type: 'number' } }, required: ['code'] } },
+  };
+  const offered = [calculator, python];
+
+  it("reads Qwen's own JSON form: bare, in a json fence, in <tool_call> tags", () => {
+    const bare = parseToolCalls('{"name": "calculator", "arguments": {"expression": "6*7"}}', offered);
+    expect(bare).toEqual({ calls: [{ id: 'action_0', name: 'calculator', arguments: '{"expression":"6*7"}' }], rest: '' });
+    const fenced = parseToolCalls('I will compute.\n```json\n{"name": "calculator", "arguments": "{\\"expression\\": \\"1+1\\"}"}\n```', offered);
+    expect(fenced).toEqual({ calls: [{ id: 'action_0', name: 'calculator', arguments: '{"expression": "1+1"}' }], rest: 'I will compute.' });
+    const tagged = parseToolCalls('<tool_call>\n{"name": "calculator", "arguments": {"expression": "2"}}\n</tool_call>', offered);
+    expect(tagged.calls).toEqual([{ id: 'action_0', name: 'calculator', arguments: '{"expression":"2"}' }]);
+  });
+
+  it('reads a fence named after the tool as its first required text argument', () => {
+    const r = parseToolCalls('Running it:\n```python_execute\nprint(1)\n```', offered);
+    expect(r).toEqual({ calls: [{ id: 'action_0', name: 'python_execute', arguments: '{"code":"print(1)"}' }], rest: 'Running it:' });
+  });
+
+  it('runs a ```python block with python_execute, unless that code already ran (an answer repeating its code ends the loop)', () => {
+    const text = 'Here is the code:\n```python\nprint(df.sum())\n```';
+    expect(parseToolCalls(text, offered).calls).toEqual([{ id: 'action_0', name: 'python_execute', arguments: '{"code":"print(df.sum())"}' }]);
+    expect(parseToolCalls(text, offered, new Set(['print(df.sum())'])).calls).toEqual([]);
+    expect(parseToolCalls(text, [calculator]).calls).toEqual([]);
+  });
+
+  it('never takes JSON data or a tool that was not offered for a call', () => {
+    expect(parseToolCalls('{"name": "Alice", "arguments": 3}', offered).calls).toEqual([]);
+    expect(parseToolCalls('```json\n{"region": "North", "total": 150}\n```', offered).calls).toEqual([]);
+    expect(parseToolCalls('{"name": "web_fetch", "arguments": {"url": "http://x"}}', offered).calls).toEqual([]);
+  });
+
+  it('shows earlier calls and readable results to a step offered no tools (the answer after them)', async () => {
+    const seen: ChatMessage[][] = [];
+    const inner = { name: 'spy', complete: async (r: { messages: ChatMessage[] }) => (seen.push(r.messages), { text: 'ok', finishReason: 'stop' as const, usage: { inputTokens: 0, outputTokens: 0 }, model: 'm', cached: false }) };
+    const messages: ChatMessage[] = [
+      { role: 'user', content: 'sum?' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'action_0', name: 'python_execute', arguments: '{"code":"print(3)"}' }] },
+      { role: 'tool', toolCallId: 'action_0', content: JSON.stringify({ success: true, stdout: 'a\nb\n', stderr: '', timedOut: false }) },
+    ];
+    await new TextActionProvider(inner).complete({ model: 'm', messages });
+    expect(seen[0].map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(seen[0][1].content).toContain('```action\n{"tool": "python_execute", "args": {"code":"print(3)"}}');
+    expect(seen[0][2].content).toBe('Result of python_execute (action_0):\nsuccess: true\nstdout:\na\nb');
+    expect(readableResult('plain text')).toBe('plain text');
   });
 });

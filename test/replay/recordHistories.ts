@@ -15,12 +15,17 @@
  * whose answer invents a number, so the revise step runs.
  * Conversation generations: v1–v4 of the `conversation` mode are the conversation before its marker (no grounding check);
  * v5 is 'conversation-v2' under the v4 analysis task.
+ * `... recordHistories.ts handover [version]`: a run that continues as new with a slow task in flight (the server
+ * suggests it after 60 events); the slow task is terminated once handed over, and the next execution's watch counts it.
+ * Writes every execution of the run (`<version>-handover-run-<n>`).
  */
 import { writeFileSync } from 'node:fs';
 import proto from '@temporalio/proto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEV20, runToEnd, startBenchmarkRun, startE2E } from '../helpers/e2e';
+import { DEV20, runToEnd, serveWith, startBenchmarkRun, startE2E } from '../helpers/e2e';
+import { waitUntil } from '../helpers/wait';
+import { devServerConfigSchema } from '../../config/schema';
 import { loadAnalysisSuite } from '../../benchmarks/analysis/dataset';
 import { requestConversationId } from '../../benchmarks/analysis/layout';
 import { conversationWorkflowId } from '../../analysis/conversation/layout';
@@ -33,7 +38,7 @@ import { startAnalysisEnv, waitForTurn } from '../helpers/analysis';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
-const MODE = ['conversation', 'dsbench', 'standalone'].includes(process.argv[2]) ? process.argv[2] : 'spreadsheet';
+const MODE = ['conversation', 'dsbench', 'standalone', 'handover'].includes(process.argv[2]) ? process.argv[2] : 'spreadsheet';
 /**
  * Fixture generation. Spreadsheet runs: v1 one child start per workflow task; v2 batched child starts; v3 task
  * workflows started by name, local bookkeeping activities, a solution's test cases in one activity, the Stage attribute
@@ -42,10 +47,11 @@ const MODE = ['conversation', 'dsbench', 'standalone'].includes(process.argv[2])
  * the local stages (workflows/spreadsheetbench/legacy/taskPaths.ts); v7 the run reads each task's done summary from its completion
  * (`patched('tasks-report-by-completion')`, workflows/run/taskCompletions.ts): the task sends nothing; v8 one marker
  * per workflow ('benchmark-run-v8', 'spreadsheet-task-v8', workflows/versions.ts) and the current code straight through,
- * older histories handed to the frozen legacy copies.
+ * older histories handed to the frozen legacy copies; v9 runs ('benchmark-run-v9') watch the tasks handed over to them
+ * (tasks unchanged: their v9 fixtures are v8's generation).
  */
-/** The generations of workflows/versions.ts: spreadsheet runs and tasks v8, DSBench v4, conversations (and their analysis task) v5. */
-const VERSION = (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ?? ({ spreadsheet: 'v8', dsbench: 'v4' } as Record<string, string>)[MODE] ?? 'v5';
+/** The generations of workflows/versions.ts: spreadsheet runs v9 (tasks v8), DSBench v4, conversations (and their analysis task) v5. */
+const VERSION = (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ?? ({ spreadsheet: 'v9', handover: 'v9', dsbench: 'v4' } as Record<string, string>)[MODE] ?? 'v5';
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
 const DSBENCH_SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/dsbench-sample');
 
@@ -107,7 +113,37 @@ async function recordStandaloneConversation(): Promise<void> {
   }
 }
 
+async function recordHandOver(): Promise<void> {
+  const slow = '57105';
+  const env = await startE2E(
+    { rules: [...Object.values(DEV20_SOLUTIONS), { name: 'slow', match: { anyMessage: new RegExp(`spreadsheet/${slow}/`) }, reply: 'no code', delayMs: 120_000 }], fallback: 'No code this time.' },
+    { config: { recalc: { engine: 'none' }, run: { concurrency: 4 } }, devServer: { tuning: devServerConfigSchema.parse({ dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 60 } }) } },
+  );
+  const serving = await serveWith(env);
+  try {
+    const run = await startBenchmarkRun(env, { dataset: DEV20, tasks: [slow, '57232', '18645', '39604', '17251', '50066', '59259', '38985', '54057'] });
+    const slowHandle = env.client.workflow.getHandle(`${run.runId}/task/${slow}`);
+    await waitUntil(async () => {
+      const events = (await slowHandle.fetchHistory().catch(() => ({ events: [] }))).events ?? [];
+      return events.some((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'handOver');
+    }, 120_000, 'the slow task to be handed over');
+    await slowHandle.terminate('recording: a handed-over task ends without a result');
+    await run.handle.result();
+    let n = 0;
+    for await (const info of env.client.workflow.list({ query: `WorkflowId="${run.runId}"` })) {
+      const history = await env.client.workflow.getHandle(run.runId, info.runId).fetchHistory();
+      const name = `${VERSION}-handover-run-${++n}.history.bin`;
+      writeFileSync(path.join(OUT, name), proto.temporal.api.history.v1.History.encode(history).finish());
+      process.stdout.write(`${name}: ${history.events?.length} events\n`);
+    }
+  } finally {
+    await serving.stop();
+    await env.close();
+  }
+}
+
 async function main(): Promise<void> {
+  if (MODE === 'handover') return recordHandOver();
   if (MODE === 'conversation') return recordConversation();
   if (MODE === 'standalone') return recordStandaloneConversation();
   if (MODE === 'dsbench') return recordDsbench();

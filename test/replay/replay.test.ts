@@ -36,7 +36,9 @@ describe('recorded workflow histories replay on the current code', () => {
     const beforeLayout = ['pre-layout-conversation', 'pre-layout-row-exec-run', 'pre-layout-row-exec-task-39604', 'v4-standalone-conversation'].map((n) => `${n}.history.bin`);
     // Conversations of the 'conversation-v2' generation: under an analysis task, and as `serve` makes one.
     const conversationV2 = ['v5-analysis-task-a01', 'v5-conversation-a01', 'v5-standalone-conversation'].map((n) => `${n}.history.bin`);
-    expect(files.sort()).toEqual([...others, ...beforeLayout, ...conversationV2, ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
+    // v9: both executions of a run that continued as new with a task in flight (handed over, then terminated).
+    const handOver = ['v9-handover-run-1.history.bin', 'v9-handover-run-2.history.bin'];
+    expect(files.sort()).toEqual([...others, ...beforeLayout, ...conversationV2, ...handOver, ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
   });
 
   it('covers the patched paths: v3 task workflows use local bookkeeping and run the test cases in one activity, v4 ones recalculate in one activity, v5 ones score in a local activity, v6 ones take all under one patch and report by local activity, v7 runs read their tasks by completion; v3 and DSBench runs start tasks by name', () => {
@@ -111,6 +113,9 @@ describe('recorded workflow histories replay on the current code', () => {
     for (const [file, marker] of [
       ['v8-single-run', 'benchmark-run-v8'],
       ['v8-sheetcopilot-run', 'benchmark-run-v8'],
+      ['v9-single-run', 'benchmark-run-v9'],
+      ['v9-sheetcopilot-run', 'benchmark-run-v9'],
+      ['v9-single-task-39604', 'spreadsheet-task-v8'],
       ['v8-single-task-39604', 'spreadsheet-task-v8'],
       ['v8-sheetcopilot-task-79-7', 'spreadsheet-task-v8'],
       ['v4-dsbench-task', 'dsbench-task-v4'],
@@ -124,6 +129,11 @@ describe('recorded workflow histories replay on the current code', () => {
     expect(localActivityTypesOf('v8-single-task-39604.history.bin')).toEqual(['prepareTask', 'scoreTask', 'recordTaskResult']);
     // The run reads its tasks by completion, by type name.
     expect(events('v8-single-run.history.bin').filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'taskDone')).toHaveLength(0);
+    // v9: a run with no task handed over takes v8's commands; the execution that got one watches it (and it was terminated).
+    expect(activityTypes('v9-single-run.history.bin')).toEqual(activityTypes('v8-single-run.history.bin'));
+    const handOver = ['v9-handover-run-1.history.bin', 'v9-handover-run-2.history.bin'];
+    for (const f of handOver) expect(patchIds(f), f).toEqual(['benchmark-run-v9']);
+    expect(handOver.map((f) => activityTypes(f).filter((a) => a === 'watchHandedOverTasks').length).sort()).toEqual([0, 1]);
     expect(events('v4-dsbench-run.history.bin').flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name ?? [])).toEqual(['dsbenchTask']);
     // No activity sends the request or polls the event log: the request is the child's input, the turn its result.
     expect(activityTypes('v4-analysis-task-a01.history.bin')).toEqual(['prepareAnalysisRequest', 'recordAnalysisResult']);

@@ -12,7 +12,6 @@ import { buildRunFolder, makeTempDir, standardRun } from './fixtures';
 
 const run = promisify(execFile);
 const INSPECT_PYTHON = path.resolve('.tools/inspect-venv/bin/python');
-const INSPECT_CLI = path.resolve('.tools/inspect-venv/bin/inspect');
 const OPENAPI = path.resolve('.tools/inspect-venv/lib/python3.11/site-packages/inspect_ai/_view/inspect-openapi.json');
 /** inspect_ai/log/_file.py `log_file_pattern`: what `inspect view` lists among .json files. */
 const INSPECT_LISTING = /^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}.*$/;
@@ -114,7 +113,7 @@ describe('Inspect eval log', () => {
 
   it('is listed and served by `inspect view` (its HTTP API on 127.0.0.1)', async () => {
     const port = await freePort();
-    const view = spawn(INSPECT_CLI, ['view', '--log-dir', logsDir, '--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' });
+    const view = spawn(INSPECT_PYTHON, ['-m', 'inspect_ai', 'view', '--log-dir', logsDir, '--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' });
     try {
       const base = `http://127.0.0.1:${port}/api`;
       const listing = (await pollJson(`${base}/log-files`, 40_000)) as { files: { name: string; task: string }[] };

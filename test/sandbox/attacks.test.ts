@@ -1,4 +1,3 @@
-import { repoRoot } from '../../lib/sandbox/paths';
 /**
  * Hostile code against the real bwrap sandbox. Every case asserts containment and that the worker (this process) and
  * the sandbox survive: after each case the same sandbox must still answer `1 + 1`.
@@ -6,11 +5,13 @@ import { repoRoot } from '../../lib/sandbox/paths';
  */
 import { createServer, type Server } from 'node:net';
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ExecutionResult, Sandbox } from '../../lib/sandbox/index';
+import type { ExecutionResult, Sandbox, SandboxRuntime } from '../../lib/sandbox/index';
 import { createSandboxFactory } from '../../lib/sandbox/index';
-import { makeWorkRoot, testConfig } from './helpers';
+import { repoRoot } from '../../lib/sandbox/paths';
+import { nodeInside } from '../../lib/sandbox/runtime';
+import { makeWorkRoot, placeRuntimeUnderTmp, testConfig } from './helpers';
 
 const FAKE_KEY = 'sk-test-FAKE-KEY-must-not-leak';
 
@@ -20,13 +21,32 @@ const FAKE_KEY = 'sk-test-FAKE-KEY-must-not-leak';
  * is the temp root, so every case also checks that a forked kernel sees none of what the zygote sees.
  */
 const LAUNCHERS = [
-  { name: 'bwrap', config: () => ({ forkServer: false }), preimported: false, sandboxFiles: "['kernel.py']" },
-  { name: 'bwrap, fork server', config: (root: string) => ({ forkServer: true, workRoot: root }), preimported: true, sandboxFiles: "['kernel.py', 'zygote.py']" },
+  { name: 'bwrap', config: () => ({ forkServer: false }), preimported: false, sandboxFiles: ['kernel.py'] },
+  { name: 'bwrap, fork server', config: (root: string) => ({ forkServer: true, workRoot: root }), preimported: true, sandboxFiles: ['kernel.py', 'zygote.py'] },
 ];
 
-describe.each(LAUNCHERS)('attack suite ($name)', (launcher) => {
+/**
+ * Where the sandbox's Python environment and kernel scripts live on the host: the checkout's own, and a copy placed
+ * under /tmp in a folder whose name has a space and non-ASCII characters, reached through a symlink (CI checkouts).
+ * Inside, both look the same: /opt/sheetbench.
+ */
+const PLACEMENTS: Array<{ where: string; place: () => { runtime?: SandboxRuntime; hostPaths: string[]; cleanup: () => void } }> = [
+  { where: 'the checkout', place: () => ({ hostPaths: [repoRoot], cleanup: () => undefined }) },
+  {
+    where: 'a /tmp path with a space',
+    place: () => {
+      const placed = placeRuntimeUnderTmp();
+      return { runtime: placed.runtime, hostPaths: [placed.root, placed.runtime.python, repoRoot], cleanup: placed.cleanup };
+    },
+  },
+];
+
+const CASES = LAUNCHERS.flatMap((launcher) => PLACEMENTS.map((placement) => ({ ...launcher, ...placement })));
+
+describe.each(CASES)('attack suite ($name; runtime in $where)', (launcher) => {
   const env = makeWorkRoot();
-  const factoryFor = (root: string) => createSandboxFactory({ ...testConfig('bwrap'), ...launcher.config(root) }, { warmModules: [] });
+  const placed = launcher.place();
+  const factoryFor = (root: string) => createSandboxFactory({ ...testConfig('bwrap'), ...launcher.config(root) }, { warmModules: [], runtime: placed.runtime });
   let sb: Sandbox;
   let listener: Server;
   let port = 0;
@@ -45,6 +65,7 @@ describe.each(LAUNCHERS)('attack suite ($name)', (launcher) => {
     await sb?.dispose();
     listener?.close();
     env.cleanup();
+    placed.cleanup();
   });
   afterEach(async () => {
     expect(process.kill(process.pid, 0)).toBe(true);
@@ -56,6 +77,13 @@ describe.each(LAUNCHERS)('attack suite ($name)', (launcher) => {
   // A fork-server kernel starts with pandas already imported; a fresh interpreter (no warm-up here) does not.
   it('00 the kernel comes from the launcher under test', async () => {
     expect((await run('import sys\n"pandas" in sys.modules')).stdout).toBe(`${launcher.preimported ? 'True' : 'False'}\n`);
+  });
+
+  // The environment imports its packages from its fixed path inside, whatever its host path (a fresh /tmp hides nothing).
+  it('00b imports pandas and openpyxl from /opt/sheetbench/python', async () => {
+    const r = await run('import sys, pandas, openpyxl, matplotlib.pyplot\nprint(sys.prefix, pandas.__file__.startswith(sys.prefix), openpyxl.__file__.startswith(sys.prefix))', 30_000);
+    expect(r.error).toBe('');
+    expect(r.stdout).toBe('/opt/sheetbench/python True True\n');
   });
 
   // Observed: ConnectionRefusedError 111 (own empty network namespace); the listener saw 0 connections.
@@ -84,11 +112,13 @@ describe.each(LAUNCHERS)('attack suite ($name)', (launcher) => {
     expect(r.stdout).not.toContain('shadow');
   });
 
-  // Observed: /root and /home do not exist; /work/main exists only as the path of the two read-only binds (venv, kernel).
+  // Observed: /root and /home do not exist; neither does any host path of the checkout or of the runtime.
   it('05 cannot see the host home or other top-level folders', async () => {
-    // The checkout is visible only as far as the sandbox needs it: the venv and the kernel script.
-    const r = await run(`import os\nprint(os.path.exists("/root"), os.path.exists("/home"), sorted(os.listdir("${repoRoot}")), sorted(os.listdir("${repoRoot}/lib")), sorted(os.listdir("${repoRoot}/lib/sandbox")))`);
-    expect(r.stdout).toBe(`False False ['.tools', 'lib'] ['sandbox'] ${launcher.sandboxFiles}\n`);
+    // What the sandbox needs of the checkout is at fixed paths: the environment and the kernel scripts, read-only.
+    const hostPaths = ['/root', '/home', ...placed.hostPaths];
+    const r = await run(`import os, json\nprint(json.dumps([[os.path.exists(p) for p in ${JSON.stringify(hostPaths)}], sorted(os.listdir("/opt/sheetbench"))]))`);
+    const inside = [...launcher.sandboxFiles, 'python', ...(nodeInside().binds.length ? ['node'] : [])].sort();
+    expect(JSON.parse(r.stdout)).toEqual([hostPaths.map(() => false), inside]);
   });
 
   // Observed: `..` from /job is the sandbox root (tmpfs), not the host parent that holds the answer file.
@@ -133,12 +163,14 @@ describe.each(LAUNCHERS)('attack suite ($name)', (launcher) => {
     expect(r.stdout).toMatch(/^True\n(ProcessLookupError|PermissionError)/);
   });
 
-  // Observed: OSError 30 Read-only file system for /usr and the venv; the host never gets the file.
+  // Observed: OSError 30 Read-only file system for new files, 13 Permission denied for the root-owned python and kernel
+  // script (the sandbox's uid does not own them; read-only besides); the host never gets the file.
   it('12 cannot write outside the work dir', async () => {
-    const venvFile = join(process.cwd(), '.tools/sandbox-py/evil.txt');
-    const r = await run(`for p in ["/usr/evil.txt", ${JSON.stringify(venvFile)}, "/etc/alternatives/evil"]:\n    try: open(p, "w").write("x"); print("WROTE", p)\n    except OSError as e: print(e.errno)`);
+    const targets = ['/usr/evil.txt', '/opt/sheetbench/python/evil.txt', '/opt/sheetbench/python/bin/python', '/opt/sheetbench/kernel.py', '/etc/alternatives/evil'];
+    const r = await run(`for p in ${JSON.stringify(targets)}:\n    try: open(p, "a").write("x"); print("WROTE", p)\n    except OSError as e: print(e.errno)`);
     expect(r.stdout).not.toContain('WROTE');
-    expect(existsSync(venvFile)).toBe(false);
+    expect(r.stdout.trim().split('\n')).toEqual(targets.map(() => expect.stringMatching(/^(13|30)$/)));
+    expect(existsSync(join(dirname(dirname(placed.runtime?.python ?? join(repoRoot, '.tools/sandbox-py/bin/python'))), 'evil.txt'))).toBe(false);
   });
 
   // Observed: OSError 28 No space left on device once the 64 MiB /tmp tmpfs is full (8 MiB files stay under RLIMIT_FSIZE).

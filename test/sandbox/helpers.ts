@@ -1,7 +1,8 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createSandboxFactory, type FactoryConfig, type FactoryExtras } from '../../lib/sandbox/index';
+import { basename, dirname, join } from 'node:path';
+import { createSandboxFactory, defaultRuntime, type FactoryConfig, type FactoryExtras, type SandboxRuntime } from '../../lib/sandbox/index';
 
 export const testConfig = (backend: FactoryConfig['backend'] = 'bwrap'): FactoryConfig => ({
   backend,
@@ -28,4 +29,29 @@ export function makeWorkRoot(): { root: string; workDir: string; answerPath: str
   const answerPath = join(root, '1_999_answer.xlsx');
   writeFileSync(answerPath, 'SECRET-ANSWER-CONTENT');
   return { root, workDir, answerPath, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/**
+ * The checkout's sandbox runtime (Python environment + kernel scripts) placed where CI systems and `mktemp -d` put
+ * checkouts: under /tmp, in a folder whose name has a space, a quote and non-ASCII characters, reached through a symlink. The
+ * environment is hard-linked (`cp -al`, a second or two; copied when /tmp is another file system).
+ */
+export function placeRuntimeUnderTmp(): { runtime: SandboxRuntime; root: string; cleanup: () => void } {
+  const root = mkdtempSync(join(tmpdir(), 'sb ci ü-'));
+  chmodSync(root, 0o755);
+  const real = join(root, "chèckout's one");
+  mkdirSync(join(real, '.tools'), { recursive: true });
+  mkdirSync(join(real, 'lib/sandbox'), { recursive: true });
+  const checkout = defaultRuntime();
+  const venv = dirname(dirname(checkout.python));
+  const linked = spawnSync('cp', ['-al', venv, join(real, '.tools/sandbox-py')]);
+  if (linked.status !== 0) execFileSync('cp', ['-a', venv, join(real, '.tools/sandbox-py')]);
+  for (const script of [checkout.kernel, checkout.zygote]) copyFileSync(script, join(real, 'lib/sandbox', basename(script)));
+  const via = join(root, 'via link');
+  symlinkSync(real, via);
+  return {
+    root,
+    runtime: { python: join(via, '.tools/sandbox-py/bin', basename(checkout.python)), kernel: join(via, 'lib/sandbox/kernel.py'), zygote: join(via, 'lib/sandbox/zygote.py') },
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
 }

@@ -18,6 +18,9 @@ export function Sidebar({ conversations, shared = [], currentId, listError, onCh
     act(async () => {
       const info = await api('POST', '/api/conversations', {});
       await onChanged();
+      // What was being typed on the first screen meanwhile goes along to the new conversation's message box.
+      const draft = sessionStorage.getItem('draft:new');
+      if (draft) sessionStorage.setItem(`draft:${info.id}`, draft), sessionStorage.removeItem('draft:new');
       location.hash = `#/c/${info.id}`;
     });
   const rename = (id, title) =>

@@ -37,3 +37,13 @@ export const RUN_BOOKKEEPING: ActivityOptions = {
   startToCloseTimeout: '5 minutes',
   retry: { maximumAttempts: 10, initialInterval: '1s', maximumInterval: '30s' },
 };
+
+/**
+ * A long wait on other workflows' results: it heartbeats, so a lost worker is noticed within a minute and the wait
+ * starts again on another; it lasts as long as the longest task it waits on.
+ */
+export const TASK_WATCH: ActivityOptions = {
+  startToCloseTimeout: '7 days',
+  heartbeatTimeout: '60s',
+  retry: { maximumAttempts: 1000, initialInterval: '1s', maximumInterval: '60s' },
+};

@@ -1,7 +1,8 @@
 import { allHandlersFinished, condition, continueAsNew, patched, workflowInfo } from '@temporalio/workflow';
 import type { RunProgress, RunWorkflowInput } from '../../contracts/run';
 import { CURRENT } from '../versions';
-import { benchmarkRunV1toV7 } from './legacy/benchmarkRunV1toV7';
+import { HandedOverTasks } from './handedOverTasks';
+import { benchmarkRunV1toV8 } from './legacy/benchmarkRunV8';
 import { RunControl } from './runControl';
 import { TaskCompletions } from './taskCompletions';
 import { awaitWindow, runToCompletion, startTask, TaskIdPages } from './runSteps';
@@ -9,11 +10,12 @@ import { awaitWindow, runToCompletion, startTask, TaskIdPages } from './runSteps
 /**
  * One benchmark run: a sliding window of task workflows of the run's benchmark (started by type name; they are
  * abandoned children, so they survive continue-as-new), each counted from its completion, or from its done signal once
- * handed over to the next execution; progress by query, pause/resume by signal, budget by update, spend reserved and
- * settled per LLM call (RunControl). Histories recorded before this generation replay on the legacy copy.
+ * handed over to the next execution, which watches those for one that ends without a result; progress by query,
+ * pause/resume by signal, budget by update, spend reserved and settled per LLM call (RunControl). Histories recorded
+ * before this generation replay on the legacy copies.
  */
 export async function benchmarkRun(input: RunWorkflowInput): Promise<RunProgress> {
-  if (!patched(CURRENT.benchmarkRun)) return benchmarkRunV1toV7(input);
+  if (!patched(CURRENT.benchmarkRun)) return benchmarkRunV1toV8(input);
   const run = new RunControl(input);
   const completions = new TaskCompletions((done) => run.taskDone(done));
   return runToCompletion(input, run, () => runTasks(input, run, completions));
@@ -24,9 +26,13 @@ async function runTasks(input: RunWorkflowInput, run: RunControl, completions: T
   const ids = new TaskIdPages(input);
   const { state, inFlight } = run;
   const how = { workflowType: taskWorkflowOf(input), benchmark: input.benchmark || 'spreadsheetbench', reportByCompletion: true };
+  // In flight before this execution started: handed over by the one before.
+  const handedOver = new HandedOverTasks(input, run, [...inFlight]);
+  handedOver.start();
   for (;;) {
     const more = await awaitWindow(input, run);
     if (workflowInfo().continueAsNewSuggested) {
+      handedOver.stop();
       await completions.handOver();
       await condition(allHandlersFinished);
       await continueAsNew<typeof benchmarkRun>(run.continuedInput());
@@ -42,6 +48,7 @@ async function runTasks(input: RunWorkflowInput, run: RunControl, completions: T
     state.nextIndex += batch.length;
     await Promise.all(batch.map(async (taskId) => completions.watch(taskId, await startTask(input, taskId, run, how))));
   }
+  handedOver.stop();
 }
 
 /** The benchmark's task workflow, by type name: a new benchmark needs no change here (runs started before benchmarks name none). */

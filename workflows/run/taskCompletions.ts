@@ -40,7 +40,7 @@ export class TaskCompletions {
 }
 
 /** A task workflow that failed, was terminated or timed out recorded nothing: the run counts it as failed. */
-function failedTask(taskId: string, err: unknown): TaskDoneSignal {
+export function failedTask(taskId: string, err: unknown): TaskDoneSignal {
   const cancelled = isCancellation(err);
   log.warn('task workflow ended without a result', { taskId, error: err instanceof Error ? err.message : String(err) });
   return {
