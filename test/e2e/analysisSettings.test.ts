@@ -13,7 +13,8 @@ function textProtocolModel(r: ScriptedRequest): ScriptedReply {
   const results = r.messages.filter((m) => m.role === 'user' && m.content.startsWith('Result of '));
   const sinceQuestion = r.messages.slice(r.messages.map((m) => m.role === 'user' && !m.content.startsWith('Result of ')).lastIndexOf(true));
   const answered = sinceQuestion.some((m) => m.content.startsWith('Result of '));
-  if (answered) return { text: `The total amount is **${/"stdout":"(\d+)/.exec(results.at(-1)!.content)?.[1]}**.` };
+  // Results come back as readable lines (lib/llm/textActions.ts readableResult), not JSON: "stdout:\n47".
+  if (answered) return { text: `The total amount is **${/^stdout:\s*(\d+)$/m.exec(results.at(-1)!.content)?.[1]}**.` };
   return { text: `Running code.\n\`\`\`action\n${JSON.stringify({ tool: 'python_execute', args: { code: CODE } })}\n\`\`\`` };
 }
 
