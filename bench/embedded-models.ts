@@ -11,7 +11,7 @@
  * to bench/out/embedded-models.json as they come.
  */
 import { spawn } from 'node:child_process';
-import { createReadStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, createReadStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -57,6 +57,8 @@ interface Row {
 
 const rows: Row[] = [];
 const work = mkdtempSync(path.join(os.tmpdir(), 'sb-embedded-'));
+// mkdtemp makes mode 700: the sandbox's uid (65534 under a root worker) must enter it to reach conversation workspaces.
+chmodSync(work, 0o755);
 const data = createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' });
   createReadStream(path.join(SUITE, 'files', path.basename(req.url ?? ''))).on('error', () => res.end()).pipe(res);
