@@ -15,6 +15,11 @@ export interface SandboxCgroup {
   pids(): Promise<number[]>;
   /** True when the memory controller OOM-killed something since creation. */
   oomKilled(): Promise<boolean>;
+  /**
+   * Kills what is left in the group and waits (up to `timeoutMs`) until it holds no task at all: pids.max counts
+   * processes that are still exiting or not yet reaped, which `cgroup.procs` no longer lists.
+   */
+  settle(timeoutMs: number): Promise<void>;
   remove(): Promise<void>;
 }
 
@@ -98,6 +103,7 @@ async function createV1(base: Record<string, string>, name: string, limits: Sand
     procsFiles,
     pids: () => readPids(join(pids, 'cgroup.procs')),
     oomKilled: async () => /oom_kill [1-9]/.test(await readFile(join(memory, 'memory.oom_control'), 'utf8').catch(() => '')),
+    settle: (timeoutMs) => settleGroup(join(pids, 'pids.current'), () => readPids(join(pids, 'cgroup.procs')), timeoutMs),
     remove: () => removeDirs(dirs, () => readPids(join(pids, 'cgroup.procs'))),
   };
 }
@@ -117,6 +123,7 @@ async function createV2(base: string, name: string, limits: SandboxLimits, owner
     procsFiles: [procs],
     pids: () => readPids(procs),
     oomKilled: async () => /oom_kill [1-9]/.test(await readFile(join(dir, 'memory.events'), 'utf8').catch(() => '')),
+    settle: (timeoutMs) => settleGroup(join(dir, 'pids.current'), () => readPids(procs), timeoutMs),
     remove: async () => {
       await writeFile(join(dir, 'cgroup.kill'), '1').catch(() => undefined);
       await removeDirs([dir], () => readPids(procs));
@@ -127,6 +134,16 @@ async function createV2(base: string, name: string, limits: SandboxLimits, owner
 async function readPids(file: string): Promise<number[]> {
   const text = await readFile(file, 'utf8').catch(() => '');
   return text.split('\n').filter(Boolean).map(Number);
+}
+
+async function settleGroup(pidsCurrent: string, listPids: () => Promise<number[]>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const pid of await listPids()) killQuietly(pid);
+    const inUse = Number((await readFile(pidsCurrent, 'utf8').catch(() => '0')).trim());
+    if (!(inUse > 0) || Date.now() >= deadline) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /** Kills what is left, then removes the directories (rmdir fails while a process is still inside). */

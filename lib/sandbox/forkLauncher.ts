@@ -39,6 +39,9 @@ export class ForkLauncher implements Launcher {
   async startKernel(): Promise<KernelStreams> {
     const { limits, runtime } = this.opts;
     const cgroup = this.cgroup;
+    // A restarted kernel joins the group its predecessor's tree is still leaving (a hard-killed kernel, a fork bomb's
+    // children): until they are gone they count against pids.max, and the new kernel's own forks fail with EAGAIN.
+    if (cgroup && this.kernels.size === 0) await cgroup.settle(SETTLE_MS);
     const streams = await this.server.startKernel({
       workDir: this.opts.workDir,
       env: sandboxEnv({ home: '/tmp', pathDirs: [dirname(pythonInside(runtime.python).python)] }),
@@ -76,6 +79,9 @@ export class ForkLauncher implements Launcher {
     for (const pid of (await this.cgroup?.pids()) ?? []) killQuietly(pid);
   }
 }
+
+/** How long a kernel start waits for the leftovers of the one before to leave the cgroup. */
+const SETTLE_MS = 5_000;
 
 async function joinCgroup(cgroup: SandboxCgroup, pid: number): Promise<void> {
   for (const file of cgroup.procsFiles) await writeFile(file, String(pid));

@@ -116,6 +116,18 @@ describe('fork server (bwrap)', () => {
     expect(zygotePid()).not.toBe(pid);
   });
 
+  // The restarted kernel joins the same cgroup while its predecessor's tree is still leaving it; before the start waited
+  // for the group to empty, its setup forks could fail at pids.max ("sandbox setup failed: [Errno 11]").
+  it('a kernel restarted right after one that filled the process limit starts', async () => {
+    const sb = await sandbox('refill');
+    const fill = 'import os, time\nfor _ in range(200):\n    try:\n        if os.fork() == 0:\n            time.sleep(600); os._exit(0)\n    except OSError:\n        break\n';
+    for (let round = 0; round < 3; round++) {
+      const hung = await sb.execute(`${fill}sum(range(10**14))`, { timeoutMs: 1500 });
+      expect(hung).toMatchObject({ timedOut: true, stateReset: true });
+      expect(await sb.execute('print(6 * 7)', { timeoutMs: 20_000 })).toMatchObject({ stdout: '42\n', error: '' });
+    }
+  }, 120_000);
+
   it('a worker that ends leaves no FIFO folder behind', async () => {
     const script = `
       import { mkdirSync } from 'node:fs';
