@@ -33,3 +33,12 @@ export async function signIn(page: Page, loginUrl: string): Promise<void> {
   await page.locator('.signed-in .user-name').waitFor();
   if (new URL(page.url()).searchParams.has('token')) throw new Error(`the token stayed in the address bar: ${page.url()}`);
 }
+
+/**
+ * "+ New conversation", then its page: the click creates the conversation first, so until the address changes the
+ * first screen's own message box is still the one on the page (what is typed there goes along; files do not).
+ */
+export async function newConversation(page: Page): Promise<void> {
+  await page.getByRole('button', { name: '+ New conversation' }).click();
+  await page.waitForURL(/#\/c\/[^/]+$/);
+}

@@ -10,7 +10,7 @@ import { startServer, type RunningServer } from '../../server/start';
 import { startE2E, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
 import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
-import { launchChromium, openPage } from './browser';
+import { launchChromium, newConversation, openPage } from './browser';
 import { SALES_CSV, SALES_TOTALS } from './salesScript';
 import { hold, salesModel, type Hold } from './salesModel';
 
@@ -49,8 +49,7 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
 
   async function newConversationWithCsv(page: Page): Promise<string> {
     await page.goto(server.url);
-    await page.getByRole('button', { name: '+ New conversation' }).click();
-    await page.waitForURL(/#\/c\/[^/]+$/);
+    await newConversation(page);
     await page.locator('#file-input').setInputFiles({ name: 'sales.csv', mimeType: 'text/csv', buffer: Buffer.from(SALES_CSV) });
     await page.locator('.chip-uploaded').waitFor();
     return decodeURIComponent(page.url().split('#/c/')[1]!);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeAnalysisApi } from '../helpers/fakeAnalysisApi';
-import { launchChromium, openPage } from './browser';
+import { launchChromium, newConversation, openPage } from './browser';
 import { CODE_V1, SALES_CSV, SALES_TOTALS, salesScript } from './salesScript';
 
 const CSV_FILE = { name: 'sales.csv', mimeType: 'text/csv', buffer: Buffer.from(SALES_CSV) };
@@ -20,10 +20,9 @@ describe('analysis web app (UI against the fake API)', () => {
   const app = fakeApp();
   const { fake } = app;
 
-  async function newConversation(page: Page): Promise<string> {
+  async function openNewConversation(page: Page): Promise<string> {
     await page.goto(fake.url);
-    await page.getByRole('button', { name: '+ New conversation' }).click();
-    await page.waitForURL(/#\/c\/[^/]+$/);
+    await newConversation(page);
     await page.getByLabel('Message').waitFor();
     return decodeURIComponent(page.url().split('#/c/')[1]!);
   }
@@ -38,7 +37,7 @@ describe('analysis web app (UI against the fake API)', () => {
   it('upload a CSV, ask: the steps stream in, the table rows and the bars match the data, the file downloads byte for byte', async () => {
     app.pauseAt = 4; // hold the turn after the first execution's result
     const { page, pageErrors, foreignRequests, close } = await openPage(app.browser, fake.url);
-    const id = await newConversation(page);
+    const id = await openNewConversation(page);
     await askWithCsv(page);
     const turn = page.locator('article.turn').first();
     // mid-turn: the reasoning step, the (collapsed) code and the execution's stdout are on the page, no answer yet
@@ -79,7 +78,7 @@ describe('analysis web app (UI against the fake API)', () => {
   it('debug view: the full prompt, the reply, stdout, the diff between code versions, timings and the sandbox', async () => {
     app.pauseAt = undefined;
     const { page, pageErrors, close } = await openPage(app.browser, fake.url);
-    const id = await newConversation(page);
+    const id = await openNewConversation(page);
     await askWithCsv(page);
     await page.locator('.status-completed').waitFor();
     await page.getByRole('tab', { name: 'Debug' }).click();
@@ -103,7 +102,7 @@ describe('analysis web app (UI against the fake API)', () => {
   it('reload mid-turn: the turn shows where it stands, then finishes, with no step shown twice', async () => {
     app.pauseAt = 4;
     const { page, close } = await openPage(app.browser, fake.url);
-    const id = await newConversation(page);
+    const id = await openNewConversation(page);
     await askWithCsv(page);
     const work = page.locator('article.turn .work > li');
     await expect.poll(() => work.count()).toBe(3); // step, code, python_execute with its result
@@ -121,7 +120,7 @@ describe('analysis web app (UI against the fake API)', () => {
   it('cancel a running turn: it ends as cancelled and nothing more streams in', async () => {
     app.pauseAt = 2;
     const { page, close } = await openPage(app.browser, fake.url);
-    const id = await newConversation(page);
+    const id = await openNewConversation(page);
     await askWithCsv(page);
     await expect.poll(() => page.locator('article.turn .work > li').count()).toBe(2);
     await page.getByRole('button', { name: 'Cancel turn' }).click();
@@ -140,7 +139,7 @@ describe('analysis web app: bad input (against the fake API)', () => {
   it('an upload over the limit or of a refused type is shown on its file, and the typed text stays', async () => {
     const { page, close } = await openPage(app.browser, fake.url);
     await page.goto(fake.url);
-    await page.getByRole('button', { name: '+ New conversation' }).click();
+    await newConversation(page);
     await page.getByLabel('Message').fill('my question');
     await page.locator('#file-input').setInputFiles([
       { name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.alloc(5000, 'a') },
@@ -158,7 +157,7 @@ describe('analysis web app: bad input (against the fake API)', () => {
     app.pauseAt = 1;
     const { page, close } = await openPage(app.browser, fake.url);
     await page.goto(fake.url);
-    await page.getByRole('button', { name: '+ New conversation' }).click();
+    await newConversation(page);
     await page.waitForURL(/#\/c\//);
     const id = decodeURIComponent(page.url().split('#/c/')[1]!);
     await page.getByLabel('Message').fill('first');
@@ -197,7 +196,7 @@ describe('analysis web app: bad input (against the fake API)', () => {
     page.on('requestfailed', (r) => logStream(`failed (${r.failure()?.errorText})`, r.url()));
     page.on('response', (r) => logStream(`response ${r.status()}`, r.url()));
     await page.goto(fake.url);
-    await page.getByRole('button', { name: '+ New conversation' }).click();
+    await newConversation(page);
     await page.waitForURL(/#\/c\//);
     const id = decodeURIComponent(page.url().split('#/c/')[1]!);
     await page.getByLabel('Message').fill(QUESTION);
@@ -222,7 +221,7 @@ describe('analysis web app: bad input (against the fake API)', () => {
     app.pauseAt = undefined;
     const { page, close } = await openPage(app.browser, fake.url, { width: 390, height: 800 });
     await page.goto(fake.url);
-    await page.getByRole('button', { name: '+ New conversation' }).click();
+    await newConversation(page);
     await page.getByLabel('Message').fill(QUESTION);
     await page.getByLabel('Message').press('Enter');
     await page.locator('.status-completed').waitFor();

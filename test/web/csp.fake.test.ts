@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeAnalysisApi, type ScriptEntry } from '../helpers/fakeAnalysisApi';
-import { launchChromium, openPage } from './browser';
+import { launchChromium, newConversation, openPage } from './browser';
 import { salesScript } from './salesScript';
 
 /** Values 1..4 doubled by a `calculate`, the first dropped by a `filter`, the top bar coloured by a `test`: three expressions. */
@@ -70,7 +70,7 @@ describe('web app under its Content-Security-Policy (against the fake API)', () 
     page.on('console', (m) => m.type() === 'error' && /Content Security Policy/i.test(m.text()) && cspConsole.push(m.text()));
     const response = await page.goto(fake.url);
     expect(response!.headers()['content-security-policy']).toContain("script-src 'self' 'sha256-");
-    await page.getByRole('button', { name: '+ New conversation' }).click();
+    await newConversation(page);
     await page.getByLabel('Message').fill('total sales by region, and the doubled values');
     await page.getByLabel('Message').press('Enter');
     await page.locator('.status-completed').waitFor();
@@ -113,7 +113,7 @@ describe('web app under its Content-Security-Policy (against the fake API)', () 
     const { page, close } = await openPage(browser, fake.url);
     await page.addInitScript(RECORD_VIOLATIONS);
     await page.goto(fake.url);
-    await page.getByRole('button', { name: '+ New conversation' }).click();
+    await newConversation(page);
     await page.getByLabel('Message').fill('chart');
     await page.getByLabel('Message').press('Enter');
     await page.locator('[data-viz-id=expr_chart] svg .mark-rect path').first().waitFor();

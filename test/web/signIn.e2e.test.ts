@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/start';
 import { startAnalysisEnv, type AnalysisEnv } from '../helpers/analysis';
 import { TEST_NAMESPACE } from '../helpers/temporalServer';
-import { launchChromium, signIn } from './browser';
+import { launchChromium, newConversation, signIn } from './browser';
 import { SALES_CSV } from './salesScript';
 import { salesReply } from './salesModel';
 
@@ -190,8 +190,7 @@ describe('sign-in, and other origins against the app, in Chromium: they read not
     page.on('pageerror', (e) => pageErrors.push(e.message));
     await signIn(page, a.server.loginUrl);
     expect(page.url()).not.toContain('token=');
-    await page.getByRole('button', { name: '+ New conversation' }).click();
-    await page.waitForURL(/#\/c\/[^/]+$/);
+    await newConversation(page);
     await page.locator('#file-input').setInputFiles({ name: 'sales.csv', mimeType: 'text/csv', buffer: Buffer.from(SALES_CSV) });
     await page.locator('.chip-uploaded').waitFor();
     await page.getByLabel('Message').fill('Total sales by region');
