@@ -45,7 +45,8 @@ async function localInput(input: unknown, opts: ArtifactPathOptions): Promise<un
     if (typeof out[key] === 'string') out[key] = await fileInExistingFolder(out[key] as string, opts);
   }
   for (const key of INPUT_FILE_LISTS) {
-    if (Array.isArray(out[key])) out[key] = await Promise.all((out[key] as string[]).map((p) => fileInExistingFolder(p, opts)));
+    if (Array.isArray(out[key]))
+      out[key] = await Promise.all((out[key] as string[]).map((p) => fileInExistingFolder(p, opts)));
   }
   return out;
 }
@@ -76,7 +77,8 @@ function resolveOrFail(payloadPath: string, root: string | undefined): string {
   try {
     return fromPayloadPath(payloadPath, root);
   } catch (err) {
-    if (err instanceof ArtifactsRootError) throw ApplicationFailure.retryable(`${workerName()}: ${err.message}`, 'ArtifactsRootMissing');
+    if (err instanceof ArtifactsRootError)
+      throw ApplicationFailure.retryable(`${workerName()}: ${err.message}`, 'ArtifactsRootMissing');
     throw err;
   }
 }
@@ -105,7 +107,10 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 function exists(p: string): Promise<boolean> {
-  return access(p).then(() => true, () => false);
+  return access(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 function workerName(): string {

@@ -19,4 +19,11 @@ export function createActivities(deps: WorkerDeps) {
 }
 
 export { recalcActivities };
-export type { AnalysisActivities, DsbenchActivities, RecalcActivities, RunActivities, SpreadsheetActivities, WorkerDeps };
+export type {
+  AnalysisActivities,
+  DsbenchActivities,
+  RecalcActivities,
+  RunActivities,
+  SpreadsheetActivities,
+  WorkerDeps,
+};

@@ -33,7 +33,10 @@ export interface Session {
 export class SessionRegistry {
   private readonly sessions = new Map<string, Promise<Session>>();
 
-  constructor(private readonly deps: WorkerDeps, private readonly idleTtlMs = SESSION_IDLE_TTL_MS) {}
+  constructor(
+    private readonly deps: WorkerDeps,
+    private readonly idleTtlMs = SESSION_IDLE_TTL_MS,
+  ) {}
 
   static key(runDir: string, taskId: string, conversation: string): string {
     return `${path.resolve(runDir)}::${taskId}::${conversation}`;
@@ -84,7 +87,10 @@ export class SessionRegistry {
     await mkdir(workDir, { recursive: true });
     for (const input of inputs) await copyFile(input.inputPath, path.join(workDir, input.inputName));
     const factory = await this.deps.sandboxFactory();
-    const sandbox = await factory.create({ workDir, limits: { memoryMiB: this.deps.config.sandbox.memoryMiB, maxProcesses: this.deps.config.sandbox.maxProcesses } });
+    const sandbox = await factory.create({
+      workDir,
+      limits: { memoryMiB: this.deps.config.sandbox.memoryMiB, maxProcesses: this.deps.config.sandbox.maxProcesses },
+    });
     return { sandbox, workDir };
   }
 
@@ -94,4 +100,3 @@ export class SessionRegistry {
     s.idleTimer.unref();
   }
 }
-

@@ -10,16 +10,23 @@ import type { ScriptedRequest } from '../lib/scriptedLlm';
 import type { RunProgress } from '../contracts/run';
 
 // test/helpers/e2e.ts uses CommonJS `__dirname` (fine under vitest); give it one when run as an ES module.
-(globalThis as { __dirname?: string }).__dirname ??= path.join(path.dirname(fileURLToPath(import.meta.url)), '../test/helpers');
-const { startE2E, startBenchmarkRun, startInProcessWorkers, readTaskResult, DEV20 } = await import('../test/helpers/e2e');
+(globalThis as { __dirname?: string }).__dirname ??= path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../test/helpers',
+);
+const { startE2E, startBenchmarkRun, startInProcessWorkers, readTaskResult, DEV20 } =
+  await import('../test/helpers/e2e');
 
 const AGENTS = (process.argv[2] ?? 'single,row_exec,react_exec,row_react_exec,sheetcopilot').split(',');
-const TASKS = (JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8')) as { id: number | string }[]).map((t) => String(t.id));
+const TASKS = (JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8')) as { id: number | string }[]).map(
+  (t) => String(t.id),
+);
 
 /** A copy-input-to-output solution (official prompts name literal paths; SheetCopilot predefines the variables). */
 function reply(request: ScriptedRequest): string {
   const first = request.messages[0]?.content ?? '';
-  if (/VALIDATION|Stage 5/.test(request.messages.at(-1)?.content ?? '') && request.messages.length > 5) return 'VALIDATION PASSED';
+  if (/VALIDATION|Stage 5/.test(request.messages.at(-1)?.content ?? '') && request.messages.length > 5)
+    return 'VALIDATION PASSED';
   if (/Stage [23]/.test(request.messages.at(-1)?.content ?? '')) return '## 1. Core Objective\nCopy the workbook.';
   const input = /### spreadsheet_path\n(.+)\n/.exec(first)?.[1];
   const output = /### output_path\n(.+)\n/.exec(first)?.[1];
@@ -40,7 +47,13 @@ try {
     const results = TASKS.map((t) => readTaskResult(run.runDir, t));
     const sum = (f: (r: (typeof results)[number]) => number) => results.reduce((a, r) => a + f(r), 0) / results.length;
     console.log(
-      `${agent.padEnd(16)} ${String(results.length).padStart(5)}  ${sum((r) => r.llmCalls).toFixed(2).padStart(10)}  ${sum((r) => r.usage.inputTokens).toFixed(0).padStart(11)}  ${sum((r) => r.usage.outputTokens).toFixed(0).padStart(12)}  ${((Date.now() - started) / 1000).toFixed(1).padStart(6)}`,
+      `${agent.padEnd(16)} ${String(results.length).padStart(5)}  ${sum((r) => r.llmCalls)
+        .toFixed(2)
+        .padStart(10)}  ${sum((r) => r.usage.inputTokens)
+        .toFixed(0)
+        .padStart(11)}  ${sum((r) => r.usage.outputTokens)
+        .toFixed(0)
+        .padStart(12)}  ${((Date.now() - started) / 1000).toFixed(1).padStart(6)}`,
     );
   }
 } finally {

@@ -36,7 +36,10 @@ async function main(): Promise<void> {
   const [toolsDir, bareDir] = [join(root, 'tools'), join(root, 'bare')];
   mkdirSync(toolsDir);
   mkdirSync(bareDir);
-  const factory = await createSandboxFactory({ backend: 'bwrap', executionTimeoutMs: 60_000, memoryMiB: 2048, maxProcesses: 64, dockerImage: '' }, { warmModules: [] });
+  const factory = await createSandboxFactory(
+    { backend: 'bwrap', executionTimeoutMs: 60_000, memoryMiB: 2048, maxProcesses: 64, dockerImage: '' },
+    { warmModules: [] },
+  );
   const config = analysisConfigSchema.parse({ fetch: { allowPrivateAddresses: true, perHostPerMinute: 100_000 } });
   const ctx: ToolContext = { conversationId: 'bench', workspaceDir: toolsDir, config, sandboxFactory: factory };
   const bare = await factory.create({ workDir: bareDir });
@@ -47,13 +50,21 @@ async function main(): Promise<void> {
     await runTool('python_execute', { code: 'import pandas as pd\nx = 1' }, ctx);
     await bare.execute('x = 1');
     console.log(`bare kernel execute 'x + 1'        ${stats(await sample(runs, () => bare.execute('x + 1')))}`);
-    console.log(`python_execute 'x + 1'             ${stats(await sample(runs, () => runTool('python_execute', { code: 'x + 1' }, ctx)))}`);
+    console.log(
+      `python_execute 'x + 1'             ${stats(await sample(runs, () => runTool('python_execute', { code: 'x + 1' }, ctx)))}`,
+    );
     await runTool('python_execute', { code: 'df = pd.DataFrame({"a": range(1000), "b": range(1000)})' }, ctx);
-    const chart = await sample(Math.min(runs, 10), () => runTool('python_execute', { code: 'save_chart(df, "line", x="a", y="b", id="c")' }, ctx));
+    const chart = await sample(Math.min(runs, 10), () =>
+      runTool('python_execute', { code: 'save_chart(df, "line", x="a", y="b", id="c")' }, ctx),
+    );
     console.log(`python_execute save_chart 1k rows  ${stats(chart)}`);
-    const fetch = await sample(Math.min(runs, 10), () => runTool('web_fetch', { url: `http://127.0.0.1:${port}/x`, type: 'file', filename: 'x.bin' }, ctx));
+    const fetch = await sample(Math.min(runs, 10), () =>
+      runTool('web_fetch', { url: `http://127.0.0.1:${port}/x`, type: 'file', filename: 'x.bin' }, ctx),
+    );
     console.log(`web_fetch 1 MB to file (loopback)  ${stats(fetch)}`);
-    console.log(`calculator 'mean([1,2,3]) * 2'    ${stats(await sample(runs, () => runTool('calculator', { expression: 'mean([1,2,3]) * 2' }, ctx)))}`);
+    console.log(
+      `calculator 'mean([1,2,3]) * 2'    ${stats(await sample(runs, () => runTool('calculator', { expression: 'mean([1,2,3]) * 2' }, ctx)))}`,
+    );
   } finally {
     server.close();
     await bare.dispose();

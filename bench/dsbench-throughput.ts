@@ -12,7 +12,11 @@ import { parseArgs } from 'node:util';
 import { runToEnd, startBenchmarkRun, startE2E } from '../test/helpers/e2e';
 
 const { values: args } = parseArgs({
-  options: { competitions: { type: 'string', default: '8' }, questions: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '8' } },
+  options: {
+    competitions: { type: 'string', default: '8' },
+    questions: { type: 'string', default: '10' },
+    concurrency: { type: 'string', default: '8' },
+  },
 });
 const COMPETITIONS = Number(args.competitions);
 const QUESTIONS = Number(args.questions);
@@ -28,7 +32,8 @@ function syntheticDataset(): string {
     mkdirSync(comp, { recursive: true });
     cpSync(SAMPLE_COMPETITION, comp, { recursive: true });
     const questions = Array.from({ length: QUESTIONS }, (_, q) => `question${q + 1}`);
-    for (const q of questions) writeFileSync(path.join(comp, `${q}.txt`), `Synthetic ${q}: which option?\nA. one\nB. two`);
+    for (const q of questions)
+      writeFileSync(path.join(comp, `${q}.txt`), `Synthetic ${q}: which option?\nA. one\nB. two`);
     records.push(JSON.stringify({ id, name: `bench-${id}`, url: 'u', questions, answers: questions.map(() => 'A') }));
   }
   writeFileSync(path.join(dir, 'data.json'), records.join('\n'));
@@ -37,7 +42,11 @@ function syntheticDataset(): string {
 
 async function main(): Promise<void> {
   const env = await startE2E(
-    { rules: [{ name: 'judge', match: { callKey: /\/judge/ }, reply: 'True' }], fallback: 'The answer is A.', latencyMs: 0 },
+    {
+      rules: [{ name: 'judge', match: { callKey: /\/judge/ }, reply: 'True' }],
+      fallback: 'The answer is A.',
+      latencyMs: 0,
+    },
     { config: { run: { concurrency: Number(args.concurrency) }, recalc: { engine: 'none' } } },
   );
   try {
@@ -46,14 +55,16 @@ async function main(): Promise<void> {
     const final = await runToEnd(env, run);
     const seconds = (Date.now() - t0) / 1000;
     const answered = env.llm.log.filter((e) => e.answered).length;
-    console.log(JSON.stringify({
-      competitions: COMPETITIONS,
-      questions: final.done,
-      concurrency: Number(args.concurrency),
-      llmCallsAnswered: answered,
-      wallSeconds: Math.round(seconds * 100) / 100,
-      questionsPerSecond: Math.round((final.done / seconds) * 100) / 100,
-    }));
+    console.log(
+      JSON.stringify({
+        competitions: COMPETITIONS,
+        questions: final.done,
+        concurrency: Number(args.concurrency),
+        llmCallsAnswered: answered,
+        wallSeconds: Math.round(seconds * 100) / 100,
+        questionsPerSecond: Math.round((final.done / seconds) * 100) / 100,
+      }),
+    );
   } finally {
     await env.close();
   }

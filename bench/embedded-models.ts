@@ -36,7 +36,13 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '2' },
   },
 });
-const list = (v: string | undefined) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
+const list = (v: string | undefined) =>
+  v
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 const DEV20 = sharedData('spreadsheetbench-dev20');
 const SUITE = path.join(REPO, 'data/analysis');
 const OUT = path.join(REPO, 'bench/out/embedded-models.json');
@@ -61,7 +67,9 @@ const work = mkdtempSync(path.join(os.tmpdir(), 'sb-embedded-'));
 chmodSync(work, 0o755);
 const data = createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' });
-  createReadStream(path.join(SUITE, 'files', path.basename(req.url ?? ''))).on('error', () => res.end()).pipe(res);
+  createReadStream(path.join(SUITE, 'files', path.basename(req.url ?? '')))
+    .on('error', () => res.end())
+    .pipe(res);
 });
 await new Promise<void>((r) => data.listen(0, '127.0.0.1', r));
 const dataUrl = `http://127.0.0.1:${(data.address() as AddressInfo).port}`;
@@ -70,12 +78,22 @@ const temporal = await startTestTemporal();
 try {
   for (const model of list(args.models)) {
     for (const agent of list(args.dev20)) {
-      const ids = (JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8')) as { id: unknown }[]).map((r) => String(r.id)).slice(0, Number(args['dev20-tasks']));
+      const ids = (JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8')) as { id: unknown }[])
+        .map((r) => String(r.id))
+        .slice(0, Number(args['dev20-tasks']));
       record(await runCli(model, 'dev20', agent, ['--dataset', DEV20, '--agent', agent, '--tasks', ids.join(',')]));
     }
     for (const pattern of list(args.patterns)) {
       const tasks = list(args['suite-tasks']);
-      record(await runCli(model, 'analysis', pattern, ['--dataset', SUITE, '--agent', pattern, ...(tasks.length ? ['--tasks', tasks.join(',')] : [])]));
+      record(
+        await runCli(model, 'analysis', pattern, [
+          '--dataset',
+          SUITE,
+          '--agent',
+          pattern,
+          ...(tasks.length ? ['--tasks', tasks.join(',')] : []),
+        ]),
+      );
     }
   }
 } finally {
@@ -88,12 +106,30 @@ printTable();
 async function runCli(model: string, dataset: Row['dataset'], agent: string, flags: string[]): Promise<Row> {
   const runDir = path.join(work, `${model}-${dataset}-${agent}`);
   const config = path.join(work, `config-${model}-${dataset}-${agent}.json`);
-  writeFileSync(config, JSON.stringify({ analysisSuite: { dataUrl }, analysis: { fetch: { allowPrivateAddresses: true } }, conversation: { dir: path.join(runDir, '..', `conv-${model}-${agent}`) } }));
-  const env = { ...process.env, SHEETBENCH_CONFIG: config, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: TEST_NAMESPACE, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
+  writeFileSync(
+    config,
+    JSON.stringify({
+      analysisSuite: { dataUrl },
+      analysis: { fetch: { allowPrivateAddresses: true } },
+      conversation: { dir: path.join(runDir, '..', `conv-${model}-${agent}`) },
+    }),
+  );
+  const env = {
+    ...process.env,
+    SHEETBENCH_CONFIG: config,
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_NAMESPACE: TEST_NAMESPACE,
+    OPENAI_API_KEY: '',
+    OPENAI_BASE_URL: '',
+  };
   const started = Date.now();
   process.stdout.write(`${model} ${dataset} ${agent}: running…\n`);
   const exit = await new Promise<number | null>((resolve) => {
-    const child = spawn(path.join(REPO, 'bin/sheetbench'), ['run', ...flags, '--model', model, '--concurrency', String(args.concurrency), '--out', runDir], { cwd: REPO, env, stdio: ['ignore', 'inherit', 'pipe'] });
+    const child = spawn(
+      path.join(REPO, 'bin/sheetbench'),
+      ['run', ...flags, '--model', model, '--concurrency', String(args.concurrency), '--out', runDir],
+      { cwd: REPO, env, stdio: ['ignore', 'inherit', 'pipe'] },
+    );
     let tail = '';
     child.stderr.on('data', (d: Buffer) => (tail = (tail + d.toString()).slice(-3000)));
     child.on('close', (code) => {
@@ -111,23 +147,52 @@ async function runCli(model: string, dataset: Row['dataset'], agent: string, fla
       ? `soft ${(summary.overall.soft * 100).toFixed(2)}% hard ${(summary.overall.hard * 100).toFixed(2)}%`
       : `passed ${summary.passed}/${summary.scored}${summary.skipped.length ? ` (${summary.skipped.length} skipped)` : ''}${agent === 'auto' ? ` chose ${JSON.stringify(Object.fromEntries(Object.entries(summary.byPattern as Record<string, { scored: number }>).map(([p, g]) => [p, g.scored])))}` : ''}`;
   const failed = dataset === 'dev20' ? summary.failed : summary.failed.length;
-  return { model, dataset, agent, tasks, score, failed, wallS: Math.round(wallS), wallPerTaskS: round1(wallS / Math.max(1, tasks)), meanTaskS: round1(meanTaskS), ...(exit !== 0 ? { note: `exit ${exit}` } : {}) };
+  return {
+    model,
+    dataset,
+    agent,
+    tasks,
+    score,
+    failed,
+    wallS: Math.round(wallS),
+    wallPerTaskS: round1(wallS / Math.max(1, tasks)),
+    meanTaskS: round1(meanTaskS),
+    ...(exit !== 0 ? { note: `exit ${exit}` } : {}),
+  };
 }
 
 function readResults(runDir: string): Array<{ wallMs: number }> {
   const dir = path.join(runDir, 'results');
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { wallMs: number });
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { wallMs: number });
 }
 
 function record(row: Row): void {
   rows.push(row);
   process.stdout.write(`  ${JSON.stringify(row)}\n`);
   mkdirSync(path.dirname(OUT), { recursive: true });
-  writeFileSync(OUT, `${JSON.stringify({ machine: `${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`, concurrency: Number(args.concurrency), rows }, null, 2)}\n`);
+  writeFileSync(
+    OUT,
+    `${JSON.stringify(
+      {
+        machine: `${os.cpus().length} cores, load ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
+        concurrency: Number(args.concurrency),
+        rows,
+      },
+      null,
+      2,
+    )}\n`,
+  );
 }
 
 function printTable(): void {
-  process.stdout.write('\nmodel                      dataset   agent            tasks  score                                      failed  wall s  s/task  mean task s\n');
+  process.stdout.write(
+    '\nmodel                      dataset   agent            tasks  score                                      failed  wall s  s/task  mean task s\n',
+  );
   for (const r of rows) {
     process.stdout.write(
       `${r.model.padEnd(26)} ${r.dataset.padEnd(9)} ${r.agent.padEnd(16)} ${String(r.tasks).padStart(5)}  ${r.score.padEnd(42)} ${String(r.failed).padStart(6)} ${String(r.wallS).padStart(7)} ${String(r.wallPerTaskS).padStart(7)} ${String(r.meanTaskS).padStart(12)}${r.note ? `  ${r.note}` : ''}\n`,

@@ -18,21 +18,36 @@ import { loadAverage, ProcessCpuMeter } from './processCpu';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '10' } } });
 const RUNS = Number(args.runs);
-const INPUT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../data/sample/spreadsheet/1002/3_1002_input.xlsx');
+const INPUT = path.resolve(
+  path.dirname(new URL(import.meta.url).pathname),
+  '../data/sample/spreadsheet/1002/3_1002_input.xlsx',
+);
 
 const CODE = {
   copy: "import shutil\nshutil.copy('in.xlsx', 'out.xlsx')",
-  pandas: "import pandas as pd, openpyxl\ndf = pd.read_excel('in.xlsx')\nwb = openpyxl.load_workbook('in.xlsx')\nprint(df.shape, wb.sheetnames)",
+  pandas:
+    "import pandas as pd, openpyxl\ndf = pd.read_excel('in.xlsx')\nwb = openpyxl.load_workbook('in.xlsx')\nprint(df.shape, wb.sheetnames)",
 };
 
 async function main(): Promise<void> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sb-exec-cpu-'));
   chmodSync(root, 0o755); // the sandbox uid must reach the work dirs
-  const config = { backend: 'bwrap', executionTimeoutMs: 60_000, memoryMiB: 2048, maxProcesses: 64, dockerImage: 'unused', workRoot: root } as const;
+  const config = {
+    backend: 'bwrap',
+    executionTimeoutMs: 60_000,
+    memoryMiB: 2048,
+    maxProcesses: 64,
+    dockerImage: 'unused',
+    workRoot: root,
+  } as const;
   const fresh = await createSandboxFactory({ ...config, forkServer: false });
   const forked = await createSandboxFactory({ ...config, forkServer: true });
   await runOnce(forked, path.join(root, 'zygote-start'), CODE.copy, []);
-  const modes = [['warm', fresh, undefined], ['one-shot', fresh, []], ['fork-server', forked, []]] as const;
+  const modes = [
+    ['warm', fresh, undefined],
+    ['one-shot', fresh, []],
+    ['fork-server', forked, []],
+  ] as const;
   const rows: Record<string, unknown>[] = [];
   for (const [codeName, code] of Object.entries(CODE)) {
     for (const [mode, factory, warmModules] of modes) {
@@ -40,7 +55,8 @@ async function main(): Promise<void> {
       const meter = new ProcessCpuMeter(-1);
       meter.start();
       const t0 = performance.now();
-      for (let i = 0; i < RUNS; i++) await runOnce(factory, path.join(root, `${codeName}-${mode}-${i}`), code, warmModules);
+      for (let i = 0; i < RUNS; i++)
+        await runOnce(factory, path.join(root, `${codeName}-${mode}-${i}`), code, warmModules);
       const wallMs = (performance.now() - t0) / RUNS;
       const cpu = meter.stop();
       rows.push({
@@ -59,8 +75,16 @@ async function main(): Promise<void> {
   rmSync(root, { recursive: true, force: true });
 }
 
-async function runOnce(factory: SandboxFactory, workDir: string, code: string, warmModules: readonly string[] | undefined): Promise<void> {
-  const sandbox = await factory.create({ workDir, warmModules: warmModules === undefined ? undefined : [...warmModules] });
+async function runOnce(
+  factory: SandboxFactory,
+  workDir: string,
+  code: string,
+  warmModules: readonly string[] | undefined,
+): Promise<void> {
+  const sandbox = await factory.create({
+    workDir,
+    warmModules: warmModules === undefined ? undefined : [...warmModules],
+  });
   await sandbox.writeFile('in.xlsx', '');
   copyFileSync(INPUT, path.join(workDir, 'in.xlsx'));
   const result = await sandbox.execute(code);

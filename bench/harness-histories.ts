@@ -72,9 +72,14 @@ function firstWorkflowTaskDelay(events: HistoryEvent[]): number {
 }
 
 function signalRoundTrips(events: HistoryEvent[]): number {
-  const initiated = new Map(events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes).map((e) => [Number(e.eventId), timeOf(e)]));
+  const initiated = new Map(
+    events
+      .filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes)
+      .map((e) => [Number(e.eventId), timeOf(e)]),
+  );
   return events.reduce((ms, e) => {
-    const done = e.externalWorkflowExecutionSignaledEventAttributes ?? e.signalExternalWorkflowExecutionFailedEventAttributes;
+    const done =
+      e.externalWorkflowExecutionSignaledEventAttributes ?? e.signalExternalWorkflowExecutionFailedEventAttributes;
     const from = done ? initiated.get(Number(done.initiatedEventId)) : undefined;
     return from === undefined ? ms : ms + timeOf(e) - from;
   }, 0);
@@ -117,7 +122,9 @@ export async function workflowTimeline(client: Client, workflowId: string): Prom
 function eventDetail(e: HistoryEvent): string {
   return (
     e.activityTaskScheduledEventAttributes?.activityType?.name ??
-    (e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes.markerName, localActivityData(e)?.activity_type].filter(Boolean).join(' ') : undefined) ??
+    (e.markerRecordedEventAttributes
+      ? [e.markerRecordedEventAttributes.markerName, localActivityData(e)?.activity_type].filter(Boolean).join(' ')
+      : undefined) ??
     Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}).join(',') ??
     ''
   );
@@ -158,7 +165,10 @@ function activityTimings(events: HistoryEvent[]): ActivityTiming[] {
   const byId = new Map(events.map((e) => [Number(e.eventId), e]));
   const out: ActivityTiming[] = [];
   for (const e of events) {
-    const closed = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes;
+    const closed =
+      e.activityTaskCompletedEventAttributes ??
+      e.activityTaskFailedEventAttributes ??
+      e.activityTaskTimedOutEventAttributes;
     if (!closed || !isActivityClose(e)) continue;
     const scheduled = byId.get(Number(closed.scheduledEventId));
     const started = byId.get(Number(closed.startedEventId));
@@ -215,7 +225,12 @@ export interface SlowWorkflowTask {
 }
 
 /** The workflow tasks of one history that ran (started → completed) longer than `thresholdMs`. */
-export async function slowWorkflowTasks(client: Client, workflowId: string, runId: string | undefined, thresholdMs: number): Promise<SlowWorkflowTask[]> {
+export async function slowWorkflowTasks(
+  client: Client,
+  workflowId: string,
+  runId: string | undefined,
+  thresholdMs: number,
+): Promise<SlowWorkflowTask[]> {
   const events = (await client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
   const out: SlowWorkflowTask[] = [];
   let started = 0;
@@ -226,9 +241,14 @@ export async function slowWorkflowTasks(client: Client, workflowId: string, runI
     const after: string[] = [];
     const localActivities: Array<{ type: string; ms: number }> = [];
     let previous = started;
-    for (let j = i + 1; j < events.length && events[j].eventType !== EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED; j++) {
+    for (
+      let j = i + 1;
+      j < events.length && events[j].eventType !== EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED;
+      j++
+    ) {
       after.push(EventType[events[j].eventType ?? 0].replace('EVENT_TYPE_', ''));
-      const la = localActivityData(events[j]) as { activity_type?: string; complete_time?: { seconds: number; nanos: number } } | undefined;
+      const la = localActivityData(events[j]) as
+        { activity_type?: string; complete_time?: { seconds: number; nanos: number } } | undefined;
       if (la?.activity_type && la.complete_time) {
         const done = la.complete_time.seconds * 1000 + Math.round(la.complete_time.nanos / 1e6);
         localActivities.push({ type: la.activity_type, ms: done - previous });
@@ -237,7 +257,13 @@ export async function slowWorkflowTasks(client: Client, workflowId: string, runI
     }
     const counts = new Map<string, number>();
     for (const a of after) counts.set(a, (counts.get(a) ?? 0) + 1);
-    out.push({ workflowId, startedAtMs: started, runMs: timeOf(e) - started, outcome: [...counts].map(([k, n]) => (n > 1 ? `${k}×${n}` : k)).join(' ') || 'nothing', localActivities });
+    out.push({
+      workflowId,
+      startedAtMs: started,
+      runMs: timeOf(e) - started,
+      outcome: [...counts].map(([k, n]) => (n > 1 ? `${k}×${n}` : k)).join(' ') || 'nothing',
+      localActivities,
+    });
   }
   return out;
 }

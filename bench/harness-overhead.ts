@@ -15,12 +15,25 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEV20, runToEnd, startBenchmarkRun, startE2EWith } from '../test/helpers/e2e';
-import { mapValues, percentile, round, sumBy, workflowTimeline, workflowTiming, type ActivityTiming, type WorkflowTiming } from './harness-histories';
+import {
+  mapValues,
+  percentile,
+  round,
+  sumBy,
+  workflowTimeline,
+  workflowTiming,
+  type ActivityTiming,
+  type WorkflowTiming,
+} from './harness-histories';
 import { startModelProcess } from './modelProcess';
 import { harnessCpu, loadAverage, ProcessCpuMeter } from './processCpu';
 
 const { values: args } = parseArgs({
-  options: { concurrency: { type: 'string', default: '1' }, recalc: { type: 'string', default: 'libreoffice' }, timeline: { type: 'boolean', default: false } },
+  options: {
+    concurrency: { type: 'string', default: '1' },
+    recalc: { type: 'string', default: 'libreoffice' },
+    timeline: { type: 'boolean', default: false },
+  },
 });
 const RECALC = args.recalc === 'none' ? 'none' : 'libreoffice';
 /** The work a harness exists to run; everything else an activity does is bookkeeping. */
@@ -96,7 +109,9 @@ async function main(): Promise<void> {
     const final = await runToEnd(env, run);
     const runWallMs = Date.now() - t0;
     const cpu = meter.stop();
-    const taskIds = (await import(path.join(DEV20, 'dataset.json'), { with: { type: 'json' } })).default.map((r: { id: unknown }) => String(r.id)) as string[];
+    const taskIds = (await import(path.join(DEV20, 'dataset.json'), { with: { type: 'json' } })).default.map(
+      (r: { id: unknown }) => String(r.id),
+    ) as string[];
     const timings = await Promise.all(taskIds.map((id) => workflowTiming(env.client, `${run.runId}/task/${id}`)));
     const rows = timings.map((t, i) => overheadOf(taskIds[i], t));
     const activities = timings.flatMap((t) => t.activities);
@@ -116,29 +131,86 @@ async function main(): Promise<void> {
         orchestration: Math.round(sum((r) => r.orchestrationMs) / n),
         of_which_scheduleToStart: Math.round(sum((r) => r.scheduleToStartMs) / n),
       },
-      orchestrationPartsMeanMs: mapValues(sumBy(rows.flatMap((r) => Object.entries(r.parts)), ([k]) => k, ([, v]) => v), (v) => v / n),
+      orchestrationPartsMeanMs: mapValues(
+        sumBy(
+          rows.flatMap((r) => Object.entries(r.parts)),
+          ([k]) => k,
+          ([, v]) => v,
+        ),
+        (v) => v / n,
+      ),
       orchestrationOverWork: ratio(sum((r) => r.orchestrationMs) / sum((r) => r.workMs)),
-      orchestrationInclLocalActivitiesOverWork: ratio((sum((r) => r.orchestrationMs) + sum((r) => r.localActivityMs)) / sum((r) => r.workMs)),
-      orchestrationPlusBookkeepingOverWork: ratio((sum((r) => r.orchestrationMs) + sum((r) => r.otherActivityMs) + sum((r) => r.localActivityMs)) / sum((r) => r.workMs)),
-      orchestrationMsP50: percentile(rows.map((r) => r.orchestrationMs), 50),
-      orchestrationMsP95: percentile(rows.map((r) => r.orchestrationMs), 95),
-      activityMeanMsPerTask: mapValues(sumBy(activities, (a) => a.type, (a) => a.runMs), (v) => v / n),
-      activityCountPerTask: mapValues(sumBy(activities, (a) => a.type, () => 1), (v) => v / n),
-      localActivityMeanMsPerTask: mapValues(sumBy(timings.flatMap((t) => t.localActivities), (a) => a.type, (a) => a.runMs), (v) => v / n),
+      orchestrationInclLocalActivitiesOverWork: ratio(
+        (sum((r) => r.orchestrationMs) + sum((r) => r.localActivityMs)) / sum((r) => r.workMs),
+      ),
+      orchestrationPlusBookkeepingOverWork: ratio(
+        (sum((r) => r.orchestrationMs) + sum((r) => r.otherActivityMs) + sum((r) => r.localActivityMs)) /
+          sum((r) => r.workMs),
+      ),
+      orchestrationMsP50: percentile(
+        rows.map((r) => r.orchestrationMs),
+        50,
+      ),
+      orchestrationMsP95: percentile(
+        rows.map((r) => r.orchestrationMs),
+        95,
+      ),
+      activityMeanMsPerTask: mapValues(
+        sumBy(
+          activities,
+          (a) => a.type,
+          (a) => a.runMs,
+        ),
+        (v) => v / n,
+      ),
+      activityCountPerTask: mapValues(
+        sumBy(
+          activities,
+          (a) => a.type,
+          () => 1,
+        ),
+        (v) => v / n,
+      ),
+      localActivityMeanMsPerTask: mapValues(
+        sumBy(
+          timings.flatMap((t) => t.localActivities),
+          (a) => a.type,
+          (a) => a.runMs,
+        ),
+        (v) => v / n,
+      ),
       /** Start → completion of workflow tasks (the worker's turn, local activities included): a task's first one (the workflow is created), the rest. */
       workflowTaskRunMs: {
-        firstP50: percentile(timings.map((t) => t.workflowTasks.runMs[0] ?? 0), 50),
+        firstP50: percentile(
+          timings.map((t) => t.workflowTasks.runMs[0] ?? 0),
+          50,
+        ),
         firstMax: Math.max(...timings.map((t) => t.workflowTasks.runMs[0] ?? 0)),
-        othersP50: percentile(timings.flatMap((t) => t.workflowTasks.runMs.slice(1)), 50),
+        othersP50: percentile(
+          timings.flatMap((t) => t.workflowTasks.runMs.slice(1)),
+          50,
+        ),
         othersMean: round(mean(timings.flatMap((t) => t.workflowTasks.runMs.slice(1)))),
         perTask: round(mean(timings.map((t) => t.workflowTasks.runMs.length))),
       },
-      historyEventsPerTask: { p50: percentile(timings.map((t) => t.events), 50), max: Math.max(...timings.map((t) => t.events)) },
+      historyEventsPerTask: {
+        p50: percentile(
+          timings.map((t) => t.events),
+          50,
+        ),
+        max: Math.max(...timings.map((t) => t.events)),
+      },
       /** The model answers instantly here, so this is the harness's own cost of one LLM call. */
       llmTurnMsPerCall: round(mean(activities.filter((a) => a.type === 'llmTurn').map((a) => a.runMs))),
-      llmTurnMsP50: percentile(activities.filter((a) => a.type === 'llmTurn').map((a) => a.runMs), 50),
+      llmTurnMsP50: percentile(
+        activities.filter((a) => a.type === 'llmTurn').map((a) => a.runMs),
+        50,
+      ),
       /** `model` is the scripted model's own process, not harness: `total` leaves it out, `totalWithModel` does not. */
-      cpuSecondsPerTask: mapValues({ ...cpu, total: harnessCpu(cpu), totalWithModel: harnessCpu(cpu) + cpu.model }, (v) => v / n),
+      cpuSecondsPerTask: mapValues(
+        { ...cpu, total: harnessCpu(cpu), totalWithModel: harnessCpu(cpu) + cpu.model },
+        (v) => v / n,
+      ),
       loadAverage: { atStart: loadAtStart, atEnd: loadAverage() },
     };
     console.log(JSON.stringify(figures, null, 2));
@@ -150,7 +222,10 @@ async function main(): Promise<void> {
     console.log(`orchestration / (execute+recalc+score) = ${figures.orchestrationOverWork}`);
     const outDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), 'out');
     mkdirSync(outDir, { recursive: true });
-    writeFileSync(path.join(outDir, `harness-overhead-${RECALC}-c${args.concurrency}.json`), `${JSON.stringify(figures, null, 2)}\n`);
+    writeFileSync(
+      path.join(outDir, `harness-overhead-${RECALC}-c${args.concurrency}.json`),
+      `${JSON.stringify(figures, null, 2)}\n`,
+    );
   } finally {
     await env.close();
   }

@@ -17,7 +17,9 @@ import { importCycles, LAYERS, ruleBreaks, type Layer } from '../test/architectu
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const root = path.resolve(option('--repo') ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
-const layers: readonly Layer[] = option('--layers') ? (JSON.parse(readFileSync(option('--layers')!, 'utf8')) as Layer[]) : LAYERS;
+const layers: readonly Layer[] = option('--layers')
+  ? (JSON.parse(readFileSync(option('--layers')!, 'utf8')) as Layer[])
+  : LAYERS;
 
 const graph = readImportGraph(root);
 const product = graph.files.filter((f) => !f.startsWith('test/'));
@@ -25,15 +27,24 @@ const top = (f: string) => (f.includes('/') ? f.split('/')[0] : '(root)');
 const lines = (f: string) => readFileSync(path.join(root, f), 'utf8').split('\n').length;
 const rank = (f: string) => layers.findIndex((l) => l.folders.some((d) => f.startsWith(d)));
 
-const folders = readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory() && !['node_modules', '.git', '.tools', '.state', 'runs'].includes(e.name));
+const folders = readdirSync(root, { withFileTypes: true }).filter(
+  (e) => e.isDirectory() && !['node_modules', '.git', '.tools', '.state', 'runs'].includes(e.name),
+);
 const productImports = graph.imports.filter((i) => !i.from.startsWith('test/') && !i.to.startsWith('test/'));
-const arrows = new Set(productImports.filter((i) => top(i.from) !== top(i.to)).map((i) => `${top(i.from)} -> ${top(i.to)}`));
+const arrows = new Set(
+  productImports.filter((i) => top(i.from) !== top(i.to)).map((i) => `${top(i.from)} -> ${top(i.to)}`),
+);
 const upward = new Set(
-  productImports.filter((i) => rank(i.from) >= 0 && rank(i.to) >= 0 && rank(i.to) < rank(i.from)).map((i) => `${top(i.from)} -> ${top(i.to)}`),
+  productImports
+    .filter((i) => rank(i.from) >= 0 && rank(i.to) >= 0 && rank(i.to) < rank(i.from))
+    .map((i) => `${top(i.from)} -> ${top(i.to)}`),
 );
 const { all, value } = importCycles({ imports: productImports });
 const breaks = ruleBreaks(graph, layers);
-const largest = product.map((f) => ({ file: f, lines: lines(f) })).sort((a, b) => b.lines - a.lines).slice(0, 10);
+const largest = product
+  .map((f) => ({ file: f, lines: lines(f) }))
+  .sort((a, b) => b.lines - a.lines)
+  .slice(0, 10);
 
 const figures = {
   repo: root,
@@ -55,9 +66,15 @@ else {
   out(`repo ${figures.repo}`);
   out(`top-level folders ${figures.topLevelFolders} (${figures.topLevelFoldersWithSource} hold source outside test/)`);
   out(`source ${figures.sourceFiles} files, ${figures.sourceLines} lines (tests not counted)`);
-  out(`folder-to-folder arrows ${figures.folderArrows}; pointing up ${upward.size}${upward.size ? `: ${figures.upwardFolderArrows.join(', ')}` : ''}`);
-  out(`import cycles: ${all.length}${all.length ? ` (${figures.cycles.join(', ')} files)` : ''}; on value imports alone: ${value.length}${value.length ? ` (${figures.valueCycles.join(', ')} files)` : ''}`);
-  out(`imports that break the rule: ${breaks.length}${layers === LAYERS ? '' : ' (layers from --layers: the concept rules of the current layers do not apply)'}`);
+  out(
+    `folder-to-folder arrows ${figures.folderArrows}; pointing up ${upward.size}${upward.size ? `: ${figures.upwardFolderArrows.join(', ')}` : ''}`,
+  );
+  out(
+    `import cycles: ${all.length}${all.length ? ` (${figures.cycles.join(', ')} files)` : ''}; on value imports alone: ${value.length}${value.length ? ` (${figures.valueCycles.join(', ')} files)` : ''}`,
+  );
+  out(
+    `imports that break the rule: ${breaks.length}${layers === LAYERS ? '' : ' (layers from --layers: the concept rules of the current layers do not apply)'}`,
+  );
   out('largest files:');
   for (const l of largest) out(`  ${String(l.lines).padStart(5)}  ${l.file}`);
 }

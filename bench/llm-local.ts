@@ -18,8 +18,15 @@ console.log(`model load: ${Math.round(performance.now() - t)} ms`);
 const provider = new LocalProvider();
 for (let i = 0; i < calls; i++) {
   t = performance.now();
-  const reply = await provider.complete({ model: process.env.SHEETBENCH_MODEL ?? 'local', maxTokens, temperature: 0, messages });
+  const reply = await provider.complete({
+    model: process.env.SHEETBENCH_MODEL ?? 'local',
+    maxTokens,
+    temperature: 0,
+    messages,
+  });
   const ms = performance.now() - t;
   const { inputTokens, outputTokens } = reply.usage;
-  console.log(`call ${i}: ${Math.round(ms)} ms, ${inputTokens} in / ${outputTokens} out, ${(outputTokens / (ms / 1000)).toFixed(1)} tok/s, finish ${reply.finishReason}`);
+  console.log(
+    `call ${i}: ${Math.round(ms)} ms, ${inputTokens} in / ${outputTokens} out, ${(outputTokens / (ms / 1000)).toFixed(1)} tok/s, finish ${reply.finishReason}`,
+  );
 }

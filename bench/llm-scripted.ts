@@ -25,7 +25,12 @@ async function pass(label: string): Promise<void> {
   async function lane(): Promise<void> {
     for (let i = next++; i < total; i = next++) {
       const t = performance.now();
-      await cachedComplete(provider, cache, { model: 'bench', messages: [{ role: 'user', content: `${prompt}${i}` }] }, { callKey: `bench/${i}/solve/0` });
+      await cachedComplete(
+        provider,
+        cache,
+        { model: 'bench', messages: [{ role: 'user', content: `${prompt}${i}` }] },
+        { callKey: `bench/${i}/solve/0` },
+      );
       latencies.push(performance.now() - t);
     }
   }
@@ -33,11 +38,15 @@ async function pass(label: string): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))].toFixed(1);
-  console.log(`${label}: ${total} calls in ${seconds.toFixed(2)} s = ${(total / seconds).toFixed(0)} calls/s; p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms`);
+  console.log(
+    `${label}: ${total} calls in ${seconds.toFixed(2)} s = ${(total / seconds).toFixed(0)} calls/s; p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms`,
+  );
 }
 
 await pass(`miss (server), concurrency ${concurrency}`);
 await pass(`hit (cache),   concurrency ${concurrency}`);
-console.log(`server requests: ${server.log.length} (expected ${total}); call keys answered twice: ${duplicatesAnswered(server.log).length}`);
+console.log(
+  `server requests: ${server.log.length} (expected ${total}); call keys answered twice: ${duplicatesAnswered(server.log).length}`,
+);
 await server.close();
 await rm(dir, { recursive: true, force: true });

@@ -18,9 +18,13 @@ export interface ModelProcess {
 
 export async function startModelProcess(script: 'copy-input' | 'dev20', latencyMs: number): Promise<ModelProcess> {
   const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-model-')), 'requests.jsonl');
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, '--script', script, '--latency', String(latencyMs), '--log', logFile], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', ENTRY, '--script', script, '--latency', String(latencyMs), '--log', logFile],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);

@@ -37,8 +37,16 @@ function readStat(pid: number | 'self'): ProcStat | undefined {
     return undefined;
   }
   // after "pid (comm) ": state=0 ppid=1 ... utime=11 stime=12 cutime=13 cstime=14
-  const f = text.slice(text.lastIndexOf(')') + 2).split(' ').map(Number);
-  return { pid: Number(text.slice(0, text.indexOf(' '))), ppid: f[1], own: (f[11] + f[12]) / TICK, reaped: (f[13] + f[14]) / TICK };
+  const f = text
+    .slice(text.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
+  return {
+    pid: Number(text.slice(0, text.indexOf(' '))),
+    ppid: f[1],
+    own: (f[11] + f[12]) / TICK,
+    reaped: (f[13] + f[14]) / TICK,
+  };
 }
 
 export function classifyCommand(argv: string): ProcessKind {
@@ -54,9 +62,20 @@ interface SpawnOptions {
   file: string;
   args?: string[];
 }
-const spawnable = ChildProcess.prototype as unknown as { spawn: (this: ChildProcess, options: SpawnOptions) => unknown };
+const spawnable = ChildProcess.prototype as unknown as {
+  spawn: (this: ChildProcess, options: SpawnOptions) => unknown;
+};
 
-const zero = (): CpuByKind => ({ worker: 0, sandbox: 0, preview: 0, libreoffice: 0, temporal: 0, model: 0, other: 0, unreaped: 0 });
+const zero = (): CpuByKind => ({
+  worker: 0,
+  sandbox: 0,
+  preview: 0,
+  libreoffice: 0,
+  temporal: 0,
+  model: 0,
+  other: 0,
+  unreaped: 0,
+});
 
 /** The harness's CPU: everything but the model. */
 export function harnessCpu(cpu: CpuByKind): number {
@@ -65,10 +84,15 @@ export function harnessCpu(cpu: CpuByKind): number {
 
 /** A cpuacct cgroup holding this process and every child it starts from now on (undefined when not writable). */
 class CpuGroup {
-  private constructor(private readonly dir: string, private readonly home: string) {}
+  private constructor(
+    private readonly dir: string,
+    private readonly home: string,
+  ) {}
 
   static enter(): CpuGroup | undefined {
-    const own = readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((l) => l.split(':')[1]?.split(',').includes('cpuacct'));
+    const own = readFileSync('/proc/self/cgroup', 'utf8')
+      .split('\n')
+      .find((l) => l.split(':')[1]?.split(',').includes('cpuacct'));
     if (!own) return undefined;
     const home = `/sys/fs/cgroup/cpuacct${own.split(':')[2] === '/' ? '' : own.split(':')[2]}`;
     const dir = `${home}/sheetbench-meter-${process.pid}`;
@@ -145,7 +169,12 @@ export class ProcessCpuMeter {
     const out = { ...this.ended };
     out.other += self.reaped - this.lastReaped; // reaped outside an exit hook (none expected)
     for (const p of this.liveChildren()) {
-      const kind = p.pid === this.temporalPid ? 'temporal' : p.pid === this.modelPid ? 'model' : (this.kindOfPid.get(p.pid) ?? kindFromProc(p.pid));
+      const kind =
+        p.pid === this.temporalPid
+          ? 'temporal'
+          : p.pid === this.modelPid
+            ? 'model'
+            : (this.kindOfPid.get(p.pid) ?? kindFromProc(p.pid));
       out[kind] += p.own + p.reaped + this.descendantsOf(p.pid) - (this.baseLive.get(p.pid) ?? 0);
     }
     out.worker = self.own - this.baseSelf.own;
@@ -177,10 +206,11 @@ export class ProcessCpuMeter {
 
   private allProcesses(): ProcStat[] {
     const out: ProcStat[] = [];
-    for (const name of readdirSync('/proc')) if (/^\d+$/.test(name)) {
-      const st = readStat(Number(name));
-      if (st) out.push(st);
-    }
+    for (const name of readdirSync('/proc'))
+      if (/^\d+$/.test(name)) {
+        const st = readStat(Number(name));
+        if (st) out.push(st);
+      }
     return out;
   }
 }

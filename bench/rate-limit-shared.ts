@@ -29,12 +29,22 @@ const CLIENT = path.join(import.meta.dirname, '../test/rateLimit/limiterClient.t
 
 /** Runs the two "hosts"; returns every call's wall time as its host saw it. */
 async function twoHosts(env: E2EEnv, limits: object): Promise<number[]> {
-  const argv = [env.temporal.address, TEST_NAMESPACE, env.config.temporal.taskQueue, env.llm.url, String(CALLS_EACH), JSON.stringify(limits)];
+  const argv = [
+    env.temporal.address,
+    TEST_NAMESPACE,
+    env.config.temporal.taskQueue,
+    env.llm.url,
+    String(CALLS_EACH),
+    JSON.stringify(limits),
+  ];
   const outputs = await Promise.all(
     [0, 1].map(
       () =>
         new Promise<string>((resolve, reject) => {
-          const child = spawn(process.execPath, ['--import', 'tsx', CLIENT, ...argv], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, REPORT_CALL_MS: '1' } });
+          const child = spawn(process.execPath, ['--import', 'tsx', CLIENT, ...argv], {
+            stdio: ['ignore', 'pipe', 'inherit'],
+            env: { ...process.env, REPORT_CALL_MS: '1' },
+          });
           let out = '';
           child.stdout.on('data', (d) => (out += d));
           child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`a client exited with ${code}`))));
@@ -46,24 +56,38 @@ async function twoHosts(env: E2EEnv, limits: object): Promise<number[]> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-const env = await startE2E({ rules: [], fallback: 'ok', latencyMs: Number(args.latency) }, { config: { recalc: { engine: 'none' } } });
+const env = await startE2E(
+  { rules: [], fallback: 'ok', latencyMs: Number(args.latency) },
+  { config: { recalc: { engine: 'none' } } },
+);
 const workers = await startInProcessWorkers(env, { recalc: false });
 const running = workers.run();
 try {
-  const limited = { maxConcurrent: Number(args.concurrent), requestsPerMinute: Number(args.rpm), windowMs: Number(args.window) };
+  const limited = {
+    maxConcurrent: Number(args.concurrent),
+    requestsPerMinute: Number(args.rpm),
+    windowMs: Number(args.window),
+  };
   await twoHosts(env, limited);
   const calls = env.llm.log.filter((e) => e.status === 200).map(intervalOf);
   const starts = calls.map((c) => c.start).sort((a, b) => a - b);
   console.log(`limited: ${calls.length} calls from 2 processes`);
   console.log(`  max concurrent at the provider: ${maxOverlap(calls)} (configured ${limited.maxConcurrent})`);
-  console.log(`  max requests started per ${limited.windowMs} ms window: ${maxStartsPerWindow(starts, limited.windowMs)} (configured ${limited.requestsPerMinute})`);
+  console.log(
+    `  max requests started per ${limited.windowMs} ms window: ${maxStartsPerWindow(starts, limited.windowMs)} (configured ${limited.requestsPerMinute})`,
+  );
   console.log(`  first → last request: ${starts.at(-1)! - starts[0]!} ms`);
 
   const before = env.llm.log.length;
   // Limits that never bind: what remains is the cost of asking the workflow for a permit and giving it back.
   const wall = await twoHosts(env, { maxConcurrent: 10_000, requestsPerMinute: 1_000_000 });
-  const served = env.llm.log.slice(before).filter((e) => e.status === 200).map((e) => e.durationMs);
-  console.log(`unbound limits: ${served.length} calls; median wall per call at the host ${median(wall)} ms vs ${median(served)} ms at the provider`);
+  const served = env.llm.log
+    .slice(before)
+    .filter((e) => e.status === 200)
+    .map((e) => e.durationMs);
+  console.log(
+    `unbound limits: ${served.length} calls; median wall per call at the host ${median(wall)} ms vs ${median(served)} ms at the provider`,
+  );
   console.log(`  permit overhead (acquire + release + HTTP), median: ${median(wall) - median(served)} ms per call`);
 } finally {
   await workers.shutdown();

@@ -11,7 +11,12 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { loadDataset, OFFICIAL_TEST_CASES, type SheetTask } from '../benchmarks/spreadsheetbench/dataset';
 import { taskKey } from '../lib/runStore/taskRecord';
-import { evaluateTestCase, officialScore, answerPathFor, type TestCaseVerdict } from '../benchmarks/spreadsheetbench/scoring/index';
+import {
+  evaluateTestCase,
+  officialScore,
+  answerPathFor,
+  type TestCaseVerdict,
+} from '../benchmarks/spreadsheetbench/scoring/index';
 import { LibreOfficeRecalculator } from '../lib/recalc/libreoffice';
 import { stripCachedValues, uncachedFormulaCount } from './recalc-strip-cache';
 import { DEV20 } from './recalc-files';
@@ -51,26 +56,44 @@ try {
       ].filter((r) => !r.ok);
       for (const f of failures) console.log(`recalc failed: task ${task.id} tc${n}: ${f.error}`);
       for (const v of VARIANTS) {
-        const verdict = await evaluateTestCase({ index: n, answerPath, outputPath: files[v], answerPosition: task.answer_position, mode: 'official' });
+        const verdict = await evaluateTestCase({
+          index: n,
+          answerPath,
+          outputPath: files[v],
+          answerPosition: task.answer_position,
+          mode: 'official',
+        });
         verdicts.get(v)!.get(task)!.push(verdict);
       }
     }
   }
-  console.log(`${tasks.length} tasks, ${tasks.length * OFFICIAL_TEST_CASES} answer workbooks, ${stripped} cached values stripped`);
+  console.log(
+    `${tasks.length} tasks, ${tasks.length * OFFICIAL_TEST_CASES} answer workbooks, ${stripped} cached values stripped`,
+  );
   for (const v of VARIANTS) {
     const scores = tasks.map((t) => officialScore(t, verdicts.get(v)!.get(t)!));
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const cases = [...verdicts.get(v)!.values()].flat();
-    console.log(`${v.padEnd(22)} soft ${mean(scores.map((s) => s.soft_restriction)).toFixed(4)}  hard ${mean(scores.map((s) => s.hard_restriction)).toFixed(4)}  test cases ${cases.filter((c) => c.pass).length}/${cases.length}`);
+    console.log(
+      `${v.padEnd(22)} soft ${mean(scores.map((s) => s.soft_restriction)).toFixed(4)}  hard ${mean(scores.map((s) => s.hard_restriction)).toFixed(4)}  test cases ${cases.filter((c) => c.pass).length}/${cases.length}`,
+    );
   }
-  const cleanCases = [...verdicts.get('stripped + recalc')!].flatMap(([task, list]) => list.filter((c) => !uncachedAnswers.has(`${taskKey(task.id)}#${c.index}`)));
-  console.log(`stripped + recalc, test cases whose answer file carries every cached value: ${cleanCases.filter((c) => c.pass).length}/${cleanCases.length} pass`);
-  console.log(`answer files with uncached formulas (data problem): ${[...uncachedAnswers].map(([k, c]) => `${k.replace('#', ' tc')} (${c} cells)`).join(', ') || 'none'}`);
+  const cleanCases = [...verdicts.get('stripped + recalc')!].flatMap(([task, list]) =>
+    list.filter((c) => !uncachedAnswers.has(`${taskKey(task.id)}#${c.index}`)),
+  );
+  console.log(
+    `stripped + recalc, test cases whose answer file carries every cached value: ${cleanCases.filter((c) => c.pass).length}/${cleanCases.length} pass`,
+  );
+  console.log(
+    `answer files with uncached formulas (data problem): ${[...uncachedAnswers].map(([k, c]) => `${k.replace('#', ' tc')} (${c} cells)`).join(', ') || 'none'}`,
+  );
   for (const v of VARIANTS.slice(1)) {
     console.log(`\nfailures (${v}):`);
     for (const [task, list] of verdicts.get(v)!) {
       for (const verdict of list.filter((x) => !x.pass)) {
-        const dataProblem = uncachedAnswers.has(`${taskKey(task.id)}#${verdict.index}`) ? '  [answer file has uncached formulas]' : '';
+        const dataProblem = uncachedAnswers.has(`${taskKey(task.id)}#${verdict.index}`)
+          ? '  [answer file has uncached formulas]'
+          : '';
         console.log(`  ${task.id} tc${verdict.index}: ${verdict.reason}${dataProblem}`);
       }
     }

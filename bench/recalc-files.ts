@@ -18,11 +18,13 @@ export async function dev20Answers(datasetDir = DEV20): Promise<string[]> {
 /** Copies files into `dir` (the shared data is never written to); returns the copies' paths. */
 export async function copyInto(dir: string, files: string[]): Promise<string[]> {
   await mkdir(dir, { recursive: true });
-  return Promise.all(files.map(async (file) => {
-    const copy = path.join(dir, path.basename(file));
-    await copyFile(file, copy);
-    return copy;
-  }));
+  return Promise.all(
+    files.map(async (file) => {
+      const copy = path.join(dir, path.basename(file));
+      await copyFile(file, copy);
+      return copy;
+    }),
+  );
 }
 
 export function percentile(values: number[], p: number): number {

@@ -14,7 +14,9 @@ import { LibreOfficeRecalculator } from '../lib/recalc/libreoffice';
 import { dev20Answers, copyInto, percentile } from './recalc-files';
 
 const run = promisify(execFile);
-const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '1' }, instances: { type: 'string', default: '1' } } });
+const { values: args } = parseArgs({
+  options: { rounds: { type: 'string', default: '1' }, instances: { type: 'string', default: '1' } },
+});
 const rounds = Number(args.rounds);
 const instances = Number(args.instances);
 
@@ -27,7 +29,9 @@ try {
   report('one soffice --convert-to per file', perProcess.times, perProcess.wallMs);
   const ratio = (p: number) => percentile(perProcess.times, p) / percentile(persistent.times, p);
   console.log(`first start of the persistent instance (new profile): ${persistent.startMs.toFixed(0)} ms`);
-  console.log(`speed-up: median ${ratio(50).toFixed(2)}x, p95 ${ratio(95).toFixed(2)}x, wall ${(perProcess.wallMs / persistent.wallMs).toFixed(2)}x`);
+  console.log(
+    `speed-up: median ${ratio(50).toFixed(2)}x, p95 ${ratio(95).toFixed(2)}x, wall ${(perProcess.wallMs / persistent.wallMs).toFixed(2)}x`,
+  );
   console.log(`failures: persistent ${persistent.failures}, per-process ${perProcess.failures}`);
 } finally {
   await rm(work, { recursive: true, force: true });
@@ -52,7 +56,9 @@ async function timePersistent(files: string[], outDir: string) {
     if (instances > 1) {
       const t = performance.now();
       await Promise.all(files.map((file) => recalc.recalc(file, path.join(outDir, `pool-${path.basename(file)}`))));
-      console.log(`pool of ${instances}: ${files.length} files concurrently in ${((performance.now() - t) / 1000).toFixed(3)} s`);
+      console.log(
+        `pool of ${instances}: ${files.length} files concurrently in ${((performance.now() - t) / 1000).toFixed(3)} s`,
+      );
     }
     return { times, failures, wallMs, startMs: warm.durationMs };
   } finally {
@@ -63,7 +69,16 @@ async function timePersistent(files: string[], outDir: string) {
 async function timePerProcess(files: string[], outDir: string) {
   const profile = pathToFileURL(path.join(outDir, 'profile')).href;
   const convert = (file: string, dir: string) =>
-    run('soffice', [`-env:UserInstallation=${profile}`, '--headless', '--norestore', '--convert-to', 'xlsx', '--outdir', dir, file]);
+    run('soffice', [
+      `-env:UserInstallation=${profile}`,
+      '--headless',
+      '--norestore',
+      '--convert-to',
+      'xlsx',
+      '--outdir',
+      dir,
+      file,
+    ]);
   await convert(files[0], path.join(outDir, 'warm-up')); // creates the profile, so every timed run starts warm
   const times: number[] = [];
   let failures = 0;
@@ -74,7 +89,13 @@ async function timePerProcess(files: string[], outDir: string) {
       const t = performance.now();
       await convert(file, dir);
       times.push(performance.now() - t);
-      if (!(await access(path.join(dir, path.basename(file))).then(() => true, () => false))) failures++;
+      if (
+        !(await access(path.join(dir, path.basename(file))).then(
+          () => true,
+          () => false,
+        ))
+      )
+        failures++;
     }
   }
   return { times, failures, wallMs: performance.now() - t0 };
@@ -82,5 +103,7 @@ async function timePerProcess(files: string[], outDir: string) {
 
 function report(name: string, times: number[], wallMs: number): void {
   const ms = (v: number) => `${(v / 1000).toFixed(3)} s`;
-  console.log(`${name}: ${times.length} files, median ${ms(percentile(times, 50))}, p95 ${ms(percentile(times, 95))}, max ${ms(Math.max(...times))}, wall ${ms(wallMs)}`);
+  console.log(
+    `${name}: ${times.length} files, median ${ms(percentile(times, 50))}, p95 ${ms(percentile(times, 95))}, max ${ms(Math.max(...times))}, wall ${ms(wallMs)}`,
+  );
 }

@@ -21,7 +21,17 @@ import type { RequestLogEntry } from '../lib/scriptedLlm';
 import { freePort } from '../test/helpers/temporalServer';
 import { workflowBundle } from '../workers/workflowBundle';
 import { DEV20, startBenchmarkRun, startE2EWith, startInProcessWorkers, type E2EEnv } from '../test/helpers/e2e';
-import { executionsOf, mapValues, percentile, round, slowWorkflowTasks, sumBy, workflowTiming, type SlowWorkflowTask, type WorkflowTiming } from './harness-histories';
+import {
+  executionsOf,
+  mapValues,
+  percentile,
+  round,
+  slowWorkflowTasks,
+  sumBy,
+  workflowTiming,
+  type SlowWorkflowTask,
+  type WorkflowTiming,
+} from './harness-histories';
 import { startModelProcess, type ModelProcess } from './modelProcess';
 import { harnessCpu, loadAverage, ProcessCpuMeter, type CpuByKind } from './processCpu';
 import { serverCounters } from './serverMetrics';
@@ -82,7 +92,11 @@ function buildSyntheticDataset(repeat: number, count: number): { dir: string; co
 }
 
 /** Mean and peak number of LLM requests the scripted server was serving at once (from its log). */
-function llmConcurrency(log: { time: string; durationMs: number }[], fromMs: number, toMs: number): { mean: number; peak: number } {
+function llmConcurrency(
+  log: { time: string; durationMs: number }[],
+  fromMs: number,
+  toMs: number,
+): { mean: number; peak: number } {
   const edges: [number, number][] = [];
   let busyMs = 0;
   for (const e of log) {
@@ -112,10 +126,16 @@ function sampleOf<T>(items: T[], n: number): T[] {
 
 async function main(): Promise<void> {
   const dataset = buildSyntheticDataset(REPEAT, TASKS);
-  console.log(`synthetic dataset: ${dataset.count} tasks in ${dataset.dir} (recalc: ${RECALC}, concurrency ${CONCURRENCY}, latency ${LATENCY_MS} ms)`);
+  console.log(
+    `synthetic dataset: ${dataset.count} tasks in ${dataset.dir} (recalc: ${RECALC}, concurrency ${CONCURRENCY}, latency ${LATENCY_MS} ms)`,
+  );
   const metricsPort = await freePort();
   const env = await startE2EWith(await startModelProcess('copy-input', LATENCY_MS), {
-    config: { ...(JSON.parse(args.config) as Record<string, unknown>), run: { concurrency: CONCURRENCY }, recalc: { engine: RECALC } },
+    config: {
+      ...(JSON.parse(args.config) as Record<string, unknown>),
+      run: { concurrency: CONCURRENCY },
+      recalc: { engine: RECALC },
+    },
     devServer: { tuning: devServerTuning(), metricsPort },
   });
   console.log(`dev server: ${JSON.stringify(devServerTuning())}; worker: ${JSON.stringify(env.config.worker)}`);
@@ -140,7 +160,10 @@ async function main(): Promise<void> {
         .query(progressQuery)
         .then((p) => {
           samples.push({ t: now - t0, rss: process.memoryUsage().rss, done: p.done, running: p.running, cpu: cpuPct });
-          if (samples.length % 10 === 0) console.log(`  t=${((now - t0) / 1000).toFixed(0)}s done=${p.done}/${p.total} running=${p.running} rss=${mb(process.memoryUsage().rss)} MB bench-process CPU=${cpuPct.toFixed(0)}% load=${os.loadavg()[0].toFixed(1)}`);
+          if (samples.length % 10 === 0)
+            console.log(
+              `  t=${((now - t0) / 1000).toFixed(0)}s done=${p.done}/${p.total} running=${p.running} rss=${mb(process.memoryUsage().rss)} MB bench-process CPU=${cpuPct.toFixed(0)}% load=${os.loadavg()[0].toFixed(1)}`,
+            );
         })
         .catch(() => undefined);
     }, 1_000);
@@ -180,8 +203,17 @@ async function replayCheck(env: Env, runWorkflowId: string): Promise<void> {
 
 function devServerTuning(): DevServerConfig {
   const defaults = devServerConfigSchema.parse({});
-  const pragmas = args.pragmas === 'none' ? {} : args.pragmas ? Object.fromEntries(args.pragmas.split(',').map((p) => p.split('='))) : defaults.sqlitePragmas;
-  return devServerConfigSchema.parse({ eagerActivities: args.eager ? args.eager === 'true' : defaults.eagerActivities, sqlitePragmas: pragmas, dynamicConfig: JSON.parse(args['dynamic-config']!) });
+  const pragmas =
+    args.pragmas === 'none'
+      ? {}
+      : args.pragmas
+        ? Object.fromEntries(args.pragmas.split(',').map((p) => p.split('=')))
+        : defaults.sqlitePragmas;
+  return devServerConfigSchema.parse({
+    eagerActivities: args.eager ? args.eager === 'true' : defaults.eagerActivities,
+    sqlitePragmas: pragmas,
+    dynamicConfig: JSON.parse(args['dynamic-config']!),
+  });
 }
 
 const HANG_AFTER_MS = 90_000;
@@ -204,9 +236,13 @@ async function watchForHang(env: Env, run: Awaited<ReturnType<typeof startBenchm
     if (!p) continue;
     if (p.done !== lastDone) [lastDone, since] = [p.done, Date.now()];
     if (Date.now() - since < HANG_AFTER_MS || p.running === 0) continue;
-    const { count } = await env.client.workflow.count(`BenchRunId="${run.runId}" AND WorkflowType="spreadsheetTask" AND ExecutionStatus="Running"`);
+    const { count } = await env.client.workflow.count(
+      `BenchRunId="${run.runId}" AND WorkflowType="spreadsheetTask" AND ExecutionStatus="Running"`,
+    );
     if (count > 0) continue;
-    console.log(`RUN HUNG: progress says ${p.running} task(s) in flight, but no task workflow is running (their taskDone signals were not counted)`);
+    console.log(
+      `RUN HUNG: progress says ${p.running} task(s) in flight, but no task workflow is running (their taskDone signals were not counted)`,
+    );
     return { ...p, hung: true, lastProgressAtMs: since };
   }
 }
@@ -231,8 +267,11 @@ async function report(
   for (const id of runExecutions) runTimings.push(await workflowTiming(env.client, run.runId, id));
   const taskIds = readdirSync(path.join(run.runDir, 'results')).map((f) => f.replace(/\.json$/, ''));
   const taskTimings: WorkflowTiming[] = [];
-  for (const id of sampleOf(taskIds, Number(args.sample))) taskTimings.push(await workflowTiming(env.client, `${run.runId}/task/${id}`));
-  const results = taskIds.map((id) => JSON.parse(readFileSync(path.join(run.runDir, 'results', `${id}.json`), 'utf8')) as TaskResult);
+  for (const id of sampleOf(taskIds, Number(args.sample)))
+    taskTimings.push(await workflowTiming(env.client, `${run.runId}/task/${id}`));
+  const results = taskIds.map(
+    (id) => JSON.parse(readFileSync(path.join(run.runDir, 'results', `${id}.json`), 'utf8')) as TaskResult,
+  );
   const activities = taskTimings.flatMap((t) => t.activities);
   const llm = llmConcurrency(llmLog, t0, t0 + wallMs);
   const rss = samples.map((s) => s.rss);
@@ -258,21 +297,66 @@ async function report(
     runWorkflowTaskMs: {
       scheduleToStartMean: round(mean(runTimings.flatMap((t) => t.workflowTasks.scheduleToStartMs))),
       runMean: round(mean(runTimings.flatMap((t) => t.workflowTasks.runMs))),
-      runP95: percentile(runTimings.flatMap((t) => t.workflowTasks.runMs), 95),
+      runP95: percentile(
+        runTimings.flatMap((t) => t.workflowTasks.runMs),
+        95,
+      ),
     },
-    taskHistoryEvents: { sampled: taskTimings.length, max: Math.max(...taskTimings.map((t) => t.events)), p50: percentile(taskTimings.map((t) => t.events), 50) },
-    taskWallMs: { p50: percentile(results.map((r) => r.wallMs), 50), p95: percentile(results.map((r) => r.wallMs), 95) },
-    stageWallMsMean: mapValues(sumBy(results.flatMap((r) => r.stages), (s) => s.stage, (s) => s.wallMs), (v) => v / results.length),
-    activityRunMsMean: mapValues(sumBy(activities, (a) => a.type, (a) => a.runMs), (v) => v / taskTimings.length),
-    activityScheduleToStartMsMean: mapValues(sumBy(activities, (a) => a.type, (a) => a.scheduleToStartMs), (v) => v / taskTimings.length),
+    taskHistoryEvents: {
+      sampled: taskTimings.length,
+      max: Math.max(...taskTimings.map((t) => t.events)),
+      p50: percentile(
+        taskTimings.map((t) => t.events),
+        50,
+      ),
+    },
+    taskWallMs: {
+      p50: percentile(
+        results.map((r) => r.wallMs),
+        50,
+      ),
+      p95: percentile(
+        results.map((r) => r.wallMs),
+        95,
+      ),
+    },
+    stageWallMsMean: mapValues(
+      sumBy(
+        results.flatMap((r) => r.stages),
+        (s) => s.stage,
+        (s) => s.wallMs,
+      ),
+      (v) => v / results.length,
+    ),
+    activityRunMsMean: mapValues(
+      sumBy(
+        activities,
+        (a) => a.type,
+        (a) => a.runMs,
+      ),
+      (v) => v / taskTimings.length,
+    ),
+    activityScheduleToStartMsMean: mapValues(
+      sumBy(
+        activities,
+        (a) => a.type,
+        (a) => a.scheduleToStartMs,
+      ),
+      (v) => v / taskTimings.length,
+    ),
     rssMB: { mean: mb(rss.reduce((a, b) => a + b, 0) / Math.max(1, rss.length)), max: mb(Math.max(...rss)) },
-    benchProcessCpuPct: { mean: round(samples.reduce((a, s) => a + s.cpu, 0) / Math.max(1, samples.length)), max: round(Math.max(...samples.map((s) => s.cpu))) },
+    benchProcessCpuPct: {
+      mean: round(samples.reduce((a, s) => a + s.cpu, 0) / Math.max(1, samples.length)),
+      max: round(Math.max(...samples.map((s) => s.cpu))),
+    },
     cores: os.cpus().length,
     ...cpuFigures(cpu, tasks, wallMs, limitMs),
     devServer: devServerTuning(),
     worker: env.config.worker,
     /** Counted by the server: activity tasks handed back eagerly with a workflow task's completion, per task. */
-    serverCountersPerTask: mapValues(await serverCounters(metricsPort, /^activity_(eager_execution|success)$/), (v) => round3(v / tasks)),
+    serverCountersPerTask: mapValues(await serverCounters(metricsPort, /^activity_(eager_execution|success)$/), (v) =>
+      round3(v / tasks),
+    ),
     loadAverage: { atStart: loadAtStart, atEnd: loadAverage() },
     slowWorkflowTasks: await slowTaskCensus(env, run.runId, runExecutions, taskIds),
   };
@@ -292,11 +376,19 @@ const AROUND_CAN_MS = 30_000;
  */
 async function slowTaskCensus(env: Env, runWorkflowId: string, executions: string[], taskIds: string[]) {
   const slow: Array<SlowWorkflowTask & { kind: 'run' | 'task' }> = [];
-  for (const runId of executions) slow.push(...(await slowWorkflowTasks(env.client, runWorkflowId, runId, SLOW_WFT_MS)).map((s) => ({ ...s, kind: 'run' as const })));
+  for (const runId of executions)
+    slow.push(
+      ...(await slowWorkflowTasks(env.client, runWorkflowId, runId, SLOW_WFT_MS)).map((s) => ({
+        ...s,
+        kind: 'run' as const,
+      })),
+    );
   // Every task's workflow tasks (threshold 0), to compare the last one of tasks handed over (reportTaskDone) with the others.
   const last: SlowWorkflowTask[] = [];
   for (let i = 0; i < taskIds.length; i += 16) {
-    const batch = await Promise.all(taskIds.slice(i, i + 16).map((id) => slowWorkflowTasks(env.client, `${runWorkflowId}/task/${id}`, undefined, 0)));
+    const batch = await Promise.all(
+      taskIds.slice(i, i + 16).map((id) => slowWorkflowTasks(env.client, `${runWorkflowId}/task/${id}`, undefined, 0)),
+    );
     for (const all of batch) {
       slow.push(...all.filter((s) => s.runMs > SLOW_WFT_MS).map((s) => ({ ...s, kind: 'task' as const })));
       if (all.length) last.push(all[all.length - 1]!);
@@ -304,22 +396,56 @@ async function slowTaskCensus(env: Env, runWorkflowId: string, executions: strin
   }
   const lastTask = (handedOver: boolean) => {
     const group = last.filter((t) => t.localActivities.some((a) => a.type === 'reportTaskDone') === handedOver);
-    const la = sumBy(group.flatMap((t) => t.localActivities), (a) => a.type, (a) => a.ms);
-    return { tasks: group.length, runMsMean: Math.round(group.reduce((n, t) => n + t.runMs, 0) / Math.max(1, group.length)), runMsP95: percentile(group.map((t) => t.runMs), 95), localActivityMsMean: Object.fromEntries(Object.entries(la).map(([k, v]) => [k, Math.round(v / Math.max(1, group.length))])) };
+    const la = sumBy(
+      group.flatMap((t) => t.localActivities),
+      (a) => a.type,
+      (a) => a.ms,
+    );
+    return {
+      tasks: group.length,
+      runMsMean: Math.round(group.reduce((n, t) => n + t.runMs, 0) / Math.max(1, group.length)),
+      runMsP95: percentile(
+        group.map((t) => t.runMs),
+        95,
+      ),
+      localActivityMsMean: Object.fromEntries(
+        Object.entries(la).map(([k, v]) => [k, Math.round(v / Math.max(1, group.length))]),
+      ),
+    };
   };
   const canTimes: number[] = [];
   for (const runId of executions.slice(1)) {
     const first = (await env.client.workflow.getHandle(runWorkflowId, runId).fetchHistory()).events?.[0];
-    canTimes.push(first?.eventTime ? Number(first.eventTime.seconds) * 1000 + Math.round((first.eventTime.nanos ?? 0) / 1e6) : 0);
+    canTimes.push(
+      first?.eventTime ? Number(first.eventTime.seconds) * 1000 + Math.round((first.eventTime.nanos ?? 0) / 1e6) : 0,
+    );
   }
   const around = (t: number) => canTimes.some((c) => Math.abs(t - c) <= AROUND_CAN_MS);
-  const outcomes = mapValues(sumBy(slow, (s) => `${s.kind}: ${s.outcome}`, () => 1), (v) => v);
-  const laMs = sumBy(slow.flatMap((s) => s.localActivities), (a) => a.type, (a) => a.ms);
-  const laCount = sumBy(slow.flatMap((s) => s.localActivities), (a) => a.type, () => 1);
+  const outcomes = mapValues(
+    sumBy(
+      slow,
+      (s) => `${s.kind}: ${s.outcome}`,
+      () => 1,
+    ),
+    (v) => v,
+  );
+  const laMs = sumBy(
+    slow.flatMap((s) => s.localActivities),
+    (a) => a.type,
+    (a) => a.ms,
+  );
+  const laCount = sumBy(
+    slow.flatMap((s) => s.localActivities),
+    (a) => a.type,
+    () => 1,
+  );
   return {
     count: slow.length,
     aroundContinueAsNew: slow.filter((s) => around(s.startedAtMs)).length,
-    runMsP50: percentile(slow.map((s) => s.runMs), 50),
+    runMsP50: percentile(
+      slow.map((s) => s.runMs),
+      50,
+    ),
     runMsMax: Math.max(0, ...slow.map((s) => s.runMs)),
     byKind: { run: slow.filter((s) => s.kind === 'run').length, task: slow.filter((s) => s.kind === 'task').length },
     byOutcome: outcomes,
@@ -339,13 +465,18 @@ async function slowTaskCensus(env: Env, runWorkflowId: string, executions: strin
  */
 function cpuFigures(cpu: CpuByKind, tasks: number, wallMs: number, limitMs: number) {
   const total = harnessCpu(cpu);
-  const perTask = Object.fromEntries(Object.entries({ ...cpu, total, totalWithModel: total + cpu.model }).map(([k, v]) => [k, round3(v / tasks)]));
+  const perTask = Object.fromEntries(
+    Object.entries({ ...cpu, total, totalWithModel: total + cpu.model }).map(([k, v]) => [k, round3(v / tasks)]),
+  );
   const boundOn = (cores: number) => total / cores;
   return {
     /** worker = this process (worker, client); model = the scripted model's process; sandbox = kernels and their children. */
     cpuSecondsPerTask: perTask,
     /** The old figures' split, for comparison with earlier runs (the model counted with the worker, as then). */
-    cpuSecondsPerTaskAsBefore: { workerAndSandboxes: round3((total + cpu.model - cpu.temporal) / tasks), temporalServer: round3(cpu.temporal / tasks) },
+    cpuSecondsPerTaskAsBefore: {
+      workerAndSandboxes: round3((total + cpu.model - cpu.temporal) / tasks),
+      temporalServer: round3(cpu.temporal / tasks),
+    },
     cpuBoundLimitS: round(boundOn(os.cpus().length)),
     cpuBusyShareOfMachine: round(total / (os.cpus().length * (wallMs / 1000))),
     projectedLimitOverWall8Cores: round(Math.min(1, limitMs / 1000 / Math.max(limitMs / 1000, boundOn(8)))),

@@ -39,12 +39,24 @@ const tasks = JSON.parse(await readFile(sharedData('spreadsheetbench-912-instruc
 const opened = tasks.find((t) => t.instruction_type === 'Sheet-Level Manipulation')!;
 const t0 = Date.now();
 await generateRun();
-console.log(`generated a ${tasks.length}-task run (results, cell diffs, conversations, executions; summary by finalize) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+console.log(
+  `generated a ${tasks.length}-task run (results, cell diffs, conversations, executions; summary by finalize) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+);
 
 const temporal = await startTestTemporal();
 const client = await connectClient({ address: temporal.address, namespace: TEST_NAMESPACE });
-const config = configSchema.parse({ temporal: { address: temporal.address, namespace: TEST_NAMESPACE }, server: { stateDir: path.join(root, 'server') }, conversation: { dir: path.join(root, 'conversations') } });
-const server = await startServer({ config, client, temporal: { address: temporal.address, namespace: TEST_NAMESPACE }, port: 0, runsDir });
+const config = configSchema.parse({
+  temporal: { address: temporal.address, namespace: TEST_NAMESPACE },
+  server: { stateDir: path.join(root, 'server') },
+  conversation: { dir: path.join(root, 'conversations') },
+});
+const server = await startServer({
+  config,
+  client,
+  temporal: { address: temporal.address, namespace: TEST_NAMESPACE },
+  port: 0,
+  runsDir,
+});
 try {
   const api = async (p: string) => {
     const started = performance.now();
@@ -66,7 +78,9 @@ try {
       times.push(r.ms);
       bytes = r.bytes;
     }
-    console.log(`${label}: first ${first.ms.toFixed(0)} ms, then median ${median(times).toFixed(0)} ms (request to last byte), ${(bytes / 1024).toFixed(1)} KB of JSON`);
+    console.log(
+      `${label}: first ${first.ms.toFixed(0)} ms, then median ${median(times).toFixed(0)} ms (request to last byte), ${(bytes / 1024).toFixed(1)} KB of JSON`,
+    );
   }
 
   const browser = await launchChromium();
@@ -76,7 +90,11 @@ try {
   const add = (label: string, m: Measure) => (results[label] ??= []).push(m);
   for (let r = 0; r < RUNS; r++) {
     for (const [name, url, done] of [
-      ['run page', runUrl, { selector: 'table.task-table tbody tr', count: tasks.length, also: '.score-cards .hard dd' }],
+      [
+        'run page',
+        runUrl,
+        { selector: 'table.task-table tbody tr', count: tasks.length, also: '.score-cards .hard dd' },
+      ],
       ['task page', taskUrl, { selector: '.sheet-got table.cells', count: 3, also: '.step-card[data-stage=generate]' }],
     ] as const) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -89,7 +107,19 @@ try {
       // Within the app: from the runs list, the hash changes to the page.
       await page.goto(`${server.url}/#/runs`);
       await page.locator('table.runs-table').waitFor();
-      add(`${name}, opened from the runs list`, await measure(page, () => page.evaluate((hash) => void ((globalThis as unknown as { location: { hash: string } }).location.hash = hash), new URL(url).hash), done, true));
+      add(
+        `${name}, opened from the runs list`,
+        await measure(
+          page,
+          () =>
+            page.evaluate(
+              (hash) => void ((globalThis as unknown as { location: { hash: string } }).location.hash = hash),
+              new URL(url).hash,
+            ),
+          done,
+          true,
+        ),
+      );
       await context.close();
     }
   }
@@ -129,15 +159,18 @@ async function measure(page: Page, navigate: () => Promise<unknown>, done: Drawn
     const url = new URL(res.url());
     // What came over the wire (a cached or revalidated file costs its 304, not its body).
     pending.push(
-      res.request().sizes().then(
-        ({ responseBodySize }) => {
-          const b = Math.max(0, responseBodySize); // -1: served from the cache
-          if (url.pathname.startsWith('/api/')) m.apiBytes += b;
-          else if (type === 'script') m.jsBytes += b;
-          else if (type === 'stylesheet') m.cssBytes += b;
-        },
-        () => undefined,
-      ),
+      res
+        .request()
+        .sizes()
+        .then(
+          ({ responseBodySize }) => {
+            const b = Math.max(0, responseBodySize); // -1: served from the cache
+            if (url.pathname.startsWith('/api/')) m.apiBytes += b;
+            else if (type === 'script') m.jsBytes += b;
+            else if (type === 'stylesheet') m.cssBytes += b;
+          },
+          () => undefined,
+        ),
     );
   };
   page.on('response', onResponse);
@@ -145,8 +178,14 @@ async function measure(page: Page, navigate: () => Promise<unknown>, done: Drawn
   // A function, not a string: the page's CSP refuses eval.
   const drawn = await page.waitForFunction(
     (d) => {
-      const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number }; querySelector(s: string): unknown } }).document;
-      return doc.querySelectorAll(d.selector).length >= d.count && doc.querySelector(d.also) !== null ? performance.now() : 0;
+      const doc = (
+        globalThis as unknown as {
+          document: { querySelectorAll(s: string): { length: number }; querySelector(s: string): unknown };
+        }
+      ).document;
+      return doc.querySelectorAll(d.selector).length >= d.count && doc.querySelector(d.also) !== null
+        ? performance.now()
+        : 0;
     },
     done,
     { timeout: 120_000, polling: 20 },
@@ -165,7 +204,9 @@ function median(values: number[]): number {
 function report(label: string, ms: Measure[]): void {
   const med = (k: keyof Measure) => median(ms.map((x) => x[k]));
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-  console.log(`${label}, median of ${ms.length}: drawn ${med('ms').toFixed(0)} ms after the navigation; downloaded (bodies over the wire) API JSON ${kb(med('apiBytes'))}, JS ${kb(med('jsBytes'))}, CSS ${kb(med('cssBytes'))}, ${med('requests')} requests`);
+  console.log(
+    `${label}, median of ${ms.length}: drawn ${med('ms').toFixed(0)} ms after the navigation; downloaded (bodies over the wire) API JSON ${kb(med('apiBytes'))}, JS ${kb(med('jsBytes'))}, CSS ${kb(med('cssBytes'))}, ${med('requests')} requests`,
+  );
 }
 
 /** The run folder: run.json, tasks.json, a result, cell diffs, a conversation and executions per task, then finalize. */
@@ -174,9 +215,19 @@ async function generateRun(): Promise<void> {
   await mkdir(path.join(runDir, 'results'), { recursive: true });
   await writeJson(path.join(datasetDir, 'dataset.json'), tasks);
   await writeJson(path.join(runDir, 'run.json'), {
-    runId: RUN_ID, benchmark: 'spreadsheetbench', edition: '912_v0.1', agent: 'single', setting: SETTING, datasetDir, datasetVersion: 'sha256:bench',
-    scoringMode: 'official', createdAt: new Date().toISOString(), taskCount: tasks.length, llm: { provider: 'openai', model: MODEL },
-    agentSettings: { maxTurns: 5, maxRevisions: 3, previewRows: 5, promptVersion: 'official-v1' }, experimentHash: 'bench',
+    runId: RUN_ID,
+    benchmark: 'spreadsheetbench',
+    edition: '912_v0.1',
+    agent: 'single',
+    setting: SETTING,
+    datasetDir,
+    datasetVersion: 'sha256:bench',
+    scoringMode: 'official',
+    createdAt: new Date().toISOString(),
+    taskCount: tasks.length,
+    llm: { provider: 'openai', model: MODEL },
+    agentSettings: { maxTurns: 5, maxRevisions: 3, previewRows: 5, promptVersion: 'official-v1' },
+    experimentHash: 'bench',
   });
   await writeJson(path.join(runDir, 'tasks.json'), tasks);
   for (const task of tasks) {
@@ -184,30 +235,95 @@ async function generateRun(): Promise<void> {
     const cases = [1, 2, 3].map(() => (random() < 0.45 ? 1 : 0));
     const soft = cases.filter((c) => c === 1).length / 3;
     const stages = [
-      { stage: 'prepare', llmCalls: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0, wallMs: 20, outcome: 'ok' },
-      { stage: 'generate', llmCalls: 1, usage: { inputTokens: 2000 + Math.round(random() * 3000), outputTokens: 300 + Math.round(random() * 500) }, costUsd: 0.002, wallMs: 4000, outcome: 'ok' },
-      { stage: 'execute', llmCalls: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0, wallMs: 1500, outcome: 'ok' },
+      {
+        stage: 'prepare',
+        llmCalls: 0,
+        usage: { inputTokens: 0, outputTokens: 0 },
+        costUsd: 0,
+        wallMs: 20,
+        outcome: 'ok',
+      },
+      {
+        stage: 'generate',
+        llmCalls: 1,
+        usage: { inputTokens: 2000 + Math.round(random() * 3000), outputTokens: 300 + Math.round(random() * 500) },
+        costUsd: 0.002,
+        wallMs: 4000,
+        outcome: 'ok',
+      },
+      {
+        stage: 'execute',
+        llmCalls: 0,
+        usage: { inputTokens: 0, outputTokens: 0 },
+        costUsd: 0,
+        wallMs: 1500,
+        outcome: 'ok',
+      },
     ];
     const failure = random() < 0.03 ? { class: 'model', message: 'reply has no code' } : undefined;
     await writeJson(path.join(runDir, 'results', `${key}.json`), {
-      taskId: key, id: task.id, instructionType: task.instruction_type, testCaseResults: cases, soft, hard: soft === 1 ? 1 : 0, ...(failure ? { failure } : {}),
-      llmCalls: 1, usage: stages[1]!.usage, costUsd: 0.002, stages, reasons: cases.map((c) => (c ? null : 'Sheet1!B3: expected 4 got None')), wallMs: 5520,
+      taskId: key,
+      id: task.id,
+      instructionType: task.instruction_type,
+      testCaseResults: cases,
+      soft,
+      hard: soft === 1 ? 1 : 0,
+      ...(failure ? { failure } : {}),
+      llmCalls: 1,
+      usage: stages[1]!.usage,
+      costUsd: 0.002,
+      stages,
+      reasons: cases.map((c) => (c ? null : 'Sheet1!B3: expected 4 got None')),
+      wallMs: 5520,
     });
     const diffs: TaskCellDiffs = {
-      taskId: key, id: task.id, mode: 'official', answerPosition: task.answer_position,
+      taskId: key,
+      id: task.id,
+      mode: 'official',
+      answerPosition: task.answer_position,
       testCases: cases.map((c, i) => ({
-        index: i + 1, pass: c === 1, ...(c ? {} : { reason: 'Sheet1!B3: expected 4 got None' }), checkedCells: 120,
-        mismatches: c ? [] : Array.from({ length: 12 }, (_, j) => ({ cell: `Sheet1!B${3 + j}`, expected: { value: j, type: 'number' as const }, got: { value: null, type: 'empty' as const }, check: 'value' as const })),
-        omitted: c ? 0 : 3, fill: { cells: 120, filled: 60 }, inputPasses: false,
+        index: i + 1,
+        pass: c === 1,
+        ...(c ? {} : { reason: 'Sheet1!B3: expected 4 got None' }),
+        checkedCells: 120,
+        mismatches: c
+          ? []
+          : Array.from({ length: 12 }, (_, j) => ({
+              cell: `Sheet1!B${3 + j}`,
+              expected: { value: j, type: 'number' as const },
+              got: { value: null, type: 'empty' as const },
+              check: 'value' as const,
+            })),
+        omitted: c ? 0 : 3,
+        fill: { cells: 120, filled: 60 },
+        inputPasses: false,
       })),
     };
     await writeJson(path.join(runDir, 'tasks', key, 'cell-diffs.json'), diffs);
     await writeJson(path.join(runDir, 'tasks', key, 'conversations', 'main.json'), [
-      { role: 'user', content: `${task.instruction}\n\n### spreadsheet_path\n/mnt/data/${task.spreadsheet_path}/1_${key}_input.xlsx\n`.repeat(3) },
-      { role: 'assistant', content: "```python\nimport openpyxl\nwb = openpyxl.load_workbook('in.xlsx')\nws = wb.active\nfor r in range(2, 40):\n    ws.cell(row=r, column=3, value=r * 2)\nwb.save('out.xlsx')\n```" },
+      {
+        role: 'user',
+        content:
+          `${task.instruction}\n\n### spreadsheet_path\n/mnt/data/${task.spreadsheet_path}/1_${key}_input.xlsx\n`.repeat(
+            3,
+          ),
+      },
+      {
+        role: 'assistant',
+        content:
+          "```python\nimport openpyxl\nwb = openpyxl.load_workbook('in.xlsx')\nws = wb.active\nfor r in range(2, 40):\n    ws.cell(row=r, column=3, value=r * 2)\nwb.save('out.xlsx')\n```",
+      },
     ]);
     for (const n of [1, 2, 3]) {
-      await writeJson(path.join(runDir, 'tasks', key, 'executions', `final-tc${n}.json`), { label: `final-tc${n}`, testCase: n, code: 'import openpyxl\n# …', stdout: 'done\n', stderr: '', error: null, durationMs: 120 });
+      await writeJson(path.join(runDir, 'tasks', key, 'executions', `final-tc${n}.json`), {
+        label: `final-tc${n}`,
+        testCase: n,
+        code: 'import openpyxl\n# …',
+        stdout: 'done\n',
+        stderr: '',
+        error: null,
+        durationMs: 120,
+      });
     }
   }
   await workbooks(opened);
@@ -228,9 +344,13 @@ async function workbooks(task: SheetTask): Promise<void> {
       await wb.xlsx.writeFile(file);
     };
     const value = (r: number, c: number) => (c === 1 ? `row ${r}` : r * c * 1.5);
-    await book(path.join(datasetDir, task.spreadsheet_path, `${n}_${key}_input.xlsx`), (r, c) => (c > 3 ? null : value(r, c)));
+    await book(path.join(datasetDir, task.spreadsheet_path, `${n}_${key}_input.xlsx`), (r, c) =>
+      c > 3 ? null : value(r, c),
+    );
     await book(path.join(datasetDir, task.spreadsheet_path, `${n}_${key}_answer.xlsx`), value);
-    await book(path.join(runDir, 'outputs', `${SETTING}_${MODEL}`, `${n}_${key}_output.xlsx`), (r, c) => (r === 7 && c === 5 ? 0 : value(r, c)));
+    await book(path.join(runDir, 'outputs', `${SETTING}_${MODEL}`, `${n}_${key}_output.xlsx`), (r, c) =>
+      r === 7 && c === 5 ? 0 : value(r, c),
+    );
   }
 }
 

@@ -75,7 +75,12 @@ async function benchBackend(factory: SandboxFactory, root: string): Promise<void
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'sb-bench-'));
   chmodSync(root, 0o755);
-  const config = { executionTimeoutMs: 30_000, memoryMiB: 2048, maxProcesses: 64, dockerImage: 'sheetbench-sandbox:latest' };
+  const config = {
+    executionTimeoutMs: 30_000,
+    memoryMiB: 2048,
+    maxProcesses: 64,
+    dockerImage: 'sheetbench-sandbox:latest',
+  };
   const backends: Array<'bwrap' | 'unsafe' | 'docker'> = ['bwrap', 'unsafe'];
   if ((await dockerAvailable()).ok) backends.unshift('docker');
   else console.log('[docker] skipped: no engine answers ping');

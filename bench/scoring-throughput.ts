@@ -9,14 +9,24 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { loadDataset, type SheetTask } from '../benchmarks/spreadsheetbench/dataset';
-import { answerPathFor, diffTestCase, evaluateTestCase, parseAnswerPosition, compareCellValue } from '../benchmarks/spreadsheetbench/scoring';
+import {
+  answerPathFor,
+  diffTestCase,
+  evaluateTestCase,
+  parseAnswerPosition,
+  compareCellValue,
+} from '../benchmarks/spreadsheetbench/scoring';
 import { cellsOf } from '../benchmarks/spreadsheetbench/scoring/answerPosition';
 
 const DEV20 = '/work/shared/data/spreadsheetbench-dev20';
 const PY = path.resolve('.tools/sandbox-py/bin/python');
 const ORACLE = path.resolve('test/scoring/oracle/official_eval.py');
 
-interface Case { task: SheetTask; answer: string; output: string }
+interface Case {
+  task: SheetTask;
+  answer: string;
+  output: string;
+}
 
 function exceljsValue(v: ExcelJS.CellValue): string | number | boolean | null {
   if (v === null || v === undefined) return null;
@@ -51,21 +61,37 @@ async function time(label: string, cases: Case[], run: (c: Case) => Promise<unkn
   const start = performance.now();
   for (const c of cases) await run(c).catch(() => errors++);
   const seconds = (performance.now() - start) / 1000;
-  console.log(`${label.padEnd(44)} ${cases.length} cases in ${seconds.toFixed(2)} s → ${(cases.length / seconds).toFixed(1)} cases/s${errors ? ` (${errors} threw)` : ''}`);
+  console.log(
+    `${label.padEnd(44)} ${cases.length} cases in ${seconds.toFixed(2)} s → ${(cases.length / seconds).toFixed(1)} cases/s${errors ? ` (${errors} threw)` : ''}`,
+  );
 }
 
 const tasks = await loadDataset(DEV20);
-const cases: Case[] = tasks.flatMap((task) => [1, 2, 3].flatMap((n) => {
-  const answer = answerPathFor(DEV20, task, n);
-  return [{ task, answer, output: answer }, { task, answer, output: answer.replace(/_answer\.xlsx$/, '_input.xlsx') }];
-}));
+const cases: Case[] = tasks.flatMap((task) =>
+  [1, 2, 3].flatMap((n) => {
+    const answer = answerPathFor(DEV20, task, n);
+    return [
+      { task, answer, output: answer },
+      { task, answer, output: answer.replace(/_answer\.xlsx$/, '_input.xlsx') },
+    ];
+  }),
+);
 
-await time('evaluator (OOXML reader), warm-up', cases.slice(0, 10), (c) => evaluateTestCase({ answerPath: c.answer, outputPath: c.output, answerPosition: c.task.answer_position }));
-await time('evaluator (OOXML reader)', cases, (c) => evaluateTestCase({ answerPath: c.answer, outputPath: c.output, answerPosition: c.task.answer_position }));
+await time('evaluator (OOXML reader), warm-up', cases.slice(0, 10), (c) =>
+  evaluateTestCase({ answerPath: c.answer, outputPath: c.output, answerPosition: c.task.answer_position }),
+);
+await time('evaluator (OOXML reader)', cases, (c) =>
+  evaluateTestCase({ answerPath: c.answer, outputPath: c.output, answerPosition: c.task.answer_position }),
+);
 // What a run's scoring does per test case: the verdict with its full cell diff and the answer's fill.
-await time('evaluator with cell diffs (diffTestCase)', cases, (c) => diffTestCase({ answerPath: c.answer, outputPath: c.output, answerPosition: c.task.answer_position }));
+await time('evaluator with cell diffs (diffTestCase)', cases, (c) =>
+  diffTestCase({ answerPath: c.answer, outputPath: c.output, answerPosition: c.task.answer_position }),
+);
 await time('baseline A: exceljs full load per comparison', cases, exceljsBaseline);
 await time('baseline B: python oracle, 1 process per case', cases.slice(0, 20), async (c) => {
-  const res = spawnSync(PY, [ORACLE, 'score'], { input: JSON.stringify([{ answer: c.answer, output: c.output, answer_position: c.task.answer_position }]), encoding: 'utf8' });
+  const res = spawnSync(PY, [ORACLE, 'score'], {
+    input: JSON.stringify([{ answer: c.answer, output: c.output, answer_position: c.task.answer_position }]),
+    encoding: 'utf8',
+  });
   if (res.status !== 0) throw new Error(res.stderr);
 });

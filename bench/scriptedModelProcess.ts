@@ -11,7 +11,11 @@ import { copyInputReply } from '../test/helpers/copyInput';
 import { DEV20_SOLUTIONS } from '../test/helpers/scriptedSolutions';
 
 const { values: args } = parseArgs({
-  options: { script: { type: 'string', default: 'copy-input' }, latency: { type: 'string', default: '0' }, log: { type: 'string' } },
+  options: {
+    script: { type: 'string', default: 'copy-input' },
+    latency: { type: 'string', default: '0' },
+    log: { type: 'string' },
+  },
 });
 
 /** The scripts the benches use (their replies are functions, so they are named here rather than sent as JSON). */

@@ -27,7 +27,9 @@ try {
   for (let i = 0; i < TURNS; i++) {
     await waitForTurn(a, id, await send(id, `Turn ${i + 1}: total sales by region as a table and a bar chart`));
   }
-  console.log(`made a conversation of ${TURNS} turns (${(await a.server.service.events(id)).length} events) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `made a conversation of ${TURNS} turns (${(await a.server.service.events(id)).length} events) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
 
   const browser = await launchChromium();
   const url = `${a.server.url}/#/c/${id}`;

@@ -19,7 +19,17 @@ await mkdir(OUT, { recursive: true });
 // The runs route lists runs/ of the working directory: give it one finished run folder (with report.html), removed at the end.
 const runDir = await buildRunFolder(path.resolve('runs'), standardRun(`web-screenshots-${process.pid}`));
 await writeReport({ runDir });
-await writeFile(path.join(runDir, 'summary.json'), JSON.stringify({ runId: path.basename(runDir), tasks: 5, scored: 4, failed: 1, overall: { tasks: 4, soft: 0.6667, hard: 0.5 }, costUsd: 0.0312 }));
+await writeFile(
+  path.join(runDir, 'summary.json'),
+  JSON.stringify({
+    runId: path.basename(runDir),
+    tasks: 5,
+    scored: 4,
+    failed: 1,
+    overall: { tasks: 4, soft: 0.6667, hard: 0.5 },
+    costUsd: 0.0312,
+  }),
+);
 
 const a = await startAnalysisEnv(salesReply);
 try {
@@ -39,7 +49,10 @@ try {
   const form = new FormData();
   form.append('file', new Blob([SALES_CSV], { type: 'text/csv' }), 'sales.csv');
   await a.api(`/api/conversations/${id}/files`, { method: 'POST', body: form });
-  const { turnId } = await a.json<{ turnId: string }>(`/api/conversations/${id}/messages`, jsonBody({ text: 'Total sales by region, as a table and a bar chart' }));
+  const { turnId } = await a.json<{ turnId: string }>(
+    `/api/conversations/${id}/messages`,
+    jsonBody({ text: 'Total sales by region, as a table and a bar chart' }),
+  );
   await waitForTurn(a, id, turnId);
 
   const browser = await launchChromium();
@@ -47,7 +60,10 @@ try {
   await page.goto(`${a.server.url}/#/c/${id}`);
   await page.locator('[data-viz-id=sales_chart] svg.marks').waitFor();
   await page.locator('details.code summary').first().click();
-  await page.locator('article.turn').first().evaluate((el) => (el as unknown as { scrollIntoView(): void }).scrollIntoView());
+  await page
+    .locator('article.turn')
+    .first()
+    .evaluate((el) => (el as unknown as { scrollIntoView(): void }).scrollIntoView());
   await page.screenshot({ path: path.join(OUT, 'web-chat.png') });
   await page.locator('[data-viz-id=sales_chart]').screenshot({ path: path.join(OUT, 'web-chart.png') });
   await page.getByRole('tab', { name: 'Debug' }).click();

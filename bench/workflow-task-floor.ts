@@ -22,7 +22,13 @@ import { startTestTemporal, TEST_NAMESPACE } from '../test/helpers/temporalServe
 import { percentile, round, workflowTiming } from './harness-histories';
 import { loadAverage } from './processCpu';
 
-const { values: args } = parseArgs({ options: { workflows: { type: 'string', default: '20' }, activities: { type: 'string', default: '5' }, 'activity-ms': { type: 'string', default: '100' } } });
+const { values: args } = parseArgs({
+  options: {
+    workflows: { type: 'string', default: '20' },
+    activities: { type: 'string', default: '5' },
+    'activity-ms': { type: 'string', default: '100' },
+  },
+});
 const SLEEP_MS = Number(args['activity-ms']);
 const WORKFLOWS_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), 'floor/workflows.ts');
 
@@ -38,31 +44,49 @@ async function main(): Promise<void> {
       activities: { noop: () => new Promise<number>((resolve) => setTimeout(() => resolve(1), SLEEP_MS)) },
       ...workerOptions(configSchema.parse({}).worker),
     });
-    const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: TEST_NAMESPACE });
+    const client = new Client({
+      connection: await Connection.connect({ address: temporal.address }),
+      namespace: TEST_NAMESPACE,
+    });
     const timings = await worker.runUntil(async () => {
       const load = loadAverage();
       const out = [];
       for (let i = 0; i < Number(args.workflows); i++) {
         const workflowId = `floor-${i}`;
-        await client.workflow.execute('activityChain', { taskQueue: 'floor', workflowId, args: [Number(args.activities)] });
+        await client.workflow.execute('activityChain', {
+          taskQueue: 'floor',
+          workflowId,
+          args: [Number(args.activities)],
+        });
         out.push(await workflowTiming(client, workflowId));
       }
       return { out, load };
     });
     const all = (f: (t: (typeof timings.out)[number]) => number[]) => timings.out.flatMap(f);
-    const stats = (v: number[]) => ({ p50: percentile(v, 50), mean: round(v.reduce((a, b) => a + b, 0) / Math.max(1, v.length)) });
-    console.log(JSON.stringify({
-      workflows: timings.out.length,
-      activitiesPerWorkflow: Number(args.activities),
-      wallMsPerWorkflow: stats(timings.out.map((t) => t.wallMs)),
-      workflowTaskRunMs: stats(all((t) => t.workflowTasks.runMs)),
-      workflowTaskScheduleToStartMs: stats(all((t) => t.workflowTasks.scheduleToStartMs)),
-      activitySleepMs: SLEEP_MS,
-      activityRunBeyondSleepMs: stats(all((t) => t.activities.map((a) => a.runMs - SLEEP_MS))),
-      activityScheduleToStartMs: stats(all((t) => t.activities.map((a) => a.scheduleToStartMs))),
-      orchestrationMsPerWorkflow: stats(timings.out.map((t) => t.wallMs - t.activities.reduce((s, a) => s + a.runMs, 0))),
-      loadAverage: { atStart: timings.load, atEnd: loadAverage() },
-    }, null, 2));
+    const stats = (v: number[]) => ({
+      p50: percentile(v, 50),
+      mean: round(v.reduce((a, b) => a + b, 0) / Math.max(1, v.length)),
+    });
+    console.log(
+      JSON.stringify(
+        {
+          workflows: timings.out.length,
+          activitiesPerWorkflow: Number(args.activities),
+          wallMsPerWorkflow: stats(timings.out.map((t) => t.wallMs)),
+          workflowTaskRunMs: stats(all((t) => t.workflowTasks.runMs)),
+          workflowTaskScheduleToStartMs: stats(all((t) => t.workflowTasks.scheduleToStartMs)),
+          activitySleepMs: SLEEP_MS,
+          activityRunBeyondSleepMs: stats(all((t) => t.activities.map((a) => a.runMs - SLEEP_MS))),
+          activityScheduleToStartMs: stats(all((t) => t.activities.map((a) => a.scheduleToStartMs))),
+          orchestrationMsPerWorkflow: stats(
+            timings.out.map((t) => t.wallMs - t.activities.reduce((s, a) => s + a.runMs, 0)),
+          ),
+          loadAverage: { atStart: timings.load, atEnd: loadAverage() },
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     await temporal.stop();
   }

@@ -22,11 +22,20 @@ export function isArchive(file: string): boolean {
  */
 export async function datasetFolderOf(datasetPath: string, cacheDir = DEFAULT_DATASET_CACHE): Promise<string> {
   if (!isArchive(datasetPath)) return datasetPath;
-  if (!(await stat(datasetPath).then((s) => s.isFile(), () => false))) throw new BenchmarkError(`archive ${datasetPath} does not exist`);
+  if (
+    !(await stat(datasetPath).then(
+      (s) => s.isFile(),
+      () => false,
+    ))
+  )
+    throw new BenchmarkError(`archive ${datasetPath} does not exist`);
   const dest = path.resolve(cacheDir, await sha256Of(datasetPath));
   if (!(await pathExists(path.join(dest, '.unpacked')))) await unpack(datasetPath, dest);
   const folder = await releaseFolder(dest);
-  if (!folder) throw new BenchmarkError(`archive ${datasetPath} is not a SpreadsheetBench release: no dataset.json with a spreadsheet/ folder inside`);
+  if (!folder)
+    throw new BenchmarkError(
+      `archive ${datasetPath} is not a SpreadsheetBench release: no dataset.json with a spreadsheet/ folder inside`,
+    );
   return folder;
 }
 
@@ -38,7 +47,9 @@ async function unpack(archive: string, dest: string): Promise<void> {
     await run('tar', ['-xzf', archive, '-C', tmp, '--no-same-owner', '--no-same-permissions']);
   } catch (err) {
     await rm(tmp, { recursive: true, force: true });
-    throw new BenchmarkError(`archive ${archive} cannot be unpacked (not a gzip tar): ${(err as { stderr?: string }).stderr?.trim() || (err as Error).message}`);
+    throw new BenchmarkError(
+      `archive ${archive} cannot be unpacked (not a gzip tar): ${(err as { stderr?: string }).stderr?.trim() || (err as Error).message}`,
+    );
   }
   await writeFile(path.join(tmp, '.unpacked'), new Date().toISOString());
   await rm(dest, { recursive: true, force: true });
@@ -47,7 +58,8 @@ async function unpack(archive: string, dest: string): Promise<void> {
 
 /** The archive's root or a folder up to two levels down (releases wrap the data in e.g. `all_data_912_v0.1/`). */
 async function releaseFolder(root: string, depth = 2): Promise<string | undefined> {
-  if ((await pathExists(path.join(root, 'dataset.json'))) && (await pathExists(path.join(root, 'spreadsheet')))) return root;
+  if ((await pathExists(path.join(root, 'dataset.json'))) && (await pathExists(path.join(root, 'spreadsheet'))))
+    return root;
   if (depth === 0) return undefined;
   const entries = await readdir(root, { withFileTypes: true });
   for (const e of entries.filter((x) => x.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -60,6 +72,9 @@ async function releaseFolder(root: string, depth = 2): Promise<string | undefine
 function sha256Of(file: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const hash = createHash('sha256');
-    createReadStream(file).on('data', (d) => hash.update(d)).on('error', reject).on('end', () => resolve(hash.digest('hex')));
+    createReadStream(file)
+      .on('data', (d) => hash.update(d))
+      .on('error', reject)
+      .on('end', () => resolve(hash.digest('hex')));
   });
 }

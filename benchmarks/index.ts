@@ -12,7 +12,8 @@ export const BENCHMARKS: readonly Benchmark[] = [spreadsheetBench, dsBench, anal
 
 export function benchmarkNamed(name: string): Benchmark {
   const found = BENCHMARKS.find((b) => b.name === name);
-  if (!found) throw new BenchmarkError(`unknown benchmark ${name} (known: ${BENCHMARKS.map((b) => b.name).join(', ')})`);
+  if (!found)
+    throw new BenchmarkError(`unknown benchmark ${name} (known: ${BENCHMARKS.map((b) => b.name).join(', ')})`);
   return found;
 }
 
@@ -26,14 +27,28 @@ export interface Detected {
 }
 
 /** The benchmark, edition and contents of a dataset folder; `--benchmark` / `--edition` override what the folder suggests. */
-export async function detectBenchmark(datasetDir: string, override: { benchmark?: string; edition?: string } = {}): Promise<Detected> {
-  if (!(await stat(datasetDir).then((s) => s.isDirectory(), () => false))) throw new BenchmarkError(`dataset folder ${datasetDir} does not exist (or is not a folder)`);
+export async function detectBenchmark(
+  datasetDir: string,
+  override: { benchmark?: string; edition?: string } = {},
+): Promise<Detected> {
+  if (
+    !(await stat(datasetDir).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  )
+    throw new BenchmarkError(`dataset folder ${datasetDir} does not exist (or is not a folder)`);
   const candidates = override.benchmark ? [benchmarkNamed(override.benchmark)] : BENCHMARKS;
   for (const benchmark of candidates) {
     const dataset = await benchmark.read(datasetDir);
     if (!dataset) continue;
     const given = override.benchmark !== undefined || override.edition !== undefined;
-    return { benchmark, edition: checkEdition(benchmark, override.edition ?? dataset.edition), how: given ? 'given' : 'detected', dataset };
+    return {
+      benchmark,
+      edition: checkEdition(benchmark, override.edition ?? dataset.edition),
+      how: given ? 'given' : 'detected',
+      dataset,
+    };
   }
   throw new BenchmarkError(
     override.benchmark

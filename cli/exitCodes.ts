@@ -19,7 +19,10 @@ export const EXIT = {
 } as const;
 
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number = EXIT.failure) {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.failure,
+  ) {
     super(message);
     this.name = 'CliError';
   }

@@ -18,7 +18,9 @@ export function followInterrupts(runId: string): { signalled: Promise<never>; di
     received = sig;
     process.stderr.write(`\n${sig}: stopping this CLI's workers; run ${runId} stays on the Temporal server\n`);
     setTimeout(() => {
-      process.stderr.write(`workers did not stop within ${FORCE_EXIT_MS / 1000} s; exiting. Resume with: sheetbench resume ${runId}\n`);
+      process.stderr.write(
+        `workers did not stop within ${FORCE_EXIT_MS / 1000} s; exiting. Resume with: sheetbench resume ${runId}\n`,
+      );
       process.exit(EXIT.interrupted);
     }, FORCE_EXIT_MS).unref();
     reject(new CliError(`interrupted (${sig}); resume with: sheetbench resume ${runId}`, EXIT.interrupted));

@@ -30,11 +30,17 @@ export async function locateRun(run: string, client: Client, artifactsRoot: stri
       throw err;
     }
     if (existsSync(path.join(runDir, 'run.json'))) return path.resolve(runDir);
-    throw new CliError(`run ${run}: Temporal records its folder as ${memoDir}, but there is no run.json in ${runDir} on this host (artifacts root ${artifactsRoot ?? 'unset'})`, EXIT.notFound);
+    throw new CliError(
+      `run ${run}: Temporal records its folder as ${memoDir}, but there is no run.json in ${runDir} on this host (artifacts root ${artifactsRoot ?? 'unset'})`,
+      EXIT.notFound,
+    );
   }
   const local = path.resolve('runs', run);
   if (existsSync(path.join(local, 'run.json'))) return local;
-  throw new CliError(`unknown run ${run}: not a run folder, not a run known to Temporal, and no run.json in runs/${run}`, EXIT.notFound);
+  throw new CliError(
+    `unknown run ${run}: not a run folder, not a run known to Temporal, and no run.json in runs/${run}`,
+    EXIT.notFound,
+  );
 }
 
 async function runDirFromMemo(runId: string, client: Client): Promise<string | undefined> {

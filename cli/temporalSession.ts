@@ -23,9 +23,14 @@ export async function resolveTemporal(config: Config, log: (line: string) => voi
       retentionDays: t.retentionDays,
       tuning: t.devServer,
     });
-    log(`Temporal ${server.reused ? 'dev server (running)' : 'dev server started'} at ${server.address}; Web UI: ${server.uiUrl}`);
+    log(
+      `Temporal ${server.reused ? 'dev server (running)' : 'dev server started'} at ${server.address}; Web UI: ${server.uiUrl}`,
+    );
     return { address: server.address, namespace: t.namespace, uiUrl: server.uiUrl, embedded: true };
   } catch (err) {
-    throw new CliError(`cannot start the embedded Temporal server: ${(err as Error).message}\n${DOCTOR_HINT}`, EXIT.server);
+    throw new CliError(
+      `cannot start the embedded Temporal server: ${(err as Error).message}\n${DOCTOR_HINT}`,
+      EXIT.server,
+    );
   }
 }

@@ -8,7 +8,10 @@ const TASK_QUEUE_TYPE_WORKFLOW = 1;
 const LIVE_POLLER_MS = 75_000;
 
 /** Whether any worker polls the run workflow's task queue right now (DescribeTaskQueue), and the queue's name. */
-export async function workerServing(client: Client, handle: WorkflowHandle): Promise<{ serving: boolean; taskQueue: string }> {
+export async function workerServing(
+  client: Client,
+  handle: WorkflowHandle,
+): Promise<{ serving: boolean; taskQueue: string }> {
   const { taskQueue } = await handle.describe();
   const res = await client.workflowService.describeTaskQueue({
     namespace: client.options.namespace,
@@ -25,6 +28,10 @@ export async function workerServing(client: Client, handle: WorkflowHandle): Pro
 }
 
 /** Says that no worker serves the run, what that means for this request, and how to start one. */
-export function noWorkerNote(runId: string, taskQueue: string, consequence = 'it takes effect when one starts'): string {
+export function noWorkerNote(
+  runId: string,
+  taskQueue: string,
+  consequence = 'it takes effect when one starts',
+): string {
   return `no worker is serving run ${runId} (nothing polls task queue ${taskQueue}): ${consequence} — \`sheetbench resume ${runId}\` or \`sheetbench worker\``;
 }

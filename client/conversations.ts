@@ -20,7 +20,12 @@ import { ConversationError } from '../analysis/conversation/errors';
 import { readEvents } from '../analysis/conversation/eventLog';
 import type { ConversationEvent } from '../analysis/conversation/events';
 import { listInfos, readInfo, writeInfo, type ConversationInfoFile } from '../analysis/conversation/info';
-import { conversationDir, conversationLayout, conversationWorkflowId, CONVERSATION_ID } from '../analysis/conversation/layout';
+import {
+  conversationDir,
+  conversationLayout,
+  conversationWorkflowId,
+  CONVERSATION_ID,
+} from '../analysis/conversation/layout';
 import { mimeTypeOf } from '../analysis/conversation/mime';
 import type { FileInfo } from '../analysis/conversation/types';
 import { ZERO_USAGE, type ConversationState, type Pattern } from '../contracts/conversation';
@@ -29,7 +34,12 @@ import { filesNamed, scopedEvents } from '../analysis/conversation/shareScope';
 import { addShare, readShares, revokeShare, type ShareGrant } from '../analysis/conversation/shares';
 import { checkUpload } from '../analysis/conversation/uploads';
 import { listWorkspaceFiles } from '../analysis/conversation/workspaceFiles';
-import { conversationView, infoView, type ConversationInfo, type ConversationView } from '../analysis/conversation/view';
+import {
+  conversationView,
+  infoView,
+  type ConversationInfo,
+  type ConversationView,
+} from '../analysis/conversation/view';
 
 /**
  * How long `send` waits for a workflow to take in a turn whose end is already logged: a workflow task held by a dead
@@ -59,7 +69,15 @@ export class ConversationService {
   async create(input: { title?: string; pattern?: Pattern }, owner?: string): Promise<ConversationInfo> {
     const { id, dir } = await this.newFolder();
     const now = new Date().toISOString();
-    const info: ConversationInfoFile = { id, title: input.title?.trim() || 'New conversation', pattern: input.pattern ?? 'auto', createdAt: now, updatedAt: now, deleted: false, ...(owner !== undefined ? { owner } : {}) };
+    const info: ConversationInfoFile = {
+      id,
+      title: input.title?.trim() || 'New conversation',
+      pattern: input.pattern ?? 'auto',
+      createdAt: now,
+      updatedAt: now,
+      deleted: false,
+      ...(owner !== undefined ? { owner } : {}),
+    };
     await writeInfo(dir, info);
     await this.start(info, dir);
     return this.info(info, []);
@@ -73,10 +91,22 @@ export class ConversationService {
   async fork(sourceId: string, owner: string, scope: { turnId?: string; debug: boolean }): Promise<ConversationInfo> {
     const source = await this.infoFile(sourceId);
     const { id, dir } = await this.newFolder();
-    const lastTurn = await copyForFork(this.layout(sourceId), conversationLayout(dir), { ...scope, maxBytes: this.opts.config.analysis.workspaceMaxBytes });
+    const lastTurn = await copyForFork(this.layout(sourceId), conversationLayout(dir), {
+      ...scope,
+      maxBytes: this.opts.config.analysis.workspaceMaxBytes,
+    });
     const now = new Date().toISOString();
     const forkedFrom = { id: sourceId, ...(scope.turnId ? { turnId: scope.turnId } : {}) };
-    const info: ConversationInfoFile = { id, title: `${source.title} (fork)`.slice(0, 200), pattern: source.pattern, createdAt: now, updatedAt: now, deleted: false, owner, forkedFrom };
+    const info: ConversationInfoFile = {
+      id,
+      title: `${source.title} (fork)`.slice(0, 200),
+      pattern: source.pattern,
+      createdAt: now,
+      updatedAt: now,
+      deleted: false,
+      owner,
+      forkedFrom,
+    };
     await writeInfo(dir, info);
     await this.start(info, dir, { turns: [], usage: ZERO_USAGE, steps: 0, turnCount: lastTurn });
     return this.info(info, await readEvents(conversationLayout(dir)));
@@ -97,21 +127,33 @@ export class ConversationService {
       this.opts.client.workflow.start(conversationWorkflow, {
         workflowId: conversationWorkflowId(info.id),
         taskQueue: this.opts.config.temporal.taskQueue,
-        args: [{ conversationId: info.id, dir, pattern: info.pattern, settings: conversationSettings(this.opts.config), ...(carried ? { carried } : {}) }],
+        args: [
+          {
+            conversationId: info.id,
+            dir,
+            pattern: info.pattern,
+            settings: conversationSettings(this.opts.config),
+            ...(carried ? { carried } : {}),
+          },
+        ],
       }),
     );
   }
 
   async list(): Promise<ConversationInfo[]> {
     const infos = (await listInfos(this.root)).filter((i) => !i.deleted);
-    const views = await Promise.all(infos.map(async (i) => this.info(i, await readEvents(conversationLayout(conversationDir(this.root, i.id))))));
+    const views = await Promise.all(
+      infos.map(async (i) => this.info(i, await readEvents(conversationLayout(conversationDir(this.root, i.id))))),
+    );
     return views.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
   /** Whether the conversation exists (not deleted), and whose it is: the server's access check reads this. */
   async ownerOf(id: string): Promise<{ exists: boolean; owner?: string }> {
     const info = CONVERSATION_ID.test(id) ? await readInfo(conversationDir(this.root, id)) : undefined;
-    return !info || info.deleted ? { exists: false } : { exists: true, ...(info.owner !== undefined ? { owner: info.owner } : {}) };
+    return !info || info.deleted
+      ? { exists: false }
+      : { exists: true, ...(info.owner !== undefined ? { owner: info.owner } : {}) };
   }
 
   /** The conversation, or (a share of one turn) only that turn's messages and files. */
@@ -125,7 +167,8 @@ export class ConversationService {
   }
 
   async rename(id: string, title: string): Promise<ConversationInfo> {
-    if (typeof title !== 'string' || !title.trim()) throw new ConversationError('bad_input', 'title must be a non-empty string');
+    if (typeof title !== 'string' || !title.trim())
+      throw new ConversationError('bad_input', 'title must be a non-empty string');
     const info = await this.infoFile(id);
     const updated = { ...info, title: title.trim().slice(0, 200), updatedAt: new Date().toISOString() };
     await writeInfo(this.layout(id).dir, updated);
@@ -161,7 +204,13 @@ export class ConversationService {
         await writeFile(path.join(workspace, f.filename), f.data, { mode: 0o644 });
         // Kept as uploaded, out of the sandbox's reach: exports ship it, forks copy it.
         await writeFile(path.join(inputs, f.filename), f.data, { mode: 0o644 });
-        return { filename: f.filename, path: f.filename, type: mimeTypeOf(f.filename), size: f.data.length, ...(f.note ? { note: f.note } : {}) };
+        return {
+          filename: f.filename,
+          path: f.filename,
+          type: mimeTypeOf(f.filename),
+          size: f.data.length,
+          ...(f.note ? { note: f.note } : {}),
+        };
       }),
     );
   }
@@ -181,7 +230,8 @@ export class ConversationService {
         if (!busyTurn) throw new ConversationError('bad_input', reason);
         // The log says the turn ended but the workflow has not yet taken that in (e.g. a worker died right after the
         // turn's last activity, and its workflow task is waiting to time out): the refusal is stale, so wait and retry.
-        if (Date.now() >= deadline || !(await this.turnEnded(id, busyTurn))) throw new ConversationError('busy', reason);
+        if (Date.now() >= deadline || !(await this.turnEnded(id, busyTurn)))
+          throw new ConversationError('busy', reason);
         await new Promise((r) => setTimeout(r, CATCH_UP_POLL_MS));
       }
     }
@@ -225,25 +275,39 @@ export class ConversationService {
 
   async unshare(id: string, shareId: string): Promise<void> {
     await this.infoFile(id);
-    if (!(await revokeShare(this.layout(id).dir, shareId))) throw new ConversationError('not_found', `conversation ${id} has no share ${shareId} (or it was revoked already)`);
+    if (!(await revokeShare(this.layout(id).dir, shareId)))
+      throw new ConversationError(
+        'not_found',
+        `conversation ${id} has no share ${shareId} (or it was revoked already)`,
+      );
   }
 
   /**
    * A grant as a share link's holder meets it: the conversation's owner and whether it was deleted, and the grant
    * (undefined when there is none with that id). Undefined when the conversation never existed.
    */
-  async grantOf(id: string, shareId: string): Promise<{ owner?: string; title: string; deleted: boolean; grant?: ShareGrant } | undefined> {
+  async grantOf(
+    id: string,
+    shareId: string,
+  ): Promise<{ owner?: string; title: string; deleted: boolean; grant?: ShareGrant } | undefined> {
     const info = CONVERSATION_ID.test(id) ? await readInfo(conversationDir(this.root, id)) : undefined;
     if (!info) return undefined;
     const grant = (await readShares(this.layout(id).dir)).find((g) => g.id === shareId);
-    return { ...(info.owner !== undefined ? { owner: info.owner } : {}), title: info.title, deleted: info.deleted, ...(grant ? { grant } : {}) };
+    return {
+      ...(info.owner !== undefined ? { owner: info.owner } : {}),
+      title: info.title,
+      deleted: info.deleted,
+      ...(grant ? { grant } : {}),
+    };
   }
 
   /** The live grants naming `user`, with their conversations (deleted conversations and ended grants left out). */
   async sharedWith(user: string, now = Date.now()): Promise<Array<{ info: ConversationInfo; grant: ShareGrant }>> {
     const out: Array<{ info: ConversationInfo; grant: ShareGrant }> = [];
     for (const info of (await listInfos(this.root)).filter((i) => !i.deleted)) {
-      const grants = (await readShares(this.layout(info.id).dir)).filter((g) => 'user' in g.to && g.to.user === user && !g.revokedAt && (g.expiresAt === undefined || g.expiresAt > now));
+      const grants = (await readShares(this.layout(info.id).dir)).filter(
+        (g) => 'user' in g.to && g.to.user === user && !g.revokedAt && (g.expiresAt === undefined || g.expiresAt > now),
+      );
       for (const grant of grants) out.push({ info: this.info(info, []), grant });
     }
     return out;
@@ -261,7 +325,8 @@ export class ConversationService {
     await this.infoFile(id);
     const workspace = this.layout(id).workspace;
     // A share of one turn reaches only the files that turn named.
-    if (turnId && !filesNamed(await this.events(id, 0, turnId)).has(relPath)) throw new ConversationError('not_found', `no file "${relPath}" in the shared turn`);
+    if (turnId && !filesNamed(await this.events(id, 0, turnId)).has(relPath))
+      throw new ConversationError('not_found', `no file "${relPath}" in the shared turn`);
     const target = path.resolve(workspace, relPath);
     const notFound = new ConversationError('not_found', `no file "${relPath}" in the workspace`);
     if (path.isAbsolute(relPath) || !target.startsWith(workspace + path.sep)) throw notFound;

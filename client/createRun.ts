@@ -45,9 +45,13 @@ export interface RunPlan {
 /** Reads the dataset folder once and checks the request (benchmark, edition, setting, task ids): nothing is written yet. */
 export async function planRun(opts: RunPlanOptions): Promise<RunPlan> {
   const datasetDir = await datasetFolderOf(path.resolve(opts.datasetDir), opts.datasetCacheDir);
-  const { benchmark, edition, how, dataset } = await detectBenchmark(datasetDir, { benchmark: opts.benchmark, edition: opts.edition });
+  const { benchmark, edition, how, dataset } = await detectBenchmark(datasetDir, {
+    benchmark: opts.benchmark,
+    edition: opts.edition,
+  });
   const agent = opts.agent ?? benchmark.settings[0];
-  if (!benchmark.settings.includes(agent)) throw new Error(`unknown ${benchmark.name} agent ${agent} (known: ${benchmark.settings.join(', ')})`);
+  if (!benchmark.settings.includes(agent))
+    throw new Error(`unknown ${benchmark.name} agent ${agent} (known: ${benchmark.settings.join(', ')})`);
   const tasks = benchmark.select(dataset.tasks, { ids: opts.taskIds, limit: opts.limit });
   const epochs = opts.epochs ?? 1;
   if (!Number.isInteger(epochs) || epochs < 1) throw new Error(`--epochs must be a whole number ≥ 1, got ${epochs}`);
@@ -57,9 +61,15 @@ export async function planRun(opts: RunPlanOptions): Promise<RunPlan> {
 
 /** Repeats name each attempt `<id>@<epoch>`: only SpreadsheetBench records attempts so far, and no id may look like one. */
 function checkRepeatable(benchmark: Benchmark, tasks: TaskRecord[]): void {
-  if (benchmark.name !== 'spreadsheetbench') throw new DatasetError(`--epochs above 1 is supported for SpreadsheetBench runs only (this dataset is ${benchmark.title})`);
+  if (benchmark.name !== 'spreadsheetbench')
+    throw new DatasetError(
+      `--epochs above 1 is supported for SpreadsheetBench runs only (this dataset is ${benchmark.title})`,
+    );
   const ambiguous = ambiguousWithAttempts(tasks);
-  if (ambiguous.length) throw new DatasetError(`--epochs above 1: task ids ${ambiguous.join(', ')} end in @<number>, which names a repeated attempt`);
+  if (ambiguous.length)
+    throw new DatasetError(
+      `--epochs above 1: task ids ${ambiguous.join(', ')} end in @<number>, which names a repeated attempt`,
+    );
 }
 
 export interface CreateRunOptions {
@@ -70,9 +80,14 @@ export interface CreateRunOptions {
 }
 
 /** Writes a new run folder: run.json (the experiment) and tasks.json (the planned task records). */
-export async function createRun(config: Config, plan: RunPlan, opts: CreateRunOptions = {}): Promise<{ manifest: RunManifest; runDir: string; tasks: TaskRecord[] }> {
+export async function createRun(
+  config: Config,
+  plan: RunPlan,
+  opts: CreateRunOptions = {},
+): Promise<{ manifest: RunManifest; runDir: string; tasks: TaskRecord[] }> {
   const { benchmark, agent, tasks } = plan;
-  const runId = opts.runId ?? `run-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomUUID().slice(0, 6)}`;
+  const runId =
+    opts.runId ?? `run-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomUUID().slice(0, 6)}`;
   const runDir = path.resolve(opts.runDir ?? path.join('runs', runId));
   const benchmarkSettings = opts.benchmarkSettings ?? (await benchmark.settingsFrom?.(config, agent));
   const base = {
@@ -101,7 +116,12 @@ export async function createRun(config: Config, plan: RunPlan, opts: CreateRunOp
       promptVersion: benchmark.promptVersion(agent),
     },
   };
-  const manifest: RunManifest = { ...base, runId, createdAt: new Date().toISOString(), experimentHash: experimentHash(base) };
+  const manifest: RunManifest = {
+    ...base,
+    runId,
+    createdAt: new Date().toISOString(),
+    experimentHash: experimentHash(base),
+  };
   await writeManifest(runDir, manifest);
   await writeJsonAtomic(path.join(runDir, 'tasks.json'), tasks);
   if (plan.epochs > 1) await writeJsonAtomic(path.join(runDir, ATTEMPTS_FILE), attemptKeys(tasks, plan.epochs));

@@ -16,11 +16,14 @@ export async function experimentDifferences(manifest: RunManifest, now: Experime
   const differs: string[] = [];
   const benchmark = benchmarkNamed(manifest.benchmark);
   const dataset = await benchmark.datasetVersion(manifest.datasetDir).catch(() => 'missing');
-  if (dataset !== manifest.datasetVersion) differs.push(`dataset ${manifest.datasetDir}: ${manifest.datasetVersion} → ${dataset}`);
+  if (dataset !== manifest.datasetVersion)
+    differs.push(`dataset ${manifest.datasetDir}: ${manifest.datasetVersion} → ${dataset}`);
   const prompts = benchmark.promptVersion(manifest.agent);
-  if (prompts !== manifest.agentSettings.promptVersion) differs.push(`prompt version ${manifest.agentSettings.promptVersion} → ${prompts}`);
+  if (prompts !== manifest.agentSettings.promptVersion)
+    differs.push(`prompt version ${manifest.agentSettings.promptVersion} → ${prompts}`);
   if (now.model && now.model !== manifest.llm.model) differs.push(`model ${manifest.llm.model} → ${now.model}`);
-  if (now.scoringMode && now.scoringMode !== manifest.scoringMode) differs.push(`scoring mode ${manifest.scoringMode} → ${now.scoringMode}`);
+  if (now.scoringMode && now.scoringMode !== manifest.scoringMode)
+    differs.push(`scoring mode ${manifest.scoringMode} → ${now.scoringMode}`);
   if (now.agent && now.agent !== manifest.agent) differs.push(`agent ${manifest.agent} → ${now.agent}`);
   return differs;
 }

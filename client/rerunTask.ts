@@ -44,4 +44,3 @@ export async function rerunTask(client: Client, config: Config, req: RerunReques
     args: [input],
   });
 }
-

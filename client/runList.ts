@@ -69,7 +69,10 @@ async function runFromFolder(runDir: string): Promise<RunListEntry | undefined> 
   const parsed = runManifestSchema.safeParse(raw);
   if (!parsed.success) return undefined;
   const m = parsed.data;
-  const summary = await readJsonOr<(Partial<RunSummary> & { accuracy?: number }) | null>(path.join(runDir, 'summary.json'), null).catch(() => null);
+  const summary = await readJsonOr<(Partial<RunSummary> & { accuracy?: number }) | null>(
+    path.join(runDir, 'summary.json'),
+    null,
+  ).catch(() => null);
   return {
     id: m.runId,
     benchmark: m.benchmark,
@@ -88,7 +91,9 @@ function fromSummary(summary: Partial<RunSummary> & { accuracy?: number }): Part
   // A run with repeats counts attempts (tasks × epochs).
   const tasks = num(summary.attempts) ?? num(summary.tasks);
   return {
-    ...(tasks !== undefined ? { progress: { done: num(summary.scored) ?? tasks, total: tasks, running: 0, failed: num(summary.failed) ?? 0 } } : {}),
+    ...(tasks !== undefined
+      ? { progress: { done: num(summary.scored) ?? tasks, total: tasks, running: 0, failed: num(summary.failed) ?? 0 } }
+      : {}),
     soft: num(summary.overall?.soft),
     hard: num(summary.overall?.hard),
     costUsd: num(summary.costUsd),
@@ -118,10 +123,15 @@ function fromWorkflow(info: WorkflowExecutionInfo): RunListEntry {
   };
 }
 
-async function progressOf(client: Client, info: WorkflowExecutionInfo, timeoutMs: number): Promise<RunProgress | undefined> {
+async function progressOf(
+  client: Client,
+  info: WorkflowExecutionInfo,
+  timeoutMs: number,
+): Promise<RunProgress | undefined> {
   const handle = client.workflow.getHandle(info.workflowId);
   // A deadline, not a race: the call (and its retries) ends when the time is up.
-  const answer = () => (info.status.name === 'RUNNING' ? handle.query(progressQuery) : (handle.result() as Promise<RunProgress>));
+  const answer = () =>
+    info.status.name === 'RUNNING' ? handle.query(progressQuery) : (handle.result() as Promise<RunProgress>);
   return client.withDeadline(Date.now() + timeoutMs, answer).catch(() => undefined);
 }
 

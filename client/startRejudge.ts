@@ -20,7 +20,8 @@ export async function startRejudge(
   runDir: string,
   opts: { judgeModel?: string; all?: boolean; tag?: string },
 ): Promise<StartedRejudge | null> {
-  if (manifest.benchmark !== 'dsbench') throw new Error(`run ${manifest.runId} is a ${manifest.benchmark} run: only DSBench runs have judgments`);
+  if (manifest.benchmark !== 'dsbench')
+    throw new Error(`run ${manifest.runId} is a ${manifest.benchmark} run: only DSBench runs have judgments`);
   const questions = await readJson<DsbenchQuestion[]>(path.join(runDir, 'tasks.json'));
   const ids = await questionsToRejudge(runDir, questions, opts.all || opts.judgeModel !== undefined);
   if (!ids.length) return null;
@@ -30,7 +31,17 @@ export async function startRejudge(
   const handle = await client.workflow.start(dsbenchRejudge, {
     workflowId: `${manifest.runId}/${tag}`,
     taskQueue: config.temporal.taskQueue,
-    args: [{ runId: manifest.runId, runDir, taskIdsFile, count: ids.length, tag, judgeModel: opts.judgeModel, concurrency: config.run.concurrency }],
+    args: [
+      {
+        runId: manifest.runId,
+        runDir,
+        taskIdsFile,
+        count: ids.length,
+        tag,
+        judgeModel: opts.judgeModel,
+        concurrency: config.run.concurrency,
+      },
+    ],
   });
   return { handle, count: ids.length };
 }

@@ -24,7 +24,10 @@ export async function startRunWorkflow(
   const payloadRunDir = toPayloadPath(runDir, config.artifacts.root);
   // A run with repeats runs its attempts: the run workflow sees them as its task list and needs nothing else.
   const epochs = manifest.epochs ?? 1;
-  const all = epochs > 1 ? { taskCount: manifest.taskCount * epochs, taskIdsFile: ATTEMPTS_FILE } : { taskCount: manifest.taskCount, taskIdsFile: undefined };
+  const all =
+    epochs > 1
+      ? { taskCount: manifest.taskCount * epochs, taskIdsFile: ATTEMPTS_FILE }
+      : { taskCount: manifest.taskCount, taskIdsFile: undefined };
   const input: RunWorkflowInput = {
     runId: manifest.runId,
     runDir: payloadRunDir,
@@ -62,7 +65,8 @@ export async function startRunWorkflow(
       staticSummary: `${benchmarkNamed(manifest.benchmark).title}${manifest.edition ? ` ${manifest.edition}` : ''} ${manifest.agent} × ${manifest.llm.model}: ${manifest.taskCount} tasks${epochs > 1 ? ` × ${epochs} epochs` : ''}`,
     });
   } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) throw new RunExistsError(`run ${manifest.runId} already exists`);
+    if (err instanceof WorkflowExecutionAlreadyStartedError)
+      throw new RunExistsError(`run ${manifest.runId} already exists`);
     throw err;
   }
 }

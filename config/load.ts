@@ -9,7 +9,11 @@ export class ConfigError extends Error {
 type Overrides = { [K in keyof Config]?: Partial<Config[K]> };
 
 /** Reads `sheetbench.config.json` (or SHEETBENCH_CONFIG) and environment variables; `overrides` (CLI flags) win. */
-export function loadConfig(overrides: Overrides = {}, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+export function loadConfig(
+  overrides: Overrides = {},
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): Config {
   const file = env.SHEETBENCH_CONFIG ?? path.join(cwd, 'sheetbench.config.json');
   let fromFile: Record<string, unknown> = {};
   if (existsSync(file)) {
@@ -29,7 +33,9 @@ export function loadConfig(overrides: Overrides = {}, env: NodeJS.ProcessEnv = p
   const merged = mergeSections(mergeSections(fromFile as Overrides, fromEnv), overrides);
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
-    throw new ConfigError(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new ConfigError(
+      `invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   return parsed.data;
 }
@@ -40,6 +46,7 @@ function clean<T extends Record<string, unknown>>(o: T): Partial<T> {
 
 function mergeSections(a: Overrides, b: Overrides): Overrides {
   const out: Record<string, unknown> = { ...a };
-  for (const [k, v] of Object.entries(b)) out[k] = { ...((a as Record<string, object>)[k] ?? {}), ...clean((v ?? {}) as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(b))
+    out[k] = { ...((a as Record<string, object>)[k] ?? {}), ...clean((v ?? {}) as Record<string, unknown>) };
   return out as Overrides;
 }

@@ -11,7 +11,9 @@ import { z } from 'zod';
  */
 export const devServerConfigSchema = z.object({
   eagerActivities: z.boolean().default(true),
-  sqlitePragmas: z.record(z.string().regex(/^\w+$/), z.string().regex(/^\w+$/)).default({ journal_mode: 'wal', synchronous: 'normal' }),
+  sqlitePragmas: z
+    .record(z.string().regex(/^\w+$/), z.string().regex(/^\w+$/))
+    .default({ journal_mode: 'wal', synchronous: 'normal' }),
   dynamicConfig: z.record(z.string().regex(/^[\w.]+$/), z.union([z.string(), z.number(), z.boolean()])).default({}),
 });
 
@@ -21,7 +23,12 @@ export const temporalConfigSchema = z.object({
   address: z.string().optional(),
   namespace: z.string().default('sheetbench'),
   tls: z
-    .object({ serverName: z.string().optional(), caPath: z.string().optional(), certPath: z.string().optional(), keyPath: z.string().optional() })
+    .object({
+      serverName: z.string().optional(),
+      caPath: z.string().optional(),
+      certPath: z.string().optional(),
+      keyPath: z.string().optional(),
+    })
     .optional(),
   /** Embedded dev server settings. */
   stateDir: z.string().default('.state/temporal'),
@@ -50,7 +57,10 @@ export const workerConfigSchema = z.object({
   stickyQueueScheduleToStartTimeoutMs: z.number().int().positive().optional(),
 });
 
-export const priceSchema = z.object({ inputPerMTok: z.number().nonnegative(), outputPerMTok: z.number().nonnegative() });
+export const priceSchema = z.object({
+  inputPerMTok: z.number().nonnegative(),
+  outputPerMTok: z.number().nonnegative(),
+});
 
 export const llmConfigSchema = z.object({
   provider: z.enum(['openai', 'local']).default('openai'),
@@ -86,7 +96,10 @@ export const llmConfigSchema = z.object({
     .optional(),
   /** Failures of one class a call may have before it stops; classes not listed are bounded by the activity's retry policy. */
   retryLimits: z
-    .partialRecord(z.enum(['rate_limit', 'provider_5xx', 'timeout', 'connection', 'malformed_reply']), z.number().int().positive())
+    .partialRecord(
+      z.enum(['rate_limit', 'provider_5xx', 'timeout', 'connection', 'malformed_reply']),
+      z.number().int().positive(),
+    )
     .default({ rate_limit: 10, provider_5xx: 4, timeout: 4, connection: 4, malformed_reply: 2 }),
 });
 
@@ -162,7 +175,11 @@ export const conversationConfigSchema = z.object({
   /** Conversation folders (workspace, event log, transcripts, debug records); must be traversable by the sandbox uid. */
   dir: z.string().default('.state/conversations'),
   maxMessageChars: z.number().int().positive().default(20_000),
-  maxUploadBytes: z.number().int().positive().default(50 * 1024 * 1024),
+  maxUploadBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(50 * 1024 * 1024),
   /** Model steps one turn may take (each pattern's loops are bounded by this too). */
   maxStepsPerTurn: z.number().int().positive().default(12),
   /** Whole-conversation budgets; a turn that would exceed one stops with a budget error. */
@@ -197,12 +214,31 @@ export const analysisConfigSchema = z.object({
   executionTimeoutMs: z.number().int().positive().default(60_000),
   /** How long python_execute may spend re-running earlier cells to restore a lost kernel before it reports `stateReset`. */
   restoreBudgetMs: z.number().int().positive().default(120_000),
-  workspaceMaxBytes: z.number().int().positive().default(100 * 1024 * 1024),
-  downloadMaxBytes: z.number().int().positive().default(50 * 1024 * 1024),
+  workspaceMaxBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(100 * 1024 * 1024),
+  downloadMaxBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(50 * 1024 * 1024),
   /** What python_execute's `packages` may name; all of them are pre-installed in the sandbox venv (no install at run time). */
   allowedPackages: z
     .array(z.string())
-    .default(['pandas', 'numpy', 'scipy', 'matplotlib', 'seaborn', 'plotly', 'requests', 'beautifulsoup4', 'scikit-learn', 'openpyxl']),
+    .default([
+      'pandas',
+      'numpy',
+      'scipy',
+      'matplotlib',
+      'seaborn',
+      'plotly',
+      'requests',
+      'beautifulsoup4',
+      'scikit-learn',
+      'openpyxl',
+    ]),
   /** Characters of stdout/stderr/file text handed back to the model per tool call (the rest stays in the workspace). */
   maxReturnChars: z.number().int().positive().default(20_000),
   fetch: analysisFetchConfigSchema.default(analysisFetchConfigSchema.parse({})),
@@ -238,31 +274,33 @@ export const serverConfigSchema = z.object({
     .default({ header: 'x-forwarded-email', addresses: [], roles: {} }),
 });
 
-export const configSchema = z.object({
-  temporal: temporalConfigSchema.default(temporalConfigSchema.parse({})),
-  worker: workerConfigSchema.default(workerConfigSchema.parse({})),
-  llm: llmConfigSchema.default(llmConfigSchema.parse({})),
-  sandbox: sandboxConfigSchema.default(sandboxConfigSchema.parse({})),
-  recalc: recalcConfigSchema.default(recalcConfigSchema.parse({})),
-  run: runConfigSchema.default(runConfigSchema.parse({})),
-  artifacts: artifactsConfigSchema.default(artifactsConfigSchema.parse({})),
-  dsbench: dsbenchConfigSchema.default(dsbenchConfigSchema.parse({})),
-  conversation: conversationConfigSchema.default(conversationConfigSchema.parse({})),
-  analysis: analysisConfigSchema.default(analysisConfigSchema.parse({})),
-  analysisSuite: analysisSuiteConfigSchema.default(analysisSuiteConfigSchema.parse({})),
-  server: serverConfigSchema.default(serverConfigSchema.parse({})),
-}).superRefine((config, ctx) => {
-  // Evicting workflows that are still running replays them in full on every task, and on SDK 1.24 eviction under
-  // load hits core errors ("This is an SDK bug", nondeterminism on the run workflow): bench/run-912-synthetic.ts.
-  const cache = config.worker.maxCachedWorkflows;
-  if (cache !== undefined && cache <= config.run.concurrency) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['worker', 'maxCachedWorkflows'],
-      message: `must be above run.concurrency (${config.run.concurrency}): a run keeps that many task workflows and itself in flight`,
-    });
-  }
-});
+export const configSchema = z
+  .object({
+    temporal: temporalConfigSchema.default(temporalConfigSchema.parse({})),
+    worker: workerConfigSchema.default(workerConfigSchema.parse({})),
+    llm: llmConfigSchema.default(llmConfigSchema.parse({})),
+    sandbox: sandboxConfigSchema.default(sandboxConfigSchema.parse({})),
+    recalc: recalcConfigSchema.default(recalcConfigSchema.parse({})),
+    run: runConfigSchema.default(runConfigSchema.parse({})),
+    artifacts: artifactsConfigSchema.default(artifactsConfigSchema.parse({})),
+    dsbench: dsbenchConfigSchema.default(dsbenchConfigSchema.parse({})),
+    conversation: conversationConfigSchema.default(conversationConfigSchema.parse({})),
+    analysis: analysisConfigSchema.default(analysisConfigSchema.parse({})),
+    analysisSuite: analysisSuiteConfigSchema.default(analysisSuiteConfigSchema.parse({})),
+    server: serverConfigSchema.default(serverConfigSchema.parse({})),
+  })
+  .superRefine((config, ctx) => {
+    // Evicting workflows that are still running replays them in full on every task, and on SDK 1.24 eviction under
+    // load hits core errors ("This is an SDK bug", nondeterminism on the run workflow): bench/run-912-synthetic.ts.
+    const cache = config.worker.maxCachedWorkflows;
+    if (cache !== undefined && cache <= config.run.concurrency) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['worker', 'maxCachedWorkflows'],
+        message: `must be above run.concurrency (${config.run.concurrency}): a run keeps that many task workflows and itself in flight`,
+      });
+    }
+  });
 
 export type Config = z.infer<typeof configSchema>;
 export type LlmConfig = z.infer<typeof llmConfigSchema>;

@@ -1,7 +1,16 @@
 /** Messages, queries and inputs of the conversation workflow (shared by the workflow, the API and the CLI). */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
-export const PATTERNS = ['auto', 'direct', 'react', 'plan_execute', 'reflection', 'iterative', 'tree_of_thoughts', 'ensemble'] as const;
+export const PATTERNS = [
+  'auto',
+  'direct',
+  'react',
+  'plan_execute',
+  'reflection',
+  'iterative',
+  'tree_of_thoughts',
+  'ensemble',
+] as const;
 export type Pattern = (typeof PATTERNS)[number];
 
 export type TurnStatus = 'running' | 'completed' | 'cancelled' | 'failed';
@@ -15,7 +24,11 @@ export interface Usage {
 export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
 
 export function addUsage(a: Usage, b: Usage): Usage {
-  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens, costUsd: a.costUsd + b.costUsd };
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    costUsd: a.costUsd + b.costUsd,
+  };
 }
 
 export interface ConversationSettings {

@@ -119,5 +119,6 @@ export const setBudgetUpdate = defineUpdate<RunProgress, [{ usd?: number; tokens
 /** The same change, kept by the server while no worker serves the run; applied (or refused, see the pause reason) later. */
 export const queueBudgetSignal = defineSignal<[{ usd?: number; tokens?: number }]>('queueBudget');
 
-export const taskStageQuery = defineQuery<{ stage: string; usage: TokenUsage; costUsd: number; llmCalls: number }>('taskStage');
-
+export const taskStageQuery = defineQuery<{ stage: string; usage: TokenUsage; costUsd: number; llmCalls: number }>(
+  'taskStage',
+);

@@ -41,6 +41,11 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   app.route('/', runPagesRoutes({ runsDir: deps.runs?.runsDir, uiUrl: deps.temporal.uiUrl }));
   app.route('/', webRoutes());
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
-  app.onError((err, c) => c.json({ error: err instanceof URIError ? `bad URL encoding in ${c.req.path}` : 'internal error' }, err instanceof URIError ? 400 : 500));
+  app.onError((err, c) =>
+    c.json(
+      { error: err instanceof URIError ? `bad URL encoding in ${c.req.path}` : 'internal error' },
+      err instanceof URIError ? 400 : 500,
+    ),
+  );
   return app;
 }

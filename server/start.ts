@@ -46,10 +46,22 @@ export interface RunningServer {
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   // Checked before anything listens or runs: a server that would be open does not start.
-  const signIn = opts.signIn ?? await prepareSignIn({ server: opts.config.server, host, token: opts.token, noAuth: opts.noAuth });
-  const service = new ConversationService({ client: opts.client, config: opts.config, temporalUiUrl: opts.temporal.uiUrl });
+  const signIn =
+    opts.signIn ?? (await prepareSignIn({ server: opts.config.server, host, token: opts.token, noAuth: opts.noAuth }));
+  const service = new ConversationService({
+    client: opts.client,
+    config: opts.config,
+    temporalUiUrl: opts.temporal.uiUrl,
+  });
   const shareLinkHours = { default: opts.config.server.shareLinkHours, max: opts.config.server.maxShareLinkHours };
-  const app = createApp({ service, temporal: opts.temporal, maxUploadBytes: opts.config.conversation.maxUploadBytes, shareLinkHours, signIn, runs: { runsDir: opts.runsDir } });
+  const app = createApp({
+    service,
+    temporal: opts.temporal,
+    maxUploadBytes: opts.config.conversation.maxUploadBytes,
+    shareLinkHours,
+    signIn,
+    runs: { runsDir: opts.runsDir },
+  });
   const workersDone = opts.workers?.run();
   const { server, address } = await listen(app.fetch, opts.port ?? 8787, host);
   const url = `http://${urlHost(address.address)}:${address.port}`;
@@ -77,7 +89,11 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
 
 type FetchHandler = Parameters<typeof getRequestListener>[0];
 
-function listen(fetch: FetchHandler, port: number, hostname: string): Promise<{ server: Server; address: AddressInfo }> {
+function listen(
+  fetch: FetchHandler,
+  port: number,
+  hostname: string,
+): Promise<{ server: Server; address: AddressInfo }> {
   return new Promise((resolve, reject) => {
     const server = createServer(getRequestListener(fetch, { hostname, errorHandler: answerUnroutable }));
     server.once('error', reject);
@@ -86,7 +102,11 @@ function listen(fetch: FetchHandler, port: number, hostname: string): Promise<{ 
   });
 }
 
-const jsonError = (status: number, error: string) => new Response(JSON.stringify({ error }), { status, headers: { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' } });
+const jsonError = (status: number, error: string) =>
+  new Response(JSON.stringify({ error }), {
+    status,
+    headers: { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' },
+  });
 
 /** A request the adapter cannot turn into a URL (a request target such as `..\\x`) never reaches the app: answered here. */
 function answerUnroutable(err: unknown): Response {
@@ -105,7 +125,9 @@ function answerUnparsable(err: NodeJS.ErrnoException, socket: Duplex): void {
       ? [431, 'Request Header Fields Too Large', 'the request headers are over the limit of 16 KiB']
       : [400, 'Bad Request', `the request is not valid HTTP/1.1 (${err.code ?? err.message})`];
   const body = JSON.stringify({ error });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** The address to print: a wildcard listen address is reached as 127.0.0.1 from this machine; IPv6 goes in brackets. */

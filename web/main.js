@@ -32,11 +32,17 @@ function parseRoute(hash) {
 function runRoute(hash) {
   const d = decodeURIComponent;
   const task = /^#\/runs\/([^/]+)\/t\/([^/]+)(?:\/(\d+))?$/.exec(hash);
-  if (task) return { view: 'task', runId: d(task[1]), taskId: d(task[2]), epoch: task[3] ? Number(task[3]) : undefined };
+  if (task)
+    return { view: 'task', runId: d(task[1]), taskId: d(task[2]), epoch: task[3] ? Number(task[3]) : undefined };
   const run = /^#\/runs\/([^/]+)$/.exec(hash);
   if (run) return { view: 'run', runId: d(run[1]) };
   const compare = /^#\/compare\/([^/]+)(?:\/t\/([^/]+))?$/.exec(hash);
-  if (compare) return { view: compare[2] ? 'side-by-side' : 'compare', ids: compare[1].split(',').map(d), taskId: compare[2] ? d(compare[2]) : undefined };
+  if (compare)
+    return {
+      view: compare[2] ? 'side-by-side' : 'compare',
+      ids: compare[1].split(',').map(d),
+      taskId: compare[2] ? d(compare[2]) : undefined,
+    };
   return undefined;
 }
 
@@ -49,7 +55,12 @@ function Root() {
   const exchange = (token) =>
     api('POST', '/api/session', { token }).then(
       (d) => setSession({ state: 'in', user: d.user, authRequired: d.authRequired }),
-      (err) => setSession({ state: 'out', reason: err.status === 401 ? 'wrong' : 'missing', detail: err.status === 401 ? undefined : err.message }),
+      (err) =>
+        setSession({
+          state: 'out',
+          reason: err.status === 401 ? 'wrong' : 'missing',
+          detail: err.status === 401 ? undefined : err.message,
+        }),
     );
   useEffect(() => {
     const token = new URLSearchParams(location.search).get('token');
@@ -58,15 +69,22 @@ function Root() {
     else
       api('GET', '/api/session').then(
         (d) => setSession({ state: 'in', user: d.user, authRequired: d.authRequired }),
-        (err) => setSession({ state: 'out', reason: /expired|signed out/.test(err.message) ? 'expired' : 'missing', detail: err.status === 401 ? undefined : err.message }),
+        (err) =>
+          setSession({
+            state: 'out',
+            reason: /expired|signed out/.test(err.message) ? 'expired' : 'missing',
+            detail: err.status === 401 ? undefined : err.message,
+          }),
       );
     const onSignedOut = (e) => setSession({ state: 'out', reason: 'expired', detail: e.detail });
     addEventListener(SIGNED_OUT, onSignedOut);
     return () => removeEventListener(SIGNED_OUT, onSignedOut);
   }, []);
   const signOut = () => api('DELETE', '/api/session').finally(() => setSession({ state: 'out', reason: 'signedOut' }));
-  if (session.state === 'checking') return html`<main id="main" class="sign-in"><p class="muted">Checking sign-in…</p></main>`;
-  if (session.state === 'out') return html`<${SignIn} reason=${session.reason} detail=${session.detail} onSignIn=${exchange} />`;
+  if (session.state === 'checking')
+    return html`<main id="main" class="sign-in"><p class="muted">Checking sign-in…</p></main>`;
+  if (session.state === 'out')
+    return html`<${SignIn} reason=${session.reason} detail=${session.detail} onSignIn=${exchange} />`;
   return html`<${App} user=${session.user} authRequired=${session.authRequired} onSignOut=${signOut} />`;
 }
 
@@ -84,7 +102,10 @@ function App({ user, authRequired, onSignOut }) {
         (err) => setListError(err.message),
       ),
       // What others shared with me: a list beside mine, never in its way.
-      api('GET', '/api/shared').then((s) => setSharedWithMe(s.shared), () => undefined),
+      api('GET', '/api/shared').then(
+        (s) => setSharedWithMe(s.shared),
+        () => undefined,
+      ),
     ]);
   useEffect(() => {
     const onHash = () => setRoute(parseRoute(location.hash));
@@ -92,21 +113,29 @@ function App({ user, authRequired, onSignOut }) {
     let timer;
     const poll = () => loadList().finally(() => (timer = setTimeout(poll, LIST_REFRESH_MS)));
     poll();
-    const loadPatterns = () => api('GET', '/api/patterns').then((d) => setPatterns(d.patterns), () => setTimeout(loadPatterns, LIST_REFRESH_MS));
+    const loadPatterns = () =>
+      api('GET', '/api/patterns').then(
+        (d) => setPatterns(d.patterns),
+        () => setTimeout(loadPatterns, LIST_REFRESH_MS),
+      );
     loadPatterns();
     return () => (removeEventListener('hashchange', onHash), clearTimeout(timer));
   }, []);
 
   let main;
   const forked = (id) => loadList().finally(() => (location.hash = `#/c/${id}`));
-  if (route.view === 'chat') main = html`<${Chat} key=${route.id} id=${route.id} patterns=${patterns} onChanged=${loadList} user=${user} />`;
-  else if (route.view === 'shared') main = html`<${SharedChat} key=${`${route.token}/${route.tab}`} token=${route.token} tab=${route.tab} onForked=${forked} />`;
+  if (route.view === 'chat')
+    main = html`<${Chat} key=${route.id} id=${route.id} patterns=${patterns} onChanged=${loadList} user=${user} />`;
+  else if (route.view === 'shared')
+    main = html`<${SharedChat} key=${`${route.token}/${route.tab}`} token=${route.token} tab=${route.tab} onForked=${forked} />`;
   else if (route.view === 'debug') main = html`<${Debug} key=${route.id} id=${route.id} />`;
   else if (route.view === 'runs') main = html`<${Runs} user=${user} />`;
   else if (route.view === 'run') main = html`<${RunPage} key=${route.runId} id=${route.runId} />`;
-  else if (route.view === 'task') main = html`<${TaskPage} key=${`${route.runId}/${route.taskId}/${route.epoch}`} runId=${route.runId} taskId=${route.taskId} epoch=${route.epoch} />`;
+  else if (route.view === 'task')
+    main = html`<${TaskPage} key=${`${route.runId}/${route.taskId}/${route.epoch}`} runId=${route.runId} taskId=${route.taskId} epoch=${route.epoch} />`;
   else if (route.view === 'compare') main = html`<${Compare} key=${route.ids.join()} ids=${route.ids} />`;
-  else if (route.view === 'side-by-side') main = html`<${SideBySide} key=${`${route.ids.join()}/${route.taskId}`} ids=${route.ids} taskId=${route.taskId} />`;
+  else if (route.view === 'side-by-side')
+    main = html`<${SideBySide} key=${`${route.ids.join()}/${route.taskId}`} ids=${route.ids} taskId=${route.taskId} />`;
   else main = html`<${Home} patterns=${patterns} onCreated=${(id) => (loadList(), (location.hash = `#/c/${id}`))} />`;
   return html`<a class="skip" href="#main">Skip to content</a>
     <${Sidebar} conversations=${conversations} shared=${sharedWithMe} currentId=${route.id} listError=${listError} onChanged=${loadList} user=${user} authRequired=${authRequired} onSignOut=${onSignOut} />

@@ -16,7 +16,11 @@ export interface WorkerSet {
 }
 
 /** The main worker (workflows + inference/execution/scoring) and, unless disabled, the recalc worker (LibreOffice or Excel). */
-export async function createWorkers(connection: NativeConnection, config: Config, opts: { recalc?: boolean; main?: boolean } = {}): Promise<WorkerSet> {
+export async function createWorkers(
+  connection: NativeConnection,
+  config: Config,
+  opts: { recalc?: boolean; main?: boolean } = {},
+): Promise<WorkerSet> {
   const workers: Worker[] = [];
   const closers: (() => Promise<void>)[] = [];
   if (opts.main ?? true) workers.push(await createMainWorker(connection, config));
@@ -41,7 +45,10 @@ export async function createWorkers(connection: NativeConnection, config: Config
 
 async function createMainWorker(connection: NativeConnection, config: Config): Promise<Worker> {
   let factory: Promise<SandboxFactory> | undefined;
-  const activities = withArtifactPaths(createActivities({ config, sandboxFactory: () => (factory ??= createSandboxFactory(config.sandbox)) }), config.artifacts);
+  const activities = withArtifactPaths(
+    createActivities({ config, sandboxFactory: () => (factory ??= createSandboxFactory(config.sandbox)) }),
+    config.artifacts,
+  );
   warmPreviewServer(); // the first task's first LLM call would otherwise wait for pandas to import
   return Worker.create({
     connection,
@@ -55,19 +62,30 @@ async function createMainWorker(connection: NativeConnection, config: Config): P
 }
 
 /** The config's worker section as SDK options (unset ones are left to the SDK's defaults). */
-export function workerOptions({ stickyQueueScheduleToStartTimeoutMs, ...counts }: WorkerConfig): Partial<WorkerOptions> {
+export function workerOptions({
+  stickyQueueScheduleToStartTimeoutMs,
+  ...counts
+}: WorkerConfig): Partial<WorkerOptions> {
   const set = Object.fromEntries(Object.entries(counts).filter(([, v]) => v !== undefined));
-  return stickyQueueScheduleToStartTimeoutMs === undefined ? set : { ...set, stickyQueueScheduleToStartTimeout: stickyQueueScheduleToStartTimeoutMs };
+  return stickyQueueScheduleToStartTimeoutMs === undefined
+    ? set
+    : { ...set, stickyQueueScheduleToStartTimeout: stickyQueueScheduleToStartTimeoutMs };
 }
 
-async function createRecalcWorker(connection: NativeConnection, config: Config): Promise<{ worker: Worker; close: () => Promise<void> }> {
+async function createRecalcWorker(
+  connection: NativeConnection,
+  config: Config,
+): Promise<{ worker: Worker; close: () => Promise<void> }> {
   let engine: Promise<Recalculator> | undefined;
   const recalcEngine = config.recalc.engine as Exclude<typeof config.recalc.engine, 'none'>;
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.recalcTaskQueue,
-    activities: withArtifactPaths(recalcActivities(() => (engine ??= Promise.resolve(createRecalculator(recalcEngine)))), config.artifacts),
+    activities: withArtifactPaths(
+      recalcActivities(() => (engine ??= Promise.resolve(createRecalculator(recalcEngine)))),
+      config.artifacts,
+    ),
     // One LibreOffice instance (or Excel) converts one file at a time; more slots would only queue inside it.
     maxConcurrentActivityTaskExecutions: 2,
     shutdownGraceTime: '5s',

@@ -9,8 +9,15 @@ import { createWorkers } from './createWorkers';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (!config.temporal.address) throw new Error('workers/main.ts needs TEMPORAL_ADDRESS (the CLI `sheetbench worker` can start the embedded server)');
-  const connection = await connectWorkerConnection({ address: config.temporal.address, namespace: config.temporal.namespace, tls: tlsOptions(config.temporal) });
+  if (!config.temporal.address)
+    throw new Error(
+      'workers/main.ts needs TEMPORAL_ADDRESS (the CLI `sheetbench worker` can start the embedded server)',
+    );
+  const connection = await connectWorkerConnection({
+    address: config.temporal.address,
+    namespace: config.temporal.namespace,
+    tls: tlsOptions(config.temporal),
+  });
   const workers = await createWorkers(connection, config, {
     main: process.env.SHEETBENCH_WORKER_MAIN !== '0',
     recalc: process.env.SHEETBENCH_WORKER_RECALC !== '0',

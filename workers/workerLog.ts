@@ -21,5 +21,7 @@ export function workerLogLine(entry: LogEntry, focusRunId?: string): WorkerLogLi
   if (focusRunId && workflowId !== focusRunId && !workflowId.startsWith(`${focusRunId}/`)) return {};
   const error = meta.error as { message?: string } | undefined;
   const message = (error?.message ?? String(meta.error ?? '')).split('\n')[0];
-  return { line: `[${entry.level}] ${workflowId}: ${String(meta.activityType ?? 'activity')} attempt ${String(meta.attempt ?? '?')} failed: ${message}` };
+  return {
+    line: `[${entry.level}] ${workflowId}: ${String(meta.activityType ?? 'activity')} attempt ${String(meta.attempt ?? '?')} failed: ${message}`,
+  };
 }

@@ -33,7 +33,12 @@ async function loadOrBuild(): Promise<{ code: string }> {
 /** Hash of every TypeScript source the bundle could include (any change builds a new bundle). */
 async function sourceHash(root: string): Promise<string> {
   const hash = createHash('sha256');
-  for (const file of await sourceFiles(root)) hash.update(path.relative(root, file)).update('\0').update(await readFile(file)).update('\0');
+  for (const file of await sourceFiles(root))
+    hash
+      .update(path.relative(root, file))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0');
   return hash.digest('hex').slice(0, 20);
 }
 
@@ -43,7 +48,11 @@ async function sourceFiles(dir: string): Promise<string[]> {
     entries
       .filter((e) => !NOT_SOURCE.has(e.name))
       .sort((a, b) => a.name.localeCompare(b.name))
-      .map((e) => (e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : Promise.resolve(e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []))),
+      .map((e) =>
+        e.isDirectory()
+          ? sourceFiles(path.join(dir, e.name))
+          : Promise.resolve(e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []),
+      ),
   );
   return nested.flat();
 }

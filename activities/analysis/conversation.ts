@@ -8,7 +8,15 @@ import { conversationLayout } from '../../analysis/conversation/layout';
 import { runModelStep } from '../../analysis/conversation/modelStep';
 import { analysisToolbox } from '../../analysis/conversation/analysisToolbox';
 import { checkAnswerGrounding } from '../../analysis/conversation/grounding';
-import type { CheckGroundingInput, CheckGroundingResult, FinishTurnInput, ModelStepInput, ModelStepResult, ToolStepInput, ToolStepResult } from '../../analysis/conversation/steps';
+import type {
+  CheckGroundingInput,
+  CheckGroundingResult,
+  FinishTurnInput,
+  ModelStepInput,
+  ModelStepResult,
+  ToolStepInput,
+  ToolStepResult,
+} from '../../analysis/conversation/steps';
 import type { Toolbox } from '../../analysis/conversation/toolbox';
 import { runToolStep } from '../../analysis/conversation/toolStep';
 import { sandboxEnvironment } from '../../analysis/conversation/sandboxEnvironment';
@@ -38,7 +46,9 @@ export function conversationActivities(deps: WorkerDeps, toolbox: Toolbox = defa
     /** Heartbeats while the tool runs; cancelling the turn aborts the tool (the sandbox kills its process group). */
     async conversationToolCall(input: ToolStepInput): Promise<ToolStepResult> {
       const environment = () => sandboxEnvironment(deps.config.analysis.allowedPackages);
-      return withHeartbeat(() => runToolStep(input, toolbox, { signal: cancellationSignal(), heartbeat: () => heartbeat(), environment }));
+      return withHeartbeat(() =>
+        runToolStep(input, toolbox, { signal: cancellationSignal(), heartbeat: () => heartbeat(), environment }),
+      );
     },
 
     async conversationRecord(input: { dir: string; events: NewEvent[] }): Promise<void> {

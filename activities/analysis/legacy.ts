@@ -14,7 +14,11 @@ const POLL_MS = 500;
  */
 export const legacyRequestActivities = {
   /** Sends the request as a user message (the `sendMessage` update the API uses); a retry finds the turn already sent. */
-  async sendAnalysisRequest(input: { taskId: string; workflowId: string; message: SendMessageInput }): Promise<{ turnId: string }> {
+  async sendAnalysisRequest(input: {
+    taskId: string;
+    workflowId: string;
+    message: SendMessageInput;
+  }): Promise<{ turnId: string }> {
     const handle = Context.current().client.workflow.getHandle(input.workflowId);
     const summary = await handle.query(summaryQuery);
     const sent = summary.currentTurnId ?? summary.turns[0]?.turnId;
@@ -22,7 +26,10 @@ export const legacyRequestActivities = {
     return handle.executeUpdate(sendMessageUpdate, { args: [input.message] }).catch((err: unknown) => {
       if (!(err instanceof WorkflowUpdateFailedError)) throw err;
       // The conversation refused the message (e.g. longer than conversation.maxMessageChars): no retry changes that.
-      throw new DatasetError(`the conversation refused the request: ${(err.cause as Error | undefined)?.message ?? err.message}`, input.taskId);
+      throw new DatasetError(
+        `the conversation refused the request: ${(err.cause as Error | undefined)?.message ?? err.message}`,
+        input.taskId,
+      );
     });
   },
 

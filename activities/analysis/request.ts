@@ -8,13 +8,23 @@ import type { WorkerDeps } from '../deps';
 export function requestActivities(deps: WorkerDeps) {
   return {
     /** The request's conversation folder with its files, and the message (refused here, named, if the conversation would refuse it). */
-    async prepareAnalysisRequest(input: { runDir: string; taskId: string; taskWorkflowId: string }): Promise<Preparation> {
+    async prepareAnalysisRequest(input: {
+      runDir: string;
+      taskId: string;
+      taskWorkflowId: string;
+    }): Promise<Preparation> {
       return prepareRequest(await analysisRun(input.runDir), input.taskId, input.taskWorkflowId, deps.config);
     },
 
-    async recordAnalysisResult(input: RecordInput & { runDir: string }): Promise<{ pass: boolean; status: string; failureClass?: TaskFailureClass }> {
+    async recordAnalysisResult(
+      input: RecordInput & { runDir: string },
+    ): Promise<{ pass: boolean; status: string; failureClass?: TaskFailureClass }> {
       const result = await recordRequestResult(await analysisRun(input.runDir), input);
-      return { pass: result.pass, status: result.status, ...(result.failure ? { failureClass: result.failure.class } : {}) };
+      return {
+        pass: result.pass,
+        status: result.status,
+        ...(result.failure ? { failureClass: result.failure.class } : {}),
+      };
     },
   };
 }

@@ -9,7 +9,14 @@ import { agentTurnRequest, answerRequest, judgeRequest } from '../../benchmarks/
 import { loadJudgeTemplate, parseVerdict } from '../../benchmarks/dsbench/judge';
 import { dsbenchSettingsOf } from '../../benchmarks/dsbench/settings';
 import { dsbenchPaths } from '../../benchmarks/dsbench/layout';
-import { addSpend, questionResult, type Spend, type DsbenchAnswer, type DsbenchJudgment, type DsbenchQuestionResult } from '../../benchmarks/dsbench/result';
+import {
+  addSpend,
+  questionResult,
+  type Spend,
+  type DsbenchAnswer,
+  type DsbenchJudgment,
+  type DsbenchQuestionResult,
+} from '../../benchmarks/dsbench/result';
 import type { TaskFailureClass } from '../../contracts/taskResult';
 import { cachedModelCall, costOfResponse } from '../llm/modelCall';
 import { SessionRegistry, STATE_RESET_NOTE } from '../sessionRegistry';
@@ -44,7 +51,10 @@ const AGENT_CONVERSATION = 'agent';
 export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegistry(deps)) {
   return {
     /** Checks the question's inputs (its text, the introduction); returns its competition. */
-    async prepareDsbenchQuestion(input: { runDir: string; taskId: string }): Promise<{ competitionId: string; agentMaxRounds: number }> {
+    async prepareDsbenchQuestion(input: {
+      runDir: string;
+      taskId: string;
+    }): Promise<{ competitionId: string; agentMaxRounds: number }> {
       const ctx = await dsbenchRun(input.runDir);
       const q = ctx.task(input.taskId);
       await asDatasetFailure(() => questionTexts(ctx.manifest.datasetDir, q));
@@ -55,18 +65,38 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
      * Agent setting, one round: the model sees the system prompt, the agent prompt and the earlier rounds (its replies and
      * their execution output); its reply is the question's answer so far. Says whether the reply asks to run code.
      */
-    async dsbenchAgentTurn(input: DsbenchCallInput & { round: number }): Promise<DsbenchCallResult & { hasCode: boolean }> {
+    async dsbenchAgentTurn(
+      input: DsbenchCallInput & { round: number },
+    ): Promise<DsbenchCallResult & { hasCode: boolean }> {
       const started = Date.now();
       const ctx = await dsbenchRun(input.runDir);
       const q = ctx.task(input.taskId);
       const taskDir = ctx.layout.taskDir(input.taskId);
-      const history = input.round === 0 ? [] : await conversationUpTo(ctx.layout, input.taskId, AGENT_CONVERSATION, 2 * input.round);
-      const user: ChatMessage = { role: 'user', content: input.round === 0 ? await firstAgentMessage(ctx, q) : await readFile(feedbackPath(taskDir, input.round - 1), 'utf8') };
+      const history =
+        input.round === 0 ? [] : await conversationUpTo(ctx.layout, input.taskId, AGENT_CONVERSATION, 2 * input.round);
+      const user: ChatMessage = {
+        role: 'user',
+        content:
+          input.round === 0
+            ? await firstAgentMessage(ctx, q)
+            : await readFile(feedbackPath(taskDir, input.round - 1), 'utf8'),
+      };
       const messages: ChatMessage[] = [...history, user];
-      const response = await cachedModelCall(deps, ctx, agentTurnRequest(ctx.manifest.llm.model, messages), input.callKey);
-      await writeConversation(ctx.layout, input.taskId, AGENT_CONVERSATION, [...messages, { role: 'assistant', content: response.text }]);
+      const response = await cachedModelCall(
+        deps,
+        ctx,
+        agentTurnRequest(ctx.manifest.llm.model, messages),
+        input.callKey,
+      );
+      await writeConversation(ctx.layout, input.taskId, AGENT_CONVERSATION, [
+        ...messages,
+        { role: 'assistant', content: response.text },
+      ]);
       const costUsd = costOfResponse(response, ctx.manifest.llm.model, deps);
-      const previous = input.round === 0 ? undefined : await readJson<DsbenchAnswer>(dsbenchPaths.answer(taskDir)).catch(() => undefined);
+      const previous =
+        input.round === 0
+          ? undefined
+          : await readJson<DsbenchAnswer>(dsbenchPaths.answer(taskDir)).catch(() => undefined);
       const answer: DsbenchAnswer = {
         taskId: input.taskId,
         model: response.model,
@@ -83,19 +113,30 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
     },
 
     /** Agent setting: runs the round's code in the question's kernel, whose work dir holds copies of the workbooks. */
-    async dsbenchAgentExecute(input: { runDir: string; taskId: string; round: number }): Promise<{ stateReset: boolean }> {
+    async dsbenchAgentExecute(input: {
+      runDir: string;
+      taskId: string;
+      round: number;
+    }): Promise<{ stateReset: boolean }> {
       const ctx = await dsbenchRun(input.runDir);
       const q = ctx.task(input.taskId);
       const taskDir = ctx.layout.taskDir(input.taskId);
       const reply = (await readConversation(ctx.layout, input.taskId, AGENT_CONVERSATION))[2 * input.round + 1];
-      if (reply?.role !== 'assistant') throw new Error(`question ${input.taskId}: no reply of round ${input.round} to execute`);
+      if (reply?.role !== 'assistant')
+        throw new Error(`question ${input.taskId}: no reply of round ${input.round} to execute`);
       const files = await asDatasetFailure(() => competitionFiles(ctx.manifest.datasetDir, q.competitionId));
       const key = SessionRegistry.key(input.runDir, input.taskId, AGENT_CONVERSATION);
       const resumed = registry.has(key);
       const workDir = await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, 'agent');
-      const session = await registry.open(key, workDir, files.workbooks.map((name) => ({ inputPath: path.join(files.dir, name), inputName: name })));
+      const session = await registry.open(
+        key,
+        workDir,
+        files.workbooks.map((name) => ({ inputPath: path.join(files.dir, name), inputName: name })),
+      );
       const code = `import os\nos.chdir(${JSON.stringify(session.sandbox.workDirInside)})\n${extractPythonCode(reply.content)}`;
-      const result = await withHeartbeat(() => session.sandbox.execute(code, { timeoutMs: deps.config.sandbox.executionTimeoutMs })).catch(async (err: unknown) => {
+      const result = await withHeartbeat(() =>
+        session.sandbox.execute(code, { timeoutMs: deps.config.sandbox.executionTimeoutMs }),
+      ).catch(async (err: unknown) => {
         await registry.close(key);
         throw err;
       });
@@ -133,7 +174,13 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
       const settings = dsbenchSettingsOf(ctx.manifest);
       const text = await readWorkbookText(input.runDir, q.competitionId);
       const built = await asDatasetFailure(() =>
-        answerRequest({ datasetDir: ctx.manifest.datasetDir, question: q, workbookText: text, settings, model: ctx.manifest.llm.model }),
+        answerRequest({
+          datasetDir: ctx.manifest.datasetDir,
+          question: q,
+          workbookText: text,
+          settings,
+          model: ctx.manifest.llm.model,
+        }),
       );
       const taskDir = ctx.layout.taskDir(input.taskId);
       await writeFileAtomic(dsbenchPaths.prompt(taskDir), built.prompt);
@@ -164,7 +211,13 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
       const template = await loadJudgeTemplate(settings.judgeTemplate);
       const judgeModel = input.judgeModel ?? settings.judgeModel;
       const request = await asDatasetFailure(() =>
-        judgeRequest({ datasetDir: ctx.manifest.datasetDir, question: q, predicted: answer.response, template: template.text, judgeModel }),
+        judgeRequest({
+          datasetDir: ctx.manifest.datasetDir,
+          question: q,
+          predicted: answer.response,
+          template: template.text,
+          judgeModel,
+        }),
       );
       const response = await cachedModelCall(deps, ctx, request, input.callKey);
       const costUsd = costOfResponse(response, judgeModel, deps);
@@ -194,11 +247,20 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
       const ctx = await dsbenchRun(input.runDir);
       const q = ctx.task(input.taskId);
       const taskDir = ctx.layout.taskDir(input.taskId);
-      const recorded = input.addToRecorded ? await readJson<DsbenchQuestionResult>(ctx.layout.taskResultPath(input.taskId)).catch(() => undefined) : undefined;
+      const recorded = input.addToRecorded
+        ? await readJson<DsbenchQuestionResult>(ctx.layout.taskResultPath(input.taskId)).catch(() => undefined)
+        : undefined;
       const spend = recorded ? addSpend(recorded, input.spend) : input.spend;
       const answer = await readJson<DsbenchAnswer>(dsbenchPaths.answer(taskDir)).catch(() => undefined);
       const judgment = await readJson<DsbenchJudgment>(dsbenchPaths.judgment(taskDir)).catch(() => undefined);
-      const result = questionResult({ question: q, answer, judgment, failure: input.failure, spend, wallMs: (recorded?.wallMs ?? 0) + input.wallMs });
+      const result = questionResult({
+        question: q,
+        answer,
+        judgment,
+        failure: input.failure,
+        spend,
+        wallMs: (recorded?.wallMs ?? 0) + input.wallMs,
+      });
       await writeJsonAtomic(ctx.layout.taskResultPath(input.taskId), result);
       return { soft: result.soft };
     },
@@ -219,7 +281,12 @@ async function readWorkbookText(runDir: string, competitionId: string): Promise<
   return readFile(dsbenchPaths.workbookText(runDir, competitionId), 'utf8');
 }
 
-async function computeWorkbookText(deps: WorkerDeps, ctx: DsbenchRun, competitionId: string, file: string): Promise<void> {
+async function computeWorkbookText(
+  deps: WorkerDeps,
+  ctx: DsbenchRun,
+  competitionId: string,
+  file: string,
+): Promise<void> {
   const files = await competitionFiles(ctx.manifest.datasetDir, competitionId);
   const factory = await deps.sandboxFactory();
   const text = await workbookText({
@@ -227,7 +294,11 @@ async function computeWorkbookText(deps: WorkerDeps, ctx: DsbenchRun, competitio
     dir: files.dir,
     workbooks: files.workbooks,
     workDir: await executionWorkDir(deps.config, ctx.manifest.runId, competitionId, 'workbook-text'),
-    sandbox: (workDir) => factory.create({ workDir, limits: { memoryMiB: deps.config.sandbox.memoryMiB, maxProcesses: deps.config.sandbox.maxProcesses } }),
+    sandbox: (workDir) =>
+      factory.create({
+        workDir,
+        limits: { memoryMiB: deps.config.sandbox.memoryMiB, maxProcesses: deps.config.sandbox.maxProcesses },
+      }),
     timeoutMs: deps.config.sandbox.executionTimeoutMs,
   });
   await writeFileAtomic(file, text);

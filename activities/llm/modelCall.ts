@@ -2,7 +2,14 @@ import path from 'node:path';
 import { ApplicationFailure, Context, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
 import { withHeartbeat } from '../heartbeat';
 import type { ChatRequest, ChatResponse, LlmProvider } from '../../lib/llm/types';
-import { classifyLlmError, costOf, ResponseCache, cachedComplete, createProvider, type RateLimitSettings } from '../../lib/llm';
+import {
+  classifyLlmError,
+  costOf,
+  ResponseCache,
+  cachedComplete,
+  createProvider,
+  type RateLimitSettings,
+} from '../../lib/llm';
 import type { LlmConfig } from '../../config/schema';
 import type { RunContext } from '../../lib/runStore/runContext';
 import type { WorkerDeps } from '../deps';
@@ -12,10 +19,17 @@ import { TemporalRateLimiter } from './sharedRateLimit';
  * The one path of every LLM call made by an activity: the run's provider settings, its response cache (a retried or
  * replayed call is answered from it, never paid twice), heartbeats, and the failure-class retry policy.
  */
-export async function cachedModelCall(deps: WorkerDeps, ctx: RunContext, request: ChatRequest, callKey: string): Promise<ChatResponse> {
+export async function cachedModelCall(
+  deps: WorkerDeps,
+  ctx: RunContext,
+  request: ChatRequest,
+  callKey: string,
+): Promise<ChatResponse> {
   const provider = providerFor(deps, { ...deps.config.llm, ...ctx.manifest.llm, apiKey: deps.config.llm.apiKey });
   const cache = new ResponseCache(ctx.layout.llmCacheDir);
-  return underRetryPolicy(deps.config.llm, () => cachedComplete(provider, cache, request, { callKey, signal: cancellationSignal() }));
+  return underRetryPolicy(deps.config.llm, () =>
+    cachedComplete(provider, cache, request, { callKey, signal: cancellationSignal() }),
+  );
 }
 
 /**
@@ -66,7 +80,10 @@ function toApplicationFailure(err: unknown, config: LlmConfig, failures: Failure
 }
 
 /** The limits every model call of this worker goes through: the per-host file limiter and the cross-host one. */
-export function limiterOptions(deps: WorkerDeps): { rateLimit?: RateLimitSettings; sharedLimiter?: TemporalRateLimiter } {
+export function limiterOptions(deps: WorkerDeps): {
+  rateLimit?: RateLimitSettings;
+  sharedLimiter?: TemporalRateLimiter;
+} {
   return { rateLimit: rateLimitOf(deps.config.llm), sharedLimiter: sharedLimiterOf(deps) };
 }
 
@@ -115,5 +132,9 @@ function hostOf(baseUrl: string | undefined): string {
 
 function rateLimitOf(config: LlmConfig): RateLimitSettings | undefined {
   if (!config.maxConcurrentRequests && !config.tokensPerMinute) return undefined;
-  return { dir: path.resolve(config.rateLimitDir), maxConcurrent: config.maxConcurrentRequests, tokensPerMinute: config.tokensPerMinute };
+  return {
+    dir: path.resolve(config.rateLimitDir),
+    maxConcurrent: config.maxConcurrentRequests,
+    tokensPerMinute: config.tokensPerMinute,
+  };
 }

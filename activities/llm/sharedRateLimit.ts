@@ -3,7 +3,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { RateLimiter, RatePermit } from '../../lib/llm/rateLimiter';
-import { acquirePermitUpdate, releasePermitSignal, RATE_LIMIT_BUSY, RATE_LIMIT_WORKFLOW, rateLimitWorkflowId, type RateLimitWorkflowInput } from '../../contracts/rateLimit';
+import {
+  acquirePermitUpdate,
+  releasePermitSignal,
+  RATE_LIMIT_BUSY,
+  RATE_LIMIT_WORKFLOW,
+  rateLimitWorkflowId,
+  type RateLimitWorkflowInput,
+} from '../../contracts/rateLimit';
 import type { Grant, PermitRequest, SharedRateLimits } from '../../lib/llm/rateWindow';
 
 export interface TemporalRateLimiterOptions {
@@ -52,7 +59,11 @@ export class TemporalRateLimiter implements RateLimiter {
     try {
       return await this.handle().executeUpdate(acquirePermitUpdate, { args: [req] });
     } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === RATE_LIMIT_BUSY) {
+      if (
+        err instanceof WorkflowUpdateFailedError &&
+        err.cause instanceof ApplicationFailure &&
+        err.cause.type === RATE_LIMIT_BUSY
+      ) {
         return { granted: false, waitMs: Number(err.cause.details?.[0] ?? 200) };
       }
       // The workflow ended while idle (or was never started here): start it again.
@@ -63,7 +74,9 @@ export class TemporalRateLimiter implements RateLimiter {
 
   private async release(id: string, tokens?: number): Promise<void> {
     // A lost release only holds the slot until its lease expires.
-    await this.handle().signal(releasePermitSignal, { id, tokens }).catch(() => undefined);
+    await this.handle()
+      .signal(releasePermitSignal, { id, tokens })
+      .catch(() => undefined);
   }
 
   private async start(): Promise<void> {

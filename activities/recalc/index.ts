@@ -31,13 +31,17 @@ export function recalcActivities(recalculator: () => Promise<Recalculator>) {
      */
     async recalcWorkbooks(input: RecalcWorkbooksInput): Promise<RecalcWorkbookResult[]> {
       const results: RecalcWorkbookResult[] = [];
-      for (const path of input.paths) results.push(await recalcInPlace(recalculator, { path, timeoutMs: input.timeoutMs }));
+      for (const path of input.paths)
+        results.push(await recalcInPlace(recalculator, { path, timeoutMs: input.timeoutMs }));
       return results;
     },
   };
 }
 
-async function recalcInPlace(recalculator: () => Promise<Recalculator>, input: RecalcWorkbookInput): Promise<RecalcWorkbookResult> {
+async function recalcInPlace(
+  recalculator: () => Promise<Recalculator>,
+  input: RecalcWorkbookInput,
+): Promise<RecalcWorkbookResult> {
   try {
     await access(input.path);
   } catch {

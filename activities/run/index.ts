@@ -42,7 +42,9 @@ export const runActivities = {
    * Waits on tasks a run's earlier execution handed over, until one ends without a result (terminated, timed out,
    * failed, cancelled: it can send no summary) or all have ended; returns those that ended so. Heartbeats while it waits.
    */
-  async watchHandedOverTasks(input: { tasks: Array<{ taskId: string; workflowId: string }> }): Promise<Array<{ taskId: string; how: string }>> {
+  async watchHandedOverTasks(input: {
+    tasks: Array<{ taskId: string; workflowId: string }>;
+  }): Promise<Array<{ taskId: string; how: string }>> {
     const client = getClient();
     const beat = setInterval(() => heartbeat(), 10_000);
     try {
@@ -50,15 +52,20 @@ export const runActivities = {
       let wake!: () => void;
       const woken = new Promise<void>((resolve) => (wake = resolve));
       const outcomes = input.tasks.map(({ taskId, workflowId }) =>
-        client.workflow.getHandle(workflowId).result().then(
-          () => undefined,
-          (err: unknown) => {
-            ended.push({ taskId, how: endedHow(err) });
-            wake();
-          },
-        ),
+        client.workflow
+          .getHandle(workflowId)
+          .result()
+          .then(
+            () => undefined,
+            (err: unknown) => {
+              ended.push({ taskId, how: endedHow(err) });
+              wake();
+            },
+          ),
       );
-      const cancelled = new Promise<void>((resolve) => cancellationSignal().addEventListener('abort', () => resolve(), { once: true }));
+      const cancelled = new Promise<void>((resolve) =>
+        cancellationSignal().addEventListener('abort', () => resolve(), { once: true }),
+      );
       await Promise.race([woken, Promise.all(outcomes), cancelled]);
       // Tasks terminated together (an operator's batch) are reported together.
       if (ended.length) await new Promise((r) => setTimeout(r, 500));

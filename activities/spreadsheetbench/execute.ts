@@ -49,7 +49,10 @@ export function executeActivities(deps: WorkerDeps) {
     /** The same, for several test cases one after another, each in its own fresh sandbox: one activity instead of N. */
     async executeOnTestCases(input: ExecuteOnTestCasesInput): Promise<ExecuteSolutionResult[]> {
       const results: ExecuteSolutionResult[] = [];
-      for (const run of input.runs) results.push(await executeOnTestCase(deps, { runDir: input.runDir, taskId: input.taskId, code: input.code, ...run }));
+      for (const run of input.runs)
+        results.push(
+          await executeOnTestCase(deps, { runDir: input.runDir, taskId: input.taskId, code: input.code, ...run }),
+        );
       return results;
     },
   };
@@ -59,7 +62,8 @@ async function executeOnTestCase(deps: WorkerDeps, input: ExecuteSolutionInput):
   const ctx = await sheetRun(input.runDir);
   const task = ctx.task(input.taskId);
   const files = (await testCaseFiles(ctx.manifest.datasetDir, task)).find((f) => f.index === input.testCase);
-  if (!files) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case ${input.testCase}`, 'DatasetError');
+  if (!files)
+    throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case ${input.testCase}`, 'DatasetError');
   const id = taskKey(task.id);
   const workDir = await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, input.label);
   const finalOutput = ctx.official.outputPath(input.taskId, input.testCase);
@@ -88,10 +92,18 @@ async function executeOnTestCase(deps: WorkerDeps, input: ExecuteSolutionInput):
   return { outputProduced, feedback: executionFeedback(result), error: result.error, timedOut: result.timedOut };
 }
 
-async function runInSandbox(deps: WorkerDeps, workDir: string, bindCode: (workDirInside: string) => string): Promise<ExecutionResult> {
+async function runInSandbox(
+  deps: WorkerDeps,
+  workDir: string,
+  bindCode: (workDirInside: string) => string,
+): Promise<ExecutionResult> {
   const factory = await deps.sandboxFactory();
   // One execution, then dispose: importing pandas in the background would only burn CPU the code may not need.
-  const sandbox = await factory.create({ workDir, limits: { memoryMiB: deps.config.sandbox.memoryMiB, maxProcesses: deps.config.sandbox.maxProcesses }, warmModules: [] });
+  const sandbox = await factory.create({
+    workDir,
+    limits: { memoryMiB: deps.config.sandbox.memoryMiB, maxProcesses: deps.config.sandbox.maxProcesses },
+    warmModules: [],
+  });
   try {
     return await withHeartbeat(() =>
       sandbox.execute(bindCode(sandbox.workDirInside), {
@@ -106,4 +118,3 @@ async function runInSandbox(deps: WorkerDeps, workDir: string, bindCode: (workDi
     await sandbox.dispose();
   }
 }
-

@@ -1,6 +1,10 @@
 import { conversationUpTo, writeConversation } from '../../lib/runStore/conversationStore';
 import type { ChatMessage } from '../../lib/llm/types';
-import { renderOfficialPrompt, usesPreview, type OfficialPromptKind } from '../../benchmarks/spreadsheetbench/agents/prompts/spreadsheetbench';
+import {
+  renderOfficialPrompt,
+  usesPreview,
+  type OfficialPromptKind,
+} from '../../benchmarks/spreadsheetbench/agents/prompts/spreadsheetbench';
 import { modelPaths } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
 import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { withHeartbeat } from '../heartbeat';
@@ -38,11 +42,22 @@ export function llmTurnActivities(deps: WorkerDeps) {
       const history = await conversationUpTo(ctx.layout, input.taskId, input.conversation, input.turn);
       const failures = failureCountsSoFar();
       // Heartbeat from the start: a slow preview must not look like a dead worker (a second attempt would pay again).
-      const user: ChatMessage = { role: 'user', content: await withHeartbeat(() => renderUser(input, deps), { failures }) };
+      const user: ChatMessage = {
+        role: 'user',
+        content: await withHeartbeat(() => renderUser(input, deps), { failures }),
+      };
       const messages = [...history, user];
       const { llm } = ctx.manifest;
-      const response = await cachedModelCall(deps, ctx, { model: llm.model, temperature: llm.temperature, maxTokens: llm.maxTokens, messages }, input.callKey);
-      await writeConversation(ctx.layout, input.taskId, input.conversation, [...messages, { role: 'assistant', content: response.text }]);
+      const response = await cachedModelCall(
+        deps,
+        ctx,
+        { model: llm.model, temperature: llm.temperature, maxTokens: llm.maxTokens, messages },
+        input.callKey,
+      );
+      await writeConversation(ctx.layout, input.taskId, input.conversation, [
+        ...messages,
+        { role: 'assistant', content: response.text },
+      ]);
       return {
         text: response.text,
         finishReason: response.finishReason,
@@ -65,4 +80,3 @@ async function renderUser(input: LlmTurnInput, deps: WorkerDeps): Promise<string
     maxTurns: ctx.manifest.agentSettings.maxTurns,
   });
 }
-

@@ -15,11 +15,14 @@ export async function cachedPreview(ctx: SheetRun, taskId: string): Promise<stri
   } catch {
     const [first] = await testCaseFiles(ctx.manifest.datasetDir, ctx.task(taskId), 1);
     if (!first) throw new Error(`task ${taskId}: no test case input to preview`);
-    const text = await spreadsheetPreview(first.inputPath, ctx.manifest.agentSettings.previewRows).catch((err: unknown) => {
-      // A workbook that breaks the preview breaks it on every attempt: fail the task now, naming it (a lost server is retried).
-      if (err instanceof WorkbookPreviewError) throw ApplicationFailure.nonRetryable(`task ${taskId}: ${err.message}`, 'DatasetError');
-      throw err;
-    });
+    const text = await spreadsheetPreview(first.inputPath, ctx.manifest.agentSettings.previewRows).catch(
+      (err: unknown) => {
+        // A workbook that breaks the preview breaks it on every attempt: fail the task now, naming it (a lost server is retried).
+        if (err instanceof WorkbookPreviewError)
+          throw ApplicationFailure.nonRetryable(`task ${taskId}: ${err.message}`, 'DatasetError');
+        throw err;
+      },
+    );
     await writeFileAtomic(file, text);
     return text;
   }

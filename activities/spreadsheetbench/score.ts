@@ -30,7 +30,13 @@ export const scoreActivities = {
       mode: ctx.manifest.scoringMode,
       withFloor: true,
     });
-    const diffs: TaskCellDiffs = { taskId: input.taskId, id: task.id, mode: ctx.manifest.scoringMode, answerPosition: task.answer_position, testCases: cells };
+    const diffs: TaskCellDiffs = {
+      taskId: input.taskId,
+      id: task.id,
+      mode: ctx.manifest.scoringMode,
+      answerPosition: task.answer_position,
+      testCases: cells,
+    };
     await writeJsonAtomic(cellDiffsPath(ctx.layout.root, input.taskId), diffs);
     return {
       testCaseResults: official.test_case_results,

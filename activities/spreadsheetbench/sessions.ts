@@ -44,14 +44,21 @@ export function sessionActivities(deps: WorkerDeps, registry = new SessionRegist
       const key = SessionRegistry.key(input.runDir, input.taskId, input.conversation);
       const resumed = registry.has(key);
       if (input.round === 0) await rm(ctx.official.outputPath(input.taskId, 1), { force: true });
-      const workDir = await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, `session-${input.conversation}`);
+      const workDir = await executionWorkDir(
+        deps.config,
+        ctx.manifest.runId,
+        input.taskId,
+        `session-${input.conversation}`,
+      );
       const session = await registry.open(key, workDir, [files]);
       const code = bindCodeToTestCase(input.code, task, ctx.official.outputsName, 1, session.sandbox.workDirInside);
-      const result = await executeWithHeartbeat(session.sandbox, code, deps.config.sandbox.executionTimeoutMs).catch(async (err: unknown) => {
-        await registry.close(key);
-        if (err instanceof SandboxLostError) throw ApplicationFailure.retryable(err.message, 'SandboxLost');
-        throw err;
-      });
+      const result = await executeWithHeartbeat(session.sandbox, code, deps.config.sandbox.executionTimeoutMs).catch(
+        async (err: unknown) => {
+          await registry.close(key);
+          if (err instanceof SandboxLostError) throw ApplicationFailure.retryable(err.message, 'SandboxLost');
+          throw err;
+        },
+      );
       const outputName = `1_${taskKey(task.id)}_output.xlsx`;
       const outputProduced = result.files.includes(outputName);
       if (outputProduced) {
@@ -70,7 +77,13 @@ export function sessionActivities(deps: WorkerDeps, registry = new SessionRegist
         outputProduced,
       });
       const feedback = executionFeedback(result);
-      return { outputProduced, feedback: stateReset ? `${STATE_RESET_NOTE}\n${feedback}` : feedback, error: result.error, timedOut: result.timedOut, stateReset };
+      return {
+        outputProduced,
+        feedback: stateReset ? `${STATE_RESET_NOTE}\n${feedback}` : feedback,
+        error: result.error,
+        timedOut: result.timedOut,
+        stateReset,
+      };
     },
 
     /** Ends a task's kernels on this worker (sessions on other workers end by their idle TTL). */

@@ -19,9 +19,19 @@ import { programTargets } from '../../benchmarks/spreadsheetbench/agents/sheetco
 import { programWithInputs } from '../../benchmarks/spreadsheetbench/agents/sheetcopilot/programs';
 import { renderCopilotPrompt, type CopilotPrompt } from '../../benchmarks/spreadsheetbench/agents/sheetcopilot/prompts';
 import {
-  STAGE_OUTPUT_SCHEMAS, inspectionSchema, markdownSections, stageFileName, validationPassed,
-  type CopilotStageName, type Exchange, type ExecutionSummary, type FinalOutput, type Inspection, type ObserveOutput,
-  type ReviseOutput, type StageOutput,
+  STAGE_OUTPUT_SCHEMAS,
+  inspectionSchema,
+  markdownSections,
+  stageFileName,
+  validationPassed,
+  type CopilotStageName,
+  type Exchange,
+  type ExecutionSummary,
+  type FinalOutput,
+  type Inspection,
+  type ObserveOutput,
+  type ReviseOutput,
+  type StageOutput,
 } from '../../benchmarks/spreadsheetbench/agents/sheetcopilot/stages';
 import type { ExecutionResult } from '../../lib/sandbox/types';
 import type { WorkerDeps } from '../deps';
@@ -47,7 +57,8 @@ export type CopilotAskInput = StageCall &
     | { stage: 'revise'; testCase: number; revision: number; code: string; error: string }
   );
 
-export type CopilotAskOutput = StageOutput<'understand'> | StageOutput<'plan'> | StageOutput<'implement'> | StageOutput<'validate'> | ReviseOutput;
+export type CopilotAskOutput =
+  StageOutput<'understand'> | StageOutput<'plan'> | StageOutput<'implement'> | StageOutput<'validate'> | ReviseOutput;
 
 export function sheetCopilotActivities(deps: WorkerDeps) {
   return {
@@ -56,22 +67,30 @@ export function sheetCopilotActivities(deps: WorkerDeps) {
       const ctx = await sheetRun(input.runDir);
       const task = ctx.task(input.taskId);
       const files = (await testCaseFiles(ctx.manifest.datasetDir, task)).find((f) => f.index === input.testCase);
-      if (!files) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case ${input.testCase}`, 'DatasetError');
-      const result = await runProgram(deps, await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, `observe-tc${input.testCase}`), [files.inputPath], (inside) =>
-        programWithInputs('observation', {
-          INPUT_PATH: `${inside}/${path.basename(files.inputPath)}`,
-          TARGETS: programTargets(task.answer_position),
-          INSTRUCTION_TYPE: task.instruction_type,
-        }),
+      if (!files)
+        throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case ${input.testCase}`, 'DatasetError');
+      const result = await runProgram(
+        deps,
+        await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, `observe-tc${input.testCase}`),
+        [files.inputPath],
+        (inside) =>
+          programWithInputs('observation', {
+            INPUT_PATH: `${inside}/${path.basename(files.inputPath)}`,
+            TARGETS: programTargets(task.answer_position),
+            INSTRUCTION_TYPE: task.instruction_type,
+          }),
       );
-      const success = !result.error && !result.timedOut && result.stdout.includes('=== ANSWER POSITION CURRENT CONTENT ===');
+      const success =
+        !result.error && !result.timedOut && result.stdout.includes('=== ANSWER POSITION CURRENT CONTENT ===');
       const output: ObserveOutput = {
         stage: 'observe',
         testCase: input.testCase,
         success,
         text: result.stdout,
         paths: modelPaths(task, ctx.official.outputsName, 1),
-        problem: success ? undefined : `observation program failed: ${result.error || (result.timedOut ? 'timed out' : 'no report printed')}`,
+        problem: success
+          ? undefined
+          : `observation program failed: ${result.error || (result.timedOut ? 'timed out' : 'no report printed')}`,
       };
       await writeStage(ctx, input.taskId, 'observe', output, input.testCase === 1 ? undefined : `tc${input.testCase}`);
       return output;
@@ -83,8 +102,13 @@ export function sheetCopilotActivities(deps: WorkerDeps) {
       const built = await buildStageMessages(ctx, input);
       const exchange = await ask(deps, ctx, input, built.messages, built.prompt, built.conversation);
       const output = stageOutput(input, exchange);
-      await writeStage(ctx, input.taskId, input.stage === 'revise' ? 'final' : input.stage, output,
-        input.stage === 'revise' ? `tc${input.testCase}-revise${input.revision}` : undefined);
+      await writeStage(
+        ctx,
+        input.taskId,
+        input.stage === 'revise' ? 'final' : input.stage,
+        output,
+        input.stage === 'revise' ? `tc${input.testCase}-revise${input.revision}` : undefined,
+      );
       return output;
     },
 
@@ -100,31 +124,55 @@ export function sheetCopilotActivities(deps: WorkerDeps) {
     },
 
     /** Stage 5: reads the answer cells of the (recalculated) copy in a sandbox and flags suspicious patterns. */
-    async copilotInspect(input: { runDir: string; taskId: string; path: string; recalculated: boolean }): Promise<Inspection> {
+    async copilotInspect(input: {
+      runDir: string;
+      taskId: string;
+      path: string;
+      recalculated: boolean;
+    }): Promise<Inspection> {
       const ctx = await sheetRun(input.runDir);
       const task = ctx.task(input.taskId);
       const [files] = await testCaseFiles(ctx.manifest.datasetDir, task, 1);
-      const result = await runProgram(deps, await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, 'validate-inspect'), [input.path, files.inputPath], (inside) =>
-        programWithInputs('inspect_answer', {
-          OUTPUT_PATH: `${inside}/${path.basename(input.path)}`,
-          INPUT_PATH: `${inside}/${path.basename(files.inputPath)}`,
-          TARGETS: programTargets(task.answer_position),
-          RECALCULATED: input.recalculated,
-        }),
+      const result = await runProgram(
+        deps,
+        await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, 'validate-inspect'),
+        [input.path, files.inputPath],
+        (inside) =>
+          programWithInputs('inspect_answer', {
+            OUTPUT_PATH: `${inside}/${path.basename(input.path)}`,
+            INPUT_PATH: `${inside}/${path.basename(files.inputPath)}`,
+            TARGETS: programTargets(task.answer_position),
+            RECALCULATED: input.recalculated,
+          }),
       );
       const parsed = inspectionSchema.safeParse(lastJsonLine(result.stdout));
       if (parsed.success) return parsed.data;
-      return { recalculated: input.recalculated, pieces: [], flags: [], problem: `answer cells unreadable: ${result.error || 'no report'}` };
+      return {
+        recalculated: input.recalculated,
+        pieces: [],
+        flags: [],
+        problem: `answer cells unreadable: ${result.error || 'no report'}`,
+      };
     },
 
     /** Stage 6: the record of one test case's executions and revisions. */
     async copilotRecordFinal(input: { runDir: string; taskId: string; final: FinalOutput }): Promise<void> {
       const ctx = await sheetRun(input.runDir);
-      await writeStage(ctx, input.taskId, 'final', STAGE_OUTPUT_SCHEMAS.final.parse(input.final), `tc${input.final.testCase}`);
+      await writeStage(
+        ctx,
+        input.taskId,
+        'final',
+        STAGE_OUTPUT_SCHEMAS.final.parse(input.final),
+        `tc${input.final.testCase}`,
+      );
     },
 
     /** A recorded stage output, for `rerun --from-stage K` (stages < K are read back, never recomputed). */
-    async copilotLoadStage<N extends CopilotStageName>(input: { runDir: string; taskId: string; stage: N }): Promise<StageOutput<N>> {
+    async copilotLoadStage<N extends CopilotStageName>(input: {
+      runDir: string;
+      taskId: string;
+      stage: N;
+    }): Promise<StageOutput<N>> {
       const ctx = await sheetRun(input.runDir);
       return readStage(ctx, input.taskId, input.stage);
     },
@@ -135,16 +183,30 @@ function stagesDir(ctx: SheetRun, taskId: string): string {
   return path.join(ctx.layout.taskDir(taskId), 'stages');
 }
 
-async function writeStage(ctx: SheetRun, taskId: string, stage: CopilotStageName, output: unknown, suffix?: string): Promise<void> {
+async function writeStage(
+  ctx: SheetRun,
+  taskId: string,
+  stage: CopilotStageName,
+  output: unknown,
+  suffix?: string,
+): Promise<void> {
   await writeJsonAtomic(path.join(stagesDir(ctx, taskId), stageFileName(stage, suffix)), output);
 }
 
 async function readStage<N extends CopilotStageName>(ctx: SheetRun, taskId: string, stage: N): Promise<StageOutput<N>> {
   const file = path.join(stagesDir(ctx, taskId), stageFileName(stage));
   const raw = await readJsonOr<unknown>(file, undefined);
-  if (raw === undefined) throw ApplicationFailure.nonRetryable(`task ${taskId}: no recorded output of stage ${stage} (${file})`, 'StageMissing');
+  if (raw === undefined)
+    throw ApplicationFailure.nonRetryable(
+      `task ${taskId}: no recorded output of stage ${stage} (${file})`,
+      'StageMissing',
+    );
   const parsed = STAGE_OUTPUT_SCHEMAS[stage].safeParse(raw);
-  if (!parsed.success) throw ApplicationFailure.nonRetryable(`task ${taskId}: recorded stage ${stage} is malformed: ${parsed.error.message}`, 'StageMissing');
+  if (!parsed.success)
+    throw ApplicationFailure.nonRetryable(
+      `task ${taskId}: recorded stage ${stage} is malformed: ${parsed.error.message}`,
+      'StageMissing',
+    );
   return parsed.data as StageOutput<N>;
 }
 
@@ -158,18 +220,33 @@ interface BuiltMessages {
 async function buildStageMessages(ctx: SheetRun, input: CopilotAskInput): Promise<BuiltMessages> {
   const task = ctx.task(input.taskId);
   const observe = await readStage(ctx, input.taskId, 'observe');
-  const summary = await renderCopilotPrompt('summary', {
+  const summary = await renderCopilotPrompt(
+    'summary',
+    {
+      instruction: task.instruction,
+      instruction_type: task.instruction_type,
+      answer_position: task.answer_position,
+      input_path: observe.paths.input,
+      output_path: observe.paths.output,
+    },
+    input.promptDir,
+  );
+  const head: ChatMessage[] = [
+    { role: 'user', content: summary.text },
+    { role: 'assistant', content: observe.text },
+  ];
+  const obs = (n: number) => observe.text.slice(0, n);
+  const pair = (e: Exchange): ChatMessage[] => [
+    { role: 'user', content: e.promptText },
+    { role: 'assistant', content: e.response },
+  ];
+  const render = (p: CopilotPrompt, vars: Record<string, string | number>) =>
+    renderCopilotPrompt(p, vars, input.promptDir);
+  const common = {
     instruction: task.instruction,
     instruction_type: task.instruction_type,
     answer_position: task.answer_position,
-    input_path: observe.paths.input,
-    output_path: observe.paths.output,
-  }, input.promptDir);
-  const head: ChatMessage[] = [{ role: 'user', content: summary.text }, { role: 'assistant', content: observe.text }];
-  const obs = (n: number) => observe.text.slice(0, n);
-  const pair = (e: Exchange): ChatMessage[] => [{ role: 'user', content: e.promptText }, { role: 'assistant', content: e.response }];
-  const render = (p: CopilotPrompt, vars: Record<string, string | number>) => renderCopilotPrompt(p, vars, input.promptDir);
-  const common = { instruction: task.instruction, instruction_type: task.instruction_type, answer_position: task.answer_position };
+  };
 
   if (input.stage === 'understand') {
     const prompt = await render('understand', { ...common, observation: obs(OBSERVATION_EXCERPT) });
@@ -179,26 +256,55 @@ async function buildStageMessages(ctx: SheetRun, input: CopilotAskInput): Promis
   const understanding = understand.exchange.response.slice(0, EXCERPT);
   if (input.stage === 'plan') {
     const prompt = await render('plan', { ...common, observation: obs(1000), understanding });
-    return { messages: [...head, ...pair(understand.exchange), user(prompt.text)], prompt, conversation: 'copilot-plan' };
+    return {
+      messages: [...head, ...pair(understand.exchange), user(prompt.text)],
+      prompt,
+      conversation: 'copilot-plan',
+    };
   }
   const plan = await readStage(ctx, input.taskId, 'plan');
   if (input.stage === 'implement') {
-    const prompt = await render('implement', { ...common, observation: obs(1000), understanding, plan: plan.exchange.response });
-    return { messages: [...head, ...pair(understand.exchange), ...pair(plan.exchange), user(prompt.text)], prompt, conversation: 'copilot-implement' };
+    const prompt = await render('implement', {
+      ...common,
+      observation: obs(1000),
+      understanding,
+      plan: plan.exchange.response,
+    });
+    return {
+      messages: [...head, ...pair(understand.exchange), ...pair(plan.exchange), user(prompt.text)],
+      prompt,
+      conversation: 'copilot-implement',
+    };
   }
   if (input.stage === 'validate') {
     const implement = await readStage(ctx, input.taskId, 'implement');
     const prompt = !executionSucceeded(input.execution)
-      ? await render('validateFailure', { ...common, observation: obs(500), plan: plan.exchange.response.slice(0, 600), code: input.code, error: failureText(input.execution) })
+      ? await render('validateFailure', {
+          ...common,
+          observation: obs(500),
+          plan: plan.exchange.response.slice(0, 600),
+          code: input.code,
+          error: failureText(input.execution),
+        })
       : await render('validateSuccess', {
           ...common,
           code: input.code,
           execution_output: input.execution.feedback,
-          recalc_note: input.inspection?.recalculated ? 'recalculated by the recalc engine' : 'NOT recalculated: formula values unknown',
+          recalc_note: input.inspection?.recalculated
+            ? 'recalculated by the recalc engine'
+            : 'NOT recalculated: formula values unknown',
           summaries: JSON.stringify(input.inspection?.pieces ?? [], null, 1).slice(0, 1600),
-          flags: input.inspection?.problem ?? (input.inspection?.flags.length ? input.inspection.flags.map((f) => `- ${f.kind}: ${f.detail}`).join('\n') : 'none'),
+          flags:
+            input.inspection?.problem ??
+            (input.inspection?.flags.length
+              ? input.inspection.flags.map((f) => `- ${f.kind}: ${f.detail}`).join('\n')
+              : 'none'),
         });
-    return { messages: [...head, ...pair(plan.exchange), ...pair(implement.exchange), user(prompt.text)], prompt, conversation: 'copilot-validate' };
+    return {
+      messages: [...head, ...pair(plan.exchange), ...pair(implement.exchange), user(prompt.text)],
+      prompt,
+      conversation: 'copilot-validate',
+    };
   }
   const prompt = await render('revise', {
     ...common,
@@ -209,7 +315,11 @@ async function buildStageMessages(ctx: SheetRun, input: CopilotAskInput): Promis
     revision: input.revision,
     test_case: input.testCase,
   });
-  return { messages: [...head, ...pair(plan.exchange), user(prompt.text)], prompt, conversation: `copilot-revise-tc${input.testCase}-${input.revision}` };
+  return {
+    messages: [...head, ...pair(plan.exchange), user(prompt.text)],
+    prompt,
+    conversation: `copilot-revise-tc${input.testCase}-${input.revision}`,
+  };
 }
 
 function user(content: string): ChatMessage {
@@ -242,7 +352,13 @@ function stageOutput(input: CopilotAskInput, exchange: Exchange): CopilotAskOutp
     }
     case 'revise': {
       const code = codeOf(reply, truncated);
-      return { stage: 'revise', testCase: input.testCase, revision: input.revision, exchange: { ...exchange, problem: code.problem }, code: code.code };
+      return {
+        stage: 'revise',
+        testCase: input.testCase,
+        revision: input.revision,
+        exchange: { ...exchange, problem: code.problem },
+        code: code.code,
+      };
     }
   }
 }
@@ -255,7 +371,14 @@ function codeOf(reply: string, truncated?: string): { code?: string; problem?: s
 }
 
 /** One chat call through the run's response cache; the conversation is kept for the transcript. */
-async function ask(deps: WorkerDeps, ctx: SheetRun, input: StageCall, messages: ChatMessage[], prompt: BuiltMessages['prompt'], conversation: string): Promise<Exchange> {
+async function ask(
+  deps: WorkerDeps,
+  ctx: SheetRun,
+  input: StageCall,
+  messages: ChatMessage[],
+  prompt: BuiltMessages['prompt'],
+  conversation: string,
+): Promise<Exchange> {
   const { llm } = ctx.manifest;
   // The same provider (and rate limits, per host and across hosts) as every other benchmark call.
   const provider = providerFor(deps, { ...deps.config.llm, ...llm, apiKey: deps.config.llm.apiKey });
@@ -277,7 +400,10 @@ async function ask(deps: WorkerDeps, ctx: SheetRun, input: StageCall, messages: 
       nextRetryDelay: failure.retryAfterMs,
     });
   });
-  await writeConversation(ctx.layout, input.taskId, conversation, [...messages, { role: 'assistant', content: response.text }]);
+  await writeConversation(ctx.layout, input.taskId, conversation, [
+    ...messages,
+    { role: 'assistant', content: response.text },
+  ]);
   return {
     prompt: prompt.record,
     promptText: prompt.text,
@@ -291,15 +417,26 @@ async function ask(deps: WorkerDeps, ctx: SheetRun, input: StageCall, messages: 
 }
 
 /** A fixed program in a fresh sandbox whose work dir holds copies of `files`. */
-async function runProgram(deps: WorkerDeps, workDir: string, files: string[], program: (workDirInside: string) => string): Promise<ExecutionResult> {
+async function runProgram(
+  deps: WorkerDeps,
+  workDir: string,
+  files: string[],
+  program: (workDirInside: string) => string,
+): Promise<ExecutionResult> {
   await rm(workDir, { recursive: true, force: true });
   await mkdir(workDir, { recursive: true });
   for (const f of files) await copyFile(f, path.join(workDir, path.basename(f)));
   const factory = await deps.sandboxFactory();
-  const sandbox = await factory.create({ workDir, limits: { memoryMiB: deps.config.sandbox.memoryMiB, maxProcesses: deps.config.sandbox.maxProcesses } });
+  const sandbox = await factory.create({
+    workDir,
+    limits: { memoryMiB: deps.config.sandbox.memoryMiB, maxProcesses: deps.config.sandbox.maxProcesses },
+  });
   try {
     return await withHeartbeat(() =>
-      sandbox.execute(program(sandbox.workDirInside), { timeoutMs: deps.config.sandbox.executionTimeoutMs, signal: Context.current().cancellationSignal }),
+      sandbox.execute(program(sandbox.workDirInside), {
+        timeoutMs: deps.config.sandbox.executionTimeoutMs,
+        signal: Context.current().cancellationSignal,
+      }),
     );
   } finally {
     await sandbox.dispose();
@@ -315,4 +452,3 @@ function lastJsonLine(stdout: string): unknown {
     return undefined;
   }
 }
-

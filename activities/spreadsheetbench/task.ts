@@ -34,11 +34,18 @@ export const taskActivities = {
     const task = ctx.task(input.taskId);
     const cases = await testCaseFiles(ctx.manifest.datasetDir, task, OFFICIAL_TEST_CASES);
     if (!cases.length) {
-      throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no input workbook 1_${input.taskId}_input.xlsx in ${task.spreadsheet_path}`, 'DatasetError');
+      throw ApplicationFailure.nonRetryable(
+        `task ${input.taskId}: no input workbook 1_${input.taskId}_input.xlsx in ${task.spreadsheet_path}`,
+        'DatasetError',
+      );
     }
     for (const c of cases) {
       const problem = (await zipProblem(c.inputPath)) ?? null;
-      if (problem) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: ${path.basename(c.inputPath)} ${problem}`, 'DatasetError');
+      if (problem)
+        throw ApplicationFailure.nonRetryable(
+          `task ${input.taskId}: ${path.basename(c.inputPath)} ${problem}`,
+          'DatasetError',
+        );
     }
     // The outputs folder exists from here on: a recalculation never waits for it, even when no output was written.
     await mkdir(path.dirname(ctx.official.outputPath(input.taskId, 1)), { recursive: true });
@@ -58,20 +65,32 @@ export const taskActivities = {
     // The task record is the authority on the id's type and the instruction type (also for tasks that failed early).
     const task = ctx.task(taskId);
     const epochs = ctx.manifest.epochs ?? 1;
-    const result: TaskResult = { ...input.result, id: task.id, instructionType: task.instruction_type, ...(epochs > 1 ? { epoch: ctx.official.attempt(taskId).epoch } : {}) };
+    const result: TaskResult = {
+      ...input.result,
+      id: task.id,
+      instructionType: task.instruction_type,
+      ...(epochs > 1 ? { epoch: ctx.official.attempt(taskId).epoch } : {}),
+    };
     const official = input.official;
     const mainConversation = official ? await readConversation(ctx.layout, taskId, official.conversation) : [];
     await writeJsonAtomic(ctx.official.officialConvPath(taskId), {
       id: result.id,
       instruction_type: result.instructionType,
-      conversation: official ? [...mainConversation.map((m) => m.content), ...(official.finalFeedback !== undefined ? [official.finalFeedback] : [])] : '',
+      conversation: official
+        ? [
+            ...mainConversation.map((m) => m.content),
+            ...(official.finalFeedback !== undefined ? [official.finalFeedback] : []),
+          ]
+        : '',
       solution: official?.solution ?? '',
     });
     const transcript = {
       taskId,
       messages: (
         await Promise.all(
-          input.conversations.map(async (name) => (await readConversation(ctx.layout, taskId, name)).map((m) => ({ ...m, conversation: name }))),
+          input.conversations.map(async (name) =>
+            (await readConversation(ctx.layout, taskId, name)).map((m) => ({ ...m, conversation: name })),
+          ),
         )
       ).flat(),
       executions: await executionRecords(ctx.layout.taskDir(taskId)),
@@ -82,10 +101,21 @@ export const taskActivities = {
   },
 
   /** Output workbooks that exist for these test cases (the ones worth recalculating). */
-  async outputPaths(input: { runDir: string; taskId: string; testCases: number[] }): Promise<{ outputPaths: string[] }> {
+  async outputPaths(input: {
+    runDir: string;
+    taskId: string;
+    testCases: number[];
+  }): Promise<{ outputPaths: string[] }> {
     const ctx = await sheetRun(input.runDir);
     const paths = input.testCases.map((n) => ctx.official.outputPath(input.taskId, n));
-    const present = await Promise.all(paths.map((p) => access(p).then(() => true, () => false)));
+    const present = await Promise.all(
+      paths.map((p) =>
+        access(p).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
     return { outputPaths: paths.filter((_, i) => present[i]) };
   },
 
@@ -100,7 +130,12 @@ async function executionRecords(taskDir: string): Promise<unknown[]> {
   const dir = path.join(taskDir, 'executions');
   const files = await readdir(dir).catch(() => [] as string[]);
   const records = await Promise.all(
-    files.filter((f) => f.endsWith('.json')).map(async (f) => ({ at: (await stat(path.join(dir, f))).mtimeMs, record: await readJson<unknown>(path.join(dir, f)) })),
+    files
+      .filter((f) => f.endsWith('.json'))
+      .map(async (f) => ({
+        at: (await stat(path.join(dir, f))).mtimeMs,
+        record: await readJson<unknown>(path.join(dir, f)),
+      })),
   );
   return records.sort((a, b) => a.at - b.at).map((r) => r.record);
 }

@@ -27,9 +27,16 @@ function normalise(outcome: ToolOutcome): ToolOutcome {
   const report = outcome.result as Report;
   const files = report.files?.map((f) => ({ ...f, type: mimeTypeOf(f.path) }));
   const result = files ? { ...report, files } : report;
-  const manifest = report.manifestErrors?.length ? `visualization_manifest.json is not valid: ${report.manifestErrors.join('; ')}` : '';
+  const manifest = report.manifestErrors?.length
+    ? `visualization_manifest.json is not valid: ${report.manifestErrors.join('; ')}`
+    : '';
   if (report.success === false || manifest) {
-    return { ...outcome, ok: false, result, error: [report.error, manifest].filter(Boolean).join('\n') || 'the code failed' };
+    return {
+      ...outcome,
+      ok: false,
+      result,
+      error: [report.error, manifest].filter(Boolean).join('\n') || 'the code failed',
+    };
   }
   return { ...outcome, result };
 }

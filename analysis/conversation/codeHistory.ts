@@ -47,8 +47,16 @@ export function executedCode(events: ConversationEvent[]): ExecutedCode[] {
  * The Python cells that would rebuild the kernel's state: every earlier python_execute that succeeded, in order, but
  * the call being made (a retried call may already have its own events in the log).
  */
-export async function restorableCells(layout: ConversationLayout, current: { stepId: string; callId: string }): Promise<Array<{ code: string; workingDir?: string; turnId: string; callId: string }>> {
+export async function restorableCells(
+  layout: ConversationLayout,
+  current: { stepId: string; callId: string },
+): Promise<Array<{ code: string; workingDir?: string; turnId: string; callId: string }>> {
   return executedCode(await readEvents(layout))
     .filter((c) => c.ok && c.language === 'python' && !(c.stepId === current.stepId && c.callId === current.callId))
-    .map((c) => ({ code: c.code, turnId: c.turnId, callId: c.callId, ...(c.workingDir ? { workingDir: c.workingDir } : {}) }));
+    .map((c) => ({
+      code: c.code,
+      turnId: c.turnId,
+      callId: c.callId,
+      ...(c.workingDir ? { workingDir: c.workingDir } : {}),
+    }));
 }

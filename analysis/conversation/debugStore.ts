@@ -4,7 +4,10 @@ import type { DebugStep, DebugToolCall } from './debug';
 import type { ConversationLayout } from './layout';
 
 /** The tool calls of one turn's steps, in step and call order (what grounding matches an answer against). */
-export async function readTurnToolCalls(layout: ConversationLayout, turnId: string): Promise<Array<DebugToolCall & { stepId: string }>> {
+export async function readTurnToolCalls(
+  layout: ConversationLayout,
+  turnId: string,
+): Promise<Array<DebugToolCall & { stepId: string }>> {
   const stepDir = new RegExp(`^${turnId.replace(/[^A-Za-z0-9_-]/g, '')}-s(\\d+)\\.tools$`);
   const dirs = (await readdir(layout.debug).catch(() => [] as string[])).flatMap((n) => {
     const m = stepDir.exec(n);
@@ -13,8 +16,14 @@ export async function readTurnToolCalls(layout: ConversationLayout, turnId: stri
   const calls: Array<DebugToolCall & { stepId: string }> = [];
   for (const d of dirs.sort((a, b) => a.index - b.index)) {
     const stepId = d.name.slice(0, -'.tools'.length);
-    const files = (await readdir(path.join(layout.debug, d.name)).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort();
-    for (const f of files) calls.push({ ...(JSON.parse(await readFile(path.join(layout.debug, d.name, f), 'utf8')) as DebugToolCall), stepId });
+    const files = (await readdir(path.join(layout.debug, d.name)).catch(() => [] as string[]))
+      .filter((n) => n.endsWith('.json'))
+      .sort();
+    for (const f of files)
+      calls.push({
+        ...(JSON.parse(await readFile(path.join(layout.debug, d.name, f), 'utf8')) as DebugToolCall),
+        stepId,
+      });
   }
   return calls;
 }
@@ -23,7 +32,12 @@ export async function readTurnToolCalls(layout: ConversationLayout, turnId: stri
 export async function readDebugSteps(layout: ConversationLayout): Promise<DebugStep[]> {
   const names = (await readdir(layout.debug).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
   const steps = await Promise.all(names.map((n) => readStep(layout, n)));
-  return steps.sort((a, b) => a.turnId.localeCompare(b.turnId, undefined, { numeric: true }) || a.index - b.index || a.stepId.localeCompare(b.stepId));
+  return steps.sort(
+    (a, b) =>
+      a.turnId.localeCompare(b.turnId, undefined, { numeric: true }) ||
+      a.index - b.index ||
+      a.stepId.localeCompare(b.stepId),
+  );
 }
 
 async function readStep(layout: ConversationLayout, name: string): Promise<DebugStep> {
@@ -31,9 +45,18 @@ async function readStep(layout: ConversationLayout, name: string): Promise<Debug
   const toolDir = path.join(layout.debug, `${step.stepId}.tools`);
   const toolFiles = (await readdir(toolDir).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort();
   if (!toolFiles.length) return step;
-  const toolCalls = await Promise.all(toolFiles.map(async (f) => JSON.parse(await readFile(path.join(toolDir, f), 'utf8')) as DebugToolCall));
-  const executions = toolCalls.map((c) => ({ code: (c.args as { code?: unknown })?.code, result: (c.result ?? {}) as { stdout?: unknown; stderr?: unknown } }));
-  const joined = (pick: (e: (typeof executions)[number]) => unknown) => executions.map(pick).filter((v): v is string => typeof v === 'string').join('\n');
+  const toolCalls = await Promise.all(
+    toolFiles.map(async (f) => JSON.parse(await readFile(path.join(toolDir, f), 'utf8')) as DebugToolCall),
+  );
+  const executions = toolCalls.map((c) => ({
+    code: (c.args as { code?: unknown })?.code,
+    result: (c.result ?? {}) as { stdout?: unknown; stderr?: unknown },
+  }));
+  const joined = (pick: (e: (typeof executions)[number]) => unknown) =>
+    executions
+      .map(pick)
+      .filter((v): v is string => typeof v === 'string')
+      .join('\n');
   return {
     ...step,
     toolCalls,
@@ -41,6 +64,10 @@ async function readStep(layout: ConversationLayout, name: string): Promise<Debug
     stdout: joined((e) => e.result.stdout) || undefined,
     stderr: joined((e) => e.result.stderr) || undefined,
     sandbox: toolCalls.find((c) => c.sandbox)?.sandbox,
-    timing: { ...step.timing, toolsMs: toolCalls.reduce((s, c) => s + c.durationMs, 0), executionMs: toolCalls.filter((c) => /_execute$/.test(c.tool)).reduce((s, c) => s + c.durationMs, 0) },
+    timing: {
+      ...step.timing,
+      toolsMs: toolCalls.reduce((s, c) => s + c.durationMs, 0),
+      executionMs: toolCalls.filter((c) => /_execute$/.test(c.tool)).reduce((s, c) => s + c.durationMs, 0),
+    },
   };
 }

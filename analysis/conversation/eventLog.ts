@@ -18,7 +18,17 @@ export async function appendEvents(layout: ConversationLayout, events: NewEvent[
     const at = new Date().toISOString();
     const added = events
       .filter((e) => !keys.has(e.key))
-      .map((e) => ({ seq: ++seq, at, ...(e.turnId ? { turnId: e.turnId } : {}), type: e.type, data: e.data, key: e.key }) as ConversationEvent);
+      .map(
+        (e) =>
+          ({
+            seq: ++seq,
+            at,
+            ...(e.turnId ? { turnId: e.turnId } : {}),
+            type: e.type,
+            data: e.data,
+            key: e.key,
+          }) as ConversationEvent,
+      );
     if (added.length) await appendFile(layout.events, added.map((e) => `${JSON.stringify(e)}\n`).join(''));
     return added;
   });

@@ -69,4 +69,6 @@ export interface ConversationEvent<T extends ConversationEventType = Conversatio
 }
 
 /** What a writer hands the log: the log numbers and timestamps it. */
-export type NewEvent = { [T in ConversationEventType]: { type: T; turnId?: string; key: string; data: EventData[T] } }[ConversationEventType];
+export type NewEvent = {
+  [T in ConversationEventType]: { type: T; turnId?: string; key: string; data: EventData[T] };
+}[ConversationEventType];

@@ -23,8 +23,19 @@ export async function finishTurn(input: FinishTurnInput): Promise<void> {
     const grounding = { answerOffset, ...(await groundTurnAnswer(layout, input.turnId, said)) };
     events.push(await groundingRecord(layout, input.turnId, grounding));
   }
-  if (input.error) events.push({ ...base, type: 'error', key: `${input.turnId}:error`, data: { message: input.error, where: input.errorWhere ?? 'workflow' } });
+  if (input.error)
+    events.push({
+      ...base,
+      type: 'error',
+      key: `${input.turnId}:error`,
+      data: { message: input.error, where: input.errorWhere ?? 'workflow' },
+    });
   events.push({ ...base, type: 'usage', key: `${input.turnId}:usage`, data: input.usage });
-  events.push({ ...base, type: 'turn_ended', key: `${input.turnId}:ended`, data: { status: input.status, ...(input.error ? { error: input.error } : {}) } });
+  events.push({
+    ...base,
+    type: 'turn_ended',
+    key: `${input.turnId}:ended`,
+    data: { status: input.status, ...(input.error ? { error: input.error } : {}) },
+  });
   await appendEvents(layout, events);
 }

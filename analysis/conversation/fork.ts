@@ -27,19 +27,32 @@ export async function copyForFork(from: ConversationLayout, to: ConversationLayo
   await copyTree(from.inputs, to.inputs, () => true, budget);
   const named = filesNamed(events);
   const marker = `${INTERNAL_DIR}/python-session`;
-  await copyTree(from.workspace, to.workspace, (rel) => rel === marker || (!rel.startsWith(`${INTERNAL_DIR}/`) && (!scope.turnId || named.has(rel))), budget);
+  await copyTree(
+    from.workspace,
+    to.workspace,
+    (rel) => rel === marker || (!rel.startsWith(`${INTERNAL_DIR}/`) && (!scope.turnId || named.has(rel))),
+    budget,
+  );
   await mkdir(path.dirname(to.events), { recursive: true });
-  if (events.length) await appendFile(to.events, events.map((e, i) => `${JSON.stringify({ ...e, seq: i + 1 })}\n`).join(''));
+  if (events.length)
+    await appendFile(to.events, events.map((e, i) => `${JSON.stringify({ ...e, seq: i + 1 })}\n`).join(''));
   const turns = new Set(events.flatMap((e) => (e.turnId ? [e.turnId] : [])));
   // Debug records are named after their step (`t3-s0.json`, `t3-s0.tools/…`, `t3-grounding.json`): the turn comes first.
   if (scope.debug) await copyTree(from.debug, to.debug, (rel) => turns.has(rel.split('-')[0]!), budget);
   return Math.max(0, ...[...turns].map((t) => Number(t.slice(1)) || 0));
 }
 
-const scopeBytes = (budget: { left: number; max?: number }) => `${Math.round((budget.max ?? budget.left) / 1048576)} MiB`;
+const scopeBytes = (budget: { left: number; max?: number }) =>
+  `${Math.round((budget.max ?? budget.left) / 1048576)} MiB`;
 
 /** Copies the regular files under `from` that `keep` accepts (by path relative to `from`), within the byte budget. */
-async function copyTree(from: string, to: string, keep: (rel: string) => boolean, budget: { left: number; max?: number }, rel = ''): Promise<void> {
+async function copyTree(
+  from: string,
+  to: string,
+  keep: (rel: string) => boolean,
+  budget: { left: number; max?: number },
+  rel = '',
+): Promise<void> {
   const entries = await readdir(path.join(from, rel), { withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
     const child = rel ? `${rel}/${entry.name}` : entry.name;
@@ -47,7 +60,11 @@ async function copyTree(from: string, to: string, keep: (rel: string) => boolean
     const info = await lstat(source);
     if (info.isDirectory()) await copyTree(from, to, keep, budget, child);
     if (!info.isFile() || !keep(child)) continue;
-    if (info.size > budget.left) throw new ConversationError('too_large', `the fork would copy more than the workspace limit of ${scopeBytes(budget)} allows (at ${child})`);
+    if (info.size > budget.left)
+      throw new ConversationError(
+        'too_large',
+        `the fork would copy more than the workspace limit of ${scopeBytes(budget)} allows (at ${child})`,
+      );
     budget.left -= info.size;
     await mkdir(path.dirname(path.join(to, child)), { recursive: true });
     await copyFile(source, path.join(to, child));

@@ -15,14 +15,26 @@ import { readMessage, transcriptDir } from './transcript';
 const GROUNDING_INDEX = 10_000;
 
 /** Checks the numbers of an answer (the model's text) against everything the turn's tools produced. */
-export async function groundTurnAnswer(layout: ConversationLayout, turnId: string, answer: string): Promise<Omit<Grounding, 'answerOffset'>> {
+export async function groundTurnAnswer(
+  layout: ConversationLayout,
+  turnId: string,
+  answer: string,
+): Promise<Omit<Grounding, 'answerOffset'>> {
   const started = (await readEvents(layout)).find((e) => e.type === 'turn_started' && e.turnId === turnId);
-  const sources = await turnSources(await readTurnToolCalls(layout, turnId), layout.workspace, String(started?.data.text ?? ''));
+  const sources = await turnSources(
+    await readTurnToolCalls(layout, turnId),
+    layout.workspace,
+    String(started?.data.text ?? ''),
+  );
   return groundAnswer(answer, sources);
 }
 
 /** The turn's grounding as a debug record (`debug/<turnId>-grounding.json`) and the event that goes with the answer. */
-export async function groundingRecord(layout: ConversationLayout, turnId: string, grounding: Grounding): Promise<NewEvent> {
+export async function groundingRecord(
+  layout: ConversationLayout,
+  turnId: string,
+  grounding: Grounding,
+): Promise<NewEvent> {
   const record: DebugStep = {
     stepId: `${turnId}-grounding`,
     turnId,

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { writeJsonAtomic } from '../../lib/runStore/files';
-import { cachedComplete, costOf, ResponseCache, type ChatMessage, type LlmProvider, type ToolSpec } from '../../lib/llm';
+import {
+  cachedComplete,
+  costOf,
+  ResponseCache,
+  type ChatMessage,
+  type LlmProvider,
+  type ToolSpec,
+} from '../../lib/llm';
 import type { DebugStep } from './debug';
 import { appendEvents, readEvents } from './eventLog';
 import type { NewEvent } from './events';
@@ -32,23 +39,49 @@ export async function runModelStep(input: ModelStepInput, deps: ModelStepDeps): 
   let length = input.length;
   for (const part of input.add ?? []) {
     // A seed written by an earlier attempt is kept as is: its history section must not change between attempts.
-    if (!(await readMessage(dir, length))) await writeMessage(dir, length, { role: part.role, content: part.withHistory ? await withHistory(layout, part.text, input.turnId) : part.text });
+    if (!(await readMessage(dir, length)))
+      await writeMessage(dir, length, {
+        role: part.role,
+        content: part.withHistory ? await withHistory(layout, part.text, input.turnId) : part.text,
+      });
     length++;
   }
   const messages = await readTranscript(dir, length);
   const tools = input.tools === 'none' ? undefined : deps.tools;
-  const request = { model: deps.model, temperature: deps.temperature, maxTokens: deps.maxTokens, messages, tools, toolChoice: tools ? input.tools : undefined };
+  const request = {
+    model: deps.model,
+    temperature: deps.temperature,
+    maxTokens: deps.maxTokens,
+    messages,
+    tools,
+    toolChoice: tools ? input.tools : undefined,
+  };
   const started = Date.now();
-  const response = await cachedComplete(deps.provider, new ResponseCache(layout.llmCache), request, { callKey: input.callKey, signal: deps.signal });
+  const response = await cachedComplete(deps.provider, new ResponseCache(layout.llmCache), request, {
+    callKey: input.callKey,
+    signal: deps.signal,
+  });
   const modelMs = Date.now() - started;
   // A step offered no tools (classify, plan, critique, the answer) cannot call one: calls a model returns anyway are
   // dropped here, so no later step or view ever takes them for calls (the debug record keeps them, marked ignored).
   const calls = tools ? (response.toolCalls ?? []) : [];
   const ignored = tools ? [] : (response.toolCalls ?? []);
-  const reply: ChatMessage = { role: 'assistant', content: response.text, ...(calls.length ? { toolCalls: calls } : {}) };
+  const reply: ChatMessage = {
+    role: 'assistant',
+    content: response.text,
+    ...(calls.length ? { toolCalls: calls } : {}),
+  };
   await writeMessage(dir, length, reply);
   const usage = { ...response.usage, costUsd: response.cached ? 0 : costOf(response.usage, deps.model, deps.prices) };
-  await writeDebug(layout, input, { messages, reply, ignoredToolCalls: ignored, usage, modelMs, model: response.model, cached: response.cached });
+  await writeDebug(layout, input, {
+    messages,
+    reply,
+    ignoredToolCalls: ignored,
+    usage,
+    modelMs,
+    model: response.model,
+    cached: response.cached,
+  });
   await appendEvents(layout, stepEvents(input, reply, addUsage(input.turnUsage, usage)));
   return {
     stepId: input.stepId,
@@ -66,7 +99,12 @@ function stepEvents(input: ModelStepInput, reply: ChatMessage, turnUsage: ModelS
   const reasoning = input.kind !== 'act' || (reply.toolCalls?.length && reply.content.trim());
   if (reasoning) {
     const kind = input.kind === 'act' ? 'think' : input.kind;
-    events.push({ ...base, type: 'step', key: `${input.stepId}:step`, data: { stepId: input.stepId, kind, text: reply.content, agent: input.agent } });
+    events.push({
+      ...base,
+      type: 'step',
+      key: `${input.stepId}:step`,
+      data: { stepId: input.stepId, kind, text: reply.content, agent: input.agent },
+    });
   }
   for (const call of reply.toolCalls ?? []) {
     const data = { stepId: input.stepId, callId: call.id, tool: call.name, args: parseArgs(call.arguments) };
@@ -115,8 +153,17 @@ async function writeDebug(layout: ConversationLayout, input: ModelStepInput, f: 
     kind: input.kind,
     agent: input.agent,
     model: f.model,
-    prompt: f.messages.map((m) => ({ role: m.role, content: m.content, ...(m.toolCalls ? { toolCalls: m.toolCalls } : {}), ...(m.toolCallId ? { toolCallId: m.toolCallId } : {}) })),
-    reply: { content: f.reply.content, ...(f.reply.toolCalls ? { toolCalls: f.reply.toolCalls } : {}), ...(f.ignoredToolCalls.length ? { ignoredToolCalls: f.ignoredToolCalls } : {}) },
+    prompt: f.messages.map((m) => ({
+      role: m.role,
+      content: m.content,
+      ...(m.toolCalls ? { toolCalls: m.toolCalls } : {}),
+      ...(m.toolCallId ? { toolCallId: m.toolCallId } : {}),
+    })),
+    reply: {
+      content: f.reply.content,
+      ...(f.reply.toolCalls ? { toolCalls: f.reply.toolCalls } : {}),
+      ...(f.ignoredToolCalls.length ? { ignoredToolCalls: f.ignoredToolCalls } : {}),
+    },
     inputTokens: f.usage.inputTokens,
     outputTokens: f.usage.outputTokens,
     costUsd: f.usage.costUsd,

@@ -14,12 +14,17 @@ export const SYSTEM_PROMPT = `You are a data-analysis assistant. You answer ques
 /** Earlier turns, shown to the model of a new turn (answers only: code and outputs stay in the workspace). */
 export function historySection(turns: Array<{ question: string; answer: string }>, files: string[]): string {
   const parts: string[] = [];
-  if (turns.length) parts.push('Earlier in this conversation:', ...turns.map((t, i) => `Q${i + 1}: ${t.question}\nA${i + 1}: ${t.answer}`));
+  if (turns.length)
+    parts.push(
+      'Earlier in this conversation:',
+      ...turns.map((t, i) => `Q${i + 1}: ${t.question}\nA${i + 1}: ${t.answer}`),
+    );
   parts.push(files.length ? `Files in the workspace: ${files.join(', ')}` : 'The workspace is empty.');
   return parts.join('\n');
 }
 
-export const DIRECT_INSTRUCTION = 'Solve this with a single code run: call python_execute once with complete code that prints the result.';
+export const DIRECT_INSTRUCTION =
+  'Solve this with a single code run: call python_execute once with complete code that prints the result.';
 
 export const PLAN_INSTRUCTION =
   'Before using any tool, write a short numbered plan (at most 6 steps) for answering the request. Reply with the plan only.';
@@ -40,10 +45,12 @@ export const CRITIQUE_INSTRUCTION = `Critique the answer above against this chec
 ${CRITIQUE_CHECKLIST.map((c, i) => `${i + 1}. ${c}`).join('\n')}
 Reply with one line per item ("ok" or what is wrong). End with a line "VERDICT: OK" if nothing needs fixing, else "VERDICT: REVISE".`;
 
-export const REFINE_INSTRUCTION = 'Fix what the critique found (run code again if needed), then give the improved final answer.';
+export const REFINE_INSTRUCTION =
+  'Fix what the critique found (run code again if needed), then give the improved final answer.';
 
 /** Opens the request to revise an answer whose numbers were not found in the turn's tool outputs (tests recognise it). */
-export const REVISE_NUMBERS_LEAD = 'These numbers in your answer do not appear in any output of the code or tools you ran in this turn:';
+export const REVISE_NUMBERS_LEAD =
+  'These numbers in your answer do not appear in any output of the code or tools you ran in this turn:';
 
 export function reviseNumbersInstruction(numbers: string[]): string {
   return `${REVISE_NUMBERS_LEAD} ${numbers.join(', ')}. Check each with code (print it), then give your final answer again using only numbers your code printed or wrote (rounded as printed); leave out any number you cannot compute.`;

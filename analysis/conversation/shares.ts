@@ -12,7 +12,10 @@ import { readJsonOr, writeJsonAtomic } from '../../lib/runStore/files';
 export const shareGrantSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
   to: z.union([z.object({ user: z.string().min(1).max(200) }).strict(), z.object({ link: z.literal(true) }).strict()]),
-  turnId: z.string().regex(/^t\d+$/).optional(),
+  turnId: z
+    .string()
+    .regex(/^t\d+$/)
+    .optional(),
   debug: z.boolean(),
   createdBy: z.string(),
   createdAt: z.string(),
@@ -36,7 +39,9 @@ export async function readShares(dir: string): Promise<ShareGrant[]> {
 /** Adds a grant (its id made here) under the folder's lock. */
 export async function addShare(dir: string, grant: Omit<ShareGrant, 'id'>): Promise<ShareGrant> {
   const made = { ...grant, id: randomBytes(12).toString('base64url') };
-  await withFileMutex(path.join(dir, 'shares.lock'), async () => writeJsonAtomic(file(dir), { shares: [...(await readShares(dir)), made] }));
+  await withFileMutex(path.join(dir, 'shares.lock'), async () =>
+    writeJsonAtomic(file(dir), { shares: [...(await readShares(dir)), made] }),
+  );
   return made;
 }
 

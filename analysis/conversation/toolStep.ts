@@ -32,7 +32,11 @@ export async function runToolStep(
   const args = parseArgs(call.arguments);
   const outcome: ToolOutcome =
     typeof args === 'string' && call.arguments.trim()
-      ? { ok: false, error: `the arguments of ${call.name} are not valid JSON: ${call.arguments.slice(0, 200)}`, durationMs: 0 }
+      ? {
+          ok: false,
+          error: `the arguments of ${call.name} are not valid JSON: ${call.arguments.slice(0, 200)}`,
+          durationMs: 0,
+        }
       : await toolbox.run(call.name, args, {
           conversationId: input.conversationId,
           workspaceDir: layout.workspace,
@@ -42,15 +46,27 @@ export async function runToolStep(
         });
   await writeMessage(dir, input.toolIndex, { role: 'tool', toolCallId: call.id, content: toolMessage(outcome) });
   const sandbox = /_execute$/.test(call.name) ? await ctx.environment?.() : undefined;
-  const record: DebugToolCall = { callId: call.id, tool: call.name, args, result: outcome.result ?? outcome.error, ok: outcome.ok, durationMs: outcome.durationMs, ...(sandbox ? { sandbox } : {}) };
+  const record: DebugToolCall = {
+    callId: call.id,
+    tool: call.name,
+    args,
+    result: outcome.result ?? outcome.error,
+    ok: outcome.ok,
+    durationMs: outcome.durationMs,
+    ...(sandbox ? { sandbox } : {}),
+  };
   await writeJsonAtomic(path.join(layout.debug, `${input.stepId}.tools`, `${safe(call.id)}.json`), record);
   await appendEvents(layout, toolEvents(input, call.name, args, outcome));
   return { ok: outcome.ok, error: outcome.error?.slice(0, 500), signature: signatureOf(call.name, args) };
 }
 
 function toolMessage(outcome: ToolOutcome): string {
-  const body = JSON.stringify(outcome.ok ? (outcome.result ?? { ok: true }) : { ok: false, error: outcome.error, result: outcome.result });
-  return body.length > TOOL_MESSAGE_CHARS ? `${body.slice(0, TOOL_MESSAGE_CHARS)}… [cut: ${body.length} characters in all]` : body;
+  const body = JSON.stringify(
+    outcome.ok ? (outcome.result ?? { ok: true }) : { ok: false, error: outcome.error, result: outcome.result },
+  );
+  return body.length > TOOL_MESSAGE_CHARS
+    ? `${body.slice(0, TOOL_MESSAGE_CHARS)}… [cut: ${body.length} characters in all]`
+    : body;
 }
 
 function toolEvents(input: ToolStepInput, tool: string, args: unknown, outcome: ToolOutcome): NewEvent[] {
@@ -61,7 +77,12 @@ function toolEvents(input: ToolStepInput, tool: string, args: unknown, outcome: 
   const code = (args as { code?: unknown } | undefined)?.code;
   if ((tool === 'python_execute' || tool === 'node_execute') && typeof code === 'string') {
     const language = tool === 'python_execute' ? 'python' : 'javascript';
-    events.push({ ...base, type: 'code', key: `${key}:code`, data: { stepId: input.stepId, callId: input.callId, language, code } });
+    events.push({
+      ...base,
+      type: 'code',
+      key: `${key}:code`,
+      data: { stepId: input.stepId, callId: input.callId, language, code },
+    });
   }
   events.push({
     ...base,
@@ -83,7 +104,8 @@ function toolEvents(input: ToolStepInput, tool: string, args: unknown, outcome: 
       ...(result.notice ? { notice: result.notice } : {}),
     },
   });
-  for (const file of result.files ?? []) events.push({ ...base, type: 'file', key: `${key}:file:${file.path}`, data: { file } });
+  for (const file of result.files ?? [])
+    events.push({ ...base, type: 'file', key: `${key}:file:${file.path}`, data: { file } });
   for (const output of (result.visualizations ?? []) as VisualizationOutput[]) {
     events.push({ ...base, type: 'visualization', key: `${key}:viz:${output.id}`, data: { output } });
   }
@@ -91,7 +113,10 @@ function toolEvents(input: ToolStepInput, tool: string, args: unknown, outcome: 
 }
 
 export function signatureOf(tool: string, args: unknown): string {
-  return createHash('sha256').update(`${tool}\0${canonicalJson(args)}`).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(`${tool}\0${canonicalJson(args)}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 function safe(id: string): string {

@@ -6,7 +6,8 @@ export const PATTERN_DESCRIPTIONS: Record<Pattern, string> = {
   direct: 'One code run, then the answer',
   react: 'Reason and act: the model calls tools step by step until it can answer',
   plan_execute: 'Writes a plan first (recorded and shown), then carries it out with tools',
-  reflection: 'Answers, critiques the answer against a checklist (question, title, axis labels, legend, readable), then refines',
+  reflection:
+    'Answers, critiques the answer against a checklist (question, title, axis labels, legend, readable), then refines',
   iterative: 'Bounded fix loop: runs code, and on failure fixes it, up to a fixed number of attempts',
   tree_of_thoughts: 'Proposes several approaches in parallel, evaluates them, carries out the best',
   ensemble: 'Several agents solve the request in parallel; their results are compared and one is recommended',

@@ -49,7 +49,11 @@ export interface ConversationView extends ConversationInfo {
   lastEventSeq: number;
 }
 
-export function infoView(info: ConversationInfoFile, events: ConversationEvent[], links: { workflowId: string; temporalUiUrl?: string }): ConversationInfo {
+export function infoView(
+  info: ConversationInfoFile,
+  events: ConversationEvent[],
+  links: { workflowId: string; temporalUiUrl?: string },
+): ConversationInfo {
   const turns = turnDetails(events);
   const lastAt = events.at(-1)?.at;
   return {
@@ -66,7 +70,11 @@ export function infoView(info: ConversationInfoFile, events: ConversationEvent[]
   };
 }
 
-export function conversationView(info: ConversationInfo, events: ConversationEvent[], files: FileInfo[]): ConversationView {
+export function conversationView(
+  info: ConversationInfo,
+  events: ConversationEvent[],
+  files: FileInfo[],
+): ConversationView {
   const turnsDetail = turnDetails(events);
   const total = turnsDetail.reduce<Usage>((sum, t) => addUsage(sum, t), ZERO_USAGE);
   return { ...info, messages: messagesOf(events), turnsDetail, files, ...total, lastEventSeq: events.at(-1)?.seq ?? 0 };
@@ -77,13 +85,25 @@ function turnDetails(events: ConversationEvent[]): TurnDetail[] {
   for (const e of events) {
     if (!e.turnId) continue;
     if (e.type === 'turn_started') {
-      turns.set(e.turnId, { turnId: e.turnId, status: 'running', pattern: e.data.pattern as Pattern, startedAt: e.at, ...ZERO_USAGE });
+      turns.set(e.turnId, {
+        turnId: e.turnId,
+        status: 'running',
+        pattern: e.data.pattern as Pattern,
+        startedAt: e.at,
+        ...ZERO_USAGE,
+      });
       continue;
     }
     const turn = turns.get(e.turnId);
     if (!turn) continue;
-    if (e.type === 'usage') Object.assign(turn, { inputTokens: e.data.inputTokens, outputTokens: e.data.outputTokens, costUsd: e.data.costUsd });
-    if (e.type === 'turn_ended') Object.assign(turn, { status: e.data.status, endedAt: e.at, ...(e.data.error ? { error: e.data.error } : {}) });
+    if (e.type === 'usage')
+      Object.assign(turn, {
+        inputTokens: e.data.inputTokens,
+        outputTokens: e.data.outputTokens,
+        costUsd: e.data.costUsd,
+      });
+    if (e.type === 'turn_ended')
+      Object.assign(turn, { status: e.data.status, endedAt: e.at, ...(e.data.error ? { error: e.data.error } : {}) });
   }
   return [...turns.values()];
 }
@@ -96,11 +116,18 @@ function messagesOf(events: ConversationEvent[]): ConversationMessage[] {
     const turnId = e.turnId ?? '';
     if (e.type === 'turn_started') messages.push({ role: 'user', text: String(e.data.text), turnId });
     if (e.type === 'file') mapOf(files, turnId).set((e.data.file as FileInfo).path, e.data.file as FileInfo);
-    if (e.type === 'visualization') mapOf(charts, turnId).set((e.data.output as VisualizationOutput).id, e.data.output as VisualizationOutput);
+    if (e.type === 'visualization')
+      mapOf(charts, turnId).set((e.data.output as VisualizationOutput).id, e.data.output as VisualizationOutput);
     if (e.type === 'answer') {
       const turnFiles = [...(files.get(turnId)?.values() ?? [])];
       const turnCharts = [...(charts.get(turnId)?.values() ?? [])];
-      messages.push({ role: 'assistant', text: String(e.data.text), turnId, ...(turnFiles.length ? { files: turnFiles } : {}), ...(turnCharts.length ? { visualizations: turnCharts } : {}) });
+      messages.push({
+        role: 'assistant',
+        text: String(e.data.text),
+        turnId,
+        ...(turnFiles.length ? { files: turnFiles } : {}),
+        ...(turnCharts.length ? { visualizations: turnCharts } : {}),
+      });
     }
     if (e.type === 'grounding') {
       const answer = [...messages].reverse().find((m) => m.role === 'assistant' && m.turnId === turnId);

@@ -13,7 +13,12 @@ export async function listWorkspaceFiles(root: string, limit = 1_000): Promise<F
     .sort()
     .slice(0, limit);
   const files = await Promise.all(
-    visible.map(async (rel) => ({ filename: path.basename(rel), path: rel.split(path.sep).join('/'), type: mimeTypeOf(rel), size: (await stat(path.join(root, rel))).size })),
+    visible.map(async (rel) => ({
+      filename: path.basename(rel),
+      path: rel.split(path.sep).join('/'),
+      type: mimeTypeOf(rel),
+      size: (await stat(path.join(root, rel))).size,
+    })),
   );
   return files;
 }

@@ -6,7 +6,9 @@ import type { ExportItem, ExportTurn } from './turns';
  * (each successful execution, in order, with the outputs that were shown). One turn's export starts with the code of
  * the turns before it, which its code builds on.
  */
-export type Cell = { type: 'markdown'; text: string } | { type: 'code'; code: string; stdout?: string; stderr?: string; outputs: VisualizationOutput[] };
+export type Cell =
+  | { type: 'markdown'; text: string }
+  | { type: 'code'; code: string; stdout?: string; stderr?: string; outputs: VisualizationOutput[] };
 
 export interface CellPlan {
   title: string;
@@ -24,32 +26,53 @@ const HELPERS_USED = /\b(save_table|save_chart|save_vega_lite|save_image)\s*\(/;
 
 export function exportCells(turns: ExportTurn[], plan: CellPlan): Cell[] {
   const shown = plan.turnId ? turns.filter((t) => t.turnId === plan.turnId) : turns;
-  const before = plan.turnId ? turns.slice(0, turns.findIndex((t) => t.turnId === plan.turnId)) : [];
+  const before = plan.turnId
+    ? turns.slice(
+        0,
+        turns.findIndex((t) => t.turnId === plan.turnId),
+      )
+    : [];
   const code = [...before, ...shown].flatMap((t) => t.items);
-  const cells: Cell[] = [{ type: 'markdown', text: intro(plan, shown) }, { type: 'code', code: setupCode(plan, code), outputs: [] }];
+  const cells: Cell[] = [
+    { type: 'markdown', text: intro(plan, shown) },
+    { type: 'code', code: setupCode(plan, code), outputs: [] },
+  ];
   const cwd = { dir: '' };
   if (before.some((t) => t.items.length)) {
-    cells.push({ type: 'markdown', text: `## Code from earlier turns\n\nTurn ${plan.turnId} builds on the state these cells made (turns ${before.map((t) => t.turnId).join(', ')}).` });
+    cells.push({
+      type: 'markdown',
+      text: `## Code from earlier turns\n\nTurn ${plan.turnId} builds on the state these cells made (turns ${before.map((t) => t.turnId).join(', ')}).`,
+    });
     for (const t of before) cells.push(...t.items.flatMap((i) => itemCells(i, cwd)));
   }
   for (const t of shown) {
     cells.push({ type: 'markdown', text: `## Turn ${t.turnId}\n\n**Question:** ${t.question}` });
     cells.push(...t.items.flatMap((i) => itemCells(i, cwd)));
-    if (t.failed) cells.push({ type: 'markdown', text: `_${t.failed} execution(s) of this turn failed and are left out._` });
+    if (t.failed)
+      cells.push({ type: 'markdown', text: `_${t.failed} execution(s) of this turn failed and are left out._` });
     cells.push({ type: 'markdown', text: answerText(t) });
   }
   return cells;
 }
 
 function intro(plan: CellPlan, shown: ExportTurn[]): string {
-  const what = plan.turnId ? `turn ${plan.turnId} of conversation \`${plan.conversationId}\`` : `conversation \`${plan.conversationId}\` (${shown.length} turn${shown.length === 1 ? '' : 's'})`;
-  const inputs = plan.inputs.length ? `It reads ${plan.inputs.map((i) => `\`${i}\``).join(', ')}: unzip \`${plan.inputsZip}\` next to it and run it from that folder.` : 'It reads no uploaded file.';
+  const what = plan.turnId
+    ? `turn ${plan.turnId} of conversation \`${plan.conversationId}\``
+    : `conversation \`${plan.conversationId}\` (${shown.length} turn${shown.length === 1 ? '' : 's'})`;
+  const inputs = plan.inputs.length
+    ? `It reads ${plan.inputs.map((i) => `\`${i}\``).join(', ')}: unzip \`${plan.inputsZip}\` next to it and run it from that folder.`
+    : 'It reads no uploaded file.';
   return `# ${plan.title}\n\nExported from sheetbench, ${what}. ${inputs} The code cells are the executions that succeeded, in the order they ran, with the outputs that were shown.`;
 }
 
 /** Where the code runs (the workspace, as in the sandbox), and the sandbox's helpers when the code calls them. */
 function setupCode(plan: CellPlan, items: ExportItem[]): string {
-  const lines = ['import os', '', '# The folder holding the inputs: the sandbox ran this code in its workspace.', 'WORKSPACE = os.getcwd()'];
+  const lines = [
+    'import os',
+    '',
+    '# The folder holding the inputs: the sandbox ran this code in its workspace.',
+    'WORKSPACE = os.getcwd()',
+  ];
   if (items.some((i) => i.kind === 'python' && HELPERS_USED.test(i.exec.code))) {
     lines.push(
       '',
@@ -70,18 +93,45 @@ function itemCells(item: ExportItem, cwd: { dir: string }): Cell[] {
   switch (item.kind) {
     case 'python': {
       const dir = item.exec.workingDir ?? '';
-      const chdir = dir === cwd.dir ? '' : `os.chdir(os.path.join(WORKSPACE, ${JSON.stringify(dir)}))  # the sandbox ran this cell in ${dir || 'the workspace'}\n`;
+      const chdir =
+        dir === cwd.dir
+          ? ''
+          : `os.chdir(os.path.join(WORKSPACE, ${JSON.stringify(dir)}))  # the sandbox ran this cell in ${dir || 'the workspace'}\n`;
       // Code that changes folder itself leaves the next cell elsewhere than the sandbox's prelude would.
       cwd.dir = /\bchdir\s*\(/.test(item.exec.code) ? '\0' : dir;
       const r = item.exec.result.data;
-      return [{ type: 'code', code: `${chdir}${item.exec.code}`, outputs: item.outputs, ...(r.stdout ? { stdout: String(r.stdout) } : {}), ...(r.stderr ? { stderr: String(r.stderr) } : {}) }];
+      return [
+        {
+          type: 'code',
+          code: `${chdir}${item.exec.code}`,
+          outputs: item.outputs,
+          ...(r.stdout ? { stdout: String(r.stdout) } : {}),
+          ...(r.stderr ? { stderr: String(r.stderr) } : {}),
+        },
+      ];
     }
     case 'javascript':
-      return [{ type: 'markdown', text: `This step ran JavaScript (node_execute), which a Python notebook does not re-run:\n\n\`\`\`javascript\n${item.exec.code}\n\`\`\`` }];
+      return [
+        {
+          type: 'markdown',
+          text: `This step ran JavaScript (node_execute), which a Python notebook does not re-run:\n\n\`\`\`javascript\n${item.exec.code}\n\`\`\``,
+        },
+      ];
     case 'fetch':
-      return [{ type: 'markdown', text: `\`web_fetch\` downloaded ${item.url} to \`${item.file}\` (the file is in the inputs zip; the sandbox has no network).` }];
+      return [
+        {
+          type: 'markdown',
+          text: `\`web_fetch\` downloaded ${item.url} to \`${item.file}\` (the file is in the inputs zip; the sandbox has no network).`,
+        },
+      ];
     case 'write':
-      return [{ type: 'code', code: `# file_system wrote ${item.path}\nwith open(os.path.join(WORKSPACE, ${JSON.stringify(item.path)}), 'w', encoding='utf-8') as f:\n    f.write(${JSON.stringify(item.content)})`, outputs: [] }];
+      return [
+        {
+          type: 'code',
+          code: `# file_system wrote ${item.path}\nwith open(os.path.join(WORKSPACE, ${JSON.stringify(item.path)}), 'w', encoding='utf-8') as f:\n    f.write(${JSON.stringify(item.content)})`,
+          outputs: [],
+        },
+      ];
   }
 }
 

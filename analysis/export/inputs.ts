@@ -16,11 +16,22 @@ export type Inputs = Map<string, Buffer>;
  * workspace holds them now) and the files `web_fetch` downloaded, as the workspace holds them. Read without following
  * a link out of the workspace.
  */
-export async function collectInputs(layout: ConversationLayout, events: ConversationEvent[], downloads: string[]): Promise<Inputs> {
+export async function collectInputs(
+  layout: ConversationLayout,
+  events: ConversationEvent[],
+  downloads: string[],
+): Promise<Inputs> {
   const inputs: Inputs = new Map();
-  const uploaded = (await readdir(layout.inputs, { withFileTypes: true }).catch(() => [])).filter((d) => d.isFile()).map((d) => d.name).sort();
+  const uploaded = (await readdir(layout.inputs, { withFileTypes: true }).catch(() => []))
+    .filter((d) => d.isFile())
+    .map((d) => d.name)
+    .sort();
   for (const name of uploaded) inputs.set(name, await readFile(path.join(layout.inputs, name)));
-  const named = uploaded.length ? [] : events.flatMap((e) => (e.type === 'turn_started' && Array.isArray(e.data.files) ? (e.data.files as string[]) : []));
+  const named = uploaded.length
+    ? []
+    : events.flatMap((e) =>
+        e.type === 'turn_started' && Array.isArray(e.data.files) ? (e.data.files as string[]) : [],
+      );
   for (const name of [...named, ...downloads]) {
     const read = await readInWorkspace(layout.workspace, name, FILE_BYTES).catch(() => undefined);
     if (read && read.size <= FILE_BYTES) inputs.set(name, read.data);

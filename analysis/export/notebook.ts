@@ -9,7 +9,11 @@ const IMAGE_BYTES = 5 * 1024 * 1024;
 type Read = (workspacePath: string) => Promise<Buffer | undefined>;
 
 /** The cells as a Jupyter notebook, nbformat 4.5 (cell ids), Python 3 kernel. */
-export async function notebookJson(cells: Cell[], meta: { conversationId: string; turnId?: string; exportedAt: string }, read: Read): Promise<object> {
+export async function notebookJson(
+  cells: Cell[],
+  meta: { conversationId: string; turnId?: string; exportedAt: string },
+  read: Read,
+): Promise<object> {
   let count = 0;
   const out = [];
   for (const [i, cell] of cells.entries()) {
@@ -23,7 +27,11 @@ export async function notebookJson(cells: Cell[], meta: { conversationId: string
     metadata: {
       kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' },
       language_info: { name: 'python', file_extension: '.py', mimetype: 'text/x-python' },
-      sheetbench: { conversationId: meta.conversationId, ...(meta.turnId ? { turnId: meta.turnId } : {}), exportedAt: meta.exportedAt },
+      sheetbench: {
+        conversationId: meta.conversationId,
+        ...(meta.turnId ? { turnId: meta.turnId } : {}),
+        exportedAt: meta.exportedAt,
+      },
     },
     cells: out,
   };
@@ -33,7 +41,8 @@ async function codeOutputs(cell: Extract<Cell, { type: 'code' }>, read: Read): P
   const outputs: object[] = [];
   if (cell.stdout) outputs.push({ output_type: 'stream', name: 'stdout', text: cell.stdout });
   if (cell.stderr) outputs.push({ output_type: 'stream', name: 'stderr', text: cell.stderr });
-  for (const v of cell.outputs) outputs.push({ output_type: 'display_data', data: await displayData(v, read), metadata: {} });
+  for (const v of cell.outputs)
+    outputs.push({ output_type: 'display_data', data: await displayData(v, read), metadata: {} });
   return outputs;
 }
 
@@ -44,18 +53,24 @@ async function displayData(v: VisualizationOutput, read: Read): Promise<Record<s
   const bytes = file ? await read(file) : undefined;
   if (v.type === 'table' && bytes) {
     const rows = parseCsv(bytes.toString('utf8')).slice(0, TABLE_ROWS + 1);
-    return { 'text/html': htmlTable(rows, v.title), 'text/plain': `${title}(${file})\n${rows.map((r) => r.join('\t')).join('\n')}` };
+    return {
+      'text/html': htmlTable(rows, v.title),
+      'text/plain': `${title}(${file})\n${rows.map((r) => r.join('\t')).join('\n')}`,
+    };
   }
   if (v.type === 'image' && bytes && bytes.length <= IMAGE_BYTES) {
-    if (path.extname(file!).toLowerCase() === '.svg') return { 'image/svg+xml': bytes.toString('utf8'), 'text/plain': `${title}(${file})` };
-    if (path.extname(file!).toLowerCase() === '.png') return { 'image/png': bytes.toString('base64'), 'text/plain': `${title}(${file})` };
+    if (path.extname(file!).toLowerCase() === '.svg')
+      return { 'image/svg+xml': bytes.toString('utf8'), 'text/plain': `${title}(${file})` };
+    if (path.extname(file!).toLowerCase() === '.png')
+      return { 'image/png': bytes.toString('base64'), 'text/plain': `${title}(${file})` };
   }
   const where = file ? (bytes ? ` from ${file}` : ` (${file} is no longer in the workspace)`) : '';
   return { 'text/plain': `[${v.type} ${title}${where}]`.replace(/ \]$/, ']') };
 }
 
 function htmlTable(rows: string[][], title?: string): string {
-  const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+  const esc = (s: string) =>
+    s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
   const [head = [], ...body] = rows;
   const caption = title ? `<caption>${esc(title)}</caption>` : '';
   return `<table>${caption}<thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${body.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
@@ -70,16 +85,16 @@ export function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
+      if (ch === '"' && text[i + 1] === '"') ((field += '"'), i++);
       else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') row.push(field), (field = '');
+    else if (ch === ',') (row.push(field), (field = ''));
     else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field), rows.push(row), (row = []), (field = '');
+      (row.push(field), rows.push(row), (row = []), (field = ''));
     } else field += ch;
   }
-  if (field || row.length) row.push(field), rows.push(row);
+  if (field || row.length) (row.push(field), rows.push(row));
   return rows;
 }

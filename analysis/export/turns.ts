@@ -33,7 +33,8 @@ export async function exportTurns(layout: ConversationLayout, events: Conversati
   const fetchedFiles = await fetchedFilesOf(layout);
   for (const e of events) {
     const turn = e.turnId ? turns.get(e.turnId) : undefined;
-    if (e.type === 'turn_started' && e.turnId) turns.set(e.turnId, { turnId: e.turnId, question: String(e.data.text), status: 'running', items: [], failed: 0 });
+    if (e.type === 'turn_started' && e.turnId)
+      turns.set(e.turnId, { turnId: e.turnId, question: String(e.data.text), status: 'running', items: [], failed: 0 });
     if (!turn) continue;
     if (e.type === 'tool_call') calls.set(`${e.data.stepId}\0${e.data.callId}`, e as ConversationEvent<'tool_call'>);
     if (e.type === 'answer') turn.answer = String(e.data.text);
@@ -44,7 +45,10 @@ export async function exportTurns(layout: ConversationLayout, events: Conversati
     const key = `${e.data.stepId}\0${e.data.callId}`;
     const exec = code.get(key);
     if (exec && !exec.ok) turn.failed++;
-    else if (exec) turn.items.push(exec.language === 'python' ? { kind: 'python', exec, outputs: [] } : { kind: 'javascript', exec });
+    else if (exec)
+      turn.items.push(
+        exec.language === 'python' ? { kind: 'python', exec, outputs: [] } : { kind: 'javascript', exec },
+      );
     else if (e.data.ok) pushToolItem(turn, calls.get(key), fetchedFiles.get(key));
   }
   return [...turns.values()].filter((t) => t.status !== 'running');
@@ -57,10 +61,20 @@ function attachOutput(turn: ExportTurn, e: ConversationEvent): void {
   item.outputs.push(e.data.output as VisualizationOutput);
 }
 
-function pushToolItem(turn: ExportTurn, call: ConversationEvent<'tool_call'> | undefined, fetched: string | undefined): void {
+function pushToolItem(
+  turn: ExportTurn,
+  call: ConversationEvent<'tool_call'> | undefined,
+  fetched: string | undefined,
+): void {
   const args = (call?.data.args ?? {}) as { url?: unknown; action?: unknown; path?: unknown; content?: unknown };
-  if (call?.data.tool === 'web_fetch' && fetched && typeof args.url === 'string') turn.items.push({ kind: 'fetch', url: args.url, file: fetched });
-  if (call?.data.tool === 'file_system' && args.action === 'write' && typeof args.path === 'string' && typeof args.content === 'string') {
+  if (call?.data.tool === 'web_fetch' && fetched && typeof args.url === 'string')
+    turn.items.push({ kind: 'fetch', url: args.url, file: fetched });
+  if (
+    call?.data.tool === 'file_system' &&
+    args.action === 'write' &&
+    typeof args.path === 'string' &&
+    typeof args.content === 'string'
+  ) {
     turn.items.push({ kind: 'write', path: args.path, content: args.content });
   }
 }
@@ -70,9 +84,12 @@ async function fetchedFilesOf(layout: ConversationLayout): Promise<Map<string, s
   const out = new Map<string, string>();
   for (const dir of (await readdir(layout.debug).catch(() => [] as string[])).filter((n) => n.endsWith('.tools'))) {
     for (const f of await readdir(path.join(layout.debug, dir)).catch(() => [] as string[])) {
-      const call = JSON.parse(await readFile(path.join(layout.debug, dir, f), 'utf8').catch(() => '{}')) as Partial<DebugToolCall>;
+      const call = JSON.parse(
+        await readFile(path.join(layout.debug, dir, f), 'utf8').catch(() => '{}'),
+      ) as Partial<DebugToolCall>;
       const file = (call.result as { file?: { path?: string } } | undefined)?.file?.path;
-      if (call.tool === 'web_fetch' && call.ok && file) out.set(`${dir.slice(0, -'.tools'.length)}\0${call.callId}`, file);
+      if (call.tool === 'web_fetch' && call.ok && file)
+        out.set(`${dir.slice(0, -'.tools'.length)}\0${call.callId}`, file);
     }
   }
   return out;

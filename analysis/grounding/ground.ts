@@ -16,7 +16,9 @@ export function groundAnswer(answer: string, sources: SourceText[]): Omit<Ground
   const numbers = numbersInProse(answer).map((n) => {
     const found = index.find(n);
     const base = { text: n.text, value: n.value, start: n.start, end: n.end };
-    return found ? { ...base, grounded: true, source: describeSource(sources[found.source]!, found.at) } : { ...base, grounded: false };
+    return found
+      ? { ...base, grounded: true, source: describeSource(sources[found.source]!, found.at) }
+      : { ...base, grounded: false };
   });
   const grounded = numbers.filter((n) => n.grounded).length;
   const inCode = numbersInCode(answer);
@@ -27,8 +29,14 @@ export function groundAnswer(answer: string, sources: SourceText[]): Omit<Ground
 /** What to tell the reader when the check has nothing to do, or nothing to compare with. */
 function noteFor(total: number, inCode: number, sources: SourceText[]): { note?: string } {
   const toolOutput = sources.some((s) => s.kind !== 'question');
-  if (total === 0 && inCode) return { note: `The answer states no numbers outside its code (${inCode} in code blocks are code, not claims, and are not checked).` };
+  if (total === 0 && inCode)
+    return {
+      note: `The answer states no numbers outside its code (${inCode} in code blocks are code, not claims, and are not checked).`,
+    };
   if (total === 0) return { note: 'The answer states no numbers: nothing to check.' };
-  if (!toolOutput) return { note: "No tool produced any output in this turn (the code printed and wrote nothing), so none of the answer's numbers can be traced to code that ran." };
+  if (!toolOutput)
+    return {
+      note: "No tool produced any output in this turn (the code printed and wrote nothing), so none of the answer's numbers can be traced to code that ran.",
+    };
   return {};
 }

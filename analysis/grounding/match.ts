@@ -33,7 +33,7 @@ export class NumberIndex {
     const targets = [n.value, -n.value];
     const tolerances = [tolerance, tolerance];
     // A percentage may have been produced as a fraction (0.1204 → 12%).
-    if (n.percent) targets.push(n.value / 100, -n.value / 100), tolerances.push(tolerance / 100, tolerance / 100);
+    if (n.percent) (targets.push(n.value / 100, -n.value / 100), tolerances.push(tolerance / 100, tolerance / 100));
     let best: Found | undefined;
     let bestScore = Number.POSITIVE_INFINITY;
     targets.forEach((target, i) => {
@@ -52,7 +52,9 @@ export class NumberIndex {
 
   private seal(): void {
     if (!this.pending.length) return;
-    const all = [...this.refs.map((r, i) => ({ ...r, value: this.values[i]! })), ...this.pending].sort((a, b) => a.value - b.value || a.source - b.source || a.at - b.at);
+    const all = [...this.refs.map((r, i) => ({ ...r, value: this.values[i]! })), ...this.pending].sort(
+      (a, b) => a.value - b.value || a.source - b.source || a.at - b.at,
+    );
     this.values = Float64Array.from(all, (f) => f.value);
     this.refs = all.map(({ source, at }) => ({ source, at }));
     this.pending = [];

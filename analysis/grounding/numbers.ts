@@ -21,7 +21,16 @@ export interface WrittenNumber {
 
 const TOKEN = /[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?/g;
 const SUFFIX = /^(?:\s?(%|percent\b|per cent\b)|\s?(k|K|M|B|bn)(?![\p{L}\p{N}_])|\s(thousand|million|billion)\b)/u;
-const SCALES: Record<string, number> = { k: 1e3, K: 1e3, thousand: 1e3, M: 1e6, million: 1e6, B: 1e9, bn: 1e9, billion: 1e9 };
+const SCALES: Record<string, number> = {
+  k: 1e3,
+  K: 1e3,
+  thousand: 1e3,
+  M: 1e6,
+  million: 1e6,
+  B: 1e9,
+  bn: 1e9,
+  billion: 1e9,
+};
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
 /**
@@ -47,7 +56,15 @@ export function numbersInProse(text: string, masked: Array<[number, number]> = p
     const magnitude = Number(raw.replace(/^[-−]/, '').replace(/,/g, ''));
     const end = start + raw.length + (suffix?.[0].length ?? 0);
     raw = text.slice(start, end);
-    out.push({ text: raw, value: (signed ? -magnitude : magnitude) * scale, decimals: fraction.length, percent, scale, start, end });
+    out.push({
+      text: raw,
+      value: (signed ? -magnitude : magnitude) * scale,
+      decimals: fraction.length,
+      percent,
+      scale,
+      start,
+      end,
+    });
   }
   return out;
 }
@@ -77,9 +94,11 @@ function inRanges(at: number, ranges: Array<[number, number]>): boolean {
 /** Ranges of a markdown text that are code (the first list), or otherwise not prose: link targets, URLs, HTML tags. */
 export function markdownRanges(text: string): { code: Array<[number, number]>; other: Array<[number, number]> } {
   const code = fencedBlocks(text);
-  for (const m of text.matchAll(/(`+)[^`\n][\s\S]*?\1/g)) if (!inRanges(m.index!, code)) code.push([m.index!, m.index! + m[0].length]);
+  for (const m of text.matchAll(/(`+)[^`\n][\s\S]*?\1/g))
+    if (!inRanges(m.index!, code)) code.push([m.index!, m.index! + m[0].length]);
   const other: Array<[number, number]> = [];
-  for (const m of text.matchAll(/\]\([^)\s]*(?:\s+"[^"]*")?\)|<\/?[A-Za-z][^>\n]*>|https?:\/\/[^\s)>\]]+/g)) other.push([m.index!, m.index! + m[0].length]);
+  for (const m of text.matchAll(/\]\([^)\s]*(?:\s+"[^"]*")?\)|<\/?[A-Za-z][^>\n]*>|https?:\/\/[^\s)>\]]+/g))
+    other.push([m.index!, m.index! + m[0].length]);
   return { code, other };
 }
 
@@ -91,7 +110,13 @@ function fencedBlocks(text: string): Array<[number, number]> {
   for (const line of text.split('\n')) {
     const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence && !open) open = { start: pos, fence };
-    else if (fence && open && fence[0] === open.fence[0] && fence.length >= open.fence.length && !line.slice(line.indexOf(fence) + fence.length).trim()) {
+    else if (
+      fence &&
+      open &&
+      fence[0] === open.fence[0] &&
+      fence.length >= open.fence.length &&
+      !line.slice(line.indexOf(fence) + fence.length).trim()
+    ) {
       ranges.push([open.start, pos + line.length]);
       open = undefined;
     }

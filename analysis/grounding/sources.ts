@@ -31,9 +31,16 @@ export async function turnSources(calls: ToolRecord[], workspace: string, questi
     const base = { tool: call.tool, stepId: call.stepId, callId: call.callId };
     const result = (call.result ?? {}) as Record<string, unknown>;
     if (typeof result.stdout === 'string' && result.stdout) out.push({ ...base, kind: 'stdout', text: result.stdout });
-    if (call.tool === 'calculator' && typeof result.result === 'string') out.push({ ...base, kind: 'calculator', text: result.result });
-    if (call.tool === 'web_fetch' && result.content !== undefined) out.push({ ...base, kind: 'fetch', text: typeof result.content === 'string' ? result.content : JSON.stringify(result.content) });
-    if (call.tool === 'file_system' && typeof result.content === 'string') out.push({ ...base, kind: 'file', file: String(result.path ?? ''), text: result.content });
+    if (call.tool === 'calculator' && typeof result.result === 'string')
+      out.push({ ...base, kind: 'calculator', text: result.result });
+    if (call.tool === 'web_fetch' && result.content !== undefined)
+      out.push({
+        ...base,
+        kind: 'fetch',
+        text: typeof result.content === 'string' ? result.content : JSON.stringify(result.content),
+      });
+    if (call.tool === 'file_system' && typeof result.content === 'string')
+      out.push({ ...base, kind: 'file', file: String(result.path ?? ''), text: result.content });
     for (const { file, kind } of filesOf(call.tool, result)) {
       const text = await readHead(workspace, file);
       if (text) out.push({ ...base, kind, file, text });
@@ -45,12 +52,20 @@ export async function turnSources(calls: ToolRecord[], workspace: string, questi
 
 /** The workspace files a call produced, tables first (each once). */
 function filesOf(tool: string, result: Record<string, unknown>): Array<{ file: string; kind: SourceKind }> {
-  const tables = ((result.visualizations as Array<{ dataFile?: string }> | undefined) ?? []).flatMap((v) => (v.dataFile ? [v.dataFile] : []));
-  const written = ((result.files as Array<{ path?: string }> | undefined) ?? []).flatMap((f) => (f.path && DATA_FILE.test(f.path) ? [f.path] : []));
+  const tables = ((result.visualizations as Array<{ dataFile?: string }> | undefined) ?? []).flatMap((v) =>
+    v.dataFile ? [v.dataFile] : [],
+  );
+  const written = ((result.files as Array<{ path?: string }> | undefined) ?? []).flatMap((f) =>
+    f.path && DATA_FILE.test(f.path) ? [f.path] : [],
+  );
   const fetched = tool === 'web_fetch' && (result.file as { path?: string } | undefined)?.path;
   const seen = new Set<string>();
   const out: Array<{ file: string; kind: SourceKind }> = [];
-  for (const [file, kind] of [...tables.map((f) => [f, 'table'] as const), ...written.map((f) => [f, 'file'] as const), ...(fetched ? [[fetched, 'fetch'] as const] : [])]) {
+  for (const [file, kind] of [
+    ...tables.map((f) => [f, 'table'] as const),
+    ...written.map((f) => [f, 'file'] as const),
+    ...(fetched ? [[fetched, 'fetch'] as const] : []),
+  ]) {
     if (seen.has(file) || !DATA_FILE.test(file)) continue;
     seen.add(file);
     out.push({ file, kind });
@@ -69,7 +84,8 @@ export function describeSource(source: SourceText, at: number): NumberSource {
   const lineStart = source.text.lastIndexOf('\n', at - 1) + 1;
   const lineEnd = source.text.indexOf('\n', at);
   const line = source.text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).trim();
-  const excerpt = line.length > 160 ? `${line.slice(Math.max(0, at - lineStart - 70), at - lineStart + 90).trim()}…` : line;
+  const excerpt =
+    line.length > 160 ? `${line.slice(Math.max(0, at - lineStart - 70), at - lineStart + 90).trim()}…` : line;
   return {
     kind: source.kind,
     ...(source.tool ? { tool: source.tool } : {}),

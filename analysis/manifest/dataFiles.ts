@@ -13,7 +13,8 @@ export function tableShape(text: string, displayPath: string): TableShape {
   const clean = text.replace(/^\uFEFF/, '');
   const ext = extname(displayPath).toLowerCase();
   if (ext === '.json') return jsonShape(clean, displayPath);
-  if (ext === '.csv' || ext === '.tsv' || ext === '.txt') return csvShape(clean, ext === '.tsv' ? '\t' : ',', displayPath);
+  if (ext === '.csv' || ext === '.tsv' || ext === '.txt')
+    return csvShape(clean, ext === '.tsv' ? '\t' : ',', displayPath);
   throw new Error(`data file ${displayPath} must be .csv, .tsv or .json (an array of records)`);
 }
 
@@ -25,7 +26,9 @@ function jsonShape(text: string, displayPath: string): TableShape {
     throw new Error(`data file ${displayPath} is not valid JSON: ${(err as Error).message}`);
   }
   if (!Array.isArray(value) || !value.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) {
-    throw new Error(`data file ${displayPath} must hold a JSON array of records (objects), e.g. df.to_json(path, orient="records")`);
+    throw new Error(
+      `data file ${displayPath} must hold a JSON array of records (objects), e.g. df.to_json(path, orient="records")`,
+    );
   }
   const columns = [...new Set(value.flatMap((r) => Object.keys(r as object)))];
   return { columns, rowCount: value.length };
@@ -40,18 +43,18 @@ export function parseCsv(text: string, sep = ','): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      if (c === '"' && text[i + 1] === '"') ((field += '"'), i++);
       else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"' && field === '') quoted = true;
-    else if (c === sep) row.push(field), (field = '');
+    else if (c === sep) (row.push(field), (field = ''));
     else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field), rows.push(row), (row = []), (field = '');
+      (row.push(field), rows.push(row), (row = []), (field = ''));
     } else field += c;
   }
   if (quoted) throw new Error('unterminated quoted field');
-  if (field !== '' || row.length) row.push(field), rows.push(row);
+  if (field !== '' || row.length) (row.push(field), rows.push(row));
   return rows;
 }
 
@@ -63,8 +66,12 @@ function csvShape(text: string, sep: string, displayPath: string): TableShape {
     throw new Error(`data file ${displayPath} is not parseable CSV: ${(err as Error).message}`);
   }
   const [header, ...body] = rows;
-  if (!header || header.every((h) => h.trim() === '')) throw new Error(`data file ${displayPath} is empty (no header row)`);
+  if (!header || header.every((h) => h.trim() === ''))
+    throw new Error(`data file ${displayPath} is empty (no header row)`);
   const bad = body.findIndex((r) => r.length !== header.length && !(r.length === 1 && r[0] === ''));
-  if (bad >= 0) throw new Error(`data file ${displayPath}: row ${bad + 2} has ${body[bad].length} fields, the header has ${header.length}`);
+  if (bad >= 0)
+    throw new Error(
+      `data file ${displayPath}: row ${bad + 2} has ${body[bad].length} fields, the header has ${header.length}`,
+    );
   return { columns: header, rowCount: body.filter((r) => !(r.length === 1 && r[0] === '')).length };
 }

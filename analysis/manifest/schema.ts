@@ -37,7 +37,9 @@ export const tableOutputSchema = z.object({
   ...base,
   type: z.literal('table'),
   dataFile: relativePath,
-  config: z.object({ columns: z.array(z.string().min(1)).optional(), maxRows: z.number().int().positive().optional() }).default({}),
+  config: z
+    .object({ columns: z.array(z.string().min(1)).optional(), maxRows: z.number().int().positive().optional() })
+    .default({}),
 });
 
 const xyChart = <T extends 'line_chart' | 'bar_chart' | 'scatter'>(type: T) =>
@@ -54,8 +56,15 @@ export const imageOutputSchema = z.object({ ...base, type: z.literal('image'), f
 
 /** A Vega-Lite spec inline or in a file; its `data.url` may only name a workspace file. */
 export const vegaLiteOutputSchema = z
-  .object({ ...base, type: z.literal('vega_lite'), spec: z.record(z.string(), z.unknown()).optional(), specFile: relativePath.optional() })
-  .refine((o) => (o.spec === undefined) !== (o.specFile === undefined), { message: 'give exactly one of spec or specFile' });
+  .object({
+    ...base,
+    type: z.literal('vega_lite'),
+    spec: z.record(z.string(), z.unknown()).optional(),
+    specFile: relativePath.optional(),
+  })
+  .refine((o) => (o.spec === undefined) !== (o.specFile === undefined), {
+    message: 'give exactly one of spec or specFile',
+  });
 
 export const visualizationOutputSchema = z.union([
   tableOutputSchema,

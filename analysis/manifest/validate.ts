@@ -4,7 +4,12 @@ import { z } from 'zod';
 import { resolveInWorkspace } from '../workspace/paths';
 import { readWholeInWorkspace } from '../workspace/safeFiles';
 import { MAX_DATA_FILE_BYTES, tableShape } from './dataFiles';
-import { MANIFEST_FILE, visualizationManifestSchema, visualizationOutputSchema, type VisualizationOutput } from './schema';
+import {
+  MANIFEST_FILE,
+  visualizationManifestSchema,
+  visualizationOutputSchema,
+  type VisualizationOutput,
+} from './schema';
 
 const IMAGE_EXTENSIONS = new Set(['.png', '.svg', '.jpg', '.jpeg', '.gif', '.webp']);
 
@@ -17,7 +22,10 @@ export interface ManifestCheck {
 
 /** Reads and checks visualization_manifest.json and every file it names. No manifest → nothing to show, no errors. */
 export async function validateManifest(workspaceDir: string): Promise<ManifestCheck> {
-  const exists = await lstat(join(workspaceDir, MANIFEST_FILE)).then(() => true, () => false);
+  const exists = await lstat(join(workspaceDir, MANIFEST_FILE)).then(
+    () => true,
+    () => false,
+  );
   if (!exists) return { outputs: [], errors: [] };
   let text: string;
   try {
@@ -32,7 +40,11 @@ export async function validateManifest(workspaceDir: string): Promise<ManifestCh
     return { outputs: [], errors: [`${MANIFEST_FILE} is not valid JSON: ${(err as Error).message}`] };
   }
   const manifest = visualizationManifestSchema.safeParse(json);
-  if (!manifest.success) return { outputs: [], errors: [`${MANIFEST_FILE}: ${z.prettifyError(manifest.error)} (expected {"version": "1.0", "outputs": [...]})`] };
+  if (!manifest.success)
+    return {
+      outputs: [],
+      errors: [`${MANIFEST_FILE}: ${z.prettifyError(manifest.error)} (expected {"version": "1.0", "outputs": [...]})`],
+    };
   const outputs: VisualizationOutput[] = [];
   const errors: string[] = [];
   const seen = new Set<string>();
@@ -65,7 +77,11 @@ async function checkFiles(root: string, output: VisualizationOutput): Promise<st
     case 'scatter': {
       const { xColumn, yColumn, groupBy, colorColumn } = output.config;
       const ys = Array.isArray(yColumn) ? yColumn : [yColumn];
-      return missingColumns(root, output.dataFile, [xColumn, ...ys, ...[groupBy, colorColumn].filter((c): c is string => !!c)]);
+      return missingColumns(root, output.dataFile, [
+        xColumn,
+        ...ys,
+        ...[groupBy, colorColumn].filter((c): c is string => !!c),
+      ]);
     }
     case 'pie_chart':
       return missingColumns(root, output.dataFile, [output.config.labelColumn, output.config.valueColumn]);
@@ -81,17 +97,24 @@ async function missingColumns(root: string, dataFile: string, wanted: string[]):
   const shape = tableShape(text, dataFile);
   const missing = wanted.filter((c) => !shape.columns.includes(c));
   if (!missing.length) return [];
-  return [`column(s) ${missing.map((c) => JSON.stringify(c)).join(', ')} not in ${dataFile} (its columns: ${shape.columns.map((c) => JSON.stringify(c)).join(', ')})`];
+  return [
+    `column(s) ${missing.map((c) => JSON.stringify(c)).join(', ')} not in ${dataFile} (its columns: ${shape.columns.map((c) => JSON.stringify(c)).join(', ')})`,
+  ];
 }
 
 async function checkImage(root: string, file: string): Promise<string[]> {
-  if (!IMAGE_EXTENSIONS.has(extname(file).toLowerCase())) return [`image ${file} must be one of ${[...IMAGE_EXTENSIONS].join(', ')}`];
+  if (!IMAGE_EXTENSIONS.has(extname(file).toLowerCase()))
+    return [`image ${file} must be one of ${[...IMAGE_EXTENSIONS].join(', ')}`];
   const info = await stat(await resolveInWorkspace(root, file)).catch(() => null);
   if (!info?.isFile() || info.size === 0) return [`image file ${file} does not exist or is empty`];
   return [];
 }
 
-async function checkVegaLite(root: string, spec: Record<string, unknown> | undefined, specFile: string | undefined): Promise<string[]> {
+async function checkVegaLite(
+  root: string,
+  spec: Record<string, unknown> | undefined,
+  specFile: string | undefined,
+): Promise<string[]> {
   let value: unknown = spec;
   if (specFile) {
     const text = (await readWholeInWorkspace(root, specFile, MAX_DATA_FILE_BYTES)).toString('utf8');
@@ -105,7 +128,9 @@ async function checkVegaLite(root: string, spec: Record<string, unknown> | undef
   const problems: string[] = [];
   for (const url of dataUrls(value)) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('/') || url.split('/').includes('..')) {
-      problems.push(`data.url ${JSON.stringify(url)} must be a workspace-relative file (no http(s), absolute paths or ..)`);
+      problems.push(
+        `data.url ${JSON.stringify(url)} must be a workspace-relative file (no http(s), absolute paths or ..)`,
+      );
     } else if (!(await stat(await resolveInWorkspace(root, url)).catch(() => null))?.isFile()) {
       problems.push(`data.url ${JSON.stringify(url)} does not exist in the workspace`);
     }
@@ -119,7 +144,8 @@ function dataUrls(node: unknown): string[] {
   if (Array.isArray(node)) return node.flatMap(dataUrls);
   const out: string[] = [];
   for (const [key, value] of Object.entries(node)) {
-    if (key === 'data' && value && typeof value === 'object' && typeof (value as { url?: unknown }).url === 'string') out.push((value as { url: string }).url);
+    if (key === 'data' && value && typeof value === 'object' && typeof (value as { url?: unknown }).url === 'string')
+      out.push((value as { url: string }).url);
     out.push(...dataUrls(value));
   }
   return out;

@@ -48,9 +48,16 @@ class CalculatorThread {
       const timer = setTimeout(() => {
         thread.pending.delete(id);
         this.end(thread);
-        reject(new ToolRefusal(`the calculation took longer than ${EVALUATION_TIMEOUT_MS / 1000} s and was stopped; use python_execute for heavy work`));
+        reject(
+          new ToolRefusal(
+            `the calculation took longer than ${EVALUATION_TIMEOUT_MS / 1000} s and was stopped; use python_execute for heavy work`,
+          ),
+        );
       }, EVALUATION_TIMEOUT_MS);
-      thread.pending.set(id, { resolve: (r) => (clearTimeout(timer), resolve(r)), reject: (e) => (clearTimeout(timer), reject(e)) });
+      thread.pending.set(id, {
+        resolve: (r) => (clearTimeout(timer), resolve(r)),
+        reject: (e) => (clearTimeout(timer), reject(e)),
+      });
       thread.worker.postMessage({ id, expression });
     });
   }
@@ -98,7 +105,9 @@ export const calculatorArgs = z.object({
     .string()
     .min(1)
     .max(MAX_EXPRESSION_CHARS)
-    .describe('A mathjs expression: arithmetic (2^10 / 3), statistics (mean([1,2,3]), median, std, variance, quantileSeq), units (5 km to mile, 100 degF to degC). Several statements may be separated by ";" or newlines; the last value is returned.'),
+    .describe(
+      'A mathjs expression: arithmetic (2^10 / 3), statistics (mean([1,2,3]), median, std, variance, quantileSeq), units (5 km to mile, 100 degF to degC). Several statements may be separated by ";" or newlines; the last value is returned.',
+    ),
 });
 
 export interface CalculatorResult {
@@ -111,11 +120,14 @@ export interface CalculatorResult {
 
 export const calculatorTool: AnalysisTool<z.infer<typeof calculatorArgs>, CalculatorResult> = {
   name: 'calculator',
-  description: 'Evaluates a math expression safely (mathjs, never eval): arithmetic, statistics (mean, median, std, sum, min, max) and unit conversion ("12 inch to cm"). Use it for quick numbers; use python_execute for data files.',
+  description:
+    'Evaluates a math expression safely (mathjs, never eval): arithmetic, statistics (mean, median, std, sum, min, max) and unit conversion ("12 inch to cm"). Use it for quick numbers; use python_execute for data files.',
   args: calculatorArgs,
   async run({ expression }) {
     const reply = await thread.evaluate(expression);
     if (!reply.ok) throw new ToolRefusal(`calculator could not evaluate ${JSON.stringify(expression)}: ${reply.error}`);
-    return reply.value === undefined ? { expression, result: reply.result! } : { expression, result: reply.result!, value: reply.value };
+    return reply.value === undefined
+      ? { expression, result: reply.result! }
+      : { expression, result: reply.result!, value: reply.value };
   },
 };

@@ -14,7 +14,24 @@ function hardenedMath() {
   const disabled = (name) => () => {
     throw new Error(`function ${name} is disabled in the calculator`);
   };
-  const blocked = ['import', 'createUnit', 'reviver', 'evaluate', 'parse', 'compile', 'simplify', 'simplifyConstant', 'simplifyCore', 'derivative', 'resolve', 'rationalize', 'chain', 'leafCount', 'symbolicEqual', 'parser'];
+  const blocked = [
+    'import',
+    'createUnit',
+    'reviver',
+    'evaluate',
+    'parse',
+    'compile',
+    'simplify',
+    'simplifyConstant',
+    'simplifyCore',
+    'derivative',
+    'resolve',
+    'rationalize',
+    'chain',
+    'leafCount',
+    'symbolicEqual',
+    'parser',
+  ];
   math.import(Object.fromEntries(blocked.map((n) => [n, disabled(n)])), { override: true });
   return { math, evaluate };
 }
@@ -24,7 +41,8 @@ const { math, evaluate } = hardenedMath();
 function run(expression) {
   let value = evaluate(expression);
   // Multi-statement expressions return a ResultSet: keep the last entry.
-  if (value && typeof value === 'object' && Array.isArray(value.entries)) value = value.entries[value.entries.length - 1];
+  if (value && typeof value === 'object' && Array.isArray(value.entries))
+    value = value.entries[value.entries.length - 1];
   if (typeof value === 'function') throw new Error('the expression evaluates to a function, not a value');
   const result = math.format(value, { precision: 14 });
   return typeof value === 'number' && Number.isFinite(value) ? { result, value } : { result };

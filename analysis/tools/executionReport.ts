@@ -64,7 +64,11 @@ async function enforceWorkspaceLimit(ctx: ToolContext, changed: string[]): Promi
   const max = ctx.config.workspaceMaxBytes;
   let used = await workspaceBytes(ctx.workspaceDir);
   if (used <= max) return '';
-  const sized = await Promise.all(changed.filter((p) => p !== MANIFEST_FILE).map(async (p) => ({ p, size: (await lstat(join(ctx.workspaceDir, p)).catch(() => ({ size: 0 }))).size })));
+  const sized = await Promise.all(
+    changed
+      .filter((p) => p !== MANIFEST_FILE)
+      .map(async (p) => ({ p, size: (await lstat(join(ctx.workspaceDir, p)).catch(() => ({ size: 0 }))).size })),
+  );
   const removed: string[] = [];
   for (const { p, size } of sized.sort((a, b) => b.size - a.size)) {
     if (used <= max) break;

@@ -10,7 +10,10 @@ import { ToolRefusal, type AnalysisTool, type ToolContext, type WorkspaceFile } 
 
 export const fileSystemArgs = z.object({
   action: z.enum(['read', 'write', 'list', 'exists']),
-  path: z.string().default('.').describe('Path relative to the workspace, e.g. "sales.csv" or "out/summary.txt" ("." for list)'),
+  path: z
+    .string()
+    .default('.')
+    .describe('Path relative to the workspace, e.g. "sales.csv" or "out/summary.txt" ("." for list)'),
   content: z.string().optional().describe('Text to write (action "write" only); replaces the file'),
 });
 type FileSystemArgs = z.infer<typeof fileSystemArgs>;
@@ -23,7 +26,8 @@ export type FileSystemResult =
 
 export const fileSystemTool: AnalysisTool<FileSystemArgs, FileSystemResult> = {
   name: 'file_system',
-  description: 'Reads, writes, lists or checks files in the conversation workspace (the folder python_execute sees as its working directory). Paths are relative; absolute paths, ".." and symlinks leading out are refused.',
+  description:
+    'Reads, writes, lists or checks files in the conversation workspace (the folder python_execute sees as its working directory). Paths are relative; absolute paths, ".." and symlinks leading out are refused.',
   args: fileSystemArgs,
   async run(args, ctx) {
     switch (args.action) {
@@ -45,7 +49,13 @@ async function read(path: string, ctx: ToolContext): Promise<FileSystemResult> {
   const text = data.toString('utf8');
   if (text.includes('\0')) throw new ToolRefusal(`${path} is binary (${size} bytes); read it with python_execute`);
   const content = text.slice(0, limit);
-  return { action: 'read', path: checkRelativePath(path), content, size, truncated: content.length < text.length || data.length < size };
+  return {
+    action: 'read',
+    path: checkRelativePath(path),
+    content,
+    size,
+    truncated: content.length < text.length || data.length < size,
+  };
 }
 
 async function write(path: string, content: string | undefined, ctx: ToolContext): Promise<FileSystemResult> {

@@ -10,7 +10,13 @@ import { webFetchTool } from './webFetch';
 export type * from './types';
 export { ToolRefusal } from './types';
 
-export const ANALYSIS_TOOLS: AnalysisTool[] = [pythonExecuteTool, nodeExecuteTool, fileSystemTool, webFetchTool, calculatorTool] as AnalysisTool[];
+export const ANALYSIS_TOOLS: AnalysisTool[] = [
+  pythonExecuteTool,
+  nodeExecuteTool,
+  fileSystemTool,
+  webFetchTool,
+  calculatorTool,
+] as AnalysisTool[];
 
 /** A long tool call (a 60 s execution, a slow download) keeps its activity's heartbeat going at this pace. */
 const HEARTBEAT_EVERY_MS = 5_000;
@@ -20,7 +26,10 @@ const byName = new Map(ANALYSIS_TOOLS.map((t) => [t.name, t]));
 /** The JSON-schema specs sent to the model (all tools, or the ones named). */
 export function toolSpecs(names?: string[]): OpenAIToolSpec[] {
   const tools = names ? names.map((n) => byName.get(n) ?? unknownTool(n)) : ANALYSIS_TOOLS;
-  return tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: jsonSchema(tool.args) } }));
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: jsonSchema(tool.args) },
+  }));
 }
 
 function jsonSchema(schema: z.ZodType): Record<string, unknown> {
@@ -39,9 +48,13 @@ function unknownTool(name: string): never {
  */
 export async function runTool(name: string, rawArgs: unknown, ctx: ToolContext): Promise<ToolOutcome> {
   const started = performance.now();
-  const done = (outcome: Omit<ToolOutcome, 'durationMs'>): ToolOutcome => ({ ...outcome, durationMs: Math.round(performance.now() - started) });
+  const done = (outcome: Omit<ToolOutcome, 'durationMs'>): ToolOutcome => ({
+    ...outcome,
+    durationMs: Math.round(performance.now() - started),
+  });
   const tool = byName.get(name);
-  if (!tool) return done({ ok: false, error: `unknown tool "${name}"; available tools: ${[...byName.keys()].join(', ')}` });
+  if (!tool)
+    return done({ ok: false, error: `unknown tool "${name}"; available tools: ${[...byName.keys()].join(', ')}` });
   const parsedJson = parseArgsJson(rawArgs);
   if (!parsedJson.ok) return done({ ok: false, error: `arguments of ${name} are not valid JSON: ${parsedJson.error}` });
   const args = tool.args.safeParse(parsedJson.value);

@@ -24,8 +24,16 @@ export const STATE_RESET_NOTICE =
   'objects from earlier calls are gone; files in the workspace are kept. Re-run any setup code you rely on.';
 
 export const pythonExecuteArgs = z.object({
-  code: z.string().min(1).describe('Python 3 code. Variables persist between calls of this conversation. Print what you need to see; the value of a final expression is shown.'),
-  packages: z.array(z.string()).optional().describe('Packages the code needs; only the allowed, pre-installed ones (nothing is installed at run time)'),
+  code: z
+    .string()
+    .min(1)
+    .describe(
+      'Python 3 code. Variables persist between calls of this conversation. Print what you need to see; the value of a final expression is shown.',
+    ),
+  packages: z
+    .array(z.string())
+    .optional()
+    .describe('Packages the code needs; only the allowed, pre-installed ones (nothing is installed at run time)'),
   workingDir: z.string().optional().describe('Sub-folder of the workspace to run in (default: the workspace root)'),
   timeout: z.number().positive().optional().describe('Seconds (capped by the configured execution limit)'),
 });
@@ -47,7 +55,7 @@ export interface PythonExecuteReport extends ExecutionReport {
 export const pythonExecuteTool: AnalysisTool<PythonExecuteArgs, PythonExecuteReport> = {
   name: 'python_execute',
   description:
-    'Runs Python 3 in this conversation\'s persistent sandboxed kernel (pandas, numpy, scipy, matplotlib, seaborn, plotly, scikit-learn, openpyxl, ' +
+    "Runs Python 3 in this conversation's persistent sandboxed kernel (pandas, numpy, scipy, matplotlib, seaborn, plotly, scikit-learn, openpyxl, " +
     'bs4 available; no network: use web_fetch to download). The working directory is the workspace, the only writable folder. ' +
     'Preloaded helpers: save_table(df, id, title, max_rows), save_chart(df, kind="line"|"bar"|"scatter"|"pie", x, y, group_by, title, x_label, y_label, id) ' +
     'write the data file and visualization_manifest.json for you; open matplotlib figures are saved as PNGs automatically.',
@@ -56,7 +64,9 @@ export const pythonExecuteTool: AnalysisTool<PythonExecuteArgs, PythonExecuteRep
     const modules = allowedImports(args.packages, ctx.config);
     const workingDir = await checkWorkingDir(args.workingDir, ctx);
     const timeoutMs = executionTimeoutMs(args.timeout, ctx.config);
-    return withSandbox(ctx, 'python', (sandbox) => execute(sandbox, args.code, { modules, workingDir, timeoutMs }, ctx));
+    return withSandbox(ctx, 'python', (sandbox) =>
+      execute(sandbox, args.code, { modules, workingDir, timeoutMs }, ctx),
+    );
   },
 };
 
@@ -64,7 +74,10 @@ async function checkWorkingDir(requested: string | undefined, ctx: ToolContext):
   if (!requested) return '';
   const rel = checkRelativePath(requested);
   const info = await stat(await resolveInWorkspace(ctx.workspaceDir, rel)).catch(() => null);
-  if (rel && !info?.isDirectory()) throw new ToolRefusal(`workingDir ${requested} is not a folder of the workspace (create it first, or leave workingDir out)`);
+  if (rel && !info?.isDirectory())
+    throw new ToolRefusal(
+      `workingDir ${requested} is not a folder of the workspace (create it first, or leave workingDir out)`,
+    );
   return rel;
 }
 
@@ -79,14 +92,20 @@ async function execute(
   const result = await sandbox.execute(code, { timeoutMs: opts.timeoutMs, signal: ctx.signal });
   // This code killed the kernel (a hard timeout): the earlier cells' state is brought back now, not at the next call.
   if (result.stateReset && ctx.pythonHistory) restore = await restoreKernel(sandbox, opts, ctx, true);
-  const capture = result.stateReset ? null : await sandbox.execute(CAPTURE_FIGURES_CELL, { timeoutMs: HELPER_CELL_TIMEOUT_MS, signal: ctx.signal });
+  const capture = result.stateReset
+    ? null
+    : await sandbox.execute(CAPTURE_FIGURES_CELL, { timeoutMs: HELPER_CELL_TIMEOUT_MS, signal: ctx.signal });
   const stateReset = restore ? !restore.ok : lostBefore || result.stateReset;
   if (result.stateReset && !ctx.pythonHistory) noteResetAnnounced(ctx.conversationId);
   const files = [...new Set([...result.files, ...(capture?.files ?? [])])].sort();
-  const stderr = capture?.error ? `${result.stderr}\n[saving open matplotlib figures failed: ${capture.error}]` : result.stderr;
+  const stderr = capture?.error
+    ? `${result.stderr}\n[saving open matplotlib figures failed: ${capture.error}]`
+    : result.stderr;
   const report = await describeExecution({ ...result, stderr, files, stateReset }, ctx);
   const manifest = await validateManifest(ctx.workspaceDir);
-  const manifestError = manifest.errors.length ? `${MANIFEST_FILE} has problems (fix them and re-run):\n- ${manifest.errors.join('\n- ')}` : '';
+  const manifestError = manifest.errors.length
+    ? `${MANIFEST_FILE} has problems (fix them and re-run):\n- ${manifest.errors.join('\n- ')}`
+    : '';
   return {
     ...report,
     success: report.success && !manifestError,
@@ -99,11 +118,23 @@ async function execute(
 }
 
 /** Re-runs the conversation's earlier cells in a fresh kernel (helpers loaded), then returns to this call's folder. */
-async function restoreKernel(sandbox: Sandbox, opts: { modules: string[]; workingDir: string }, ctx: ToolContext, afterKill = false): Promise<RestoreReport> {
+async function restoreKernel(
+  sandbox: Sandbox,
+  opts: { modules: string[]; workingDir: string },
+  ctx: ToolContext,
+  afterKill = false,
+): Promise<RestoreReport> {
   if (afterKill) await prepareKernel(sandbox, opts, ctx);
   const cells = await ctx.pythonHistory!();
-  const report = await restoreSession(sandbox, cells, { budgetMs: ctx.config.restoreBudgetMs, executionTimeoutMs: ctx.config.executionTimeoutMs, signal: ctx.signal });
-  await sandbox.execute(chdirCell(sandbox.workDirInside, opts.workingDir), { timeoutMs: HELPER_CELL_TIMEOUT_MS, signal: ctx.signal });
+  const report = await restoreSession(sandbox, cells, {
+    budgetMs: ctx.config.restoreBudgetMs,
+    executionTimeoutMs: ctx.config.executionTimeoutMs,
+    signal: ctx.signal,
+  });
+  await sandbox.execute(chdirCell(sandbox.workDirInside, opts.workingDir), {
+    timeoutMs: HELPER_CELL_TIMEOUT_MS,
+    signal: ctx.signal,
+  });
   return report;
 }
 
@@ -116,21 +147,34 @@ function restoreFields(restore: RestoreReport | undefined, stateReset: boolean):
     return { restored: { cells: restore.cells, turns: restore.turns, durationMs: restore.durationMs }, notice };
   }
   const names = restore.lostVariables?.length ? `Gone: ${restore.lostVariables.join(', ')}.` : '';
-  const notice = `${STATE_RESET_NOTICE} Restoring it by re-running the earlier cells failed: ${restore.failure} (${restore.restoredCells} of ${restore.cells} cells re-run). ${names}`.trim();
+  const notice =
+    `${STATE_RESET_NOTICE} Restoring it by re-running the earlier cells failed: ${restore.failure} (${restore.restoredCells} of ${restore.cells} cells re-run). ${names}`.trim();
   return { notice, lostVariables: restore.lostVariables ?? [] };
 }
 
 /** Runs the prelude; true when this kernel is fresh although the conversation ran Python before (state lost). */
-async function prepareKernel(sandbox: Sandbox, opts: { modules: string[]; workingDir: string }, ctx: ToolContext): Promise<boolean> {
+async function prepareKernel(
+  sandbox: Sandbox,
+  opts: { modules: string[]; workingDir: string },
+  ctx: ToolContext,
+): Promise<boolean> {
   const cell = prepareCell({ root: sandbox.workDirInside, workingDir: opts.workingDir, modules: opts.modules });
   const prep = await sandbox.execute(cell, { timeoutMs: HELPER_CELL_TIMEOUT_MS, signal: ctx.signal });
   const reply = parsePrepareReply(prep.stdout);
-  if (!reply) throw new SandboxLostError(`the python_execute prelude failed in the sandbox: ${prep.error || prep.stderr || 'no reply'}`);
+  if (!reply)
+    throw new SandboxLostError(
+      `the python_execute prelude failed in the sandbox: ${prep.error || prep.stderr || 'no reply'}`,
+    );
   if (reply.missing.length) {
-    throw new ToolRefusal(`package(s) ${reply.missing.join(', ')} are allowed but not installed in this sandbox (set-up is incomplete); use other packages`);
+    throw new ToolRefusal(
+      `package(s) ${reply.missing.join(', ')} are allowed but not installed in this sandbox (set-up is incomplete); use other packages`,
+    );
   }
   const marker = join(ctx.workspaceDir, SESSION_MARKER);
-  const ranBefore = await stat(marker).then(() => true, () => false);
+  const ranBefore = await stat(marker).then(
+    () => true,
+    () => false,
+  );
   if (!ranBefore) {
     await mkdir(join(ctx.workspaceDir, INTERNAL_DIR), { recursive: true });
     await writeFile(marker, `${new Date().toISOString()}\n`);

@@ -3,7 +3,10 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The source of `sheetbench_viz` (save_table, save_chart, …): the sandbox preloads it; exported notebooks define it. */
-export const helperSource = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../python/sheetbench_viz.py'), 'utf8');
+export const helperSource = readFileSync(
+  resolve(dirname(fileURLToPath(import.meta.url)), '../python/sheetbench_viz.py'),
+  'utf8',
+);
 
 /**
  * Runs before each python_execute call, inside the kernel: loads the helpers as module `sheetbench_viz` when the
@@ -37,7 +40,8 @@ export function prepareCell(opts: { root: string; workingDir: string; modules: s
 }
 
 /** Runs after each call: saves open matplotlib figures as PNGs listed in the manifest. */
-export const CAPTURE_FIGURES_CELL = "__import__('sys').modules['sheetbench_viz']._capture_figures() if 'sheetbench_viz' in __import__('sys').modules else None";
+export const CAPTURE_FIGURES_CELL =
+  "__import__('sys').modules['sheetbench_viz']._capture_figures() if 'sheetbench_viz' in __import__('sys').modules else None";
 
 export interface PrepareReply {
   fresh: boolean;

@@ -37,7 +37,11 @@ function openSession(ctx: ToolContext, language: SandboxLanguage): Session {
   if (!session) {
     const sandbox = factoryFor(ctx).then((f) =>
       // One file may fill the whole workspace quota, not more (RLIMIT_FSIZE inside the sandbox).
-      f.create({ workDir: ctx.workspaceDir, language, limits: { maxFileMiB: Math.max(1, Math.ceil(ctx.config.workspaceMaxBytes / MiB)) } }),
+      f.create({
+        workDir: ctx.workspaceDir,
+        language,
+        limits: { maxFileMiB: Math.max(1, Math.ceil(ctx.config.workspaceMaxBytes / MiB)) },
+      }),
     );
     session = { sandbox, queue: Promise.resolve() };
     byLanguage.set(language, session);
@@ -50,7 +54,11 @@ function openSession(ctx: ToolContext, language: SandboxLanguage): Session {
  * Runs `fn` with the conversation's sandbox for `language`, one call at a time. A sandbox that failed
  * (SandboxLostError from `fn`) is dropped so the next call starts a fresh one.
  */
-export function withSandbox<T>(ctx: ToolContext, language: SandboxLanguage, fn: (sandbox: Sandbox) => Promise<T>): Promise<T> {
+export function withSandbox<T>(
+  ctx: ToolContext,
+  language: SandboxLanguage,
+  fn: (sandbox: Sandbox) => Promise<T>,
+): Promise<T> {
   const session = openSession(ctx, language);
   const run = session.queue.then(async () => {
     touch(ctx.conversationId, language, session);

@@ -40,10 +40,20 @@ export async function restoreSession(
       failure = `the restore budget of ${seconds(opts.budgetMs)} ran out before ${where}`;
       break;
     }
-    await sandbox.execute(chdirCell(sandbox.workDirInside, cell.workingDir), { timeoutMs: HELPER_CELL_TIMEOUT_MS, signal: opts.signal });
-    const r = await sandbox.execute(cell.code, { timeoutMs: Math.min(left, opts.executionTimeoutMs), signal: opts.signal });
+    await sandbox.execute(chdirCell(sandbox.workDirInside, cell.workingDir), {
+      timeoutMs: HELPER_CELL_TIMEOUT_MS,
+      signal: opts.signal,
+    });
+    const r = await sandbox.execute(cell.code, {
+      timeoutMs: Math.min(left, opts.executionTimeoutMs),
+      signal: opts.signal,
+    });
     if (r.stateReset) failure = `${where} killed the kernel when re-run`;
-    else if (r.timedOut) failure = left <= opts.executionTimeoutMs ? `the restore budget of ${seconds(opts.budgetMs)} ran out during ${where}` : `${where} exceeded the execution limit when re-run`;
+    else if (r.timedOut)
+      failure =
+        left <= opts.executionTimeoutMs
+          ? `the restore budget of ${seconds(opts.budgetMs)} ran out during ${where}`
+          : `${where} exceeded the execution limit when re-run`;
     else if (r.error) failure = `${where} now fails: ${lastLine(r.error)}`;
     if (failure) break;
     restoredCells++;
@@ -55,7 +65,8 @@ export async function restoreSession(
   return { ok: false, ...base, failure, lostVariables: await lostVariables(sandbox, cells, opts.signal) };
 }
 
-const CLOSE_FIGURES_CELL = "__import__('sys').modules['matplotlib.pyplot'].close('all') if 'matplotlib.pyplot' in __import__('sys').modules else None";
+const CLOSE_FIGURES_CELL =
+  "__import__('sys').modules['matplotlib.pyplot'].close('all') if 'matplotlib.pyplot' in __import__('sys').modules else None";
 
 /** Changes the kernel's folder to a cell's working folder (the workspace root when it had none). */
 export function chdirCell(root: string, workingDir = ''): string {

@@ -12,8 +12,16 @@ import { ToolRefusal, type AnalysisTool, type ToolContext, type WorkspaceFile } 
 
 export const webFetchArgs = z.object({
   url: z.string().min(1).describe('An http:// or https:// URL'),
-  type: z.enum(['html', 'json', 'text', 'file']).default('text').describe('html: readable text of a page; json: parsed JSON; text: raw text; file: save the body into the workspace'),
-  filename: z.string().optional().describe('For type "file": workspace-relative name to save as (default: derived from the URL, under downloads/)'),
+  type: z
+    .enum(['html', 'json', 'text', 'file'])
+    .default('text')
+    .describe(
+      'html: readable text of a page; json: parsed JSON; text: raw text; file: save the body into the workspace',
+    ),
+  filename: z
+    .string()
+    .optional()
+    .describe('For type "file": workspace-relative name to save as (default: derived from the URL, under downloads/)'),
 });
 type WebFetchArgs = z.infer<typeof webFetchArgs>;
 
@@ -40,11 +48,25 @@ export const webFetchTool: AnalysisTool<WebFetchArgs, WebFetchResult> = {
   args: webFetchArgs,
   async run(args, ctx) {
     const { maxBytes, limitName } = await downloadLimit(args, ctx);
-    const fetched = await safeFetch(args.url, { config: ctx.config.fetch, maxBytes, limitName, lookupHost: ctx.lookupHost, signal: ctx.signal });
+    const fetched = await safeFetch(args.url, {
+      config: ctx.config.fetch,
+      maxBytes,
+      limitName,
+      lookupHost: ctx.lookupHost,
+      signal: ctx.signal,
+    });
     if (fetched.status >= 400) {
-      throw new ToolRefusal(`${fetched.finalUrl} answered HTTP ${fetched.status}: ${fetched.body.subarray(0, 300).toString('utf8').replace(/\s+/g, ' ').trim()}`);
+      throw new ToolRefusal(
+        `${fetched.finalUrl} answered HTTP ${fetched.status}: ${fetched.body.subarray(0, 300).toString('utf8').replace(/\s+/g, ' ').trim()}`,
+      );
     }
-    const base = { url: fetched.url, finalUrl: fetched.finalUrl, status: fetched.status, contentType: fetched.contentType, bytes: fetched.body.length };
+    const base = {
+      url: fetched.url,
+      finalUrl: fetched.finalUrl,
+      status: fetched.status,
+      contentType: fetched.contentType,
+      bytes: fetched.body.length,
+    };
     if (args.type === 'file') return { ...base, file: await saveDownload(fetched, args.filename, ctx) };
     return { ...base, ...readable(fetched, args.type, ctx.config.maxReturnChars) };
   },
@@ -56,28 +78,53 @@ async function downloadLimit(args: WebFetchArgs, ctx: ToolContext): Promise<{ ma
   if (args.type !== 'file') return { maxBytes: cap, limitName: `the ${formatBytes(cap)} download limit` };
   const room = await roomLeft(ctx.workspaceDir, ctx.config.workspaceMaxBytes);
   if (room >= cap) return { maxBytes: cap, limitName: `the ${formatBytes(cap)} download limit` };
-  return { maxBytes: room, limitName: `the ${formatBytes(room)} left in the workspace (limit ${formatBytes(ctx.config.workspaceMaxBytes)}; delete files to make room)` };
+  return {
+    maxBytes: room,
+    limitName: `the ${formatBytes(room)} left in the workspace (limit ${formatBytes(ctx.config.workspaceMaxBytes)}; delete files to make room)`,
+  };
 }
 
-function readable(fetched: FetchedBody, type: 'html' | 'json' | 'text', maxChars: number): { content: unknown; truncated: boolean } {
+function readable(
+  fetched: FetchedBody,
+  type: 'html' | 'json' | 'text',
+  maxChars: number,
+): { content: unknown; truncated: boolean } {
   const text = fetched.body.toString('utf8');
   if (type === 'json') {
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (err) {
-      throw new ToolRefusal(`${fetched.finalUrl} did not return valid JSON (${(err as Error).message}); content-type ${fetched.contentType || 'unknown'}. Try type "text".`);
+      throw new ToolRefusal(
+        `${fetched.finalUrl} did not return valid JSON (${(err as Error).message}); content-type ${fetched.contentType || 'unknown'}. Try type "text".`,
+      );
     }
     if (text.length <= maxChars) return { content: value, truncated: false };
     const [cut] = clip(text, maxChars);
-    return { content: `${cut}\n[JSON too large to show whole: fetch it with type "file" and load it in python_execute]`, truncated: true };
+    return {
+      content: `${cut}\n[JSON too large to show whole: fetch it with type "file" and load it in python_execute]`,
+      truncated: true,
+    };
   }
-  const body = type === 'html' ? convert(text, { wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }, { selector: 'a', options: { ignoreHref: true } }] }) : text;
+  const body =
+    type === 'html'
+      ? convert(text, {
+          wordwrap: false,
+          selectors: [
+            { selector: 'img', format: 'skip' },
+            { selector: 'a', options: { ignoreHref: true } },
+          ],
+        })
+      : text;
   const [content, truncated] = clip(body, maxChars);
   return { content, truncated };
 }
 
-async function saveDownload(fetched: FetchedBody, filename: string | undefined, ctx: ToolContext): Promise<WorkspaceFile> {
+async function saveDownload(
+  fetched: FetchedBody,
+  filename: string | undefined,
+  ctx: ToolContext,
+): Promise<WorkspaceFile> {
   const rel = checkRelativePath(filename ?? `downloads/${defaultName(fetched.finalUrl)}`);
   if (!rel) throw new ToolRefusal('filename must name a file');
   const host = await resolveInWorkspace(ctx.workspaceDir, rel);

@@ -10,7 +10,10 @@ export interface ResolvedAddress {
 export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemLookup: HostLookup = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+  (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4,
+  }));
 
 const V4_RANGES: Array<[string, number, string]> = [
   ['0.0.0.0', 8, 'this-network'],
@@ -81,7 +84,10 @@ function embeddedIpv4(address: string): string | null {
 /** Why an address must not be fetched (loopback, private, link-local, …), or null when it is public. */
 export function forbiddenAddressReason(address: string): string | null {
   const family = isIP(address);
-  if (family === 4) return V4.find(([list]) => list.check(address, 'ipv4'))?.[1] ?? (address === '255.255.255.255' ? 'broadcast' : null);
+  if (family === 4)
+    return (
+      V4.find(([list]) => list.check(address, 'ipv4'))?.[1] ?? (address === '255.255.255.255' ? 'broadcast' : null)
+    );
   if (family !== 6) return 'not an IP address';
   if (ipv6Bytes(address).every((x, i) => (i < 15 ? x === 0 : x === 1))) return 'loopback';
   const v4 = embeddedIpv4(address);

@@ -41,7 +41,8 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
     const target = await vet(url, opts);
     const response = await request(url, target, opts, signal);
     if (!REDIRECTS.has(response.status)) return { url: rawUrl, finalUrl: url.href, ...response };
-    if (hop >= opts.config.maxRedirects) throw new ToolRefusal(`too many redirects (more than ${opts.config.maxRedirects}) fetching ${rawUrl}`);
+    if (hop >= opts.config.maxRedirects)
+      throw new ToolRefusal(`too many redirects (more than ${opts.config.maxRedirects}) fetching ${rawUrl}`);
     if (!response.location) throw new ToolRefusal(`${url.href} answered ${response.status} without a Location header`);
     url = parseUrl(new URL(response.location, url).href);
   }
@@ -54,7 +55,8 @@ function parseUrl(raw: string): URL {
   } catch {
     throw new ToolRefusal(`not a valid URL: ${raw}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ToolRefusal(`only http and https URLs can be fetched (got ${url.protocol.replace(':', '')})`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ToolRefusal(`only http and https URLs can be fetched (got ${url.protocol.replace(':', '')})`);
   if (url.username || url.password) throw new ToolRefusal('URLs with credentials are refused');
   return url;
 }
@@ -69,7 +71,9 @@ async function vet(url: URL, opts: SafeFetchOptions): Promise<ResolvedAddress> {
   const literal = isIP(host);
   let addresses: ResolvedAddress[];
   try {
-    addresses = literal ? [{ address: host, family: literal === 6 ? 6 : 4 }] : await (opts.lookupHost ?? systemLookup)(host);
+    addresses = literal
+      ? [{ address: host, family: literal === 6 ? 6 : 4 }]
+      : await (opts.lookupHost ?? systemLookup)(host);
   } catch (err) {
     throw new ToolRefusal(`could not resolve ${host}: ${(err as Error).message}`);
   }
@@ -78,11 +82,17 @@ async function vet(url: URL, opts: SafeFetchOptions): Promise<ResolvedAddress> {
     for (const { address } of addresses) {
       if (config.allowAddresses?.includes(address)) continue;
       const reason = forbiddenAddressReason(address);
-      if (reason) throw new ToolRefusal(`refused: ${url.href} resolves to ${address}, a ${reason} address; web_fetch only reaches public internet addresses`);
+      if (reason)
+        throw new ToolRefusal(
+          `refused: ${url.href} resolves to ${address}, a ${reason} address; web_fetch only reaches public internet addresses`,
+        );
     }
   }
   const rate = (opts.rateLimiter ?? sharedLimiter).take(host, config.perHostPerMinute);
-  if (!rate.ok) throw new ToolRefusal(`rate limit: ${config.perHostPerMinute} requests per minute to ${host} already made; try again in ${rate.waitSeconds} s`);
+  if (!rate.ok)
+    throw new ToolRefusal(
+      `rate limit: ${config.perHostPerMinute} requests per minute to ${host} already made; try again in ${rate.waitSeconds} s`,
+    );
   return addresses[0];
 }
 
@@ -104,7 +114,12 @@ function request(url: URL, target: ResolvedAddress, opts: SafeFetchOptions, sign
     const fail = (err: unknown) => reject(describeFailure(err, url, signal));
     const req = client.request(
       url,
-      { method: 'GET', lookup: pinned, signal, headers: { 'user-agent': opts.config.userAgent, 'accept-encoding': 'identity', accept: '*/*' } },
+      {
+        method: 'GET',
+        lookup: pinned,
+        signal,
+        headers: { 'user-agent': opts.config.userAgent, 'accept-encoding': 'identity', accept: '*/*' },
+      },
       (res) => {
         const status = res.statusCode ?? 0;
         const contentType = String(res.headers['content-type'] ?? '');
@@ -125,7 +140,11 @@ function request(url: URL, target: ResolvedAddress, opts: SafeFetchOptions, sign
           size += chunk.length;
           if (size > opts.maxBytes) {
             req.destroy();
-            reject(new ToolRefusal(`${url.href} sent more than ${opts.limitName} (${opts.maxBytes} bytes); the download was stopped`));
+            reject(
+              new ToolRefusal(
+                `${url.href} sent more than ${opts.limitName} (${opts.maxBytes} bytes); the download was stopped`,
+              ),
+            );
             return;
           }
           chunks.push(chunk);

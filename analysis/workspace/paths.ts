@@ -14,9 +14,13 @@ export function isInside(root: string, path: string): boolean {
 export function checkRelativePath(relPath: string): string {
   const clean = relPath.trim().replace(/\\/g, '/');
   if (clean.includes('\0')) throw new ToolRefusal('path contains a NUL byte');
-  if (isAbsolute(clean) || /^[a-z]:\//i.test(clean)) throw new ToolRefusal(`absolute paths are refused (${relPath}): use a path relative to the workspace, e.g. "data.csv"`);
+  if (isAbsolute(clean) || /^[a-z]:\//i.test(clean))
+    throw new ToolRefusal(
+      `absolute paths are refused (${relPath}): use a path relative to the workspace, e.g. "data.csv"`,
+    );
   const parts = clean.split('/').filter((p) => p !== '' && p !== '.');
-  if (parts.includes('..')) throw new ToolRefusal(`".." is refused in paths (${relPath}): everything lives inside the workspace`);
+  if (parts.includes('..'))
+    throw new ToolRefusal(`".." is refused in paths (${relPath}): everything lives inside the workspace`);
   if (parts[0] === INTERNAL_DIR) throw new ToolRefusal(`${INTERNAL_DIR}/ is reserved for the tools`);
   return parts.join('/');
 }
@@ -31,7 +35,10 @@ export async function resolveInWorkspace(root: string, relPath: string): Promise
   const path = resolve(realRoot, rel);
   let probe = path;
   for (;;) {
-    const exists = await lstat(probe).then(() => true, () => false);
+    const exists = await lstat(probe).then(
+      () => true,
+      () => false,
+    );
     if (exists) break;
     if (probe === realRoot) break;
     probe = dirname(probe);

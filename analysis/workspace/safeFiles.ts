@@ -8,7 +8,11 @@ import { formatBytes } from './quota';
  * Sandboxed code may swap a checked path for a symlink before the worker opens it, so the opened file itself is
  * checked (its /proc/self/fd link must lie inside the workspace) before a byte is read or written.
  */
-async function openChecked(root: string, relPath: string, flags: number): Promise<{ handle: FileHandle; path: string }> {
+async function openChecked(
+  root: string,
+  relPath: string,
+  flags: number,
+): Promise<{ handle: FileHandle; path: string }> {
   const path = await resolveInWorkspace(root, relPath);
   let handle: FileHandle;
   try {
@@ -29,7 +33,11 @@ async function openChecked(root: string, relPath: string, flags: number): Promis
 }
 
 /** Reads up to `maxBytes` of a workspace file; `size` is the whole file's. */
-export async function readInWorkspace(root: string, relPath: string, maxBytes: number): Promise<{ data: Buffer; size: number }> {
+export async function readInWorkspace(
+  root: string,
+  relPath: string,
+  maxBytes: number,
+): Promise<{ data: Buffer; size: number }> {
   const { handle } = await openChecked(root, relPath, constants.O_RDONLY);
   try {
     const info = await handle.stat();
@@ -45,13 +53,20 @@ export async function readInWorkspace(root: string, relPath: string, maxBytes: n
 /** Reads a whole workspace file, refusing one over `maxBytes`. */
 export async function readWholeInWorkspace(root: string, relPath: string, maxBytes: number): Promise<Buffer> {
   const { data, size } = await readInWorkspace(root, relPath, maxBytes);
-  if (size > maxBytes) throw new ToolRefusal(`${relPath} is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} that may be read here`);
+  if (size > maxBytes)
+    throw new ToolRefusal(
+      `${relPath} is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} that may be read here`,
+    );
   return data;
 }
 
 /** Creates or replaces a workspace file (never through a symlink); returns its host path. */
 export async function writeInWorkspace(root: string, relPath: string, data: Buffer | string): Promise<string> {
-  const { handle, path } = await openChecked(root, relPath, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW);
+  const { handle, path } = await openChecked(
+    root,
+    relPath,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW,
+  );
   try {
     await handle.truncate(0);
     await handle.writeFile(data);

@@ -34,7 +34,9 @@ export interface AnalysisSuite {
 
 export async function loadAnalysisSuite(dir: string): Promise<AnalysisSuite> {
   const read = async (name: string) => JSON.parse(await readFile(path.join(dir, name), 'utf8')) as unknown;
-  const index = z.object({ version: z.string().optional(), tasks: z.array(analysisTaskSchema) }).parse(await read('tasks.json'));
+  const index = z
+    .object({ version: z.string().optional(), tasks: z.array(analysisTaskSchema) })
+    .parse(await read('tasks.json'));
   const tasks = index.tasks;
   const answers = z.record(z.string(), expectedSchema).parse(await read('answers.json'));
   const missing = tasks.filter((t) => !answers[t.id]).map((t) => t.id);

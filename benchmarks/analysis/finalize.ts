@@ -72,7 +72,8 @@ export async function summarizeAnalysisRun(ctx: AnalysisRun): Promise<AnalysisSu
 }
 
 function group(rs: AnalysisRequestResult[]): Group {
-  const mean = (f: (r: AnalysisRequestResult) => number) => (rs.length ? rs.reduce((s, r) => s + f(r), 0) / rs.length : 0);
+  const mean = (f: (r: AnalysisRequestResult) => number) =>
+    rs.length ? rs.reduce((s, r) => s + f(r), 0) / rs.length : 0;
   const passed = rs.filter((r) => r.pass).length;
   const numbers = rs.reduce((n, r) => n + (r.grounding?.total ?? 0), 0);
   const groundedNumbers = rs.reduce((n, r) => n + (r.grounding?.grounded ?? 0), 0);

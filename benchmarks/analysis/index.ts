@@ -25,13 +25,15 @@ export const analysisBenchmark: Benchmark<AnalysisTask> = {
   settings: [...PATTERNS],
   taskWorkflow: 'analysisTask',
   async read(datasetDir) {
-    for (const name of ['tasks.json', 'answers.json', 'files']) if (!(await pathExists(path.join(datasetDir, name)))) return null;
+    for (const name of ['tasks.json', 'answers.json', 'files'])
+      if (!(await pathExists(path.join(datasetDir, name)))) return null;
     const suite = await loadAnalysisSuite(datasetDir).catch((err: Error) => {
       throw new BenchmarkError(`${datasetDir}: ${err.message}`);
     });
     return { edition: suite.edition, tasks: suite.tasks, version: await suiteVersion(datasetDir) };
   },
-  select: (tasks, select) => selectTasks(tasks, select, (missing) => `no request ${missing.join(', ')} in the analysis suite`),
+  select: (tasks, select) =>
+    selectTasks(tasks, select, (missing) => `no request ${missing.join(', ')} in the analysis suite`),
   datasetVersion: suiteVersion,
   outputSetting: (setting) => setting,
   promptVersion: () => PROMPT_VERSION,
@@ -46,6 +48,10 @@ async function suiteVersion(datasetDir: string): Promise<string> {
   const hash = createHash('sha256');
   const filesDir = path.join(datasetDir, 'files');
   const files = ['tasks.json', 'answers.json', ...(await readdir(filesDir)).sort().map((f) => path.join('files', f))];
-  for (const f of files) hash.update(`${f}\0`).update(await readFile(path.join(datasetDir, f))).update('\0');
+  for (const f of files)
+    hash
+      .update(`${f}\0`)
+      .update(await readFile(path.join(datasetDir, f)))
+      .update('\0');
   return `sha256:${hash.digest('hex').slice(0, 16)}`;
 }

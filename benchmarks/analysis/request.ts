@@ -26,11 +26,18 @@ export type Preparation = { skipped: string } | PreparedRequest;
  * Creates the request's conversation folder with only the request's files in its workspace (answers stay in the
  * dataset folder). A fetch request without a data server is skipped, with the reason.
  */
-export async function prepareRequest(ctx: AnalysisRun, taskId: string, taskWorkflowId: string, config: Config): Promise<Preparation> {
+export async function prepareRequest(
+  ctx: AnalysisRun,
+  taskId: string,
+  taskWorkflowId: string,
+  config: Config,
+): Promise<Preparation> {
   const task = ctx.task(taskId);
   const { dataUrl } = analysisSettingsOf(ctx.manifest);
   if (task.fetch && !dataUrl) {
-    return { skipped: `request ${taskId} downloads ${task.fetch} from the suite's data server, and no data server is set (config analysisSuite.dataUrl)` };
+    return {
+      skipped: `request ${taskId} downloads ${task.fetch} from the suite's data server, and no data server is set (config analysisSuite.dataUrl)`,
+    };
   }
   const conversationId = requestConversationId(taskWorkflowId);
   const dir = conversationDir(conversationsDir(ctx.layout.root), conversationId);
@@ -38,7 +45,8 @@ export async function prepareRequest(ctx: AnalysisRun, taskId: string, taskWorkf
   await mkdir(workspace, { recursive: true });
   // The sandbox runs as an unprivileged uid: it must reach the workspace through every folder (o+x).
   for (const d of [ctx.layout.root, path.dirname(dir), dir]) await chmod(d, 0o711);
-  for (const name of task.files) await copyRequestFile(ctx.manifest.datasetDir, taskId, name, workspace, config.conversation.maxUploadBytes);
+  for (const name of task.files)
+    await copyRequestFile(ctx.manifest.datasetDir, taskId, name, workspace, config.conversation.maxUploadBytes);
   const settings = conversationSettings(config);
   const message = { text: requestText(task, dataUrl ?? ''), files: task.files };
   // Refused here, as the conversation would refuse it: no retry changes that, and no model is asked.
@@ -52,7 +60,13 @@ export async function prepareRequest(ctx: AnalysisRun, taskId: string, taskWorkf
 }
 
 /** Copies one of the request's files as an upload would (same name and content checks). */
-async function copyRequestFile(datasetDir: string, taskId: string, name: string, workspace: string, maxBytes: number): Promise<void> {
+async function copyRequestFile(
+  datasetDir: string,
+  taskId: string,
+  name: string,
+  workspace: string,
+  maxBytes: number,
+): Promise<void> {
   const source = path.join(datasetDir, 'files', name);
   const data = await readFile(source).catch((err: Error) => {
     throw new DatasetError(`cannot read its file ${source}: ${err.message}`, taskId);

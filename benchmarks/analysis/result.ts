@@ -65,11 +65,26 @@ export async function recordRequestResult(ctx: AnalysisRun, input: RecordInput):
     const failure = input.failure ?? { class: 'internal' as const, message: 'the request ended without a turn' };
     result = { ...base, status: 'failed', pass: false, reason: failure.message, failure };
   } else {
-    const events = (await readEvents(conversationLayout(input.turn.dir))).filter((e) => e.turnId === input.turn!.summary.turnId);
+    const events = (await readEvents(conversationLayout(input.turn.dir))).filter(
+      (e) => e.turnId === input.turn!.summary.turnId,
+    );
     const broken = turnFailure(input.turn.summary, events);
     result = broken
-      ? { ...base, status: 'failed', turnStatus: input.turn.summary.status, pass: false, reason: broken.message, failure: broken }
-      : { ...base, status: 'scored', turnStatus: input.turn.summary.status, ...(await scoreTurn(ctx, task.id, input.turn, events)), ...groundingOf(events) };
+      ? {
+          ...base,
+          status: 'failed',
+          turnStatus: input.turn.summary.status,
+          pass: false,
+          reason: broken.message,
+          failure: broken,
+        }
+      : {
+          ...base,
+          status: 'scored',
+          turnStatus: input.turn.summary.status,
+          ...(await scoreTurn(ctx, task.id, input.turn, events)),
+          ...groundingOf(events),
+        };
   }
   await writeJsonAtomic(ctx.layout.taskResultPath(task.id), result);
   return result;
@@ -79,7 +94,10 @@ export async function recordRequestResult(ctx: AnalysisRun, input: RecordInput):
  * A turn that failed because the machinery did (the model endpoint, a tool's sandbox, the workflow) is a failed request
  * that `retry --failed` may redo, not a wrong answer; a turn stopped by its step or token budget is the agent's outcome.
  */
-function turnFailure(summary: TurnSummary, events: ConversationEvent[]): { class: TaskFailureClass; message: string } | undefined {
+function turnFailure(
+  summary: TurnSummary,
+  events: ConversationEvent[],
+): { class: TaskFailureClass; message: string } | undefined {
   if (summary.status !== 'failed') return undefined;
   const where = String(events.find((e) => e.type === 'error')?.data.where ?? 'workflow');
   if (where === 'budget') return undefined;
@@ -89,14 +107,24 @@ function turnFailure(summary: TurnSummary, events: ConversationEvent[]): { class
 
 function groundingOf(events: ConversationEvent[]): { grounding?: { total: number; grounded: number } } {
   const g = events.find((e) => e.type === 'grounding')?.data as { total?: number; grounded?: number } | undefined;
-  return typeof g?.total === 'number' && typeof g.grounded === 'number' ? { grounding: { total: g.total, grounded: g.grounded } } : {};
+  return typeof g?.total === 'number' && typeof g.grounded === 'number'
+    ? { grounding: { total: g.total, grounded: g.grounded } }
+    : {};
 }
 
-async function scoreTurn(ctx: AnalysisRun, taskId: string, turn: { dir: string; summary: TurnSummary }, events: ConversationEvent[]): Promise<Score> {
-  if (turn.summary.status !== 'completed') return { pass: false, reason: `turn ${turn.summary.status}${turn.summary.error ? `: ${turn.summary.error}` : ''}` };
+async function scoreTurn(
+  ctx: AnalysisRun,
+  taskId: string,
+  turn: { dir: string; summary: TurnSummary },
+  events: ConversationEvent[],
+): Promise<Score> {
+  if (turn.summary.status !== 'completed')
+    return { pass: false, reason: `turn ${turn.summary.status}${turn.summary.error ? `: ${turn.summary.error}` : ''}` };
   const layout = conversationLayout(turn.dir);
   const answer = String(events.find((e) => e.type === 'answer')?.data.text ?? '');
-  const visualizations = events.filter((e) => e.type === 'visualization').map((e) => e.data.output as VisualizationOutput);
+  const visualizations = events
+    .filter((e) => e.type === 'visualization')
+    .map((e) => e.data.output as VisualizationOutput);
   const { answers } = await loadAnalysisSuite(ctx.manifest.datasetDir);
   return scoreAnalysis(answers[taskId], { answer, visualizations, workspaceDir: layout.workspace });
 }

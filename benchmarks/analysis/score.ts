@@ -19,23 +19,40 @@ export async function scoreAnalysis(expected: Expected, out: TurnOutput): Promis
   switch (expected.kind) {
     case 'number': {
       const found = numbersIn(out.answer).some((n) => Math.abs(n - expected.value) <= expected.tolerance);
-      return { pass: found, reason: found ? 'number found' : `no number within ${expected.tolerance} of ${expected.value} in the answer` };
+      return {
+        pass: found,
+        reason: found ? 'number found' : `no number within ${expected.tolerance} of ${expected.value} in the answer`,
+      };
     }
     case 'list': {
       let at = -1;
       const inOrder = expected.values.every((v) => (at = out.answer.indexOf(v, at + 1)) >= 0);
-      return { pass: inOrder, reason: inOrder ? 'all names in order' : `the answer does not list ${expected.values.join(', ')} in order` };
+      return {
+        pass: inOrder,
+        reason: inOrder ? 'all names in order' : `the answer does not list ${expected.values.join(', ')} in order`,
+      };
     }
     case 'text':
-      return out.answer.includes(expected.contains) ? { pass: true, reason: 'phrase found' } : { pass: false, reason: `the answer does not mention ${expected.contains}` };
+      return out.answer.includes(expected.contains)
+        ? { pass: true, reason: 'phrase found' }
+        : { pass: false, reason: `the answer does not mention ${expected.contains}` };
     case 'chart': {
-      const ok = out.visualizations.some((v) => v.type === expected.type && chartColumns(v).x === expected.x && expected.y.every((y) => chartColumns(v).y.includes(y)));
-      return { pass: ok, reason: ok ? 'chart found' : `no ${expected.type} of ${expected.y.join('+')} by ${expected.x}` };
+      const ok = out.visualizations.some(
+        (v) =>
+          v.type === expected.type &&
+          chartColumns(v).x === expected.x &&
+          expected.y.every((y) => chartColumns(v).y.includes(y)),
+      );
+      return {
+        pass: ok,
+        reason: ok ? 'chart found' : `no ${expected.type} of ${expected.y.join('+')} by ${expected.x}`,
+      };
     }
     case 'table': {
       for (const v of out.visualizations.filter((o) => o.type === 'table' && o.dataFile)) {
         const shape = await csvShape(path.join(out.workspaceDir, v.dataFile!));
-        if (shape && expected.columns.every((c) => shape.columns.includes(c)) && shape.rows === expected.rows) return { pass: true, reason: 'table found' };
+        if (shape && expected.columns.every((c) => shape.columns.includes(c)) && shape.rows === expected.rows)
+          return { pass: true, reason: 'table found' };
       }
       return { pass: false, reason: `no table with columns ${expected.columns.join(', ')} and ${expected.rows} rows` };
     }
@@ -44,7 +61,9 @@ export async function scoreAnalysis(expected: Expected, out: TurnOutput): Promis
 
 /** Numbers as written in prose or markdown: 1,988 · **47** · -0.5 · 6.2e3. */
 export function numbersIn(text: string): number[] {
-  return [...text.replace(/(\d),(\d{3})/g, '$1$2').matchAll(/-?\d+(?:\.\d+)?(?:e[+-]?\d+)?/gi)].map((m) => Number(m[0]));
+  return [...text.replace(/(\d),(\d{3})/g, '$1$2').matchAll(/-?\d+(?:\.\d+)?(?:e[+-]?\d+)?/gi)].map((m) =>
+    Number(m[0]),
+  );
 }
 
 function chartColumns(v: VisualizationOutput): { x?: string; y: string[] } {
@@ -57,5 +76,8 @@ async function csvShape(file: string): Promise<{ columns: string[]; rows: number
   const text = await readFile(file, 'utf8').catch(() => undefined);
   if (text === undefined) return undefined;
   const lines = text.split(/\r?\n/).filter((l) => l.trim());
-  return { columns: (lines[0] ?? '').split(',').map((c) => c.trim().replace(/^"|"$/g, '')), rows: Math.max(0, lines.length - 1) };
+  return {
+    columns: (lines[0] ?? '').split(',').map((c) => c.trim().replace(/^"|"$/g, '')),
+    rows: Math.max(0, lines.length - 1),
+  };
 }

@@ -15,6 +15,7 @@ export function analysisSettingsFrom(config: Config): AnalysisSettings {
 
 export function analysisSettingsOf(manifest: RunManifest): AnalysisSettings {
   const parsed = analysisSettingsSchema.safeParse(manifest.benchmarkSettings ?? {});
-  if (!parsed.success) throw new Error(`run ${manifest.runId} has no valid analysis settings in run.json: ${parsed.error.message}`);
+  if (!parsed.success)
+    throw new Error(`run ${manifest.runId} has no valid analysis settings in run.json: ${parsed.error.message}`);
   return parsed.data;
 }

@@ -3,7 +3,9 @@ import { readJsonOr } from '../../lib/runStore/files';
 import type { AnalysisSummary } from './finalize';
 
 /** "92.3% (12/13)": the share of the answers' numbers found in their turns' tool outputs; "-" when they stated none. */
-export function groundedCell(g: Pick<AnalysisSummary['total'], 'numbers' | 'groundedNumbers' | 'groundedShare'>): string {
+export function groundedCell(
+  g: Pick<AnalysisSummary['total'], 'numbers' | 'groundedNumbers' | 'groundedShare'>,
+): string {
   // Summaries written before grounding have no counts.
   if (g.groundedShare === null || g.groundedShare === undefined) return '-';
   return `${(g.groundedShare * 100).toFixed(1)}% (${g.groundedNumbers}/${g.numbers})`;

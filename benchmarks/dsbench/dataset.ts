@@ -46,14 +46,21 @@ export function parseDataJson(text: string, file = 'data.json'): Competition[] {
     try {
       raw = JSON.parse(line);
     } catch (err) {
-      throw new DatasetError(`${file} line ${i + 1} is not a JSON record (data.json is JSON Lines): ${(err as Error).message}`);
+      throw new DatasetError(
+        `${file} line ${i + 1} is not a JSON record (data.json is JSON Lines): ${(err as Error).message}`,
+      );
     }
     const parsed = competitionSchema.safeParse(raw);
     const id = (raw as { id?: unknown })?.id;
     const where = typeof id === 'string' ? `competition ${id}` : `line ${i + 1}`;
-    if (!parsed.success) throw new DatasetError(`${file}: ${where} is malformed: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+    if (!parsed.success)
+      throw new DatasetError(
+        `${file}: ${where} is malformed: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`,
+      );
     if (parsed.data.questions.length !== parsed.data.answers.length) {
-      throw new DatasetError(`${file}: ${where} lists ${parsed.data.questions.length} questions but ${parsed.data.answers.length} answers`);
+      throw new DatasetError(
+        `${file}: ${where} lists ${parsed.data.questions.length} questions but ${parsed.data.answers.length} answers`,
+      );
     }
     competitions.push(parsed.data);
   });
@@ -64,7 +71,9 @@ export function parseDataJson(text: string, file = 'data.json'): Competition[] {
 export function answerText(answer: Competition['answers'][number]): string {
   if (typeof answer === 'string') return answer;
   if (typeof answer === 'number') return String(answer);
-  return Object.entries(answer).map(([k, v]) => `${k} = ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', ');
+  return Object.entries(answer)
+    .map(([k, v]) => `${k} = ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(', ');
 }
 
 const NUMERIC_ANSWER = /^\$?-?[\d,]*\.?\d+\s?(%|k|m)?$/;
@@ -123,9 +132,11 @@ export function competitionDir(datasetDir: string, competitionId: string): strin
 
 export async function competitionFiles(datasetDir: string, competitionId: string): Promise<CompetitionFiles> {
   const dir = competitionDir(datasetDir, competitionId);
-  const names = (await readdir(dir).catch(() => {
-    throw new DatasetError(`competition ${competitionId}: folder data/${competitionId} is missing`);
-  })).sort();
+  const names = (
+    await readdir(dir).catch(() => {
+      throw new DatasetError(`competition ${competitionId}: folder data/${competitionId} is missing`);
+    })
+  ).sort();
   const lower = (n: string) => n.toLowerCase();
   return {
     dir,
@@ -135,11 +146,17 @@ export async function competitionFiles(datasetDir: string, competitionId: string
 }
 
 /** The question's text and its competition's introduction; a missing file is this question's dataset error. */
-export async function questionTexts(datasetDir: string, q: DsbenchQuestion): Promise<{ introduction: string; question: string }> {
+export async function questionTexts(
+  datasetDir: string,
+  q: DsbenchQuestion,
+): Promise<{ introduction: string; question: string }> {
   const dir = competitionDir(datasetDir, q.competitionId);
   const read = (name: string, what: string) =>
     readFile(path.join(dir, name), 'utf8').catch(() => {
       throw new DatasetError(`data/${q.competitionId}/${name} is missing (${what})`, q.id);
     });
-  return { introduction: await read('introduction.txt', "the competition's introduction"), question: await read(`${q.question}.txt`, 'listed in data.json') };
+  return {
+    introduction: await read('introduction.txt', "the competition's introduction"),
+    question: await read(`${q.question}.txt`, 'listed in data.json'),
+  };
 }

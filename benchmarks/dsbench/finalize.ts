@@ -14,7 +14,16 @@ export async function finalizeDsbenchRun(runDir: string): Promise<DsbenchSummary
     if (r) results.push(r);
   }
   const lines = results.map((r) =>
-    JSON.stringify({ id: r.taskId, competition_id: r.competitionId, model: ctx.manifest.llm.model, cost: r.costUsd, time: r.wallMs / 1000, response: r.predicted ?? null, answer: r.target, verdict: r.verdict ?? null }),
+    JSON.stringify({
+      id: r.taskId,
+      competition_id: r.competitionId,
+      model: ctx.manifest.llm.model,
+      cost: r.costUsd,
+      time: r.wallMs / 1000,
+      response: r.predicted ?? null,
+      answer: r.target,
+      verdict: r.verdict ?? null,
+    }),
   );
   await writeFileAtomic(dsbenchPaths.resultsJsonl(ctx.layout.root), lines.map((l) => `${l}\n`).join(''));
   const summary = summarizeDsbenchRun(ctx.manifest, questions, results);

@@ -1,4 +1,11 @@
-import { buildInspectEvalLog, inspectSample, manifestSpec, modelUsage, stderrOfMean, writeInspectEvalLog } from '../report/inspectEvalLog';
+import {
+  buildInspectEvalLog,
+  inspectSample,
+  manifestSpec,
+  modelUsage,
+  stderrOfMean,
+  writeInspectEvalLog,
+} from '../report/inspectEvalLog';
 import { mean } from '../report/stats';
 import { ORIGINAL_SYSTEM_PROMPT } from './prompt';
 import { dsbenchMetrics } from './metrics';
@@ -19,19 +26,34 @@ export async function writeDsbenchInspectLog(run: LoadedDsbenchRun, logsDir: str
 export function buildDsbenchEvalLog(run: LoadedDsbenchRun) {
   const m = run.manifest;
   const fromManifest = manifestSpec(m, run.lastResultAt);
-  const finished = run.questions.filter((q): q is LoadedQuestion & { result: DsbenchQuestionResult } => q.result !== undefined);
+  const finished = run.questions.filter(
+    (q): q is LoadedQuestion & { result: DsbenchQuestionResult } => q.result !== undefined,
+  );
   const values = finished.map((q) => (q.result.verdict === 'correct' ? 1 : 0));
-  const metrics = dsbenchMetrics(run.questions.map((q) => q.question), finished.map((q) => q.result));
+  const metrics = dsbenchMetrics(
+    run.questions.map((q) => q.question),
+    finished.map((q) => q.result),
+  );
   return buildInspectEvalLog({
     ...fromManifest,
     taskName: DSBENCH_TASK_NAME,
     taskArgs: { setting: m.agent },
-    dataset: { name: 'DSBench data analysis', location: m.datasetDir, samples: run.questions.length, sample_ids: run.questions.map((q) => q.question.id), shuffled: false },
+    dataset: {
+      name: 'DSBench data analysis',
+      location: m.datasetDir,
+      samples: run.questions.length,
+      sample_ids: run.questions.map((q) => q.question.id),
+      shuffled: false,
+    },
     generateConfig: { temperature: 0, max_tokens: 2256, top_p: 1 },
     packages: {},
     metadata: { run_id: m.runId, setting: m.agent, experiment_hash: m.experimentHash, ...(m.benchmarkSettings ?? {}) },
     scorer: { name: DSBENCH_SCORER, options: {}, metrics: ['accuracy', 'stderr'] },
-    metrics: { accuracy: mean(values), competition_accuracy: metrics.competitionAccuracy, stderr: stderrOfMean(values) },
+    metrics: {
+      accuracy: mean(values),
+      competition_accuracy: metrics.competitionAccuracy,
+      stderr: stderrOfMean(values),
+    },
     usage: modelUsage(finished.map((q) => q.result)),
     samples: finished.map((q) => sample(q, fromManifest.model)),
   });
@@ -44,7 +66,9 @@ function sample(q: LoadedQuestion & { result: DsbenchQuestionResult }, model: st
   const messages = [
     { id: `${id}-m1`, content: ORIGINAL_SYSTEM_PROMPT, role: 'system' },
     { id: `${id}-m2`, content: q.prompt ?? q.input, source: 'input', role: 'user' },
-    ...(r.predicted !== undefined ? [{ id: `${id}-m3`, content: predicted, source: 'generate', role: 'assistant', model }] : []),
+    ...(r.predicted !== undefined
+      ? [{ id: `${id}-m3`, content: predicted, source: 'generate', role: 'assistant', model }]
+      : []),
   ];
   const competition = { competition_id: q.question.competitionId };
   return inspectSample({
@@ -61,7 +85,12 @@ function sample(q: LoadedQuestion & { result: DsbenchQuestionResult }, model: st
       value: r.verdict === 'correct' ? 'C' : 'I',
       answer: predicted,
       explanation: r.failure ? `${r.failure.class}: ${r.failure.message}` : (r.judgeReply ?? ''),
-      metadata: { ...competition, verdict: r.verdict ?? 'not judged', judge_model: r.judgeModel ?? null, ...(r.exactMatch !== undefined ? { exact_letter_match: r.exactMatch } : {}) },
+      metadata: {
+        ...competition,
+        verdict: r.verdict ?? 'not judged',
+        judge_model: r.judgeModel ?? null,
+        ...(r.exactMatch !== undefined ? { exact_letter_match: r.exactMatch } : {}),
+      },
     },
     metadata: {
       ...competition,

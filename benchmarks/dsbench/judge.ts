@@ -28,7 +28,10 @@ export async function loadJudgeTemplate(file = DEFAULT_JUDGE_TEMPLATE): Promise<
 }
 
 /** Fills the slots in one pass, so a question that happens to contain `{answer}` is left as it is. */
-export function renderJudgePrompt(template: string, slots: { question: string; answer: string; predicted: string }): string {
+export function renderJudgePrompt(
+  template: string,
+  slots: { question: string; answer: string; predicted: string },
+): string {
   return template.replace(/\{(question|answer|predicted)\}/g, (_, name: keyof typeof slots) => slots[name]);
 }
 

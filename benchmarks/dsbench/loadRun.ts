@@ -36,7 +36,9 @@ export async function loadDsbenchRun(dir: string): Promise<LoadedDsbenchRun> {
       if (!lastResultAt || at > lastResultAt) lastResultAt = at;
     }
     const texts = await questionTexts(manifest.datasetDir, question).catch(() => undefined);
-    const prompt = await readFile(dsbenchPaths.prompt(path.join(dir, 'tasks', question.id)), 'utf8').catch(() => undefined);
+    const prompt = await readFile(dsbenchPaths.prompt(path.join(dir, 'tasks', question.id)), 'utf8').catch(
+      () => undefined,
+    );
     questions.push({ question, result, input: texts ? `${texts.introduction}\n\n${texts.question}` : '', prompt });
   }
   return { dir, manifest, questions, lastResultAt };

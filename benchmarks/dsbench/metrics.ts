@@ -40,7 +40,13 @@ export function dsbenchMetrics(questions: DsbenchQuestion[], results: DsbenchQue
   const comps = new Map<string, CompetitionLine>();
   const types: DsbenchMetrics['byAnswerType'] = {};
   for (const q of questions) {
-    const line = comps.get(q.competitionId) ?? { competitionId: q.competitionId, name: q.competitionName, questions: 0, correct: 0, accuracy: 0 };
+    const line = comps.get(q.competitionId) ?? {
+      competitionId: q.competitionId,
+      name: q.competitionName,
+      questions: 0,
+      correct: 0,
+      accuracy: 0,
+    };
     line.questions++;
     line.correct += correct(q);
     comps.set(q.competitionId, line);
@@ -49,13 +55,18 @@ export function dsbenchMetrics(questions: DsbenchQuestion[], results: DsbenchQue
     t.correct += correct(q);
   }
   for (const line of [...comps.values(), ...Object.values(types)]) line.accuracy = line.correct / line.questions;
-  const choice = results.filter((r) => r.answerType === 'choice' && r.exactMatch !== undefined && (r.verdict === 'correct' || r.verdict === 'incorrect'));
+  const choice = results.filter(
+    (r) =>
+      r.answerType === 'choice' && r.exactMatch !== undefined && (r.verdict === 'correct' || r.verdict === 'incorrect'),
+  );
   const agree = choice.filter((r) => (r.verdict === 'correct') === r.exactMatch).length;
   const byCompetition = [...comps.values()];
   const total = questions.reduce((s, q) => s + correct(q), 0);
   return {
     accuracy: questions.length ? total / questions.length : 0,
-    competitionAccuracy: byCompetition.length ? byCompetition.reduce((s, c) => s + c.accuracy, 0) / byCompetition.length : 0,
+    competitionAccuracy: byCompetition.length
+      ? byCompetition.reduce((s, c) => s + c.accuracy, 0) / byCompetition.length
+      : 0,
     questions: questions.length,
     correct: total,
     unparseableJudgments: results.filter((r) => r.verdict === 'unparseable').length,
@@ -67,7 +78,11 @@ export function dsbenchMetrics(questions: DsbenchQuestion[], results: DsbenchQue
   };
 }
 
-export function summarizeDsbenchRun(manifest: RunManifest, questions: DsbenchQuestion[], results: DsbenchQuestionResult[]): DsbenchSummary {
+export function summarizeDsbenchRun(
+  manifest: RunManifest,
+  questions: DsbenchQuestion[],
+  results: DsbenchQuestionResult[],
+): DsbenchSummary {
   const metrics = dsbenchMetrics(questions, results);
   const line = (tasks: number, accuracy: number): ScoreLine => ({ tasks, soft: accuracy, hard: accuracy });
   const failureClasses: Record<string, number> = {};
@@ -81,7 +96,9 @@ export function summarizeDsbenchRun(manifest: RunManifest, questions: DsbenchQue
     scored: results.length,
     failed: results.filter((r) => r.failure).length,
     overall: line(questions.length, metrics.accuracy),
-    byType: Object.fromEntries(Object.entries(metrics.byAnswerType).map(([t, v]) => [t, line(v.questions, v.accuracy)])),
+    byType: Object.fromEntries(
+      Object.entries(metrics.byAnswerType).map(([t, v]) => [t, line(v.questions, v.accuracy)]),
+    ),
     llmCalls: results.reduce((s, r) => s + r.llmCalls, 0),
     usage: {
       inputTokens: results.reduce((s, r) => s + r.usage.inputTokens, 0),

@@ -1,7 +1,8 @@
 import { getEncoding, type Tiktoken, type TiktokenEncoding } from 'js-tiktoken';
 
 /** DSBench's model-only runner (eval_GPT.ipynb): its system prompt (the double space is the original's). */
-export const ORIGINAL_SYSTEM_PROMPT = 'You are a data analyst. I will give  you a background introduction and data analysis question. You must answer the question. ';
+export const ORIGINAL_SYSTEM_PROMPT =
+  'You are a data analyst. I will give  you a background introduction and data analysis question. You must answer the question. ';
 /** The runner's request settings. */
 export const ORIGINAL_SAMPLING = { temperature: 0, maxTokens: 2256, topP: 1 } as const;
 /** Tokens kept free for the reply: the prompt keeps its last (context limit − this) tokens. */
@@ -41,11 +42,18 @@ export function encodingFor(model: string, override?: ModelEncoding): ModelEncod
 }
 
 /** `encode(prompt)[6000 - LIMIT:]`: keeps the last (limit − 6000) tokens, so the workbook text is cut first. */
-export function truncateToContext(prompt: string, contextLimit: number, encoding: TiktokenEncoding): { text: string; tokens: number; truncated: boolean } {
+export function truncateToContext(
+  prompt: string,
+  contextLimit: number,
+  encoding: TiktokenEncoding,
+): { text: string; tokens: number; truncated: boolean } {
   const enc = encodingNamed(encoding);
   const tokens = enc.encode(prompt, [], []);
   const keep = contextLimit - TOKENS_FOR_GENERATION;
-  if (keep <= 0) throw new Error(`context limit ${contextLimit} leaves no room for a prompt (${TOKENS_FOR_GENERATION} tokens are kept for the reply)`);
+  if (keep <= 0)
+    throw new Error(
+      `context limit ${contextLimit} leaves no room for a prompt (${TOKENS_FOR_GENERATION} tokens are kept for the reply)`,
+    );
   if (tokens.length <= keep) return { text: prompt, tokens: tokens.length, truncated: false };
   return { text: enc.decode(tokens.slice(tokens.length - keep)), tokens: keep, truncated: true };
 }

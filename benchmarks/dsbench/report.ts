@@ -20,14 +20,23 @@ export async function writeDsbenchReport(opts: { runDir: string; outDir?: string
   const outDir = opts.outDir ?? opts.runDir;
   await mkdir(outDir, { recursive: true });
   const results = run.questions.flatMap((q) => (q.result ? [q.result] : []));
-  const metrics = dsbenchMetrics(run.questions.map((q) => q.question), results);
+  const metrics = dsbenchMetrics(
+    run.questions.map((q) => q.question),
+    results,
+  );
   const tables = reportTables(run, metrics, results);
   const markdown = path.join(outDir, 'report.md');
   const html = path.join(outDir, 'report.html');
   await writeFile(markdown, tablesMarkdown(reportTitle(run), tables));
   await writeFile(html, tablesHtml(reportTitle(run), tables));
   const inspectLog = await writeDsbenchInspectLog(run, path.join(outDir, 'logs'));
-  return { markdown, html, inspectLog, finishedTasks: results.length, pendingTasks: run.questions.length - results.length };
+  return {
+    markdown,
+    html,
+    inspectLog,
+    finishedTasks: results.length,
+    pendingTasks: run.questions.length - results.length,
+  };
 }
 
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(2)}%`);
@@ -43,7 +52,10 @@ function reportTables(run: LoadedDsbenchRun, m: DsbenchMetrics, results: Dsbench
         ['accuracy (question level)', `${pct(m.accuracy)} (${m.correct}/${m.questions})`],
         ['accuracy (competition level)', pct(m.competitionAccuracy)],
         ['unparseable judgments', String(m.unparseableJudgments)],
-        ['judge vs exact letter (multiple choice)', `${pct(m.judgeVsExactLetter.agreement)} of ${m.judgeVsExactLetter.questions}`],
+        [
+          'judge vs exact letter (multiple choice)',
+          `${pct(m.judgeVsExactLetter.agreement)} of ${m.judgeVsExactLetter.questions}`,
+        ],
         ['cost', `$${m.costUsd.toFixed(4)}`],
         ['time (sum over questions)', `${m.timeSeconds.toFixed(1)} s`],
         ['judge', String(run.manifest.benchmarkSettings?.judgeModel ?? '')],
@@ -52,15 +64,32 @@ function reportTables(run: LoadedDsbenchRun, m: DsbenchMetrics, results: Dsbench
     {
       title: 'Accuracy by competition',
       header: ['competition', 'name', 'questions', 'correct', 'accuracy'],
-      rows: m.byCompetition.map((c) => [c.competitionId, c.name, String(c.questions), String(c.correct), pct(c.accuracy)]),
+      rows: m.byCompetition.map((c) => [
+        c.competitionId,
+        c.name,
+        String(c.questions),
+        String(c.correct),
+        pct(c.accuracy),
+      ]),
     },
     {
       title: 'Accuracy by answer type',
       header: ['answer type', 'questions', 'correct', 'accuracy'],
-      rows: Object.entries(m.byAnswerType).map(([t, v]) => [t, String(v.questions), String(v.correct), pct(v.accuracy)]),
+      rows: Object.entries(m.byAnswerType).map(([t, v]) => [
+        t,
+        String(v.questions),
+        String(v.correct),
+        pct(v.accuracy),
+      ]),
     },
     ...(failures.length
-      ? [{ title: 'Failed questions', header: ['question', 'class', 'message'], rows: failures.map((r) => [r.taskId, r.failure!.class, r.failure!.message]) }]
+      ? [
+          {
+            title: 'Failed questions',
+            header: ['question', 'class', 'message'],
+            rows: failures.map((r) => [r.taskId, r.failure!.class, r.failure!.message]),
+          },
+        ]
       : []),
   ];
 }

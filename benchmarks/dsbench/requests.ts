@@ -24,7 +24,9 @@ export async function answerRequest(opts: {
   const { introduction, question } = await questionTexts(opts.datasetDir, opts.question);
   const full = originalPrompt({ workbookText: opts.workbookText, introduction, question });
   const cut = truncateToContext(full, opts.settings.contextLimit, opts.settings.encoding);
-  const image = opts.settings.attachImage ? await imageDataUrl(opts.datasetDir, opts.question.competitionId) : undefined;
+  const image = opts.settings.attachImage
+    ? await imageDataUrl(opts.datasetDir, opts.question.competitionId)
+    : undefined;
   return {
     request: {
       model: opts.model,
@@ -57,8 +59,17 @@ export async function judgeRequest(opts: {
   judgeModel: string;
 }): Promise<ChatRequest> {
   const { question } = await questionTexts(opts.datasetDir, opts.question);
-  const content = renderJudgePrompt(opts.template, { question, answer: opts.question.answer, predicted: opts.predicted });
-  return { model: opts.judgeModel, temperature: ORIGINAL_JUDGE.temperature, maxTokens: ORIGINAL_JUDGE.maxTokens, messages: [{ role: 'user', content }] };
+  const content = renderJudgePrompt(opts.template, {
+    question,
+    answer: opts.question.answer,
+    predicted: opts.predicted,
+  });
+  return {
+    model: opts.judgeModel,
+    temperature: ORIGINAL_JUDGE.temperature,
+    maxTokens: ORIGINAL_JUDGE.maxTokens,
+    messages: [{ role: 'user', content }],
+  };
 }
 
 /** Agent setting: the conversation so far (user/assistant turns) behind the original system prompt, with its sampling. */

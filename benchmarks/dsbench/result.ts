@@ -61,7 +61,10 @@ export interface Spend {
 
 export function addSpend(a: Spend, b: Spend): Spend {
   return {
-    usage: { inputTokens: a.usage.inputTokens + b.usage.inputTokens, outputTokens: a.usage.outputTokens + b.usage.outputTokens },
+    usage: {
+      inputTokens: a.usage.inputTokens + b.usage.inputTokens,
+      outputTokens: a.usage.outputTokens + b.usage.outputTokens,
+    },
     costUsd: a.costUsd + b.costUsd,
     llmCalls: a.llmCalls + b.llmCalls,
   };

@@ -35,6 +35,7 @@ export async function dsbenchSettingsFrom(config: Config): Promise<DsbenchSettin
 
 export function dsbenchSettingsOf(manifest: RunManifest): DsbenchSettings {
   const parsed = dsbenchSettingsSchema.safeParse(manifest.benchmarkSettings);
-  if (!parsed.success) throw new Error(`run ${manifest.runId} has no valid DSBench settings in run.json: ${parsed.error.message}`);
+  if (!parsed.success)
+    throw new Error(`run ${manifest.runId} has no valid DSBench settings in run.json: ${parsed.error.message}`);
   return parsed.data;
 }

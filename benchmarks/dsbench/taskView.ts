@@ -7,7 +7,14 @@ import { readFile } from 'node:fs/promises';
 import { readJson, readJsonOr } from '../../lib/runStore/files';
 import { readManifest } from '../../lib/runStore/manifest';
 import { RunLayout } from '../../lib/runStore/runLayout';
-import { exchangesOf, pendingFields, resultFields, TaskViewError, type TaskView, type TrajectoryStep } from '../report/taskView';
+import {
+  exchangesOf,
+  pendingFields,
+  resultFields,
+  TaskViewError,
+  type TaskView,
+  type TrajectoryStep,
+} from '../report/taskView';
 import { questionTexts, type DsbenchQuestion } from './dataset';
 import { dsbenchPaths } from './layout';
 import type { DsbenchQuestionResult } from './result';
@@ -17,7 +24,13 @@ export async function dsbenchTaskView(runDir: string, taskArg: string): Promise<
   const layout = new RunLayout(runDir);
   const questions = await readJson<DsbenchQuestion[]>(layout.taskListPath);
   const q = questions.find((x) => x.id === taskArg);
-  if (!q) throw new TaskViewError(`run ${manifest.runId} has no task ${JSON.stringify(taskArg)} (its ${questions.length} questions: ${questions.slice(0, 8).map((x) => x.id).join(', ')}${questions.length > 8 ? ', …' : ''})`);
+  if (!q)
+    throw new TaskViewError(
+      `run ${manifest.runId} has no task ${JSON.stringify(taskArg)} (its ${questions.length} questions: ${questions
+        .slice(0, 8)
+        .map((x) => x.id)
+        .join(', ')}${questions.length > 8 ? ', …' : ''})`,
+    );
   const result = await readJsonOr<DsbenchQuestionResult | null>(layout.taskResultPath(q.id), null);
   const texts = await questionTexts(manifest.datasetDir, q).catch(() => undefined);
   const taskDir = layout.taskDir(q.id);
@@ -29,7 +42,9 @@ export async function dsbenchTaskView(runDir: string, taskArg: string): Promise<
     attempt: q.id,
     epoch: 1,
     epochs: result ? [1] : [],
-    instruction: texts ? `${texts.introduction}\n\n${texts.question}` : `(question ${q.question} of ${q.competitionId}: its text is not readable in ${manifest.datasetDir})`,
+    instruction: texts
+      ? `${texts.introduction}\n\n${texts.question}`
+      : `(question ${q.question} of ${q.competitionId}: its text is not readable in ${manifest.datasetDir})`,
     instructionType: q.answerType,
     testCases: [],
     question: {
@@ -47,11 +62,43 @@ export async function dsbenchTaskView(runDir: string, taskArg: string): Promise<
 }
 
 /** The agent's rounds (conversation `agent`), or the one answer to the prompt as sent; then the judgment. */
-async function trajectory(taskDir: string, prompt: string | undefined, result: DsbenchQuestionResult): Promise<TrajectoryStep[]> {
-  const step = (stage: string, exchanges: TrajectoryStep['exchanges']): TrajectoryStep => ({ stage, outcome: 'ok', llmCalls: exchanges.length, inputTokens: 0, outputTokens: 0, costUsd: 0, wallMs: 0, exchanges, executions: [] });
-  const agent = await readJsonOr<{ role: string; content: unknown }[]>(path.join(taskDir, 'conversations', 'agent.json'), []);
+async function trajectory(
+  taskDir: string,
+  prompt: string | undefined,
+  result: DsbenchQuestionResult,
+): Promise<TrajectoryStep[]> {
+  const step = (stage: string, exchanges: TrajectoryStep['exchanges']): TrajectoryStep => ({
+    stage,
+    outcome: 'ok',
+    llmCalls: exchanges.length,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    wallMs: 0,
+    exchanges,
+    executions: [],
+  });
+  const agent = await readJsonOr<{ role: string; content: unknown }[]>(
+    path.join(taskDir, 'conversations', 'agent.json'),
+    [],
+  );
   const rounds = exchangesOf('agent', agent).map((x, i) => step(`round-${i + 1}`, [x]));
-  const answer = rounds.length ? rounds : prompt !== undefined || result.predicted !== undefined ? [step('answer', [{ conversation: 'answer', prompt: prompt ?? '', reply: result.predicted ?? '' }])] : [];
-  const judge = result.judgeReply !== undefined ? [step('judge', [{ conversation: 'judge', prompt: `judge ${result.judgeModel ?? ''}: is the answer right?`, reply: result.judgeReply }])] : [];
+  const answer = rounds.length
+    ? rounds
+    : prompt !== undefined || result.predicted !== undefined
+      ? [step('answer', [{ conversation: 'answer', prompt: prompt ?? '', reply: result.predicted ?? '' }])]
+      : [];
+  const judge =
+    result.judgeReply !== undefined
+      ? [
+          step('judge', [
+            {
+              conversation: 'judge',
+              prompt: `judge ${result.judgeModel ?? ''}: is the answer right?`,
+              reply: result.judgeReply,
+            },
+          ]),
+        ]
+      : [];
   return [...answer, ...judge];
 }

@@ -12,7 +12,9 @@ async function refuseEncrypted(competitionId: string, file: string): Promise<voi
     const head = Buffer.alloc(4);
     await handle.read(head, 0, 4, 0);
     if (head.readUInt32BE(0) === 0xd0cf11e0) {
-      throw new DatasetError(`competition ${competitionId}: workbook ${path.basename(file)} cannot be read: it is password-protected (an encrypted OLE container)`);
+      throw new DatasetError(
+        `competition ${competitionId}: workbook ${path.basename(file)} cannot be read: it is password-protected (an encrypted OLE container)`,
+      );
     }
   } finally {
     await handle.close();
@@ -47,11 +49,18 @@ export async function workbookText(opts: {
     const errorFile = path.join(opts.workDir, 'dsbench_error.json');
     if (await pathExists(errorFile)) {
       const { file, error } = JSON.parse(await readFile(errorFile, 'utf8')) as { file: string; error: string };
-      throw new DatasetError(`competition ${opts.competitionId}: workbook ${file} cannot be read (unreadable, encrypted or unsupported): ${error}`);
+      throw new DatasetError(
+        `competition ${opts.competitionId}: workbook ${file} cannot be read (unreadable, encrypted or unsupported): ${error}`,
+      );
     }
     const textFile = path.join(opts.workDir, 'dsbench_workbook.txt');
     if (!(await pathExists(textFile))) {
-      throw new Error(`competition ${opts.competitionId}: reading the workbooks failed${result.timedOut ? ' (timed out)' : ''}: ${result.error || result.stderr}`.slice(0, 2000));
+      throw new Error(
+        `competition ${opts.competitionId}: reading the workbooks failed${result.timedOut ? ' (timed out)' : ''}: ${result.error || result.stderr}`.slice(
+          0,
+          2000,
+        ),
+      );
     }
     return await readFile(textFile, 'utf8');
   } finally {

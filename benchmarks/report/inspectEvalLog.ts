@@ -61,7 +61,14 @@ export function buildInspectEvalLog(spec: EvalLogSpec) {
       config: { epochs },
       packages: spec.packages,
       metadata: spec.metadata,
-      scorers: [{ name: scorer, options: spec.scorer.options, metrics: spec.scorer.metrics.map((name) => ({ name, options: {} })), metadata: {} }],
+      scorers: [
+        {
+          name: scorer,
+          options: spec.scorer.options,
+          metrics: spec.scorer.metrics.map((name) => ({ name, options: {} })),
+          metadata: {},
+        },
+      ],
     },
     plan: { name: 'plan', steps: [{ solver: spec.solver, params: {}, params_passed: {} }], config: {} },
     ...(finished > 0
@@ -76,7 +83,9 @@ export function buildInspectEvalLog(spec: EvalLogSpec) {
                 scored_samples: finished,
                 unscored_samples: 0,
                 params: {},
-                metrics: Object.fromEntries(Object.entries(spec.metrics).map(([name, value]) => [name, { name, value, params: {} }])),
+                metrics: Object.fromEntries(
+                  Object.entries(spec.metrics).map(([name, value]) => [name, { name, value, params: {} }]),
+                ),
               },
             ],
           },
@@ -98,8 +107,17 @@ export async function writeInspectEvalLog(log: InspectEvalLog, logsDir: string):
 }
 
 /** The spec fields every run's log takes from its manifest. */
-export function manifestSpec(m: RunManifest, lastResultAt: Date | undefined): Pick<EvalLogSpec, 'runId' | 'createdAt' | 'lastResultAt' | 'solver' | 'model'> {
-  return { runId: m.runId, createdAt: m.createdAt, lastResultAt, solver: m.agent, model: inspectModelName(m.llm.model, m.llm.provider) };
+export function manifestSpec(
+  m: RunManifest,
+  lastResultAt: Date | undefined,
+): Pick<EvalLogSpec, 'runId' | 'createdAt' | 'lastResultAt' | 'solver' | 'model'> {
+  return {
+    runId: m.runId,
+    createdAt: m.createdAt,
+    lastResultAt,
+    solver: m.agent,
+    model: inspectModelName(m.llm.model, m.llm.provider),
+  };
 }
 
 /** What a benchmark decides about one Inspect sample; `inspectSample` fills the fields every benchmark fills alike. */
@@ -164,14 +182,22 @@ export function stderrOfMean(values: number[]): number {
 }
 
 /** Tokens and cost of the finished samples, as Inspect's `model_usage` entry. */
-export function modelUsage(results: { usage: { inputTokens: number; outputTokens: number }; costUsd: number }[]): ModelUsage {
+export function modelUsage(
+  results: { usage: { inputTokens: number; outputTokens: number }; costUsd: number }[],
+): ModelUsage {
   const input = sum(results.map((r) => r.usage.inputTokens));
   const output = sum(results.map((r) => r.usage.outputTokens));
-  return { input_tokens: input, output_tokens: output, total_tokens: input + output, total_cost: sum(results.map((r) => r.costUsd)) };
+  return {
+    input_tokens: input,
+    output_tokens: output,
+    total_tokens: input + output,
+    total_cost: sum(results.map((r) => r.costUsd)),
+  };
 }
 
 /** JSON replacer: Inspect rejects null metric/score values, which is what NaN/Infinity would become. */
 function finiteOnly(key: string, value: unknown): unknown {
-  if (typeof value === 'number' && !Number.isFinite(value)) throw new Error(`non-finite number in Inspect log (${key})`);
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new Error(`non-finite number in Inspect log (${key})`);
   return value;
 }

@@ -48,7 +48,13 @@ export function evalIdentity(runId: string, task: string, created: string) {
 /** The closing `stats` block and the top-level fields Inspect writes after it (key order matters: samples come last). */
 export function evalStats(created: string, completedAt: string, modelUsage: Record<string, unknown>) {
   return {
-    stats: { started_at: created, completed_at: completedAt, model_usage: modelUsage, role_usage: {}, connection_limit_history: [] },
+    stats: {
+      started_at: created,
+      completed_at: completedAt,
+      model_usage: modelUsage,
+      role_usage: {},
+      connection_limit_history: [],
+    },
     invalidated: false,
     tags: [],
     metadata: {},

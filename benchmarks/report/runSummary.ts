@@ -64,9 +64,21 @@ export function spendAndFailureLines(summary: RunSummary): string[] {
   const floor = summary.floor;
   const excluded = summary.excluded;
   return [
-    ...(floor ? [`floor (unchanged inputs, the do-nothing agent): ${floor.passedByInput} of ${floor.testCases} test cases pass; soft ${pct(floor.soft)}  hard ${pct(floor.hard)}`] : []),
-    ...(summary.unreachable?.length ? [`unreachable under this scoring mode: ${summary.unreachable.map((u) => `${u.taskId}#${u.testCase}`).join(', ')}`] : []),
-    ...(excluded ? [`without ${excluded.tasks.length} ${excluded.why} (${excluded.tasks.join(', ')}): soft ${pct(excluded.overall.soft)}  hard ${pct(excluded.overall.hard)} (${excluded.overall.tasks})`] : []),
+    ...(floor
+      ? [
+          `floor (unchanged inputs, the do-nothing agent): ${floor.passedByInput} of ${floor.testCases} test cases pass; soft ${pct(floor.soft)}  hard ${pct(floor.hard)}`,
+        ]
+      : []),
+    ...(summary.unreachable?.length
+      ? [
+          `unreachable under this scoring mode: ${summary.unreachable.map((u) => `${u.taskId}#${u.testCase}`).join(', ')}`,
+        ]
+      : []),
+    ...(excluded
+      ? [
+          `without ${excluded.tasks.length} ${excluded.why} (${excluded.tasks.join(', ')}): soft ${pct(excluded.overall.soft)}  hard ${pct(excluded.overall.hard)} (${excluded.overall.tasks})`,
+        ]
+      : []),
     `LLM calls ${summary.llmCalls}, tokens in ${summary.usage.inputTokens} out ${summary.usage.outputTokens}, cost $${summary.costUsd.toFixed(4)}`,
     ...(summary.failed ? [`tasks with failures: ${summary.failed} ${JSON.stringify(summary.failureClasses)}`] : []),
     ...(summary.topFailures ?? []).map((f) => `  ${f.tasks} × ${f.class}: ${f.message}`),

@@ -21,6 +21,13 @@ export function tablesMarkdown(title: string, tables: ReportTable[]): string {
 
 export function tablesHtml(title: string, tables: ReportTable[]): string {
   const body = [`<h1>${escapeHtml(title)}</h1>`];
-  for (const t of tables) body.push(`<h2>${escapeHtml(t.title)}</h2>`, htmlTable(t.header, t.rows.map((r) => r.map((c) => td(c)))));
+  for (const t of tables)
+    body.push(
+      `<h2>${escapeHtml(t.title)}</h2>`,
+      htmlTable(
+        t.header,
+        t.rows.map((r) => r.map((c) => td(c))),
+      ),
+    );
   return htmlPage(title, body.join('\n'));
 }

@@ -115,7 +115,10 @@ export class TaskViewError extends Error {
 /** Message content as text (transcripts may hold content parts). */
 export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((p) => (p && typeof p === 'object' && 'text' in p ? String((p as { text: unknown }).text) : '')).join('');
+  if (Array.isArray(content))
+    return content
+      .map((p) => (p && typeof p === 'object' && 'text' in p ? String((p as { text: unknown }).text) : ''))
+      .join('');
   return content === undefined || content === null ? '' : JSON.stringify(content);
 }
 
@@ -144,17 +147,30 @@ export interface RecordedResult {
   wallMs: number;
 }
 
-export function resultFields(result: RecordedResult): Pick<TaskView, 'status' | 'soft' | 'hard' | 'failure' | 'totals'> {
+export function resultFields(
+  result: RecordedResult,
+): Pick<TaskView, 'status' | 'soft' | 'hard' | 'failure' | 'totals'> {
   return {
     status: result.failure ? 'failed' : 'scored',
     soft: result.soft,
     hard: result.hard,
     ...(result.failure ? { failure: result.failure } : {}),
-    totals: { llmCalls: result.llmCalls, inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, costUsd: result.costUsd, wallMs: result.wallMs },
+    totals: {
+      llmCalls: result.llmCalls,
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+      costUsd: result.costUsd,
+      wallMs: result.wallMs,
+    },
   };
 }
 
 /** A task not recorded yet (pending or running). */
 export function pendingFields(what: string): Pick<TaskView, 'status' | 'trajectory' | 'totals' | 'notes'> {
-  return { status: 'pending', trajectory: [], totals: { llmCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, wallMs: 0 }, notes: [`${what} has no result yet (pending or running)`] };
+  return {
+    status: 'pending',
+    trajectory: [],
+    totals: { llmCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, wallMs: 0 },
+    notes: [`${what} has no result yet (pending or running)`],
+  };
 }

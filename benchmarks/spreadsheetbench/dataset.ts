@@ -58,7 +58,9 @@ function parseDataset(text: string, file: string): SheetTask[] {
     if (!parsed.success) {
       const id = (entry as { id?: unknown })?.id;
       const where = typeof id === 'string' || typeof id === 'number' ? `task ${id}` : `entry ${i}`;
-      throw new DatasetError(`${file}: ${where} is malformed: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+      throw new DatasetError(
+        `${file}: ${where} is malformed: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`,
+      );
     }
     return parsed.data;
   });
@@ -70,14 +72,23 @@ export function selectSheetTasks(tasks: SheetTask[], select: SelectOptions): She
 }
 
 /** Test-case files of a task: `{N}_{id}_input.xlsx` / `{N}_{id}_answer.xlsx`, N = 1.. while the input exists; or Verified's one case. */
-export async function testCaseFiles(datasetDir: string, task: SheetTask, max = OFFICIAL_TEST_CASES): Promise<TestCaseFiles[]> {
+export async function testCaseFiles(
+  datasetDir: string,
+  task: SheetTask,
+  max = OFFICIAL_TEST_CASES,
+): Promise<TestCaseFiles[]> {
   const dir = path.join(datasetDir, task.spreadsheet_path);
   const id = taskKey(task.id);
   const cases: TestCaseFiles[] = [];
   for (let n = 1; n <= max; n++) {
     const inputPath = path.join(dir, `${n}_${id}_input.xlsx`);
     if (!(await pathExists(inputPath))) break;
-    cases.push({ index: n, inputPath, inputName: `${n}_${id}_input.xlsx`, answerPath: path.join(dir, `${n}_${id}_answer.xlsx`) });
+    cases.push({
+      index: n,
+      inputPath,
+      inputName: `${n}_${id}_input.xlsx`,
+      answerPath: path.join(dir, `${n}_${id}_answer.xlsx`),
+    });
   }
   if (cases.length || max < 1) return cases;
   const verified = await verifiedTestCase(dir, id);
@@ -93,7 +104,12 @@ export async function verifiedTestCase(dir: string, id: string): Promise<TestCas
   if (!inputPath) return null;
   const named = await firstExisting([path.join(dir, `1_${id}_golden.xlsx`), path.join(dir, 'golden.xlsx')]);
   const golden = named ?? (await readdir(dir).catch(() => [] as string[])).find((f) => /^1_.+_golden\.xlsx$/.test(f));
-  return { index: 1, inputPath, inputName: `1_${id}_input.xlsx`, answerPath: named ?? path.join(dir, golden ?? `1_${id}_golden.xlsx`) };
+  return {
+    index: 1,
+    inputPath,
+    inputName: `1_${id}_input.xlsx`,
+    answerPath: named ?? path.join(dir, golden ?? `1_${id}_golden.xlsx`),
+  };
 }
 
 async function firstExisting(paths: string[]): Promise<string | undefined> {

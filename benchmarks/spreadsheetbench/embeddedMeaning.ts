@@ -29,9 +29,10 @@ export async function embeddedModelMeaning(runDir: string, manifest: Pick<RunMan
     `What this means: the embedded model ${title} ran offline on this machine's CPU. On ${results.length} tasks its code ` +
       `wrote an output workbook for ${wroteOutput}; ${someCases} got at least one test case right and ${passed} all of them` +
       `${failed ? `; ${failed} ended with a failure (listed above)` : ''}.`,
-    'A model this small scores near zero on SpreadsheetBench (the paper\'s Table 2 gives CodeQwen 7B 0.51 soft, single round);',
+    "A model this small scores near zero on SpreadsheetBench (the paper's Table 2 gives CodeQwen 7B 0.51 soft, single round);",
     'the run shows every part working for real — model, sandbox, recalculation, official scoring — not what a capable model scores.',
-    'For that, point it at one: --model NAME --base-url URL with OPENAI_API_KEY (README). Per-task reasons: sheetbench report ' + path.basename(runDir),
+    'For that, point it at one: --model NAME --base-url URL with OPENAI_API_KEY (README). Per-task reasons: sheetbench report ' +
+      path.basename(runDir),
   ];
 }
 
@@ -39,5 +40,7 @@ async function readResults(runDir: string): Promise<ResultFacts[]> {
   const dir = new RunLayout(runDir).resultsDir;
   const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.json'));
   const results = await Promise.all(files.map((f) => readJsonOr<ResultFacts | null>(path.join(dir, f), null)));
-  return results.filter((r): r is ResultFacts => r !== null && Array.isArray(r.testCaseResults) && Array.isArray(r.reasons));
+  return results.filter(
+    (r): r is ResultFacts => r !== null && Array.isArray(r.testCaseResults) && Array.isArray(r.reasons),
+  );
 }

@@ -27,13 +27,18 @@ export const spreadsheetBench: Benchmark<SheetTask> = {
     if (!(await pathExists(path.join(datasetDir, 'dataset.json')))) return null;
     if (!(await pathExists(path.join(datasetDir, 'spreadsheet')))) return null;
     const { tasks, version } = await readDatasetIndex(datasetDir);
-    const edition = (await isVerifiedLayout(datasetDir, tasks)) ? 'verified_400' : tasks.length === 200 ? 'sample_data_200' : '912_v0.1';
+    const edition = (await isVerifiedLayout(datasetDir, tasks))
+      ? 'verified_400'
+      : tasks.length === 200
+        ? 'sample_data_200'
+        : '912_v0.1';
     return { edition, tasks, version };
   },
   select: selectSheetTasks,
   datasetVersion: (datasetDir) => fileVersion(path.join(datasetDir, 'dataset.json')),
   outputSetting(setting) {
-    if (!isSpreadsheetAgent(setting)) throw new Error(`unknown agent ${setting} (known: ${SPREADSHEET_AGENTS.join(', ')})`);
+    if (!isSpreadsheetAgent(setting))
+      throw new Error(`unknown agent ${setting} (known: ${SPREADSHEET_AGENTS.join(', ')})`);
     return OUTPUT_SETTINGS[setting];
   },
   promptVersion: (setting) => (setting === 'sheetcopilot' ? SHEETCOPILOT_PROMPT_VERSION : OFFICIAL_PROMPT_VERSION),

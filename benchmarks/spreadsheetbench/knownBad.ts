@@ -16,27 +16,32 @@ export const KNOWN_BAD: Readonly<Record<string, readonly KnownBadTask[]>> = {
     {
       id: '130-9',
       report: 'RUCKBReasoning/SpreadsheetBench#33',
-      problem: "answer_position 'b2b, sez, de'!A5:V10 names a sheet with commas; the official scorer splits on ',' and scores a correct output 0",
+      problem:
+        "answer_position 'b2b, sez, de'!A5:V10 names a sheet with commas; the official scorer splits on ',' and scores a correct output 0",
     },
     {
       id: '118-50',
       report: 'RUCKBReasoning/SpreadsheetBench#34',
-      problem: "answer_position 'Sheet1'!C2:D5000 leaves out the golden's first result row (C1:D1): row 1 is never checked",
+      problem:
+        "answer_position 'Sheet1'!C2:D5000 leaves out the golden's first result row (C1:D1): row 1 is never checked",
     },
     {
       id: '12864',
       report: 'RUCKBReasoning/SpreadsheetBench#35',
-      problem: 'the instruction asks for dates and for column C; the golden answer holds neither (its scored range B2:B12 is self-consistent)',
+      problem:
+        'the instruction asks for dates and for column C; the golden answer holds neither (its scored range B2:B12 is self-consistent)',
     },
     {
       id: '60-7',
       report: 'RUCKBReasoning/SpreadsheetBench#36',
-      problem: 'answer_sheet lists all four sheets the instruction names instead of the destination sheet (Consolidated Tracker)',
+      problem:
+        'answer_sheet lists all four sheets the instruction names instead of the destination sheet (Consolidated Tracker)',
     },
     {
       id: '283-32',
       report: 'RUCKBReasoning/SpreadsheetBench#36',
-      problem: "answer_position Sheet3'!A:G,'Sheet4'!A:G lacks the leading quote (and uses whole-column ranges): the golden fails against itself",
+      problem:
+        "answer_position Sheet3'!A:G,'Sheet4'!A:G lacks the leading quote (and uses whole-column ranges): the golden fails against itself",
     },
     {
       id: '41-47',
@@ -46,7 +51,8 @@ export const KNOWN_BAD: Readonly<Record<string, readonly KnownBadTask[]>> = {
     {
       id: '13284',
       report: 'RUCKBReasoning/SpreadsheetBench#37',
-      problem: "the golden was computed on a Streets sheet changed from the one in the input, and the instruction contradicts the golden",
+      problem:
+        'the golden was computed on a Streets sheet changed from the one in the input, and the instruction contradicts the golden',
     },
   ],
 };

@@ -8,7 +8,12 @@ import { parseAttemptKey } from '../../lib/runStore/taskRecord';
  * (outputs named `{N}_{id}_output.xlsx`, its own eval JSON and conv JSONL), so each epoch can be scored on its own.
  */
 export class OfficialFiles {
-  constructor(readonly root: string, readonly setting: string, readonly model: string, readonly epochs = 1) {}
+  constructor(
+    readonly root: string,
+    readonly setting: string,
+    readonly model: string,
+    readonly epochs = 1,
+  ) {}
 
   /** The task key and epoch of a task or attempt key (only runs with repeats have attempt keys). */
   attempt(key: string): { taskKey: string; epoch: number } {

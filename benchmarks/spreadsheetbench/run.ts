@@ -11,5 +11,13 @@ const readRun = runContextReader<SheetTask>();
 
 export async function sheetRun(runDir: string): Promise<SheetRun> {
   const ctx = await readRun(runDir);
-  return { ...ctx, official: new OfficialFiles(ctx.layout.root, ctx.manifest.setting, ctx.manifest.llm.model, ctx.manifest.epochs ?? 1) };
+  return {
+    ...ctx,
+    official: new OfficialFiles(
+      ctx.layout.root,
+      ctx.manifest.setting,
+      ctx.manifest.llm.model,
+      ctx.manifest.epochs ?? 1,
+    ),
+  };
 }

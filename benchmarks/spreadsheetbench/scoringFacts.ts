@@ -34,7 +34,10 @@ export async function readCellDiffs(runDir: string, key: string): Promise<TaskCe
 }
 
 /** The floor and unreachable test cases over the given task attempts (`{taskKey, key}`: the task and one of its attempts). */
-export async function scoringFacts(runDir: string, attempts: { taskKey: string; key: string }[]): Promise<ScoringFacts> {
+export async function scoringFacts(
+  runDir: string,
+  attempts: { taskKey: string; key: string }[],
+): Promise<ScoringFacts> {
   const seen = new Set<string>();
   const floor: FloorLine = { tasks: 0, testCases: 0, passedByInput: 0, soft: 0, hard: 0 };
   const unreachable: UnreachableCase[] = [];
@@ -44,7 +47,8 @@ export async function scoringFacts(runDir: string, attempts: { taskKey: string; 
     if (!diffs) continue;
     seen.add(taskKey);
     const cases = diffs.testCases;
-    for (const c of cases) if (c.unreachable) unreachable.push({ taskId: taskKey, testCase: c.index, reason: c.unreachable });
+    for (const c of cases)
+      if (c.unreachable) unreachable.push({ taskId: taskKey, testCase: c.index, reason: c.unreachable });
     const passes = cases.filter((c) => c.inputPasses === true).length;
     floor.tasks++;
     floor.testCases += cases.length;

@@ -9,7 +9,12 @@ import type { ScoringFacts } from './scoringFacts';
  * Means of soft and hard, overall and per instruction type (as papers report them), over every recorded attempt (one
  * per task without repeats); the floor and unreachable test cases; and the scores without the edition's known-bad tasks.
  */
-export function summarizeRun(manifest: RunManifest, taskCount: number, results: TaskResult[], facts?: ScoringFacts): RunSummary {
+export function summarizeRun(
+  manifest: RunManifest,
+  taskCount: number,
+  results: TaskResult[],
+  facts?: ScoringFacts,
+): RunSummary {
   const byType: Record<string, ScoreLine> = {};
   const failureClasses: Record<string, number> = {};
   for (const r of results) {
@@ -51,7 +56,11 @@ export function summarizeRun(manifest: RunManifest, taskCount: number, results: 
 
 function scoreLine(results: TaskResult[]): ScoreLine {
   const n = results.length;
-  return { tasks: n, soft: n ? results.reduce((s, r) => s + r.soft, 0) / n : 0, hard: n ? results.reduce((s, r) => s + r.hard, 0) / n : 0 };
+  return {
+    tasks: n,
+    soft: n ? results.reduce((s, r) => s + r.soft, 0) / n : 0,
+    hard: n ? results.reduce((s, r) => s + r.hard, 0) / n : 0,
+  };
 }
 
 /** The scores again without the tasks reported wrong upstream, when the run has any (benchmarks/spreadsheetbench/knownBad.ts). */
@@ -60,5 +69,7 @@ function withoutKnownBad(manifest: RunManifest, results: TaskResult[]): Pick<Run
   const bad = new Set(exclusion?.ids ?? []);
   const inRun = [...new Set(results.map((r) => taskKey(r.id)).filter((k) => bad.has(k)))];
   if (!exclusion || !inRun.length) return {};
-  return { excluded: { why: exclusion.why, tasks: inRun, overall: scoreLine(results.filter((r) => !bad.has(taskKey(r.id)))) } };
+  return {
+    excluded: { why: exclusion.why, tasks: inRun, overall: scoreLine(results.filter((r) => !bad.has(taskKey(r.id)))) },
+  };
 }

@@ -14,7 +14,9 @@ export async function spreadsheetSummaryLines(runDir: string): Promise<string[]>
   const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
   return [
     `scores (${summary.scored}/${summary.tasks} tasks): soft ${pct(summary.overall.soft)}  hard ${pct(summary.overall.hard)}`,
-    ...Object.entries(summary.byType).map(([type, s]) => `  ${type}: soft ${pct(s.soft)}  hard ${pct(s.hard)}  (${s.tasks} tasks)`),
+    ...Object.entries(summary.byType).map(
+      ([type, s]) => `  ${type}: soft ${pct(s.soft)}  hard ${pct(s.hard)}  (${s.tasks} tasks)`,
+    ),
     ...spendAndFailureLines(summary),
     `outputs and eval JSON in ${runDir}`,
     ...(await embeddedModelMeaning(runDir, await readManifest(runDir))),

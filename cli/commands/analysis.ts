@@ -46,25 +46,54 @@ export function registerAnalysisCommands(program: Command): void {
     .option('--port <n>', 'port', '8787')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--no-worker', 'do not start in-process workers (workers run elsewhere)')
-    .option('--token <token>', 'the sign-in token (default: SHEETBENCH_TOKEN, else the token file in server.stateDir, created once)')
-    .option('--no-auth', 'no sign-in (only on a loopback --host; other sites\' pages are still refused)')
-    .option('--public-name <name>', 'a host name this server answers to besides localhost/127.0.0.1 (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option(
+      '--token <token>',
+      'the sign-in token (default: SHEETBENCH_TOKEN, else the token file in server.stateDir, created once)',
+    )
+    .option('--no-auth', "no sign-in (only on a loopback --host; other sites' pages are still refused)")
+    .option(
+      '--public-name <name>',
+      'a host name this server answers to besides localhost/127.0.0.1 (repeatable)',
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
     .action(async (flags: ServeFlags) => {
       const loaded = loadConfig();
-      const config = { ...loaded, server: { ...loaded.server, publicNames: [...loaded.server.publicNames, ...flags.publicName] } };
+      const config = {
+        ...loaded,
+        server: { ...loaded.server, publicNames: [...loaded.server.publicNames, ...flags.publicName] },
+      };
       // Sign-in is checked first: a server that would be open stops here, before Temporal or a worker starts.
-      const signIn = await prepareSignIn({ server: config.server, host: flags.host, token: flags.token ?? (process.env.SHEETBENCH_TOKEN || undefined), noAuth: !flags.auth }).catch((err: unknown) => {
-        throw err instanceof AuthSetupError ? new CliError(`cannot start the server: ${err.message}`, EXIT.config) : err;
+      const signIn = await prepareSignIn({
+        server: config.server,
+        host: flags.host,
+        token: flags.token ?? (process.env.SHEETBENCH_TOKEN || undefined),
+        noAuth: !flags.auth,
+      }).catch((err: unknown) => {
+        throw err instanceof AuthSetupError
+          ? new CliError(`cannot start the server: ${err.message}`, EXIT.config)
+          : err;
       });
       if (flags.worker) await assertReadyToStart(config, { recalc: false });
       const session = await resolveTemporal(config, log);
       const client = await connectClient(session);
       const workers = flags.worker ? await analysisWorkers(session, config) : undefined;
       const port = Number.parseInt(flags.port, 10);
-      if (!Number.isInteger(port) || port < 0) throw new CliError(`--port must be a port number, got "${flags.port}"`, EXIT.usage);
-      const server = await startServer({ config, client, temporal: { address: session.address, namespace: session.namespace, uiUrl: session.uiUrl }, port, host: flags.host, workers, signIn });
+      if (!Number.isInteger(port) || port < 0)
+        throw new CliError(`--port must be a port number, got "${flags.port}"`, EXIT.usage);
+      const server = await startServer({
+        config,
+        client,
+        temporal: { address: session.address, namespace: session.namespace, uiUrl: session.uiUrl },
+        port,
+        host: flags.host,
+        workers,
+        signIn,
+      });
       for (const note of server.notes) log(note);
-      log(`sheetbench web app on ${server.url}/ and its API on ${server.url}/api (conversations in ${path.resolve(config.conversation.dir)})`);
+      log(
+        `sheetbench web app on ${server.url}/ and its API on ${server.url}/api (conversations in ${path.resolve(config.conversation.dir)})`,
+      );
       // As Jupyter does: the URL that signs a browser in (the page swaps the token for a cookie and drops it from the address bar).
       if (server.token) log(`sign in by opening: ${server.loginUrl}`);
       await new Promise<void>((resolve) => {
@@ -77,16 +106,29 @@ export function registerAnalysisCommands(program: Command): void {
   program
     .command('ask <question>')
     .description('one analysis conversation, headless: prints the answer and where its files are')
-    .option('--file <path>', 'a file for the workspace (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option(
+      '--file <path>',
+      'a file for the workspace (repeatable)',
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
     .option('--pattern <name>', `${PATTERNS.join(' | ')}`, 'auto')
     .option('--out <dir>', 'folder for the conversation (default: conversation.dir of the config)')
-    .option('--export <format>', 'also write the conversation as a notebook (ipynb) or a script (py), with the zip of its inputs, into <conversation>/export/')
+    .option(
+      '--export <format>',
+      'also write the conversation as a notebook (ipynb) or a script (py), with the zip of its inputs, into <conversation>/export/',
+    )
     .option('--model <name>', 'model name')
     .option('--base-url <url>', 'OpenAI-compatible endpoint (key from OPENAI_API_KEY)')
     .action(async (question: string, flags: AskFlags) => {
-      if (!PATTERNS.includes(flags.pattern as Pattern)) throw new CliError(`--pattern must be one of ${PATTERNS.join(', ')}`, EXIT.usage);
-      if (flags.export !== undefined && flags.export !== 'ipynb' && flags.export !== 'py') throw new CliError(`--export must be ipynb or py, not "${flags.export}"`, EXIT.usage);
-      const config = loadConfig({ llm: { model: flags.model, baseUrl: flags.baseUrl }, conversation: flags.out ? { dir: flags.out } : {} });
+      if (!PATTERNS.includes(flags.pattern as Pattern))
+        throw new CliError(`--pattern must be one of ${PATTERNS.join(', ')}`, EXIT.usage);
+      if (flags.export !== undefined && flags.export !== 'ipynb' && flags.export !== 'py')
+        throw new CliError(`--export must be ipynb or py, not "${flags.export}"`, EXIT.usage);
+      const config = loadConfig({
+        llm: { model: flags.model, baseUrl: flags.baseUrl },
+        conversation: flags.out ? { dir: flags.out } : {},
+      });
       await assertReadyToStart(config, { recalc: false });
       const session = await resolveTemporal(config, log);
       const client = await connectClient(session);
@@ -96,7 +138,8 @@ export function registerAnalysisCommands(program: Command): void {
         const service = new ConversationService({ client, config });
         const { status, id } = await ask(service, question, flags.file, flags.pattern as Pattern);
         if (status !== 'completed') process.exitCode = EXIT.failure;
-        if (flags.export && !(await exportAsked(service, id, flags.export as 'ipynb' | 'py'))) process.exitCode = EXIT.failure;
+        if (flags.export && !(await exportAsked(service, id, flags.export as 'ipynb' | 'py')))
+          process.exitCode = EXIT.failure;
         await service.close(id);
       } finally {
         await workers.shutdown();
@@ -108,7 +151,11 @@ export function registerAnalysisCommands(program: Command): void {
 
 async function analysisWorkers(session: TemporalSession, config: Config): Promise<WorkerSet> {
   const connection = await connectWorkerConnection(session);
-  return createWorkers(connection, { ...config, temporal: { ...config.temporal, namespace: session.namespace } }, { recalc: false });
+  return createWorkers(
+    connection,
+    { ...config, temporal: { ...config.temporal, namespace: session.namespace } },
+    { recalc: false },
+  );
 }
 
 /** Writes the export and the inputs zip into `<conversation>/export/`; false (the reason printed) when there is nothing to export. */
@@ -130,9 +177,16 @@ async function exportAsked(service: ConversationService, id: string, format: 'ip
 }
 
 /** Runs one turn, printing its progress to stderr and the answer to stdout; returns how the turn ended. */
-async function ask(service: ConversationService, question: string, files: string[], pattern: Pattern): Promise<{ status: string; id: string }> {
+async function ask(
+  service: ConversationService,
+  question: string,
+  files: string[],
+  pattern: Pattern,
+): Promise<{ status: string; id: string }> {
   const conv = await service.create({ title: question.slice(0, 80), pattern });
-  const uploads = await Promise.all(files.map(async (f) => ({ name: path.basename(f), data: await readFile(f) }))).catch((err: Error) => {
+  const uploads = await Promise.all(
+    files.map(async (f) => ({ name: path.basename(f), data: await readFile(f) })),
+  ).catch((err: Error) => {
     throw new CliError(`cannot read --file: ${err.message}`, EXIT.usage);
   });
   if (uploads.length) {
@@ -150,7 +204,9 @@ async function ask(service: ConversationService, question: string, files: string
       printEvent(e);
       if (e.type === 'turn_ended' && e.turnId === turnId) {
         const layout = conversationLayout(conversationDir(service.root, conv.id));
-        log(`conversation ${conv.id}: files in ${layout.workspace}; events, transcripts and debug records in ${layout.dir}`);
+        log(
+          `conversation ${conv.id}: files in ${layout.workspace}; events, transcripts and debug records in ${layout.dir}`,
+        );
         return { status: String(e.data.status), id: conv.id };
       }
     }
@@ -181,7 +237,9 @@ function printEvent(e: ConversationEvent): void {
       return log(`[tool] ${d.tool} ${JSON.stringify(d.args).slice(0, 200)}`);
     case 'tool_result':
       // What the code printed is shown too: the numbers the answer should be made of, whatever the model makes of them.
-      return log(`[tool] ${d.tool} ${d.ok ? 'ok' : `failed: ${String(d.error ?? d.stderr ?? '').slice(0, 300)}`}${d.ok && d.stdout ? `\n${indent(String(d.stdout), 20)}` : ''}`);
+      return log(
+        `[tool] ${d.tool} ${d.ok ? 'ok' : `failed: ${String(d.error ?? d.stderr ?? '').slice(0, 300)}`}${d.ok && d.stdout ? `\n${indent(String(d.stdout), 20)}` : ''}`,
+      );
     case 'error':
       return log(`[error] ${d.message}`);
     case 'answer':

@@ -38,7 +38,8 @@ export function registerAuthCommands(program: Command): void {
     .option('--role <role>', ROLES.join(' | '), 'user')
     .action((name: string, flags: { role: string }) =>
       guard(async () => {
-        if (!ROLES.includes(flags.role as Role)) throw new CliError(`--role must be one of ${ROLES.join(', ')}`, EXIT.usage);
+        if (!ROLES.includes(flags.role as Role))
+          throw new CliError(`--role must be one of ${ROLES.join(', ')}`, EXIT.usage);
         const file = serverFiles(loadConfig().server).users;
         out(await addUser(file, name, flags.role as Role));
         process.stderr.write(`${name} (${flags.role}) is in ${file}; the token above is shown only now\n`);

@@ -1,6 +1,14 @@
 import type { Command } from 'commander';
 import { benchmarkNamed } from '../../benchmarks';
-import { compareRunOutcomes, loadRunOutcomes, PairingError, RunOutcomesError, type Comparison, type PairComparison, type RunMetrics } from '../../benchmarks/report/comparison';
+import {
+  compareRunOutcomes,
+  loadRunOutcomes,
+  PairingError,
+  RunOutcomesError,
+  type Comparison,
+  type PairComparison,
+  type RunMetrics,
+} from '../../benchmarks/report/comparison';
 import type { Interval } from '../../benchmarks/report/statistics';
 import { readManifest } from '../../lib/runStore/manifest';
 import { CliError, EXIT } from '../exitCodes';
@@ -10,13 +18,17 @@ import { findRunFolder } from '../runRef';
 export function registerCompareCommand(program: Command): void {
   program
     .command('compare')
-    .description('one run: its metrics with 95% intervals, pass@k and pass^k; several: a leaderboard, and each paired with the first (paired table by hard outcome, McNemar exact p, paired bootstrap interval of the soft difference, cost and tokens)')
+    .description(
+      'one run: its metrics with 95% intervals, pass@k and pass^k; several: a leaderboard, and each paired with the first (paired table by hard outcome, McNemar exact p, paired bootstrap interval of the soft difference, cost and tokens)',
+    )
     .argument('<runs...>', 'run folders or run ids; the first is the baseline A of every pair')
     .option('--json', 'print the comparison as JSON (the contract scripts read)')
     .option('--partial', 'compare runs still in progress on the attempts recorded so far')
     .action(async (runs: string[], flags: { json?: boolean; partial?: boolean }) => {
       const comparison = await compareFolders(await Promise.all(runs.map(findRunFolder)), flags.partial ?? false);
-      process.stdout.write(flags.json ? `${JSON.stringify(comparison, null, 2)}\n` : `${comparisonText(comparison).join('\n')}\n`);
+      process.stdout.write(
+        flags.json ? `${JSON.stringify(comparison, null, 2)}\n` : `${comparisonText(comparison).join('\n')}\n`,
+      );
     });
 }
 
@@ -25,9 +37,14 @@ async function compareFolders(dirs: string[], partial: boolean): Promise<Compari
   for (const dir of dirs) {
     try {
       const manifest = await readManifest(dir);
-      const run = await loadRunOutcomes(dir, { exclude: benchmarkNamed(manifest.benchmark).knownBad?.(manifest.edition) });
+      const run = await loadRunOutcomes(dir, {
+        exclude: benchmarkNamed(manifest.benchmark).knownBad?.(manifest.edition),
+      });
       if (run.inProgress && !partial) {
-        throw new CliError(`run ${manifest.runId} (${dir}) is still in progress (${run.inProgress}): compare it when it has finished, or pass --partial to compare the attempts recorded so far`, EXIT.failure);
+        throw new CliError(
+          `run ${manifest.runId} (${dir}) is still in progress (${run.inProgress}): compare it when it has finished, or pass --partial to compare the attempts recorded so far`,
+          EXIT.failure,
+        );
       }
       outcomes.push(run);
     } catch (err) {
@@ -49,7 +66,10 @@ const interval = (i: Interval) => `${pct(i.mean)} [${pct(i.ci95[0])}, ${pct(i.ci
 const signedPp = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} pp`;
 const diffInterval = (i: Interval) => `${signedPp(i.mean)} [${signedPp(i.ci95[0])}, ${signedPp(i.ci95[1])}]`;
 const usd = (x: number) => `${x < 0 ? '−' : ''}$${Math.abs(x).toFixed(4)}`;
-const ks = (r: Record<string, number>, name: string) => Object.entries(r).map(([k, v]) => `${name}${k} ${pct(v)}`).join('  ');
+const ks = (r: Record<string, number>, name: string) =>
+  Object.entries(r)
+    .map(([k, v]) => `${name}${k} ${pct(v)}`)
+    .join('  ');
 
 export function comparisonText(c: Comparison): string[] {
   const lines = c.runs.length === 1 ? metricsText(c.runs[0]!) : leaderboard(c.runs);
@@ -65,17 +85,51 @@ function metricsText(m: RunMetrics): string[] {
     `  ${ks(m.passHat, 'pass^')}`,
     `  cost ${usd(m.costUsd)}  tokens ${m.tokens.input} in / ${m.tokens.output} out  LLM calls ${m.llmCalls}`,
     ...m.byGroup.map((g) => `  ${g.group} (${g.tasks}): soft ${interval(g.soft)}  hard ${interval(g.hard)}`),
-    ...(Object.keys(m.failureClasses).length ? [`  failures: ${Object.entries(m.failureClasses).map(([k, v]) => `${k} ${v}`).join(', ')}`] : []),
-    ...(m.withoutExcluded ? [`  without ${m.withoutExcluded.tasks.length} ${m.withoutExcluded.why} (${m.withoutExcluded.tasks.join(', ')}): soft ${interval(m.withoutExcluded.soft)}  hard ${interval(m.withoutExcluded.hard)}`] : []),
+    ...(Object.keys(m.failureClasses).length
+      ? [
+          `  failures: ${Object.entries(m.failureClasses)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}`,
+        ]
+      : []),
+    ...(m.withoutExcluded
+      ? [
+          `  without ${m.withoutExcluded.tasks.length} ${m.withoutExcluded.why} (${m.withoutExcluded.tasks.join(', ')}): soft ${interval(m.withoutExcluded.soft)}  hard ${interval(m.withoutExcluded.hard)}`,
+        ]
+      : []),
   ];
 }
 
 function leaderboard(runs: RunMetrics[]): string[] {
   const ranked = [...runs].sort((x, y) => y.hard.mean - x.hard.mean || y.soft.mean - x.soft.mean);
-  const header = ['#', 'run', 'agent', 'model', 'tasks', 'epochs', 'soft [95%]', 'hard [95%]', 'pass@1', 'pass@K', 'cost'];
+  const header = [
+    '#',
+    'run',
+    'agent',
+    'model',
+    'tasks',
+    'epochs',
+    'soft [95%]',
+    'hard [95%]',
+    'pass@1',
+    'pass@K',
+    'cost',
+  ];
   const rows = ranked.map((m, i) => {
     const k = String(m.epochs);
-    return [String(i + 1), m.runId, m.agent, m.model, String(m.tasks), k, interval(m.soft), interval(m.hard), pct(m.passAt['1'] ?? 0), `${pct(m.passAt[k] ?? 0)} (k=${k})`, usd(m.costUsd)];
+    return [
+      String(i + 1),
+      m.runId,
+      m.agent,
+      m.model,
+      String(m.tasks),
+      k,
+      interval(m.soft),
+      interval(m.hard),
+      pct(m.passAt['1'] ?? 0),
+      `${pct(m.passAt[k] ?? 0)} (k=${k})`,
+      usd(m.costUsd),
+    ];
   });
   return align([header, ...rows]);
 }
@@ -95,12 +149,20 @@ function pairText(p: PairComparison): string[] {
     `  McNemar exact two-sided p = ${t.mcnemarP.toPrecision(3)}`,
     `  soft B − A ${diffInterval(p.softDiff)}   hard B − A ${diffInterval(p.hardDiff)}   (paired bootstrap over tasks)`,
     `  cost B − A ${usd(p.costUsd.diff)} (A ${usd(p.costUsd.a)}, B ${usd(p.costUsd.b)})   tokens B − A ${p.tokens.diff >= 0 ? '+' : ''}${p.tokens.diff} (A ${p.tokens.a}, B ${p.tokens.b})`,
-    ...p.byGroup.map((g) => `  ${g.group} (${g.tasks}): both ${g.hard.bothPass}, only A ${g.hard.aOnly}, only B ${g.hard.bOnly}, neither ${g.hard.neither}; p = ${g.hard.mcnemarP.toPrecision(3)}; soft B − A ${diffInterval(g.softDiff)}`),
+    ...p.byGroup.map(
+      (g) =>
+        `  ${g.group} (${g.tasks}): both ${g.hard.bothPass}, only A ${g.hard.aOnly}, only B ${g.hard.bOnly}, neither ${g.hard.neither}; p = ${g.hard.mcnemarP.toPrecision(3)}; soft B − A ${diffInterval(g.softDiff)}`,
+    ),
     ...(p.onlyA.length || p.onlyB.length ? [`  not paired: only in A ${ids(p.onlyA)}; only in B ${ids(p.onlyB)}`] : []),
   ];
 }
 
 function align(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
 }

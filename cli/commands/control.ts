@@ -46,7 +46,8 @@ export function registerControlCommands(program: Command): void {
     .option('--usd <x>', 'dollar cap')
     .option('--tokens <n>', 'token cap')
     .action(async (run: string, flags: { usd?: string; tokens?: string }) => {
-      if (flags.usd === undefined && flags.tokens === undefined) throw new CliError('give --usd and/or --tokens', EXIT.usage);
+      if (flags.usd === undefined && flags.tokens === undefined)
+        throw new CliError('give --usd and/or --tokens', EXIT.usage);
       const { handle, client } = await openRun(run);
       try {
         const change = { usd: positive(flags.usd), tokens: positive(flags.tokens) };
@@ -55,7 +56,13 @@ export function registerControlCommands(program: Command): void {
           // No worker to validate an update now: the server keeps a signal until one starts, which then applies it.
           await handle.signal(queueBudgetSignal, change);
           out(`run ${handle.workflowId}: budget change recorded by the Temporal server`);
-          out(noWorkerNote(handle.workflowId, taskQueue, 'it takes effect when one starts (a budget not above the spend is then ignored, as `sheetbench status` shows)'));
+          out(
+            noWorkerNote(
+              handle.workflowId,
+              taskQueue,
+              'it takes effect when one starts (a budget not above the spend is then ignored, as `sheetbench status` shows)',
+            ),
+          );
           return;
         }
         const update = handle.executeUpdate(setBudgetUpdate, { args: [change] });
@@ -70,7 +77,8 @@ export function registerControlCommands(program: Command): void {
         }
         out(formatProgress(p));
       } catch (err) {
-        if (err instanceof WorkflowUpdateFailedError) throw new CliError(`budget refused: ${err.cause?.message ?? err.message}`, EXIT.usage);
+        if (err instanceof WorkflowUpdateFailedError)
+          throw new CliError(`budget refused: ${err.cause?.message ?? err.message}`, EXIT.usage);
         throw err;
       } finally {
         await client.connection.close();
@@ -79,7 +87,9 @@ export function registerControlCommands(program: Command): void {
 
   program
     .command('retry <run>')
-    .description('re-run the tasks that failed for infrastructure reasons (LLM outage, sandbox lost, ...), then re-score the run')
+    .description(
+      're-run the tasks that failed for infrastructure reasons (LLM outage, sandbox lost, ...), then re-score the run',
+    )
     .requiredOption('--failed', 'only tasks whose failure class is an infrastructure one')
     .option('--no-worker', 'do not start an in-process worker')
     .action(async (run: string, flags: { worker: boolean }) => {
@@ -106,7 +116,9 @@ export function registerControlCommands(program: Command): void {
 async function infrastructureFailures(runDir: string): Promise<string[]> {
   const dir = path.join(runDir, 'results');
   const files = await readdir(dir).catch(() => [] as string[]);
-  const results = await Promise.all(files.filter((f) => f.endsWith('.json')).map((f) => readJson<TaskResult>(path.join(dir, f))));
+  const results = await Promise.all(
+    files.filter((f) => f.endsWith('.json')).map((f) => readJson<TaskResult>(path.join(dir, f))),
+  );
   return results.filter((r) => r.failure && INFRASTRUCTURE_FAILURES.includes(r.failure.class)).map((r) => r.taskId);
 }
 

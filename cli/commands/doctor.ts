@@ -31,7 +31,9 @@ export function doctorChecks(config: Config, opts: { runsDir: string }): Check[]
 export function registerDoctorCommand(program: Command): void {
   program
     .command('doctor')
-    .description("check this machine's set-up: Node and Python, bubblewrap isolation, the sandbox's packages, LibreOffice, Temporal, the model, disk space, the run folder; each item says ok or the command that fixes it")
+    .description(
+      "check this machine's set-up: Node and Python, bubblewrap isolation, the sandbox's packages, LibreOffice, Temporal, the model, disk space, the run folder; each item says ok or the command that fixes it",
+    )
     .option('--runs <dir>', 'the folder runs are written to', 'runs')
     .option('--only <names>', 'only these checks (comma-separated names as printed)')
     .option('--json', 'print the results as JSON')
@@ -41,20 +43,36 @@ export function registerDoctorCommand(program: Command): void {
       try {
         checks = doctorChecks(loadConfig(), { runsDir: path.resolve(flags.runs) });
       } catch (err) {
-        checks = [{ name: 'configuration', run: async () => fail((err as Error).message, 'fix sheetbench.config.json (or the file SHEETBENCH_CONFIG names) and the environment variables it mentions') }];
+        checks = [
+          {
+            name: 'configuration',
+            run: async () =>
+              fail(
+                (err as Error).message,
+                'fix sheetbench.config.json (or the file SHEETBENCH_CONFIG names) and the environment variables it mentions',
+              ),
+          },
+        ];
       }
       const only = flags.only?.split(',').map((s) => s.trim().toLowerCase());
-      const results = await runChecks(only ? checks.filter((c) => only.includes(c.name.toLowerCase())) : checks, CHECK_TIMEOUT_MS);
+      const results = await runChecks(
+        only ? checks.filter((c) => only.includes(c.name.toLowerCase())) : checks,
+        CHECK_TIMEOUT_MS,
+      );
       if (flags.json) process.stdout.write(`${JSON.stringify({ checkout: REPO_ROOT, results }, null, 2)}\n`);
       else {
         const width = Math.max(...results.map((r) => r.name.length));
         const lines = [`sheetbench doctor — checkout ${REPO_ROOT}`];
         for (const r of results) {
-          lines.push(`  ${r.status === 'ok' ? 'ok  ' : r.status === 'warn' ? 'WARN' : 'FAIL'}  ${r.name.padEnd(width)}  ${r.detail}`);
+          lines.push(
+            `  ${r.status === 'ok' ? 'ok  ' : r.status === 'warn' ? 'WARN' : 'FAIL'}  ${r.name.padEnd(width)}  ${r.detail}`,
+          );
           if (r.fix) lines.push(`        ${' '.repeat(width)}  fix: ${r.fix}`);
         }
         const count = (s: string) => results.filter((r) => r.status === s).length;
-        lines.push(`${count('ok')} ok, ${count('warn')} warnings, ${count('fail')} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+        lines.push(
+          `${count('ok')} ok, ${count('warn')} warnings, ${count('fail')} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+        );
         process.stdout.write(`${lines.join('\n')}\n`);
       }
       if (results.some((r) => r.status === 'fail')) process.exitCode = EXIT.failure;

@@ -4,7 +4,12 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { CliError, EXIT } from '../exitCodes';
-import { benchmarkHealth, evaluateOutputs, officialJson, type ScoreSummary } from '../../benchmarks/spreadsheetbench/scoring';
+import {
+  benchmarkHealth,
+  evaluateOutputs,
+  officialJson,
+  type ScoreSummary,
+} from '../../benchmarks/spreadsheetbench/scoring';
 
 const modeSchema = z.enum(['official', 'strict']);
 
@@ -23,7 +28,8 @@ const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
 
 function formatSummary(s: ScoreSummary): string {
   const lines = [`overall: ${s.tasks} tasks, soft ${pct(s.soft)}, hard ${pct(s.hard)}`];
-  for (const [type, g] of Object.entries(s.byType)) lines.push(`  ${type}: ${g.tasks} tasks, soft ${pct(g.soft)}, hard ${pct(g.hard)}`);
+  for (const [type, g] of Object.entries(s.byType))
+    lines.push(`  ${type}: ${g.tasks} tasks, soft ${pct(g.soft)}, hard ${pct(g.hard)}`);
   return lines.join('\n');
 }
 
@@ -35,7 +41,9 @@ async function writeText(file: string, text: string): Promise<void> {
 export function registerEvalCommands(program: Command): void {
   program
     .command('eval')
-    .description('score {N}_{id}_output.xlsx files exactly as the official SpreadsheetBench evaluation.py (no Temporal needed)')
+    .description(
+      'score {N}_{id}_output.xlsx files exactly as the official SpreadsheetBench evaluation.py (no Temporal needed)',
+    )
     .requiredOption('--dataset <dir>', 'dataset folder with dataset.json and spreadsheet/')
     .requiredOption('--outputs <dir>', 'folder holding {N}_{id}_output.xlsx')
     .requiredOption('--out <file>', 'official-shape JSON result; the summary goes to <out>.summary.json')
@@ -45,8 +53,16 @@ export function registerEvalCommands(program: Command): void {
       const mode = parseMode(opts.mode);
       await requireDir(opts.dataset, 'dataset');
       await requireDir(opts.outputs, 'outputs');
-      const tasks = opts.tasks?.split(',').map((s) => s.trim()).filter(Boolean);
-      const { results, verdicts, summary } = await evaluateOutputs({ datasetDir: opts.dataset, outputsDir: opts.outputs, mode, tasks });
+      const tasks = opts.tasks
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const { results, verdicts, summary } = await evaluateOutputs({
+        datasetDir: opts.dataset,
+        outputsDir: opts.outputs,
+        mode,
+        tasks,
+      });
       await writeText(opts.out, officialJson(results));
       await writeText(`${opts.out}.summary.json`, JSON.stringify({ mode, summary, verdicts }, null, 2));
       process.stdout.write(`${formatSummary(summary)}\nwrote ${opts.out} and ${opts.out}.summary.json\n`);
@@ -54,7 +70,9 @@ export function registerEvalCommands(program: Command): void {
 
   program
     .command('health')
-    .description('benchmark-health report: null-agent passes, vacuous/unparseable answer positions, uncached answer formulas, self-failing answers')
+    .description(
+      'benchmark-health report: null-agent passes, vacuous/unparseable answer positions, uncached answer formulas, self-failing answers',
+    )
     .requiredOption('--dataset <dir>', 'dataset folder with dataset.json and spreadsheet/')
     .option('--out <file>', 'write the report as JSON')
     .option('--mode <mode>', 'official or strict', 'official')
@@ -64,13 +82,17 @@ export function registerEvalCommands(program: Command): void {
       const report = await benchmarkHealth(opts.dataset, mode);
       if (opts.out) await writeText(opts.out, JSON.stringify(report, null, 2));
       const ap = report.answerPositions;
-      process.stdout.write([
-        `${report.tasks} tasks (${mode} mode)`,
-        `null agent (output = input): soft ${pct(report.nullAgent.summary.soft)}, hard ${pct(report.nullAgent.summary.hard)}; passing: ${report.nullAgent.passing.map((p) => `${p.id} [${p.test_case_results}]`).join(', ') || 'none'}`,
-        `answer positions: ${ap.unparseable.length} unparseable (${ap.unparseable.map((x) => x.id).join(', ') || '-'}), ${ap.vacuous.length} vacuous (${ap.vacuous.map((x) => x.id).join(', ') || '-'})`,
-        `answers with uncached target formulas: ${report.uncachedAnswerFormulas.map((x) => `${x.id}#${x.testCase} (${x.count})`).join(', ') || 'none'}`,
-        `answers failing against themselves: ${report.answerSelfFailures.map((x) => `${x.id}#${x.testCase}`).join(', ') || 'none'}`,
-        opts.out ? `wrote ${opts.out}` : '',
-      ].filter(Boolean).join('\n') + '\n');
+      process.stdout.write(
+        [
+          `${report.tasks} tasks (${mode} mode)`,
+          `null agent (output = input): soft ${pct(report.nullAgent.summary.soft)}, hard ${pct(report.nullAgent.summary.hard)}; passing: ${report.nullAgent.passing.map((p) => `${p.id} [${p.test_case_results}]`).join(', ') || 'none'}`,
+          `answer positions: ${ap.unparseable.length} unparseable (${ap.unparseable.map((x) => x.id).join(', ') || '-'}), ${ap.vacuous.length} vacuous (${ap.vacuous.map((x) => x.id).join(', ') || '-'})`,
+          `answers with uncached target formulas: ${report.uncachedAnswerFormulas.map((x) => `${x.id}#${x.testCase} (${x.count})`).join(', ') || 'none'}`,
+          `answers failing against themselves: ${report.answerSelfFailures.map((x) => `${x.id}#${x.testCase}`).join(', ') || 'none'}`,
+          opts.out ? `wrote ${opts.out}` : '',
+        ]
+          .filter(Boolean)
+          .join('\n') + '\n',
+      );
     });
 }

@@ -15,7 +15,9 @@ const recalcCliOptionsSchema = z.object({
 export function registerRecalcCommand(program: Command): void {
   program
     .command('recalc')
-    .description('recalculate workbooks in a spreadsheet engine so every formula has a cached value (in place unless --out)')
+    .description(
+      'recalculate workbooks in a spreadsheet engine so every formula has a cached value (in place unless --out)',
+    )
     .argument('<files...>', 'workbooks to recalculate')
     .option('--out <dir>', 'write the recalculated copies here (same file names) instead of in place')
     .option('--engine <engine>', 'libreoffice (persistent headless soffice) or excel (Windows, COM)', 'libreoffice')
@@ -24,7 +26,10 @@ export function registerRecalcCommand(program: Command): void {
     .action(async (files: string[], raw: unknown) => {
       const parsed = recalcCliOptionsSchema.safeParse(raw);
       if (!parsed.success) {
-        throw new CliError(`recalc: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}`, EXIT.usage);
+        throw new CliError(
+          `recalc: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}`,
+          EXIT.usage,
+        );
       }
       const opts = parsed.data;
       const targets = outputPaths(files, opts.out);
@@ -53,7 +58,8 @@ function outputPaths(files: string[], outDir: string | undefined): string[] {
   const targets = files.map((file) => path.join(outDir, path.basename(file)));
   const seen = new Set<string>();
   for (const [i, target] of targets.entries()) {
-    if (seen.has(target)) throw new CliError(`recalc: two inputs would both be written to ${target} (${files[i]})`, EXIT.usage);
+    if (seen.has(target))
+      throw new CliError(`recalc: two inputs would both be written to ${target} (${files[i]})`, EXIT.usage);
     seen.add(target);
   }
   return targets;

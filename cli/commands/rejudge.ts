@@ -10,15 +10,24 @@ import { openRun, startWorkers } from './run';
 export function registerRejudgeCommand(program: Command): void {
   program
     .command('rejudge <run>')
-    .description('DSBench: judge recorded answers again without asking the answering model (unparseable ones; all with --all or --judge-model)')
+    .description(
+      'DSBench: judge recorded answers again without asking the answering model (unparseable ones; all with --all or --judge-model)',
+    )
     .option('--judge-model <model>', 'judge with this model (re-judges every answered question)')
     .option('--all', 're-judge every answered question')
     .option('--no-worker', 'do not start an in-process worker')
     .action(async (run: string, flags: { judgeModel?: string; all?: boolean; worker: boolean }) => {
       const { client, session, config, runDir, manifest } = await openRun(run);
       try {
-        if (manifest.benchmark !== 'dsbench') throw new CliError(`run ${manifest.runId} is a ${manifest.benchmark} run: only DSBench runs have judgments`, EXIT.usage);
-        const started = await startRejudge(client, config, manifest, runDir, { judgeModel: flags.judgeModel, all: flags.all });
+        if (manifest.benchmark !== 'dsbench')
+          throw new CliError(
+            `run ${manifest.runId} is a ${manifest.benchmark} run: only DSBench runs have judgments`,
+            EXIT.usage,
+          );
+        const started = await startRejudge(client, config, manifest, runDir, {
+          judgeModel: flags.judgeModel,
+          all: flags.all,
+        });
         if (!started) {
           process.stdout.write('nothing to re-judge (no unparseable or missing judgments; use --all)\n');
           return;
@@ -35,7 +44,9 @@ export function registerRejudgeCommand(program: Command): void {
         const summary = await readJsonOr<DsbenchSummary | null>(path.join(runDir, 'summary.json'), null);
         if (summary) {
           const m = summary.dsbench;
-          process.stdout.write(`accuracy ${(m.accuracy * 100).toFixed(2)}% (${m.correct}/${m.questions}), competition-level ${(m.competitionAccuracy * 100).toFixed(2)}%, unparseable ${m.unparseableJudgments}\n`);
+          process.stdout.write(
+            `accuracy ${(m.accuracy * 100).toFixed(2)}% (${m.correct}/${m.questions}), competition-level ${(m.competitionAccuracy * 100).toFixed(2)}%, unparseable ${m.unparseableJudgments}\n`,
+          );
         }
       } finally {
         await client.connection.close();

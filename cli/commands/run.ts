@@ -45,11 +45,19 @@ interface RunFlags {
 export function registerRunCommands(program: Command): void {
   program
     .command('run')
-    .description('run an agent on a benchmark dataset (SpreadsheetBench, DSBench, the analysis suite), durably, and print the scores')
-    .requiredOption('--dataset <dir>', 'dataset folder or SpreadsheetBench release .tar.gz (benchmark and edition are detected from it)')
+    .description(
+      'run an agent on a benchmark dataset (SpreadsheetBench, DSBench, the analysis suite), durably, and print the scores',
+    )
+    .requiredOption(
+      '--dataset <dir>',
+      'dataset folder or SpreadsheetBench release .tar.gz (benchmark and edition are detected from it)',
+    )
     .option('--benchmark <name>', `benchmark, overriding detection: ${BENCHMARKS.map((b) => b.name).join(' | ')}`)
     .option('--edition <name>', 'edition, overriding detection (e.g. verified_400)')
-    .option('--agent <name>', "setting: single | row_exec | react_exec | row_react_exec | sheetcopilot (SpreadsheetBench, default single); model-only | agent (DSBench); a pattern, default auto (analysis: auto | direct | react | plan_execute | reflection | iterative | tree_of_thoughts | ensemble)")
+    .option(
+      '--agent <name>',
+      'setting: single | row_exec | react_exec | row_react_exec | sheetcopilot (SpreadsheetBench, default single); model-only | agent (DSBench); a pattern, default auto (analysis: auto | direct | react | plan_execute | reflection | iterative | tree_of_thoughts | ensemble)',
+    )
     .option('--model <name>', 'model name (default: the embedded local model)')
     .option('--base-url <url>', 'OpenAI-compatible endpoint (key from OPENAI_API_KEY)')
     .option('--concurrency <n>', 'tasks in flight at once')
@@ -57,7 +65,10 @@ export function registerRunCommands(program: Command): void {
     .option('--out <dir>', "the run's folder (default runs/<run-id>)")
     .option('--tasks <ids>', 'comma-separated task ids')
     .option('--limit <n>', 'only the first n tasks')
-    .option('--epochs <k>', 'sample every task k times as independent attempts (distinct cache keys, same prompts; SpreadsheetBench)')
+    .option(
+      '--epochs <k>',
+      'sample every task k times as independent attempts (distinct cache keys, same prompts; SpreadsheetBench)',
+    )
     .option('--budget-usd <usd>', 'run-wide dollar cap (pauses when reached)')
     .option('--budget-tokens <n>', 'run-wide token cap (pauses when reached)')
     .option('--mode <mode>', 'scoring mode: official | strict')
@@ -66,20 +77,41 @@ export function registerRunCommands(program: Command): void {
     .action(async (flags: RunFlags) => {
       const config = loadConfig({
         llm: { model: flags.model, baseUrl: flags.baseUrl },
-        run: { concurrency: intFlag(flags.concurrency), budgetUsd: numFlag(flags.budgetUsd), budgetTokens: intFlag(flags.budgetTokens), scoringMode: flags.mode },
+        run: {
+          concurrency: intFlag(flags.concurrency),
+          budgetUsd: numFlag(flags.budgetUsd),
+          budgetTokens: intFlag(flags.budgetTokens),
+          scoringMode: flags.mode,
+        },
       });
-      const taskIds = flags.tasks?.split(',').map((s) => s.trim()).filter(Boolean);
+      const taskIds = flags.tasks
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       // The dataset folder is read once, here: a bad dataset, task list or setting is named before the model endpoint is asked anything.
-      const plan = await planRun({ datasetDir: flags.dataset, benchmark: flags.benchmark, edition: flags.edition, agent: flags.agent, taskIds, limit: intFlag(flags.limit), epochs: intFlag(flags.epochs) });
+      const plan = await planRun({
+        datasetDir: flags.dataset,
+        benchmark: flags.benchmark,
+        edition: flags.edition,
+        agent: flags.agent,
+        taskIds,
+        limit: intFlag(flags.limit),
+        epochs: intFlag(flags.epochs),
+      });
       if (flags.preflight) await preflight(config);
       if (flags.worker) await assertReadyToStart(config, { recalc: plan.benchmark.name === 'spreadsheetbench' });
       const { manifest, runDir } = await createRun(config, plan, { runId: flags.runId, runDir: flags.out });
-      log(`dataset ${manifest.datasetDir}: ${manifest.benchmark} edition ${manifest.edition} (${plan.how === 'given' ? 'as given' : 'detected'})`);
-      log(`run ${manifest.runId}: ${manifest.taskCount} tasks${plan.epochs > 1 ? ` × ${plan.epochs} epochs` : ''}, agent ${manifest.agent}, model ${manifest.llm.model} (${manifest.llm.provider}); folder ${runDir}`);
+      log(
+        `dataset ${manifest.datasetDir}: ${manifest.benchmark} edition ${manifest.edition} (${plan.how === 'given' ? 'as given' : 'detected'})`,
+      );
+      log(
+        `run ${manifest.runId}: ${manifest.taskCount} tasks${plan.epochs > 1 ? ` × ${plan.epochs} epochs` : ''}, agent ${manifest.agent}, model ${manifest.llm.model} (${manifest.llm.provider}); folder ${runDir}`,
+      );
       const session = await resolveTemporal(config, log);
       const client = await connectClient(session);
       const handle = await startRunWorkflow(client, config, manifest, runDir).catch((err) => {
-        if (err instanceof RunExistsError) throw new CliError(`${err.message}: use \`sheetbench resume ${manifest.runId}\``, EXIT.usage);
+        if (err instanceof RunExistsError)
+          throw new CliError(`${err.message}: use \`sheetbench resume ${manifest.runId}\``, EXIT.usage);
         throw err;
       });
       await followRun(client, session, config, handle, runDir, flags.worker);
@@ -111,7 +143,9 @@ export function registerRunCommands(program: Command): void {
 
   program
     .command('resume <run>')
-    .description('continue a run after the CLI or worker was killed (or a pause): start a worker and follow it to its end')
+    .description(
+      'continue a run after the CLI or worker was killed (or a pause): start a worker and follow it to its end',
+    )
     .option('--no-worker', 'do not start an in-process worker')
     .option('--model <name>', 'refuse unless the run was started with this model')
     .option('--agent <name>', 'refuse unless the run was started with this agent')
@@ -119,10 +153,17 @@ export function registerRunCommands(program: Command): void {
     .action(async (run: string, flags: { worker: boolean; model?: string; agent?: string; mode?: string }) => {
       const { client, session, config, handle, runDir, manifest } = await openRun(run);
       // A resume continues only the experiment that was started (dataset, agent, prompts, model, scorer).
-      const differs = await experimentDifferences(manifest, { model: flags.model, agent: flags.agent, scoringMode: flags.mode });
+      const differs = await experimentDifferences(manifest, {
+        model: flags.model,
+        agent: flags.agent,
+        scoringMode: flags.mode,
+      });
       if (differs.length) {
         await client.connection.close();
-        throw new CliError(`run ${manifest.runId} (${runDir}) is a different experiment: ${differs.join('; ')}`, EXIT.mismatch);
+        throw new CliError(
+          `run ${manifest.runId} (${runDir}) is a different experiment: ${differs.join('; ')}`,
+          EXIT.mismatch,
+        );
       }
       if (flags.worker) {
         const llm = { ...config.llm, ...manifest.llm, apiKey: config.llm.apiKey };
@@ -134,12 +175,21 @@ export function registerRunCommands(program: Command): void {
     });
 }
 
-export async function followRun(client: Client, session: TemporalSession, config: Config, handle: WorkflowHandle, runDir: string, withWorker: boolean): Promise<void> {
+export async function followRun(
+  client: Client,
+  session: TemporalSession,
+  config: Config,
+  handle: WorkflowHandle,
+  runDir: string,
+  withWorker: boolean,
+): Promise<void> {
   let workers: WorkerSet | undefined;
   let workersDone: Promise<void> | undefined;
   focusWorkerLog(handle.workflowId.split('/')[0]!);
   const interrupted = followInterrupts(handle.workflowId.split('/')[0]!);
-  log(`following run ${handle.workflowId}${withWorker ? ' with a worker in this process' : ''}; Ctrl-C stops this CLI, not the run`);
+  log(
+    `following run ${handle.workflowId}${withWorker ? ' with a worker in this process' : ''}; Ctrl-C stops this CLI, not the run`,
+  );
   if (withWorker) {
     workers = await startWorkers(session, config, {});
     workersDone = workers.run();
@@ -175,7 +225,11 @@ export async function followRun(client: Client, session: TemporalSession, config
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-export async function startWorkers(session: TemporalSession, config: Config, opts: { main?: boolean; recalc?: boolean }): Promise<WorkerSet> {
+export async function startWorkers(
+  session: TemporalSession,
+  config: Config,
+  opts: { main?: boolean; recalc?: boolean },
+): Promise<WorkerSet> {
   const connection = await connectWorkerConnection(session);
   return createWorkers(connection, { ...config, temporal: { ...config.temporal, namespace: session.namespace } }, opts);
 }
@@ -191,7 +245,11 @@ export async function openRun(run: string) {
   try {
     await handle.describe();
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new CliError(`run ${manifest.runId} is not known to the Temporal server at ${session.address}`, EXIT.notFound);
+    if (err instanceof WorkflowNotFoundError)
+      throw new CliError(
+        `run ${manifest.runId} is not known to the Temporal server at ${session.address}`,
+        EXIT.notFound,
+      );
     throw new CliError(`Temporal server at ${session.address} did not answer: ${(err as Error).message}`, EXIT.server);
   }
   return { client, session, config, handle, runDir, manifest };
@@ -209,7 +267,8 @@ async function preflight(config: Config): Promise<void> {
   try {
     await preflightModel(config.llm);
   } catch (err) {
-    if (err instanceof PreflightError) throw new CliError(`refusing to start: ${err.message}\n${DOCTOR_HINT}`, EXIT.config);
+    if (err instanceof PreflightError)
+      throw new CliError(`refusing to start: ${err.message}\n${DOCTOR_HINT}`, EXIT.config);
     throw err;
   }
 }

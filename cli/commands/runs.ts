@@ -80,26 +80,47 @@ function localFolder(folder: string, artifactsRoot: string | undefined): string 
 
 /** Planned results: tasks, times the attempts each (a run with repeats records one result per attempt). */
 async function taskCount(folder: string): Promise<number | null> {
-  const manifest = await readJsonOr<{ taskCount?: number; epochs?: number } | null>(path.join(folder, 'run.json'), null);
+  const manifest = await readJsonOr<{ taskCount?: number; epochs?: number } | null>(
+    path.join(folder, 'run.json'),
+    null,
+  );
   return manifest?.taskCount === undefined ? null : manifest.taskCount * (manifest.epochs ?? 1);
 }
 
 /** Finished tasks: one result file each (retries rewrite it), so exact. */
 async function resultCount(folder: string): Promise<number> {
-  return (await readdir(path.join(folder, 'results')).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).length;
+  return (await readdir(path.join(folder, 'results')).catch(() => [] as string[])).filter((f) => f.endsWith('.json'))
+    .length;
 }
 
 /** Without the folder: task workflows that completed (a retried task counts once per attempt). */
 async function finishedTaskWorkflows(client: Client, runId: string): Promise<number> {
-  return (await client.workflow.count(`BenchRunId="${runId}" AND WorkflowType="spreadsheetTask" AND ExecutionStatus="Completed"`)).count;
+  return (
+    await client.workflow.count(
+      `BenchRunId="${runId}" AND WorkflowType="spreadsheetTask" AND ExecutionStatus="Completed"`,
+    )
+  ).count;
 }
 
 export function formatRuns(rows: readonly RunRow[]): string {
   if (!rows.length) return 'no runs\n';
   const table = [
     ['RUN', 'BENCHMARK', 'AGENT', 'MODEL', 'STATUS', 'PROGRESS', 'COST', 'FOLDER'],
-    ...rows.map((r) => [r.id, r.benchmark, r.agent, r.model, r.status, `${r.done}/${r.total ?? '?'}`, `$${r.costUsd.toFixed(4)}`, r.folder]),
+    ...rows.map((r) => [
+      r.id,
+      r.benchmark,
+      r.agent,
+      r.model,
+      r.status,
+      `${r.done}/${r.total ?? '?'}`,
+      `$${r.costUsd.toFixed(4)}`,
+      r.folder,
+    ]),
   ];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  return table.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
+  return (
+    table
+      .map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '))
+      .join('\n') + '\n'
+  );
 }

@@ -18,7 +18,9 @@ export function registerSandboxCommand(program: Command): void {
   const sandbox = program.command('sandbox').description('Run code in the isolated execution sandbox');
   sandbox
     .command('exec')
-    .description('Run FILE (Python, or Node for .js/.mjs) in a fresh sandbox over a copy of --workdir; prints one JSON object')
+    .description(
+      'Run FILE (Python, or Node for .js/.mjs) in a fresh sandbox over a copy of --workdir; prints one JSON object',
+    )
     .argument('<file>', 'code to run')
     .option('--backend <name>', 'auto | bwrap | docker | unsafe', 'auto')
     .option('--timeout <seconds>', 'execution timeout in seconds', '60')
@@ -43,7 +45,10 @@ async function execFile(file: string, opts: z.infer<typeof execOptionsSchema>) {
         throw new CliError(`cannot copy --workdir ${opts.workdir}: ${err.code ?? err.message}`, EXIT.notFound);
       });
     }
-    const config = sandboxConfigSchema.parse({ backend: opts.backend, executionTimeoutMs: Math.round(opts.timeout * 1000) });
+    const config = sandboxConfigSchema.parse({
+      backend: opts.backend,
+      executionTimeoutMs: Math.round(opts.timeout * 1000),
+    });
     const factory = await createSandboxFactory(config, { warmModules: [] }).catch((err: Error) => {
       throw new CliError(err.message, EXIT.config);
     });
@@ -51,7 +56,17 @@ async function execFile(file: string, opts: z.infer<typeof execOptionsSchema>) {
     try {
       const result = await sandbox.execute(code);
       const { stdout, stderr, error, timedOut, exitCode, files, truncated, durationMs } = result;
-      return { stdout, stderr, error, timedOut, exitCode: error && exitCode === 0 ? 1 : exitCode, files, backend: factory.backend, truncated, durationMs: Math.round(durationMs) };
+      return {
+        stdout,
+        stderr,
+        error,
+        timedOut,
+        exitCode: error && exitCode === 0 ? 1 : exitCode,
+        files,
+        backend: factory.backend,
+        truncated,
+        durationMs: Math.round(durationMs),
+      };
     } finally {
       await sandbox.dispose();
     }

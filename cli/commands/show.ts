@@ -1,6 +1,12 @@
 import type { Command } from 'commander';
 import { benchmarkNamed } from '../../benchmarks';
-import { TaskViewError, type DiffValue, type TaskView, type TestCaseView, type TrajectoryStep } from '../../benchmarks/report/taskView';
+import {
+  TaskViewError,
+  type DiffValue,
+  type TaskView,
+  type TestCaseView,
+  type TrajectoryStep,
+} from '../../benchmarks/report/taskView';
 import { readManifest } from '../../lib/runStore/manifest';
 import { CliError, EXIT } from '../exitCodes';
 import { findRunFolder } from '../runRef';
@@ -9,7 +15,9 @@ import { findRunFolder } from '../runRef';
 export function registerShowCommand(program: Command): void {
   program
     .command('show')
-    .description("one task of a run: its instruction and answer position, each test case's verdict with the cells that differ, and the agent's trajectory (prompts, replies, code, execution output, tokens, cost, time)")
+    .description(
+      "one task of a run: its instruction and answer position, each test case's verdict with the cells that differ, and the agent's trajectory (prompts, replies, code, execution output, tokens, cost, time)",
+    )
     .argument('<run>', 'run folder or run id')
     .argument('<task>', 'task id (or attempt <id>@<epoch> of a run with repeats)')
     .option('--json', 'print the whole view as JSON (testCases[].mismatches[]: cell, expected, got, check)')
@@ -20,9 +28,11 @@ export function registerShowCommand(program: Command): void {
         throw new CliError(`cannot show a task of ${runDir}: ${err.message}`, EXIT.notFound);
       });
       const benchmark = benchmarkNamed(manifest.benchmark);
-      if (!benchmark.describeTask) throw new CliError(`show does not know ${benchmark.title} runs yet (run ${manifest.runId})`, EXIT.usage);
+      if (!benchmark.describeTask)
+        throw new CliError(`show does not know ${benchmark.title} runs yet (run ${manifest.runId})`, EXIT.usage);
       const epoch = flags.epoch === undefined ? undefined : Number(flags.epoch);
-      if (epoch !== undefined && (!Number.isInteger(epoch) || epoch < 1)) throw new CliError(`--epoch must be a whole number ≥ 1, got ${flags.epoch}`, EXIT.usage);
+      if (epoch !== undefined && (!Number.isInteger(epoch) || epoch < 1))
+        throw new CliError(`--epoch must be a whole number ≥ 1, got ${flags.epoch}`, EXIT.usage);
       let view: TaskView;
       try {
         view = await benchmark.describeTask(runDir, task, { epoch });
@@ -40,36 +50,54 @@ function clip(text: string, max = PREVIEW_CHARS): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters; --json shows all)`;
 }
 
-const indent = (text: string, by: string) => text.split('\n').map((l) => `${by}${l}`).join('\n');
-const value = (v: DiffValue) => `${v.value === null ? '(empty)' : JSON.stringify(v.value)} (${v.type}${v.uncachedFormula ? ', formula without cached value' : ''})`;
+const indent = (text: string, by: string) =>
+  text
+    .split('\n')
+    .map((l) => `${by}${l}`)
+    .join('\n');
+const value = (v: DiffValue) =>
+  `${v.value === null ? '(empty)' : JSON.stringify(v.value)} (${v.type}${v.uncachedFormula ? ', formula without cached value' : ''})`;
 
 export function taskText(v: TaskView): string[] {
   const lines = [
     `task ${v.taskId} of run ${v.runId} (${v.benchmark})${v.epochs.length > 1 || v.epoch > 1 ? `, attempt ${v.epoch} (recorded: ${v.epochs.join(', ')})` : ''}: ${v.status}`,
     `instruction: ${clip(v.instruction)}`,
-    ...(v.answerPosition !== undefined ? [`answer position: ${v.answerPosition}${v.instructionType ? ` (${v.instructionType})` : ''}`] : []),
+    ...(v.answerPosition !== undefined
+      ? [`answer position: ${v.answerPosition}${v.instructionType ? ` (${v.instructionType})` : ''}`]
+      : []),
     ...(v.soft !== undefined ? [`score: soft ${v.soft.toFixed(3)}  hard ${v.hard}`] : []),
     ...(v.failure ? [`failure: ${v.failure.class}: ${v.failure.message}`] : []),
     ...v.notes,
   ];
   if (v.question) {
     const q = v.question;
-    lines.push(`question: ${clip(q.question)}`, `expected: ${q.expected}`, `reply: ${clip(q.reply ?? '(none)')}`, `judge${q.judgeModel ? ` ${q.judgeModel}` : ''}: ${q.verdict ?? 'not judged'}${q.judgeReply !== undefined ? ` — ${clip(q.judgeReply, 200)}` : ''}`);
+    lines.push(
+      `question: ${clip(q.question)}`,
+      `expected: ${q.expected}`,
+      `reply: ${clip(q.reply ?? '(none)')}`,
+      `judge${q.judgeModel ? ` ${q.judgeModel}` : ''}: ${q.verdict ?? 'not judged'}${q.judgeReply !== undefined ? ` — ${clip(q.judgeReply, 200)}` : ''}`,
+    );
   }
   for (const c of v.testCases) lines.push(...testCaseText(c));
   if (v.trajectory.length) lines.push('trajectory:', ...v.trajectory.flatMap(stepText));
-  lines.push(`total: ${v.totals.llmCalls} LLM calls, ${v.totals.inputTokens} in / ${v.totals.outputTokens} out tokens, $${v.totals.costUsd.toFixed(4)}, ${(v.totals.wallMs / 1000).toFixed(1)} s`);
+  lines.push(
+    `total: ${v.totals.llmCalls} LLM calls, ${v.totals.inputTokens} in / ${v.totals.outputTokens} out tokens, $${v.totals.costUsd.toFixed(4)}, ${(v.totals.wallMs / 1000).toFixed(1)} s`,
+  );
   return lines;
 }
 
 function testCaseText(c: TestCaseView): string[] {
   const head = `test case ${c.index}: ${c.pass ? 'pass' : 'FAIL'}${c.reason ? ` — ${c.reason}` : ''}`;
-  const cells = c.mismatches.map((m) => `    ${m.cell}  expected ${value(m.expected)}  got ${value(m.got)}  [${m.check}]`);
+  const cells = c.mismatches.map(
+    (m) => `    ${m.cell}  expected ${value(m.expected)}  got ${value(m.got)}  [${m.check}]`,
+  );
   const facts = [
     ...(c.omitted ? [`    … and ${c.omitted} more differing cells`] : []),
     ...(!c.diffRecorded ? ['    no cell diff recorded'] : []),
     ...(c.fill ? [`    the answer fills ${c.fill.filled} of ${c.fill.cells} checked cells`] : []),
-    ...(c.inputPasses !== undefined ? [`    the unchanged input ${c.inputPasses ? 'already passes' : 'does not pass'}`] : []),
+    ...(c.inputPasses !== undefined
+      ? [`    the unchanged input ${c.inputPasses ? 'already passes' : 'does not pass'}`]
+      : []),
     ...(c.unreachable ? [`    unreachable: ${c.unreachable}`] : []),
     ...(c.output ? [`    output: ${c.output}`] : []),
   ];
@@ -77,12 +105,30 @@ function testCaseText(c: TestCaseView): string[] {
 }
 
 function stepText(s: TrajectoryStep): string[] {
-  const lines = [`  [${s.stage}] ${s.outcome} · ${s.llmCalls} LLM call${s.llmCalls === 1 ? '' : 's'} · ${s.inputTokens} in / ${s.outputTokens} out · $${s.costUsd.toFixed(4)} · ${(s.wallMs / 1000).toFixed(1)} s`];
-  for (const x of s.exchanges) lines.push(`    prompt (${x.conversation}):`, indent(clip(x.prompt), '      '), '    reply:', indent(clip(x.reply), '      '));
+  const lines = [
+    `  [${s.stage}] ${s.outcome} · ${s.llmCalls} LLM call${s.llmCalls === 1 ? '' : 's'} · ${s.inputTokens} in / ${s.outputTokens} out · $${s.costUsd.toFixed(4)} · ${(s.wallMs / 1000).toFixed(1)} s`,
+  ];
+  for (const x of s.exchanges)
+    lines.push(
+      `    prompt (${x.conversation}):`,
+      indent(clip(x.prompt), '      '),
+      '    reply:',
+      indent(clip(x.reply), '      '),
+    );
   if (s.code) lines.push('    code:', indent(clip(s.code, 2000), '      '));
   for (const e of s.executions) {
-    const out = [e.stdout && `stdout: ${clip(e.stdout, 400)}`, e.stderr && `stderr: ${clip(e.stderr, 400)}`, e.error && `error: ${clip(e.error, 400)}`, e.timedOut && 'timed out'].filter(Boolean).join('\n');
-    lines.push(`    execution ${e.label}${e.testCase !== undefined ? ` (test case ${e.testCase})` : ''}${e.durationMs !== undefined ? `, ${Math.round(e.durationMs)} ms` : ''}:`, indent(out || '(no output)', '      '));
+    const out = [
+      e.stdout && `stdout: ${clip(e.stdout, 400)}`,
+      e.stderr && `stderr: ${clip(e.stderr, 400)}`,
+      e.error && `error: ${clip(e.error, 400)}`,
+      e.timedOut && 'timed out',
+    ]
+      .filter(Boolean)
+      .join('\n');
+    lines.push(
+      `    execution ${e.label}${e.testCase !== undefined ? ` (test case ${e.testCase})` : ''}${e.durationMs !== undefined ? `, ${Math.round(e.durationMs)} ms` : ''}:`,
+      indent(out || '(no output)', '      '),
+    );
   }
   return lines;
 }

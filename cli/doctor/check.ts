@@ -17,15 +17,37 @@ export const warn = (detail: string, fix: string): CheckResult => ({ status: 'wa
 export const fail = (detail: string, fix: string): CheckResult => ({ status: 'fail', detail, fix });
 
 /** Runs the checks concurrently, each bounded by `timeoutMs` (a check that hangs fails, naming what it waited for). */
-export async function runChecks(checks: Check[], timeoutMs: number): Promise<Array<CheckResult & { name: string; ms: number }>> {
+export async function runChecks(
+  checks: Check[],
+  timeoutMs: number,
+): Promise<Array<CheckResult & { name: string; ms: number }>> {
   return Promise.all(
     checks.map(async (check) => {
       const started = Date.now();
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<CheckResult>((resolve) => {
-        timer = setTimeout(() => resolve(fail(`no answer within ${timeoutMs / 1000} s`, `run the step by hand to see where it hangs (sheetbench doctor --only "${check.name}")`)), timeoutMs);
+        timer = setTimeout(
+          () =>
+            resolve(
+              fail(
+                `no answer within ${timeoutMs / 1000} s`,
+                `run the step by hand to see where it hangs (sheetbench doctor --only "${check.name}")`,
+              ),
+            ),
+          timeoutMs,
+        );
       });
-      const result = await Promise.race([check.run().catch((err: unknown) => fail(`the check itself failed: ${err instanceof Error ? err.message : String(err)}`, 'bash scripts/setup.sh')), timedOut]);
+      const result = await Promise.race([
+        check
+          .run()
+          .catch((err: unknown) =>
+            fail(
+              `the check itself failed: ${err instanceof Error ? err.message : String(err)}`,
+              'bash scripts/setup.sh',
+            ),
+          ),
+        timedOut,
+      ]);
       clearTimeout(timer);
       return { name: check.name, ms: Date.now() - started, ...result };
     }),

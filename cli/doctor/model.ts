@@ -44,11 +44,17 @@ async function embedded(llm: LlmConfig) {
   } catch (err) {
     const { detail, fix } = splitFix((err as Error).message);
     const unknown = `--model ${Object.keys(LOCAL_MODELS).join(' or --model ')}; or --base-url URL with OPENAI_API_KEY for a model behind an endpoint`;
-    return fail(detail.replace(/; for a model behind.*$/, ''), fix ?? (localModelNamed(llm.model) ? installCommand(llm.model) : unknown));
+    return fail(
+      detail.replace(/; for a model behind.*$/, ''),
+      fix ?? (localModelNamed(llm.model) ? installCommand(llm.model) : unknown),
+    );
   }
-  if (!existsSync(file)) return fail(`model file ${file} not found`, 'bash scripts/setup.sh (or correct llm.localModelPath)');
+  if (!existsSync(file))
+    return fail(`model file ${file} not found`, 'bash scripts/setup.sh (or correct llm.localModelPath)');
   const named = llm.localModelPath ? undefined : localModelNamed(llm.model);
-  const fix = named ? `rm ${JSON.stringify(file)} && ${installCommand(named.name)}` : 'replace the file with a GGUF model';
+  const fix = named
+    ? `rm ${JSON.stringify(file)} && ${installCommand(named.name)}`
+    : 'replace the file with a GGUF model';
   if (!isGguf(file)) return fail(`${file} is not a GGUF file`, fix);
   if (named) {
     const size = statSync(file).size;
@@ -56,7 +62,8 @@ async function embedded(llm: LlmConfig) {
     if (!verifiedBySetup(file, named.spec.sha256)) return fail(`${file} was not verified by set-up (sha256)`, fix);
   }
   const llama = path.join(REPO_ROOT, '.tools/llama/node_modules/node-llama-cpp/package.json');
-  if (!existsSync(llama)) return fail(`node-llama-cpp is not installed (${path.dirname(llama)})`, 'bash scripts/setup.sh');
+  if (!existsSync(llama))
+    return fail(`node-llama-cpp is not installed (${path.dirname(llama)})`, 'bash scripts/setup.sh');
   const title = named ? `${named.name} (${named.spec.title}, size and sha256 verified by set-up)` : file;
   return ok(`embedded model ${title}, runs offline on CPU`);
 }
@@ -75,7 +82,11 @@ function isGguf(file: string): boolean {
 /** scripts/fetch-model.py records the sha256 it checked and the file's size and mtime; a changed file needs checking again. */
 function verifiedBySetup(file: string, sha256: string): boolean {
   try {
-    const stamp = JSON.parse(readFileSync(`${file}.verified`, 'utf8')) as { sha256: string; bytes: number; mtime: string };
+    const stamp = JSON.parse(readFileSync(`${file}.verified`, 'utf8')) as {
+      sha256: string;
+      bytes: number;
+      mtime: string;
+    };
     const info = statSync(file, { bigint: true });
     return stamp.sha256 === sha256 && stamp.bytes === Number(info.size) && stamp.mtime === String(info.mtimeNs);
   } catch {

@@ -17,7 +17,10 @@ export function versionChecks(opts: { nodeVersion?: string; python?: string } = 
       run: async () => {
         const [major, minor] = nodeVersion.replace(/^v/, '').split('.').map(Number);
         if (major > 20 || (major === 20 && minor >= 3)) return ok(`node ${nodeVersion} (${process.execPath})`);
-        return fail(`node ${nodeVersion} is older than 20.3 (the Temporal SDK needs it)`, 'install Node 20 (Debian: apt-get install nodejs from NodeSource, or nvm install 20)');
+        return fail(
+          `node ${nodeVersion} is older than 20.3 (the Temporal SDK needs it)`,
+          'install Node 20 (Debian: apt-get install nodejs from NodeSource, or nvm install 20)',
+        );
       },
     },
     {
@@ -27,7 +30,10 @@ export function versionChecks(opts: { nodeVersion?: string; python?: string } = 
         const { stdout } = await run(python, ['-c', 'import sys; print("%d.%d.%d" % sys.version_info[:3])']);
         const [major, minor] = stdout.trim().split('.').map(Number);
         if (major === 3 && minor >= 10) return ok(`${python} ${stdout.trim()}`);
-        return fail(`${python} is Python ${stdout.trim()} (3.10 or newer is needed)`, 'sudo apt-get install python3 (Debian 12 has 3.11)');
+        return fail(
+          `${python} is Python ${stdout.trim()} (3.10 or newer is needed)`,
+          'sudo apt-get install python3 (Debian 12 has 3.11)',
+        );
       },
     },
   ];
@@ -36,7 +42,14 @@ export function versionChecks(opts: { nodeVersion?: string; python?: string } = 
 const MiB = 1024 * 1024;
 
 /** Free space where the Temporal state and conversations live; `fsStat` can be replaced (tests simulate a full disk). */
-export function diskCheck(dirs: string[], opts: { fsStat?: (dir: string) => Promise<{ bavail: number; bsize: number }>; warnMiB?: number; failMiB?: number } = {}): Check {
+export function diskCheck(
+  dirs: string[],
+  opts: {
+    fsStat?: (dir: string) => Promise<{ bavail: number; bsize: number }>;
+    warnMiB?: number;
+    failMiB?: number;
+  } = {},
+): Check {
   const fsStat = opts.fsStat ?? ((dir: string) => statfs(dir));
   const [warnMiB, failMiB] = [opts.warnMiB ?? 1024, opts.failMiB ?? 200];
   return {
@@ -52,7 +65,8 @@ export function diskCheck(dirs: string[], opts: { fsStat?: (dir: string) => Prom
       const least = readings.sort((a, b) => a.free - b.free)[0]!;
       const detail = `${formatBytes(least.free)} free for the state folder ${least.dir}`;
       const fix = `free space on that file system, or move the state: set temporal.stateDir and conversation.dir in sheetbench.config.json to a folder with room (at least ${failMiB} MB)`;
-      if (least.free < failMiB * MiB) return fail(`${detail} (Temporal's database and conversations need room to grow)`, fix);
+      if (least.free < failMiB * MiB)
+        return fail(`${detail} (Temporal's database and conversations need room to grow)`, fix);
       if (least.free < warnMiB * MiB) return warn(`${detail}: a long run may fill it`, fix);
       return ok(detail);
     },
@@ -71,7 +85,10 @@ export function runFolderCheck(runsDir: string): Check {
         return ok(`${runsDir} is writable`);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-        const fix = code === 'ENOSPC' ? `free space on the file system of ${runsDir}, or give runs another folder: sheetbench run --out DIR` : `chown -R "$(id -un)" ${JSON.stringify(runsDir)} (or give runs another folder: sheetbench run --out DIR)`;
+        const fix =
+          code === 'ENOSPC'
+            ? `free space on the file system of ${runsDir}, or give runs another folder: sheetbench run --out DIR`
+            : `chown -R "$(id -un)" ${JSON.stringify(runsDir)} (or give runs another folder: sheetbench run --out DIR)`;
         return fail(`cannot write in ${runsDir}: ${code}`, fix);
       } finally {
         await rm(probe, { force: true }).catch(() => undefined);

@@ -14,7 +14,11 @@ export function libreOfficeCheck(opts: { sofficePath?: string } = {}): Check {
     name: 'LibreOffice',
     run: async () => {
       const dir = await mkdtemp(path.join(tmpdir(), 'sheetbench-doctor-lo-'));
-      const recalculator = LibreOfficeRecalculator.create({ profileRoot: path.join(dir, 'profile'), startTimeoutMs: 45_000, ...(opts.sofficePath ? { sofficePath: opts.sofficePath } : {}) });
+      const recalculator = LibreOfficeRecalculator.create({
+        profileRoot: path.join(dir, 'profile'),
+        startTimeoutMs: 45_000,
+        ...(opts.sofficePath ? { sofficePath: opts.sofficePath } : {}),
+      });
       try {
         const input = path.join(dir, 'in.xlsx');
         const book = new ExcelJS.Workbook();
@@ -46,7 +50,11 @@ export function sofficeOnPath(sofficePath = process.env.SHEETBENCH_SOFFICE ?? 's
     run: () =>
       new Promise((resolve) =>
         execFile('/bin/sh', ['-c', 'command -v "$1"', 'sh', sofficePath], (error, stdout) =>
-          resolve(error ? fail(`LibreOffice (${sofficePath}) is not installed: outputs cannot be recalculated`, INSTALL_LO) : ok(stdout.trim())),
+          resolve(
+            error
+              ? fail(`LibreOffice (${sofficePath}) is not installed: outputs cannot be recalculated`, INSTALL_LO)
+              : ok(stdout.trim()),
+          ),
         ),
       ),
   };

@@ -21,7 +21,11 @@ export async function assertReadyToStart(config: Config, opts: { recalc: boolean
   if (config.sandbox.backend === 'bwrap' || (config.sandbox.backend === 'auto' && !docker)) {
     checks.push(bubblewrapCheck(), {
       name: 'sandbox environment',
-      run: () => checkSandboxRuntime().then(() => ok('installed'), (err: Error) => ({ status: 'fail' as const, ...withFix(err.message) })),
+      run: () =>
+        checkSandboxRuntime().then(
+          () => ok('installed'),
+          (err: Error) => ({ status: 'fail' as const, ...withFix(err.message) }),
+        ),
     });
   }
   if (opts.recalc && config.recalc.engine === 'libreoffice') checks.push(sofficeOnPath());

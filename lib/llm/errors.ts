@@ -7,7 +7,11 @@ export class LlmError extends Error {
   readonly retryable?: boolean;
   readonly status?: number;
 
-  constructor(failureClass: LlmFailureClass, message: string, opts: { retryable?: boolean; status?: number; cause?: unknown } = {}) {
+  constructor(
+    failureClass: LlmFailureClass,
+    message: string,
+    opts: { retryable?: boolean; status?: number; cause?: unknown } = {},
+  ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'LlmError';
     this.class = failureClass;

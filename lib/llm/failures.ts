@@ -23,13 +23,27 @@ const NOT_RETRYABLE: ReadonlySet<LlmFailureClass> = new Set(['bad_request', 'aut
 const CONTEXT_TOO_LONG =
   /context[_ ]length|context window|maximum context|too many tokens|prompt is too long|reduce the length|exceeds? the (model'?s? )?(context|maximum)/i;
 
-const CONNECTION_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const CONNECTION_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+const TIMEOUT_CODES = new Set([
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
 
 /** Maps any error from a provider call to a failure class and whether another attempt may succeed. */
 export function classifyLlmError(err: unknown, opts: ClassifyOptions = {}): LlmFailure {
   const failure = classOf(err, opts);
-  const retryable = err instanceof LlmError && err.retryable !== undefined ? err.retryable : !NOT_RETRYABLE.has(failure.class);
+  const retryable =
+    err instanceof LlmError && err.retryable !== undefined ? err.retryable : !NOT_RETRYABLE.has(failure.class);
   return { retryable, ...failure, ...shouldRetryOverride(err) };
 }
 

@@ -27,7 +27,10 @@ export type ProviderConfig = Pick<LlmConfig, 'requestTimeoutMs'> &
  * otherwise the OpenAI-compatible endpoint. With `rateLimit`, calls share that limit with other processes on this
  * host; with `sharedLimiter` (the Temporal-wide limit), with every worker on every host — first that, then this host's.
  */
-export function createProvider(config: ProviderConfig, opts: { rateLimit?: RateLimitSettings; sharedLimiter?: RateLimiter } = {}): LlmProvider {
+export function createProvider(
+  config: ProviderConfig,
+  opts: { rateLimit?: RateLimitSettings; sharedLimiter?: RateLimiter } = {},
+): LlmProvider {
   let provider: LlmProvider = usesLocalModel(config) ? new LocalProvider(config) : new OpenAiProvider(config);
   if (opts.rateLimit) provider = new RateLimitedProvider(provider, new FileRateLimiter(opts.rateLimit));
   if (opts.sharedLimiter) provider = new RateLimitedProvider(provider, opts.sharedLimiter);

@@ -36,5 +36,7 @@ export function localModelNamed(name: string): { name: string; spec: LocalModelS
 
 /** The set-up command that installs an embedded model. */
 export function installCommand(name: string): string {
-  return registry.models[name]?.installedBy === 'option' ? `bash scripts/setup.sh --with-model ${name}` : 'bash scripts/setup.sh';
+  return registry.models[name]?.installedBy === 'option'
+    ? `bash scripts/setup.sh --with-model ${name}`
+    : 'bash scripts/setup.sh';
 }

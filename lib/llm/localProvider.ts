@@ -54,10 +54,16 @@ export class LocalProvider implements LlmProvider {
 }
 
 function contextSizeFor(local: LoadedLocalModel, messages: ChatMessage[], maxTokens: number): number {
-  const promptTokens = messages.reduce((sum, m) => sum + local.model.tokenize(m.content).length, TEMPLATE_OVERHEAD_TOKENS);
+  const promptTokens = messages.reduce(
+    (sum, m) => sum + local.model.tokenize(m.content).length,
+    TEMPLATE_OVERHEAD_TOKENS,
+  );
   const limit = local.model.trainContextSize;
   if (promptTokens >= limit) {
-    throw new LlmError('context_too_long', `prompt of ~${promptTokens} tokens exceeds the local model's context of ${limit}`);
+    throw new LlmError(
+      'context_too_long',
+      `prompt of ~${promptTokens} tokens exceeds the local model's context of ${limit}`,
+    );
   }
   return Math.min(limit, roundUp(promptTokens + maxTokens, 256));
 }
@@ -69,7 +75,9 @@ function roundUp(n: number, step: number): number {
 /** The trailing empty model turn is where node-llama-cpp writes the reply. */
 function historyOf(messages: ChatMessage[]): LlamaHistoryItem[] {
   const items = messages.map((m): LlamaHistoryItem =>
-    m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role === 'tool' ? 'user' : m.role, text: m.content },
+    m.role === 'assistant'
+      ? { type: 'model', response: [m.content] }
+      : { type: m.role === 'tool' ? 'user' : m.role, text: m.content },
   );
   return [...items, { type: 'model', response: [] }];
 }

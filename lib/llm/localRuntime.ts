@@ -26,12 +26,13 @@ export interface LlamaContext {
   dispose(): Promise<void>;
 }
 export interface LlamaSequence {
-  readonly tokenMeter: { getState(): object; diff(before: object): { usedInputTokens: number; usedOutputTokens: number } };
+  readonly tokenMeter: {
+    getState(): object;
+    diff(before: object): { usedInputTokens: number; usedOutputTokens: number };
+  };
 }
 export type LlamaHistoryItem =
-  | { type: 'system'; text: string }
-  | { type: 'user'; text: string }
-  | { type: 'model'; response: string[] };
+  { type: 'system'; text: string } | { type: 'user'; text: string } | { type: 'model'; response: string[] };
 export interface LlamaChat {
   generateResponse(
     history: LlamaHistoryItem[],
@@ -74,7 +75,8 @@ async function load(modelPath: string): Promise<LoadedLocalModel> {
 
 async function importLlama(): Promise<LlamaModule> {
   const manifest = path.join(llamaPackageDir, 'package.json');
-  if (!existsSync(manifest)) throw notInstalled(`node-llama-cpp not found in ${path.dirname(llamaPackageDir)}`, 'bash scripts/setup.sh');
+  if (!existsSync(manifest))
+    throw notInstalled(`node-llama-cpp not found in ${path.dirname(llamaPackageDir)}`, 'bash scripts/setup.sh');
   const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { main?: string; exports?: { '.'?: { import?: string } } };
   const entry = pkg.exports?.['.']?.import ?? pkg.main ?? 'index.js';
   return (await import(pathToFileURL(path.join(llamaPackageDir, entry)).href)) as LlamaModule;
@@ -91,10 +93,18 @@ export function embeddedModelPath(modelName: string): string {
     );
   }
   const file = path.join(LOCAL_MODELS_DIR, model.spec.file);
-  if (!existsSync(file)) throw notInstalled(`${model.name} (${model.spec.title}) is not installed: ${file} not found`, installCommand(model.name));
+  if (!existsSync(file))
+    throw notInstalled(
+      `${model.name} (${model.spec.title}) is not installed: ${file} not found`,
+      installCommand(model.name),
+    );
   return file;
 }
 
 function notInstalled(what: string, fix: string): LlmError {
-  return new LlmError('bad_request', `local model unavailable: ${what}. Fix: run \`${fix}\` (or set llm.localModelPath)`, { retryable: false });
+  return new LlmError(
+    'bad_request',
+    `local model unavailable: ${what}. Fix: run \`${fix}\` (or set llm.localModelPath)`,
+    { retryable: false },
+  );
 }

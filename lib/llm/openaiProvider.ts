@@ -2,7 +2,16 @@ import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { LlmError } from './errors';
 import { estimateMessageTokens, estimateTokens } from './tokenEstimate';
-import type { ChatMessage, ChatRequest, ChatResponse, CompleteOptions, FinishReason, LlmProvider, TokenUsage, ToolCall } from './types';
+import type {
+  ChatMessage,
+  ChatRequest,
+  ChatResponse,
+  CompleteOptions,
+  FinishReason,
+  LlmProvider,
+  TokenUsage,
+  ToolCall,
+} from './types';
 
 export interface OpenAiProviderConfig {
   baseUrl?: string;
@@ -56,13 +65,20 @@ function toOpenAiMessage(m: ChatMessage): ChatCompletionMessageParam {
     return {
       role: 'assistant',
       content: m.content || null,
-      tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
+      tool_calls: m.toolCalls.map((c) => ({
+        id: c.id,
+        type: 'function' as const,
+        function: { name: c.name, arguments: c.arguments },
+      })),
     };
   }
   if (m.role === 'user' && m.images?.length) {
     return {
       role: 'user',
-      content: [{ type: 'text', text: m.content }, ...m.images.map((url) => ({ type: 'image_url' as const, image_url: { url } }))],
+      content: [
+        { type: 'text', text: m.content },
+        ...m.images.map((url) => ({ type: 'image_url' as const, image_url: { url } })),
+      ],
     };
   }
   return { role: m.role, content: m.content } as ChatCompletionMessageParam;
@@ -99,7 +115,9 @@ function malformedReason(data: ChatCompletion | undefined): string {
 }
 
 function finishReasonOf(reason: string | null | undefined): FinishReason {
-  return reason === 'stop' || reason === 'length' || reason === 'content_filter' || reason === 'tool_calls' ? reason : 'other';
+  return reason === 'stop' || reason === 'length' || reason === 'content_filter' || reason === 'tool_calls'
+    ? reason
+    : 'other';
 }
 
 /** Servers that omit usage still cost tokens: estimate so budgets keep counting. */

@@ -9,7 +9,10 @@ const DEFAULT_REPLY_ESTIMATE = 1024;
 export class RateLimitedProvider implements LlmProvider {
   readonly name: string;
 
-  constructor(private readonly inner: LlmProvider, private readonly limiter: RateLimiter) {
+  constructor(
+    private readonly inner: LlmProvider,
+    private readonly limiter: RateLimiter,
+  ) {
     this.name = inner.name;
   }
 

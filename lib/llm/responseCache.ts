@@ -30,7 +30,17 @@ const storedResponseSchema = z.object({
 export function cacheKeyOf(request: ChatRequest, discriminator?: string): string {
   const { model, messages, temperature, maxTokens, topP, tools, toolChoice } = request;
   // topP/tools/toolChoice are undefined for plain chat, so those keys are unchanged from before they existed.
-  const identity = { format: CACHE_FORMAT, model, messages, temperature, maxTokens, topP, tools, toolChoice, discriminator };
+  const identity = {
+    format: CACHE_FORMAT,
+    model,
+    messages,
+    temperature,
+    maxTokens,
+    topP,
+    tools,
+    toolChoice,
+    discriminator,
+  };
   return createHash('sha256').update(canonicalJson(identity)).digest('hex');
 }
 

@@ -36,13 +36,20 @@ export class TextActionProvider implements LlmProvider {
 const ACTION_BLOCK = /```action\s*\n([\s\S]*?)```/g;
 
 export function actionProtocolPrompt(tools: ToolSpec[]): string {
-  const list = tools.map((t) => `- ${t.function.name}: ${t.function.description}\n  arguments (JSON schema): ${JSON.stringify(t.function.parameters)}`);
+  const list = tools.map(
+    (t) =>
+      `- ${t.function.name}: ${t.function.description}\n  arguments (JSON schema): ${JSON.stringify(t.function.parameters)}`,
+  );
   return [
     'You can use these tools:',
     ...list,
     'To call a tool, write a fenced block exactly like this (one block per call), then stop and wait for the result:',
     '```action\n{"tool": "<tool name>", "args": { ... }}\n```',
-    ...(tools.some((t) => t.function.name === PYTHON_TOOL) ? [`To run Python code with ${PYTHON_TOOL}, you can also write it in a \`\`\`python block, then stop and wait for its output.`] : []),
+    ...(tools.some((t) => t.function.name === PYTHON_TOOL)
+      ? [
+          `To run Python code with ${PYTHON_TOOL}, you can also write it in a \`\`\`python block, then stop and wait for its output.`,
+        ]
+      : []),
     'When you have the final answer, reply with plain text and no action block.',
   ].join('\n');
 }
@@ -65,22 +72,37 @@ const NAMED_FENCE = /```([A-Za-z_][\w-]*)[ \t]*\n([\s\S]*?)```/g;
  * The tool calls in a reply and the text around them: ```action blocks first; else the model's own forms (<tool_call>
  * tags, a JSON fence, the whole reply as one JSON object, a fence named after the tool) when they name an offered tool.
  */
-export function parseToolCalls(text: string, offered: ToolSpec[], ranBefore: ReadonlySet<string> = new Set()): { calls: ToolCall[]; rest: string } {
+export function parseToolCalls(
+  text: string,
+  offered: ToolSpec[],
+  ranBefore: ReadonlySet<string> = new Set(),
+): { calls: ToolCall[]; rest: string } {
   const actions = parseActions(text);
   if (actions.length) return { calls: actions, rest: text.replace(ACTION_BLOCK, '').trim() };
   const names = offered.map((t) => t.function.name);
   for (const pattern of [TAGGED_CALL, JSON_FENCE]) {
     const matches = [...text.matchAll(pattern)];
     const calls = matches.map((m) => nativeJsonCall(m[1], names));
-    if (matches.length && calls.every(Boolean)) return { calls: numbered(calls as NamedCall[]), rest: text.replace(pattern, '').trim() };
+    if (matches.length && calls.every(Boolean))
+      return { calls: numbered(calls as NamedCall[]), rest: text.replace(pattern, '').trim() };
   }
   const whole = nativeJsonCall(text.trim(), names);
   if (whole) return { calls: numbered([whole]), rest: '' };
   const fenced = [...text.matchAll(NAMED_FENCE)].flatMap((m) => namedFenceCall(m[1], m[2], offered) ?? []);
-  if (fenced.length) return { calls: numbered(fenced), rest: text.replace(NAMED_FENCE, (block, name: string) => (names.includes(name) ? '' : block)).trim() };
+  if (fenced.length)
+    return {
+      calls: numbered(fenced),
+      rest: text.replace(NAMED_FENCE, (block, name: string) => (names.includes(name) ? '' : block)).trim(),
+    };
   if (names.includes(PYTHON_TOOL)) {
-    const code = [...text.matchAll(PYTHON_FENCE)].map((m) => m[1].replace(/\n$/, '')).filter((c) => c.trim() && !ranBefore.has(c.trim()));
-    if (code.length) return { calls: numbered(code.map((c) => ({ name: PYTHON_TOOL, arguments: JSON.stringify({ code: c }) }))), rest: text.replace(PYTHON_FENCE, '').trim() };
+    const code = [...text.matchAll(PYTHON_FENCE)]
+      .map((m) => m[1].replace(/\n$/, ''))
+      .filter((c) => c.trim() && !ranBefore.has(c.trim()));
+    if (code.length)
+      return {
+        calls: numbered(code.map((c) => ({ name: PYTHON_TOOL, arguments: JSON.stringify({ code: c }) }))),
+        rest: text.replace(PYTHON_FENCE, '').trim(),
+      };
   }
   return { calls: [], rest: text };
 }
@@ -118,7 +140,8 @@ function namedFenceCall(name: string, body: string, offered: ToolSpec[]): NamedC
   if (!tool) return undefined;
   const json = safeJson(body.trim());
   if (json && typeof json === 'object' && !Array.isArray(json)) return { name, arguments: JSON.stringify(json) };
-  const params = tool.function.parameters as { properties?: Record<string, { type?: string }>; required?: string[] } | undefined;
+  const params = tool.function.parameters as
+    { properties?: Record<string, { type?: string }>; required?: string[] } | undefined;
   const field = (params?.required ?? []).find((key) => params?.properties?.[key]?.type === 'string');
   return field ? { name, arguments: JSON.stringify({ [field]: body.replace(/\n$/, '') }) } : undefined;
 }
@@ -130,9 +153,15 @@ function numbered(calls: NamedCall[]): ToolCall[] {
 function textMessages(messages: ChatMessage[], tools: ToolSpec[]): ChatMessage[] {
   const toolOf = new Map(messages.flatMap((m) => (m.toolCalls ?? []).map((c) => [c.id, c.name] as const)));
   const out: ChatMessage[] = messages.map((m) => {
-    if (m.role === 'tool') return { role: 'user', content: `Result of ${toolOf.get(m.toolCallId ?? '') ?? 'the action'} (${m.toolCallId ?? 'action'}):\n${readableResult(m.content)}` };
+    if (m.role === 'tool')
+      return {
+        role: 'user',
+        content: `Result of ${toolOf.get(m.toolCallId ?? '') ?? 'the action'} (${m.toolCallId ?? 'action'}):\n${readableResult(m.content)}`,
+      };
     if (m.role === 'assistant' && m.toolCalls?.length) {
-      const blocks = m.toolCalls.map((c) => `\`\`\`action\n{"tool": ${JSON.stringify(c.name)}, "args": ${c.arguments || '{}'}}\n\`\`\``);
+      const blocks = m.toolCalls.map(
+        (c) => `\`\`\`action\n{"tool": ${JSON.stringify(c.name)}, "args": ${c.arguments || '{}'}}\n\`\`\``,
+      );
       return { role: 'assistant', content: [m.content, ...blocks].filter(Boolean).join('\n') };
     }
     return { role: m.role, content: m.content };
@@ -140,7 +169,8 @@ function textMessages(messages: ChatMessage[], tools: ToolSpec[]): ChatMessage[]
   if (!tools.length) return out;
   const protocol = actionProtocolPrompt(tools);
   const first = out[0];
-  if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${protocol}` }, ...out.slice(1)];
+  if (first?.role === 'system')
+    return [{ role: 'system', content: `${first.content}\n\n${protocol}` }, ...out.slice(1)];
   return [{ role: 'system', content: protocol }, ...out];
 }
 
@@ -153,7 +183,14 @@ export function readableResult(content: string): string {
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return content;
   const lines: string[] = [];
   for (const [key, value] of Object.entries(parsed)) {
-    if (value === '' || value === false || value === null || value === undefined || (Array.isArray(value) && !value.length)) continue;
+    if (
+      value === '' ||
+      value === false ||
+      value === null ||
+      value === undefined ||
+      (Array.isArray(value) && !value.length)
+    )
+      continue;
     if (typeof value === 'string' && value.includes('\n')) lines.push(`${key}:`, value.replace(/\n$/, ''));
     else lines.push(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
   }

@@ -46,7 +46,12 @@ const SCRIPT_EXIT: Record<number, string> = {
   5: 'Excel is not available through COM',
 };
 
-export function excelScriptArgs(o: { scriptPath: string; inputPath: string; outputPath: string; materializeSpills: boolean }): string[] {
+export function excelScriptArgs(o: {
+  scriptPath: string;
+  inputPath: string;
+  outputPath: string;
+  materializeSpills: boolean;
+}): string[] {
   return [
     '-NoProfile',
     '-NonInteractive',
@@ -83,7 +88,9 @@ export class ExcelRecalculator implements Recalculator {
   recalc(inputPath: string, outputPath: string, opts: { timeoutMs?: number } = {}): Promise<RecalcResult> {
     const done = startResult(this.engine);
     if (this.closed) return Promise.resolve(done('the recalculator is closed'));
-    return this.queue.run(async () => done(await this.recalcNow(inputPath, outputPath, opts.timeoutMs ?? this.opts.defaultTimeoutMs)));
+    return this.queue.run(async () =>
+      done(await this.recalcNow(inputPath, outputPath, opts.timeoutMs ?? this.opts.defaultTimeoutMs)),
+    );
   }
 
   async close(): Promise<void> {
@@ -97,7 +104,12 @@ export class ExcelRecalculator implements Recalculator {
     const inputError = await checkInput(input);
     if (inputError) return inputError;
     const staged = await stageOutput(path.resolve(outputPath));
-    const args = excelScriptArgs({ scriptPath: this.opts.scriptPath, inputPath: input, outputPath: staged.tempPath, materializeSpills: this.opts.materializeSpills });
+    const args = excelScriptArgs({
+      scriptPath: this.opts.scriptPath,
+      inputPath: input,
+      outputPath: staged.tempPath,
+      materializeSpills: this.opts.materializeSpills,
+    });
     const error = await this.runScript(windowsCommandLine(args), timeoutMs);
     if (error) {
       await staged.discard();
@@ -135,14 +147,19 @@ export class ExcelRecalculator implements Recalculator {
 function describeExit(exit: { code: number | null; error?: string }, stderr: string): string | undefined {
   if (exit.error) return `PowerShell could not run: ${exit.error}`;
   if (exit.code === 0) return undefined;
-  const what = (exit.code !== null && SCRIPT_EXIT[exit.code]) || `PowerShell exited with code ${exit.code ?? 'none (killed)'}`;
+  const what =
+    (exit.code !== null && SCRIPT_EXIT[exit.code]) || `PowerShell exited with code ${exit.code ?? 'none (killed)'}`;
   return stderr ? `${what}: ${stderr}` : what;
 }
 
 const windowsDeps: ExcelDeps = {
   spawn(file, commandLine) {
     // The command line is quoted by windowsCommandLine(); Node must pass it through untouched.
-    const child = spawn(file, [commandLine], { windowsVerbatimArguments: true, windowsHide: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, [commandLine], {
+      windowsVerbatimArguments: true,
+      windowsHide: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<{ code: number | null; error?: string }>((resolve) => {
       child.once('error', (err) => resolve({ code: null, error: err.message }));
       child.once('exit', (code) => resolve({ code }));

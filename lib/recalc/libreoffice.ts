@@ -13,8 +13,14 @@ import { killOrphanedInstances } from './staleInstances';
 export const libreOfficeOptionsSchema = z.object({
   /** Pool size: soffice instances, each converting one file at a time. Two gave ≈ 1.5× on 2 cores. */
   instances: z.number().int().min(1).max(16).default(1),
-  sofficePath: z.string().min(1).default(process.env.SHEETBENCH_SOFFICE ?? 'soffice'),
-  pythonPath: z.string().min(1).default(process.env.SHEETBENCH_UNO_PYTHON ?? '/usr/bin/python3'),
+  sofficePath: z
+    .string()
+    .min(1)
+    .default(process.env.SHEETBENCH_SOFFICE ?? 'soffice'),
+  pythonPath: z
+    .string()
+    .min(1)
+    .default(process.env.SHEETBENCH_UNO_PYTHON ?? '/usr/bin/python3'),
   /** Parent folder of the instances' profiles; a fresh temporary folder (removed by close) when absent. */
   profileRoot: z.string().min(1).optional(),
   startTimeoutMs: z.number().int().positive().default(60_000),
@@ -47,14 +53,18 @@ export class LibreOfficeRecalculator implements Recalculator {
     const ownedRoot = opts.profileRoot ? undefined : mkdtempSync(path.join(os.tmpdir(), 'sheetbench-lo-'));
     const root = opts.profileRoot ?? ownedRoot!;
     const tag = `${process.pid}_${randomBytes(3).toString('hex')}`;
-    const instances = Array.from({ length: opts.instances }, (_, i) => new LoInstance({
-      sofficePath: opts.sofficePath,
-      pythonPath: opts.pythonPath,
-      profileDir: path.join(root, `profile-${i}`),
-      pipeName: `sheetbench_lo_${tag}_${i}`,
-      startTimeoutMs: opts.startTimeoutMs,
-      recycleAfter: opts.recycleAfter,
-    }));
+    const instances = Array.from(
+      { length: opts.instances },
+      (_, i) =>
+        new LoInstance({
+          sofficePath: opts.sofficePath,
+          pythonPath: opts.pythonPath,
+          profileDir: path.join(root, `profile-${i}`),
+          pipeName: `sheetbench_lo_${tag}_${i}`,
+          startTimeoutMs: opts.startTimeoutMs,
+          recycleAfter: opts.recycleAfter,
+        }),
+    );
     return new LibreOfficeRecalculator(instances, opts.defaultTimeoutMs, root, ownedRoot !== undefined);
   }
 

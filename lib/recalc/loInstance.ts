@@ -80,7 +80,8 @@ export class LoInstance {
   }
 
   private async convertNow(inputPath: string, outputPath: string, timeoutMs: number): Promise<ConversionOutcome> {
-    if (this.running && (this.running.exited || this.conversionsSinceStart >= this.opts.recycleAfter)) await this.stop();
+    if (this.running && (this.running.exited || this.conversionsSinceStart >= this.opts.recycleAfter))
+      await this.stop();
     if (!this.running) {
       const startError = await this.start();
       if (startError) return { ok: false, error: `LibreOffice did not start: ${startError}` };
@@ -98,14 +99,23 @@ export class LoInstance {
     });
     run.bridge.stdin!.write(JSON.stringify({ id, input, output }) + '\n');
     const outcome = await raceTimeout(
-      [reply, run.died.then((why): ConversionOutcome => ({ ok: false, error: `LibreOffice died during the conversion: ${why}` }))],
+      [
+        reply,
+        run.died.then((why): ConversionOutcome => ({
+          ok: false,
+          error: `LibreOffice died during the conversion: ${why}`,
+        })),
+      ],
       timeoutMs,
       TIMED_OUT,
     );
     this.onReply = undefined;
     if (outcome === TIMED_OUT) {
       await this.kill();
-      return { ok: false, error: `timed out after ${timeoutMs} ms; LibreOffice was killed and restarts for the next file` };
+      return {
+        ok: false,
+        error: `timed out after ${timeoutMs} ms; LibreOffice was killed and restarts for the next file`,
+      };
     }
     // The UNO bridge can report the death first (the process exit comes a moment later): it is the same event.
     if (!outcome.ok && /DisposedException|bridge disposed/i.test(outcome.error ?? '')) {
@@ -126,7 +136,7 @@ export class LoInstance {
     this.running = run;
     const ready = new Promise<string | undefined>((resolve) => {
       this.onReply = (line) => {
-        if ('ready' in line) resolve(line.ready ? undefined : line.error ?? 'bridge could not connect');
+        if ('ready' in line) resolve(line.ready ? undefined : (line.error ?? 'bridge could not connect'));
       };
     });
     const error = await raceTimeout(
@@ -156,7 +166,9 @@ export class LoInstance {
       { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     if (soffice.pid !== undefined) trackGroup(soffice);
-    const bridge = spawn(pythonPath, [BRIDGE_SCRIPT, pipeName, String(startTimeoutMs / 1000)], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const bridge = spawn(pythonPath, [BRIDGE_SCRIPT, pipeName, String(startTimeoutMs / 1000)], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const run: Running = { soffice, bridge, exited: false, stderrTail: '', died: Promise.resolve('') };
     run.died = new Promise<string>((resolve) => {
       const died = (what: string) => {
@@ -262,7 +274,9 @@ async function groupGone(child: ChildProcess, capMs: number): Promise<void> {
 
 function exited(child: ChildProcess, capMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
-  return raceTimeout([new Promise<void>((resolve) => child.once('exit', () => resolve()))], capMs, undefined).then(() => undefined);
+  return raceTimeout([new Promise<void>((resolve) => child.once('exit', () => resolve()))], capMs, undefined).then(
+    () => undefined,
+  );
 }
 
 /** The first of `promises` to settle, or `onTimeout` after `ms`. */

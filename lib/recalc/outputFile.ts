@@ -16,7 +16,10 @@ export interface StagedOutput {
 export async function stageOutput(outputPath: string): Promise<StagedOutput> {
   const dir = path.dirname(outputPath);
   await mkdir(dir, { recursive: true });
-  const tempPath = path.join(dir, `.${path.basename(outputPath, path.extname(outputPath))}.${randomBytes(4).toString('hex')}.recalc.xlsx`);
+  const tempPath = path.join(
+    dir,
+    `.${path.basename(outputPath, path.extname(outputPath))}.${randomBytes(4).toString('hex')}.recalc.xlsx`,
+  );
   const discard = () => rm(tempPath, { force: true });
   return {
     tempPath,

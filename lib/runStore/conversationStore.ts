@@ -15,11 +15,21 @@ export async function readConversation(layout: RunLayout, taskId: string, name: 
   return readJsonOr<ChatMessage[]>(conversationPath(layout, taskId, name), []);
 }
 
-export async function writeConversation(layout: RunLayout, taskId: string, name: string, messages: ChatMessage[]): Promise<void> {
+export async function writeConversation(
+  layout: RunLayout,
+  taskId: string,
+  name: string,
+  messages: ChatMessage[],
+): Promise<void> {
   await writeJsonAtomic(conversationPath(layout, taskId, name), messages);
 }
 
-export async function conversationUpTo(layout: RunLayout, taskId: string, name: string, turn: number): Promise<ChatMessage[]> {
+export async function conversationUpTo(
+  layout: RunLayout,
+  taskId: string,
+  name: string,
+  turn: number,
+): Promise<ChatMessage[]> {
   const messages = await readConversation(layout, taskId, name);
   if (messages.length < turn) {
     throw new Error(`conversation ${name} of task ${taskId} has ${messages.length} messages, turn ${turn} requested`);

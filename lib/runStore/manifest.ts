@@ -32,7 +32,12 @@ export const runManifestSchema = z.object({
     maxTokens: z.number().int().optional(),
     localModelPath: z.string().optional(),
   }),
-  agentSettings: z.object({ maxTurns: z.number().int(), maxRevisions: z.number().int(), previewRows: z.number().int(), promptVersion: z.string() }),
+  agentSettings: z.object({
+    maxTurns: z.number().int(),
+    maxRevisions: z.number().int(),
+    previewRows: z.number().int(),
+    promptVersion: z.string(),
+  }),
   experimentHash: z.string(),
 });
 export type RunManifest = z.infer<typeof runManifestSchema>;
@@ -79,7 +84,9 @@ export function recordedDatasetDir(runDir: string, datasetDir: string, artifacts
   if (!artifactsRoot) return datasetDir;
   const root = path.resolve(artifactsRoot);
   const inside = (p: string) => !path.relative(root, p).startsWith('..') && !path.isAbsolute(path.relative(root, p));
-  return inside(runDir) && inside(datasetDir) ? path.relative(runDir, datasetDir).split(path.sep).join('/') : datasetDir;
+  return inside(runDir) && inside(datasetDir)
+    ? path.relative(runDir, datasetDir).split(path.sep).join('/')
+    : datasetDir;
 }
 
 export async function writeManifest(runDir: string, m: RunManifest): Promise<void> {

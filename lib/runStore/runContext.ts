@@ -44,7 +44,8 @@ async function loadRunContext<T extends TaskRecord>(runDir: string): Promise<Run
     layout: new RunLayout(runDir),
     tasks,
     task(taskId) {
-      const t = byId.get(taskId) ?? ((manifest.epochs ?? 1) > 1 ? byId.get(parseAttemptKey(taskId).taskKey) : undefined);
+      const t =
+        byId.get(taskId) ?? ((manifest.epochs ?? 1) > 1 ? byId.get(parseAttemptKey(taskId).taskKey) : undefined);
       if (!t) throw new DatasetError('not in this run', taskId);
       return t;
     },

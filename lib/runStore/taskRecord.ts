@@ -11,7 +11,10 @@ export interface SelectOptions {
 
 /** A dataset, a task record or a task's files that cannot be used: the message names the task and the cause. */
 export class DatasetError extends Error {
-  constructor(message: string, readonly taskId?: string | number) {
+  constructor(
+    message: string,
+    readonly taskId?: string | number,
+  ) {
     super(taskId === undefined ? message : `task ${taskId}: ${message}`);
     this.name = 'DatasetError';
   }
@@ -23,7 +26,11 @@ export function taskKey(id: number | string): string {
 }
 
 /** The selected tasks; ids the dataset does not have are refused together, in the words `unknown` gives. */
-export function selectTasks<T extends TaskRecord>(tasks: T[], select: SelectOptions, unknown: (missing: string[]) => string): T[] {
+export function selectTasks<T extends TaskRecord>(
+  tasks: T[],
+  select: SelectOptions,
+  unknown: (missing: string[]) => string,
+): T[] {
   let selected = tasks;
   if (select.ids?.length) {
     const known = new Set(tasks.map((t) => taskKey(t.id)));

@@ -38,7 +38,9 @@ export function detectCgroupLayout(): Promise<Layout | null> {
 
 async function detect(): Promise<Layout | null> {
   const own = parseProcCgroup(await readFile('/proc/self/cgroup', 'utf8'));
-  const v1 = Object.fromEntries(V1_CONTROLLERS.map((c) => [c, own.get(c) === undefined ? '' : join(ROOT, c, own.get(c)!)]));
+  const v1 = Object.fromEntries(
+    V1_CONTROLLERS.map((c) => [c, own.get(c) === undefined ? '' : join(ROOT, c, own.get(c)!)]),
+  );
   if (V1_CONTROLLERS.every((c) => v1[c]) && (await allWritable(Object.values(v1)))) {
     return { kind: 'v1', dirs: v1 as Record<(typeof V1_CONTROLLERS)[number], string> };
   }
@@ -46,7 +48,8 @@ async function detect(): Promise<Layout | null> {
   if (unified !== undefined) {
     const dir = join(ROOT, unified);
     const controllers = await readFile(join(dir, 'cgroup.controllers'), 'utf8').catch(() => '');
-    if (['memory', 'pids'].every((c) => controllers.split(/\s+/).includes(c)) && (await allWritable([dir]))) return { kind: 'v2', dir };
+    if (['memory', 'pids'].every((c) => controllers.split(/\s+/).includes(c)) && (await allWritable([dir])))
+      return { kind: 'v2', dir };
   }
   return null;
 }
@@ -71,12 +74,17 @@ async function allWritable(dirs: string[]): Promise<boolean> {
   }
 }
 
-export async function createSandboxCgroup(limits: SandboxLimits, owner?: { uid: number; gid: number }): Promise<SandboxCgroup | null> {
+export async function createSandboxCgroup(
+  limits: SandboxLimits,
+  owner?: { uid: number; gid: number },
+): Promise<SandboxCgroup | null> {
   const layout = await detectCgroupLayout();
   if (!layout) return null;
   const name = `sheetbench-${randomBytes(6).toString('hex')}`;
   try {
-    return layout.kind === 'v1' ? await createV1(layout.dirs, name, limits, owner) : await createV2(layout.dir, name, limits, owner);
+    return layout.kind === 'v1'
+      ? await createV1(layout.dirs, name, limits, owner)
+      : await createV2(layout.dir, name, limits, owner);
   } catch {
     return null; // e.g. controllers not delegated after all: rlimits still apply
   }
@@ -87,7 +95,12 @@ const CPU_QUOTA_US = 100_000;
 
 const bytes = (mib: number) => String(mib * 1024 * 1024);
 
-async function createV1(base: Record<string, string>, name: string, limits: SandboxLimits, owner?: { uid: number; gid: number }): Promise<SandboxCgroup> {
+async function createV1(
+  base: Record<string, string>,
+  name: string,
+  limits: SandboxLimits,
+  owner?: { uid: number; gid: number },
+): Promise<SandboxCgroup> {
   const dirs = V1_CONTROLLERS.map((c) => join(base[c], name));
   await Promise.all(dirs.map((d) => mkdir(d)));
   const [memory, pids, cpu] = dirs;
@@ -102,13 +115,20 @@ async function createV1(base: Record<string, string>, name: string, limits: Sand
     kind: 'v1',
     procsFiles,
     pids: () => readPids(join(pids, 'cgroup.procs')),
-    oomKilled: async () => /oom_kill [1-9]/.test(await readFile(join(memory, 'memory.oom_control'), 'utf8').catch(() => '')),
-    settle: (timeoutMs) => settleGroup(join(pids, 'pids.current'), () => readPids(join(pids, 'cgroup.procs')), timeoutMs),
+    oomKilled: async () =>
+      /oom_kill [1-9]/.test(await readFile(join(memory, 'memory.oom_control'), 'utf8').catch(() => '')),
+    settle: (timeoutMs) =>
+      settleGroup(join(pids, 'pids.current'), () => readPids(join(pids, 'cgroup.procs')), timeoutMs),
     remove: () => removeDirs(dirs, () => readPids(join(pids, 'cgroup.procs'))),
   };
 }
 
-async function createV2(base: string, name: string, limits: SandboxLimits, owner?: { uid: number; gid: number }): Promise<SandboxCgroup> {
+async function createV2(
+  base: string,
+  name: string,
+  limits: SandboxLimits,
+  owner?: { uid: number; gid: number },
+): Promise<SandboxCgroup> {
   const dir = join(base, name);
   await writeFile(join(base, 'cgroup.subtree_control'), '+memory +pids +cpu').catch(() => undefined);
   await mkdir(dir);

@@ -26,7 +26,11 @@ export async function dockerAvailable(socketPath?: string): Promise<{ ok: boolea
 }
 
 /** Container options (docs §8): no network, memory = swap limit, 1 CPU, pids limit, read-only root, no capabilities. */
-export function kernelContainerOptions(opts: { image: string; workDir: string; limits: SandboxLimits }): Docker.ContainerCreateOptions {
+export function kernelContainerOptions(opts: {
+  image: string;
+  workDir: string;
+  limits: SandboxLimits;
+}): Docker.ContainerCreateOptions {
   const { limits } = opts;
   const env = sandboxEnv({ home: '/tmp', pathDirs: [] });
   return {
@@ -70,9 +74,17 @@ export class DockerLauncher implements Launcher {
   readonly workDirInside = '/job';
   private container: Docker.Container | null = null;
 
-  private constructor(private readonly docker: Docker, private readonly opts: { workDir: string; limits: SandboxLimits; image: string }) {}
+  private constructor(
+    private readonly docker: Docker,
+    private readonly opts: { workDir: string; limits: SandboxLimits; image: string },
+  ) {}
 
-  static async create(opts: { workDir: string; limits: SandboxLimits; image: string; socketPath?: string }): Promise<DockerLauncher> {
+  static async create(opts: {
+    workDir: string;
+    limits: SandboxLimits;
+    image: string;
+    socketPath?: string;
+  }): Promise<DockerLauncher> {
     if (process.getuid?.() === 0) await chownTree(opts.workDir, CONTAINER_USER);
     return new DockerLauncher(client(opts.socketPath), opts);
   }
@@ -91,11 +103,20 @@ export class DockerLauncher implements Launcher {
       (r: { StatusCode: number }) => ({ code: r.StatusCode, signal: r.StatusCode === 137 ? 'SIGKILL' : null }),
       () => ({ code: null, signal: 'SIGKILL' }),
     );
-    return { stdin: stream, replies, stdout: null, stderr, kill: () => void container.kill().catch(() => undefined), exited };
+    return {
+      stdin: stream,
+      replies,
+      stdout: null,
+      stderr,
+      kill: () => void container.kill().catch(() => undefined),
+      exited,
+    };
   }
 
   startNode(): Promise<KernelStreams> {
-    return Promise.reject(new SandboxUnavailableError('language "node" is not implemented for the docker backend yet (use bwrap)'));
+    return Promise.reject(
+      new SandboxUnavailableError('language "node" is not implemented for the docker backend yet (use bwrap)'),
+    );
   }
 
   async adoptPath(hostPath: string): Promise<void> {

@@ -28,7 +28,11 @@ export class ForkLauncher implements Launcher {
   private readonly kernels = new Set<KernelStreams>();
   private nodeLauncher: Promise<ProcessLauncher> | null = null;
 
-  private constructor(private readonly server: ForkServer, private readonly opts: ForkLauncherOptions, private readonly cgroup: SandboxCgroup | null) {}
+  private constructor(
+    private readonly server: ForkServer,
+    private readonly opts: ForkLauncherOptions,
+    private readonly cgroup: SandboxCgroup | null,
+  ) {}
 
   static async create(server: ForkServer, opts: ForkLauncherOptions): Promise<ForkLauncher> {
     const owner = sandboxHostUser();
@@ -45,7 +49,11 @@ export class ForkLauncher implements Launcher {
     const streams = await this.server.startKernel({
       workDir: this.opts.workDir,
       env: sandboxEnv({ home: '/tmp', pathDirs: [dirname(pythonInside(runtime.python).python)] }),
-      rlimits: processRlimits(limits, { cgroup: cgroup !== null, dedicatedUid: this.owner !== undefined, addressSpace: true }),
+      rlimits: processRlimits(limits, {
+        cgroup: cgroup !== null,
+        dedicatedUid: this.owner !== undefined,
+        addressSpace: true,
+      }),
       tmpBytes: limits.tmpMiB * 1024 * 1024,
       adopt: cgroup ? (pid) => joinCgroup(cgroup, pid) : undefined,
     });
@@ -55,7 +63,12 @@ export class ForkLauncher implements Launcher {
   }
 
   startNode(): Promise<KernelStreams> {
-    this.nodeLauncher ??= ProcessLauncher.create({ backend: 'bwrap', workDir: this.opts.workDir, runtime: this.opts.runtime, limits: this.opts.limits });
+    this.nodeLauncher ??= ProcessLauncher.create({
+      backend: 'bwrap',
+      workDir: this.opts.workDir,
+      runtime: this.opts.runtime,
+      limits: this.opts.limits,
+    });
     return this.nodeLauncher.then((l) => l.startNode());
   }
 

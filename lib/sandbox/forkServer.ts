@@ -22,7 +22,12 @@ const FIFO_DRAIN_MS = 25;
 const messageSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('ready') }),
   z.object({ op: z.literal('started'), id: z.string(), pid: z.number().int() }),
-  z.object({ op: z.literal('exited'), id: z.string(), code: z.number().int().nullable(), signal: z.string().nullable() }),
+  z.object({
+    op: z.literal('exited'),
+    id: z.string(),
+    code: z.number().int().nullable(),
+    signal: z.string().nullable(),
+  }),
   z.object({ op: z.literal('failed'), id: z.string(), error: z.string() }),
 ]);
 
@@ -57,7 +62,12 @@ export class ForkServer {
   private fifoRoot: Promise<string> | null = null;
   private stderrTail = '';
 
-  constructor(readonly jobsRoot: string, private readonly runtime: SandboxRuntime, private readonly owner: HostUser | undefined, private readonly tmpMiB: number) {}
+  constructor(
+    readonly jobsRoot: string,
+    private readonly runtime: SandboxRuntime,
+    private readonly owner: HostUser | undefined,
+    private readonly tmpMiB: number,
+  ) {}
 
   /** Can a kernel for this work dir be forked here (it must sit directly in the jobs root)? */
   serves(workDir: string): boolean {
@@ -70,15 +80,28 @@ export class ForkServer {
     const fifoDir = join(await this.ensureFifoRoot(), id);
     let resolveExit!: (exit: ProcessExit) => void;
     const exited = new Promise<ProcessExit>((resolve) => (resolveExit = resolve));
-    const started = new Promise<number>((resolve, reject) => this.running.set(id, { started: resolve, failed: reject, exited: resolveExit }));
+    const started = new Promise<number>((resolve, reject) =>
+      this.running.set(id, { started: resolve, failed: reject, exited: resolveExit }),
+    );
     this.holdProcessOpen();
     let streams: ReturnType<typeof openFifos> | undefined;
     exited.then(() => {
       this.running.delete(id);
       this.holdProcessOpen();
-      setTimeout(() => (streams?.close(), rm(fifoDir, { recursive: true, force: true }).catch(() => undefined)), FIFO_DRAIN_MS);
+      setTimeout(
+        () => (streams?.close(), rm(fifoDir, { recursive: true, force: true }).catch(() => undefined)),
+        FIFO_DRAIN_MS,
+      );
     });
-    this.send(proc, { op: 'spawn', id, job: basename(req.workDir), fifos: id, env: req.env, rlimits: req.rlimits, tmpBytes: req.tmpBytes });
+    this.send(proc, {
+      op: 'spawn',
+      id,
+      job: basename(req.workDir),
+      fifos: id,
+      env: req.env,
+      rlimits: req.rlimits,
+      tmpBytes: req.tmpBytes,
+    });
     const nsPid = await Promise.race([started, exited.then(() => 0)]).catch((err: Error) => {
       this.running.delete(id);
       this.holdProcessOpen();
@@ -95,8 +118,14 @@ export class ForkServer {
         throw err;
       }
     }
-    const delayedExit = exited.then((exit) => new Promise<ProcessExit>((r) => setTimeout(() => r(exit), FIFO_DRAIN_MS)));
-    return { ...streams.kernel, kill: () => this.proc === proc && this.send(proc, { op: 'kill', id }), exited: delayedExit };
+    const delayedExit = exited.then(
+      (exit) => new Promise<ProcessExit>((r) => setTimeout(() => r(exit), FIFO_DRAIN_MS)),
+    );
+    return {
+      ...streams.kernel,
+      kill: () => this.proc === proc && this.send(proc, { op: 'kill', id }),
+      exited: delayedExit,
+    };
   }
 
   /** The zygote's host pid (tests and benchmarks). */
@@ -124,8 +153,20 @@ export class ForkServer {
     }
     const fifoRoot = await this.ensureFifoRoot();
     const python = pythonInside(this.runtime.python);
-    const env = { PATH: `${dirname(python.python)}:/usr/bin:/bin`, HOME: '/tmp', LANG: 'C.UTF-8', OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1', PYTHONDONTWRITEBYTECODE: '1', MPLBACKEND: 'Agg', MPLCONFIGDIR: '/tmp' };
-    const scripts: Bind[] = [[this.runtime.kernel, INSIDE.kernel], [this.runtime.zygote, INSIDE.zygote]];
+    const env = {
+      PATH: `${dirname(python.python)}:/usr/bin:/bin`,
+      HOME: '/tmp',
+      LANG: 'C.UTF-8',
+      OPENBLAS_NUM_THREADS: '1',
+      OMP_NUM_THREADS: '1',
+      PYTHONDONTWRITEBYTECODE: '1',
+      MPLBACKEND: 'Agg',
+      MPLCONFIGDIR: '/tmp',
+    };
+    const scripts: Bind[] = [
+      [this.runtime.kernel, INSIDE.kernel],
+      [this.runtime.zygote, INSIDE.zygote],
+    ];
     const args = bwrapArgs({
       workDir: this.jobsRoot,
       workDirInside: JOBS_INSIDE,
@@ -136,20 +177,38 @@ export class ForkServer {
       env,
       keepCaps: ['CAP_SYS_ADMIN', 'CAP_SETPCAP'],
     });
-    const proc = spawn(BWRAP, [...args, python.python, INSIDE.zygote], { stdio: ['pipe', 'pipe', 'pipe'], env: {}, ...(this.owner ?? {}) });
+    const proc = spawn(BWRAP, [...args, python.python, INSIDE.zygote], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: {},
+      ...(this.owner ?? {}),
+    });
     this.proc = proc;
     proc.stdin.on('error', () => undefined);
     proc.stderr.on('data', (d: Buffer) => (this.stderrTail = (this.stderrTail + d.toString()).slice(-4000)));
     const lines = createInterface({ input: proc.stdout });
     const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the fork server was not ready within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
-      proc.once('exit', (code, signal) => (clearTimeout(timer), reject(new Error(`the fork server exited during start-up (${signal ?? code}): ${this.stderrTail.trim().slice(-1000)}`))));
+      const timer = setTimeout(
+        () => reject(new Error(`the fork server was not ready within ${READY_TIMEOUT_MS / 1000} s`)),
+        READY_TIMEOUT_MS,
+      );
+      proc.once(
+        'exit',
+        (code, signal) => (
+          clearTimeout(timer),
+          reject(
+            new Error(
+              `the fork server exited during start-up (${signal ?? code}): ${this.stderrTail.trim().slice(-1000)}`,
+            ),
+          )
+        ),
+      );
       lines.on('line', (line) => {
         const msg = messageSchema.safeParse(safeJson(line));
         if (!msg.success) return;
         if (msg.data.op === 'ready') (clearTimeout(timer), resolve());
         else if (msg.data.op === 'started') this.running.get(msg.data.id)?.started(msg.data.pid);
-        else if (msg.data.op === 'failed') this.running.get(msg.data.id)?.failed(new Error(`fork server: ${msg.data.error}`));
+        else if (msg.data.op === 'failed')
+          this.running.get(msg.data.id)?.failed(new Error(`fork server: ${msg.data.error}`));
         else this.running.get(msg.data.id)?.exited({ code: msg.data.code, signal: msg.data.signal });
       });
     });
@@ -204,7 +263,10 @@ export class ForkServer {
   /** Host pid of the zygote's child `nsPid` (its pid as the zygote sees it), from /proc's children lists and NSpid. */
   private async hostPidOf(nsPid: number): Promise<number> {
     const zygote = this.zygoteHostPid;
-    const children = (await readFile(`/proc/${zygote}/task/${zygote}/children`, 'utf8')).trim().split(/\s+/).filter(Boolean);
+    const children = (await readFile(`/proc/${zygote}/task/${zygote}/children`, 'utf8'))
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
     for (const child of children) {
       const status = await readFile(`/proc/${child}/status`, 'utf8').catch(() => '');
       const nspids = /^NSpid:\s*(.+)$/m.exec(status)?.[1].trim().split(/\s+/);
@@ -223,7 +285,11 @@ const FIFO_NAMES = ['in', 'out', 'err', 'reply'] as const;
 function openFifos(dir: string): { kernel: Omit<KernelStreams, 'kill' | 'exited'>; close: () => void } {
   const open = (name: string, hostWrites: boolean) =>
     // A socket on an O_RDWR fd would also read what it writes: each end gets exactly one direction.
-    new Socket({ fd: openSync(join(dir, name), constants.O_RDWR | constants.O_NONBLOCK), readable: !hostWrites, writable: hostWrites });
+    new Socket({
+      fd: openSync(join(dir, name), constants.O_RDWR | constants.O_NONBLOCK),
+      readable: !hostWrites,
+      writable: hostWrites,
+    });
   const [stdin, stdout, stderr, replies] = FIFO_NAMES.map((name) => open(name, name === 'in'));
   for (const s of [stdin, stdout, stderr, replies]) s.on('error', () => undefined);
   return {

@@ -9,7 +9,8 @@ function inside(root: string, path: string): boolean {
 /** Host path of `relPath` in the work dir; refuses absolute paths and `..` escapes. */
 export function workDirPath(root: string, relPath: string): string {
   const path = resolve(root, relPath);
-  if (isAbsolute(relPath) || !inside(root, path) || path === root) throw new Error(`path ${JSON.stringify(relPath)} is outside the sandbox work dir`);
+  if (isAbsolute(relPath) || !inside(root, path) || path === root)
+    throw new Error(`path ${JSON.stringify(relPath)} is outside the sandbox work dir`);
   return path;
 }
 
@@ -19,7 +20,8 @@ export async function readWorkDirFile(root: string, relPath: string): Promise<Bu
   const handle = await open(workDirPath(root, relPath), 'r');
   try {
     const target = await readlink(`/proc/self/fd/${handle.fd}`);
-    if (!inside(realRoot, target) || target === realRoot) throw new Error(`${relPath} resolves outside the sandbox work dir (${target})`);
+    if (!inside(realRoot, target) || target === realRoot)
+      throw new Error(`${relPath} resolves outside the sandbox work dir (${target})`);
     return await handle.readFile();
   } finally {
     await handle.close();
@@ -35,7 +37,6 @@ export async function writeWorkDirFile(root: string, relPath: string, data: Buff
   await writeFile(path, data, { flag: 'w' });
   return path;
 }
-
 
 /**
  * Hands a work dir (recursively, symlinks not followed) to the uid the sandboxed code runs as. lchown: a symlink the

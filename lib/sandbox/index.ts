@@ -26,7 +26,10 @@ export async function checkSandboxRuntime(runtime: SandboxRuntime = defaultRunti
 }
 export type * from './types';
 
-export type FactoryConfig = Pick<SandboxConfig, 'backend' | 'executionTimeoutMs' | 'memoryMiB' | 'maxProcesses' | 'dockerImage'> &
+export type FactoryConfig = Pick<
+  SandboxConfig,
+  'backend' | 'executionTimeoutMs' | 'memoryMiB' | 'maxProcesses' | 'dockerImage'
+> &
   Partial<Pick<SandboxConfig, 'workRoot' | 'forkServer'>>;
 
 /** Extra knobs for tests and benchmarks. */
@@ -48,11 +51,21 @@ export async function createSandboxFactory(config: FactoryConfig, extras: Factor
   const backend = await chooseBackend(config.backend, extras);
   if (backend === 'unsafe') warnUnsafe();
   if (backend !== 'docker') assertRuntimeInstalled(runtime);
-  return new LauncherFactory(backend, config, { ...extras, runtime }, backend === 'bwrap' && config.forkServer !== false ? forkServerFor(config, runtime) : null);
+  return new LauncherFactory(
+    backend,
+    config,
+    { ...extras, runtime },
+    backend === 'bwrap' && config.forkServer !== false ? forkServerFor(config, runtime) : null,
+  );
 }
 
 function forkServerFor(config: FactoryConfig, runtime: SandboxRuntime): ForkServer {
-  return new ForkServer(resolve(config.workRoot ?? defaultWorkRoot()), runtime, sandboxHostUser(), DEFAULT_LIMITS.tmpMiB);
+  return new ForkServer(
+    resolve(config.workRoot ?? defaultWorkRoot()),
+    runtime,
+    sandboxHostUser(),
+    DEFAULT_LIMITS.tmpMiB,
+  );
 }
 
 async function chooseBackend(wanted: FactoryConfig['backend'], extras: FactoryExtras): Promise<SandboxBackendName> {
@@ -60,7 +73,8 @@ async function chooseBackend(wanted: FactoryConfig['backend'], extras: FactoryEx
   if (wanted === 'docker' || wanted === 'auto') {
     const docker = await dockerAvailable(extras.dockerSocketPath);
     if (docker.ok) return 'docker';
-    if (wanted === 'docker') throw new SandboxUnavailableError(`docker backend requested but the engine does not answer: ${docker.reason}`);
+    if (wanted === 'docker')
+      throw new SandboxUnavailableError(`docker backend requested but the engine does not answer: ${docker.reason}`);
   }
   const bwrap = await probeBwrap(sandboxHostUser());
   if (bwrap.ok) return 'bwrap';
@@ -100,10 +114,16 @@ class LauncherFactory implements SandboxFactory {
 
   private launcher(workDir: string, limits: ReturnType<typeof resolveLimits>): Promise<Launcher> {
     if (this.backend === 'docker') {
-      return DockerLauncher.create({ workDir, limits, image: this.config.dockerImage, socketPath: this.extras.dockerSocketPath });
+      return DockerLauncher.create({
+        workDir,
+        limits,
+        image: this.config.dockerImage,
+        socketPath: this.extras.dockerSocketPath,
+      });
     }
     const runtime = this.extras.runtime;
-    if (this.forkServer?.serves(resolve(workDir))) return ForkLauncher.create(this.forkServer, { workDir: resolve(workDir), runtime, limits });
+    if (this.forkServer?.serves(resolve(workDir)))
+      return ForkLauncher.create(this.forkServer, { workDir: resolve(workDir), runtime, limits });
     return ProcessLauncher.create({ backend: this.backend, workDir, runtime, limits });
   }
 }

@@ -49,7 +49,11 @@ export interface KernelProcess {
 }
 
 export class KernelExitedError extends Error {
-  constructor(readonly exit: ProcessExit, readonly partialStdout: string, readonly partialStderr: string) {
+  constructor(
+    readonly exit: ProcessExit,
+    readonly partialStdout: string,
+    readonly partialStderr: string,
+  ) {
     super(`kernel exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`})`);
     this.name = 'KernelExitedError';
   }
@@ -77,7 +81,10 @@ export class JsonLinesKernel implements KernelProcess {
   private readonly rawErr: OutputCollector;
   readonly exited: Promise<ProcessExit>;
 
-  private constructor(private readonly streams: KernelStreams, maxOutput: number) {
+  private constructor(
+    private readonly streams: KernelStreams,
+    maxOutput: number,
+  ) {
     this.rawOut = new OutputCollector(streams.stdout, maxOutput);
     this.rawErr = new OutputCollector(streams.stderr, maxOutput);
     this.exited = streams.exited.then((exit) => (this.exitInfo = exit));
@@ -85,11 +92,17 @@ export class JsonLinesKernel implements KernelProcess {
   }
 
   /** Waits for the kernel's ready line; kills it and rejects if it does not come in time or the process dies. */
-  static async start(streams: KernelStreams, opts: { readyTimeoutMs: number; maxOutput: number }): Promise<JsonLinesKernel> {
+  static async start(
+    streams: KernelStreams,
+    opts: { readyTimeoutMs: number; maxOutput: number },
+  ): Promise<JsonLinesKernel> {
     const kernel = new JsonLinesKernel(streams, opts.maxOutput);
     const lines = createInterface({ input: streams.replies });
     const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`kernel not ready after ${opts.readyTimeoutMs} ms`)), opts.readyTimeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`kernel not ready after ${opts.readyTimeoutMs} ms`)),
+        opts.readyTimeoutMs,
+      );
       kernel.exited.then((exit) => {
         clearTimeout(timer);
         const why = kernel.rawErr.drain().text.trim().slice(-2000);
@@ -119,11 +132,16 @@ export class JsonLinesKernel implements KernelProcess {
     const died = this.exited.then((exit) => {
       throw new KernelExitedError(exit, this.rawOut.drain().text, this.rawErr.drain().text);
     });
-    this.streams.stdin.write(JSON.stringify({ id, op: 'exec', code: req.code, timeout: req.timeoutSec, maxOutput: req.maxOutput }) + '\n');
-    return Promise.race([reply, died]).then((r) => this.withRawOutput(id, r), (err) => {
-      this.pending = null;
-      throw err;
-    });
+    this.streams.stdin.write(
+      JSON.stringify({ id, op: 'exec', code: req.code, timeout: req.timeoutSec, maxOutput: req.maxOutput }) + '\n',
+    );
+    return Promise.race([reply, died]).then(
+      (r) => this.withRawOutput(id, r),
+      (err) => {
+        this.pending = null;
+        throw err;
+      },
+    );
   }
 
   warm(modules: string[]): void {
@@ -144,7 +162,10 @@ export class JsonLinesKernel implements KernelProcess {
   }
 
   private async withRawOutput(id: string, reply: CellReply): Promise<CellReply> {
-    const [out, err] = await Promise.all([this.rawOut.take(id, RAW_OUTPUT_GRACE_MS), this.rawErr.take(id, RAW_OUTPUT_GRACE_MS)]);
+    const [out, err] = await Promise.all([
+      this.rawOut.take(id, RAW_OUTPUT_GRACE_MS),
+      this.rawErr.take(id, RAW_OUTPUT_GRACE_MS),
+    ]);
     return {
       ...reply,
       stdout: reply.stdout + out.text,

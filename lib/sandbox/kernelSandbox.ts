@@ -1,6 +1,12 @@
 import { SandboxAbortedError, SandboxLostError } from './errors';
 import { readWorkDirFile, writeWorkDirFile } from './hostFiles';
-import { JsonLinesKernel, KernelExitedError, type CellReply, type KernelProcess, type KernelStreams } from './kernelProcess';
+import {
+  JsonLinesKernel,
+  KernelExitedError,
+  type CellReply,
+  type KernelProcess,
+  type KernelStreams,
+} from './kernelProcess';
 import type { Launcher } from './launcher';
 import { OutputCollector } from './outputCollector';
 import type { ExecutionResult, Sandbox, SandboxLanguage, SandboxLimits } from './types';
@@ -28,7 +34,10 @@ export class KernelSandbox implements Sandbox {
   private busy = false;
   private disposed = false;
 
-  private constructor(private readonly launcher: Launcher, private readonly opts: KernelSandboxOptions) {}
+  private constructor(
+    private readonly launcher: Launcher,
+    private readonly opts: KernelSandboxOptions,
+  ) {}
 
   static async create(launcher: Launcher, opts: KernelSandboxOptions): Promise<KernelSandbox> {
     const sandbox = new KernelSandbox(launcher, opts);
@@ -60,7 +69,10 @@ export class KernelSandbox implements Sandbox {
       const timeoutMs = opts.timeoutMs ?? this.opts.defaultTimeoutMs;
       const before = await snapshotDir(this.opts.workDir);
       const started = performance.now();
-      const run = this.opts.language === 'node' ? this.runNode(String(code), timeoutMs, opts.signal) : this.runPython(String(code), timeoutMs, opts.signal);
+      const run =
+        this.opts.language === 'node'
+          ? this.runNode(String(code), timeoutMs, opts.signal)
+          : this.runPython(String(code), timeoutMs, opts.signal);
       const partial = await run;
       const files = changedFiles(before, await snapshotDir(this.opts.workDir));
       return { ...partial, files, durationMs: performance.now() - started };
@@ -89,7 +101,11 @@ export class KernelSandbox implements Sandbox {
     await this.launcher.dispose();
   }
 
-  private async runPython(code: string, timeoutMs: number, signal?: AbortSignal): Promise<Omit<ExecutionResult, 'files' | 'durationMs'>> {
+  private async runPython(
+    code: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<Omit<ExecutionResult, 'files' | 'durationMs'>> {
     const kernel = await this.ensureKernel();
     let reason: KillReason = null;
     const kill = (why: KillReason) => ((reason = why), kernel.kill());
@@ -97,10 +113,15 @@ export class KernelSandbox implements Sandbox {
     const onAbort = () => kill('abort');
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const reply = await kernel.exec({ code, timeoutSec: timeoutMs / 1000, maxOutput: this.opts.limits.maxOutputBytes });
+      const reply = await kernel.exec({
+        code,
+        timeoutSec: timeoutMs / 1000,
+        maxOutput: this.opts.limits.maxOutputBytes,
+      });
       return fromReply(reply);
     } catch (err) {
-      if (!(err instanceof KernelExitedError)) throw new SandboxLostError(`kernel protocol failed: ${(err as Error).message}`, { cause: err });
+      if (!(err instanceof KernelExitedError))
+        throw new SandboxLostError(`kernel protocol failed: ${(err as Error).message}`, { cause: err });
       this.kernel = null;
       this.respawnInBackground();
       if (reason === 'abort') throw new SandboxAbortedError(signal?.reason);
@@ -111,7 +132,11 @@ export class KernelSandbox implements Sandbox {
     }
   }
 
-  private async deathResult(err: KernelExitedError, reason: KillReason, timeoutMs: number): Promise<Omit<ExecutionResult, 'files' | 'durationMs'>> {
+  private async deathResult(
+    err: KernelExitedError,
+    reason: KillReason,
+    timeoutMs: number,
+  ): Promise<Omit<ExecutionResult, 'files' | 'durationMs'>> {
     const cause =
       reason === 'timeout'
         ? `hard timeout: the code ignored the ${timeoutMs / 1000} s interrupt and was killed`
@@ -129,7 +154,11 @@ export class KernelSandbox implements Sandbox {
     };
   }
 
-  private async runNode(code: string, timeoutMs: number, signal?: AbortSignal): Promise<Omit<ExecutionResult, 'files' | 'durationMs'>> {
+  private async runNode(
+    code: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<Omit<ExecutionResult, 'files' | 'durationMs'>> {
     const proc = await this.startOrLose(() => this.launcher.startNode());
     const out = new OutputCollector(proc.stdout, this.opts.limits.maxOutputBytes);
     const err = new OutputCollector(proc.stderr, this.opts.limits.maxOutputBytes);
@@ -145,8 +174,21 @@ export class KernelSandbox implements Sandbox {
     if (reason === 'abort') throw new SandboxAbortedError(signal?.reason);
     const [stdout, stderr] = [out.drain(), err.drain()];
     const failed = exit.code !== 0;
-    const error = reason === 'timeout' ? `TimeoutError: execution exceeded ${timeoutMs / 1000} s and was killed` : failed ? stderr.text.trim().slice(-4000) || `node exited with ${exit.signal ?? exit.code}` : '';
-    return { stdout: stdout.text, stderr: stderr.text, error, timedOut: reason === 'timeout', stateReset: false, exitCode: exit.code ?? 137, truncated: stdout.truncated || stderr.truncated };
+    const error =
+      reason === 'timeout'
+        ? `TimeoutError: execution exceeded ${timeoutMs / 1000} s and was killed`
+        : failed
+          ? stderr.text.trim().slice(-4000) || `node exited with ${exit.signal ?? exit.code}`
+          : '';
+    return {
+      stdout: stdout.text,
+      stderr: stderr.text,
+      error,
+      timedOut: reason === 'timeout',
+      stateReset: false,
+      exitCode: exit.code ?? 137,
+      truncated: stdout.truncated || stderr.truncated,
+    };
   }
 
   private ensureKernel(): Promise<KernelProcess> {
@@ -157,7 +199,10 @@ export class KernelSandbox implements Sandbox {
   private async spawnKernel(): Promise<KernelProcess> {
     const streams = await this.startOrLose(() => this.launcher.startKernel());
     try {
-      const kernel = await JsonLinesKernel.start(streams, { readyTimeoutMs: KERNEL_READY_TIMEOUT_MS, maxOutput: this.opts.limits.maxOutputBytes });
+      const kernel = await JsonLinesKernel.start(streams, {
+        readyTimeoutMs: KERNEL_READY_TIMEOUT_MS,
+        maxOutput: this.opts.limits.maxOutputBytes,
+      });
       const warm = this.opts.warmModules ?? WARM_MODULES;
       if (warm.length) kernel.warm(warm);
       return kernel;
@@ -179,7 +224,9 @@ export class KernelSandbox implements Sandbox {
     try {
       return await start();
     } catch (err) {
-      throw new SandboxLostError(`${this.backend} sandbox process could not start: ${(err as Error).message}`, { cause: err });
+      throw new SandboxLostError(`${this.backend} sandbox process could not start: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
   }
 
@@ -194,6 +241,17 @@ export class KernelSandbox implements Sandbox {
 }
 
 function fromReply(reply: CellReply): Omit<ExecutionResult, 'files' | 'durationMs'> {
-  const stdout = reply.result === null ? reply.stdout : `${reply.stdout}${reply.stdout && !reply.stdout.endsWith('\n') ? '\n' : ''}${reply.result}\n`;
-  return { stdout, stderr: reply.stderr, error: reply.error, timedOut: reply.timedOut, stateReset: false, exitCode: 0, truncated: reply.truncated };
+  const stdout =
+    reply.result === null
+      ? reply.stdout
+      : `${reply.stdout}${reply.stdout && !reply.stdout.endsWith('\n') ? '\n' : ''}${reply.result}\n`;
+  return {
+    stdout,
+    stderr: reply.stderr,
+    error: reply.error,
+    timedOut: reply.timedOut,
+    stateReset: false,
+    exitCode: 0,
+    truncated: reply.truncated,
+  };
 }

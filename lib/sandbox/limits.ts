@@ -31,7 +31,10 @@ export type ProcessRlimit = 'fsize' | 'core' | 'cpu' | 'as' | 'nproc';
  * rlimits for a sandboxed process tree: file size and core dumps always; CPU time when set; memory and process counts
  * only when no cgroup limits them (RLIMIT_NPROC counts every process of the uid, so only with a dedicated sandbox uid).
  */
-export function processRlimits(limits: SandboxLimits, opts: { cgroup: boolean; dedicatedUid: boolean; addressSpace: boolean }): Partial<Record<ProcessRlimit, number>> {
+export function processRlimits(
+  limits: SandboxLimits,
+  opts: { cgroup: boolean; dedicatedUid: boolean; addressSpace: boolean },
+): Partial<Record<ProcessRlimit, number>> {
   const out: Partial<Record<ProcessRlimit, number>> = { fsize: limits.maxFileMiB * 1024 * 1024, core: 0 };
   if (limits.cpuSeconds) out.cpu = limits.cpuSeconds;
   if (!opts.cgroup && opts.addressSpace) out.as = limits.memoryMiB * 1024 * 1024;

@@ -18,7 +18,10 @@ export class OutputCollector {
 
   private readonly attached: boolean;
 
-  constructor(stream: Readable | null, private readonly cap: number) {
+  constructor(
+    stream: Readable | null,
+    private readonly cap: number,
+  ) {
     this.attached = stream !== null;
     stream?.on('data', (chunk: Buffer) => this.push(this.decoder.write(chunk)));
     stream?.on('error', () => undefined);
@@ -53,7 +56,8 @@ export class OutputCollector {
     }
     const found = this.done.get(id);
     this.done.delete(id);
-    if (found) return { text: found.text.slice(0, this.cap), truncated: found.truncated || found.text.length > this.cap };
+    if (found)
+      return { text: found.text.slice(0, this.cap), truncated: found.truncated || found.text.length > this.cap };
     return this.drain();
   }
 

@@ -22,7 +22,9 @@ export function sandboxPythonPath(env: NodeJS.ProcessEnv = process.env): string 
 
 export function assertSandboxPython(python: string): void {
   if (!existsSync(python)) {
-    throw new Error(`the sandbox's Python environment is missing: ${python} does not exist. Fix: run \`bash scripts/setup.sh\` in the checkout (or set SHEETBENCH_SANDBOX_PYTHON)`);
+    throw new Error(
+      `the sandbox's Python environment is missing: ${python} does not exist. Fix: run \`bash scripts/setup.sh\` in the checkout (or set SHEETBENCH_SANDBOX_PYTHON)`,
+    );
   }
 }
 

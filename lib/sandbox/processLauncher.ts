@@ -38,7 +38,10 @@ export class ProcessLauncher implements Launcher {
   private readonly owner = sandboxHostUser();
   private readonly children = new Set<ChildProcess>();
 
-  private constructor(private readonly opts: ProcessLauncherOptions, private readonly cgroup: SandboxCgroup | null) {
+  private constructor(
+    private readonly opts: ProcessLauncherOptions,
+    private readonly cgroup: SandboxCgroup | null,
+  ) {
     this.backend = opts.backend;
     this.workDirInside = opts.backend === 'bwrap' ? '/job' : opts.workDir;
   }
@@ -56,7 +59,9 @@ export class ProcessLauncher implements Launcher {
 
   startKernel(): Promise<KernelStreams> {
     const { runtime } = this.opts;
-    const argv = this.bwrapped ? [pythonInside(runtime.python).python, INSIDE.kernel, '3'] : [runtime.python, runtime.kernel, '3'];
+    const argv = this.bwrapped
+      ? [pythonInside(runtime.python).python, INSIDE.kernel, '3']
+      : [runtime.python, runtime.kernel, '3'];
     return this.spawn(argv, { addressSpace: true });
   }
 
@@ -122,7 +127,13 @@ export class ProcessLauncher implements Launcher {
   private bwrapArgs(env: Record<string, string>): string[] {
     const kernel: Bind = [this.opts.runtime.kernel, INSIDE.kernel];
     const readOnly = [...pythonInside(this.opts.runtime.python).binds, kernel, ...nodeInside().binds];
-    return bwrapArgs({ workDir: this.opts.workDir, workDirInside: this.workDirInside, readOnly, tmpMiB: this.opts.limits.tmpMiB, env });
+    return bwrapArgs({
+      workDir: this.opts.workDir,
+      workDirInside: this.workDirInside,
+      readOnly,
+      tmpMiB: this.opts.limits.tmpMiB,
+      env,
+    });
   }
 
   private cgroupPrefix(): string[] {
@@ -130,7 +141,11 @@ export class ProcessLauncher implements Launcher {
   }
 
   private rlimitArgs(addressSpace: boolean): string[] {
-    const rlimits = processRlimits(this.opts.limits, { cgroup: this.cgroup !== null, dedicatedUid: this.owner !== undefined, addressSpace });
+    const rlimits = processRlimits(this.opts.limits, {
+      cgroup: this.cgroup !== null,
+      dedicatedUid: this.owner !== undefined,
+      addressSpace,
+    });
     return [...Object.entries(rlimits).map(([name, value]) => `--${name}=${value}`), '--'];
   }
 
@@ -141,11 +156,17 @@ export class ProcessLauncher implements Launcher {
 }
 
 function exitOf(child: ChildProcess): Promise<ProcessExit> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
 /** bwrap opens its bind sources as the sandbox's uid: the environment and the kernel scripts must be reachable by it. */
-export async function assertRuntimeReachable(runtime: SandboxRuntime, owner: HostUser, opts: { zygote: boolean }): Promise<void> {
-  for (const { path, what } of runtimeHostPaths(runtime, opts)) await assertReachableBy(path, owner, what, { read: true });
+export async function assertRuntimeReachable(
+  runtime: SandboxRuntime,
+  owner: HostUser,
+  opts: { zygote: boolean },
+): Promise<void> {
+  for (const { path, what } of runtimeHostPaths(runtime, opts))
+    await assertReachableBy(path, owner, what, { read: true });
 }

@@ -22,7 +22,8 @@ export interface Blocked {
 export async function blockedFor(path: string, owner: HostUser, opts: { read: boolean }): Promise<Blocked | undefined> {
   if (opts.read) {
     const info = await stat(path);
-    if (!allowed(info, owner, info.isDirectory() ? 0o5 : 0o4)) return { path, mode: info.mode & 0o7777, missing: 'read' };
+    if (!allowed(info, owner, info.isDirectory() ? 0o5 : 0o4))
+      return { path, mode: info.mode & 0o7777, missing: 'read' };
   }
   for (let p = dirname(path); ; p = dirname(p)) {
     const info = await stat(p);
@@ -37,7 +38,12 @@ function allowed(info: { uid: number; gid: number; mode: number }, owner: HostUs
 }
 
 /** Throws a SandboxSetupError naming what blocks `owner` from `path` and the command that fixes it. */
-export async function assertReachableBy(path: string, owner: HostUser, what: string, opts: { read: boolean } = { read: false }): Promise<void> {
+export async function assertReachableBy(
+  path: string,
+  owner: HostUser,
+  what: string,
+  opts: { read: boolean } = { read: false },
+): Promise<void> {
   const blocked = await blockedFor(path, owner, opts);
   if (!blocked) return;
   const mode = blocked.mode.toString(8);
@@ -45,7 +51,10 @@ export async function assertReachableBy(path: string, owner: HostUser, what: str
     blocked.missing === 'search'
       ? `chmod o+x ${shellQuote(blocked.path)} (lets other users pass through the folder, not list it), or move the checkout under a folder they can enter`
       : `chmod -R a+rX ${shellQuote(blocked.path)}`;
-  const who = process.getuid?.() === 0 ? `uid ${owner.uid} (the worker runs as root, so the sandbox runs as an unprivileged uid)` : `uid ${owner.uid}`;
+  const who =
+    process.getuid?.() === 0
+      ? `uid ${owner.uid} (the worker runs as root, so the sandbox runs as an unprivileged uid)`
+      : `uid ${owner.uid}`;
   throw new SandboxSetupError(
     `${what} ${path} is out of the sandbox's reach: bwrap opens it as ${who}, and ${blocked.path} has mode ${mode}, ` +
       `so that uid may not ${blocked.missing === 'search' ? 'enter' : 'read'} it. Fix: ${fix}`,

@@ -72,6 +72,9 @@ export function assertRuntimeInstalled(rt: SandboxRuntime): void {
     );
   }
   for (const script of [rt.kernel, rt.zygote]) {
-    if (!existsSync(script)) throw new SandboxSetupError(`the sandbox's kernel script ${script} is missing: the checkout is incomplete (git checkout -- lib/sandbox)`);
+    if (!existsSync(script))
+      throw new SandboxSetupError(
+        `the sandbox's kernel script ${script} is missing: the checkout is incomplete (git checkout -- lib/sandbox)`,
+      );
   }
 }

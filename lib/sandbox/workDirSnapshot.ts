@@ -26,5 +26,8 @@ export async function snapshotDir(root: string): Promise<Snapshot> {
 
 /** Files created or changed between two snapshots, sorted. */
 export function changedFiles(before: Snapshot, after: Snapshot): string[] {
-  return [...after].filter(([path, stamp]) => before.get(path) !== stamp).map(([path]) => path).sort();
+  return [...after]
+    .filter(([path, stamp]) => before.get(path) !== stamp)
+    .map(([path]) => path)
+    .sort();
 }

@@ -6,9 +6,18 @@ import type { Fault, Script, ScriptRule } from './script';
 const regexSchema = z.string().refine(isValidRegex, { message: 'not a valid regular expression' });
 
 export const faultSchema: z.ZodType<Fault> = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('rate_limit'), retryAfterSeconds: z.number().nonnegative().optional(), retryAfterMs: z.number().nonnegative().optional() }),
+  z.object({
+    kind: z.literal('rate_limit'),
+    retryAfterSeconds: z.number().nonnegative().optional(),
+    retryAfterMs: z.number().nonnegative().optional(),
+  }),
   z.object({ kind: z.literal('server_error'), status: z.number().int().min(500).max(599).optional() }),
-  z.object({ kind: z.literal('status'), status: z.number().int().min(400).max(599), message: z.string().optional(), code: z.string().optional() }),
+  z.object({
+    kind: z.literal('status'),
+    status: z.number().int().min(400).max(599),
+    message: z.string().optional(),
+    code: z.string().optional(),
+  }),
   z.object({ kind: z.literal('slow'), delayMs: z.number().nonnegative() }),
   z.object({ kind: z.literal('truncated') }),
   z.object({ kind: z.literal('malformed'), variant: z.enum(['invalid_json', 'empty_choices', 'null_content']) }),
@@ -19,7 +28,12 @@ const ruleSchema = z
   .object({
     name: z.string().optional(),
     match: z
-      .object({ lastUser: regexSchema.optional(), anyMessage: regexSchema.optional(), callKey: regexSchema.optional(), model: z.string().optional() })
+      .object({
+        lastUser: regexSchema.optional(),
+        anyMessage: regexSchema.optional(),
+        callKey: regexSchema.optional(),
+        model: z.string().optional(),
+      })
       .strict()
       .optional(),
     reply: z.string().optional(),
@@ -31,7 +45,11 @@ const ruleSchema = z
   .refine((r) => r.reply !== undefined || r.fault !== undefined, { message: 'a rule needs a reply or a fault' });
 
 export const scriptFileSchema = z
-  .object({ rules: z.array(ruleSchema).default([]), fallback: z.string().optional(), latencyMs: z.number().nonnegative().optional() })
+  .object({
+    rules: z.array(ruleSchema).default([]),
+    fallback: z.string().optional(),
+    latencyMs: z.number().nonnegative().optional(),
+  })
   .strict();
 
 export type ScriptFile = z.infer<typeof scriptFileSchema>;

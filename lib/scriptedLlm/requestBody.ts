@@ -38,14 +38,17 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const toolCallsSchema = z.array(z.object({ id: z.string(), function: z.object({ name: z.string(), arguments: z.string() }) }).loose());
+const toolCallsSchema = z.array(
+  z.object({ id: z.string(), function: z.object({ name: z.string(), arguments: z.string() }) }).loose(),
+);
 
 /** Text of each message (content-part arrays joined, developer → system), with assistant tool calls and tool-message call ids. */
 export function messagesOf(body: ChatCompletionRequest): ChatMessage[] {
   return body.messages.map((m) => {
     const message: ChatMessage = { role: roleOf(m.role), content: textOf(m.content) };
     const calls = toolCallsSchema.safeParse(m.tool_calls);
-    if (calls.success && calls.data.length) message.toolCalls = calls.data.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+    if (calls.success && calls.data.length)
+      message.toolCalls = calls.data.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
     if (typeof m.tool_call_id === 'string') message.toolCallId = m.tool_call_id;
     return message;
   });

@@ -51,7 +51,11 @@ function sentAt(entry: RequestLogEntry): number {
  * caching it loses a delivered reply, and no client can avoid paying for that one again; any other re-paid reply means
  * the worker lost a reply it had (a bug).
  */
-export function duplicatesAnsweredApartFromKills(log: readonly RequestLogEntry[], killTimesMs: readonly number[], windowMs = KILL_WINDOW_MS): string[] {
+export function duplicatesAnsweredApartFromKills(
+  log: readonly RequestLogEntry[],
+  killTimesMs: readonly number[],
+  windowMs = KILL_WINDOW_MS,
+): string[] {
   const answers = new Map<string, RequestLogEntry[]>();
   for (const entry of log) {
     if (entry.answered && entry.callKey) answers.set(entry.callKey, [...(answers.get(entry.callKey) ?? []), entry]);

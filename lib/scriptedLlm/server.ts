@@ -5,7 +5,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { completionBody, errorBody } from './completionBody';
 import { RequestLog, type RequestLogEntry } from './requestLog';
 import { BodyTooLargeError, chatCompletionRequestSchema, messagesOf, readBody } from './requestBody';
-import { replyOf, ruleMatches, type Fault, type ScriptedReply, type ScriptedRequest, type Script, type ScriptRule } from './script';
+import {
+  replyOf,
+  ruleMatches,
+  type Fault,
+  type ScriptedReply,
+  type ScriptedRequest,
+  type Script,
+  type ScriptRule,
+} from './script';
 
 export interface ScriptedServerOptions {
   script?: Script;
@@ -53,7 +61,8 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
   const log = new RequestLog(opts.logFile);
   const server = createServer((req, res) => {
     handle(req, res, state, log).catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, errorBody(`scripted-llm internal error: ${String(err)}`, 'server_error'));
+      if (!res.headersSent)
+        sendJson(res, 500, errorBody(`scripted-llm internal error: ${String(err)}`, 'server_error'));
     });
   });
   const address = await listen(server, opts.port ?? 0, opts.host ?? '127.0.0.1');
@@ -91,7 +100,9 @@ class ScriptState {
 
   /** First matching rule that has uses left; using it counts against its `times`. */
   takeRule(request: ScriptedRequest): ScriptRule | undefined {
-    const rule = this.script.rules.find((r) => ruleMatches(r, request) && (r.times === undefined || (this.uses.get(r) ?? 0) < r.times));
+    const rule = this.script.rules.find(
+      (r) => ruleMatches(r, request) && (r.times === undefined || (this.uses.get(r) ?? 0) < r.times),
+    );
     if (rule) this.uses.set(rule, (this.uses.get(rule) ?? 0) + 1);
     return rule;
   }
@@ -103,7 +114,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, state: ScriptSt
     return sendJson(res, 401, errorBody('Incorrect API key provided', 'invalid_request_error'));
   }
   if (req.method === 'GET' && path === '/v1/models') {
-    return sendJson(res, 200, { object: 'list', data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'sheetbench' }] });
+    return sendJson(res, 200, {
+      object: 'list',
+      data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'sheetbench' }],
+    });
   }
   if (req.method !== 'POST' || path !== '/v1/chat/completions') {
     return sendJson(res, 404, errorBody(`no route ${req.method} ${path}`, 'invalid_request_error'));
@@ -156,7 +170,11 @@ async function respond(
   if (fault && replacesReply(fault)) return { ...sendFault(res, fault), ...labels };
   const source = rule?.reply ?? state.script.fallback;
   if (source === undefined) {
-    sendJson(res, 400, errorBody('scripted-llm: no rule matched the request and the script has no fallback', 'invalid_request_error'));
+    sendJson(
+      res,
+      400,
+      errorBody('scripted-llm: no rule matched the request and the script has no fallback', 'invalid_request_error'),
+    );
     return { status: 400, answered: false, ...labels };
   }
   const reply: ScriptedReply = await replyOf(source, request);
@@ -175,7 +193,11 @@ function sendFault(res: ServerResponse, fault: Fault): Omit<Outcome, 'rule' | 'f
     case 'server_error':
       return sent(res, fault.status ?? 500, errorBody('The server had an error (scripted)', 'server_error'));
     case 'status':
-      return sent(res, fault.status, errorBody(fault.message ?? `scripted error ${fault.status}`, 'invalid_request_error', fault.code ?? null));
+      return sent(
+        res,
+        fault.status,
+        errorBody(fault.message ?? `scripted error ${fault.status}`, 'invalid_request_error', fault.code ?? null),
+      );
     case 'malformed':
       return sendMalformed(res, fault.variant);
     case 'reset':
@@ -186,7 +208,10 @@ function sendFault(res: ServerResponse, fault: Fault): Omit<Outcome, 'rule' | 'f
   }
 }
 
-function sendMalformed(res: ServerResponse, variant: 'invalid_json' | 'empty_choices' | 'null_content'): Omit<Outcome, 'rule' | 'fault'> {
+function sendMalformed(
+  res: ServerResponse,
+  variant: 'invalid_json' | 'empty_choices' | 'null_content',
+): Omit<Outcome, 'rule' | 'fault'> {
   if (variant === 'invalid_json') {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": "chatcmpl-broken", "choices": [');
     return { status: 200, answered: false };
@@ -209,7 +234,10 @@ function parseRequest(body: Buffer, req: IncomingMessage): { request: ScriptedRe
     return { error: 'request body is not JSON' };
   }
   const parsed = chatCompletionRequestSchema.safeParse(json);
-  if (!parsed.success) return { error: `invalid chat completion request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
+  if (!parsed.success)
+    return {
+      error: `invalid chat completion request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    };
   if (parsed.data.stream) return { error: 'scripted-llm does not stream; send stream: false' };
   const messages = messagesOf(parsed.data);
   const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';

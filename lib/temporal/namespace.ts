@@ -23,7 +23,10 @@ async function ensureNamespace(connection: Connection, namespace: string, retent
     try {
       const desc = await connection.workflowService.describeNamespace({ namespace });
       if (Number(desc.config?.workflowExecutionRetentionTtl?.seconds ?? 0) >= retentionDays * 86_400) return;
-      await connection.workflowService.updateNamespace({ namespace, config: { workflowExecutionRetentionTtl: retention } });
+      await connection.workflowService.updateNamespace({
+        namespace,
+        config: { workflowExecutionRetentionTtl: retention },
+      });
       return;
     } catch (err) {
       if (isNotFound(err)) {
@@ -43,7 +46,10 @@ async function ensureSearchAttributes(connection: Connection, namespace: string)
   const missing = Object.values(SA).filter((k) => !known.has(k.name));
   if (!missing.length) return;
   const searchAttributes = Object.fromEntries(
-    missing.map((k) => [k.name, k.type === 'DOUBLE' ? IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE : IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
+    missing.map((k) => [
+      k.name,
+      k.type === 'DOUBLE' ? IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE : IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+    ]),
   );
   await untilNamespaceCached(() => connection.operatorService.addSearchAttributes({ namespace, searchAttributes }));
 }
@@ -54,7 +60,11 @@ interface NamespaceLookup {
 }
 
 /** A clear error instead of the SDK's first failing poll when the server has no such namespace (a production server creates none). */
-export async function assertNamespaceExists(service: NamespaceLookup, namespace: string, address: string): Promise<void> {
+export async function assertNamespaceExists(
+  service: NamespaceLookup,
+  namespace: string,
+  address: string,
+): Promise<void> {
   try {
     await service.describeNamespace({ namespace });
   } catch (err) {

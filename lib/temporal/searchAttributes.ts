@@ -14,6 +14,9 @@ export const SA = {
 
 /** `--search-attribute NAME=Type` flags for `temporal server start-dev`. */
 export function searchAttributeFlags(): string[] {
-  const typeName: Record<string, string> = { [SearchAttributeType.KEYWORD]: 'Keyword', [SearchAttributeType.DOUBLE]: 'Double' };
+  const typeName: Record<string, string> = {
+    [SearchAttributeType.KEYWORD]: 'Keyword',
+    [SearchAttributeType.DOUBLE]: 'Double',
+  };
   return Object.values(SA).flatMap((key) => ['--search-attribute', `${key.name}=${typeName[key.type]}`]);
 }

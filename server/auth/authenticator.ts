@@ -28,7 +28,9 @@ export interface RequestCredentials {
   proxyUser?: string;
 }
 
-export type Identification = { ok: true; user: User; session?: SessionClaims } | { ok: false; status: 401 | 429; error: string; retryAfterS?: number };
+export type Identification =
+  | { ok: true; user: User; session?: SessionClaims }
+  | { ok: false; status: 401 | 429; error: string; retryAfterS?: number };
 
 export const SIGN_IN_HINT = 'open the login URL that `sheetbench serve` printed, or send Authorization: Bearer <token>';
 
@@ -86,7 +88,9 @@ export class Authenticator {
   async signOut(session: SessionClaims): Promise<void> {
     this.signedOut.set(session.sid, session.exp);
     await mkdir(path.dirname(this.s.signedOutFile), { recursive: true, mode: 0o700 });
-    await appendFile(this.s.signedOutFile, `${JSON.stringify({ sid: session.sid, exp: session.exp })}\n`, { mode: 0o600 });
+    await appendFile(this.s.signedOutFile, `${JSON.stringify({ sid: session.sid, exp: session.exp })}\n`, {
+      mode: 0o600,
+    });
   }
 
   sessionMaxAgeS(): number {
@@ -114,8 +118,12 @@ export class Authenticator {
 
   private async fromCookie(client: string, value: string): Promise<Identification> {
     const check = verifySession(value, this.s.cookieSecret);
-    if (!check.ok) return /forged/.test(check.reason) ? this.failed(client, check.reason) : { ok: false, status: 401, error: check.reason };
-    if (this.signedOut.has(check.claims.sid)) return { ok: false, status: 401, error: 'this session was signed out: sign in again' };
+    if (!check.ok)
+      return /forged/.test(check.reason)
+        ? this.failed(client, check.reason)
+        : { ok: false, status: 401, error: check.reason };
+    if (this.signedOut.has(check.claims.sid))
+      return { ok: false, status: 401, error: 'this session was signed out: sign in again' };
     const [kind, ...rest] = check.claims.user.split(':');
     const name = rest.join(':');
     if (kind === 'token') return { ok: true, user: { name, role: 'admin', via: 'cookie' }, session: check.claims };
@@ -125,7 +133,8 @@ export class Authenticator {
   }
 
   private async tokenUser(token: string): Promise<{ kind: 'token' | 'users'; name: string; role: Role } | undefined> {
-    if (this.s.token !== undefined && sameSecret(token, this.s.token)) return { kind: 'token', name: this.s.ownerName, role: 'admin' };
+    if (this.s.token !== undefined && sameSecret(token, this.s.token))
+      return { kind: 'token', name: this.s.ownerName, role: 'admin' };
     const entry = await this.s.users?.byToken(token);
     return entry ? { kind: 'users', name: entry.name, role: entry.role } : undefined;
   }
@@ -134,7 +143,12 @@ export class Authenticator {
     const ms = this.throttle.waitMs(client);
     if (!ms) return undefined;
     const retryAfterS = Math.ceil(ms / 1000);
-    return { ok: false, status: 429, error: `too many wrong tokens from ${client}: try again in ${retryAfterS} s`, retryAfterS };
+    return {
+      ok: false,
+      status: 429,
+      error: `too many wrong tokens from ${client}: try again in ${retryAfterS} s`,
+      retryAfterS,
+    };
   }
 
   private failed(client: string, reason: string): Identification {

@@ -55,11 +55,16 @@ export async function prepareSignIn(o: SignInOptions): Promise<PreparedSignIn> {
   const files = serverFiles(o.server);
   const notes: string[] = [];
   if (o.noAuth && !isLoopbackHost(o.host)) {
-    throw new AuthSetupError(`--no-auth is allowed only on a loopback address (127.0.0.1, ::1, localhost): --host ${o.host} would let anyone who reaches it in`);
+    throw new AuthSetupError(
+      `--no-auth is allowed only on a loopback address (127.0.0.1, ::1, localhost): --host ${o.host} would let anyone who reaches it in`,
+    );
   }
-  if (o.noAuth && o.server.proxy.addresses.length) throw new AuthSetupError('--no-auth and server.proxy.addresses contradict each other: drop one');
+  if (o.noAuth && o.server.proxy.addresses.length)
+    throw new AuthSetupError('--no-auth and server.proxy.addresses contradict each other: drop one');
   if (o.token !== undefined && o.token.length < MIN_TOKEN_CHARS) {
-    throw new AuthSetupError(`the token given (--token or SHEETBENCH_TOKEN) has ${o.token.length} characters; it needs at least ${MIN_TOKEN_CHARS} (make one with: openssl rand -base64 24)`);
+    throw new AuthSetupError(
+      `the token given (--token or SHEETBENCH_TOKEN) has ${o.token.length} characters; it needs at least ${MIN_TOKEN_CHARS} (make one with: openssl rand -base64 24)`,
+    );
   }
   let token: string | undefined;
   if (!o.noAuth) {
@@ -67,14 +72,21 @@ export async function prepareSignIn(o: SignInOptions): Promise<PreparedSignIn> {
     else {
       const read = await readOrCreateSecret(files.token);
       token = read.value;
-      notes.push(`${read.created ? 'created' : 'using'} the sign-in token in ${files.token} (rotate it with: sheetbench auth rotate-token)`);
+      notes.push(
+        `${read.created ? 'created' : 'using'} the sign-in token in ${files.token} (rotate it with: sheetbench auth rotate-token)`,
+      );
     }
-  } else notes.push('sign-in is OFF (--no-auth): any program on this machine can use this server; web pages of other sites still cannot');
+  } else
+    notes.push(
+      'sign-in is OFF (--no-auth): any program on this machine can use this server; web pages of other sites still cannot',
+    );
   const cookieSecret = (await readOrCreateSecret(files.cookieSecret, () => randomSecret(32))).value;
   const shareSecret = (await readOrCreateSecret(files.shareSecret, () => randomSecret(32))).value;
-  const users = o.server.usersFile !== undefined || existsSync(files.users) ? await new UsersStore(files.users).load() : undefined;
+  const users =
+    o.server.usersFile !== undefined || existsSync(files.users) ? await new UsersStore(files.users).load() : undefined;
   if (users) notes.push(`users file: ${files.users}`);
-  if (o.server.proxy.addresses.length) notes.push(`trusting the ${o.server.proxy.header} header from ${o.server.proxy.addresses.join(', ')}`);
+  if (o.server.proxy.addresses.length)
+    notes.push(`trusting the ${o.server.proxy.header} header from ${o.server.proxy.addresses.join(', ')}`);
   const auth = await new Authenticator({
     token,
     ownerName: ownerName(),
@@ -84,7 +96,15 @@ export async function prepareSignIn(o: SignInOptions): Promise<PreparedSignIn> {
     proxy: o.server.proxy,
     signedOutFile: files.signedOut,
   }).loadSignedOut();
-  return { auth, audit: new AuditLog(files.audit), allowedHosts: allowedHostNames(o.host, o.server.publicNames), proxyHeader: o.server.proxy.header.toLowerCase(), token, shareSecret, notes };
+  return {
+    auth,
+    audit: new AuditLog(files.audit),
+    allowedHosts: allowedHostNames(o.host, o.server.publicNames),
+    proxyHeader: o.server.proxy.header.toLowerCase(),
+    token,
+    shareSecret,
+    notes,
+  };
 }
 
 /** New token and new cookie secret: old login links, Bearer scripts and browser sessions all stop working. */

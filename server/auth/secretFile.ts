@@ -14,7 +14,10 @@ export const randomSecret = (bytes = 24): string => randomBytes(bytes).toString(
  * Reads a secret file, refusing one that other users could read (a token in a 0644 file is no token), or creates it
  * with mode 0600 in a 0700 folder. The file is reused on restart, so login links and sessions survive it.
  */
-export async function readOrCreateSecret(file: string, create: () => string = randomSecret): Promise<{ value: string; created: boolean }> {
+export async function readOrCreateSecret(
+  file: string,
+  create: () => string = randomSecret,
+): Promise<{ value: string; created: boolean }> {
   const existing = await readSecret(file);
   if (existing !== undefined) return { value: existing, created: false };
   const value = create();
@@ -52,8 +55,13 @@ async function readSecret(file: string): Promise<string | undefined> {
 /** Refuses a secret file that group or others may read or write, or that another user owns. */
 export function checkPrivate(file: string, mode: number, uid: number): void {
   if (mode & 0o077) {
-    throw new AuthSetupError(`${file} has mode ${(mode & 0o777).toString(8)}: other users could read it. Fix: chmod 600 '${file}'`);
+    throw new AuthSetupError(
+      `${file} has mode ${(mode & 0o777).toString(8)}: other users could read it. Fix: chmod 600 '${file}'`,
+    );
   }
   const me = process.getuid?.();
-  if (me !== undefined && uid !== me) throw new AuthSetupError(`${file} belongs to uid ${uid}, not to this user (uid ${me}): the server only trusts its own secret files`);
+  if (me !== undefined && uid !== me)
+    throw new AuthSetupError(
+      `${file} belongs to uid ${uid}, not to this user (uid ${me}): the server only trusts its own secret files`,
+    );
 }

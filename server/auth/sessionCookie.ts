@@ -11,7 +11,12 @@ export interface SessionClaims {
 export type CookieCheck = { ok: true; claims: SessionClaims } | { ok: false; reason: string };
 
 /** `<claims as base64url JSON>.<HMAC-SHA256 of them>`: the server keeps no session table, only a secret. */
-export function signSession(user: string, lifetimeMs: number, secret: string, now = Date.now()): SessionClaims & { value: string } {
+export function signSession(
+  user: string,
+  lifetimeMs: number,
+  secret: string,
+  now = Date.now(),
+): SessionClaims & { value: string } {
   const claims: SessionClaims = { sid: randomBytes(12).toString('base64url'), user, exp: now + lifetimeMs };
   const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return { ...claims, value: `${body}.${mac(body, secret)}` };
@@ -23,7 +28,10 @@ export function verifySession(value: string, secret: string, now = Date.now()): 
   const expected = Buffer.from(mac(body, secret));
   const given = Buffer.from(sig);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    return { ok: false, reason: 'the session cookie is not valid (forged, or from before the token was rotated): sign in again' };
+    return {
+      ok: false,
+      reason: 'the session cookie is not valid (forged, or from before the token was rotated): sign in again',
+    };
   }
   let claims: SessionClaims;
   try {
@@ -31,7 +39,8 @@ export function verifySession(value: string, secret: string, now = Date.now()): 
   } catch {
     return { ok: false, reason: 'the session cookie is malformed' };
   }
-  if (typeof claims.exp !== 'number' || claims.exp <= now) return { ok: false, reason: 'the session has expired: sign in again' };
+  if (typeof claims.exp !== 'number' || claims.exp <= now)
+    return { ok: false, reason: 'the session has expired: sign in again' };
   return { ok: true, claims };
 }
 

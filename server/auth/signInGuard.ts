@@ -21,13 +21,28 @@ const isUpload = (path: string) => /^\/api\/conversations\/[^/]+\/files$/.test(p
  * Bearer client); then the caller must be signed in; then a body must be JSON (multipart for uploads). The order
  * matters: a caller who is not signed in learns only that. The user is in `c.get('user')` for the routes.
  */
-export function signInGuard(deps: { auth: Authenticator; audit: AuditLog; proxyHeader: string }): MiddlewareHandler<AuthEnv> {
+export function signInGuard(deps: {
+  auth: Authenticator;
+  audit: AuditLog;
+  proxyHeader: string;
+}): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
     const { method, path } = c.req;
     const changing = STATE_CHANGING.has(method);
-    const origin = changing ? requestOrigin({ origin: c.req.header('origin'), host: c.req.header('host'), secFetchSite: c.req.header('sec-fetch-site') }) : 'none';
+    const origin = changing
+      ? requestOrigin({
+          origin: c.req.header('origin'),
+          host: c.req.header('host'),
+          secFetchSite: c.req.header('sec-fetch-site'),
+        })
+      : 'none';
     if (typeof origin === 'object') {
-      await deps.audit.write({ action: 'denied', client: clientAddress(c), target: `${method} ${path}`, detail: { reason: 'cross-origin' } });
+      await deps.audit.write({
+        action: 'denied',
+        client: clientAddress(c),
+        target: `${method} ${path}`,
+        detail: { reason: 'cross-origin' },
+      });
       return c.json({ error: origin.refused }, 403);
     }
     let user: User | undefined;
@@ -48,7 +63,10 @@ export function signInGuard(deps: { auth: Authenticator; audit: AuditLog; proxyH
 }
 
 /** The caller, or the refusal (401 or 429, with WWW-Authenticate and Retry-After set on the reply). */
-async function identify(c: Context, deps: { auth: Authenticator; proxyHeader: string }): Promise<{ ok: true; user: User } | { ok: false; status: 401 | 429; error: string; signIn: true }> {
+async function identify(
+  c: Context,
+  deps: { auth: Authenticator; proxyHeader: string },
+): Promise<{ ok: true; user: User } | { ok: false; status: 401 | 429; error: string; signIn: true }> {
   const found = await deps.auth.identify({
     client: clientAddress(c),
     authorization: c.req.header('authorization'),
@@ -68,11 +86,16 @@ async function identify(c: Context, deps: { auth: Authenticator; proxyHeader: st
 function bodyTypeRefusal(c: Context): string | undefined {
   const { method, path } = c.req;
   const type = c.req.header('content-type');
-  const hasBody = type !== undefined || Number(c.req.header('content-length') ?? 0) > 0 || c.req.header('transfer-encoding') !== undefined;
+  const hasBody =
+    type !== undefined ||
+    Number(c.req.header('content-length') ?? 0) > 0 ||
+    c.req.header('transfer-encoding') !== undefined;
   if (!hasBody) return undefined;
   const upload = isUpload(path);
   const ok = upload ? /^multipart\/form-data/i.test(type ?? '') : isJsonContentType(type);
-  return ok ? undefined : `${method} ${path} takes ${upload ? 'multipart/form-data' : 'application/json'}, not ${type ?? 'no Content-Type'}`;
+  return ok
+    ? undefined
+    : `${method} ${path} takes ${upload ? 'multipart/form-data' : 'application/json'}, not ${type ?? 'no Content-Type'}`;
 }
 
 /** The peer's address (IPv4-mapped IPv6 written as IPv4): the trusted-proxy check and the throttle key on it. */

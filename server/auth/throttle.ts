@@ -8,7 +8,14 @@ export class FailureThrottle {
   private readonly clients = new Map<string, { failures: number; last: number }>();
 
   constructor(
-    private readonly opts: { freeTries?: number; baseDelayMs?: number; maxDelayMs?: number; forgetMs?: number; maxClients?: number; now?: () => number } = {},
+    private readonly opts: {
+      freeTries?: number;
+      baseDelayMs?: number;
+      maxDelayMs?: number;
+      forgetMs?: number;
+      maxClients?: number;
+      now?: () => number;
+    } = {},
   ) {}
 
   /** Milliseconds the client must still wait before its next attempt (0: it may try now). */

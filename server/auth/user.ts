@@ -19,4 +19,5 @@ const RANK: Record<Role, number> = { user: 0, operator: 1, admin: 2 };
 export const hasRole = (user: User, role: Role): boolean => RANK[user.role] >= RANK[role];
 
 /** A conversation is its owner's; an admin sees all (ones from before owners existed have none: admins only). */
-export const mayAccess = (user: User, owner: string | undefined): boolean => user.role === 'admin' || (owner !== undefined && owner === user.name);
+export const mayAccess = (user: User, owner: string | undefined): boolean =>
+  user.role === 'admin' || (owner !== undefined && owner === user.name);

@@ -10,7 +10,11 @@ import { ROLES, type Role } from './user';
  */
 const userEntry = z
   .object({
-    name: z.string().min(1).max(200).regex(/^[^\s\u0000-\u001f]+$/, 'a name has no spaces or control characters'),
+    name: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[^\s\u0000-\u001f]+$/, 'a name has no spaces or control characters'),
     role: z.enum(ROLES).default('user'),
     tokenSha256: z.string().regex(/^[0-9a-f]{64}$/, 'tokenSha256 must be 64 lower-case hex digits'),
   })
@@ -22,7 +26,8 @@ const usersFileSchema = z
   .superRefine((f, ctx) => {
     const seen = new Set<string>();
     for (const u of f.users) {
-      if (seen.has(u.name)) ctx.addIssue({ code: 'custom', message: `user ${u.name} is listed twice`, path: ['users'] });
+      if (seen.has(u.name))
+        ctx.addIssue({ code: 'custom', message: `user ${u.name} is listed twice`, path: ['users'] });
       seen.add(u.name);
     }
   });
@@ -44,7 +49,10 @@ export async function readUsersFile(file: string): Promise<UserEntry[]> {
     throw new AuthSetupError(`users file ${file} is not valid JSON: ${(err as Error).message}`);
   }
   const parsed = usersFileSchema.safeParse(json);
-  if (!parsed.success) throw new AuthSetupError(`users file ${file} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new AuthSetupError(
+      `users file ${file} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}`,
+    );
   return parsed.data.users;
 }
 

@@ -15,8 +15,13 @@ export { FILE_CSP } from './replies';
 const createBody = z.object({ title: z.string().max(200).optional(), pattern: z.enum(PATTERNS).optional() }).strict();
 const renameBody = z.object({ title: z.string().min(1).max(200) }).strict();
 /** JSON bodies are small: a message is at most conversation.maxMessageChars (checked by the workflow), far below this. */
-const jsonLimit = bodyLimit({ maxSize: 1024 * 1024, onError: (c) => c.json({ error: 'the body is over the limit of 1 MiB' }, 413) });
-const messageBody = z.object({ text: z.string(), pattern: z.enum(PATTERNS).optional(), files: z.array(z.string()).optional() }).strict();
+const jsonLimit = bodyLimit({
+  maxSize: 1024 * 1024,
+  onError: (c) => c.json({ error: 'the body is over the limit of 1 MiB' }, 413),
+});
+const messageBody = z
+  .object({ text: z.string(), pattern: z.enum(PATTERNS).optional(), files: z.array(z.string()).optional() })
+  .strict();
 
 export interface ConversationRouteDeps {
   service: ConversationService;
@@ -56,14 +61,18 @@ export function conversationRoutes(deps: ConversationRouteDeps): Hono<AuthEnv> {
 
   registerShareRoutes(app, { service, secret: deps.sharing.secret, hours: deps.sharing.hours, audit });
 
-  app.get('/patterns', (c) => c.json({ patterns: PATTERNS.map((name) => ({ name, description: PATTERN_DESCRIPTIONS[name] })) }));
+  app.get('/patterns', (c) =>
+    c.json({ patterns: PATTERNS.map((name) => ({ name, description: PATTERN_DESCRIPTIONS[name] })) }),
+  );
 
   app.post('/conversations', jsonLimit, async (c) => {
     const created = await service.create(await parse(c, createBody, true), c.get('user').name);
     await audit(c, 'create', created.id, { title: created.title });
     return c.json(created, 201);
   });
-  app.get('/conversations', async (c) => c.json({ conversations: (await service.list()).filter((i) => mayAccess(c.get('user'), i.owner)) }));
+  app.get('/conversations', async (c) =>
+    c.json({ conversations: (await service.list()).filter((i) => mayAccess(c.get('user'), i.owner)) }),
+  );
   app.get('/conversations/:id', async (c) => c.json(await service.get(c.req.param('id'))));
   app.patch('/conversations/:id', jsonLimit, async (c) => {
     const renamed = await service.rename(c.req.param('id'), (await parse(c, renameBody)).title);
@@ -78,14 +87,25 @@ export function conversationRoutes(deps: ConversationRouteDeps): Hono<AuthEnv> {
 
   app.post(
     '/conversations/:id/files',
-    bodyLimit({ maxSize: deps.maxUploadBytes + 1024 * 1024, onError: (c) => c.json({ error: `upload over the limit of ${deps.maxUploadBytes} bytes` }, 413) }),
+    bodyLimit({
+      maxSize: deps.maxUploadBytes + 1024 * 1024,
+      onError: (c) => c.json({ error: `upload over the limit of ${deps.maxUploadBytes} bytes` }, 413),
+    }),
     async (c) => {
       const form = await c.req.parseBody({ all: true }).catch(() => {
-        throw new ConversationError('bad_input', 'the upload must be multipart/form-data with one or more "file" fields');
+        throw new ConversationError(
+          'bad_input',
+          'the upload must be multipart/form-data with one or more "file" fields',
+        );
       });
       const field = form.file;
-      const files = (Array.isArray(field) ? field : field ? [field] : []).filter((f): f is File => typeof f === 'object' && f !== null && 'arrayBuffer' in f);
-      const stored = await service.upload(c.req.param('id'), await Promise.all(files.map(async (f) => ({ name: f.name, data: Buffer.from(await f.arrayBuffer()) }))));
+      const files = (Array.isArray(field) ? field : field ? [field] : []).filter(
+        (f): f is File => typeof f === 'object' && f !== null && 'arrayBuffer' in f,
+      );
+      const stored = await service.upload(
+        c.req.param('id'),
+        await Promise.all(files.map(async (f) => ({ name: f.name, data: Buffer.from(await f.arrayBuffer()) }))),
+      );
       await audit(c, 'upload', c.req.param('id'), { files: stored.map((f) => `${f.filename} (${f.size} bytes)`) });
       return c.json({ files: stored }, 201);
     },
@@ -95,7 +115,11 @@ export function conversationRoutes(deps: ConversationRouteDeps): Hono<AuthEnv> {
     const message = await parse(c, messageBody);
     const sent = await service.send(c.req.param('id'), message);
     // The message's length and its attachments' names; its text is the user's content and stays out of the log.
-    await audit(c, 'send', c.req.param('id'), { turnId: sent.turnId, chars: message.text.length, files: message.files });
+    await audit(c, 'send', c.req.param('id'), {
+      turnId: sent.turnId,
+      chars: message.text.length,
+      files: message.files,
+    });
     return c.json(sent, 202);
   });
   app.post('/conversations/:id/cancel', async (c) => {
@@ -120,7 +144,10 @@ export function conversationRoutes(deps: ConversationRouteDeps): Hono<AuthEnv> {
   app.get('/conversations/:id/files/*', async (c) => {
     const id = c.req.param('id');
     const prefix = `/conversations/${id}/files/`;
-    return sendWorkspaceFile(c, await service.resolveFile(id, decodeURIComponent(c.req.path.slice(c.req.path.indexOf(prefix) + prefix.length))));
+    return sendWorkspaceFile(
+      c,
+      await service.resolveFile(id, decodeURIComponent(c.req.path.slice(c.req.path.indexOf(prefix) + prefix.length))),
+    );
   });
 
   return app;

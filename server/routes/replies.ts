@@ -16,10 +16,16 @@ import { mimeTypeOf } from '../../analysis/conversation/mime';
 import { EXPORT_FORMATS, type ExportFile, type ExportFormat } from '../../analysis/export';
 
 /** A route's audit line: the signed-in user, the client's address, what was done to which target. */
-export type RouteAudit = (c: Context<AuthEnv>, action: AuditEntry['action'], target: string, detail?: AuditEntry['detail']) => Promise<void>;
+export type RouteAudit = (
+  c: Context<AuthEnv>,
+  action: AuditEntry['action'],
+  target: string,
+  detail?: AuditEntry['detail'],
+) => Promise<void>;
 
 export function routeAudit(log: AuditLog): RouteAudit {
-  return (c, action, target, detail) => log.write({ action, user: c.get('user').name, client: clientAddress(c), target, ...(detail ? { detail } : {}) });
+  return (c, action, target, detail) =>
+    log.write({ action, user: c.get('user').name, client: clientAddress(c), target, ...(detail ? { detail } : {}) });
 }
 
 const STATUS: Record<ConversationErrorKind, ContentfulStatusCode> = {
@@ -35,10 +41,15 @@ const STATUS: Record<ConversationErrorKind, ContentfulStatusCode> = {
 };
 
 /** Served files (and run reports): no script, an opaque origin, only their own images and inline styles. */
-export const FILE_CSP = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; frame-ancestors 'none'";
+export const FILE_CSP =
+  "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; frame-ancestors 'none'";
 
 /** The event log as Server-Sent Events from `Last-Event-ID` (or `?after=`), then following it; a ping now and then. */
-export function streamEvents(c: Context, load: (after: number) => Promise<ConversationEvent[]>, opts: { pollMs?: number; pingMs?: number }): Response {
+export function streamEvents(
+  c: Context,
+  load: (after: number) => Promise<ConversationEvent[]>,
+  opts: { pollMs?: number; pingMs?: number },
+): Response {
   const after = Number(c.req.header('Last-Event-ID') ?? c.req.query('after') ?? 0) || 0;
   return streamSSE(c, async (stream) => {
     let seq = after;
@@ -74,12 +85,22 @@ export async function sendWorkspaceFile(c: Context, file: string): Promise<Respo
   return c.body(Readable.toWeb(createReadStream(file)) as ReadableStream);
 }
 
-const exportQuerySchema = z.object({ format: z.enum(EXPORT_FORMATS), turn: z.string().regex(/^t\d{1,6}$/, 'turn must be a turn id such as t1').optional() });
+const exportQuerySchema = z.object({
+  format: z.enum(EXPORT_FORMATS),
+  turn: z
+    .string()
+    .regex(/^t\d{1,6}$/, 'turn must be a turn id such as t1')
+    .optional(),
+});
 
 /** `?format=ipynb|py|inputs[&turn=t2]`. */
 export function exportQuery(c: Context): { format: ExportFormat; turnId?: string } {
   const parsed = exportQuerySchema.safeParse({ format: c.req.query('format') ?? 'ipynb', turn: c.req.query('turn') });
-  if (!parsed.success) throw new ConversationError('bad_input', `invalid export: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')} (format is one of ${EXPORT_FORMATS.join(', ')})`);
+  if (!parsed.success)
+    throw new ConversationError(
+      'bad_input',
+      `invalid export: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')} (format is one of ${EXPORT_FORMATS.join(', ')})`,
+    );
   return { format: parsed.data.format, ...(parsed.data.turn ? { turnId: parsed.data.turn } : {}) };
 }
 
@@ -102,7 +123,11 @@ export async function parse<T>(c: Context, schema: z.ZodType<T>, optional = fals
     throw new ConversationError('bad_input', 'the body must be JSON');
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ConversationError('bad_input', `invalid body: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new ConversationError(
+      'bad_input',
+      `invalid body: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`,
+    );
   return parsed.data;
 }
 

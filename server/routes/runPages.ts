@@ -2,7 +2,14 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { benchmarkNamed } from '../../benchmarks';
-import { compareRunOutcomes, loadRunOutcomes, PairingError, RunOutcomesError, runMetrics, type RunOutcomes } from '../../benchmarks/report/comparison';
+import {
+  compareRunOutcomes,
+  loadRunOutcomes,
+  PairingError,
+  RunOutcomesError,
+  runMetrics,
+  type RunOutcomes,
+} from '../../benchmarks/report/comparison';
 import type { RunSummary } from '../../benchmarks/report/runSummary';
 import { TaskViewError } from '../../benchmarks/report/taskView';
 import { testCaseGrid } from '../../benchmarks/spreadsheetbench/grid/testCaseGrid';
@@ -43,26 +50,32 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
     if (cached) return c.json(cached);
     const outcomes = await outcomesOf(run);
     if ('error' in outcomes) return c.json({ error: outcomes.error }, 404);
-    return c.json(pages.put(run.dir, version, {
-      runId: run.manifest.runId,
-      benchmark: run.manifest.benchmark,
-      edition: run.manifest.edition,
-      agent: run.manifest.agent,
-      model: run.manifest.llm.model,
-      scoringMode: run.manifest.scoringMode,
-      createdAt: run.manifest.createdAt,
-      metrics: runMetrics(outcomes),
-      ...(await scoringSummary(run.dir, run.manifest, outcomes)),
-      tasks: taskRows(outcomes),
-      ...(deps.uiUrl ? { temporalUiUrl: `${deps.uiUrl}/${encodeURIComponent(run.manifest.runId)}` } : {}),
-    }));
+    return c.json(
+      pages.put(run.dir, version, {
+        runId: run.manifest.runId,
+        benchmark: run.manifest.benchmark,
+        edition: run.manifest.edition,
+        agent: run.manifest.agent,
+        model: run.manifest.llm.model,
+        scoringMode: run.manifest.scoringMode,
+        createdAt: run.manifest.createdAt,
+        metrics: runMetrics(outcomes),
+        ...(await scoringSummary(run.dir, run.manifest, outcomes)),
+        tasks: taskRows(outcomes),
+        ...(deps.uiUrl ? { temporalUiUrl: `${deps.uiUrl}/${encodeURIComponent(run.manifest.runId)}` } : {}),
+      }),
+    );
   });
 
   app.get('/api/runs/:id/tasks/:task', async (c) => {
     const run = await runFolder(runsDir, c.req.param('id'));
     if ('error' in run) return c.json({ error: run.error }, run.status);
     const describe = benchmarkNamed(run.manifest.benchmark).describeTask;
-    if (!describe) return c.json({ error: `run ${run.manifest.runId}: task pages do not know ${run.manifest.benchmark} runs yet` }, 404);
+    if (!describe)
+      return c.json(
+        { error: `run ${run.manifest.runId}: task pages do not know ${run.manifest.benchmark} runs yet` },
+        404,
+      );
     const epoch = epochParam(c);
     if (epoch === null) return c.json({ error: 'epoch must be a whole number ≥ 1' }, 400);
     return viewOr404(c, async () => {
@@ -75,10 +88,15 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
   app.get('/api/runs/:id/tasks/:task/cases/:n/grid', async (c) => {
     const run = await runFolder(runsDir, c.req.param('id'));
     if ('error' in run) return c.json({ error: run.error }, run.status);
-    if (run.manifest.benchmark !== 'spreadsheetbench') return c.json({ error: `run ${run.manifest.runId} is a ${run.manifest.benchmark} run: it has no workbooks to show` }, 404);
+    if (run.manifest.benchmark !== 'spreadsheetbench')
+      return c.json(
+        { error: `run ${run.manifest.runId} is a ${run.manifest.benchmark} run: it has no workbooks to show` },
+        404,
+      );
     const n = Number(c.req.param('n'));
     const epoch = epochParam(c);
-    if (!Number.isInteger(n) || n < 1 || epoch === null) return c.json({ error: `bad test case ${c.req.param('n')} or epoch` }, 400);
+    if (!Number.isInteger(n) || n < 1 || epoch === null)
+      return c.json({ error: `bad test case ${c.req.param('n')} or epoch` }, 400);
     return viewOr404(c, () => testCaseGrid(run.dir, c.req.param('task'), n, { epoch }));
   });
 
@@ -88,8 +106,10 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
     const describe = benchmarkNamed(run.manifest.benchmark).describeTask;
     const n = Number(c.req.param('n'));
     const epoch = epochParam(c);
-    if (!describe || run.manifest.benchmark !== 'spreadsheetbench') return c.json({ error: `run ${run.manifest.runId} has no output workbooks` }, 404);
-    if (!Number.isInteger(n) || n < 1 || epoch === null) return c.json({ error: `bad test case ${c.req.param('n')} or epoch` }, 400);
+    if (!describe || run.manifest.benchmark !== 'spreadsheetbench')
+      return c.json({ error: `run ${run.manifest.runId} has no output workbooks` }, 404);
+    if (!Number.isInteger(n) || n < 1 || epoch === null)
+      return c.json({ error: `bad test case ${c.req.param('n')} or epoch` }, 400);
     let view;
     try {
       view = await describe(run.dir, c.req.param('task'), { epoch });
@@ -99,7 +119,11 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
     }
     const official = new OfficialFiles(run.dir, run.manifest.setting, run.manifest.llm.model, run.manifest.epochs ?? 1);
     const file = await confined(run.dir, official.outputPath(attemptKey(view.taskId, view.epoch), n));
-    if (!file) return c.json({ error: `task ${view.attempt} of run ${run.manifest.runId} has no output workbook for test case ${n}` }, 404);
+    if (!file)
+      return c.json(
+        { error: `task ${view.attempt} of run ${run.manifest.runId} has no output workbook for test case ${n}` },
+        404,
+      );
     // A workbook is a download: never rendered, never sniffed, and it runs nothing in the app's origin.
     return c.body(new Uint8Array(await readFile(file)), 200, {
       'content-type': XLSX,
@@ -111,8 +135,12 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
   });
 
   app.get('/api/compare', async (c) => {
-    const ids = (c.req.query('runs') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    if (!ids.length || ids.length > MAX_COMPARED) return c.json({ error: `name 1 to ${MAX_COMPARED} runs: /api/compare?runs=a,b` }, 400);
+    const ids = (c.req.query('runs') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (!ids.length || ids.length > MAX_COMPARED)
+      return c.json({ error: `name 1 to ${MAX_COMPARED} runs: /api/compare?runs=a,b` }, 400);
     const outcomes: RunOutcomes[] = [];
     for (const id of ids) {
       const run = await runFolder(runsDir, id);
@@ -135,9 +163,12 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
 /** A run's outcomes (its known-bad tasks set aside where the benchmark has any), or why they cannot be read. */
 async function outcomesOf(run: { dir: string; manifest: RunManifest }): Promise<RunOutcomes | { error: string }> {
   try {
-    return await loadRunOutcomes(run.dir, { exclude: benchmarkNamed(run.manifest.benchmark).knownBad?.(run.manifest.edition) });
+    return await loadRunOutcomes(run.dir, {
+      exclude: benchmarkNamed(run.manifest.benchmark).knownBad?.(run.manifest.edition),
+    });
   } catch (err) {
-    if (err instanceof RunOutcomesError) return { error: err.message.replaceAll(run.dir, `runs/${run.manifest.runId}`) };
+    if (err instanceof RunOutcomesError)
+      return { error: err.message.replaceAll(run.dir, `runs/${run.manifest.runId}`) };
     throw err;
   }
 }
@@ -147,7 +178,19 @@ async function outcomesOf(run: { dir: string; manifest: RunManifest }): Promise<
  * which changes its folder's or its own mtime: a page is computed once per such version (912 results take ~0.3 s).
  */
 async function folderVersion(dir: string): Promise<string> {
-  const mtimes = await Promise.all([path.join(dir, 'results'), path.join(dir, 'summary.json'), path.join(dir, 'run.json'), path.join(dir, 'tasks.json')].map((f) => stat(f).then((s) => s.mtimeMs, () => 0)));
+  const mtimes = await Promise.all(
+    [
+      path.join(dir, 'results'),
+      path.join(dir, 'summary.json'),
+      path.join(dir, 'run.json'),
+      path.join(dir, 'tasks.json'),
+    ].map((f) =>
+      stat(f).then(
+        (s) => s.mtimeMs,
+        () => 0,
+      ),
+    ),
+  );
   return mtimes.join('|');
 }
 
@@ -174,7 +217,8 @@ type RunFolder = { dir: string; manifest: RunManifest } | { error: string; statu
 /** `runsDir/<id>` holding a run.json; an id that leaves the folder is refused, an unknown one is named. */
 async function runFolder(runsDir: string, id: string): Promise<RunFolder> {
   const dir = path.join(runsDir, id);
-  if (!id || path.dirname(dir) !== runsDir || id === '.' || id === '..') return { error: `bad run id ${JSON.stringify(id)}`, status: 400 };
+  if (!id || path.dirname(dir) !== runsDir || id === '.' || id === '..')
+    return { error: `bad run id ${JSON.stringify(id)}`, status: 400 };
   if (!(await pathExists(path.join(dir, 'run.json')))) return { error: `no run ${id}`, status: 404 };
   try {
     return { dir, manifest: await readManifest(dir) };
@@ -200,13 +244,26 @@ async function viewOr404(c: Context, build: () => Promise<unknown>) {
 }
 
 /** The floor, unreachable test cases and the exclusion: from summary.json once the run is final, else from the cell diffs now. */
-async function scoringSummary(dir: string, manifest: RunManifest, outcomes: RunOutcomes): Promise<Partial<Pick<RunSummary, 'floor' | 'unreachable' | 'excluded' | 'failureClasses' | 'topFailures'>>> {
+async function scoringSummary(
+  dir: string,
+  manifest: RunManifest,
+  outcomes: RunOutcomes,
+): Promise<Partial<Pick<RunSummary, 'floor' | 'unreachable' | 'excluded' | 'failureClasses' | 'topFailures'>>> {
   const summary = await readJsonOr<RunSummary | null>(new RunLayout(dir).summaryPath, null).catch(() => null);
   if (summary && !outcomes.inProgress) {
-    return { floor: summary.floor, unreachable: summary.unreachable, excluded: summary.excluded, failureClasses: summary.failureClasses, topFailures: summary.topFailures };
+    return {
+      floor: summary.floor,
+      unreachable: summary.unreachable,
+      excluded: summary.excluded,
+      failureClasses: summary.failureClasses,
+      topFailures: summary.topFailures,
+    };
   }
   if (manifest.benchmark !== 'spreadsheetbench') return {};
-  const facts = await scoringFacts(dir, outcomes.tasks.flatMap((t) => (t.attempts[0] ? [{ taskKey: t.key, key: t.attempts[0].key }] : [])));
+  const facts = await scoringFacts(
+    dir,
+    outcomes.tasks.flatMap((t) => (t.attempts[0] ? [{ taskKey: t.key, key: t.attempts[0].key }] : [])),
+  );
   return { floor: facts.floor, unreachable: facts.unreachable };
 }
 
@@ -214,12 +271,23 @@ async function scoringSummary(dir: string, manifest: RunManifest, outcomes: RunO
 function taskRows(outcomes: RunOutcomes) {
   return outcomes.tasks.map((t) => {
     const n = t.attempts.length;
-    const mean = (f: (a: (typeof t.attempts)[number]) => number) => (n ? t.attempts.reduce((s, a) => s + f(a), 0) / n : 0);
+    const mean = (f: (a: (typeof t.attempts)[number]) => number) =>
+      n ? t.attempts.reduce((s, a) => s + f(a), 0) / n : 0;
     const soft = mean((a) => a.soft);
     const hard = mean((a) => a.hard);
     const failureClass = t.attempts.find((a) => a.failureClass)?.failureClass;
     const verdict = !n ? 'pending' : hard === 1 ? 'pass' : soft > 0 ? 'partial' : 'fail';
-    return { id: t.key, group: t.group, verdict, ...(failureClass ? { failureClass } : {}), attempts: n, passes: t.attempts.filter((a) => a.hard === 1).length, soft, hard, costUsd: t.attempts.reduce((s, a) => s + a.costUsd, 0) };
+    return {
+      id: t.key,
+      group: t.group,
+      verdict,
+      ...(failureClass ? { failureClass } : {}),
+      attempts: n,
+      passes: t.attempts.filter((a) => a.hard === 1).length,
+      soft,
+      hard,
+      costUsd: t.attempts.reduce((s, a) => s + a.costUsd, 0),
+    };
   });
 }
 

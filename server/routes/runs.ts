@@ -22,7 +22,12 @@ export interface RunsRoutesDeps {
 
 const CONTROLS = ['pause', 'resume', 'cancel'] as const;
 
-const REPORT_TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.json': 'application/json', '.md': 'text/markdown; charset=utf-8', '.svg': 'image/svg+xml' };
+const REPORT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
+  '.md': 'text/markdown; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
 
 /**
  * `GET /api/runs` (the benchmark runs with progress and scores), `GET /api/runs/:id/report/...` (the run's HTML
@@ -43,7 +48,9 @@ export function runsRoutes(deps: RunsRoutesDeps): Hono<AuthEnv> {
         reportUrl: r.hasReport ? `/api/runs/${encodeURIComponent(r.id)}/report/report.html` : undefined,
         temporalUiUrl: uiUrl && r.workflowId ? workflowUiUrl(uiUrl, r.workflowId) : undefined,
       })),
-      ...(client && !connected ? { temporalError: 'Temporal is unreachable: runs are listed from their folders only' } : {}),
+      ...(client && !connected
+        ? { temporalError: 'Temporal is unreachable: runs are listed from their folders only' }
+        : {}),
       ...(temporalError ? { temporalError } : {}),
     });
   });
@@ -57,7 +64,11 @@ export function runsRoutes(deps: RunsRoutesDeps): Hono<AuthEnv> {
     const file = await confined(runDir, rel);
     if (!type || !file) return c.json({ error: `run ${id} has no report file ${rel}` }, 404);
     // A report is a file like any other: it runs no script in the app's origin.
-    return c.body(new Uint8Array(await readFile(file)), 200, { 'content-type': type, 'cache-control': 'no-cache', 'content-security-policy': FILE_CSP });
+    return c.body(new Uint8Array(await readFile(file)), 200, {
+      'content-type': type,
+      'cache-control': 'no-cache',
+      'content-security-policy': FILE_CSP,
+    });
   });
 
   app.post('/api/runs/:id/:control{pause|resume|cancel}', async (c) => {
@@ -65,7 +76,13 @@ export function runsRoutes(deps: RunsRoutesDeps): Hono<AuthEnv> {
     const { id, control } = c.req.param() as { id: string; control: (typeof CONTROLS)[number] };
     const target = `run ${id}`;
     if (!hasRole(user, 'operator')) {
-      await deps.audit.write({ action: 'denied', user: user.name, client: clientAddress(c), target, detail: { reason: `run_${control} needs the operator role` } });
+      await deps.audit.write({
+        action: 'denied',
+        user: user.name,
+        client: clientAddress(c),
+        target,
+        detail: { reason: `run_${control} needs the operator role` },
+      });
       return c.json({ error: `${control} needs the operator role; ${user.name} is a ${user.role}` }, 403);
     }
     const connected = client ? await client().catch(() => undefined) : undefined;
@@ -98,7 +115,9 @@ async function confined(dir: string, rel: string): Promise<string | undefined> {
 function lazyClient(t: { address: string; namespace: string }): () => Promise<Client> {
   let pending: Promise<Client> | undefined;
   return () => {
-    pending ??= Connection.connect({ address: t.address, connectTimeout: 3000 }).then((connection) => new Client({ connection, namespace: t.namespace }));
+    pending ??= Connection.connect({ address: t.address, connectTimeout: 3000 }).then(
+      (connection) => new Client({ connection, namespace: t.namespace }),
+    );
     return pending.catch((err) => {
       pending = undefined;
       throw err;

@@ -30,21 +30,39 @@ export function sharedRoutes(deps: SharedRouteDeps): Hono<AuthEnv> {
     try {
       return await openShare(service, c.req.param('token') ?? '', c.get('user'), deps.secret);
     } catch (err) {
-      if (err instanceof ConversationError) await audit(c, 'denied', 'share link', { reason: err.message, route: `${c.req.method} ${c.req.path}` });
+      if (err instanceof ConversationError)
+        await audit(c, 'denied', 'share link', { reason: err.message, route: `${c.req.method} ${c.req.path}` });
       throw err;
     }
   };
 
   app.get('/shared', async (c) => {
     const mine = await service.sharedWith(c.get('user').name);
-    return c.json({ shared: mine.map(({ info, grant }) => ({ conversationId: info.id, title: info.title, owner: info.owner, ...shareView(info.id, grant, deps.secret) })) });
+    return c.json({
+      shared: mine.map(({ info, grant }) => ({
+        conversationId: info.id,
+        title: info.title,
+        owner: info.owner,
+        ...shareView(info.id, grant, deps.secret),
+      })),
+    });
   });
 
   app.get('/shared/:token', async (c) => {
     const s = await open(c);
     const { temporalUiUrl: _hidden, ...conversation } = await service.get(s.conversationId, s.grant.turnId);
     await audit(c, 'view_shared', s.conversationId, { share: s.grant.id });
-    return c.json({ share: { owner: s.owner, title: s.title, turnId: s.grant.turnId, debug: s.grant.debug, expiresAt: s.grant.expiresAt, readOnly: true }, conversation });
+    return c.json({
+      share: {
+        owner: s.owner,
+        title: s.title,
+        turnId: s.grant.turnId,
+        debug: s.grant.debug,
+        expiresAt: s.grant.expiresAt,
+        readOnly: true,
+      },
+      conversation,
+    });
   });
 
   app.get('/shared/:token/events', async (c) => {
@@ -68,14 +86,20 @@ export function sharedRoutes(deps: SharedRouteDeps): Hono<AuthEnv> {
   app.get('/shared/:token/export', async (c) => {
     const s = await open(c);
     const query = exportQuery(c);
-    const file = await service.export(s.conversationId, { format: query.format, ...(s.grant.turnId ? { turnId: s.grant.turnId } : query.turnId ? { turnId: query.turnId } : {}) });
+    const file = await service.export(s.conversationId, {
+      format: query.format,
+      ...(s.grant.turnId ? { turnId: s.grant.turnId } : query.turnId ? { turnId: query.turnId } : {}),
+    });
     await audit(c, 'export', s.conversationId, { share: s.grant.id, file: file.filename });
     return sendExport(c, file);
   });
 
   app.post('/shared/:token/fork', async (c) => {
     const s = await open(c);
-    const forked = await service.fork(s.conversationId, c.get('user').name, { ...(s.grant.turnId ? { turnId: s.grant.turnId } : {}), debug: s.grant.debug });
+    const forked = await service.fork(s.conversationId, c.get('user').name, {
+      ...(s.grant.turnId ? { turnId: s.grant.turnId } : {}),
+      debug: s.grant.debug,
+    });
     await audit(c, 'fork', forked.id, { from: s.conversationId, share: s.grant.id, turn: s.grant.turnId });
     return c.json(forked, 201);
   });

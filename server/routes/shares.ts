@@ -11,7 +11,10 @@ const shareBody = z
   .object({
     /** A signed-in user's name; without it the share is a link. */
     user: z.string().min(1).max(200).optional(),
-    turn: z.string().regex(/^t\d{1,6}$/, 'turn must be a turn id such as t1').optional(),
+    turn: z
+      .string()
+      .regex(/^t\d{1,6}$/, 'turn must be a turn id such as t1')
+      .optional(),
     debug: z.boolean().optional(),
     expiresInHours: z.number().positive().optional(),
   })
@@ -30,15 +33,20 @@ export interface ShareRouteDeps {
  */
 export function registerShareRoutes(app: Hono<AuthEnv>, deps: ShareRouteDeps): void {
   const { service, secret } = deps;
-  const limit = bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.json({ error: 'the body is over the limit of 16 KiB' }, 413) });
+  const limit = bodyLimit({
+    maxSize: 16 * 1024,
+    onError: (c) => c.json({ error: 'the body is over the limit of 16 KiB' }, 413),
+  });
 
   app.post('/conversations/:id/shares', limit, async (c) => {
     const id = c.req.param('id');
     const body = await parse(c, shareBody);
     const me = c.get('user');
-    if (body.user === me.name) throw new ConversationError('bad_input', 'you cannot share a conversation with yourself');
+    if (body.user === me.name)
+      throw new ConversationError('bad_input', 'you cannot share a conversation with yourself');
     const hours = body.expiresInHours ?? (body.user ? undefined : deps.hours.default);
-    if (hours !== undefined && hours > deps.hours.max) throw new ConversationError('bad_input', `expiresInHours may be at most ${deps.hours.max}`);
+    if (hours !== undefined && hours > deps.hours.max)
+      throw new ConversationError('bad_input', `expiresInHours may be at most ${deps.hours.max}`);
     const now = Date.now();
     const grant = await service.share(id, {
       to: body.user ? { user: body.user } : { link: true },
@@ -48,7 +56,13 @@ export function registerShareRoutes(app: Hono<AuthEnv>, deps: ShareRouteDeps): v
       createdAt: new Date(now).toISOString(),
       ...(hours !== undefined ? { expiresAt: now + Math.round(hours * 3_600_000) } : {}),
     });
-    await deps.audit(c, 'share', id, { share: grant.id, to: body.user ?? 'link', turn: body.turn, debug: grant.debug, expiresAt: grant.expiresAt });
+    await deps.audit(c, 'share', id, {
+      share: grant.id,
+      to: body.user ?? 'link',
+      turn: body.turn,
+      debug: grant.debug,
+      expiresAt: grant.expiresAt,
+    });
     return c.json({ share: shareView(id, grant, secret) }, 201);
   });
 

@@ -19,7 +19,13 @@ const VENDOR_FILES: Record<string, string[]> = {
   htm: ['dist/htm.module.js', 'preact/index.module.js'],
   marked: ['lib/marked.esm.js'],
   dompurify: ['dist/purify.es.mjs'],
-  '@highlightjs/cdn-assets': ['es/core.min.js', 'es/languages/python.min.js', 'es/languages/javascript.min.js', 'es/languages/json.min.js', 'styles/github.min.css'],
+  '@highlightjs/cdn-assets': [
+    'es/core.min.js',
+    'es/languages/python.min.js',
+    'es/languages/javascript.min.js',
+    'es/languages/json.min.js',
+    'styles/github.min.css',
+  ],
   papaparse: ['papaparse.min.js'],
   vega: ['build/vega.min.js'],
   'vega-lite': ['build/vega-lite.min.js'],
@@ -104,20 +110,28 @@ export function webRoutes(opts: WebRoutesOptions = {}): Hono {
 
   app.get('/', async (c) => {
     const template = await readFile(path.join(webDir, 'index.html'), 'utf8');
-    const importMap = { imports: Object.fromEntries(Object.entries(IMPORTS).map(([name, ref]) => [name, vendorUrl(ref)])) };
+    const importMap = {
+      imports: Object.fromEntries(Object.entries(IMPORTS).map(([name, ref]) => [name, vendorUrl(ref)])),
+    };
     const scripts = Object.fromEntries(Object.entries(SCRIPTS).map(([name, ref]) => [name, vendorUrl(ref)]));
     const importMapText = JSON.stringify(importMap);
     // Replacement functions: a '$' in the JSON goes in as is (the CSP hash is of this exact text).
     const html = template
       .replace('<!--importmap-->', () => `<script type="importmap">${importMapText}</script>`)
-      .replace('<!--scripts-->', () => `<script type="application/json" id="vendor-scripts">${JSON.stringify(scripts)}</script>`);
-    return sendRevalidated(c, Buffer.from(html), TYPES['.html']!, { 'content-security-policy': pageCsp(importMapText) });
+      .replace(
+        '<!--scripts-->',
+        () => `<script type="application/json" id="vendor-scripts">${JSON.stringify(scripts)}</script>`,
+      );
+    return sendRevalidated(c, Buffer.from(html), TYPES['.html']!, {
+      'content-security-policy': pageCsp(importMapText),
+    });
   });
 
   app.get('/app/*', async (c) => {
     const rel = decodeURIComponent(c.req.path.slice('/app/'.length));
     const file = path.resolve(webDir, rel);
-    if (!file.startsWith(webDir + path.sep) || !TYPES[path.extname(file)]) return c.json({ error: `no app file ${rel}` }, 404);
+    if (!file.startsWith(webDir + path.sep) || !TYPES[path.extname(file)])
+      return c.json({ error: `no app file ${rel}` }, 404);
     const body = await readFile(file).catch(() => undefined);
     if (!body) return c.json({ error: `no app file ${rel}` }, 404);
     return sendRevalidated(c, body, TYPES[path.extname(file)]!);
@@ -128,10 +142,14 @@ export function webRoutes(opts: WebRoutesOptions = {}): Hono {
     const match = /^((?:@[^/]+\/)?[^/@]+)@([^/]+)\/(.+)$/.exec(rest);
     const [, pkg, version, file] = match ?? [];
     if (!pkg || !file || !isVendorFile(pkg, file)) return c.json({ error: `no vendor file ${rest}` }, 404);
-    if (version !== versions[pkg]) return c.json({ error: `${pkg} is at version ${versions[pkg]}, not ${version}` }, 404);
+    if (version !== versions[pkg])
+      return c.json({ error: `${pkg} is at version ${versions[pkg]}, not ${version}` }, 404);
     const body = await readFile(path.join(modules, pkg, file)).catch(() => undefined);
     if (!body) return c.json({ error: `no vendor file ${rest}` }, 404);
-    return c.body(body, 200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'public, max-age=31536000, immutable' });
+    return c.body(body, 200, {
+      'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'public, max-age=31536000, immutable',
+    });
   });
 
   return app;
@@ -150,7 +168,10 @@ function packageVersions(modules: string): Record<string, string> {
   return Object.fromEntries(
     Object.keys(VENDOR_FILES).map((pkg) => {
       try {
-        return [pkg, (JSON.parse(readFileSync(path.join(modules, pkg, 'package.json'), 'utf8')) as { version: string }).version];
+        return [
+          pkg,
+          (JSON.parse(readFileSync(path.join(modules, pkg, 'package.json'), 'utf8')) as { version: string }).version,
+        ];
       } catch {
         throw new Error(`web app: npm package ${pkg} is not installed in ${modules} (run npm ci)`);
       }

@@ -6,7 +6,12 @@ export function hostGuard(allowed: Set<string>): MiddlewareHandler {
   return async (c, next) => {
     const name = hostNameOf(c.req.header('host'));
     if (!name || !allowed.has(name)) {
-      return c.json({ error: `this server does not answer to the host name "${c.req.header('host') ?? ''}" (add it to server.publicNames if it is yours)` }, 403);
+      return c.json(
+        {
+          error: `this server does not answer to the host name "${c.req.header('host') ?? ''}" (add it to server.publicNames if it is yours)`,
+        },
+        403,
+      );
     }
     await next();
   };
@@ -36,9 +41,14 @@ export const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * Where a state-changing request comes from: 'same' (Origin names this server), 'none' (no Origin: not a browser, or
  * a very old one), or the refusal's reason (another origin, `null`, or a cross-site Sec-Fetch-Site).
  */
-export function requestOrigin(headers: { origin?: string; host?: string; secFetchSite?: string }): 'same' | 'none' | { refused: string } {
+export function requestOrigin(headers: {
+  origin?: string;
+  host?: string;
+  secFetchSite?: string;
+}): 'same' | 'none' | { refused: string } {
   const site = headers.secFetchSite;
-  if (site && site !== 'same-origin' && site !== 'none') return { refused: `a ${site} request may not change anything here` };
+  if (site && site !== 'same-origin' && site !== 'none')
+    return { refused: `a ${site} request may not change anything here` };
   if (headers.origin === undefined) return 'none';
   let host: string | undefined;
   try {

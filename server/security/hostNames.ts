@@ -2,7 +2,8 @@ import os from 'node:os';
 
 const LOOPBACK = ['localhost', '127.0.0.1', '::1'];
 
-export const isLoopbackHost = (host: string): boolean => LOOPBACK.includes(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host);
+export const isLoopbackHost = (host: string): boolean =>
+  LOOPBACK.includes(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host);
 
 const isWildcard = (host: string): boolean => host === '0.0.0.0' || host === '::' || host === '';
 
@@ -16,7 +17,8 @@ export function allowedHostNames(listenHost: string, publicNames: string[]): Set
   if (!isWildcard(listenHost)) names.add(normalizeHostName(listenHost));
   else {
     names.add(os.hostname().toLowerCase());
-    for (const list of Object.values(os.networkInterfaces())) for (const a of list ?? []) names.add(normalizeHostName(a.address));
+    for (const list of Object.values(os.networkInterfaces()))
+      for (const a of list ?? []) names.add(normalizeHostName(a.address));
   }
   return names;
 }
@@ -32,5 +34,8 @@ export function hostNameOf(hostHeader: string | undefined): string | undefined {
 }
 
 function normalizeHostName(name: string): string {
-  return name.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  return name
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
 }

@@ -21,20 +21,30 @@ export function signShareLink(claims: ShareClaims, secret: string): string {
 /** Checks the signature (constant time), then the shape, then the expiry. */
 export function verifyShareLink(token: string, secret: string, now = Date.now()): LinkCheck {
   const [body, sig, extra] = token.split('.');
-  if (!body || !sig || extra !== undefined) return { ok: false, reason: 'this share link is malformed (copy the whole link)' };
+  if (!body || !sig || extra !== undefined)
+    return { ok: false, reason: 'this share link is malformed (copy the whole link)' };
   const expected = Buffer.from(mac(body, secret));
   const given = Buffer.from(sig);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'this share link is not valid: it was altered, or forged' };
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return { ok: false, reason: 'this share link is not valid: it was altered, or forged' };
   let claims: ShareClaims;
   try {
     claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as ShareClaims;
   } catch {
     return { ok: false, reason: 'this share link is malformed (copy the whole link)' };
   }
-  if (typeof claims.c !== 'string' || typeof claims.g !== 'string' || (claims.exp !== undefined && typeof claims.exp !== 'number')) {
+  if (
+    typeof claims.c !== 'string' ||
+    typeof claims.g !== 'string' ||
+    (claims.exp !== undefined && typeof claims.exp !== 'number')
+  ) {
     return { ok: false, reason: 'this share link is malformed (copy the whole link)' };
   }
-  if (claims.exp !== undefined && claims.exp <= now) return { ok: false, reason: `this share link expired on ${new Date(claims.exp).toISOString()}: ask its owner for a new one` };
+  if (claims.exp !== undefined && claims.exp <= now)
+    return {
+      ok: false,
+      reason: `this share link expired on ${new Date(claims.exp).toISOString()}: ask its owner for a new one`,
+    };
   return { ok: true, claims };
 }
 

@@ -36,11 +36,18 @@ const activities = {
   },
 };
 
-const env = () => new MockActivityEnvironment({ startToCloseTimeoutMs: 60_000, currentAttemptScheduledTimestampMs: Date.now() });
-const failureOf = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (err: unknown) => err as ApplicationFailure);
+const env = () =>
+  new MockActivityEnvironment({ startToCloseTimeoutMs: 60_000, currentAttemptScheduledTimestampMs: Date.now() });
+const failureOf = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (err: unknown) => err as ApplicationFailure,
+  );
 
 describe('artifact paths at the activity boundary', () => {
-  it('resolves a relative run folder under this worker\'s root and hands outputs back relative', async () => {
+  it("resolves a relative run folder under this worker's root and hands outputs back relative", async () => {
     const { hostA } = store();
     const acts = withArtifactPaths(activities, { root: hostA });
     const res = await env().run(acts.readRun, { runDir: 'run-1', taskId: '7' });
@@ -48,8 +55,12 @@ describe('artifact paths at the activity boundary', () => {
     expect(res).toEqual({ outputPaths: ['run-1/outputs/s_m/1_7_output.xlsx'] });
     await env().run(acts.recalcWorkbook, { path: 'run-1/outputs/s_m/1_7_output.xlsx' });
     expect(seen.at(-1)).toEqual({ path: path.join(hostA, 'run-1', 'outputs', 's_m', '1_7_output.xlsx') });
-    await env().run(acts.recalcWorkbooks, { paths: ['run-1/outputs/s_m/1_7_output.xlsx', 'run-1/outputs/s_m/2_7_output.xlsx'] });
-    expect(seen.at(-1)).toEqual({ paths: [1, 2].map((n) => path.join(hostA, 'run-1', 'outputs', 's_m', `${n}_7_output.xlsx`)) });
+    await env().run(acts.recalcWorkbooks, {
+      paths: ['run-1/outputs/s_m/1_7_output.xlsx', 'run-1/outputs/s_m/2_7_output.xlsx'],
+    });
+    expect(seen.at(-1)).toEqual({
+      paths: [1, 2].map((n) => path.join(hostA, 'run-1', 'outputs', 's_m', `${n}_7_output.xlsx`)),
+    });
     expect(await env().run(acts.listIds, { runDir: 'run-1' })).toEqual(['1', '2']); // results that are not records pass as they are
   });
 

@@ -20,19 +20,48 @@ describe('llmTurn activity: one retry policy, classified failures, no double pay
   beforeAll(async () => {
     llm = await startScriptedServer({ script: { rules: [], fallback: '```python\nprint(1)\n```' } });
     config = configSchema.parse({
-      llm: { provider: 'openai', baseUrl: llm.url, apiKey: 'k', model: 'scripted', prices: { scripted: { inputPerMTok: 2, outputPerMTok: 4 } } },
+      llm: {
+        provider: 'openai',
+        baseUrl: llm.url,
+        apiKey: 'k',
+        model: 'scripted',
+        prices: { scripted: { inputPerMTok: 2, outputPerMTok: 4 } },
+      },
     });
     runDir = mkdtempSync(path.join(os.tmpdir(), 'sb-llmturn-'));
     await createRun(config, await planRun({ datasetDir: SAMPLE, agent: 'single' }), { runDir, runId: 'llmturn' });
   });
   afterAll(async () => llm?.close());
 
-  const turn = (callKey: string): LlmTurnInput => ({ runDir, taskId: '1001', conversation: 'main', turn: 0, user: { officialPrompt: 'single' }, callKey });
+  const turn = (callKey: string): LlmTurnInput => ({
+    runDir,
+    taskId: '1001',
+    conversation: 'main',
+    turn: 0,
+    user: { officialPrompt: 'single' },
+    callKey,
+  });
   /** `failures`: the failure counts earlier attempts left in their heartbeat details. */
   const run = (input: LlmTurnInput, failures?: Record<string, number>): Promise<LlmTurnResult> =>
-    new MockActivityEnvironment({ attempt: 1 + Object.values(failures ?? {}).reduce((a, b) => a + b, 0), heartbeatDetails: failures ? { failures } : undefined })
-      .run(llmTurnActivities({ config, sandboxFactory: async () => { throw new Error('unused'); } }).llmTurn, input) as Promise<LlmTurnResult>;
-  const failureOf = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (err: unknown) => err as ApplicationFailure);
+    new MockActivityEnvironment({
+      attempt: 1 + Object.values(failures ?? {}).reduce((a, b) => a + b, 0),
+      heartbeatDetails: failures ? { failures } : undefined,
+    }).run(
+      llmTurnActivities({
+        config,
+        sandboxFactory: async () => {
+          throw new Error('unused');
+        },
+      }).llmTurn,
+      input,
+    ) as Promise<LlmTurnResult>;
+  const failureOf = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        throw new Error('expected a failure');
+      },
+      (err: unknown) => err as ApplicationFailure,
+    );
 
   it('records both messages, prices the call, and answers a repeated call from the cache', async () => {
     const first = await run(turn('k/1'));

@@ -32,7 +32,8 @@ function workbooks(...names: string[]): string[] {
   });
 }
 
-const env = () => new MockActivityEnvironment({ startToCloseTimeoutMs: 60_000, currentAttemptScheduledTimestampMs: Date.now() });
+const env = () =>
+  new MockActivityEnvironment({ startToCloseTimeoutMs: 60_000, currentAttemptScheduledTimestampMs: Date.now() });
 
 describe("a task's outputs recalculated in one activity", () => {
   it('recalculates each in place, in order, and reports each (a missing one or one the engine cannot open is a verdict, not a failure)', async () => {
@@ -56,7 +57,9 @@ describe("a task's outputs recalculated in one activity", () => {
   it('an engine crash fails the whole activity retryably, naming the workbook', async () => {
     const [a, b] = workbooks('1_t_output.xlsx', '2_t_output.xlsx');
     const { engine } = fakeEngine({ '2_t_output.xlsx': 'engine crashed' });
-    const err = await env().run(recalcActivities(async () => engine).recalcWorkbooks, { paths: [a, b] }).catch((e: unknown) => e as Error & { type?: string; nonRetryable?: boolean });
+    const err = await env()
+      .run(recalcActivities(async () => engine).recalcWorkbooks, { paths: [a, b] })
+      .catch((e: unknown) => e as Error & { type?: string; nonRetryable?: boolean });
     expect(err).toMatchObject({ type: 'RecalcFailed', nonRetryable: false });
     expect((err as Error).message).toContain(b);
   });

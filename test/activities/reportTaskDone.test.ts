@@ -7,7 +7,14 @@ import { runActivities } from '../../activities/run/index';
 import type { TaskDoneSignal } from '../../contracts/run';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
 
-const done: TaskDoneSignal = { taskId: '13-1', soft: 2 / 3, hard: 0, usage: { inputTokens: 10, outputTokens: 5 }, costUsd: 0.01, llmCalls: 1 };
+const done: TaskDoneSignal = {
+  taskId: '13-1',
+  soft: 2 / 3,
+  hard: 0,
+  usage: { inputTokens: 10, outputTokens: 5 },
+  costUsd: 0.01,
+  llmCalls: 1,
+};
 
 /**
  * The task's done report as a local activity (workflows/spreadsheetbench/legacy/taskPaths.ts): it signals the run through the worker's client,
@@ -17,9 +24,11 @@ describe('reportTaskDone', () => {
   let temporal: TestTemporal;
   let client: Client;
   let connection: NativeConnection;
-  const report = (runWorkflowId: string) => new MockActivityEnvironment(undefined, { client }).run(runActivities.reportTaskDone, { runWorkflowId, done });
+  const report = (runWorkflowId: string) =>
+    new MockActivityEnvironment(undefined, { client }).run(runActivities.reportTaskDone, { runWorkflowId, done });
   // A run workflow that no worker serves: the signal is recorded in its history all the same.
-  const startRun = (workflowId: string) => client.workflow.start('benchmarkRun', { taskQueue: 'nobody-polls', workflowId, args: [{}] });
+  const startRun = (workflowId: string) =>
+    client.workflow.start('benchmarkRun', { taskQueue: 'nobody-polls', workflowId, args: [{}] });
 
   beforeAll(async () => {
     temporal = await startTestTemporal();
@@ -34,7 +43,10 @@ describe('reportTaskDone', () => {
   it("puts the task's summary into the run's history as a taskDone signal", async () => {
     const run = await startRun('report-running');
     await report('report-running');
-    const signals = (await run.fetchHistory()).events?.flatMap((e) => (e.workflowExecutionSignaledEventAttributes ? [e.workflowExecutionSignaledEventAttributes] : [])) ?? [];
+    const signals =
+      (await run.fetchHistory()).events?.flatMap((e) =>
+        e.workflowExecutionSignaledEventAttributes ? [e.workflowExecutionSignaledEventAttributes] : [],
+      ) ?? [];
     expect(signals.map((s) => s.signalName)).toEqual(['taskDone']);
     expect(defaultPayloadConverter.fromPayload(signals[0].input!.payloads![0])).toEqual(done);
   });

@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedRequest } from '../../lib/scriptedLlm';
 import type { WorkerSet } from '../../workers/createWorkers';
 import { startE2E, type E2EEnv } from '../helpers/e2e';
-import { byCallKey, executionLabels, outputsOf, pathsIn, python, readTaskResult, requestsOf, runAgentOn, startInProcessWorkers } from './harness';
+import {
+  byCallKey,
+  executionLabels,
+  outputsOf,
+  pathsIn,
+  python,
+  readTaskResult,
+  requestsOf,
+  runAgentOn,
+  startInProcessWorkers,
+} from './harness';
 
 /**
  * The official multi-round settings end to end: real Temporal, real sandbox (bwrap), real LibreOffice recalc, scripted
@@ -18,9 +28,14 @@ function rowExecScript() {
   return [
     ...byCallKey('39604', {
       'main/0': (r: ScriptedRequest) =>
-        python(`import openpyxl\nwb = openpyxl.load_workbook('${pathsIn(r).input}')\nexplored = wb['before']['B3'].value\nprint('B3 is', explored)`, 'Let me look first.'),
+        python(
+          `import openpyxl\nwb = openpyxl.load_workbook('${pathsIn(r).input}')\nexplored = wb['before']['B3'].value\nprint('B3 is', explored)`,
+          'Let me look first.',
+        ),
       'main/2': (r: ScriptedRequest) =>
-        python(`import openpyxl\nwb2 = openpyxl.load_workbook('${pathsIn(r).input}')\nws = wb2['Before Sheet']\nws['C4'] = '${FORMULA}'\nwb2.save('${pathsIn(r).output}')`),
+        python(
+          `import openpyxl\nwb2 = openpyxl.load_workbook('${pathsIn(r).input}')\nws = wb2['Before Sheet']\nws['C4'] = '${FORMULA}'\nwb2.save('${pathsIn(r).output}')`,
+        ),
       'main/4': (r: ScriptedRequest) =>
         python(
           `import openpyxl\nwb2 = openpyxl.load_workbook('${pathsIn(r).input}')\nws = wb2['before']\nws['C4'] = '${FORMULA}'\nwb2.save('${pathsIn(r).output}')\nprint('saved; state from round 1:', globals().get('explored'))`,
@@ -60,7 +75,14 @@ describe('row_exec', () => {
     expect(first.messages).toHaveLength(1);
     const prompt = first.messages[0].content;
     expect(prompt).toMatch(/^You are a spreadsheet expert who can manipulate spreadsheets through Python code/);
-    for (const field of ['instruction', 'spreadsheet_path', 'spreadsheet_content', 'instruction_type', 'answer_position', 'output_path']) {
+    for (const field of [
+      'instruction',
+      'spreadsheet_path',
+      'spreadsheet_content',
+      'instruction_type',
+      'answer_position',
+      'output_path',
+    ]) {
       expect(prompt).toContain(`### ${field}\n`);
     }
     expect(prompt).toContain('Sheet Name: before');
@@ -73,7 +95,15 @@ describe('row_exec', () => {
 
     const result = readTaskResult(run.runDir, '39604');
     // Test cases 2 and 3 run in one execute stage (one activity, a fresh sandbox each).
-    expect(result.stages.map((s) => s.stage)).toEqual(['prepare', 'round-1', 'round-2', 'round-3', 'execute', 'recalc', 'score']);
+    expect(result.stages.map((s) => s.stage)).toEqual([
+      'prepare',
+      'round-1',
+      'round-2',
+      'round-3',
+      'execute',
+      'recalc',
+      'score',
+    ]);
     expect(result.stages.find((s) => s.stage === 'round-2')?.outcome).toBe('execution failed');
     expect(result.llmCalls).toBe(3);
     expect(executionLabels(run.runDir, '39604')).toEqual(['final-tc2', 'final-tc3', 'round-1', 'round-2', 'round-3']);

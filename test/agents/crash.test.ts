@@ -17,7 +17,13 @@ let workers: WorkerSet | undefined;
 
 beforeAll(async () => {
   // The first validation request hangs long enough for the kill to land while stage 5 is in flight.
-  const slowValidate = { name: 'slow-validate', match: { callKey: /\/79-7\/copilot\/validate$/ }, reply: 'VALIDATION PASSED', delayMs: 20_000, times: 1 };
+  const slowValidate = {
+    name: 'slow-validate',
+    match: { callKey: /\/79-7\/copilot\/validate$/ },
+    reply: 'VALIDATION PASSED',
+    delayMs: 20_000,
+    times: 1,
+  };
   env = await startE2E({ rules: [slowValidate, ...copilot797()] });
 }, 120_000);
 
@@ -28,7 +34,12 @@ afterAll(async () => {
 }, 60_000);
 
 it('a worker killed during stage 5 costs no new stage 2–4 calls; the task completes on another worker', async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], { cwd: REPO, env: workerProcessEnv(env), detached: true, stdio: 'ignore' });
+  child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+    cwd: REPO,
+    env: workerProcessEnv(env),
+    detached: true,
+    stdio: 'ignore',
+  });
   const run = await startBenchmarkRun(env, { dataset: DEV20, agent: 'sheetcopilot', tasks: ['79-7'] });
   const task = env.client.workflow.getHandle(`${run.runId}/task/79-7`);
   await waitUntil(async () => (await task.query(taskStageQuery).catch(() => undefined))?.stage === 'validate', 90_000);
@@ -44,15 +55,20 @@ it('a worker killed during stage 5 costs no new stage 2–4 calls; the task comp
   workers = undefined;
 
   expect(progress.done).toBe(1);
-  const keys = requestsOf(env.llm.log, run.runId, '79-7').filter((e) => e.answered).map((e) => e.callKey!.split('/copilot/')[1]);
+  const keys = requestsOf(env.llm.log, run.runId, '79-7')
+    .filter((e) => e.answered)
+    .map((e) => e.callKey!.split('/copilot/')[1]);
   for (const stage of ['understand', 'plan', 'implement']) expect(keys.filter((k) => k === stage)).toHaveLength(1);
   expect(keys.filter((k) => k === 'validate')).toHaveLength(1);
   // The kill cut the first validation request (never answered); only that stage was asked again.
-  const validateRequests = requestsOf(env.llm.log, run.runId, '79-7').filter((e) => e.callKey!.endsWith('/copilot/validate'));
+  const validateRequests = requestsOf(env.llm.log, run.runId, '79-7').filter((e) =>
+    e.callKey!.endsWith('/copilot/validate'),
+  );
   expect(validateRequests.map((e) => e.answered)).toEqual([false, true]);
   const result = readTaskResult(run.runDir, '79-7');
   expect(result.failure).toBeUndefined();
-  expect(result.stages.filter((s) => ['understand', 'plan', 'implement', 'validate'].includes(s.stage)).map((s) => s.stage)).toEqual(['understand', 'plan', 'implement', 'validate']);
+  expect(
+    result.stages.filter((s) => ['understand', 'plan', 'implement', 'validate'].includes(s.stage)).map((s) => s.stage),
+  ).toEqual(['understand', 'plan', 'implement', 'validate']);
   expect(result.testCaseResults).toEqual([1, 1, 1]);
 }, 240_000);
-

@@ -20,7 +20,11 @@ export function python(code: string, prose = 'Here is the code.'): string {
 }
 
 /** Rules answering by the `X-Sheetbench-Call` key (`<run>/<task>/<conversation>/<turn>` or `…/copilot/<stage>`). */
-export function byCallKey(task: string, replies: Record<string, ScriptRule['reply']>, extra: Partial<ScriptRule> = {}): ScriptRule[] {
+export function byCallKey(
+  task: string,
+  replies: Record<string, ScriptRule['reply']>,
+  extra: Partial<ScriptRule> = {},
+): ScriptRule[] {
   return Object.entries(replies).map(([suffix, reply]) => ({
     name: `${task}:${suffix}`,
     match: { callKey: new RegExp(`/${escape(task)}/${escape(suffix)}(#.*)?$`) },
@@ -63,7 +67,11 @@ export function readStageFile<T = Record<string, unknown>>(runDir: string, taskI
 
 export function executionLabels(runDir: string, taskId: string): string[] {
   const dir = path.join(runDir, 'tasks', taskId, 'executions');
-  return existsSync(dir) ? readdirSync(dir).map((f) => f.replace(/\.json$/, '')).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .map((f) => f.replace(/\.json$/, ''))
+        .sort()
+    : [];
 }
 
 export function outputsOf(runDir: string, taskId: string): number[] {

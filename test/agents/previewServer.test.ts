@@ -47,7 +47,10 @@ describe('PreviewServer (warm pandas, a forked child per preview)', () => {
   afterAll(() => server.close());
 
   it('gives exactly the one-shot preview.py text, from the same warm process each time', async () => {
-    const expected = execFileSync(sandboxPythonPath(), [ONE_SHOT, INPUT, '5'], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', OPENBLAS_NUM_THREADS: '1' } });
+    const expected = execFileSync(sandboxPythonPath(), [ONE_SHOT, INPUT, '5'], {
+      encoding: 'utf8',
+      env: { PATH: '/usr/bin:/bin', OPENBLAS_NUM_THREADS: '1' },
+    });
     expect(await spreadsheetPreview(INPUT, 5, server)).toBe(expected);
     const pid = server.pid;
     const again = await Promise.all([1, 2, 3].map(() => spreadsheetPreview(INPUT, 5, server)));
@@ -58,7 +61,9 @@ describe('PreviewServer (warm pandas, a forked child per preview)', () => {
   it('a workbook pandas cannot read fails with its error, not a crash', async () => {
     const bad = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-preview-')), '1_bad_input.xlsx');
     writeFileSync(bad, 'PK\u0003\u0004 not really a zip');
-    await expect(spreadsheetPreview(bad, 5, server)).rejects.toThrow(/cannot preview 1_bad_input\.xlsx: .*(BadZipFile|zip)/i);
+    await expect(spreadsheetPreview(bad, 5, server)).rejects.toThrow(
+      /cannot preview 1_bad_input\.xlsx: .*(BadZipFile|zip)/i,
+    );
   });
 
   it('a workbook whose preview hangs fails with the reason, other previews go on, the server stays warm', async () => {
@@ -68,7 +73,9 @@ describe('PreviewServer (warm pandas, a forked child per preview)', () => {
     const hanging = spreadsheetPreview(fifo, 5, server);
     const meanwhile = await spreadsheetPreview(INPUT, 5, server);
     expect(meanwhile).toContain('Sheet Name:');
-    await expect(hanging).rejects.toThrow(/cannot preview 1_hang_input\.xlsx: the preview did not finish within 3 s and was killed/);
+    await expect(hanging).rejects.toThrow(
+      /cannot preview 1_hang_input\.xlsx: the preview did not finish within 3 s and was killed/,
+    );
     await expect(hanging).rejects.toBeInstanceOf(WorkbookPreviewError); // the task fails at once, no retry
     expect(server.pid).toBe(pid);
     expect(await spreadsheetPreview(INPUT, 5, server)).toContain('Sheet Name:');
@@ -85,7 +92,9 @@ describe('PreviewServer (warm pandas, a forked child per preview)', () => {
       return c.length >= 2 ? c : undefined;
     });
     process.kill(child, 'SIGSEGV');
-    await expect(crashing).rejects.toThrow(/cannot preview 1_crash_input\.xlsx: the preview process crashed \(signal 11\)/);
+    await expect(crashing).rejects.toThrow(
+      /cannot preview 1_crash_input\.xlsx: the preview process crashed \(signal 11\)/,
+    );
     expect(server.pid).toBe(pid);
     expect(await spreadsheetPreview(INPUT, 5, server)).toContain('Sheet Name:');
   });

@@ -11,7 +11,12 @@ import { checkUpload } from '../../analysis/conversation/uploads';
 describe('event log', () => {
   it('numbers events 1, 2, 3… and appends an event key only once (retried activities)', async () => {
     const layout = conversationLayout(mkdtempSync(path.join(os.tmpdir(), 'sb-log-')));
-    const started = { type: 'turn_started' as const, turnId: 't1', key: 't1:started', data: { pattern: 'react' as const, text: 'hi' } };
+    const started = {
+      type: 'turn_started' as const,
+      turnId: 't1',
+      key: 't1:started',
+      data: { pattern: 'react' as const, text: 'hi' },
+    };
     const answer = { type: 'answer' as const, turnId: 't1', key: 't1:answer', data: { text: 'done' } };
     await appendEvents(layout, [started]);
     await Promise.all([appendEvents(layout, [started, answer]), appendEvents(layout, [answer])]);
@@ -35,7 +40,10 @@ describe('uploads', () => {
   };
 
   it('refuses content that is not what the name says, unknown types, paths and size', () => {
-    expect(refused('a.xlsx', Buffer.from('a,b\n'))).toMatchObject({ kind: 'refused_type', message: 'a.xlsx is not an XLSX workbook (a ZIP file): its content does not match its name' });
+    expect(refused('a.xlsx', Buffer.from('a,b\n'))).toMatchObject({
+      kind: 'refused_type',
+      message: 'a.xlsx is not an XLSX workbook (a ZIP file): its content does not match its name',
+    });
     expect(refused('a.json', Buffer.from('{nope'))).toMatchObject({ kind: 'refused_type' });
     expect(refused('a.csv', Buffer.from([0x61, 0x00, 0x62]))).toMatchObject({ kind: 'refused_type' });
     expect(refused('a.exe', Buffer.from('MZ'))).toMatchObject({ kind: 'refused_type' });
@@ -44,7 +52,11 @@ describe('uploads', () => {
   });
 
   it('re-encodes UTF-16 and Windows-1252 text to UTF-8 and says so', () => {
-    const utf16 = checkUpload('a.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('né,1\n', 'utf16le')]), 1000);
+    const utf16 = checkUpload(
+      'a.csv',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('né,1\n', 'utf16le')]),
+      1000,
+    );
     expect(utf16).toMatchObject({ note: 'converted from UTF-16 LE to UTF-8' });
     expect(utf16.data.toString('utf8')).toBe('né,1\n');
     const latin1 = checkUpload('a.csv', Buffer.from([0x6e, 0xe9, 0x2c, 0x31]), 1000);
@@ -56,7 +68,10 @@ describe('uploads', () => {
 
 describe('pattern reply parsing', () => {
   it('reads the JIT choice, the best candidate and the critique verdict; falls back clearly', () => {
-    expect(parseClassification('because\nPATTERN: plan_execute')).toEqual({ pattern: 'plan_execute', recognised: true });
+    expect(parseClassification('because\nPATTERN: plan_execute')).toEqual({
+      pattern: 'plan_execute',
+      recognised: true,
+    });
     expect(parseClassification('PATTERN: magic')).toEqual({ pattern: 'react', recognised: false });
     expect(parseBest('x\nBEST: 3', 3)).toBe(2);
     expect(parseBest('BEST: 9', 3)).toBe(0);

@@ -43,13 +43,31 @@ describe('links planted in a workspace', () => {
 
   it('a fork over the workspace limit is refused, naming the limit', async () => {
     const { from, to } = folders();
-    await expect(copyForFork(from, to, { debug: false, maxBytes: 10 })).rejects.toThrow(/more than the workspace limit/);
+    await expect(copyForFork(from, to, { debug: false, maxBytes: 10 })).rejects.toThrow(
+      /more than the workspace limit/,
+    );
   });
 
   it('grounding reads no table or download that leads out of the workspace', async () => {
     const { from } = folders();
-    const call = { stepId: 't1-s0', callId: 'c1', tool: 'python_execute', args: {}, ok: true, durationMs: 1, result: { stdout: '', files: [{ path: 'table.csv' }], visualizations: [{ dataFile: 'table.csv' }] } };
-    const fetch = { stepId: 't1-s0', callId: 'c2', tool: 'web_fetch', args: {}, ok: true, durationMs: 1, result: { file: { path: 'downloads/items.json' } } };
+    const call = {
+      stepId: 't1-s0',
+      callId: 'c1',
+      tool: 'python_execute',
+      args: {},
+      ok: true,
+      durationMs: 1,
+      result: { stdout: '', files: [{ path: 'table.csv' }], visualizations: [{ dataFile: 'table.csv' }] },
+    };
+    const fetch = {
+      stepId: 't1-s0',
+      callId: 'c2',
+      tool: 'web_fetch',
+      args: {},
+      ok: true,
+      durationMs: 1,
+      result: { file: { path: 'downloads/items.json' } },
+    };
     const sources = await turnSources([call, fetch], from.workspace, '');
     expect(sources.map((s) => s.text).join('')).not.toContain('424242');
   });

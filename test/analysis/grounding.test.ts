@@ -3,8 +3,21 @@ import { groundAnswer } from '../../analysis/grounding/ground';
 import { numbersInProse } from '../../analysis/grounding/numbers';
 import type { SourceText } from '../../analysis/grounding/sources';
 
-const stdout = (text: string, callId = 'call-1'): SourceText => ({ kind: 'stdout', tool: 'python_execute', stepId: 't1-s0', callId, text });
-const table = (file: string, text: string): SourceText => ({ kind: 'table', tool: 'python_execute', stepId: 't1-s0', callId: 'call-1', file, text });
+const stdout = (text: string, callId = 'call-1'): SourceText => ({
+  kind: 'stdout',
+  tool: 'python_execute',
+  stepId: 't1-s0',
+  callId,
+  text,
+});
+const table = (file: string, text: string): SourceText => ({
+  kind: 'table',
+  tool: 'python_execute',
+  stepId: 't1-s0',
+  callId: 'call-1',
+  file,
+  text,
+});
 const ungrounded = (g: ReturnType<typeof groundAnswer>) => g.numbers.filter((n) => !n.grounded).map((n) => n.text);
 
 describe('numbers in an answer', () => {
@@ -35,16 +48,27 @@ describe('numbers in an answer', () => {
 
 describe('grounding an answer against its tool outputs', () => {
   it('grounds every number that comes from stdout or a table', () => {
-    const g = groundAnswer('North sold **15** and south **32**: **47** in total.', [stdout('47\n'), table('viz/by_region.csv', 'region,amount\nnorth,15\nsouth,32\n')]);
+    const g = groundAnswer('North sold **15** and south **32**: **47** in total.', [
+      stdout('47\n'),
+      table('viz/by_region.csv', 'region,amount\nnorth,15\nsouth,32\n'),
+    ]);
     expect(g.total).toBe(3);
     expect(g.grounded).toBe(3);
     const north = g.numbers.find((n) => n.text === '15')!;
-    expect(north.source).toMatchObject({ kind: 'table', file: 'viz/by_region.csv', line: 2, excerpt: 'north,15', callId: 'call-1' });
+    expect(north.source).toMatchObject({
+      kind: 'table',
+      file: 'viz/by_region.csv',
+      line: 2,
+      excerpt: 'north,15',
+      callId: 'call-1',
+    });
     expect(g.numbers.find((n) => n.text === '47')!.source).toMatchObject({ kind: 'stdout', line: 1, excerpt: '47' });
   });
 
   it('marks exactly the one invented number', () => {
-    const g = groundAnswer('The total is **47**, up 12% from last year, across 3 regions.', [stdout('47\nregions: 3\n')]);
+    const g = groundAnswer('The total is **47**, up 12% from last year, across 3 regions.', [
+      stdout('47\nregions: 3\n'),
+    ]);
     expect(ungrounded(g)).toEqual(['12%']);
     expect(g.grounded).toBe(2);
   });
@@ -63,13 +87,19 @@ describe('grounding an answer against its tool outputs', () => {
   });
 
   it('takes numbers the user gave in the question as given', () => {
-    const g = groundAnswer('The top 5 regions in 2023 sold 47.', [stdout('47\n'), { kind: 'question', text: 'Which are the top 5 regions in 2023?' }]);
+    const g = groundAnswer('The top 5 regions in 2023 sold 47.', [
+      stdout('47\n'),
+      { kind: 'question', text: 'Which are the top 5 regions in 2023?' },
+    ]);
     expect(ungrounded(g)).toEqual([]);
     expect(g.numbers[0]!.source?.kind).toBe('question');
   });
 
   it('says so when the answer has no numbers, or only numbers in code', () => {
-    expect(groundAnswer('North sold the most.', [stdout('47\n')])).toMatchObject({ total: 0, note: expect.stringMatching(/no numbers/) });
+    expect(groundAnswer('North sold the most.', [stdout('47\n')])).toMatchObject({
+      total: 0,
+      note: expect.stringMatching(/no numbers/),
+    });
     const code = groundAnswer('Run this:\n```python\nprint(47 + 3)\n```', [stdout('50\n')]);
     expect(code).toMatchObject({ total: 0, inCode: 2, note: expect.stringMatching(/2 in code blocks/) });
   });

@@ -13,6 +13,10 @@ export function testAnalysisConfig(overrides: Record<string, unknown> = {}): Ana
 }
 
 let n = 0;
-export function toolContext(workspaceDir: string, config: AnalysisConfig = testAnalysisConfig(), extra: Partial<ToolContext> = {}): ToolContext {
+export function toolContext(
+  workspaceDir: string,
+  config: AnalysisConfig = testAnalysisConfig(),
+  extra: Partial<ToolContext> = {},
+): ToolContext {
   return { conversationId: `test-conv-${process.pid}-${++n}`, workspaceDir, config, ...extra };
 }

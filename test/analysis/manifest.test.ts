@@ -8,10 +8,17 @@ describe('visualization manifest validation', () => {
   const env = makeWorkspace();
   const ws = env.workspaceDir;
   afterAll(() => env.cleanup());
-  const manifest = (outputs: unknown[], version = '1.0') => writeFileSync(join(ws, 'visualization_manifest.json'), JSON.stringify({ version, outputs }));
+  const manifest = (outputs: unknown[], version = '1.0') =>
+    writeFileSync(join(ws, 'visualization_manifest.json'), JSON.stringify({ version, outputs }));
   mkdirSync(join(ws, 'data'));
   writeFileSync(join(ws, 'data/sales.csv'), 'month,"sales, EUR",region\nJan,10,north\n"Feb",12,"so""uth"\n');
-  writeFileSync(join(ws, 'data/rows.json'), JSON.stringify([{ label: 'a', value: 1 }, { label: 'b', value: 3 }]));
+  writeFileSync(
+    join(ws, 'data/rows.json'),
+    JSON.stringify([
+      { label: 'a', value: 1 },
+      { label: 'b', value: 3 },
+    ]),
+  );
   writeFileSync(join(ws, 'chart.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
 
   it('no manifest: nothing to show, no errors; unparseable or wrong version: one clear error', async () => {
@@ -25,17 +32,33 @@ describe('visualization manifest validation', () => {
   it('accepts all seven output types when their files and columns exist', async () => {
     manifest([
       { id: 't', type: 'table', dataFile: 'data/sales.csv', config: { columns: ['month', 'sales, EUR'], maxRows: 10 } },
-      { id: 'l', type: 'line_chart', dataFile: 'data/sales.csv', config: { xColumn: 'month', yColumn: ['sales, EUR'], xLabel: 'Month', yLabel: 'EUR', groupBy: 'region' } },
+      {
+        id: 'l',
+        type: 'line_chart',
+        dataFile: 'data/sales.csv',
+        config: { xColumn: 'month', yColumn: ['sales, EUR'], xLabel: 'Month', yLabel: 'EUR', groupBy: 'region' },
+      },
       { id: 'b', type: 'bar_chart', dataFile: 'data/sales.csv', config: { xColumn: 'region', yColumn: 'sales, EUR' } },
       { type: 'scatter', dataFile: 'data/rows.json', config: { xColumn: 'label', yColumn: 'value' } },
-      { id: 'p', type: 'pie_chart', dataFile: 'data/rows.json', config: { labelColumn: 'label', valueColumn: 'value' } },
+      {
+        id: 'p',
+        type: 'pie_chart',
+        dataFile: 'data/rows.json',
+        config: { labelColumn: 'label', valueColumn: 'value' },
+      },
       { id: 'i', type: 'image', file: 'chart.png', title: 'A chart' },
       { id: 'v', type: 'vega_lite', spec: { mark: 'bar', data: { url: 'data/rows.json' }, encoding: {} } },
     ]);
     const { outputs, errors } = await validateManifest(ws);
     expect(errors).toEqual([]);
     expect(outputs.map((o) => [o.id, o.type])).toEqual([
-      ['t', 'table'], ['l', 'line_chart'], ['b', 'bar_chart'], ['output-4', 'scatter'], ['p', 'pie_chart'], ['i', 'image'], ['v', 'vega_lite'],
+      ['t', 'table'],
+      ['l', 'line_chart'],
+      ['b', 'bar_chart'],
+      ['output-4', 'scatter'],
+      ['p', 'pie_chart'],
+      ['i', 'image'],
+      ['v', 'vega_lite'],
     ]);
   });
 
@@ -56,13 +79,17 @@ describe('visualization manifest validation', () => {
     const { outputs, errors } = await validateManifest(ws);
     expect(outputs.map((o) => o.id)).toEqual(['ok']);
     const text = errors.join('\n');
-    expect(text).toMatch(/outputs\[1\] \(id "col"\): column\(s\) "revenue" not in data\/sales\.csv \(its columns: "month", "sales, EUR", "region"\)/);
+    expect(text).toMatch(
+      /outputs\[1\] \(id "col"\): column\(s\) "revenue" not in data\/sales\.csv \(its columns: "month", "sales, EUR", "region"\)/,
+    );
     expect(text).toMatch(/outputs\[2\] \(id "missing"\): data\/nope\.csv does not exist in the workspace/);
     expect(text).toMatch(/outputs\[3\] \(id "escape"\): .*relative to the workspace/);
     expect(text).toMatch(/outputs\[4\] \(id "link"\): .*outside the workspace/);
     expect(text).toMatch(/outputs\[5\] \(id "kind"\)/);
     expect(text).toMatch(/outputs\[6\] \(id "ok"\): duplicate id/);
-    expect(text).toMatch(/outputs\[7\] \(id "remote"\): data\.url "https:\/\/evil\.example\/x\.csv" must be a workspace-relative file/);
+    expect(text).toMatch(
+      /outputs\[7\] \(id "remote"\): data\.url "https:\/\/evil\.example\/x\.csv" must be a workspace-relative file/,
+    );
     expect(text).toMatch(/outputs\[8\] \(id "img"\): image data\/sales\.csv must be one of/);
     expect(errors).toHaveLength(8);
   });
@@ -91,7 +118,10 @@ describe('visualization manifest validation', () => {
   });
 
   it('parses RFC 4180 CSV (quotes, doubled quotes, newlines in fields, CRLF)', () => {
-    expect(parseCsv('a,"b ""q""","c\nd"\r\n1,2,3\r\n')).toEqual([['a', 'b "q"', 'c\nd'], ['1', '2', '3']]);
+    expect(parseCsv('a,"b ""q""","c\nd"\r\n1,2,3\r\n')).toEqual([
+      ['a', 'b "q"', 'c\nd'],
+      ['1', '2', '3'],
+    ]);
     expect(() => parseCsv('a,"b\n')).toThrow(/unterminated/);
   });
 });

@@ -22,7 +22,10 @@ const report = async (ctx: ToolContext, code: string, extra: Record<string, unkn
 
 describe('python_execute (bwrap)', () => {
   const env = makeWorkspace();
-  const ctx = toolContext(env.workspaceDir, testAnalysisConfig({ executionTimeoutMs: 4000, workspaceMaxBytes: 8 * 1024 * 1024 }));
+  const ctx = toolContext(
+    env.workspaceDir,
+    testAnalysisConfig({ executionTimeoutMs: 4000, workspaceMaxBytes: 8 * 1024 * 1024 }),
+  );
   let listener: Server;
   let port = 0;
   let connections = 0;
@@ -44,7 +47,11 @@ describe('python_execute (bwrap)', () => {
 
   it('keeps variables between calls of one conversation, and reads workspace files', async () => {
     writeFileSync(join(env.workspaceDir, 'sales.csv'), 'region,sales\nnorth,10\nsouth,32\nnorth,5\n');
-    const first = await report(ctx, 'import pandas as pd\ndf = pd.read_csv("sales.csv")\ntotal = int(df["sales"].sum())\nprint(total)', { packages: ['pandas'] });
+    const first = await report(
+      ctx,
+      'import pandas as pd\ndf = pd.read_csv("sales.csv")\ntotal = int(df["sales"].sum())\nprint(total)',
+      { packages: ['pandas'] },
+    );
     expect(first).toMatchObject({ success: true, stdout: '47\n', returnCode: 0, stateReset: false });
     const second = await report(ctx, 'print(total * 2, len(df))');
     expect(second.stdout).toBe('94 3\n');
@@ -70,14 +77,25 @@ describe('python_execute (bwrap)', () => {
     const png = readFileSync(join(env.workspaceDir, (image as { file: string }).file));
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     const paths = r.files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['viz/totals.csv', 'viz/sales-bar.csv', 'visualization_manifest.json', (image as { file: string }).file]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'viz/totals.csv',
+        'viz/sales-bar.csv',
+        'visualization_manifest.json',
+        (image as { file: string }).file,
+      ]),
+    );
     expect(r.files.find((f) => f.path === 'viz/totals.csv')).toMatchObject({ filename: 'totals.csv', type: 'csv' });
     expect(readFileSync(join(env.workspaceDir, 'viz/totals.csv'), 'utf8')).toBe('region,sales\nnorth,15\nsouth,32\n');
   });
 
   it('runs in a workingDir sub-folder while the helpers still write to the workspace root', async () => {
     expect((await runTool('file_system', { action: 'write', path: 'sub/in.txt', content: 'x' }, ctx)).ok).toBe(true);
-    const r = await report(ctx, 'import os\nprint(sorted(os.listdir(".")))\nsave_table(df.head(1), id="from-sub")\nimport matplotlib.pyplot as plt\nplt.plot([1]); plt.show()', { workingDir: 'sub' });
+    const r = await report(
+      ctx,
+      'import os\nprint(sorted(os.listdir(".")))\nsave_table(df.head(1), id="from-sub")\nimport matplotlib.pyplot as plt\nplt.plot([1]); plt.show()',
+      { workingDir: 'sub' },
+    );
     expect(r).toMatchObject({ success: true, stdout: "['in.txt']\n", stderr: '' });
     expect(r.files.map((f) => f.path)).toContain('viz/from-sub.csv');
     expect((await py(ctx, { code: '1', workingDir: '../' })).error).toMatch(/"\.\." is refused/);
@@ -91,7 +109,9 @@ describe('python_execute (bwrap)', () => {
       `json.dump(m, open("visualization_manifest.json", "w"))`;
     const wrong = await report(ctx, manifest('revenue'));
     expect(wrong.success).toBe(false);
-    expect(wrong.manifestErrors?.join('\n')).toMatch(/"revenue" not in viz\/totals\.csv \(its columns: "region", "sales"\)/);
+    expect(wrong.manifestErrors?.join('\n')).toMatch(
+      /"revenue" not in viz\/totals\.csv \(its columns: "region", "sales"\)/,
+    );
     expect(wrong.error).toMatch(/visualization_manifest\.json has problems/);
     expect(wrong.visualizations?.map((v) => v.id)).not.toContain('hand');
     const fixed = await report(ctx, manifest('sales'));
@@ -101,7 +121,10 @@ describe('python_execute (bwrap)', () => {
   });
 
   it('code that tries the network gets no connection', async () => {
-    const r = await report(ctx, `import socket\ns = socket.socket()\ns.settimeout(2)\ns.connect(("127.0.0.1", ${port}))`);
+    const r = await report(
+      ctx,
+      `import socket\ns = socket.socket()\ns.settimeout(2)\ns.connect(("127.0.0.1", ${port}))`,
+    );
     expect(r.success).toBe(false);
     expect(r.error).toMatch(/ConnectionRefusedError|Network is unreachable/);
     expect(r.returnCode).toBe(1);
@@ -123,7 +146,10 @@ describe('python_execute (bwrap)', () => {
     const refused = await py(ctx, { code: 'import torch', packages: ['torch'] });
     expect(refused.ok).toBe(false);
     expect(refused.error).toMatch(/torch are not allowed.*Allowed, already installed: pandas/s);
-    const pip = await report(ctx, 'import subprocess, sys\nr = subprocess.run([sys.executable, "-m", "pip", "install", "--no-input", "six==1.16.0"], capture_output=True, text=True, timeout=60)\nprint("rc", r.returncode)');
+    const pip = await report(
+      ctx,
+      'import subprocess, sys\nr = subprocess.run([sys.executable, "-m", "pip", "install", "--no-input", "six==1.16.0"], capture_output=True, text=True, timeout=60)\nprint("rc", r.returncode)',
+    );
     expect(pip.stdout).toMatch(/rc [1-9]/);
     await stillAlive();
   });
@@ -136,7 +162,11 @@ describe('python_execute (bwrap)', () => {
   });
 
   it('kills code that ignores the interrupt, and says the state was reset', async () => {
-    const r = await report(ctx, 'import signal, time\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\ntime.sleep(60)', { timeout: 1 });
+    const r = await report(
+      ctx,
+      'import signal, time\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\ntime.sleep(60)',
+      { timeout: 1 },
+    );
     expect(r).toMatchObject({ success: false, timedOut: true, stateReset: true });
     expect(r.error).toMatch(/hard timeout: the code ignored the 1 s interrupt and was killed/);
     expect(r.notice).toMatch(/state was reset/);
@@ -145,7 +175,10 @@ describe('python_execute (bwrap)', () => {
   });
 
   it('queues parallel calls of one conversation instead of failing', async () => {
-    const [a, b] = await Promise.all([report(ctx, 'import time\ntime.sleep(0.3)\nprint("a")'), report(ctx, 'print("b")')]);
+    const [a, b] = await Promise.all([
+      report(ctx, 'import time\ntime.sleep(0.3)\nprint("a")'),
+      report(ctx, 'print("b")'),
+    ]);
     expect([a.stdout, b.stdout]).toEqual(['a\n', 'b\n']);
   });
 
@@ -153,10 +186,14 @@ describe('python_execute (bwrap)', () => {
     const r = await report(ctx, 'open("big.bin", "wb").write(b"x" * (10 * 1024 * 1024))');
     expect(r.success).toBe(false);
     expect(r.error).toMatch(/WorkspaceLimitError|File too large/);
-    expect(existsSync(join(env.workspaceDir, 'big.bin')) ? readFileSync(join(env.workspaceDir, 'big.bin')).length : 0).toBeLessThanOrEqual(8 * 1024 * 1024);
+    expect(
+      existsSync(join(env.workspaceDir, 'big.bin')) ? readFileSync(join(env.workspaceDir, 'big.bin')).length : 0,
+    ).toBeLessThanOrEqual(8 * 1024 * 1024);
     const many = await report(ctx, 'for i in range(3): open(f"part{i}.bin", "wb").write(b"y" * (3 * 1024 * 1024))');
     expect(many.success).toBe(false);
-    expect(many.error).toMatch(/WorkspaceLimitError: the workspace exceeded its 8\.0 MB limit; removed the files this execution wrote: part/);
+    expect(many.error).toMatch(
+      /WorkspaceLimitError: the workspace exceeded its 8\.0 MB limit; removed the files this execution wrote: part/,
+    );
     await stillAlive();
   });
 
@@ -167,7 +204,9 @@ describe('python_execute (bwrap)', () => {
     await disposeConversationTools(ctx.conversationId); // the next call creates a sandbox, which hands the workspace over
     expect((await report(ctx, 'print(open("planted-link").read())')).stdout).not.toContain('SECRET-ANSWER');
     expect(statSync(env.secretPath).uid).toBe(ownerBefore);
-    expect((await runTool('file_system', { action: 'read', path: 'planted-link' }, ctx)).error).toMatch(/outside the workspace/);
+    expect((await runTool('file_system', { action: 'read', path: 'planted-link' }, ctx)).error).toMatch(
+      /outside the workspace/,
+    );
   });
 
   it('tells the model when the state was reset (kernel gone, as after a worker restart)', async () => {
@@ -180,17 +219,35 @@ describe('python_execute (bwrap)', () => {
   });
 
   it('node_execute runs JavaScript with the same isolation', async () => {
-    const ok = await runTool('node_execute', { code: 'const fs = require("fs"); fs.writeFileSync("from-node.txt", "hi"); console.log(6 * 7)' }, ctx);
+    const ok = await runTool(
+      'node_execute',
+      { code: 'const fs = require("fs"); fs.writeFileSync("from-node.txt", "hi"); console.log(6 * 7)' },
+      ctx,
+    );
     expect(ok.ok, ok.error).toBe(true);
     expect(ok.result).toMatchObject({ success: true, stdout: '42\n', files: [{ path: 'from-node.txt', size: 2 }] });
-    const secret = await runTool('node_execute', { code: `console.log(require("fs").readFileSync(${JSON.stringify(env.secretPath)}, "utf8"))` }, ctx);
+    const secret = await runTool(
+      'node_execute',
+      { code: `console.log(require("fs").readFileSync(${JSON.stringify(env.secretPath)}, "utf8"))` },
+      ctx,
+    );
     expect(secret.result).toMatchObject({ success: false });
     expect(JSON.stringify(secret.result)).not.toContain('SECRET-ANSWER');
-    const net = await runTool('node_execute', { code: `require("net").connect(${port}, "127.0.0.1").on("error", (e) => { console.log("ERR", e.code); })` }, ctx);
+    const net = await runTool(
+      'node_execute',
+      { code: `require("net").connect(${port}, "127.0.0.1").on("error", (e) => { console.log("ERR", e.code); })` },
+      ctx,
+    );
     expect((net.result as { stdout: string }).stdout).toMatch(/ERR (ECONNREFUSED|ENETUNREACH)/);
     expect(connections).toBe(0);
     const spin = await runTool('node_execute', { code: 'while (true) {}', timeout: 1 }, ctx);
-    expect(spin.result).toMatchObject({ success: false, timedOut: true, error: expect.stringMatching(/TimeoutError: execution exceeded 1 s/) });
-    expect((await runTool('node_execute', { code: 'console.log("alive")' }, ctx)).result).toMatchObject({ stdout: 'alive\n' });
+    expect(spin.result).toMatchObject({
+      success: false,
+      timedOut: true,
+      error: expect.stringMatching(/TimeoutError: execution exceeded 1 s/),
+    });
+    expect((await runTool('node_execute', { code: 'console.log("alive")' }, ctx)).result).toMatchObject({
+      stdout: 'alive\n',
+    });
   });
 });

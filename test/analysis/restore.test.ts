@@ -12,12 +12,20 @@ import { makeWorkspace, testAnalysisConfig, toolContext } from './helpers';
 /** A conversation whose history is what this test ran successfully (as the event log would say). */
 function conversation(workspaceDir: string, config: Record<string, unknown> = {}) {
   const history: PythonCell[] = [];
-  const ctx: ToolContext = toolContext(workspaceDir, testAnalysisConfig({ executionTimeoutMs: 10_000, ...config }), { pythonHistory: async () => [...history] });
+  const ctx: ToolContext = toolContext(workspaceDir, testAnalysisConfig({ executionTimeoutMs: 10_000, ...config }), {
+    pythonHistory: async () => [...history],
+  });
   const run = async (code: string, extra: Record<string, unknown> = {}): Promise<PythonExecuteReport> => {
     const outcome = await runTool('python_execute', { code, ...extra }, ctx);
     expect(outcome.ok, outcome.error).toBe(true);
     const report = outcome.result as PythonExecuteReport;
-    if (report.success) history.push({ code, turnId: `t${history.length + 1}`, callId: `call-${history.length + 1}`, ...(extra.workingDir ? { workingDir: String(extra.workingDir) } : {}) });
+    if (report.success)
+      history.push({
+        code,
+        turnId: `t${history.length + 1}`,
+        callId: `call-${history.length + 1}`,
+        ...(extra.workingDir ? { workingDir: String(extra.workingDir) } : {}),
+      });
     return report;
   };
   return { ctx, run, history };
@@ -41,7 +49,12 @@ describe('restoring a lost Python kernel', () => {
     await c.run('where = open("here.txt").read()', { workingDir: 'sub' });
     await disposeConversationTools(c.ctx.conversationId); // the kernel is gone, as after a worker restart
     const r = await c.run('print(total * 2, len(df), where)');
-    expect(r).toMatchObject({ success: true, stdout: '94 3 x\n', stateReset: false, restored: { cells: 4, turns: ['t1', 't2', 't3', 't4'] } });
+    expect(r).toMatchObject({
+      success: true,
+      stdout: '94 3 x\n',
+      stateReset: false,
+      restored: { cells: 4, turns: ['t1', 't2', 't3', 't4'] },
+    });
     expect(r.notice).toMatch(/restored by re-running 4 earlier cell/);
     // The call ran in the workspace root again, not in the last restored cell's folder.
     expect((await c.run('import os\nprint(os.path.basename(os.getcwd()))')).stdout).not.toBe('sub\n');
@@ -51,7 +64,10 @@ describe('restoring a lost Python kernel', () => {
     const c = conversation(env.workspaceDir);
     ids.push(c.ctx.conversationId);
     await c.run('keep = 41');
-    const killed = await c.run('import signal, time\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\ntime.sleep(60)', { timeout: 1 });
+    const killed = await c.run(
+      'import signal, time\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\ntime.sleep(60)',
+      { timeout: 1 },
+    );
     expect(killed).toMatchObject({ success: false, timedOut: true, stateReset: false, restored: { cells: 1 } });
     expect((await c.run('print(keep + 1)')).stdout).toBe('42\n');
   });
@@ -65,7 +81,9 @@ describe('restoring a lost Python kernel', () => {
     const r = await c.run('print("first" in globals(), "slow" in globals())');
     expect(r).toMatchObject({ stateReset: true, stdout: 'True False\n' });
     expect(r.lostVariables).toEqual(['helper', 'last', 'slow']);
-    expect(r.notice).toMatch(/restore budget of 1\.5 s ran out during cell 1 of 2 \(turn t1, call call-1\).*Gone: helper, last, slow\./s);
+    expect(r.notice).toMatch(
+      /restore budget of 1\.5 s ran out during cell 1 of 2 \(turn t1, call call-1\).*Gone: helper, last, slow\./s,
+    );
   });
 
   it('a restore whose earlier cells now fail reports stateReset, the failing cell and its error; the conversation goes on', async () => {

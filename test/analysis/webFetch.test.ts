@@ -38,10 +38,23 @@ describe('web_fetch', () => {
     server = createServer((req, res) => {
       hits.push({ url: req.url ?? '', host: req.headers.host ?? '' });
       const url = new URL(req.url ?? '/', 'http://x');
-      if (url.pathname === '/data.json') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([{ city: 'Oslo', t: 4 }, { city: 'Rome', t: 18 }]));
-      if (url.pathname === '/page.html') return res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><script>var x=1</script></head><body><h1>Report</h1><p>Total <b>42</b> units.</p></body></html>');
-      if (url.pathname === '/sales.csv') return res.writeHead(200, { 'content-type': 'text/csv' }).end('region,sales\nnorth,10\n');
-      if (url.pathname === '/redirect') return res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
+      if (url.pathname === '/data.json')
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify([
+            { city: 'Oslo', t: 4 },
+            { city: 'Rome', t: 18 },
+          ]),
+        );
+      if (url.pathname === '/page.html')
+        return res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            '<html><head><script>var x=1</script></head><body><h1>Report</h1><p>Total <b>42</b> units.</p></body></html>',
+          );
+      if (url.pathname === '/sales.csv')
+        return res.writeHead(200, { 'content-type': 'text/csv' }).end('region,sales\nnorth,10\n');
+      if (url.pathname === '/redirect')
+        return res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
       if (url.pathname === '/stream-big') {
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
         const chunk = Buffer.alloc(256 * 1024, 120);
@@ -69,9 +82,18 @@ describe('web_fetch', () => {
   });
 
   const local = (fetch: Record<string, unknown> = {}, rest: Record<string, unknown> = {}): ToolContext =>
-    toolContext(env.workspaceDir, testAnalysisConfig({ fetch: { allowPrivateAddresses: true, perHostPerMinute: 1000, timeoutMs: 5000, ...fetch }, ...rest }), { lookupHost: stubLookup });
+    toolContext(
+      env.workspaceDir,
+      testAnalysisConfig({
+        fetch: { allowPrivateAddresses: true, perHostPerMinute: 1000, timeoutMs: 5000, ...fetch },
+        ...rest,
+      }),
+      { lookupHost: stubLookup },
+    );
   const strict = (fetch: Record<string, unknown> = {}): ToolContext =>
-    toolContext(env.workspaceDir, testAnalysisConfig({ fetch: { perHostPerMinute: 1000, ...fetch } }), { lookupHost: stubLookup });
+    toolContext(env.workspaceDir, testAnalysisConfig({ fetch: { perHostPerMinute: 1000, ...fetch } }), {
+      lookupHost: stubLookup,
+    });
   const fetchOk = async (ctx: ToolContext, args: Record<string, unknown>) => {
     const out = await runTool('web_fetch', args, ctx);
     expect(out.ok, out.error).toBe(true);
@@ -87,7 +109,13 @@ describe('web_fetch', () => {
 
   it('returns JSON, readable HTML text and raw text', async () => {
     const json = await fetchOk(local(), { url: `http://127.0.0.1:${port}/data.json`, type: 'json' });
-    expect(json).toMatchObject({ status: 200, content: [{ city: 'Oslo', t: 4 }, { city: 'Rome', t: 18 }] });
+    expect(json).toMatchObject({
+      status: 200,
+      content: [
+        { city: 'Oslo', t: 4 },
+        { city: 'Rome', t: 18 },
+      ],
+    });
     const html = await fetchOk(local(), { url: `http://127.0.0.1:${port}/page.html`, type: 'html' });
     expect(html.content).toMatch(/REPORT/i);
     expect(html.content).toMatch(/Total 42 units\./);
@@ -101,10 +129,18 @@ describe('web_fetch', () => {
     expect(saved.file).toEqual({ filename: 'sales.csv', path: 'downloads/sales.csv', type: 'csv', size: 22 });
     expect(readFileSync(join(env.workspaceDir, 'downloads/sales.csv'), 'utf8')).toBe('region,sales\nnorth,10\n');
     if (process.getuid?.() === 0) expect(statSync(join(env.workspaceDir, 'downloads/sales.csv')).uid).not.toBe(0);
-    const redirected = await fetchOk(local(), { url: `http://127.0.0.1:${port}/redirect?to=/data.json`, type: 'file', filename: 'in/cities.json' });
+    const redirected = await fetchOk(local(), {
+      url: `http://127.0.0.1:${port}/redirect?to=/data.json`,
+      type: 'file',
+      filename: 'in/cities.json',
+    });
     expect(redirected.finalUrl).toBe(`http://127.0.0.1:${port}/data.json`);
     expect(JSON.parse(readFileSync(join(env.workspaceDir, 'in/cities.json'), 'utf8'))).toHaveLength(2);
-    await refused(local(), { url: `http://127.0.0.1:${port}/sales.csv`, type: 'file', filename: '../escape.csv' }, /"\.\." is refused/);
+    await refused(
+      local(),
+      { url: `http://127.0.0.1:${port}/sales.csv`, type: 'file', filename: '../escape.csv' },
+      /"\.\." is refused/,
+    );
   });
 
   it('refuses loopback, private, link-local and IPv4-mapped addresses by default, without connecting', async () => {
@@ -151,9 +187,21 @@ describe('web_fetch', () => {
 
   it('caps downloads (declared or streamed) and refuses what the workspace has no room for', async () => {
     const capped = local({}, { downloadMaxBytes: 1 * MB });
-    await refused(capped, { url: `http://127.0.0.1:${port}/stream-big`, type: 'file', filename: 'big.bin' }, /sent more than the 1\.0 MB download limit/);
-    await refused(capped, { url: `http://127.0.0.1:${port}/declared-big`, type: 'text' }, /over the 1\.0 MB download limit/);
-    await refused(local({}, { workspaceMaxBytes: 2 * MB }), { url: `http://127.0.0.1:${port}/stream-big`, type: 'file' }, /left in the workspace \(limit 2\.0 MB/);
+    await refused(
+      capped,
+      { url: `http://127.0.0.1:${port}/stream-big`, type: 'file', filename: 'big.bin' },
+      /sent more than the 1\.0 MB download limit/,
+    );
+    await refused(
+      capped,
+      { url: `http://127.0.0.1:${port}/declared-big`, type: 'text' },
+      /over the 1\.0 MB download limit/,
+    );
+    await refused(
+      local({}, { workspaceMaxBytes: 2 * MB }),
+      { url: `http://127.0.0.1:${port}/stream-big`, type: 'file' },
+      /left in the workspace \(limit 2\.0 MB/,
+    );
     expect(() => statSync(join(env.workspaceDir, 'big.bin'))).toThrow();
   });
 
@@ -162,7 +210,11 @@ describe('web_fetch', () => {
     const limited = () => strict({ allowAddresses: ['127.0.0.1'], perHostPerMinute: 2 });
     await fetchOk(limited(), { url: `http://rate.public.test:${port}/data.json` });
     await fetchOk(limited(), { url: `http://rate.public.test:${port}/data.json` });
-    const third = await refused(limited(), { url: `http://rate.public.test:${port}/data.json` }, /rate limit: 2 requests per minute to rate\.public\.test/);
+    const third = await refused(
+      limited(),
+      { url: `http://rate.public.test:${port}/data.json` },
+      /rate limit: 2 requests per minute to rate\.public\.test/,
+    );
     expect(third.reached).toBe(0);
     await refused(local(), { url: `http://127.0.0.1:${port}/missing` }, /answered HTTP 404: no such thing/);
     await refused(local(), { url: `http://127.0.0.1:${port}/page.html`, type: 'json' }, /did not return valid JSON/);
@@ -170,7 +222,27 @@ describe('web_fetch', () => {
   });
 
   it('classifies addresses (IPv4, IPv6, embedded IPv4)', () => {
-    const forbidden = ['0.0.0.0', '10.255.0.1', '100.64.0.1', '127.1.2.3', '169.254.1.1', '172.31.255.255', '192.168.0.1', '224.0.0.1', '255.255.255.255', '::', '::1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '64:ff9b::7f00:1', '2002:7f00:1::', 'fc00::1', 'fd12::1', 'fe80::1%eth0', 'ff02::1'];
+    const forbidden = [
+      '0.0.0.0',
+      '10.255.0.1',
+      '100.64.0.1',
+      '127.1.2.3',
+      '169.254.1.1',
+      '172.31.255.255',
+      '192.168.0.1',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::',
+      '::1',
+      '::ffff:10.0.0.1',
+      '::ffff:a9fe:a9fe',
+      '64:ff9b::7f00:1',
+      '2002:7f00:1::',
+      'fc00::1',
+      'fd12::1',
+      'fe80::1%eth0',
+      'ff02::1',
+    ];
     const allowed = ['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'];
     for (const a of forbidden) expect(forbiddenAddressReason(a), a).not.toBeNull();
     for (const a of allowed) expect(forbiddenAddressReason(a), a).toBeNull();

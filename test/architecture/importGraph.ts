@@ -63,8 +63,10 @@ function importsOf(root: string, from: string): Import[] {
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) add(node.moduleSpecifier, isTypeOnlyImport(node));
     else if (ts.isExportDeclaration(node)) add(node.moduleSpecifier, node.isTypeOnly);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) add(node.moduleReference.expression, node.isTypeOnly);
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node.arguments[0], false);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      add(node.moduleReference.expression, node.isTypeOnly);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword)
+      add(node.arguments[0], false);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal, true);
     ts.forEachChild(node, visit);
   };
@@ -78,12 +80,26 @@ function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
   if (!clause) return false; // a side-effect import runs the module
   if (clause.isTypeOnly) return true;
   const bindings = clause.namedBindings;
-  return !clause.name && !!bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+  return (
+    !clause.name &&
+    !!bindings &&
+    ts.isNamedImports(bindings) &&
+    bindings.elements.length > 0 &&
+    bindings.elements.every((e) => e.isTypeOnly)
+  );
 }
 
 function resolveSpecifier(root: string, from: string, specifier: string): string | undefined {
   const base = path.resolve(root, path.dirname(from), specifier);
-  const candidates = [base, `${base}.ts`, `${base}.d.ts`, `${base}.js`, `${base}.mjs`, path.join(base, 'index.ts'), path.join(base, 'index.js')];
+  const candidates = [
+    base,
+    `${base}.ts`,
+    `${base}.d.ts`,
+    `${base}.js`,
+    `${base}.mjs`,
+    path.join(base, 'index.ts'),
+    path.join(base, 'index.js'),
+  ];
   const hit = candidates.find((c) => existsSync(c) && statSync(c).isFile());
   return hit ? toRepoPath(root, hit) : undefined;
 }

@@ -36,7 +36,9 @@ describe('the dependency rule', () => {
     const undocumented = sourceFolders().filter((dir) => !described(dir));
     expect(undocumented).toEqual([]);
     const layerFolders = LAYERS.flatMap((l) => l.folders).filter((f) => existsSync(path.join(REPO, f)));
-    const silent = layerFolders.filter((f) => !/^May import:/m.test(readFileSync(path.join(REPO, f, 'README.md'), 'utf8')));
+    const silent = layerFolders.filter(
+      (f) => !/^May import:/m.test(readFileSync(path.join(REPO, f, 'README.md'), 'utf8')),
+    );
     expect(silent).toEqual([]);
   });
 });
@@ -48,9 +50,18 @@ describe('the rule check finds what breaks it', () => {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), text);
   };
-  write('lib/llm/provider.ts', "import { benchmarkRun } from '../../workflows/run/benchmarkRun';\nexport const p = benchmarkRun;\n");
-  write('workflows/run/benchmarkRun.ts', "import { runActivities } from '../../activities/run';\nimport { spreadsheetTask } from '../spreadsheetbench/task';\nexport const benchmarkRun = [runActivities, spreadsheetTask];\n");
-  write('workflows/spreadsheetbench/task.ts', "import type { Q } from '../dsbench/question';\nexport const spreadsheetTask = 1;\nexport type T = Q;\n");
+  write(
+    'lib/llm/provider.ts',
+    "import { benchmarkRun } from '../../workflows/run/benchmarkRun';\nexport const p = benchmarkRun;\n",
+  );
+  write(
+    'workflows/run/benchmarkRun.ts',
+    "import { runActivities } from '../../activities/run';\nimport { spreadsheetTask } from '../spreadsheetbench/task';\nexport const benchmarkRun = [runActivities, spreadsheetTask];\n",
+  );
+  write(
+    'workflows/spreadsheetbench/task.ts',
+    "import type { Q } from '../dsbench/question';\nexport const spreadsheetTask = 1;\nexport type T = Q;\n",
+  );
   write('workflows/dsbench/question.ts', 'export type Q = number;\n');
   write('activities/run/index.ts', 'export const runActivities = {};\n');
   write('contracts/a.ts', "import type { B } from './b';\nexport interface A { b?: B }\n");
@@ -61,18 +72,32 @@ describe('the rule check finds what breaks it', () => {
   const breaks = ruleBreaks(graph).map(describeBreak);
 
   it('an upward import, naming both files and the layers', () => {
-    expect(breaks).toContainEqual(expect.stringContaining("lib/llm/provider.ts:1 imports workflows/run/benchmarkRun.ts ('../../workflows/run/benchmarkRun'): breaks \"imports point down: lib (lib/) may not import workflows (workflows/)\""));
+    expect(breaks).toContainEqual(
+      expect.stringContaining(
+        'lib/llm/provider.ts:1 imports workflows/run/benchmarkRun.ts (\'../../workflows/run/benchmarkRun\'): breaks "imports point down: lib (lib/) may not import workflows (workflows/)"',
+      ),
+    );
   });
 
   it('a workflow importing activity code by value', () => {
-    expect(breaks).toContainEqual(expect.stringContaining('workflows/run/benchmarkRun.ts:1 imports activities/run/index.ts'));
+    expect(breaks).toContainEqual(
+      expect.stringContaining('workflows/run/benchmarkRun.ts:1 imports activities/run/index.ts'),
+    );
     expect(breaks).toContainEqual(expect.stringContaining('workflows see activities only as types'));
   });
 
   it('a shared home importing a concept, and one concept importing another (type-only imports too)', () => {
-    expect(breaks).toContainEqual(expect.stringContaining('workflows/run/benchmarkRun.ts:2 imports workflows/spreadsheetbench/task.ts'));
-    expect(breaks).toContainEqual(expect.stringContaining('a shared home (workflows/run/benchmarkRun.ts) knows no concept'));
-    expect(breaks).toContainEqual(expect.stringContaining("workflows/spreadsheetbench/task.ts:1 imports workflows/dsbench/question.ts ('../dsbench/question', type only): breaks \"concepts do not import each other"));
+    expect(breaks).toContainEqual(
+      expect.stringContaining('workflows/run/benchmarkRun.ts:2 imports workflows/spreadsheetbench/task.ts'),
+    );
+    expect(breaks).toContainEqual(
+      expect.stringContaining('a shared home (workflows/run/benchmarkRun.ts) knows no concept'),
+    );
+    expect(breaks).toContainEqual(
+      expect.stringContaining(
+        "workflows/spreadsheetbench/task.ts:1 imports workflows/dsbench/question.ts ('../dsbench/question', type only): breaks \"concepts do not import each other",
+      ),
+    );
   });
 
   it('the browser app reaching into the server side', () => {
@@ -82,7 +107,9 @@ describe('the rule check finds what breaks it', () => {
   it('a cycle closed by type-only imports, with the imports that close it', () => {
     const { all, value } = importCycles(graph);
     expect(value).toEqual([]);
-    expect(all.map(describeCycle)).toEqual(['cycle of 2 files: contracts/a.ts:1 → contracts/b.ts (type), contracts/b.ts:1 → contracts/a.ts (type)']);
+    expect(all.map(describeCycle)).toEqual([
+      'cycle of 2 files: contracts/a.ts:1 → contracts/b.ts (type), contracts/b.ts:1 → contracts/a.ts (type)',
+    ]);
   });
 
   it('a folder that is in no layer', () => {
@@ -97,7 +124,9 @@ function sourceFolders(): string[] {
   const walk = (dir: string) => {
     const entries = readdirSync(path.join(REPO, dir), { withFileTypes: true });
     if (entries.some((e) => e.isFile() && /\.(ts|js|mjs|py)$/.test(e.name))) found.add(dir);
-    for (const e of entries) if (e.isDirectory() && !['node_modules', 'out', '__pycache__'].includes(e.name)) walk(path.posix.join(dir, e.name));
+    for (const e of entries)
+      if (e.isDirectory() && !['node_modules', 'out', '__pycache__'].includes(e.name))
+        walk(path.posix.join(dir, e.name));
   };
   for (const root of layerRoots) if (existsSync(path.join(REPO, root))) walk(root.replace(/\/$/, ''));
   return [...found].sort();
@@ -111,7 +140,8 @@ function described(dir: string): boolean {
   if (existsSync(path.join(REPO, dir, 'README.md'))) return true;
   for (let above = path.posix.dirname(dir); above !== '.'; above = path.posix.dirname(above)) {
     const readme = path.join(REPO, above, 'README.md');
-    if (existsSync(readme) && readFileSync(readme, 'utf8').includes(`\`${path.posix.relative(above, dir)}/\``)) return true;
+    if (existsSync(readme) && readFileSync(readme, 'utf8').includes(`\`${path.posix.relative(above, dir)}/\``))
+      return true;
   }
   return false;
 }

@@ -35,7 +35,15 @@ export const LAYERS: readonly Layer[] = [
     name: 'activities',
     folders: ['activities/'],
     concepts: ['activities/spreadsheetbench/', 'activities/dsbench/', 'activities/analysis/', 'activities/recalc/'],
-    shared: ['activities/run/', 'activities/llm/', 'activities/deps.ts', 'activities/heartbeat.ts', 'activities/artifactPaths.ts', 'activities/workDirs.ts', 'activities/sessionRegistry.ts'],
+    shared: [
+      'activities/run/',
+      'activities/llm/',
+      'activities/deps.ts',
+      'activities/heartbeat.ts',
+      'activities/artifactPaths.ts',
+      'activities/workDirs.ts',
+      'activities/sessionRegistry.ts',
+    ],
   },
   {
     name: 'benchmarks',
@@ -77,13 +85,19 @@ export function ruleBreaks(graph: Pick<ImportGraph, 'imports'>, layers: readonly
 
 function brokenRule(i: Import, layers: readonly Layer[]): string | undefined {
   if (i.from.startsWith(TESTS)) return undefined;
-  if (i.to.startsWith(TESTS)) return MAY_IMPORT_TESTS.some((f) => i.from.startsWith(f)) ? undefined : 'nothing but the tests and bench/ imports the tests (test/)';
-  if (i.from.startsWith('web/') !== i.to.startsWith('web/')) return 'the browser app (web/) and the server side import nothing of each other';
+  if (i.to.startsWith(TESTS))
+    return MAY_IMPORT_TESTS.some((f) => i.from.startsWith(f))
+      ? undefined
+      : 'nothing but the tests and bench/ imports the tests (test/)';
+  if (i.from.startsWith('web/') !== i.to.startsWith('web/'))
+    return 'the browser app (web/) and the server side import nothing of each other';
   const from = layerOf(i.from, layers);
   const to = layerOf(i.to, layers);
   if (!from || !to) return undefined; // reported by unplacedFiles
-  if (to.rank < from.rank) return `imports point down: ${from.layer.name} (${i.from.split('/')[0]}/) may not import ${to.layer.name} (${i.to.split('/')[0]}/)`;
-  if (from.layer.name === 'workflows' && to.layer.name === 'activities' && !i.typeOnly) return 'workflows see activities only as types (`import type`): activity code never enters the workflow bundle';
+  if (to.rank < from.rank)
+    return `imports point down: ${from.layer.name} (${i.from.split('/')[0]}/) may not import ${to.layer.name} (${i.to.split('/')[0]}/)`;
+  if (from.layer.name === 'workflows' && to.layer.name === 'activities' && !i.typeOnly)
+    return 'workflows see activities only as types (`import type`): activity code never enters the workflow bundle';
   if (from.rank === to.rank) return conceptRule(from.layer, i);
   return undefined;
 }
@@ -98,15 +112,19 @@ function conceptRule(layer: Layer, i: Import): string | undefined {
   const target = conceptOf(i.to);
   const source = conceptOf(i.from);
   if (isShared(i.from) && target) return `a shared home (${i.from}) knows no concept: it may not import ${target}`;
-  if (source && target && source !== target) return `concepts do not import each other: ${source} may not import ${target} (move what both need to a shared home)`;
-  if (source && !target && !isShared(i.to) && !isRegistry(i.to)) return `${i.to} is neither a concept nor a shared home of ${layer.name}: list it in test/architecture/layers.ts`;
+  if (source && target && source !== target)
+    return `concepts do not import each other: ${source} may not import ${target} (move what both need to a shared home)`;
+  if (source && !target && !isShared(i.to) && !isRegistry(i.to))
+    return `${i.to} is neither a concept nor a shared home of ${layer.name}: list it in test/architecture/layers.ts`;
   return undefined;
 }
 
 /** Source files outside every layer (a new top-level folder must take its place in the rule first). */
 export function unplacedFiles(graph: Pick<ImportGraph, 'files'>, layers: readonly Layer[] = LAYERS): string[] {
   const inFolder = (f: string) => f.includes('/');
-  return graph.files.filter((f) => (inFolder(f) ? !f.startsWith(TESTS) && !layerOf(f, layers) : !ROOT_TOOL_FILES.has(f)));
+  return graph.files.filter((f) =>
+    inFolder(f) ? !f.startsWith(TESTS) && !layerOf(f, layers) : !ROOT_TOOL_FILES.has(f),
+  );
 }
 
 export interface ImportCycle {

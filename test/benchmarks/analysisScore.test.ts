@@ -33,7 +33,12 @@ describe('analysis suite scorer', () => {
 
   it('charts: type, x and every y column must match; tables: columns and row count from the data file', async () => {
     const chart = { kind: 'chart' as const, type: 'line_chart', x: 'date', y: ['price', 'ma7'] };
-    const line = (y: string | string[]) => ({ id: 'c', type: 'line_chart', dataFile: 'c.csv', config: { xColumn: 'date', yColumn: y } });
+    const line = (y: string | string[]) => ({
+      id: 'c',
+      type: 'line_chart',
+      dataFile: 'c.csv',
+      config: { xColumn: 'date', yColumn: y },
+    });
     expect((await scoreAnalysis(chart, out('', [line(['price', 'ma7'])]))).pass).toBe(true);
     expect((await scoreAnalysis(chart, out('', [line('price')]))).pass).toBe(false);
     expect((await scoreAnalysis(chart, out('', [{ ...line(['price', 'ma7']), type: 'bar_chart' }]))).pass).toBe(false);

@@ -34,7 +34,9 @@ describe('release archives', () => {
     writeFileSync(path.join(staging, 'docs', 'README.md'), 'hello');
     const cache = mkdtempSync(path.join(tmpdir(), 'sb-cache-'));
     const notRelease = tarGz(staging, 'other.tar.gz');
-    await expect(datasetFolderOf(notRelease, cache)).rejects.toThrow(`archive ${notRelease} is not a SpreadsheetBench release: no dataset.json with a spreadsheet/ folder inside`);
+    await expect(datasetFolderOf(notRelease, cache)).rejects.toThrow(
+      `archive ${notRelease} is not a SpreadsheetBench release: no dataset.json with a spreadsheet/ folder inside`,
+    );
     const fake = path.join(staging, 'fake.tar.gz');
     writeFileSync(fake, 'not gzip');
     await expect(datasetFolderOf(fake, cache)).rejects.toThrow(/cannot be unpacked \(not a gzip tar\)/);

@@ -13,7 +13,20 @@ import { within } from '../helpers/wait';
 import { onCluster } from '../helpers/cluster';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 912);
-const TASKS = ['57105', '57232', '18645', '39604', '17251', '50066', '59259', '38985', '54057', '230-16', '79-7', '599-9'];
+const TASKS = [
+  '57105',
+  '57232',
+  '18645',
+  '39604',
+  '17251',
+  '50066',
+  '59259',
+  '38985',
+  '54057',
+  '230-16',
+  '79-7',
+  '599-9',
+];
 const KILLS = 10;
 /** The Temporal server is restarted after these kills (0-based), with a fresh worker connected to it. */
 const SERVER_RESTART_AFTER = new Set([3, 7]);
@@ -45,7 +58,13 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
   let run: StartedRun;
   let final: RunProgress;
   let worker: WorkerProcess | undefined;
-  const chaos: ChaosLog = { kills: [], workerRestartMs: [], serverRestartMs: [], injected: {}, orphanedSofficeGroups: 0 };
+  const chaos: ChaosLog = {
+    kills: [],
+    workerRestartMs: [],
+    serverRestartMs: [],
+    injected: {},
+    orphanedSofficeGroups: 0,
+  };
   let wallMs = 0;
 
   beforeAll(async () => {
@@ -64,8 +83,13 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
     const answered = () => env.llm.log.filter((e) => e.answered).length;
     // Every wait is bounded and names what it waited for (once the hook hit its 420 s timeout with no clue where).
     const state = async () => {
-      const d = await within(run.handle.describe(), 5_000, 'describe').catch((e: Error) => ({ status: { name: `unknown (${e.message})` } }));
-      const progress = d.status.name === 'RUNNING' ? await within(run.handle.query(progressQuery), 5_000, 'the progress query').catch((e: Error) => e.message) : undefined;
+      const d = await within(run.handle.describe(), 5_000, 'describe').catch((e: Error) => ({
+        status: { name: `unknown (${e.message})` },
+      }));
+      const progress =
+        d.status.name === 'RUNNING'
+          ? await within(run.handle.query(progressQuery), 5_000, 'the progress query').catch((e: Error) => e.message)
+          : undefined;
       return `run ${d.status.name}, progress ${JSON.stringify(progress)}, kills so far ${chaos.kills.length}, model requests ${env.llm.log.length} (answered ${answered()}), worker stderr: ${worker?.stderrTail().split('\n').slice(-8).join(' | ')}`;
     };
     const startWorker = async () => {
@@ -101,7 +125,12 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
         chaos.serverRestartMs.push(Date.now() - t0);
       }
     }
-    final = (await within(run.handle.result(), Math.max(30_000, started + 400_000 - Date.now()), 'the run to finish after the last kill', state)) as RunProgress;
+    final = (await within(
+      run.handle.result(),
+      Math.max(30_000, started + 400_000 - Date.now()),
+      'the run to finish after the last kill',
+      state,
+    )) as RunProgress;
     crashMachine(worker!);
     wallMs = Date.now() - started;
     const f = figures();
@@ -127,7 +156,11 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
       killTimesMs: chaos.kills.map((k) => k.atMs),
       serverRestarts: chaos.serverRestartMs.length,
       serverRestartMs: chaos.serverRestartMs,
-      workerStartMs: { mean: Math.round(mean(chaos.workerRestartMs)), max: Math.max(...chaos.workerRestartMs), count: chaos.workerRestartMs.length },
+      workerStartMs: {
+        mean: Math.round(mean(chaos.workerRestartMs)),
+        max: Math.max(...chaos.workerRestartMs),
+        count: chaos.workerRestartMs.length,
+      },
       faultsQueued: chaos.injected,
       requestsThatDrewAFault: byFault,
       sofficeGroupsOutsideWorkerGroup: chaos.orphanedSofficeGroups,
@@ -139,7 +172,9 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
       /** Of those, the ones not explained by a reply in flight at a kill (a reply the worker had and lost: a bug). */
       duplicatesApartFromKills: duplicatesAnsweredApartFromKills(log, workerKillTimes()).length,
       /** Replies generated again because a kill hit the instant between the server's write and the worker's read. */
-      repliesGeneratedTwice: Object.values(countBy(log.filter((e) => e.status === 200).map((e) => String(e.callKey)))).filter((n) => n > 1).length,
+      repliesGeneratedTwice: Object.values(
+        countBy(log.filter((e) => e.status === 200).map((e) => String(e.callKey))),
+      ).filter((n) => n > 1).length,
       costUsd: final.costUsd,
       capUsd: CAP_USD,
       llmCalls: final.llmCalls,
@@ -166,7 +201,9 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
     expect(final.done).toBe(TASKS.length);
     expect(final.running).toBe(0);
     expect(readdirSync(path.join(run.runDir, 'results')).sort()).toEqual(TASKS.map((t) => `${t}.json`).sort());
-    const evalJson = JSON.parse(readFileSync(path.join(run.runDir, 'eval_single_scripted-model.json'), 'utf8')) as { id: unknown }[];
+    const evalJson = JSON.parse(readFileSync(path.join(run.runDir, 'eval_single_scripted-model.json'), 'utf8')) as {
+      id: unknown;
+    }[];
     expect(evalJson.map((e) => String(e.id)).sort()).toEqual([...TASKS].sort());
     const conv = readFileSync(path.join(run.runDir, 'conv_single_scripted-model.jsonl'), 'utf8').trim().split('\n');
     expect(conv.map((l) => String((JSON.parse(l) as { id: unknown }).id)).sort()).toEqual([...TASKS].sort());
@@ -190,14 +227,22 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
     expect(final.llmCalls).toBe(TASKS.length);
     expect(final.costUsd).toBeGreaterThan(0);
     expect(final.costUsd).toBeLessThanOrEqual(CAP_USD);
-    expect(final.costUsd).toBeCloseTo(((final.usage.inputTokens + final.usage.outputTokens) * PRICE.inputPerMTok) / 1e6, 6);
+    expect(final.costUsd).toBeCloseTo(
+      ((final.usage.inputTokens + final.usage.outputTokens) * PRICE.inputPerMTok) / 1e6,
+      6,
+    );
     expect(final.reservedUsd).toBe(0);
     expect(final.paused).toBe(false);
   });
 
   it('stored its figures in bench/out/chaos-figures[-cluster].json', () => {
     const stored = JSON.parse(readFileSync(FIGURES_FILE, 'utf8'));
-    expect(stored).toMatchObject({ killsSurvived: KILLS, serverRestarts: SERVER_RESTART_AFTER.size, duplicatesApartFromKills: 0, done: TASKS.length });
+    expect(stored).toMatchObject({
+      killsSurvived: KILLS,
+      serverRestarts: SERVER_RESTART_AFTER.size,
+      duplicatesApartFromKills: 0,
+      done: TASKS.length,
+    });
   });
 });
 

@@ -26,9 +26,35 @@ describe('sheetbench run on the analysis suite', () => {
     // The sandbox runs as an unprivileged uid: it must reach the run folder's conversation workspaces (o+x).
     chmodSync(work, 0o711);
     const configFile = path.join(work, 'config.json');
-    writeFileSync(configFile, JSON.stringify({ recalc: { engine: 'none' }, temporal: { taskQueue: 'cli-analysis', recalcTaskQueue: 'cli-analysis-recalc' } }));
-    const env = { ...process.env, SHEETBENCH_CONFIG: configFile, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: TEST_NAMESPACE, OPENAI_API_KEY: 'test-key-not-secret' };
-    const args = ['run', '--dataset', SUITE, '--agent', 'react', '--tasks', 'a01,a07', '--base-url', llm.url, '--model', 'scripted', '--out', path.join(work, 'run')];
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        recalc: { engine: 'none' },
+        temporal: { taskQueue: 'cli-analysis', recalcTaskQueue: 'cli-analysis-recalc' },
+      }),
+    );
+    const env = {
+      ...process.env,
+      SHEETBENCH_CONFIG: configFile,
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
+      OPENAI_API_KEY: 'test-key-not-secret',
+    };
+    const args = [
+      'run',
+      '--dataset',
+      SUITE,
+      '--agent',
+      'react',
+      '--tasks',
+      'a01,a07',
+      '--base-url',
+      llm.url,
+      '--model',
+      'scripted',
+      '--out',
+      path.join(work, 'run'),
+    ];
     res = await runCli(args, { cwd: work, env });
   }, 300_000);
   afterAll(async () => {

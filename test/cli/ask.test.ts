@@ -23,9 +23,22 @@ describe('sheetbench ask', () => {
     work = mkdtempSync(path.join(os.tmpdir(), 'sb-ask-'));
     chmodSync(work, 0o711); // the sandbox uid must reach the conversation folders below it
     const configFile = path.join(work, 'config.json');
-    writeFileSync(configFile, JSON.stringify({ recalc: { engine: 'none' }, sandbox: { backend: 'bwrap' }, temporal: { taskQueue: 'ask-main' } }));
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        recalc: { engine: 'none' },
+        sandbox: { backend: 'bwrap' },
+        temporal: { taskQueue: 'ask-main' },
+      }),
+    );
     writeFileSync(path.join(work, 'sales.csv'), SALES_CSV);
-    env = { ...process.env, SHEETBENCH_CONFIG: configFile, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: TEST_NAMESPACE, OPENAI_API_KEY: 'test-key-not-secret' };
+    env = {
+      ...process.env,
+      SHEETBENCH_CONFIG: configFile,
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
+      OPENAI_API_KEY: 'test-key-not-secret',
+    };
   }, 120_000);
   afterAll(async () => {
     await llm?.close();
@@ -34,7 +47,11 @@ describe('sheetbench ask', () => {
 
   function ask(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-      const child = spawn(path.join(REPO, 'bin/sheetbench'), ['ask', ...args, '--base-url', llm.url, '--model', 'scripted'], { cwd: work, env });
+      const child = spawn(
+        path.join(REPO, 'bin/sheetbench'),
+        ['ask', ...args, '--base-url', llm.url, '--model', 'scripted'],
+        { cwd: work, env },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));
@@ -60,12 +77,28 @@ describe('sheetbench ask', () => {
 
   it('--export ipynb writes the notebook and the inputs zip under --out', async () => {
     const out = path.join(work, 'exported');
-    const res = await ask(['What is the total amount?', '--file', 'sales.csv', '--pattern', 'react', '--out', out, '--export', 'ipynb']);
+    const res = await ask([
+      'What is the total amount?',
+      '--file',
+      'sales.csv',
+      '--pattern',
+      'react',
+      '--out',
+      out,
+      '--export',
+      'ipynb',
+    ]);
     expect(res.code, res.stderr).toBe(0);
     const written = [...res.stderr.matchAll(/^export: (\S+)$/gm)].map((m) => m[1]!);
-    expect(written.map((f) => path.basename(f))).toEqual([expect.stringMatching(/^c\w+\.ipynb$/), expect.stringMatching(/^c\w+-inputs\.zip$/)]);
+    expect(written.map((f) => path.basename(f))).toEqual([
+      expect.stringMatching(/^c\w+\.ipynb$/),
+      expect.stringMatching(/^c\w+-inputs\.zip$/),
+    ]);
     for (const f of written) expect(f.startsWith(path.join(out, ''))).toBe(true);
-    const nb = JSON.parse(readFileSync(written[0]!, 'utf8')) as { nbformat: number; cells: Array<{ cell_type: string; source: string }> };
+    const nb = JSON.parse(readFileSync(written[0]!, 'utf8')) as {
+      nbformat: number;
+      cells: Array<{ cell_type: string; source: string }>;
+    };
     expect(nb.nbformat).toBe(4);
     expect(nb.cells.some((c) => c.cell_type === 'code' && c.source.includes("pd.read_csv('sales.csv')"))).toBe(true);
   }, 180_000);

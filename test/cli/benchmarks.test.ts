@@ -26,8 +26,20 @@ describe('sheetbench CLI with several benchmarks', () => {
     llm = await startScriptedServer({ script: { ...DSBENCH_SAMPLE_SCRIPT, fallback: copyInputReply } });
     work = mkdtempSync(path.join(os.tmpdir(), 'sb-cli-bench-'));
     const configFile = path.join(work, 'config.json');
-    writeFileSync(configFile, JSON.stringify({ recalc: { engine: 'none' }, temporal: { taskQueue: 'cli-bench-main', recalcTaskQueue: 'cli-bench-recalc' } }));
-    env = { ...process.env, SHEETBENCH_CONFIG: configFile, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: TEST_NAMESPACE, OPENAI_API_KEY: 'test-key-not-secret' };
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        recalc: { engine: 'none' },
+        temporal: { taskQueue: 'cli-bench-main', recalcTaskQueue: 'cli-bench-recalc' },
+      }),
+    );
+    env = {
+      ...process.env,
+      SHEETBENCH_CONFIG: configFile,
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
+      OPENAI_API_KEY: 'test-key-not-secret',
+    };
   }, 120_000);
   afterAll(async () => {
     await llm?.close();
@@ -36,10 +48,26 @@ describe('sheetbench CLI with several benchmarks', () => {
 
   it('detects DSBench, runs it, prints accuracy; rejudge re-asks only the judge', async () => {
     const out = path.join(work, 'ds');
-    const res = await cli(['run', '--dataset', path.join(REPO, 'data/dsbench-sample'), '--base-url', llm.url, '--model', 'scripted', '--run-id', 'cli-ds-1', '--out', out]);
-    expect(res.stderr).toContain(`dataset ${path.join(REPO, 'data/dsbench-sample')}: dsbench edition data_analysis (detected)`);
+    const res = await cli([
+      'run',
+      '--dataset',
+      path.join(REPO, 'data/dsbench-sample'),
+      '--base-url',
+      llm.url,
+      '--model',
+      'scripted',
+      '--run-id',
+      'cli-ds-1',
+      '--out',
+      out,
+    ]);
+    expect(res.stderr).toContain(
+      `dataset ${path.join(REPO, 'data/dsbench-sample')}: dsbench edition data_analysis (detected)`,
+    );
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout).toContain('accuracy (7/7 questions): 57.14% (4 correct), competition-level 55.56%, unparseable judgments 1');
+    expect(res.stdout).toContain(
+      'accuracy (7/7 questions): 57.14% (4 correct), competition-level 55.56%, unparseable judgments 1',
+    );
     const again = await cli(['rejudge', out]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('unparseable 1');
@@ -51,7 +79,21 @@ describe('sheetbench CLI with several benchmarks', () => {
   }, 240_000);
 
   it('detects Verified and says so', async () => {
-    const res = await cli(['run', '--dataset', path.join(REPO, 'data/verified-sample'), '--base-url', llm.url, '--model', 'scripted', '--run-id', 'cli-ver-1', '--out', path.join(work, 'ver'), '--limit', '1']);
+    const res = await cli([
+      'run',
+      '--dataset',
+      path.join(REPO, 'data/verified-sample'),
+      '--base-url',
+      llm.url,
+      '--model',
+      'scripted',
+      '--run-id',
+      'cli-ver-1',
+      '--out',
+      path.join(work, 'ver'),
+      '--limit',
+      '1',
+    ]);
     expect(res.stderr).toContain('spreadsheetbench edition verified_400 (detected)');
     expect(res.code, res.stderr).toBe(0);
   }, 240_000);
@@ -60,8 +102,18 @@ describe('sheetbench CLI with several benchmarks', () => {
     const empty = mkdtempSync(path.join(os.tmpdir(), 'sb-none-'));
     const none = await cli(['run', '--dataset', empty, '--base-url', llm.url]);
     expect(none.code).toBe(EXIT.dataset);
-    expect(none.stderr).toContain(`${empty} is not a known benchmark dataset (looked for: spreadsheetbench, dsbench, analysis); name one with --benchmark`);
-    const edition = await cli(['run', '--dataset', path.join(REPO, 'data/sample'), '--edition', 'v9', '--base-url', llm.url]);
+    expect(none.stderr).toContain(
+      `${empty} is not a known benchmark dataset (looked for: spreadsheetbench, dsbench, analysis); name one with --benchmark`,
+    );
+    const edition = await cli([
+      'run',
+      '--dataset',
+      path.join(REPO, 'data/sample'),
+      '--edition',
+      'v9',
+      '--base-url',
+      llm.url,
+    ]);
     expect(edition.code).toBe(EXIT.dataset);
     expect(edition.stderr).toContain('unknown spreadsheetbench edition v9');
     const fake = path.join(empty, 'release.tar.gz');

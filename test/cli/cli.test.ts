@@ -12,8 +12,6 @@ import { runCli, type CliResult } from '../helpers/cliProcess';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SAMPLE = path.join(REPO, 'data/sample');
 
-
-
 /** The sheetbench CLI as a user runs it (bin/sheetbench), against this test's servers. */
 describe('sheetbench CLI: runs, control and clear failures', () => {
   let temporal: TestTemporal;
@@ -30,7 +28,13 @@ describe('sheetbench CLI: runs, control and clear failures', () => {
     llm = await startScriptedServer({ script: { rules: [], fallback: copyInputReply } });
     work = mkdtempSync(path.join(os.tmpdir(), 'sb-cli-'));
     const configFile = path.join(work, 'config.json');
-    writeFileSync(configFile, JSON.stringify({ recalc: { engine: 'none' }, temporal: { taskQueue: 'cli-main', recalcTaskQueue: 'cli-recalc' } }));
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        recalc: { engine: 'none' },
+        temporal: { taskQueue: 'cli-main', recalcTaskQueue: 'cli-recalc' },
+      }),
+    );
     env = {
       ...process.env,
       SHEETBENCH_CONFIG: configFile,
@@ -45,7 +49,19 @@ describe('sheetbench CLI: runs, control and clear failures', () => {
   });
 
   it('runs the bundled sample end to end and prints the scores', async () => {
-    const res = await cli(['run', '--dataset', SAMPLE, '--base-url', llm.url, '--model', 'scripted', '--run-id', 'cli-run-1', '--out', path.join(work, 'r1')]);
+    const res = await cli([
+      'run',
+      '--dataset',
+      SAMPLE,
+      '--base-url',
+      llm.url,
+      '--model',
+      'scripted',
+      '--run-id',
+      'cli-run-1',
+      '--out',
+      path.join(work, 'r1'),
+    ]);
     expect(res.stderr).toContain('run cli-run-1: 3 tasks, agent single, model scripted (openai)');
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/scores \(3\/3 tasks\): soft 0\.00%  hard 0\.00%/);
@@ -85,7 +101,19 @@ describe('sheetbench CLI: runs, control and clear failures', () => {
 
   it('a wrong API key fails each task with its cause, and the run still finishes', async () => {
     llm.setScript({ rules: [{ fault: { kind: 'status', status: 401, message: 'Incorrect API key provided' } }] });
-    const res = await cli(['run', '--dataset', SAMPLE, '--base-url', llm.url, '--model', 'scripted', '--run-id', 'cli-run-2', '--out', path.join(work, 'r2')]);
+    const res = await cli([
+      'run',
+      '--dataset',
+      SAMPLE,
+      '--base-url',
+      llm.url,
+      '--model',
+      'scripted',
+      '--run-id',
+      'cli-run-2',
+      '--out',
+      path.join(work, 'r2'),
+    ]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toContain('tasks with failures: 3 {"llm":3}');
     const result = JSON.parse(readFileSync(path.join(work, 'r2', 'results', '1001.json'), 'utf8'));

@@ -27,10 +27,28 @@ describe('sheetbench doctor on a healthy machine', () => {
   afterAll(() => temporal?.stop());
 
   it('checks every item in seconds and finds each ok', async () => {
-    const env = { ...process.env, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: TEST_NAMESPACE, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
+    const env = {
+      ...process.env,
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
+      OPENAI_API_KEY: '',
+      OPENAI_BASE_URL: '',
+    };
     const res = await runCli(['doctor', '--json', '--runs', path.join(work, 'runs')], { cwd: work, env });
-    const { results } = JSON.parse(res.stdout) as { results: Array<{ name: string; status: string; detail: string; ms: number }> };
-    expect(results.map((r) => r.name)).toEqual(['node', 'python', 'bubblewrap', 'sandbox environment', 'LibreOffice', 'Temporal', 'model', 'disk space', 'run folder']);
+    const { results } = JSON.parse(res.stdout) as {
+      results: Array<{ name: string; status: string; detail: string; ms: number }>;
+    };
+    expect(results.map((r) => r.name)).toEqual([
+      'node',
+      'python',
+      'bubblewrap',
+      'sandbox environment',
+      'LibreOffice',
+      'Temporal',
+      'model',
+      'disk space',
+      'run folder',
+    ]);
     for (const r of results) expect(r.status, `${r.name}: ${r.detail}`).toBe('ok');
     expect(res.code).toBe(0);
     expect(results.find((r) => r.name === 'Temporal')!.detail).toContain(`namespace "${TEST_NAMESPACE}"`);
@@ -47,44 +65,76 @@ describe('each broken item names the fix', () => {
 
   it('bubblewrap missing', async () => {
     const [r] = await runChecks([bubblewrapCheck({ bwrap: path.join(work, 'no-bwrap') })], 10_000);
-    expect(r).toMatchObject({ status: 'fail', detail: expect.stringContaining('bwrap not found at'), fix: expect.stringContaining('apt-get install bubblewrap') });
+    expect(r).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('bwrap not found at'),
+      fix: expect.stringContaining('apt-get install bubblewrap'),
+    });
   });
 
   it('LibreOffice missing', async () => {
     const [r] = await runChecks([libreOfficeCheck({ sofficePath: path.join(work, 'no-soffice') })], 30_000);
-    expect(r).toMatchObject({ status: 'fail', detail: expect.stringContaining('soffice could not run'), fix: expect.stringContaining('bash scripts/setup.sh') });
+    expect(r).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('soffice could not run'),
+      fix: expect.stringContaining('bash scripts/setup.sh'),
+    });
   });
 
   it('Temporal unreachable', async () => {
     const config = configSchema.parse({ temporal: { address: '127.0.0.1:1' } });
     const [r] = await runChecks([temporalCheck(config)], 20_000);
-    expect(r).toMatchObject({ status: 'fail', detail: expect.stringContaining('cannot reach the Temporal server at 127.0.0.1:1 (TEMPORAL_ADDRESS'), fix: expect.stringContaining('unset TEMPORAL_ADDRESS') });
+    expect(r).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('cannot reach the Temporal server at 127.0.0.1:1 (TEMPORAL_ADDRESS'),
+      fix: expect.stringContaining('unset TEMPORAL_ADDRESS'),
+    });
   });
 
   it('the model endpoint refusing the key', async () => {
     const llmConfig = configSchema.parse({ llm: { baseUrl: llm.url, apiKey: 'a-wrong-key', model: 'scripted' } }).llm;
     const [r] = await runChecks([modelCheck(llmConfig)], 20_000);
-    expect(r).toMatchObject({ status: 'fail', detail: expect.stringContaining('refused the API key'), fix: expect.stringContaining('export OPENAI_API_KEY=') });
+    expect(r).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('refused the API key'),
+      fix: expect.stringContaining('export OPENAI_API_KEY='),
+    });
     const [good] = await runChecks([modelCheck({ ...llmConfig, apiKey: 'the-right-key' })], 20_000);
     expect(good).toMatchObject({ status: 'ok' });
   });
 
   it('an embedded model that is not installed', async () => {
-    const llmConfig = configSchema.parse({ llm: { model: 'local-qwen2.5-coder-1.5b', localModelPath: path.join(work, 'missing.gguf') } }).llm;
+    const llmConfig = configSchema.parse({
+      llm: { model: 'local-qwen2.5-coder-1.5b', localModelPath: path.join(work, 'missing.gguf') },
+    }).llm;
     const [r] = await runChecks([modelCheck(llmConfig)], 10_000);
-    expect(r).toMatchObject({ status: 'fail', detail: expect.stringContaining('missing.gguf not found'), fix: expect.stringContaining('bash scripts/setup.sh') });
+    expect(r).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('missing.gguf not found'),
+      fix: expect.stringContaining('bash scripts/setup.sh'),
+    });
   });
 
   it('a state folder on a full disk (simulated)', async () => {
-    const [r] = await runChecks([diskCheck([path.join(work, 'state')], { fsStat: async () => ({ bavail: 3, bsize: 4096 }) })], 10_000);
-    expect(r).toMatchObject({ status: 'fail', detail: `12 KB free for the state folder ${path.join(work, 'state')} (Temporal's database and conversations need room to grow)` });
+    const [r] = await runChecks(
+      [diskCheck([path.join(work, 'state')], { fsStat: async () => ({ bavail: 3, bsize: 4096 }) })],
+      10_000,
+    );
+    expect(r).toMatchObject({
+      status: 'fail',
+      detail: `12 KB free for the state folder ${path.join(work, 'state')} (Temporal's database and conversations need room to grow)`,
+    });
     expect(r.fix).toContain('set temporal.stateDir and conversation.dir in sheetbench.config.json');
   });
 
   it('a run folder it cannot write', async () => {
     writeFileSync(path.join(work, 'a-file'), 'x');
     const [r] = await runChecks([runFolderCheck(path.join(work, 'a-file', 'runs'))], 10_000);
-    expect(r).toMatchObject({ status: 'fail', detail: expect.stringContaining('cannot write in'), fix: expect.stringContaining('--out DIR') });
+    expect(r).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('cannot write in'),
+      fix: expect.stringContaining('--out DIR'),
+    });
   });
 
   it('a check that hangs fails, naming how long it was waited for', async () => {

@@ -15,7 +15,13 @@ const SAMPLE = path.join(REPO, 'data/sample');
 const KEY = 'the-right-key';
 /** Task 1002's model call is refused (a non-retryable 400): the run has one failure to summarize. */
 const SCRIPT = {
-  rules: [{ name: 'too-long', match: { anyMessage: /spreadsheet\/1002\// }, fault: { kind: 'status' as const, status: 400, message: 'maximum context length exceeded for task 1002' } }],
+  rules: [
+    {
+      name: 'too-long',
+      match: { anyMessage: /spreadsheet\/1002\// },
+      fault: { kind: 'status' as const, status: 400, message: 'maximum context length exceeded for task 1002' },
+    },
+  ],
   fallback: copyInputReply,
   latencyMs: 1_500,
 };
@@ -37,7 +43,10 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
   let elsewhere: string;
 
   function cli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliRun {
-    const child = spawn(path.join(REPO, 'bin/sheetbench'), args, { cwd: opts.cwd ?? work, env: { ...env, ...opts.env } });
+    const child = spawn(path.join(REPO, 'bin/sheetbench'), args, {
+      cwd: opts.cwd ?? work,
+      env: { ...env, ...opts.env },
+    });
     const run: CliRun = { child, stdout: '', stderr: '', exit: new Promise((resolve) => child.once('close', resolve)) };
     child.stdout!.on('data', (d) => (run.stdout += d));
     child.stderr!.on('data', (d) => (run.stderr += d));
@@ -54,8 +63,17 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
     work = mkdtempSync(path.join(os.tmpdir(), 'sb-op-'));
     elsewhere = mkdtempSync(path.join(os.tmpdir(), 'sb-op-elsewhere-'));
     const configFile = path.join(work, 'config.json');
-    writeFileSync(configFile, JSON.stringify({ recalc: { engine: 'none' }, temporal: { taskQueue: 'op-main', recalcTaskQueue: 'op-recalc' } }));
-    env = { ...process.env, SHEETBENCH_CONFIG: configFile, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: TEST_NAMESPACE, OPENAI_API_KEY: KEY };
+    writeFileSync(
+      configFile,
+      JSON.stringify({ recalc: { engine: 'none' }, temporal: { taskQueue: 'op-main', recalcTaskQueue: 'op-recalc' } }),
+    );
+    env = {
+      ...process.env,
+      SHEETBENCH_CONFIG: configFile,
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
+      OPENAI_API_KEY: KEY,
+    };
   }, 120_000);
   afterAll(async () => {
     await llm?.close();
@@ -63,13 +81,40 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
   });
 
   it('refuses to start when the endpoint refuses the key or does not serve the model, before any task', async () => {
-    const badKey = await done(['run', '--dataset', SAMPLE, '--base-url', llm.url, '--model', 'scripted', '--run-id', 'op-badkey', '--out', path.join(work, 'badkey')], {
-      env: { OPENAI_API_KEY: 'a-wrong-key' },
-    });
+    const badKey = await done(
+      [
+        'run',
+        '--dataset',
+        SAMPLE,
+        '--base-url',
+        llm.url,
+        '--model',
+        'scripted',
+        '--run-id',
+        'op-badkey',
+        '--out',
+        path.join(work, 'badkey'),
+      ],
+      {
+        env: { OPENAI_API_KEY: 'a-wrong-key' },
+      },
+    );
     expect(badKey.code).toBe(EXIT.config);
     expect(badKey.stderr).toContain(`refusing to start: the model endpoint ${llm.url} refused the API key`);
     expect(badKey.stderr).toContain('Incorrect API key provided');
-    const badModel = await done(['run', '--dataset', SAMPLE, '--base-url', llm.url, '--model', 'gpt-9', '--run-id', 'op-badmodel', '--out', path.join(work, 'badmodel')]);
+    const badModel = await done([
+      'run',
+      '--dataset',
+      SAMPLE,
+      '--base-url',
+      llm.url,
+      '--model',
+      'gpt-9',
+      '--run-id',
+      'op-badmodel',
+      '--out',
+      path.join(work, 'badmodel'),
+    ]);
     expect(badModel.code).toBe(EXIT.config);
     expect(badModel.stderr).toContain(`does not serve model gpt-9 (it lists: scripted)`);
     expect(existsSync(path.join(work, 'badkey'))).toBe(false);
@@ -78,10 +123,27 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
   }, 60_000);
 
   it('SIGTERM ends `run` promptly, names the resume command and leaves the run on the server', async () => {
-    const run = cli(['run', '--dataset', SAMPLE, '--base-url', llm.url, '--model', 'scripted', '--run-id', 'op-1', '--out', path.join(work, 'op1'), '--concurrency', '1']);
+    const run = cli([
+      'run',
+      '--dataset',
+      SAMPLE,
+      '--base-url',
+      llm.url,
+      '--model',
+      'scripted',
+      '--run-id',
+      'op-1',
+      '--out',
+      path.join(work, 'op1'),
+      '--concurrency',
+      '1',
+    ]);
     await waitUntil(() => llm.log.length >= 1, 120_000, 'the first model call');
     run.child.kill('SIGTERM');
-    const code = await Promise.race([run.exit, new Promise((resolve) => setTimeout(() => resolve('still running 30 s after SIGTERM'), 30_000))]);
+    const code = await Promise.race([
+      run.exit,
+      new Promise((resolve) => setTimeout(() => resolve('still running 30 s after SIGTERM'), 30_000)),
+    ]);
     if (code === 'still running 30 s after SIGTERM') run.child.kill('SIGKILL');
     expect(code).toBe(EXIT.interrupted);
     expect(run.stderr).toContain('resume with: sheetbench resume op-1');
@@ -92,16 +154,41 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
   it('control commands return at once when no worker serves the run, and say so (run id only, from another directory)', async () => {
     // A run on a queue no worker has ever polled (its CLI follows without a worker, then is interrupted).
     const idle = { SHEETBENCH_CONFIG: path.join(work, 'idle-config.json') };
-    writeFileSync(idle.SHEETBENCH_CONFIG, JSON.stringify({ recalc: { engine: 'none' }, temporal: { taskQueue: 'op-idle' } }));
-    const follow = cli(['run', '--dataset', SAMPLE, '--base-url', llm.url, '--model', 'scripted', '--run-id', 'op-2', '--out', path.join(work, 'op2'), '--no-worker'], { env: idle });
+    writeFileSync(
+      idle.SHEETBENCH_CONFIG,
+      JSON.stringify({ recalc: { engine: 'none' }, temporal: { taskQueue: 'op-idle' } }),
+    );
+    const follow = cli(
+      [
+        'run',
+        '--dataset',
+        SAMPLE,
+        '--base-url',
+        llm.url,
+        '--model',
+        'scripted',
+        '--run-id',
+        'op-2',
+        '--out',
+        path.join(work, 'op2'),
+        '--no-worker',
+      ],
+      { env: idle },
+    );
     await waitUntil(() => follow.stderr.includes('run op-2:'), 60_000, 'op-2 started');
-    await waitUntil(async () => (await done(['runs', '--json'], { cwd: elsewhere })).stdout.includes('"op-2"'), 60_000, 'op-2 visible');
+    await waitUntil(
+      async () => (await done(['runs', '--json'], { cwd: elsewhere })).stdout.includes('"op-2"'),
+      60_000,
+      'op-2 visible',
+    );
     follow.child.kill('SIGINT');
     expect(await follow.exit).toBe(EXIT.interrupted);
     const budget = await done(['budget', 'op-2', '--usd', '5'], { cwd: elsewhere, env: idle });
     expect(budget.code).toBe(0);
     expect(budget.stdout).toContain('run op-2: budget change recorded by the Temporal server');
-    expect(budget.stdout).toContain('no worker is serving run op-2 (nothing polls task queue op-idle): it takes effect when one starts');
+    expect(budget.stdout).toContain(
+      'no worker is serving run op-2 (nothing polls task queue op-idle): it takes effect when one starts',
+    );
     const pause = await done(['pause', 'op-2'], { cwd: elsewhere, env: idle });
     expect(pause.code).toBe(0);
     expect(pause.stdout).toContain('run op-2: pause recorded by the Temporal server');
@@ -138,13 +225,26 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
     expect(resume.code).toBe(0);
     expect(resume.stdout).toMatch(/scores \(3\/3 tasks\)/);
     expect(resume.stdout).toContain('tasks with failures: 1 {"llm":1}');
-    expect(resume.stdout).toMatch(/ {2}1 × llm: LLM call failed \(context_too_long\): .*maximum context length exceeded for task 1002/);
+    expect(resume.stdout).toMatch(
+      / {2}1 × llm: LLM call failed \(context_too_long\): .*maximum context length exceeded for task 1002/,
+    );
     const failureLines = resume.stderr.split('\n').filter((l) => l.includes('failed:'));
     expect(failureLines.length).toBeGreaterThan(0);
-    for (const line of failureLines) expect(line).toMatch(/^\[WARN\] op-1\/task\/1002: llmTurn attempt \d+ failed: LLM call failed/);
+    for (const line of failureLines)
+      expect(line).toMatch(/^\[WARN\] op-1\/task\/1002: llmTurn attempt \d+ failed: LLM call failed/);
     expect(resume.stderr).not.toMatch(/^\s+at /m); // no stack traces
     const runs = JSON.parse((await done(['runs', '--json'], { cwd: elsewhere })).stdout) as { id: string }[];
-    expect(runs.find((r) => r.id === 'op-1')).toEqual(expect.objectContaining({ id: 'op-1', agent: 'single', model: 'scripted', status: 'completed', done: 3, total: 3, folder: path.join(work, 'op1') }));
+    expect(runs.find((r) => r.id === 'op-1')).toEqual(
+      expect.objectContaining({
+        id: 'op-1',
+        agent: 'single',
+        model: 'scripted',
+        status: 'completed',
+        done: 3,
+        total: 3,
+        folder: path.join(work, 'op1'),
+      }),
+    );
     expect(runs.map((r) => r.id).sort()).toEqual(['op-1', 'op-2']);
     const report = await done(['report', 'op-1'], { cwd: elsewhere });
     expect(report.code, report.stderr).toBe(0);

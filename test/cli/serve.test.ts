@@ -22,18 +22,37 @@ describe('sheetbench serve and auth from the command line', () => {
     temporal = await startTestTemporal();
     work = mkdtempSync(path.join(os.tmpdir(), 'sb-serve-'));
     const configFile = path.join(work, 'config.json');
-    writeFileSync(configFile, JSON.stringify({ server: { stateDir: path.join(work, 'state') }, conversation: { dir: path.join(work, 'conversations') } }));
-    env = { ...process.env, SHEETBENCH_CONFIG: configFile, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: TEST_NAMESPACE, SHEETBENCH_TOKEN: '' };
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        server: { stateDir: path.join(work, 'state') },
+        conversation: { dir: path.join(work, 'conversations') },
+      }),
+    );
+    env = {
+      ...process.env,
+      SHEETBENCH_CONFIG: configFile,
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
+      SHEETBENCH_TOKEN: '',
+    };
   }, 120_000);
   afterAll(async () => temporal?.stop());
 
   /** Starts `serve`, waits for its login line, and returns the printed URL; `stop` sends SIGTERM and waits. */
   async function serve(args: string[] = []) {
-    const child = spawn(path.join(REPO, 'bin/sheetbench'), ['serve', '--port', '0', '--no-worker', ...args], { cwd: work, env });
+    const child = spawn(path.join(REPO, 'bin/sheetbench'), ['serve', '--port', '0', '--no-worker', ...args], {
+      cwd: work,
+      env,
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
-    await waitUntil(async () => /sign in by opening: \S+|sign-in is OFF[^\n]*\n[\s\S]*web app on \S+/.test(stderr), 60_000, `serve to print its login URL (stderr so far: ${stderr})`);
+    await waitUntil(
+      async () => /sign in by opening: \S+|sign-in is OFF[^\n]*\n[\s\S]*web app on \S+/.test(stderr),
+      60_000,
+      `serve to print its login URL (stderr so far: ${stderr})`,
+    );
     const loginUrl = /sign in by opening: (\S+)/.exec(stderr)?.[1];
     const base = /web app on (http:\/\/\S+?)\//.exec(stderr)![1]!;
     return { loginUrl, base, stderr: () => stderr, stop: async () => (child.kill('SIGTERM'), exited) };
@@ -46,7 +65,9 @@ describe('sheetbench serve and auth from the command line', () => {
     expect(first.stderr()).toContain(`created the sign-in token in ${tokenFile()}`);
     expect(first.loginUrl).toBe(`${first.base}/?token=${encodeURIComponent(token)}`);
     expect((await fetch(`${first.base}/api/conversations`)).status).toBe(401);
-    expect((await fetch(`${first.base}/api/conversations`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${first.base}/api/conversations`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
     await first.stop();
     const again = await serve();
     expect(again.stderr()).toContain(`using the sign-in token in ${tokenFile()}`);
@@ -62,8 +83,12 @@ describe('sheetbench serve and auth from the command line', () => {
     expect(token).not.toBe(before);
     expect(readFileSync(tokenFile(), 'utf8').trim()).toBe(token);
     const server = await serve();
-    expect((await fetch(`${server.base}/api/conversations`, { headers: { authorization: `Bearer ${before}` } })).status).toBe(401);
-    expect((await fetch(`${server.base}/api/conversations`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${server.base}/api/conversations`, { headers: { authorization: `Bearer ${before}` } })).status,
+    ).toBe(401);
+    expect(
+      (await fetch(`${server.base}/api/conversations`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
     await server.stop();
     const given = 'a-token-given-on-the-command-line-0123';
     const flagged = await serve(['--token', given]);
@@ -94,7 +119,10 @@ describe('sheetbench serve and auth from the command line', () => {
   }, 120_000);
 
   it('refuses to start where it would be open or broken, naming the cause (exit 3), before it starts anything', async () => {
-    const open = await runCli(['serve', '--no-auth', '--host', '0.0.0.0', '--port', '0', '--no-worker'], { cwd: work, env });
+    const open = await runCli(['serve', '--no-auth', '--host', '0.0.0.0', '--port', '0', '--no-worker'], {
+      cwd: work,
+      env,
+    });
     expect(open.code).toBe(EXIT.config);
     expect(open.stderr).toMatch(/--no-auth is allowed only on a loopback address/);
     const short = await runCli(['serve', '--token', 'abc', '--port', '0', '--no-worker'], { cwd: work, env });

@@ -11,14 +11,20 @@ const COMPOSE_FILE = path.join(ROOT, 'docker-compose.yml');
 
 function compose(file: string, ...args: string[]) {
   const r = spawnSync('docker-compose', ['-f', file, 'config', ...args], { encoding: 'utf8', cwd: ROOT });
-  if (r.error) throw new Error(`docker-compose is not installed (scripts/setup.d/compose.sh installs it): ${r.error.message}`);
+  if (r.error)
+    throw new Error(`docker-compose is not installed (scripts/setup.d/compose.sh installs it): ${r.error.message}`);
   return r;
 }
 
 /** The normalized file as JSON (PyYAML ships with docker-compose). */
-function normalized(file: string): { services: Record<string, { image?: string; command?: string[]; build?: { args?: Record<string, string> } }> } {
+function normalized(file: string): {
+  services: Record<string, { image?: string; command?: string[]; build?: { args?: Record<string, string> } }>;
+} {
   const yaml = compose(file).stdout;
-  const r = spawnSync('python3', ['-c', 'import json,sys,yaml; print(json.dumps(yaml.safe_load(sys.stdin)))'], { input: yaml, encoding: 'utf8' });
+  const r = spawnSync('python3', ['-c', 'import json,sys,yaml; print(json.dumps(yaml.safe_load(sys.stdin)))'], {
+    input: yaml,
+    encoding: 'utf8',
+  });
   return JSON.parse(r.stdout);
 }
 

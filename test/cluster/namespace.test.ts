@@ -17,7 +17,9 @@ describe('namespace set-up on a server that has none (what a production server s
 
   it('refuses a missing namespace with a message naming it and the server', async () => {
     const namespace = `missing-${randomUUID().slice(0, 8)}`;
-    const expected = new RegExp(`namespace "${namespace}" does not exist on the server at ${temporal.address.replace(/\./g, '\\.')}`);
+    const expected = new RegExp(
+      `namespace "${namespace}" does not exist on the server at ${temporal.address.replace(/\./g, '\\.')}`,
+    );
     await expect(connectClient({ address: temporal.address, namespace })).rejects.toThrow(expected);
     await expect(connectWorkerConnection({ address: temporal.address, namespace })).rejects.toThrow(expected);
   });

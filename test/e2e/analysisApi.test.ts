@@ -16,7 +16,10 @@ function model(r: ScriptedRequest): ScriptedReply {
     "df.groupby('region', as_index=False)['amount'].sum().to_csv('by_region.csv', index=False)",
     "print(df['amount'].sum())",
   ].join('\n');
-  return { text: 'I will load the file and sum the amounts.', toolCalls: [{ name: 'python_execute', arguments: { code } }] };
+  return {
+    text: 'I will load the file and sum the amounts.',
+    toolCalls: [{ name: 'python_execute', arguments: { code } }],
+  };
 }
 
 describe('conversation API over real HTTP (real Temporal, scripted model with tool calls, real sandbox)', () => {
@@ -33,7 +36,10 @@ describe('conversation API over real HTTP (real Temporal, scripted model with to
     form.append('file', new Blob([SALES], { type: 'text/csv' }), 'sales.csv');
     const up = await a.api(`/api/conversations/${id}/files`, { method: 'POST', body: form });
     expect(up.status).toBe(201);
-    const sent = await a.api(`/api/conversations/${id}/messages`, jsonBody({ text: 'What is the total of amount in sales.csv?' }));
+    const sent = await a.api(
+      `/api/conversations/${id}/messages`,
+      jsonBody({ text: 'What is the total of amount in sales.csv?' }),
+    );
     expect(sent.status).toBe(202);
     turnId = ((await sent.json()) as { turnId: string }).turnId;
     await waitForTurn(a, id, turnId);
@@ -59,7 +65,10 @@ describe('conversation API over real HTTP (real Temporal, scripted model with to
 
   it('streams the events over SSE and resumes after Last-Event-ID', async () => {
     const ctrl = new AbortController();
-    const res = await a.api(`/api/conversations/${id}/events`, { headers: { 'Last-Event-ID': '2' }, signal: ctrl.signal });
+    const res = await a.api(`/api/conversations/${id}/events`, {
+      headers: { 'Last-Event-ID': '2' },
+      signal: ctrl.signal,
+    });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const reader = res.body!.getReader();
     let text = '';

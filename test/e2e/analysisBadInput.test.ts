@@ -27,15 +27,25 @@ describe('analysis conversations: bad input, tool trouble, downloads, manifests,
     return conv.id;
   }
 
-  async function turn(id: string, text: string): Promise<{ events: ConversationEvent[]; status: string; answer: string; error?: string }> {
+  async function turn(
+    id: string,
+    text: string,
+  ): Promise<{ events: ConversationEvent[]; status: string; answer: string; error?: string }> {
     const { turnId } = await a.server.service.send(id, { text });
     const events = (await waitForTurn(a, id, turnId)).filter((e) => e.turnId === turnId);
     const ended = events.at(-1)!;
-    return { events, status: String(ended.data.status), answer: String(events.find((e) => e.type === 'answer')?.data.text ?? ''), error: ended.data.error as string | undefined };
+    return {
+      events,
+      status: String(ended.data.status),
+      answer: String(events.find((e) => e.type === 'answer')?.data.text ?? ''),
+      error: ended.data.error as string | undefined,
+    };
   }
 
   beforeAll(async () => {
-    data = createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ITEMS)));
+    data = createServer((req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ITEMS)),
+    );
     await new Promise<void>((r) => data.listen(0, '127.0.0.1', r));
     dataUrl = `http://127.0.0.1:${(data.address() as AddressInfo).port}/items.json`;
     a = await startAnalysisEnv(model, { analysis: { fetch: { allowPrivateAddresses: true } } });
@@ -51,7 +61,7 @@ describe('analysis conversations: bad input, tool trouble, downloads, manifests,
     expect(r.answer).toMatch(/^_Note: the model answered without running any code/);
   }, 120_000);
 
-  it('model failures follow the benchmark calls\' retry policy: a 500 is retried and the turn completes; a 401 ends it at once', async () => {
+  it("model failures follow the benchmark calls' retry policy: a 500 is retried and the turn completes; a 401 ends it at once", async () => {
     const id = await conversation();
     a.env.llm.inject({ kind: 'server_error' }, 1);
     const retried = await turn(id, 'What is the total amount?');
@@ -89,14 +99,21 @@ describe('analysis conversations: bad input, tool trouble, downloads, manifests,
     const results = r.events.filter((e) => e.type === 'tool_result');
     expect(results.map((e) => e.data.ok)).toEqual([false, true]);
     expect(String(results[0].data.error)).toMatch(/visualization_manifest.json is not valid.*regoin/s);
-    const charts = r.events.filter((e) => e.type === 'visualization').map((e) => e.data.output as { type: string; config: { xColumn: string } });
-    expect(charts).toEqual([expect.objectContaining({ type: 'bar_chart', config: expect.objectContaining({ xColumn: 'region' }) })]);
+    const charts = r.events
+      .filter((e) => e.type === 'visualization')
+      .map((e) => e.data.output as { type: string; config: { xColumn: string } });
+    expect(charts).toEqual([
+      expect.objectContaining({ type: 'bar_chart', config: expect.objectContaining({ xColumn: 'region' }) }),
+    ]);
     expect(r.status).toBe('completed');
   }, 120_000);
 
   it('downloads JSON from a local HTTP server with web_fetch and answers the top 5', async () => {
     const r = await turn(await conversation(), `Download the items and show the top 5 by value [FETCH:${dataUrl}]`);
-    expect(r.events.filter((e) => e.type === 'tool_call').map((e) => e.data.tool)).toEqual(['web_fetch', 'python_execute']);
+    expect(r.events.filter((e) => e.type === 'tool_call').map((e) => e.data.tool)).toEqual([
+      'web_fetch',
+      'python_execute',
+    ]);
     expect(r.status).toBe('completed');
     expect(r.answer).toContain('item1, item5, item3, item4, item0');
   }, 120_000);
@@ -111,7 +128,9 @@ describe('analysis conversations: bad input, tool trouble, downloads, manifests,
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(SALES_CSV, 'utf16le')]);
     const form = new FormData();
     form.append('file', new Blob([utf16]), 'sales.csv');
-    const stored = (await (await a.api(`/api/conversations/${id}/files`, { method: 'POST', body: form })).json()) as { files: Array<{ note?: string }> };
+    const stored = (await (await a.api(`/api/conversations/${id}/files`, { method: 'POST', body: form })).json()) as {
+      files: Array<{ note?: string }>;
+    };
     expect(stored.files[0].note).toBe('converted from UTF-16 LE to UTF-8');
     const r = await turn(id, 'What is the total amount?');
     expect(r.answer).toContain('**47**');

@@ -30,7 +30,10 @@ describe('the analysis suite as a benchmark, end to end', () => {
   beforeAll(async () => {
     const suite = await loadAnalysisSuite(SUITE);
     const reference = referenceAnalyst(suite.dir, suite.tasks, '');
-    const a03 = requestText(suite.tasks.find((t) => t.id === 'a03')!, '');
+    const a03 = requestText(
+      suite.tasks.find((t) => t.id === 'a03')!,
+      '',
+    );
     const model = (r: ScriptedRequest) => {
       const reply = reference(r);
       const question = r.messages.find((m) => m.role === 'user')?.content ?? '';
@@ -51,8 +54,19 @@ describe('the analysis suite as a benchmark, end to end', () => {
 
   it('scores the right answer as passed and the wrong one as failed', () => {
     expect(final.done).toBe(3);
-    expect(result('a01')).toMatchObject({ status: 'scored', turnStatus: 'completed', pass: true, reason: 'number found', pattern: 'react' });
-    expect(result('a03')).toMatchObject({ status: 'scored', turnStatus: 'completed', pass: false, reason: 'no number within 0.01 of 3 in the answer' });
+    expect(result('a01')).toMatchObject({
+      status: 'scored',
+      turnStatus: 'completed',
+      pass: true,
+      reason: 'number found',
+      pattern: 'react',
+    });
+    expect(result('a03')).toMatchObject({
+      status: 'scored',
+      turnStatus: 'completed',
+      pass: false,
+      reason: 'no number within 0.01 of 3 in the answer',
+    });
     for (const id of ['a01', 'a03']) {
       expect(result(id).steps).toBeGreaterThanOrEqual(2);
       expect(result(id).toolCalls).toBeGreaterThanOrEqual(1);
@@ -62,7 +76,9 @@ describe('the analysis suite as a benchmark, end to end', () => {
 
   it('reports the fetch request as skipped with its reason when no data server is set, never as passed', () => {
     expect(result('a07')).toMatchObject({ status: 'skipped', pass: false, steps: 0 });
-    expect(result('a07').reason).toMatch(/a07 downloads items\.json .* no data server is set \(config analysisSuite\.dataUrl\)/);
+    expect(result('a07').reason).toMatch(
+      /a07 downloads items\.json .* no data server is set \(config analysisSuite\.dataUrl\)/,
+    );
   });
 
   it('gives each request its own conversation holding only its files (never the answers)', () => {
@@ -78,7 +94,16 @@ describe('the analysis suite as a benchmark, end to end', () => {
 
   it('writes summary.json with success, steps, tokens and cost per level and per pattern', async () => {
     const summary = readJson<AnalysisSummary>(path.join(run.runDir, 'summary.json'));
-    expect(summary).toMatchObject({ benchmark: 'analysis', pattern: 'react', requests: 3, finished: 3, passed: 1, scored: 2, successRate: 0.5, failed: [] });
+    expect(summary).toMatchObject({
+      benchmark: 'analysis',
+      pattern: 'react',
+      requests: 3,
+      finished: 3,
+      passed: 1,
+      scored: 2,
+      successRate: 0.5,
+      failed: [],
+    });
     expect(summary.skipped.map((s) => s.taskId)).toEqual(['a07']);
     expect(summary.byLevel).toEqual({ L1: expect.objectContaining({ passed: 1, scored: 2 }) });
     expect(summary.byPattern.react).toMatchObject({ passed: 1, scored: 2 });
@@ -89,7 +114,7 @@ describe('the analysis suite as a benchmark, end to end', () => {
     expect(printed).toContainEqual(expect.stringMatching(/^skipped a07: request a07 downloads items\.json/));
   });
 
-  it('writes a report with the success table and each request\'s outcome', async () => {
+  it("writes a report with the success table and each request's outcome", async () => {
     const written = await writeAnalysisReport({ runDir: run.runDir });
     expect(written).toMatchObject({ finishedTasks: 3, pendingTasks: 0 });
     const markdown = readFileSync(written.markdown, 'utf8');
@@ -108,14 +133,22 @@ describe('a fetch request of the analysis suite with its data server', () => {
   beforeAll(async () => {
     data = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      createReadStream(path.join(SUITE, 'files', path.basename(req.url ?? ''))).on('error', () => res.end()).pipe(res);
+      createReadStream(path.join(SUITE, 'files', path.basename(req.url ?? '')))
+        .on('error', () => res.end())
+        .pipe(res);
     });
     await new Promise<void>((r) => data.listen(0, '127.0.0.1', r));
     const dataUrl = `http://127.0.0.1:${(data.address() as AddressInfo).port}`;
     const suite = await loadAnalysisSuite(SUITE);
     env = await startE2E(
       { rules: [], fallback: referenceAnalyst(suite.dir, suite.tasks, dataUrl) },
-      { config: { recalc: { engine: 'none' }, analysisSuite: { dataUrl }, analysis: { fetch: { allowPrivateAddresses: true } } } },
+      {
+        config: {
+          recalc: { engine: 'none' },
+          analysisSuite: { dataUrl },
+          analysis: { fetch: { allowPrivateAddresses: true } },
+        },
+      },
     );
     run = await startBenchmarkRun(env, { dataset: SUITE, agent: 'react', tasks: ['a07'] });
     await runToEnd(env, run);
@@ -131,7 +164,11 @@ describe('a fetch request of the analysis suite with its data server', () => {
     const r = readJson<AnalysisRequestResult>(path.join(run.runDir, 'results', 'a07.json'));
     expect(r).toMatchObject({ status: 'scored', pass: true, reason: 'all names in order' });
     expect(r.toolCalls).toBeGreaterThanOrEqual(2);
-    expect(readJson<AnalysisSummary>(path.join(run.runDir, 'summary.json'))).toMatchObject({ passed: 1, scored: 1, skipped: [] });
+    expect(readJson<AnalysisSummary>(path.join(run.runDir, 'summary.json'))).toMatchObject({
+      passed: 1,
+      scored: 1,
+      skipped: [],
+    });
   });
 });
 
@@ -142,7 +179,10 @@ describe('a request the conversation refuses', () => {
 
   beforeAll(async () => {
     const suite = await loadAnalysisSuite(SUITE);
-    env = await startE2E({ rules: [], fallback: referenceAnalyst(suite.dir, suite.tasks, '') }, { config: { recalc: { engine: 'none' }, conversation: { maxMessageChars: 20 } } });
+    env = await startE2E(
+      { rules: [], fallback: referenceAnalyst(suite.dir, suite.tasks, '') },
+      { config: { recalc: { engine: 'none' }, conversation: { maxMessageChars: 20 } } },
+    );
     run = await startBenchmarkRun(env, { dataset: SUITE, agent: 'react', tasks: ['a01'] });
     await runToEnd(env, run);
   }, 300_000);
@@ -151,8 +191,13 @@ describe('a request the conversation refuses', () => {
   it('is recorded as failed (dataset) with the reason, at once, and no model call is made', () => {
     const r = readJson<AnalysisRequestResult>(path.join(run.runDir, 'results', 'a01.json'));
     expect(r).toMatchObject({ status: 'failed', pass: false, failure: { class: 'dataset' } });
-    expect(r.reason).toMatch(/task a01: the conversation refused the request: the message has \d+ characters; the limit is 20/);
+    expect(r.reason).toMatch(
+      /task a01: the conversation refused the request: the message has \d+ characters; the limit is 20/,
+    );
     expect(env.llm.log).toEqual([]);
-    expect(readJson<AnalysisSummary>(path.join(run.runDir, 'summary.json'))).toMatchObject({ scored: 0, failed: [{ taskId: 'a01' }] });
+    expect(readJson<AnalysisSummary>(path.join(run.runDir, 'summary.json'))).toMatchObject({
+      scored: 0,
+      failed: [{ taskId: 'a01' }],
+    });
   });
 });

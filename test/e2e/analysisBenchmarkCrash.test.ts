@@ -23,7 +23,10 @@ describe('an analysis benchmark run survives its worker being killed mid-turn', 
 
   beforeAll(async () => {
     const suite = await loadAnalysisSuite(SUITE);
-    env = await startE2E({ rules: [], fallback: referenceAnalyst(suite.dir, suite.tasks, ''), latencyMs: 1_500 }, { config: { recalc: { engine: 'none' } } });
+    env = await startE2E(
+      { rules: [], fallback: referenceAnalyst(suite.dir, suite.tasks, ''), latencyMs: 1_500 },
+      { config: { recalc: { engine: 'none' } } },
+    );
     worker = spawnWorker(workerProcessEnv(env));
     await worker.ready;
     run = await startBenchmarkRun(env, { dataset: SUITE, agent: 'react', tasks: TASKS });
@@ -38,7 +41,8 @@ describe('an analysis benchmark run survives its worker being killed mid-turn', 
     await env?.close();
   });
 
-  const result = (id: string) => JSON.parse(readFileSync(path.join(run.runDir, 'results', `${id}.json`), 'utf8')) as AnalysisRequestResult;
+  const result = (id: string) =>
+    JSON.parse(readFileSync(path.join(run.runDir, 'results', `${id}.json`), 'utf8')) as AnalysisRequestResult;
 
   it('crashed with turns unfinished, and every request still passes', () => {
     expect(answeredAtCrash).toBeGreaterThanOrEqual(2);
@@ -51,7 +55,10 @@ describe('an analysis benchmark run survives its worker being killed mid-turn', 
     const conversations = readdirSync(path.join(run.runDir, 'conversations'));
     expect(conversations).toHaveLength(TASKS.length);
     for (const c of conversations) {
-      const events = readFileSync(path.join(run.runDir, 'conversations', c, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+      const events = readFileSync(path.join(run.runDir, 'conversations', c, 'events.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string });
       expect(events.filter((e) => e.type === 'turn_started')).toHaveLength(1);
       expect(events.filter((e) => e.type === 'turn_ended')).toHaveLength(1);
     }

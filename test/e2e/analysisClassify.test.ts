@@ -17,7 +17,9 @@ describe('the classify step never runs a tool', () => {
     const svc = a.server.service;
     const conv = await svc.create({ title: 'classify', pattern: 'auto' });
     await svc.upload(conv.id, [{ name: 'sales.csv', data: Buffer.from(SALES_CSV) }]);
-    const { turnId } = await svc.send(conv.id, { text: 'What is the total amount in sales.csv? [JIT:direct] [CLASSIFYTOOL]' });
+    const { turnId } = await svc.send(conv.id, {
+      text: 'What is the total amount in sales.csv? [JIT:direct] [CLASSIFYTOOL]',
+    });
     const events = (await waitForTurn(a, conv.id, turnId, 180_000)).filter((e) => e.turnId === turnId);
     expect(events.at(-1)!.data.status).toBe('completed');
     expect(String(events.find((e) => e.type === 'answer')?.data.text)).toContain('**47**');
@@ -25,7 +27,9 @@ describe('the classify step never runs a tool', () => {
     expect(events.filter((e) => e.type === 'tool_call').map((e) => e.data.callId)).not.toContain('sneaky');
     expect(events.filter((e) => e.type === 'tool_result')).toHaveLength(1);
     await expect(svc.resolveFile(conv.id, 'classify_ran.txt')).rejects.toThrow();
-    const classify = events.find((e) => e.type === 'step' && e.data.kind === 'classify' && e.data.agent === 'classifier')!;
+    const classify = events.find(
+      (e) => e.type === 'step' && e.data.kind === 'classify' && e.data.agent === 'classifier',
+    )!;
     expect(String(classify.data.text)).toContain('PATTERN: direct');
   }, 240_000);
 });

@@ -19,7 +19,10 @@ describe('a conversation turn survives its worker being killed', () => {
 
   beforeAll(async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-conv-'));
-    env = await startE2E({ rules: [], fallback: salesAnalyst, latencyMs: 1_500 }, { config: { recalc: { engine: 'none' }, conversation: { dir } } });
+    env = await startE2E(
+      { rules: [], fallback: salesAnalyst, latencyMs: 1_500 },
+      { config: { recalc: { engine: 'none' }, conversation: { dir } } },
+    );
     const service = new ConversationService({ client: env.client, config: env.config });
     worker = spawnWorker(workerProcessEnv(env));
     await worker.ready;

@@ -14,13 +14,26 @@ const NBFORMAT_PYTHON = path.resolve(__dirname, '../../.tools/notebook-venv/bin/
 
 interface Notebook {
   nbformat: number;
-  cells: Array<{ cell_type: 'markdown' | 'code'; source: string; outputs?: Array<{ output_type: string; name?: string; text?: string; data?: Record<string, string> }> }>;
+  cells: Array<{
+    cell_type: 'markdown' | 'code';
+    source: string;
+    outputs?: Array<{ output_type: string; name?: string; text?: string; data?: Record<string, string> }>;
+  }>;
 }
 
 /** Validates a notebook against Jupyter's schema with the reference nbformat (scripts/setup.d/notebook.sh). */
 function nbformatValidate(file: string): { ok: boolean; message: string } {
-  if (!existsSync(NBFORMAT_PYTHON)) throw new Error(`${NBFORMAT_PYTHON} missing: run scripts/setup.sh (scripts/setup.d/notebook.sh installs nbformat)`);
-  const r = spawnSync(NBFORMAT_PYTHON, ['-c', 'import sys, nbformat\nnb = nbformat.read(sys.argv[1], as_version=nbformat.NO_CONVERT)\nnbformat.validate(nb)\nprint("valid", nb.nbformat, nb.nbformat_minor, len(nb.cells))', file], { encoding: 'utf8' });
+  if (!existsSync(NBFORMAT_PYTHON))
+    throw new Error(`${NBFORMAT_PYTHON} missing: run scripts/setup.sh (scripts/setup.d/notebook.sh installs nbformat)`);
+  const r = spawnSync(
+    NBFORMAT_PYTHON,
+    [
+      '-c',
+      'import sys, nbformat\nnb = nbformat.read(sys.argv[1], as_version=nbformat.NO_CONVERT)\nnbformat.validate(nb)\nprint("valid", nb.nbformat, nb.nbformat_minor, len(nb.cells))',
+      file,
+    ],
+    { encoding: 'utf8' },
+  );
   return { ok: r.status === 0, message: `${r.stdout}${r.stderr}`.trim() };
 }
 
@@ -78,7 +91,11 @@ describe('export to a notebook and a script', () => {
   const get = async (query: string, conversation = id) => a.api(`/api/conversations/${conversation}/export?${query}`);
   const notebook = async (query: string) => JSON.parse(await (await get(query)).text()) as Notebook;
   const code = (nb: Notebook) => nb.cells.filter((c) => c.cell_type === 'code');
-  const stdoutOf = (cell: Notebook['cells'][number]) => cell.outputs?.filter((o) => o.output_type === 'stream' && o.name === 'stdout').map((o) => o.text).join('') ?? '';
+  const stdoutOf = (cell: Notebook['cells'][number]) =>
+    cell.outputs
+      ?.filter((o) => o.output_type === 'stream' && o.name === 'stdout')
+      .map((o) => o.text)
+      .join('') ?? '';
 
   it('the API serves an .ipynb (nbformat 4) that the reference nbformat validates, as a download', async () => {
     const res = await get('format=ipynb');
@@ -95,7 +112,8 @@ describe('export to a notebook and a script', () => {
   it('has markdown for each question and answer, a code cell per successful execution in order, and the outputs shown', async () => {
     const nb = await notebook('format=ipynb');
     const markdown = nb.cells.filter((c) => c.cell_type === 'markdown').map((c) => c.source);
-    for (const q of ['Total? [FAILFIRST]', 'By region? [TABLE]', 'Keep the total. [SETUP]', 'Double it. [USEVAR]']) expect(markdown.some((m) => m.includes(`**Question:** ${q}`))).toBe(true);
+    for (const q of ['Total? [FAILFIRST]', 'By region? [TABLE]', 'Keep the total. [SETUP]', 'Double it. [USEVAR]'])
+      expect(markdown.some((m) => m.includes(`**Question:** ${q}`))).toBe(true);
     expect(markdown.filter((m) => m.startsWith('**Answer:**'))).toHaveLength(4);
     expect(markdown.some((m) => m.includes('1 execution(s) of this turn failed and are left out'))).toBe(true);
     const cells = code(nb);
@@ -127,8 +145,14 @@ describe('export to a notebook and a script', () => {
       printed.push(r.stdout);
     }
     expect(printed).toEqual(code(nb).map(stdoutOf));
-    expect(readFileSync(path.join(dir, 'viz/by_region.csv'), 'utf8')).toBe(readFileSync(path.join(workspace, 'viz/by_region.csv'), 'utf8'));
-    expect(JSON.parse(readFileSync(path.join(dir, 'visualization_manifest.json'), 'utf8')).outputs.map((o: { id: string }) => o.id)).toEqual(['by_region']);
+    expect(readFileSync(path.join(dir, 'viz/by_region.csv'), 'utf8')).toBe(
+      readFileSync(path.join(workspace, 'viz/by_region.csv'), 'utf8'),
+    );
+    expect(
+      JSON.parse(readFileSync(path.join(dir, 'visualization_manifest.json'), 'utf8')).outputs.map(
+        (o: { id: string }) => o.id,
+      ),
+    ).toEqual(['by_region']);
   }, 180_000);
 
   it('the .py script runs as a script in the sandbox and does the same', async () => {
@@ -141,16 +165,24 @@ describe('export to a notebook and a script', () => {
     const sandbox = await (await bwrapFactory()).create({ workDir: dir, language: 'python', warmModules: [] });
     sandboxes.push(sandbox);
     // `python conversation.py` with the sandbox's interpreter, inside the sandbox.
-    const run = "import subprocess, sys\nr = subprocess.run([sys.executable, 'conversation.py'], capture_output=True, text=True)\nprint(r.stdout + r.stderr + f'exit {r.returncode}')";
+    const run =
+      "import subprocess, sys\nr = subprocess.run([sys.executable, 'conversation.py'], capture_output=True, text=True)\nprint(r.stdout + r.stderr + f'exit {r.returncode}')";
     const r = await sandbox.execute(run, { timeoutMs: 120_000 });
     expect(r.error).toBe('');
     expect(r.stdout).toBe('47\n47\n47\n94\nexit 0\n');
-    expect(readFileSync(path.join(dir, 'viz/by_region.csv'), 'utf8')).toBe(readFileSync(path.join(workspace, 'viz/by_region.csv'), 'utf8'));
+    expect(readFileSync(path.join(dir, 'viz/by_region.csv'), 'utf8')).toBe(
+      readFileSync(path.join(workspace, 'viz/by_region.csv'), 'utf8'),
+    );
   }, 180_000);
 
   it('one turn exports with the code of the turns before it, and still runs', async () => {
     const nb = await notebook('format=ipynb&turn=t4');
-    expect(nb.cells.filter((c) => c.cell_type === 'markdown').map((c) => c.source).filter((m) => m.includes('**Question:**'))).toEqual(['## Turn t4\n\n**Question:** Double it. [USEVAR]']);
+    expect(
+      nb.cells
+        .filter((c) => c.cell_type === 'markdown')
+        .map((c) => c.source)
+        .filter((m) => m.includes('**Question:**')),
+    ).toEqual(['## Turn t4\n\n**Question:** Double it. [USEVAR]']);
     const dir = await unzipped(Buffer.from(await (await get('format=inputs')).arrayBuffer()));
     const sandbox = await (await bwrapFactory()).create({ workDir: dir, language: 'python', warmModules: [] });
     sandboxes.push(sandbox);
@@ -166,11 +198,16 @@ describe('export to a notebook and a script', () => {
   it('refuses what cannot be exported with its reason, and the conversation goes on', async () => {
     const none = await get('format=ipynb', failedOnly);
     expect(none.status).toBe(409);
-    expect(((await none.json()) as { error: string }).error).toMatch(/has no Python code that ran successfully \(\d+ execution\(s\) failed\): a notebook would have nothing to run/);
+    expect(((await none.json()) as { error: string }).error).toMatch(
+      /has no Python code that ran successfully \(\d+ execution\(s\) failed\): a notebook would have nothing to run/,
+    );
     expect((await get('format=docx')).status).toBe(400);
     expect((await get('format=ipynb&turn=t99')).status).toBe(404);
     expect((await get('format=ipynb&turn=../t1')).status).toBe(400);
-    const { turnId } = await a.json<{ turnId: string }>(`/api/conversations/${failedOnly}/messages`, jsonBody({ text: 'Total? [SETUP]' }));
+    const { turnId } = await a.json<{ turnId: string }>(
+      `/api/conversations/${failedOnly}/messages`,
+      jsonBody({ text: 'Total? [SETUP]' }),
+    );
     const events = (await waitForTurn(a, failedOnly, turnId)).filter((e) => e.turnId === turnId);
     expect(events.at(-1)!.data.status).toBe('completed');
     expect((await get('format=ipynb', failedOnly)).status).toBe(200);

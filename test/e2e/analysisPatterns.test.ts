@@ -21,7 +21,11 @@ describe('each pattern answers a request end to end', () => {
 
   beforeAll(async () => {
     a = await startAnalysisEnv(salesAnalyst);
-    outcomes = await runCases(a, cases.map(([name, pattern, tag]) => [name, pattern, `What is the total amount in sales.csv?${tag}`]), Buffer.from(SALES_CSV));
+    outcomes = await runCases(
+      a,
+      cases.map(([name, pattern, tag]) => [name, pattern, `What is the total amount in sales.csv?${tag}`]),
+      Buffer.from(SALES_CSV),
+    );
   }, 420_000);
   afterAll(async () => a?.close());
 
@@ -41,7 +45,9 @@ describe('each pattern answers a request end to end', () => {
   it('plan_execute records the plan as a plan step before any code', () => {
     const o = outcomes.get('plan_execute')!;
     expect(steps(o, 'plan')[0].data.text).toContain('1. Load the data');
-    expect(o.events.findIndex((e) => e.type === 'step' && e.data.kind === 'plan')).toBeLessThan(o.events.findIndex((e) => e.type === 'code'));
+    expect(o.events.findIndex((e) => e.type === 'step' && e.data.kind === 'plan')).toBeLessThan(
+      o.events.findIndex((e) => e.type === 'code'),
+    );
   });
 
   it('reflection critiques against the checklist and refines when asked to', () => {
@@ -78,7 +84,10 @@ describe('each pattern answers a request end to end', () => {
 
   it('auto (JIT) classifies, records the choice, and runs the chosen pattern', () => {
     const o = outcomes.get('auto')!;
-    expect(steps(o, 'classify').map((e) => e.data.text)).toEqual([expect.stringContaining('PATTERN: plan_execute'), 'Chose pattern plan_execute.']);
+    expect(steps(o, 'classify').map((e) => e.data.text)).toEqual([
+      expect.stringContaining('PATTERN: plan_execute'),
+      'Chose pattern plan_execute.',
+    ]);
     expect(steps(o, 'plan')).toHaveLength(1);
   });
 });

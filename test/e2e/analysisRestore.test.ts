@@ -20,14 +20,20 @@ describe('restored sessions', () => {
     const conv = await svc.create({ title: name, pattern: 'react' });
     await svc.upload(conv.id, [{ name: 'sales.csv', data: Buffer.from(SALES_CSV) }]);
     const one = await svc.send(conv.id, { text: `What is the total amount in sales.csv? ${first}` });
-    turns.set(`${name}:1`, (await waitForTurn(a, conv.id, one.turnId, 300_000)).filter((e) => e.turnId === one.turnId));
+    turns.set(
+      `${name}:1`,
+      (await waitForTurn(a, conv.id, one.turnId, 300_000)).filter((e) => e.turnId === one.turnId),
+    );
     const workspace = conversationLayout(conversationDir(svc.root, conv.id)).workspace;
     const kernels = kernelProcesses(workspace);
     expect(kernels.length, `${name}: the first turn's kernel is running`).toBeGreaterThan(0);
     for (const pid of kernels) process.kill(pid, 'SIGKILL');
     await waitUntil(() => kernelProcesses(workspace).length === 0, 10_000, 'the killed kernel to be gone');
     const two = await svc.send(conv.id, { text: 'Now double it. [USEVAR]' });
-    turns.set(`${name}:2`, (await waitForTurn(a, conv.id, two.turnId, 300_000)).filter((e) => e.turnId === two.turnId));
+    turns.set(
+      `${name}:2`,
+      (await waitForTurn(a, conv.id, two.turnId, 300_000)).filter((e) => e.turnId === two.turnId),
+    );
   }
 
   beforeAll(async () => {
@@ -36,7 +42,11 @@ describe('restored sessions', () => {
   }, 600_000);
   afterAll(async () => a?.close());
 
-  const results = (key: string) => turns.get(key)!.filter((e) => e.type === 'tool_result').map((e) => e.data);
+  const results = (key: string) =>
+    turns
+      .get(key)!
+      .filter((e) => e.type === 'tool_result')
+      .map((e) => e.data);
 
   it('the second turn uses a variable the first defined, after its kernel was killed, and reports the restore', () => {
     const [first] = results('restored:1');

@@ -26,7 +26,10 @@ describe('a crash during a restore', () => {
 
   beforeAll(async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-conv-'));
-    env = await startE2E({ rules: [], fallback: salesAnalyst }, { config: { recalc: { engine: 'none' }, conversation: { dir } } });
+    env = await startE2E(
+      { rules: [], fallback: salesAnalyst },
+      { config: { recalc: { engine: 'none' }, conversation: { dir } } },
+    );
     service = new ConversationService({ client: env.client, config: env.config });
     const spawnReady = async () => {
       const w = spawnWorker(workerProcessEnv(env));
@@ -37,7 +40,8 @@ describe('a crash during a restore', () => {
     const conv = await service.create({ pattern: 'react' });
     const workspace = conversationLayout(conversationDir(service.root, conv.id)).workspace;
     await service.upload(conv.id, [{ name: 'sales.csv', data: Buffer.from(SALES_CSV) }]);
-    const ended = (turnId: string) => async () => (await service.events(conv.id)).some((e) => e.type === 'turn_ended' && e.turnId === turnId);
+    const ended = (turnId: string) => async () =>
+      (await service.events(conv.id)).some((e) => e.type === 'turn_ended' && e.turnId === turnId);
     const one = await service.send(conv.id, { text: 'What is the total amount in sales.csv? [SLOWSETUP]' });
     await waitUntil(ended(one.turnId), 180_000, 'the first turn to end');
     worker.crash(); // worker restart: the kernel holding `total` is gone
@@ -45,9 +49,11 @@ describe('a crash during a restore', () => {
     worker = await spawnReady();
     const two = await service.send(conv.id, { text: 'Now double it. [USEVAR]' });
     // The second turn's python_execute starts a kernel and re-runs the first turn's cell (8 s of sleep): crash inside it.
-    await waitUntil(() => kernelProcesses(workspace).length > 0, 120_000, 'the second turn\'s kernel to start');
+    await waitUntil(() => kernelProcesses(workspace).length > 0, 120_000, "the second turn's kernel to start");
     await new Promise((r) => setTimeout(r, 3_000));
-    resultsAtCrash = (await service.events(conv.id)).filter((e) => e.turnId === two.turnId && e.type === 'tool_result').length;
+    resultsAtCrash = (await service.events(conv.id)).filter(
+      (e) => e.turnId === two.turnId && e.type === 'tool_result',
+    ).length;
     worker.crash();
     await worker.exited;
     worker = await spawnReady();

@@ -11,11 +11,15 @@ const CODE = "import pandas as pd\nprint(pd.read_csv('sales.csv')['amount'].sum(
 function textProtocolModel(r: ScriptedRequest): ScriptedReply {
   if (r.tools.length) throw new Error('the text protocol must not send native tools');
   const results = r.messages.filter((m) => m.role === 'user' && m.content.startsWith('Result of '));
-  const sinceQuestion = r.messages.slice(r.messages.map((m) => m.role === 'user' && !m.content.startsWith('Result of ')).lastIndexOf(true));
+  const sinceQuestion = r.messages.slice(
+    r.messages.map((m) => m.role === 'user' && !m.content.startsWith('Result of ')).lastIndexOf(true),
+  );
   const answered = sinceQuestion.some((m) => m.content.startsWith('Result of '));
   // Results come back as readable lines (lib/llm/textActions.ts readableResult), not JSON: "stdout:\n47".
   if (answered) return { text: `The total amount is **${/^stdout:\s*(\d+)$/m.exec(results.at(-1)!.content)?.[1]}**.` };
-  return { text: `Running code.\n\`\`\`action\n${JSON.stringify({ tool: 'python_execute', args: { code: CODE } })}\n\`\`\`` };
+  return {
+    text: `Running code.\n\`\`\`action\n${JSON.stringify({ tool: 'python_execute', args: { code: CODE } })}\n\`\`\``,
+  };
 }
 
 async function salesConversation(a: AnalysisEnv): Promise<string> {
@@ -48,7 +52,9 @@ describe('text action protocol and continue-as-new', () => {
       ['t1', 'completed'],
       ['t2', 'completed'],
     ]);
-    expect(parseActions('```action\n{"tool":"calculator","args":{"expression":"1+1"}}\n```')[0].name).toBe('calculator');
+    expect(parseActions('```action\n{"tool":"calculator","args":{"expression":"1+1"}}\n```')[0].name).toBe(
+      'calculator',
+    );
   }, 180_000);
 });
 

@@ -28,7 +28,10 @@ describe('a worker whose artifacts root does not hold the run folder', () => {
     emptyRoot = path.join(store, 'not-mounted');
     mkdirSync(root);
     mkdirSync(emptyRoot);
-    env = await startE2E({ rules: [], fallback: copyInputReply }, { config: { recalc: { engine: 'none' }, artifacts: { root } } });
+    env = await startE2E(
+      { rules: [], fallback: copyInputReply },
+      { config: { recalc: { engine: 'none' }, artifacts: { root } } },
+    );
     run = await startBenchmarkRun(env, { dataset: SAMPLE, runDir: path.join(root, 'run-r') });
     wrong = spawnWorker({ ...workerProcessEnv(env), SHEETBENCH_ARTIFACTS_ROOT: emptyRoot });
     wrong.child.stderr!.on('data', (d) => (wrongStderr += d));
@@ -47,14 +50,18 @@ describe('a worker whose artifacts root does not hold the run folder', () => {
   });
 
   it('names its root, the run folder and the fix', () => {
-    expect(wrongStderr).toContain(`artifacts root ${emptyRoot} does not hold run-r (no ${path.join(emptyRoot, 'run-r', 'run.json')})`);
+    expect(wrongStderr).toContain(
+      `artifacts root ${emptyRoot} does not hold run-r (no ${path.join(emptyRoot, 'run-r', 'run.json')})`,
+    );
     expect(wrongStderr).toContain('SHEETBENCH_ARTIFACTS_ROOT');
   });
 
   it('the run waited and then finished every task, none failed for it', () => {
     expect(final.done).toBe(3);
     expect(final.failed).toBe(0);
-    const results = readdirSync(path.join(run.runDir, 'results')).map((f) => JSON.parse(readFileSync(path.join(run.runDir, 'results', f), 'utf8')) as TaskResult);
+    const results = readdirSync(path.join(run.runDir, 'results')).map(
+      (f) => JSON.parse(readFileSync(path.join(run.runDir, 'results', f), 'utf8')) as TaskResult,
+    );
     expect(results).toHaveLength(3);
     expect(results.filter((r) => r.failure)).toEqual([]);
   });

@@ -4,7 +4,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunProgress } from '../../contracts/run';
 import { copyInputReply } from '../helpers/copyInput';
-import { SAMPLE, readTaskResult, runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import {
+  SAMPLE,
+  readTaskResult,
+  runToEnd,
+  startBenchmarkRun,
+  startE2E,
+  type E2EEnv,
+  type StartedRun,
+} from '../helpers/e2e';
 
 /** A dataset with one corrupt and one missing workbook: those tasks fail alone with their cause, the rest are scored. */
 describe('tasks with missing or corrupt workbooks', () => {
@@ -25,7 +33,10 @@ describe('tasks with missing or corrupt workbooks', () => {
 
   it('names the task and the cause, and asks the model nothing for them', () => {
     const corrupt = readTaskResult(run.runDir, '1001');
-    expect(corrupt.failure).toEqual({ class: 'dataset', message: 'task 1001: 2_1001_input.xlsx is not an xlsx (zip) file: corrupt' });
+    expect(corrupt.failure).toEqual({
+      class: 'dataset',
+      message: 'task 1001: 2_1001_input.xlsx is not an xlsx (zip) file: corrupt',
+    });
     expect(corrupt.llmCalls).toBe(0);
     const missing = readTaskResult(run.runDir, '1002');
     expect(missing.failure?.class).toBe('dataset');

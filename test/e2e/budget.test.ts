@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { progressQuery, setBudgetUpdate, type RunProgress } from '../../contracts/run';
-import { DEV20, startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import {
+  DEV20,
+  startBenchmarkRun,
+  startE2E,
+  startInProcessWorkers,
+  type E2EEnv,
+  type StartedRun,
+} from '../helpers/e2e';
 import { copyInputReply } from '../helpers/copyInput';
 import type { WorkerSet } from '../../workers/createWorkers';
 
@@ -8,7 +15,6 @@ const TASKS = ['39604', '79-7', '599-9', '57105', '17251', '230-16'];
 const PRICE = { inputPerMTok: 1_000, outputPerMTok: 1_000 }; // $0.001 a token: a call costs about $0.5
 const CAP_USD = 1.2;
 const CONCURRENCY = 2;
-
 
 async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -34,7 +40,13 @@ describe('a run-wide dollar budget', () => {
   beforeAll(async () => {
     env = await startE2E(
       { rules: [], fallback: copyInputReply, latencyMs: 300 },
-      { config: { run: { concurrency: CONCURRENCY, budgetUsd: CAP_USD }, llm: { prices: { 'scripted-model': PRICE } }, recalc: { engine: 'none' } } },
+      {
+        config: {
+          run: { concurrency: CONCURRENCY, budgetUsd: CAP_USD },
+          llm: { prices: { 'scripted-model': PRICE } },
+          recalc: { engine: 'none' },
+        },
+      },
     );
     run = await startBenchmarkRun(env, { dataset: DEV20, tasks: TASKS });
     workers = await startInProcessWorkers(env);
@@ -44,7 +56,10 @@ describe('a run-wide dollar budget', () => {
     answeredAtPause = env.llm.log.filter((e) => e.answered).length;
     await new Promise((r) => setTimeout(r, 3_000));
     answeredLater = env.llm.log.filter((e) => e.answered).length;
-    lowBudgetError = await run.handle.executeUpdate(setBudgetUpdate, { args: [{ usd: 0.01 }] }).then(() => null, (err: unknown) => err);
+    lowBudgetError = await run.handle.executeUpdate(setBudgetUpdate, { args: [{ usd: 0.01 }] }).then(
+      () => null,
+      (err: unknown) => err,
+    );
     await run.handle.executeUpdate(setBudgetUpdate, { args: [{ usd: 1_000 }] });
     final = (await run.handle.result()) as RunProgress;
   }, 240_000);

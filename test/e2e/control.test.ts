@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedRequest } from '../../lib/scriptedLlm';
 import { pauseSignal, progressQuery, resumeSignal, type RunProgress } from '../../contracts/run';
 import type { WorkerSet } from '../../workers/createWorkers';
-import { DEV20, startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import {
+  DEV20,
+  startBenchmarkRun,
+  startE2E,
+  startInProcessWorkers,
+  type E2EEnv,
+  type StartedRun,
+} from '../helpers/e2e';
 import { promptField } from '../helpers/scriptedSolutions';
 import { waitUntil } from '../helpers/wait';
 import { sandboxProcesses as countSandboxProcesses } from '../helpers/sandboxProcesses';
@@ -30,7 +37,10 @@ describe('pause, resume and cancel a running run', () => {
   let status: string;
 
   beforeAll(async () => {
-    env = await startE2E({ rules: [], fallback: sleepyCode }, { config: { run: { concurrency: 2 }, sandbox: { workRoot }, recalc: { engine: 'none' } } });
+    env = await startE2E(
+      { rules: [], fallback: sleepyCode },
+      { config: { run: { concurrency: 2 }, sandbox: { workRoot }, recalc: { engine: 'none' } } },
+    );
     run = await startBenchmarkRun(env, { dataset: DEV20, tasks: ['39604', '79-7', '599-9', '57105', '17251'] });
     workers = await startInProcessWorkers(env);
     running = workers.run();

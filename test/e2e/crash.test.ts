@@ -11,8 +11,6 @@ import type { RunProgress } from '../../contracts/run';
 
 const TASKS = ['39604', '79-7', '599-9', '57105', '17251', '230-16', '54057', '38985'];
 
-
-
 describe('a run survives worker crashes and Temporal server restarts', () => {
   let env: E2EEnv;
   let run: StartedRun;
@@ -65,7 +63,9 @@ describe('a run survives worker crashes and Temporal server restarts', () => {
   });
 
   it('still scored the solved tasks correctly', async () => {
-    const evalJson = (await import(path.join(run.runDir, 'eval_single_scripted-model.json'), { with: { type: 'json' } })).default as {
+    const evalJson = (
+      await import(path.join(run.runDir, 'eval_single_scripted-model.json'), { with: { type: 'json' } })
+    ).default as {
       id: unknown;
       test_case_results: number[];
     }[];

@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { duplicatesAnswered } from '../../lib/scriptedLlm';
 import { writeReport } from '../../benchmarks/spreadsheetbench/report/writeReport';
-import { DEV20, readTaskResult, runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import {
+  DEV20,
+  readTaskResult,
+  runToEnd,
+  startBenchmarkRun,
+  startE2E,
+  type E2EEnv,
+  type StartedRun,
+} from '../helpers/e2e';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 
 /**
@@ -35,15 +43,26 @@ describe('single agent end to end on real dev20 tasks', () => {
 
   it('writes outputs under the official names, recalculated (cached values present)', () => {
     const outDir = path.join(run.runDir, 'outputs', 'single_scripted-model');
-    expect(readdirSync(outDir).sort()).toEqual(
-      ['1_39604_output.xlsx', '1_79-7_output.xlsx', '2_39604_output.xlsx', '2_79-7_output.xlsx', '3_39604_output.xlsx', '3_79-7_output.xlsx'],
-    );
+    expect(readdirSync(outDir).sort()).toEqual([
+      '1_39604_output.xlsx',
+      '1_79-7_output.xlsx',
+      '2_39604_output.xlsx',
+      '2_79-7_output.xlsx',
+      '3_39604_output.xlsx',
+      '3_79-7_output.xlsx',
+    ]);
   });
 
   it('writes the official eval JSON with ids of their original type', () => {
     const evalJson = JSON.parse(readFileSync(path.join(run.runDir, 'eval_single_scripted-model.json'), 'utf8'));
     expect(evalJson.map((e: { id: unknown }) => e.id)).toEqual([39604, '79-7', '599-9']);
-    expect(Object.keys(evalJson[0])).toEqual(['id', 'instruction_type', 'test_case_results', 'soft_restriction', 'hard_restriction']);
+    expect(Object.keys(evalJson[0])).toEqual([
+      'id',
+      'instruction_type',
+      'test_case_results',
+      'soft_restriction',
+      'hard_restriction',
+    ]);
     expect(evalJson[0]).toMatchObject({ soft_restriction: 1, hard_restriction: 1 });
     expect(evalJson[2]).toMatchObject({ test_case_results: [0, 0, 0], soft_restriction: 0, hard_restriction: 0 });
     const summary = JSON.parse(readFileSync(path.join(run.runDir, 'summary.json'), 'utf8'));
@@ -51,7 +70,10 @@ describe('single agent end to end on real dev20 tasks', () => {
   });
 
   it('writes the official conversation log: prompt, response, execution result, solution', () => {
-    const lines = readFileSync(path.join(run.runDir, 'conv_single_scripted-model.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(path.join(run.runDir, 'conv_single_scripted-model.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(3);
     const first = lines[0];
     expect(Object.keys(first)).toEqual(['id', 'instruction_type', 'conversation', 'solution']);
@@ -74,7 +96,11 @@ describe('single agent end to end on real dev20 tasks', () => {
     expect([written.finishedTasks, written.pendingTasks, written.transcriptPages]).toEqual([3, 0, 3]);
     const transcript = JSON.parse(readFileSync(path.join(run.runDir, 'tasks', '39604', 'transcript.json'), 'utf8'));
     expect(transcript.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
-    expect(transcript.executions.map((e: { label: string }) => e.label)).toEqual(['final-tc1', 'final-tc2', 'final-tc3']);
+    expect(transcript.executions.map((e: { label: string }) => e.label)).toEqual([
+      'final-tc1',
+      'final-tc2',
+      'final-tc3',
+    ]);
     const py = path.resolve('.tools/inspect-venv/bin/python');
     const check = `from inspect_ai.log import read_eval_log\nlog = read_eval_log(${JSON.stringify(written.inspectLog)})\nprint(log.status, len(log.samples), log.results.scores[0].metrics['accuracy'].value)`;
     expect(execFileSync(py, ['-c', check]).toString().trim()).toBe(`success 3 ${2 / 3}`);

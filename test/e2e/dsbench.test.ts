@@ -3,7 +3,14 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnswered } from '../../lib/scriptedLlm';
-import { runToEnd, startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import {
+  runToEnd,
+  startBenchmarkRun,
+  startE2E,
+  startInProcessWorkers,
+  type E2EEnv,
+  type StartedRun,
+} from '../helpers/e2e';
 import { startRejudge } from '../../client/startRejudge';
 import { readManifest } from '../../lib/runStore/manifest';
 import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
@@ -62,14 +69,26 @@ describe('DSBench model-only end to end', () => {
 
   it('records the benchmark and its settings in run.json', () => {
     const manifest = readJson(path.join(run.runDir, 'run.json'));
-    expect(manifest).toMatchObject({ benchmark: 'dsbench', edition: 'data_analysis', agent: 'model-only', taskCount: 7 });
-    expect(manifest.benchmarkSettings).toMatchObject({ judgeModel: 'gpt-4o-2024-05-13', contextLimit: 128000, encoding: 'cl100k_base' });
+    expect(manifest).toMatchObject({
+      benchmark: 'dsbench',
+      edition: 'data_analysis',
+      agent: 'model-only',
+      taskCount: 7,
+    });
+    expect(manifest.benchmarkSettings).toMatchObject({
+      judgeModel: 'gpt-4o-2024-05-13',
+      contextLimit: 128000,
+      encoding: 'cl100k_base',
+    });
   });
 
   it('judges every question once and scores as the original does', () => {
     expect(final.done).toBe(7);
     const verdicts = Object.fromEntries(
-      readdirSync(path.join(run.runDir, 'results')).map((f) => [f.replace(/\.json$/, ''), readJson(path.join(run.runDir, 'results', f)).verdict]),
+      readdirSync(path.join(run.runDir, 'results')).map((f) => [
+        f.replace(/\.json$/, ''),
+        readJson(path.join(run.runDir, 'results', f)).verdict,
+      ]),
     );
     expect(verdicts).toEqual({
       '00000101_question1': 'correct',
@@ -94,7 +113,9 @@ describe('DSBench model-only end to end', () => {
 
   it('sends the original prompt: pandas text of every sheet, never the answer workbook; no workbook for theory questions', () => {
     const prompt = readFileSync(path.join(run.runDir, 'tasks', '00000101_question1', 'prompt.txt'), 'utf8');
-    expect(prompt.startsWith('The workbook is detailed as follows. The excel file model.xlsx is: Sheet name: Revenue\n')).toBe(true);
+    expect(
+      prompt.startsWith('The workbook is detailed as follows. The excel file model.xlsx is: Sheet name: Revenue\n'),
+    ).toBe(true);
     expect(prompt).toContain('Sheet name: Costs\n     Item  Amount\n     Rent    4000\n');
     expect(prompt).not.toContain('SECRET');
     expect(prompt).toContain('The questions are detailed as follows. \n In which year');
@@ -103,7 +124,11 @@ describe('DSBench model-only end to end', () => {
     const theory = readFileSync(path.join(run.runDir, 'tasks', '00000103_question1', 'prompt.txt'), 'utf8');
     expect(theory.startsWith('The introduction is detailed as follows. \n Theory questions')).toBe(true);
     // The workbook text is prepared once per competition, in the run folder.
-    expect(readdirSync(path.join(run.runDir, 'dsbench', 'workbooks')).sort()).toEqual(['00000101.txt', '00000102.txt', '00000103.txt']);
+    expect(readdirSync(path.join(run.runDir, 'dsbench', 'workbooks')).sort()).toEqual([
+      '00000101.txt',
+      '00000102.txt',
+      '00000103.txt',
+    ]);
   });
 
   it('writes the report (by competition, by answer type, cost) and an Inspect log the real inspect_ai reads', async () => {
@@ -114,7 +139,9 @@ describe('DSBench model-only end to end', () => {
     expect(md).toContain('| 00000101 | sample-revenue | 3 | 2 | 66.67% |');
     expect(md).toContain('| choice | 3 | 2 | 66.67% |');
     expect(readFileSync(written.html, 'utf8')).toContain('<h2>Accuracy by answer type</h2>');
-    expect(path.basename(written.inspectLog)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}[+-]\d{2}-\d{2}_DSBench_\w{22}\.json$/);
+    expect(path.basename(written.inspectLog)).toMatch(
+      /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}[+-]\d{2}-\d{2}_DSBench_\w{22}\.json$/,
+    );
     const read = JSON.parse(execFileSync(INSPECT_PYTHON, ['-c', VALIDATE, written.inspectLog], { encoding: 'utf8' }));
     expect(read.status).toBe('success');
     expect(read.task).toBe('DSBench');
@@ -122,7 +149,9 @@ describe('DSBench model-only end to end', () => {
     expect(read.ids).toHaveLength(7);
     expect(read.competitions).toEqual(['00000101', '00000102', '00000103']);
     expect(read.targets['00000101_question2']).toBe('14500');
-    expect(read.targets['00000102_question1']).toBe('Q = 1, # of words = 3, Xth word = ALIBI, Highest Word = BIALY, Highest Score = 21');
+    expect(read.targets['00000102_question1']).toBe(
+      'Q = 1, # of words = 3, Xth word = ALIBI, Highest Word = BIALY, Highest Score = 21',
+    );
     expect(read.values['00000101_question1']).toBe('C');
     expect(read.values['00000102_question2']).toBe('I');
     expect(read.metrics.accuracy).toBeCloseTo(4 / 7, 9);
@@ -135,7 +164,11 @@ describe('DSBench model-only end to end', () => {
     expect(answered.filter((e) => e.callKey?.endsWith('/answer'))).toHaveLength(7);
     expect(answered.filter((e) => e.callKey?.endsWith('/judge'))).toHaveLength(7);
     const answer = answered.find((e) => e.callKey?.endsWith('00000101_question1/answer'))!;
-    expect(answer.messages[0]).toEqual({ role: 'system', content: 'You are a data analyst. I will give  you a background introduction and data analysis question. You must answer the question.  ' });
+    expect(answer.messages[0]).toEqual({
+      role: 'system',
+      content:
+        'You are a data analyst. I will give  you a background introduction and data analysis question. You must answer the question.  ',
+    });
     const judge = answered.find((e) => e.callKey?.endsWith('00000101_question1/judge'))!;
     expect(judge.model).toBe('gpt-4o-2024-05-13');
     expect(judge.messages).toHaveLength(1);
@@ -143,7 +176,7 @@ describe('DSBench model-only end to end', () => {
     expect(existsSync(path.join(run.runDir, 'tasks', '00000101_question1', 'judgment.json'))).toBe(true);
   });
 
-  it('show: the question, the expected answer, the model\'s reply, the judge\'s verdict and reply', async () => {
+  it("show: the question, the expected answer, the model's reply, the judge's verdict and reply", async () => {
     const view = await dsbenchTaskView(run.runDir, '00000101_question3');
     const result = readJson(path.join(run.runDir, 'results', '00000101_question3.json'));
     expect(view).toMatchObject({ taskId: '00000101_question3', status: 'scored', soft: 0, hard: 0 });
@@ -157,25 +190,38 @@ describe('DSBench model-only end to end', () => {
       judgeReply: 'False',
     });
     expect(view.trajectory.map((s) => s.stage)).toEqual(['answer', 'judge']);
-    expect(view.trajectory[0]!.exchanges[0]!.prompt).toBe(readFileSync(path.join(run.runDir, 'tasks', '00000101_question3', 'prompt.txt'), 'utf8'));
+    expect(view.trajectory[0]!.exchanges[0]!.prompt).toBe(
+      readFileSync(path.join(run.runDir, 'tasks', '00000101_question3', 'prompt.txt'), 'utf8'),
+    );
     await expect(dsbenchTaskView(run.runDir, 'nope')).rejects.toThrow(/has no task "nope"/);
   });
 
   it('rejudge judges only the unparseable answer again, without asking the answering model', async () => {
     env.llm.setScript({ rules: [{ name: 'judge-again', match: { callKey: /\/judge\// }, reply: 'True' }] });
-    const started = (await startRejudge(env.client, env.config, await readManifest(run.runDir), run.runDir, { tag: 'rejudge-1' }))!;
+    const started = (await startRejudge(env.client, env.config, await readManifest(run.runDir), run.runDir, {
+      tag: 'rejudge-1',
+    }))!;
     expect(started.count).toBe(1);
     await untilDone(env, started.handle);
-    expect(readJson(path.join(run.runDir, 'results', '00000102_question2.json'))).toMatchObject({ verdict: 'correct', judgeReply: 'True', llmCalls: 3 });
+    expect(readJson(path.join(run.runDir, 'results', '00000102_question2.json'))).toMatchObject({
+      verdict: 'correct',
+      judgeReply: 'True',
+      llmCalls: 3,
+    });
     const summary = readJson(path.join(run.runDir, 'summary.json'));
     expect(summary.dsbench).toMatchObject({ correct: 5, unparseableJudgments: 0 });
     const answered = env.llm.log.filter((e) => e.answered).map((e) => e.callKey!);
     expect(answered.filter((k) => k.endsWith('/answer'))).toHaveLength(7);
-    expect(answered.filter((k) => k.includes('/judge/rejudge-1'))).toEqual([`${run.runId}/00000102_question2/judge/rejudge-1`]);
+    expect(answered.filter((k) => k.includes('/judge/rejudge-1'))).toEqual([
+      `${run.runId}/00000102_question2/judge/rejudge-1`,
+    ]);
   }, 120_000);
 
   it('rejudge --judge-model judges every answer with that model', async () => {
-    const started = (await startRejudge(env.client, env.config, await readManifest(run.runDir), run.runDir, { judgeModel: 'judge-2', tag: 'rejudge-2' }))!;
+    const started = (await startRejudge(env.client, env.config, await readManifest(run.runDir), run.runDir, {
+      judgeModel: 'judge-2',
+      tag: 'rejudge-2',
+    }))!;
     expect(started.count).toBe(7);
     await untilDone(env, started.handle);
     const calls = env.llm.log.filter((e) => e.answered && e.callKey!.includes('/judge/rejudge-2'));

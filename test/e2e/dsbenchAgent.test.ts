@@ -15,9 +15,14 @@ const AGENT_SCRIPT: Script = {
     {
       name: 'explore',
       match: { callKey: /00000101_question2\/agent\/0$/ },
-      reply: "Let me read the workbook.\n```python\nimport os\nimport pandas as pd\nprint(sorted(os.listdir('.')))\nprint(int(pd.read_excel('model.xlsx', sheet_name='Costs')['Amount'].sum()))\n```",
+      reply:
+        "Let me read the workbook.\n```python\nimport os\nimport pandas as pd\nprint(sorted(os.listdir('.')))\nprint(int(pd.read_excel('model.xlsx', sheet_name='Costs')['Amount'].sum()))\n```",
     },
-    { name: 'answer from output', match: { callKey: /00000101_question2\/agent\/1$/ }, reply: (r) => `The total of all costs is ${r.lastUser.trim().split('\n').at(-1)}.` },
+    {
+      name: 'answer from output',
+      match: { callKey: /00000101_question2\/agent\/1$/ },
+      reply: (r) => `The total of all costs is ${r.lastUser.trim().split('\n').at(-1)}.`,
+    },
     { name: 'theory', match: { callKey: /00000103_question1\/agent\/0$/ }, reply: 'B' },
   ],
 };
@@ -29,7 +34,11 @@ describe('DSBench agent setting end to end', () => {
 
   beforeAll(async () => {
     env = await startE2E(AGENT_SCRIPT, { config: { recalc: { engine: 'none' } } });
-    run = await startBenchmarkRun(env, { dataset: SAMPLE, agent: 'agent', tasks: ['00000101_question2', '00000103_question1'] });
+    run = await startBenchmarkRun(env, {
+      dataset: SAMPLE,
+      agent: 'agent',
+      tasks: ['00000101_question2', '00000103_question1'],
+    });
     final = await runToEnd(env, run);
   }, 240_000);
   afterAll(async () => env?.close());
@@ -38,12 +47,19 @@ describe('DSBench agent setting end to end', () => {
 
   it('answers from code it ran on the workbooks (a multi-round ReAct loop), and the judge scores it', () => {
     expect(final.done).toBe(2);
-    expect(result('00000101_question2')).toMatchObject({ verdict: 'correct', predicted: 'The total of all costs is 14500.', llmCalls: 3 });
+    expect(result('00000101_question2')).toMatchObject({
+      verdict: 'correct',
+      predicted: 'The total of all costs is 14500.',
+      llmCalls: 3,
+    });
     expect(result('00000103_question1')).toMatchObject({ verdict: 'correct', llmCalls: 2 });
   });
 
   it('gives the agent the workbooks as files (never the answer workbook) and the guessing sentence', () => {
-    const execution = readFileSync(path.join(run.runDir, 'tasks', '00000101_question2', 'agent', 'execution-0.txt'), 'utf8');
+    const execution = readFileSync(
+      path.join(run.runDir, 'tasks', '00000101_question2', 'agent', 'execution-0.txt'),
+      'utf8',
+    );
     expect(execution).toBe("['model.xlsx']\n14500\n");
     const first = env.llm.log.find((e) => e.callKey?.endsWith('00000101_question2/agent/0'))!;
     expect(first.messages[0].role).toBe('system');

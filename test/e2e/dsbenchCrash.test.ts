@@ -24,7 +24,11 @@ describe('a DSBench run survives a worker crash between an answer and its judgme
     const answeredKeys = () => env.llm.log.filter((e) => e.answered).map((e) => e.callKey!);
     let worker = spawnWorker(workerProcessEnv(env));
     await worker.ready;
-    await waitUntil(() => answeredKeys().filter((k) => k.endsWith('/answer')).length >= 2, 120_000, '2 answered questions');
+    await waitUntil(
+      () => answeredKeys().filter((k) => k.endsWith('/answer')).length >= 2,
+      120_000,
+      '2 answered questions',
+    );
     // Let the judge calls of those answers reach the (slow) judge, then crash before any of them replies.
     await new Promise((r) => setTimeout(r, 1_000));
     answeredAtCrash = answeredKeys();
@@ -38,7 +42,9 @@ describe('a DSBench run survives a worker crash between an answer and its judgme
   afterAll(async () => env?.close());
 
   it('crashed after an answer and before its judgment', () => {
-    const between = answeredAtCrash.filter((k) => k.endsWith('/answer') && !answeredAtCrash.includes(k.replace(/\/answer$/, '/judge')));
+    const between = answeredAtCrash.filter(
+      (k) => k.endsWith('/answer') && !answeredAtCrash.includes(k.replace(/\/answer$/, '/judge')),
+    );
     expect(between.length).toBeGreaterThan(0);
     // The judge calls in flight at the crash were never delivered (the client was gone), so they were not paid.
     expect(env.llm.log.some((e) => e.callKey?.endsWith('/judge') && !e.answered)).toBe(true);

@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunProgress } from '../../contracts/run';
 import { connectWorkerConnection } from '../../workers/connection';
 import { copyInputReply } from '../helpers/copyInput';
-import { SAMPLE, readTaskResult, startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import {
+  SAMPLE,
+  readTaskResult,
+  startBenchmarkRun,
+  startE2E,
+  startInProcessWorkers,
+  type E2EEnv,
+  type StartedRun,
+} from '../helpers/e2e';
 import { TEST_NAMESPACE } from '../helpers/temporalServer';
 
 /**
@@ -49,7 +57,10 @@ describe('a task whose recalculation fails after its retries', () => {
   it('records the task with class recalc and the cause, scored on the workbooks as they stand', () => {
     expect(recalcCalls).toBe(1);
     const result = readTaskResult(run.runDir, '1001');
-    expect(result.failure).toEqual({ class: 'recalc', message: expect.stringContaining('recalculation failed: soffice died on every attempt') });
+    expect(result.failure).toEqual({
+      class: 'recalc',
+      message: expect.stringContaining('recalculation failed: soffice died on every attempt'),
+    });
     expect(result.testCaseResults).toHaveLength(3);
   });
 

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyInputReply } from '../helpers/copyInput';
-import { SAMPLE, readTaskResult, runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import {
+  SAMPLE,
+  readTaskResult,
+  runToEnd,
+  startBenchmarkRun,
+  startE2E,
+  type E2EEnv,
+  type StartedRun,
+} from '../helpers/e2e';
 
 /** Per-class retry limits hold across real Temporal retries (the counts travel in heartbeat details). */
 describe('a provider that keeps failing with 500', () => {
@@ -8,7 +16,10 @@ describe('a provider that keeps failing with 500', () => {
   let run: StartedRun;
 
   beforeAll(async () => {
-    env = await startE2E({ rules: [], fallback: copyInputReply }, { config: { recalc: { engine: 'none' }, llm: { retryLimits: { provider_5xx: 2 } } } });
+    env = await startE2E(
+      { rules: [], fallback: copyInputReply },
+      { config: { recalc: { engine: 'none' }, llm: { retryLimits: { provider_5xx: 2 } } } },
+    );
     env.llm.inject({ kind: 'server_error' }, 10);
     run = await startBenchmarkRun(env, { dataset: SAMPLE, tasks: ['1001'] });
     await runToEnd(env, run);

@@ -30,34 +30,62 @@ describe('SpreadsheetBench Verified end to end', () => {
   let final: Awaited<ReturnType<typeof runToEnd>>;
 
   beforeAll(async () => {
-    env = await startE2E({ rules: [{ name: 'total', reply: totalSolution }] }, { config: { recalc: { engine: 'none' } } });
+    env = await startE2E(
+      { rules: [{ name: 'total', reply: totalSolution }] },
+      { config: { recalc: { engine: 'none' } } },
+    );
     run = await startBenchmarkRun(env, { dataset: VERIFIED });
     final = await runToEnd(env, run);
   }, 240_000);
   afterAll(async () => env?.close());
 
   it('detects the Verified edition', () => {
-    expect(JSON.parse(readFileSync(path.join(run.runDir, 'run.json'), 'utf8'))).toMatchObject({ benchmark: 'spreadsheetbench', edition: 'verified_400' });
+    expect(JSON.parse(readFileSync(path.join(run.runDir, 'run.json'), 'utf8'))).toMatchObject({
+      benchmark: 'spreadsheetbench',
+      edition: 'verified_400',
+    });
   });
 
   it('runs one test case per task and writes 1_{id}_output.xlsx', () => {
     expect(final.done).toBe(3);
-    expect(readdirSync(path.join(run.runDir, 'outputs', 'single_scripted-model')).sort()).toEqual(
-      ['1_13284_output.xlsx', '1_42930_output.xlsx', '1_71001_output.xlsx'],
-    );
+    expect(readdirSync(path.join(run.runDir, 'outputs', 'single_scripted-model')).sort()).toEqual([
+      '1_13284_output.xlsx',
+      '1_42930_output.xlsx',
+      '1_71001_output.xlsx',
+    ]);
   });
 
   it('scores against the golden files (soft = hard with one case) in the official eval JSON shape', () => {
     const evalJson = JSON.parse(readFileSync(path.join(run.runDir, 'eval_single_scripted-model.json'), 'utf8'));
     expect(evalJson).toEqual([
-      { id: 71001, instruction_type: 'Cell-Level Manipulation', test_case_results: [1], soft_restriction: 1, hard_restriction: 1 },
-      { id: 13284, instruction_type: 'Cell-Level Manipulation', test_case_results: [1], soft_restriction: 1, hard_restriction: 1 },
-      { id: 42930, instruction_type: 'Cell-Level Manipulation', test_case_results: [1], soft_restriction: 1, hard_restriction: 1 },
+      {
+        id: 71001,
+        instruction_type: 'Cell-Level Manipulation',
+        test_case_results: [1],
+        soft_restriction: 1,
+        hard_restriction: 1,
+      },
+      {
+        id: 13284,
+        instruction_type: 'Cell-Level Manipulation',
+        test_case_results: [1],
+        soft_restriction: 1,
+        hard_restriction: 1,
+      },
+      {
+        id: 42930,
+        instruction_type: 'Cell-Level Manipulation',
+        test_case_results: [1],
+        soft_restriction: 1,
+        hard_restriction: 1,
+      },
     ]);
   });
 
   it('showed the agent the input under the official name, and writes the report', async () => {
-    const prompt = env.llm.log.find((e) => e.messages.some((m) => m.content.includes('spreadsheet/13284/')))!.messages.at(-1)!.content;
+    const prompt = env.llm.log
+      .find((e) => e.messages.some((m) => m.content.includes('spreadsheet/13284/')))!
+      .messages.at(-1)!.content;
     expect(prompt).toContain('/mnt/data/spreadsheet/13284/1_13284_input.xlsx');
     const written = await writeReport({ runDir: run.runDir });
     expect(readFileSync(written.markdown, 'utf8')).toContain('42930');

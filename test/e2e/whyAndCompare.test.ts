@@ -38,7 +38,8 @@ print(json.dumps({"status": log.status, "epochs": log.eval.config.epochs,
 `;
 
 /** Run why-a gets 2001-1's Orders!C4 wrong; run why-b gets every task's known cell wrong on its third attempt. */
-const wrong = (callKey: string, task: string) => (callKey.startsWith('why-a/') && task === '2001-1') || /^why-b\/[^/]+@3\//.test(callKey);
+const wrong = (callKey: string, task: string) =>
+  (callKey.startsWith('why-a/') && task === '2001-1') || /^why-b\/[^/]+@3\//.test(callKey);
 
 describe('why did it fail, and is B better than A (real runs, scripted model)', () => {
   let temporal: TestTemporal;
@@ -51,16 +52,44 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
     expect(res.code, res.stderr).toBe(0);
     return JSON.parse(res.stdout) as T;
   };
-  const run = (id: string, extra: string[], dataset = SAMPLE) => cli(['run', '--dataset', dataset, '--base-url', llm.url, '--model', 'scripted', '--run-id', id, '--out', runDir(id), ...extra]);
+  const run = (id: string, extra: string[], dataset = SAMPLE) =>
+    cli([
+      'run',
+      '--dataset',
+      dataset,
+      '--base-url',
+      llm.url,
+      '--model',
+      'scripted',
+      '--run-id',
+      id,
+      '--out',
+      runDir(id),
+      ...extra,
+    ]);
 
   beforeAll(async () => {
     temporal = await startTestTemporal();
-    llm = await startScriptedServer({ script: { rules: [sampleSolver(wrong)], fallback: copyInputReply, latencyMs: 600 } });
+    llm = await startScriptedServer({
+      script: { rules: [sampleSolver(wrong)], fallback: copyInputReply, latencyMs: 600 },
+    });
     work = mkdtempSync(path.join(os.tmpdir(), 'sb-why-'));
     const configFile = path.join(work, 'config.json');
     // The solutions write plain values: no recalculation needed.
-    writeFileSync(configFile, JSON.stringify({ recalc: { engine: 'none' }, temporal: { taskQueue: 'why-main', recalcTaskQueue: 'why-recalc' } }));
-    env = { ...process.env, SHEETBENCH_CONFIG: configFile, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: TEST_NAMESPACE, OPENAI_API_KEY: 'test-key-not-secret' };
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        recalc: { engine: 'none' },
+        temporal: { taskQueue: 'why-main', recalcTaskQueue: 'why-recalc' },
+      }),
+    );
+    env = {
+      ...process.env,
+      SHEETBENCH_CONFIG: configFile,
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
+      OPENAI_API_KEY: 'test-key-not-secret',
+    };
     const a = await run('why-a', []);
     expect(a.code, a.stderr).toBe(0);
   }, 240_000);
@@ -72,14 +101,26 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
   describe('show', () => {
     it('names exactly the one wrong cell of each test case, with expected and got values and types', async () => {
       const view = json<TaskView>(await cli(['show', 'why-a', '2001-1', '--json']));
-      expect(view).toMatchObject({ runId: 'why-a', taskId: '2001-1', status: 'scored', soft: 0, hard: 0, answerPosition: "'Orders'!C1:C6" });
+      expect(view).toMatchObject({
+        runId: 'why-a',
+        taskId: '2001-1',
+        status: 'scored',
+        soft: 0,
+        hard: 0,
+        answerPosition: "'Orders'!C1:C6",
+      });
       expect(view.instruction).toContain("Add a column C with header 'Total'");
       expect(view.testCases).toHaveLength(3);
       for (const c of view.testCases) {
         expect(c.pass).toBe(false);
         expect(c.mismatches).toHaveLength(1);
         const [m] = c.mismatches;
-        expect(m).toMatchObject({ cell: 'Orders!C4', check: 'value', expected: { type: 'number' }, got: { type: 'number' } });
+        expect(m).toMatchObject({
+          cell: 'Orders!C4',
+          check: 'value',
+          expected: { type: 'number' },
+          got: { type: 'number' },
+        });
         expect(m!.got.value).toBe((m!.expected.value as number) + 1);
         expect(c.omitted).toBe(0);
         expect(c.reason).toBe(`Orders!C4: expected ${m!.expected.value} got ${m!.got.value}`);
@@ -103,7 +144,11 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
 
     it('a passing task has no mismatches; the floor and summary are recorded', async () => {
       const view = json<TaskView>(await cli(['show', runDir('why-a'), '1001', '--json']));
-      expect(view.testCases.map((c) => [c.pass, c.mismatches.length])).toEqual([[true, 0], [true, 0], [true, 0]]);
+      expect(view.testCases.map((c) => [c.pass, c.mismatches.length])).toEqual([
+        [true, 0],
+        [true, 0],
+        [true, 0],
+      ]);
       const summary = JSON.parse(readFileSync(path.join(runDir('why-a'), 'summary.json'), 'utf8'));
       expect(summary.overall).toMatchObject({ tasks: 3, hard: 2 / 3 });
       // Nothing in the sample passes unchanged: the do-nothing agent scores 0 of 9 test cases.
@@ -120,7 +165,13 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
       for (const t of TASKS) rmSync(path.join(runDir('why-old'), 'tasks', t, 'cell-diffs.json'));
       const old = json<TaskView>(await cli(['show', runDir('why-old'), '2001-1', '--json']));
       expect(old.notes.join()).toContain('no cell diff recorded');
-      expect(old.testCases.map((c) => [c.pass, c.diffRecorded, c.mismatches.length, c.reason?.startsWith('Orders!C4')])).toEqual([[false, false, 0, true], [false, false, 0, true], [false, false, 0, true]]);
+      expect(
+        old.testCases.map((c) => [c.pass, c.diffRecorded, c.mismatches.length, c.reason?.startsWith('Orders!C4')]),
+      ).toEqual([
+        [false, false, 0, true],
+        [false, false, 0, true],
+        [false, false, 0, true],
+      ]);
       expect((await cli(['show', runDir('why-old'), '2001-1'])).stdout).toContain('no cell diff recorded');
     });
   });
@@ -131,7 +182,23 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
     let resumed: CliResult;
 
     beforeAll(async () => {
-      const child = spawnCli(work, env, ['run', '--dataset', SAMPLE, '--base-url', llm.url, '--model', 'scripted', '--run-id', 'why-b', '--out', runDir('why-b'), '--epochs', '3', '--concurrency', '2']);
+      const child = spawnCli(work, env, [
+        'run',
+        '--dataset',
+        SAMPLE,
+        '--base-url',
+        llm.url,
+        '--model',
+        'scripted',
+        '--run-id',
+        'why-b',
+        '--out',
+        runDir('why-b'),
+        '--epochs',
+        '3',
+        '--concurrency',
+        '2',
+      ]);
       const answered = () => llm.log.filter((e) => e.answered && e.callKey?.startsWith('why-b/')).length;
       // Mid-epoch: the first attempts are answered, others are in flight at the model (600 ms per reply).
       await waitUntil(() => answered() >= 4, 120_000, '4 answered calls of why-b');
@@ -145,7 +212,9 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
 
     it('a run in progress is refused by compare, naming it', () => {
       expect(midRun.code).toBe(EXIT.failure);
-      expect(midRun.stderr).toMatch(/run why-b \(.*\) is still in progress \(\d of 9 attempts recorded, no summary\.json yet\)/);
+      expect(midRun.stderr).toMatch(
+        /run why-b \(.*\) is still in progress \(\d of 9 attempts recorded, no summary\.json yet\)/,
+      );
       expect(midRun.stderr).toContain('--partial');
     });
 
@@ -155,7 +224,9 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
       const results = readdirSync(path.join(runDir('why-b'), 'results')).sort();
       expect(results).toEqual(TASKS.flatMap((t) => [`${t}.json`, `${t}@2.json`, `${t}@3.json`]).sort());
       const calls = llm.log.filter((e) => e.callKey?.startsWith('why-b/'));
-      console.info(`why-b: ${calls.filter((e) => e.answered).length} answered replies for 9 attempts (${calls.length} requests), killed at ${new Date(killedAt).toISOString()}`);
+      console.info(
+        `why-b: ${calls.filter((e) => e.answered).length} answered replies for 9 attempts (${calls.length} requests), killed at ${new Date(killedAt).toISOString()}`,
+      );
       expect(duplicatesAnsweredApartFromKills(calls, [killedAt])).toEqual([]);
       expect(new Set(calls.filter((e) => e.answered).map((e) => e.callKey)).size).toBe(9);
     });
@@ -163,15 +234,23 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
     it('attempts have distinct call keys and identical prompts; epoch e ≥ 2 has its own official files', () => {
       const answered = llm.log.filter((e) => e.answered && e.callKey?.startsWith('why-b/'));
       for (const task of TASKS) {
-        const attempts = [1, 2, 3].map((e) => answered.find((x) => x.callKey === `why-b/${e === 1 ? task : `${task}@${e}`}/main/0`)!);
+        const attempts = [1, 2, 3].map((e) =>
+          answered.find((x) => x.callKey === `why-b/${e === 1 ? task : `${task}@${e}`}/main/0`)!,
+        );
         expect(attempts.every(Boolean)).toBe(true);
         expect(JSON.stringify(attempts[1]!.messages)).toBe(JSON.stringify(attempts[0]!.messages));
         expect(JSON.stringify(attempts[2]!.messages)).toBe(JSON.stringify(attempts[0]!.messages));
       }
-      const evalOf = (file: string) => JSON.parse(readFileSync(path.join(runDir('why-b'), file), 'utf8')) as { id: unknown; hard_restriction: number }[];
+      const evalOf = (file: string) =>
+        JSON.parse(readFileSync(path.join(runDir('why-b'), file), 'utf8')) as {
+          id: unknown;
+          hard_restriction: number;
+        }[];
       expect(evalOf('eval_single_scripted.json').map((e) => e.hard_restriction)).toEqual([1, 1, 1]);
       expect(evalOf('epochs/3/eval_single_scripted.json').map((e) => e.hard_restriction)).toEqual([0, 0, 0]);
-      expect(existsSync(path.join(runDir('why-b'), 'epochs/2/outputs/single_scripted/1_2001-1_output.xlsx'))).toBe(true);
+      expect(existsSync(path.join(runDir('why-b'), 'epochs/2/outputs/single_scripted/1_2001-1_output.xlsx'))).toBe(
+        true,
+      );
     });
 
     it('pass@1 = 2/3, pass@3 = 1, pass^3 = 0 for a model right on 2 of 3 tries', async () => {
@@ -192,7 +271,9 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
       expect(byFlag.testCases[0]!.mismatches.map((x) => x.cell)).toEqual(['Sales!B7']);
       const tooFar = await cli(['show', 'why-b', '1001', '--epoch', '4']);
       expect(tooFar.code).toBe(EXIT.notFound);
-      expect(tooFar.stderr).toContain('run why-b has no attempt 4 of task 1001: it samples each task 3 times (epochs 1–3)');
+      expect(tooFar.stderr).toContain(
+        'run why-b has no attempt 4 of task 1001: it samples each task 3 times (epochs 1–3)',
+      );
     });
 
     it('the report states the intervals, pass@k and pass^k, and the floor', async () => {
@@ -200,15 +281,24 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
       expect(report.code, report.stderr).toBe(0);
       const md = readFileSync(path.join(runDir('why-b'), 'report.md'), 'utf8');
       expect(md).toMatch(/- Soft \d+\.\d% \[\d+\.\d%, \d+\.\d%\], hard 66\.7% \[/);
-      expect(md).toContain('- Repeats (3 attempts a task): pass@1 66.7%, pass@2 100.0%, pass@3 100.0%; pass^1 66.7%, pass^2 33.3%, pass^3 0.0%.');
+      expect(md).toContain(
+        '- Repeats (3 attempts a task): pass@1 66.7%, pass@2 100.0%, pass@3 100.0%; pass^1 66.7%, pass^2 33.3%, pass^3 0.0%.',
+      );
       expect(md).toContain('- Floor: the unchanged inputs (a do-nothing agent) already pass 0 of 9 test cases');
       // The Inspect log has every attempt as an epoch of its sample, as the real inspect_ai reads it.
       const logs = path.join(runDir('why-b'), 'logs');
-      const file = path.join(logs, readdirSync(logs).find((f) => f.endsWith('.json'))!);
+      const file = path.join(
+        logs,
+        readdirSync(logs).find((f) => f.endsWith('.json'))!,
+      );
       const read = JSON.parse(execFileSync(INSPECT_PYTHON, ['-c', READ_EPOCHS, file], { encoding: 'utf8' }));
       expect(read.status).toBe('success');
       expect(read.epochs).toBe(3);
-      expect(read.samples.filter((x: [string, number, number]) => x[0] === '2001-1')).toEqual([['2001-1', 1, 1], ['2001-1', 2, 1], ['2001-1', 3, 0]]);
+      expect(read.samples.filter((x: [string, number, number]) => x[0] === '2001-1')).toEqual([
+        ['2001-1', 1, 1],
+        ['2001-1', 2, 1],
+        ['2001-1', 3, 0],
+      ]);
       expect(read.samples).toHaveLength(9);
     });
 
@@ -240,7 +330,9 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
     it('another edition and dataset, or another scoring mode: refused, naming the runs and the difference', async () => {
       const edition = await cli(['compare', 'why-a', 'why-verified']);
       expect(edition.code).toBe(EXIT.mismatch);
-      expect(edition.stderr).toContain('refusing to compare: runs why-a and why-verified have different editions (912_v0.1 vs verified_400): they cannot be paired');
+      expect(edition.stderr).toContain(
+        'refusing to compare: runs why-a and why-verified have different editions (912_v0.1 vs verified_400): they cannot be paired',
+      );
       const mode = await cli(['compare', 'why-a', 'why-strict', '--json']);
       expect(mode.code).toBe(EXIT.mismatch);
       expect(mode.stderr).toContain('runs why-a and why-strict have different scoring modes (official vs strict)');
@@ -260,8 +352,17 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
 });
 
 /** bin/sheetbench in its own process group (kill -9 of the group takes its in-process worker and sandboxes with it). */
-function spawnCli(cwd: string, env: NodeJS.ProcessEnv, args: string[]): { child: ChildProcess; exit: Promise<number | null> } {
-  const child = spawn(path.join(REPO, 'bin/sheetbench'), args, { cwd, env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+function spawnCli(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+): { child: ChildProcess; exit: Promise<number | null> } {
+  const child = spawn(path.join(REPO, 'bin/sheetbench'), args, {
+    cwd,
+    env,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   child.stderr!.resume();
   return { child, exit: new Promise((resolve) => child.once('close', resolve)) };
 }

@@ -20,9 +20,24 @@ export interface AnalysisEnv {
 
 export async function startAnalysisEnv(reply: ReplyFn, config: Record<string, unknown> = {}): Promise<AnalysisEnv> {
   const conversationsDir = mkdtempSync(path.join(os.tmpdir(), 'sb-conv-'));
-  const env = await startE2E({ rules: [], fallback: reply }, { config: { recalc: { engine: 'none' }, ...config, conversation: { dir: conversationsDir, ...(config.conversation as object) } } });
+  const env = await startE2E(
+    { rules: [], fallback: reply },
+    {
+      config: {
+        recalc: { engine: 'none' },
+        ...config,
+        conversation: { dir: conversationsDir, ...(config.conversation as object) },
+      },
+    },
+  );
   const workers = await startInProcessWorkers(env, { recalc: false });
-  const server = await startServer({ config: env.config, client: env.client, temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE }, port: 0, workers });
+  const server = await startServer({
+    config: env.config,
+    client: env.client,
+    temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE },
+    port: 0,
+    workers,
+  });
   // A script's way in: the server's token as a Bearer header (test/server/ covers every other way, and the refusals).
   const api = (p: string, init?: RequestInit) => fetch(`${server.url}${p}`, withBearer(init, server.token));
   return {
@@ -48,10 +63,19 @@ export function withBearer(init: RequestInit = {}, token: string | undefined): R
   return { ...init, headers };
 }
 
-export const jsonBody = (value: unknown, method = 'POST'): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
+export const jsonBody = (value: unknown, method = 'POST'): RequestInit => ({
+  method,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(value),
+});
 
 /** Waits for the turn's `turn_ended` event and returns the conversation's events. */
-export async function waitForTurn(a: AnalysisEnv, id: string, turnId: string, timeoutMs = 120_000): Promise<ConversationEvent[]> {
+export async function waitForTurn(
+  a: AnalysisEnv,
+  id: string,
+  turnId: string,
+  timeoutMs = 120_000,
+): Promise<ConversationEvent[]> {
   let events: ConversationEvent[] = [];
   await waitUntil(
     async () => {
@@ -73,7 +97,11 @@ export interface CaseOutcome {
 }
 
 /** Each case (name, pattern, message) in its own conversation with sales.csv uploaded, all at once; the turn of each. */
-export async function runCases(a: AnalysisEnv, cases: Array<[string, Pattern, string]>, upload: Buffer): Promise<Map<string, CaseOutcome>> {
+export async function runCases(
+  a: AnalysisEnv,
+  cases: Array<[string, Pattern, string]>,
+  upload: Buffer,
+): Promise<Map<string, CaseOutcome>> {
   const svc = a.server.service;
   const outcomes = new Map<string, CaseOutcome>();
   await Promise.all(

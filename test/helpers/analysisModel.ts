@@ -27,19 +27,36 @@ export function salesAnalyst(r: ScriptedRequest): ScriptedReply {
   const instructed = instructionReply(r);
   if (instructed) return instructed;
   const fetchUrl = /\[FETCH:(\S+)\]/.exec(question)?.[1];
-  if (fetchUrl && !tools.length) return { text: 'Downloading.', toolCalls: [{ name: 'web_fetch', arguments: { url: fetchUrl, type: 'file', filename: 'downloads/items.json' } }] };
-  if (fetchUrl && tools.length === 1) return { text: '', toolCalls: [{ name: 'python_execute', arguments: { code: TOP5_CODE } }] };
-  if (question.includes('[NOTOOLS]') || r.toolChoice === 'none' || (last.role === 'tool' && tools.at(-1)?.ok !== false && !question.includes('[LOOP]'))) {
+  if (fetchUrl && !tools.length)
+    return {
+      text: 'Downloading.',
+      toolCalls: [{ name: 'web_fetch', arguments: { url: fetchUrl, type: 'file', filename: 'downloads/items.json' } }],
+    };
+  if (fetchUrl && tools.length === 1)
+    return { text: '', toolCalls: [{ name: 'python_execute', arguments: { code: TOP5_CODE } }] };
+  if (
+    question.includes('[NOTOOLS]') ||
+    r.toolChoice === 'none' ||
+    (last.role === 'tool' && tools.at(-1)?.ok !== false && !question.includes('[LOOP]'))
+  ) {
     return taggedAnswer(r, question) ?? answerFromTools(r, 'I think the total is probably around 50.');
   }
   const tagged = taggedCode(question, failed > 0);
   if (tagged) return { text: 'Computing.', toolCalls: [{ name: 'python_execute', arguments: { code: tagged } }] };
-  if (question.includes('[MANIFEST]')) return { text: '', toolCalls: [{ name: 'python_execute', arguments: { code: chartCode(failed === 0 ? 'regoin' : 'region') } }] };
-  if (question.includes('[BADARGS]') && !tools.length) return { text: '', toolCalls: [{ name: 'python_execute', arguments: '{"code": "print(1)' }] };
+  if (question.includes('[MANIFEST]'))
+    return {
+      text: '',
+      toolCalls: [{ name: 'python_execute', arguments: { code: chartCode(failed === 0 ? 'regoin' : 'region') } }],
+    };
+  if (question.includes('[BADARGS]') && !tools.length)
+    return { text: '', toolCalls: [{ name: 'python_execute', arguments: '{"code": "print(1)' }] };
   const failNow = (question.includes('[FAILFIRST]') && failed === 0) || question.includes('[LOOP]');
   const column = failNow ? 'amout' : 'amount';
   const code = `import pandas as pd\ndf = pd.read_csv('sales.csv')\nprint(df['${column}'].sum())`;
-  return { text: failed ? 'The column name was wrong; fixing it.' : 'Loading the data.', toolCalls: [{ name: 'python_execute', arguments: { code } }] };
+  return {
+    text: failed ? 'The column name was wrong; fixing it.' : 'Loading the data.',
+    toolCalls: [{ name: 'python_execute', arguments: { code } }],
+  };
 }
 
 const LOAD = "import pandas as pd\ndf = pd.read_csv('sales.csv')";
@@ -53,7 +70,8 @@ function taggedCode(question: string, failedBefore: boolean): string | undefined
   if (question.includes('[TABLE]')) {
     return `${LOAD}\nby_region = df.groupby('region', as_index=False)['amount'].sum()\nsave_table(by_region, id='by_region', title='Sales by region')\nprint(df['amount'].sum())`;
   }
-  if (question.includes('[ROUND]')) return `${LOAD}\ntotal = df['amount'].sum()\nprint(round(total * 26.2657, 2))\nprint(round(total / 390.4, 4))`;
+  if (question.includes('[ROUND]'))
+    return `${LOAD}\ntotal = df['amount'].sum()\nprint(round(total * 26.2657, 2))\nprint(round(total / 390.4, 4))`;
   if (question.includes('[SILENT]')) return `${LOAD}\ntotal = df['amount'].sum()`;
   return undefined;
 }
@@ -64,7 +82,8 @@ function taggedAnswer(r: ScriptedRequest, question: string): ScriptedReply | und
   if (question.includes('[TABLE]')) return { text: 'North sold **15** and south **32**: **47** in total.' };
   if (question.includes('[ROUND]')) return { text: 'The scaled total is **1,234.5**, a share of **12%**.' };
   if (question.includes('[NONUM]')) return { text: 'North sold the most.' };
-  if (question.includes('[CODEANSWER]')) return { text: "To compute it yourself:\n\n```python\nprint(pd.read_csv('sales.csv')['amount'].sum() * 1.5)\n```" };
+  if (question.includes('[CODEANSWER]'))
+    return { text: "To compute it yourself:\n\n```python\nprint(pd.read_csv('sales.csv')['amount'].sum() * 1.5)\n```" };
   if (question.includes('[INVENT]') && !revising) return { text: 'The total amount is **47**, up 12% on last year.' };
   return undefined;
 }
@@ -77,7 +96,15 @@ print(', '.join(i['name'] for i in top))`;
 function chartCode(xColumn: string): string {
   const manifest = {
     version: '1.0',
-    outputs: [{ id: 'sales_by_region', type: 'bar_chart', title: 'Sales by region', dataFile: 'by_region.csv', config: { xColumn, yColumn: 'amount', xLabel: 'Region', yLabel: 'Amount' } }],
+    outputs: [
+      {
+        id: 'sales_by_region',
+        type: 'bar_chart',
+        title: 'Sales by region',
+        dataFile: 'by_region.csv',
+        config: { xColumn, yColumn: 'amount', xLabel: 'Region', yLabel: 'Amount' },
+      },
+    ],
   };
   return [
     'import json, pandas as pd',
@@ -90,7 +117,9 @@ function chartCode(xColumn: string): string {
 
 /** What the tools told the model so far (tool messages parsed). */
 export function toolOutcomes(r: ScriptedRequest): Array<{ ok?: boolean; stdout?: string; error?: string }> {
-  return r.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content) as { ok?: boolean; stdout?: string; error?: string });
+  return r.messages
+    .filter((m) => m.role === 'tool')
+    .map((m) => JSON.parse(m.content) as { ok?: boolean; stdout?: string; error?: string });
 }
 
 /** Replies to the patterns' own instructions (classify, plan, critique, propose, evaluate); undefined for task steps. */
@@ -101,7 +130,13 @@ export function instructionReply(r: ScriptedRequest): ScriptedReply | undefined 
   if (last.content === CLASSIFY_INSTRUCTION) {
     const text = `The request is a single computation.\nPATTERN: ${/\[JIT:(\w+)\]/.exec(question)?.[1] ?? 'react'}`;
     // A model that calls a tool where it was offered none (the classify step must never run it).
-    if (question.includes('[CLASSIFYTOOL]')) return { text, toolCalls: [{ id: 'sneaky', name: 'python_execute', arguments: { code: "open('classify_ran.txt', 'w').write('ran')" } }] };
+    if (question.includes('[CLASSIFYTOOL]'))
+      return {
+        text,
+        toolCalls: [
+          { id: 'sneaky', name: 'python_execute', arguments: { code: "open('classify_ran.txt', 'w').write('ran')" } },
+        ],
+      };
     return { text };
   }
   if (last.content === PLAN_INSTRUCTION) return { text: '1. Load the data\n2. Compute the result\n3. Report it' };
@@ -117,7 +152,10 @@ export function instructionReply(r: ScriptedRequest): ScriptedReply | undefined 
 
 /** The answer a model gives from the last successful tool output. */
 export function answerFromTools(r: ScriptedRequest, fallback: string): ScriptedReply {
-  const stdout = [...toolOutcomes(r)].reverse().find((t) => t.stdout)?.stdout?.trim();
+  const stdout = [...toolOutcomes(r)]
+    .reverse()
+    .find((t) => t.stdout)
+    ?.stdout?.trim();
   return { text: stdout ? `The total amount is **${stdout}**.` : fallback };
 }
 

@@ -12,12 +12,14 @@ export const CLUSTER_ADDRESS = '127.0.0.1:17233';
 const CLUSTER_SCRIPT = path.resolve(import.meta.dirname, '../../scripts/cluster.sh');
 
 export const onCluster = process.env.SHEETBENCH_CLUSTER === '1';
-export const CLUSTER_SKIP_REASON = 'needs the PostgreSQL-backed Temporal cluster: run `scripts/cluster.sh up`, then SHEETBENCH_CLUSTER=1';
+export const CLUSTER_SKIP_REASON =
+  'needs the PostgreSQL-backed Temporal cluster: run `scripts/cluster.sh up`, then SHEETBENCH_CLUSTER=1';
 
 /** Fails with the cluster's own status lines when it is not up (PostgreSQL down, server stopped, not healthy). */
 export async function useCluster(namespace: string): Promise<void> {
   const status = spawnSync(CLUSTER_SCRIPT, ['status'], { encoding: 'utf8' });
-  if (status.status !== 0) throw new Error(`SHEETBENCH_CLUSTER=1 but the cluster is not up:\n${status.stdout}${status.stderr}`);
+  if (status.status !== 0)
+    throw new Error(`SHEETBENCH_CLUSTER=1 but the cluster is not up:\n${status.stdout}${status.stderr}`);
   await prepareNamespace(CLUSTER_ADDRESS, namespace, 30);
 }
 

@@ -23,6 +23,10 @@ function judge(request: ScriptedRequest): string {
 export const DSBENCH_SAMPLE_SCRIPT: Script = {
   rules: [
     { name: 'judge', match: { callKey: /\/judge/ }, reply: judge },
-    ...ANSWERS.map(([phrase, reply]) => ({ name: `answer ${phrase.source}`, match: { callKey: /\/answer/, lastUser: phrase }, reply })),
+    ...ANSWERS.map(([phrase, reply]) => ({
+      name: `answer ${phrase.source}`,
+      match: { callKey: /\/answer/, lastUser: phrase },
+      reply,
+    })),
   ],
 };

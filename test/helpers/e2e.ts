@@ -38,7 +38,11 @@ export interface ModelEndpoint {
 
 export async function startE2E(
   script: Script,
-  overrides: { config?: Record<string, unknown>; llmLogFile?: string; devServer?: Pick<DevServerOptions, 'tuning' | 'metricsPort'> } = {},
+  overrides: {
+    config?: Record<string, unknown>;
+    llmLogFile?: string;
+    devServer?: Pick<DevServerOptions, 'tuning' | 'metricsPort'>;
+  } = {},
 ): Promise<E2EEnv> {
   return startE2EWith(await startScriptedServer({ script, logFile: overrides.llmLogFile }), overrides);
 }
@@ -51,7 +55,12 @@ export async function startE2EWith<Model extends ModelEndpoint>(
   const temporal = await startTestTemporal(undefined, overrides.devServer);
   const suffix = randomUUID().slice(0, 8);
   const base = {
-    temporal: { address: temporal.address, namespace: TEST_NAMESPACE, taskQueue: `main-${suffix}`, recalcTaskQueue: `recalc-${suffix}` },
+    temporal: {
+      address: temporal.address,
+      namespace: TEST_NAMESPACE,
+      taskQueue: `main-${suffix}`,
+      recalcTaskQueue: `recalc-${suffix}`,
+    },
     llm: { provider: 'openai', baseUrl: llm.url, apiKey: 'test-key-not-secret', model: 'scripted-model' },
     sandbox: { backend: 'bwrap' },
     run: { concurrency: 4 },
@@ -81,11 +90,28 @@ export interface StartedRun {
 
 export async function startBenchmarkRun(
   env: E2EEnv<ModelEndpoint>,
-  opts: { dataset: string; agent?: string; tasks?: string[]; runDir?: string; limit?: number; runId?: string; epochs?: number },
+  opts: {
+    dataset: string;
+    agent?: string;
+    tasks?: string[];
+    runDir?: string;
+    limit?: number;
+    runId?: string;
+    epochs?: number;
+  },
 ): Promise<StartedRun> {
   const runDir = opts.runDir ?? mkdtempSync(path.join(os.tmpdir(), 'sb-run-'));
-  const plan = await planRun({ datasetDir: opts.dataset, agent: opts.agent ?? 'single', taskIds: opts.tasks, limit: opts.limit, epochs: opts.epochs });
-  const { manifest } = await createRun(env.config, plan, { runDir, runId: opts.runId ?? `test-${randomUUID().slice(0, 8)}` });
+  const plan = await planRun({
+    datasetDir: opts.dataset,
+    agent: opts.agent ?? 'single',
+    taskIds: opts.tasks,
+    limit: opts.limit,
+    epochs: opts.epochs,
+  });
+  const { manifest } = await createRun(env.config, plan, {
+    runDir,
+    runId: opts.runId ?? `test-${randomUUID().slice(0, 8)}`,
+  });
   const handle = await startRunWorkflow(env.client, env.config, manifest, runDir);
   return { runDir, runId: manifest.runId, handle };
 }
@@ -112,7 +138,10 @@ export async function serveWith(env: E2EEnv<ModelEndpoint>): Promise<{ stop(): P
   };
 }
 
-export async function startInProcessWorkers(env: E2EEnv<ModelEndpoint>, opts: { main?: boolean; recalc?: boolean } = {}): Promise<WorkerSet> {
+export async function startInProcessWorkers(
+  env: E2EEnv<ModelEndpoint>,
+  opts: { main?: boolean; recalc?: boolean } = {},
+): Promise<WorkerSet> {
   const connection = await connectWorkerConnection({ address: env.temporal.address, namespace: TEST_NAMESPACE });
   return createWorkers(connection, env.config, opts);
 }
@@ -129,13 +158,21 @@ export function outputExists(runDir: string, outputsName: string, taskId: string
 export function workerProcessEnv(env: E2EEnv<ModelEndpoint>): NodeJS.ProcessEnv {
   const configFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-cfg-')), 'config.json');
   writeFileSync(configFile, JSON.stringify(env.config));
-  return { ...process.env, SHEETBENCH_CONFIG: configFile, TEMPORAL_ADDRESS: env.temporal.address, TEMPORAL_NAMESPACE: TEST_NAMESPACE };
+  return {
+    ...process.env,
+    SHEETBENCH_CONFIG: configFile,
+    TEMPORAL_ADDRESS: env.temporal.address,
+    TEMPORAL_NAMESPACE: TEST_NAMESPACE,
+  };
 }
 
 function merge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...a };
   for (const [k, v] of Object.entries(b)) {
-    out[k] = v && typeof v === 'object' && !Array.isArray(v) && typeof a[k] === 'object' ? merge(a[k] as Record<string, unknown>, v as Record<string, unknown>) : v;
+    out[k] =
+      v && typeof v === 'object' && !Array.isArray(v) && typeof a[k] === 'object'
+        ? merge(a[k] as Record<string, unknown>, v as Record<string, unknown>)
+        : v;
   }
   return out;
 }

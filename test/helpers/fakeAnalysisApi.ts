@@ -18,9 +18,17 @@ import { runsRoutes } from '../../server/routes/runs';
 import { AuditLog } from '../../server/auth/auditLog';
 
 /** One scripted event, a debug step (kept for GET /debug, not streamed), or a pause until the test calls `release(conversationId)`. */
-export type ScriptEntry = { type: ConversationEvent['type']; data: Record<string, unknown>; delayMs?: number } | { pause: true } | { debug: DebugStep };
+export type ScriptEntry =
+  | { type: ConversationEvent['type']; data: Record<string, unknown>; delayMs?: number }
+  | { pause: true }
+  | { debug: DebugStep };
 /** Builds a turn's script from the message and the conversation's workspace (write data files there). */
-export type TurnScript = (msg: { text: string; files: string[]; workspace: string; turnId: string }) => Promise<ScriptEntry[]>;
+export type TurnScript = (msg: {
+  text: string;
+  files: string[];
+  workspace: string;
+  turnId: string;
+}) => Promise<ScriptEntry[]>;
 
 interface FakeConversation {
   info: ConversationInfo;
@@ -60,9 +68,20 @@ export class FakeAnalysisApi {
     const app = new Hono();
     app.route('/', this.routes());
     // The fake has no sign-in: everyone is the one local admin, as with `serve --no-auth`.
-    app.use('/api/*', async (c, next) => (c.set('user' as never, { name: 'tester', role: 'admin', via: 'none' } as never), next()));
-    app.get('/api/session', (c) => c.json({ user: { name: 'tester', role: 'admin', via: 'none' }, authRequired: false }));
-    app.route('/', runsRoutes({ runsDir: this.opts.runsDir ?? path.join(this.root, 'runs'), audit: new AuditLog(path.join(this.root, 'audit.jsonl')) }));
+    app.use(
+      '/api/*',
+      async (c, next) => (c.set('user' as never, { name: 'tester', role: 'admin', via: 'none' } as never), next()),
+    );
+    app.get('/api/session', (c) =>
+      c.json({ user: { name: 'tester', role: 'admin', via: 'none' }, authRequired: false }),
+    );
+    app.route(
+      '/',
+      runsRoutes({
+        runsDir: this.opts.runsDir ?? path.join(this.root, 'runs'),
+        audit: new AuditLog(path.join(this.root, 'audit.jsonl')),
+      }),
+    );
     app.route('/', webRoutes());
     await new Promise<void>((resolve) => {
       this.server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info: AddressInfo) => {
@@ -89,10 +108,27 @@ export class FakeAnalysisApi {
   async createConversation(title = 'New conversation'): Promise<ConversationInfo> {
     const id = `c${this.next++}`;
     const now = new Date().toISOString();
-    const info: ConversationInfo = { id, title, createdAt: now, updatedAt: now, pattern: 'auto', status: 'idle', turns: 0, workflowId: `conv-${id}` };
+    const info: ConversationInfo = {
+      id,
+      title,
+      createdAt: now,
+      updatedAt: now,
+      pattern: 'auto',
+      status: 'idle',
+      turns: 0,
+      workflowId: `conv-${id}`,
+    };
     const workspace = path.join(this.root, id);
     await mkdir(workspace, { recursive: true });
-    this.conversations.set(id, { info, workspace, files: [], events: [], messages: [], debug: [], usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 } });
+    this.conversations.set(id, {
+      info,
+      workspace,
+      files: [],
+      events: [],
+      messages: [],
+      debug: [],
+      usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    });
     return info;
   }
 
@@ -103,14 +139,30 @@ export class FakeAnalysisApi {
 
     app.get('/api/health', (c) => c.json({ ok: true, temporal: 'fake', namespace: 'fake', temporalUiUrl: '' }));
     app.get('/api/patterns', (c) =>
-      c.json({ patterns: ['auto', 'direct', 'react', 'plan_execute', 'reflection'].map((name) => ({ name, description: `${name} (fake)` })) }),
+      c.json({
+        patterns: ['auto', 'direct', 'react', 'plan_execute', 'reflection'].map((name) => ({
+          name,
+          description: `${name} (fake)`,
+        })),
+      }),
     );
-    app.post('/api/conversations', async (c) => c.json(await this.createConversation(((await c.req.json().catch(() => ({}))) as { title?: string }).title), 201));
-    app.get('/api/conversations', (c) => c.json({ conversations: [...this.conversations.values()].map((x) => x.info).reverse() }));
+    app.post('/api/conversations', async (c) =>
+      c.json(await this.createConversation(((await c.req.json().catch(() => ({}))) as { title?: string }).title), 201),
+    );
+    app.get('/api/conversations', (c) =>
+      c.json({ conversations: [...this.conversations.values()].map((x) => x.info).reverse() }),
+    );
     app.get('/api/conversations/:id', (c) => {
       const conv = get(c.req.param('id'));
       if (!conv) return c.json(notFound(c.req.param('id')), 404);
-      return c.json({ ...conv.info, messages: conv.messages, turnsDetail: [], files: conv.files, ...conv.usage, lastEventSeq: conv.events.length });
+      return c.json({
+        ...conv.info,
+        messages: conv.messages,
+        turnsDetail: [],
+        files: conv.files,
+        ...conv.usage,
+        lastEventSeq: conv.events.length,
+      });
     });
     app.patch('/api/conversations/:id', async (c) => {
       const conv = get(c.req.param('id'));
@@ -132,9 +184,21 @@ export class FakeAnalysisApi {
       if (!files.length) return c.json({ error: 'no file in field "file"' }, 400);
       const out: FileInfo[] = [];
       for (const f of files) {
-        if (f.size > (this.opts.maxUploadBytes ?? 1_000_000)) return c.json({ error: `${f.name} is ${f.size} bytes, over the ${this.opts.maxUploadBytes ?? 1_000_000}-byte upload limit` }, 413);
-        if (!/\.(csv|xlsx|json|txt)$/i.test(f.name)) return c.json({ error: `${f.name}: refused type (accepted: .csv, .xlsx, .json, .txt)` }, 415);
-        const info: FileInfo = { filename: f.name, path: `uploads/${f.name}`, type: f.type || 'text/csv', size: f.size };
+        if (f.size > (this.opts.maxUploadBytes ?? 1_000_000))
+          return c.json(
+            {
+              error: `${f.name} is ${f.size} bytes, over the ${this.opts.maxUploadBytes ?? 1_000_000}-byte upload limit`,
+            },
+            413,
+          );
+        if (!/\.(csv|xlsx|json|txt)$/i.test(f.name))
+          return c.json({ error: `${f.name}: refused type (accepted: .csv, .xlsx, .json, .txt)` }, 415);
+        const info: FileInfo = {
+          filename: f.name,
+          path: `uploads/${f.name}`,
+          type: f.type || 'text/csv',
+          size: f.size,
+        };
         await mkdir(path.join(conv.workspace, 'uploads'), { recursive: true });
         await writeFile(path.join(conv.workspace, info.path), Buffer.from(await f.arrayBuffer()));
         conv.files.push(info);
@@ -169,19 +233,24 @@ export class FakeAnalysisApi {
       if (!conv) return c.json(notFound(c.req.param('id')), 404);
       const rel = decodeURIComponent(c.req.path.split('/files/').slice(1).join('/files/'));
       const file = path.resolve(conv.workspace, rel);
-      if (!file.startsWith(conv.workspace + path.sep)) return c.json({ error: `path ${rel} leaves the workspace` }, 400);
+      if (!file.startsWith(conv.workspace + path.sep))
+        return c.json({ error: `path ${rel} leaves the workspace` }, 400);
       const body = await readFile(file).catch(() => undefined);
       if (!body) return c.json({ error: `no file ${rel} in conversation ${conv.info.id}` }, 404);
       const inline = c.req.query('inline') === '1';
       const type = rel.endsWith('.png') ? 'image/png' : rel.endsWith('.csv') ? 'text/csv' : 'application/octet-stream';
-      return c.body(new Uint8Array(body), 200, { 'content-type': type, ...(inline ? {} : { 'content-disposition': `attachment; filename="${path.basename(rel)}"` }) });
+      return c.body(new Uint8Array(body), 200, {
+        'content-type': type,
+        ...(inline ? {} : { 'content-disposition': `attachment; filename="${path.basename(rel)}"` }),
+      });
     });
     app.get('/api/conversations/:id/events', (c) => {
       const conv = get(c.req.param('id'));
       if (!conv) return c.json(notFound(c.req.param('id')), 404);
       const after = Number(c.req.header('last-event-id') ?? c.req.query('after') ?? 0) || 0;
       return streamSSE(c, async (stream) => {
-        const send = (ev: ConversationEvent) => stream.writeSSE({ id: String(ev.seq), event: ev.type, data: JSON.stringify(ev) });
+        const send = (ev: ConversationEvent) =>
+          stream.writeSSE({ id: String(ev.seq), event: ev.type, data: JSON.stringify(ev) });
         let sent = after;
         const queue: ConversationEvent[] = [];
         let wake: (() => void) | undefined;
@@ -195,14 +264,14 @@ export class FakeAnalysisApi {
           wake?.();
         });
         try {
-          for (const ev of conv.events.filter((e) => e.seq > sent)) await send(ev), (sent = ev.seq);
+          for (const ev of conv.events.filter((e) => e.seq > sent)) (await send(ev), (sent = ev.seq));
           while (!stream.aborted) {
             const ev = queue.shift();
             if (!ev) {
               await new Promise<void>((resolve) => (wake = resolve));
               continue;
             }
-            if (ev.seq > sent) await send(ev), (sent = ev.seq);
+            if (ev.seq > sent) (await send(ev), (sent = ev.seq));
           }
         } finally {
           this.bus.off(conv.info.id, onEvent);
@@ -212,14 +281,25 @@ export class FakeAnalysisApi {
     return app;
   }
 
-  private emit(conv: FakeConversation, turnId: string, type: ConversationEvent['type'], data: Record<string, unknown>): void {
+  private emit(
+    conv: FakeConversation,
+    turnId: string,
+    type: ConversationEvent['type'],
+    data: Record<string, unknown>,
+  ): void {
     const ev: ConversationEvent = { seq: conv.events.length + 1, at: new Date().toISOString(), turnId, type, data };
     conv.events.push(ev);
     conv.info.updatedAt = ev.at;
     this.bus.emit(conv.info.id, ev);
   }
 
-  private async playTurn(conv: FakeConversation, turnId: string, text: string, pattern: Pattern, files: string[]): Promise<void> {
+  private async playTurn(
+    conv: FakeConversation,
+    turnId: string,
+    text: string,
+    pattern: Pattern,
+    files: string[],
+  ): Promise<void> {
     conv.running = { turnId, cancelled: false };
     conv.info.status = 'running';
     conv.info.turns++;

@@ -12,11 +12,22 @@ export interface RawResponse {
  * One HTTP request with exactly the headers given (Host, Origin, Cookie, Sec-Fetch-Site… as a browser or an attacker
  * would send them; fetch() refuses to set some of these), and the whole reply.
  */
-export function rawRequest(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {}): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {},
+): Promise<RawResponse> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, method: opts.method ?? 'GET', headers: opts.headers ?? {}, timeout: opts.timeoutMs ?? 15_000, setHost: !opts.headers?.host && !opts.headers?.Host },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: `${u.pathname}${u.search}`,
+        method: opts.method ?? 'GET',
+        headers: opts.headers ?? {},
+        timeout: opts.timeoutMs ?? 15_000,
+        setHost: !opts.headers?.host && !opts.headers?.Host,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -27,7 +38,9 @@ export function rawRequest(url: string, opts: { method?: string; headers?: Recor
         res.on('error', reject);
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`${opts.method ?? 'GET'} ${url}: no reply in ${opts.timeoutMs ?? 15_000} ms`)));
+    req.on('timeout', () =>
+      req.destroy(new Error(`${opts.method ?? 'GET'} ${url}: no reply in ${opts.timeoutMs ?? 15_000} ms`)),
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
@@ -37,11 +50,18 @@ export function rawRequest(url: string, opts: { method?: string; headers?: Recor
  * Exact bytes over a socket (a request line no HTTP client would send: raw unicode, `..` segments left as they are,
  * malformed encodings); the reply's status and body, read until the server closes.
  */
-export function rawExchange(port: number, request: string | Buffer, timeoutMs = 15_000): Promise<{ status: number; body: string; raw: string }> {
+export function rawExchange(
+  port: number,
+  request: string | Buffer,
+  timeoutMs = 15_000,
+): Promise<{ status: number; body: string; raw: string }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
-    const timer = setTimeout(() => socket.destroy(new Error(`no reply in ${timeoutMs} ms to ${String(request).slice(0, 80)}`)), timeoutMs);
+    const timer = setTimeout(
+      () => socket.destroy(new Error(`no reply in ${timeoutMs} ms to ${String(request).slice(0, 80)}`)),
+      timeoutMs,
+    );
     socket.on('data', (c: Buffer) => chunks.push(c));
     const reply = () => {
       const raw = Buffer.concat(chunks).toString('utf8');

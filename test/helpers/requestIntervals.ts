@@ -14,7 +14,9 @@ export function intervalOf(e: RequestLogEntry): Interval {
 
 /** The most intervals open at one instant. */
 export function maxOverlap(held: readonly { start: number; end: number }[]): number {
-  const events = held.flatMap((h) => [[h.start, 1] as const, [h.end, -1] as const]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const events = held
+    .flatMap((h) => [[h.start, 1] as const, [h.end, -1] as const])
+    .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
   let now = 0;
   let max = 0;
   for (const [, delta] of events) max = Math.max(max, (now += delta));

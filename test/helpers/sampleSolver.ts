@@ -53,7 +53,12 @@ export function sampleSolver(wrong: (callKey: string, task: string) => boolean):
     match: { anyMessage: /spreadsheet\/(1001|2001-1|1002)\// },
     reply: (request) => {
       const task = taskOf(request);
-      const body = code(task, promptField(request, 'spreadsheet_path'), promptField(request, 'output_path'), wrong(request.callKey ?? '', task));
+      const body = code(
+        task,
+        promptField(request, 'spreadsheet_path'),
+        promptField(request, 'output_path'),
+        wrong(request.callKey ?? '', task),
+      );
       return `Here is the solution.\n\`\`\`python\n${body}\n\`\`\`\n`;
     },
   };

@@ -40,6 +40,8 @@ export function sandboxProcesses(workRoot: string): number {
 /** The pids of the bwrap processes of kernels whose work dir is `workDir` (killing them loses those kernels' state). */
 export function kernelProcesses(workDir: string): number[] {
   return processes()
-    .filter((p) => p.cmdline.startsWith('/usr/bin/bwrap') && p.cmdline.includes(workDir) && !p.cmdline.includes('zygote.py'))
+    .filter(
+      (p) => p.cmdline.startsWith('/usr/bin/bwrap') && p.cmdline.includes(workDir) && !p.cmdline.includes('zygote.py'),
+    )
     .map((p) => p.pid);
 }

@@ -2,7 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DevServerStartError, ensureDevServer, type DevServer, type DevServerOptions } from '../../lib/temporal/devServer';
+import {
+  DevServerStartError,
+  ensureDevServer,
+  type DevServer,
+  type DevServerOptions,
+} from '../../lib/temporal/devServer';
 import { CLUSTER_ADDRESS, onCluster, restartClusterServer, useCluster } from './cluster';
 
 export const TEST_NAMESPACE = 'sheetbench-test';
@@ -40,7 +45,16 @@ export async function startTestTemporal(
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const uiPort = await freePort();
-    const opts = { stateDir, port, uiPort, namespace: TEST_NAMESPACE, retentionDays: 30, detached: false, startTimeoutMs: 90_000, ...extra };
+    const opts = {
+      stateDir,
+      port,
+      uiPort,
+      namespace: TEST_NAMESPACE,
+      retentionDays: 30,
+      detached: false,
+      startTimeoutMs: 90_000,
+      ...extra,
+    };
     try {
       return ownedTemporal(opts, await ensureDevServer(opts));
     } catch (err) {

@@ -1,5 +1,9 @@
 /** Polls `cond` until it holds; fails naming `what` after `timeoutMs`. */
-export async function waitUntil(cond: () => boolean | Promise<boolean>, timeoutMs: number, what = 'condition'): Promise<void> {
+export async function waitUntil(
+  cond: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await cond())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -21,11 +25,20 @@ export function alive(pid: number): boolean {
  * `promise`, or a failure after `ms` naming what was waited for (and, when given, what `diagnose` finds then): a wait
  * that could hang a hook until its timeout becomes a named failure well before it.
  */
-export async function within<T>(promise: Promise<T>, ms: number, what: string, diagnose?: () => Promise<string> | string): Promise<T> {
+export async function within<T>(
+  promise: Promise<T>,
+  ms: number,
+  what: string,
+  diagnose?: () => Promise<string> | string,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(async () => {
-      const state = diagnose ? await Promise.resolve().then(diagnose).catch((err: unknown) => `(diagnosis failed: ${String(err)})`) : '';
+      const state = diagnose
+        ? await Promise.resolve()
+            .then(diagnose)
+            .catch((err: unknown) => `(diagnosis failed: ${String(err)})`)
+        : '';
       reject(new Error(`waited ${Math.round(ms / 1000)} s for ${what}${state ? `; ${state}` : ''}`));
     }, ms);
   });

@@ -51,7 +51,11 @@ export function spawnWorker(env: NodeJS.ProcessEnv): WorkerProcess {
 }
 
 /** kill -9 of `worker` (after a short grace, so calls in flight reach the model) and a fresh worker in its place. */
-export async function crashAndRespawn(worker: WorkerProcess, env: NodeJS.ProcessEnv, graceMs = 700): Promise<WorkerProcess> {
+export async function crashAndRespawn(
+  worker: WorkerProcess,
+  env: NodeJS.ProcessEnv,
+  graceMs = 700,
+): Promise<WorkerProcess> {
   await new Promise((r) => setTimeout(r, graceMs));
   worker.crash();
   await worker.exited;

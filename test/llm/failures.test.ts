@@ -27,37 +27,69 @@ async function failureFor(fault: Fault, opts: { timeoutMs?: number; maxRetryAfte
 
 describe('classifyLlmError over real HTTP faults', () => {
   it('429 → rate_limit, retryable, delay from Retry-After seconds', async () => {
-    expect(await failureFor({ kind: 'rate_limit', retryAfterSeconds: 7 })).toEqual({ class: 'rate_limit', retryable: true, retryAfterMs: 7000, status: 429 });
+    expect(await failureFor({ kind: 'rate_limit', retryAfterSeconds: 7 })).toEqual({
+      class: 'rate_limit',
+      retryable: true,
+      retryAfterMs: 7000,
+      status: 429,
+    });
   });
 
   it('429 → retry-after-ms wins over Retry-After, and the cap applies', async () => {
-    expect((await failureFor({ kind: 'rate_limit', retryAfterMs: 1500, retryAfterSeconds: 9 })).retryAfterMs).toBe(1500);
-    expect((await failureFor({ kind: 'rate_limit', retryAfterSeconds: 3600 }, { maxRetryAfterMs: 60_000 })).retryAfterMs).toBe(60_000);
+    expect((await failureFor({ kind: 'rate_limit', retryAfterMs: 1500, retryAfterSeconds: 9 })).retryAfterMs).toBe(
+      1500,
+    );
+    expect(
+      (await failureFor({ kind: 'rate_limit', retryAfterSeconds: 3600 }, { maxRetryAfterMs: 60_000 })).retryAfterMs,
+    ).toBe(60_000);
   });
 
   it('500 → provider_5xx, retryable', async () => {
-    expect(await failureFor({ kind: 'server_error' })).toMatchObject({ class: 'provider_5xx', retryable: true, status: 500 });
-    expect(await failureFor({ kind: 'server_error', status: 503 })).toMatchObject({ class: 'provider_5xx', retryable: true });
+    expect(await failureFor({ kind: 'server_error' })).toMatchObject({
+      class: 'provider_5xx',
+      retryable: true,
+      status: 500,
+    });
+    expect(await failureFor({ kind: 'server_error', status: 503 })).toMatchObject({
+      class: 'provider_5xx',
+      retryable: true,
+    });
   });
 
   it('400 → bad_request, not retryable', async () => {
-    expect(await failureFor({ kind: 'status', status: 400, message: 'Invalid value for temperature' })).toEqual({ class: 'bad_request', retryable: false, status: 400 });
+    expect(await failureFor({ kind: 'status', status: 400, message: 'Invalid value for temperature' })).toEqual({
+      class: 'bad_request',
+      retryable: false,
+      status: 400,
+    });
   });
 
   it('401 and 403 → auth, not retryable', async () => {
-    expect(await failureFor({ kind: 'status', status: 401, message: 'Incorrect API key provided' })).toMatchObject({ class: 'auth', retryable: false });
+    expect(await failureFor({ kind: 'status', status: 401, message: 'Incorrect API key provided' })).toMatchObject({
+      class: 'auth',
+      retryable: false,
+    });
     expect(await failureFor({ kind: 'status', status: 403 })).toMatchObject({ class: 'auth', retryable: false });
   });
 
   it('context-length errors → context_too_long, not retryable (by message or by code)', async () => {
-    const byMessage = { kind: 'status', status: 400, message: "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens." } as const;
+    const byMessage = {
+      kind: 'status',
+      status: 400,
+      message: "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens.",
+    } as const;
     expect(await failureFor(byMessage)).toMatchObject({ class: 'context_too_long', retryable: false });
-    expect(await failureFor({ kind: 'status', status: 400, message: 'too big', code: 'context_length_exceeded' })).toMatchObject({ class: 'context_too_long' });
+    expect(
+      await failureFor({ kind: 'status', status: 400, message: 'too big', code: 'context_length_exceeded' }),
+    ).toMatchObject({ class: 'context_too_long' });
   });
 
   it('a reply slower than the request timeout → timeout, retryable; the server logs the client as gone', async () => {
     const started = Date.now();
-    expect(await failureFor({ kind: 'slow', delayMs: 3_000 }, { timeoutMs: 300 })).toMatchObject({ class: 'timeout', retryable: true });
+    expect(await failureFor({ kind: 'slow', delayMs: 3_000 }, { timeoutMs: 300 })).toMatchObject({
+      class: 'timeout',
+      retryable: true,
+    });
     expect(Date.now() - started).toBeLessThan(2_500);
     await expect.poll(() => server.log.at(-1)?.status).toBe(499);
     expect(server.log.at(-1)?.answered).toBe(false);
@@ -74,7 +106,9 @@ describe('classifyLlmError over real HTTP faults', () => {
     expect(await failureFor({ kind: 'reset' })).toMatchObject({ class: 'connection', retryable: true });
     const closed = await startScriptedServer();
     await closed.close();
-    const err = await new OpenAiProvider({ baseUrl: closed.url, requestTimeoutMs: 2_000 }).complete(request).catch((e: unknown) => e);
+    const err = await new OpenAiProvider({ baseUrl: closed.url, requestTimeoutMs: 2_000 })
+      .complete(request)
+      .catch((e: unknown) => e);
     expect(classifyLlmError(err)).toMatchObject({ class: 'connection', retryable: true });
   });
 });
@@ -94,7 +128,12 @@ describe('classifyLlmError details', () => {
   });
 
   it('keeps the class and retryability an LlmError carries', () => {
-    expect(classifyLlmError(new LlmError('context_too_long', 'x'))).toEqual({ class: 'context_too_long', retryable: false });
-    expect(classifyLlmError(new LlmError('bad_request', 'not installed', { retryable: false }))).toMatchObject({ retryable: false });
+    expect(classifyLlmError(new LlmError('context_too_long', 'x'))).toEqual({
+      class: 'context_too_long',
+      retryable: false,
+    });
+    expect(classifyLlmError(new LlmError('bad_request', 'not installed', { retryable: false }))).toMatchObject({
+      retryable: false,
+    });
   });
 });

@@ -25,27 +25,44 @@ describe('LocalProvider (node-llama-cpp + the embedded Qwen2.5-Coder GGUF instal
     expect(reply.cached).toBe(false);
     // The model is loaded once per process: a second call pays only for the generation.
     const second = Date.now();
-    const again = await provider.complete({ model: 'local', maxTokens: 4, temperature: 0, messages: [{ role: 'user', content: 'Hi' }] });
+    const again = await provider.complete({
+      model: 'local',
+      maxTokens: 4,
+      temperature: 0,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     expect(again.usage.outputTokens).toBeLessThanOrEqual(4);
     console.log(`local model: first call ${second - started} ms (incl. load), second ${Date.now() - second} ms`);
   });
 
   it('names the fix when the model file is missing, as a non-retryable failure', async () => {
     const provider = new LocalProvider({ localModelPath: '/nonexistent/model.gguf' });
-    const err = await provider.complete({ model: 'x', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const err = await provider
+      .complete({ model: 'x', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     expect(String(err)).toMatch(/model file \/nonexistent\/model\.gguf not found.*Fix: run `bash scripts\/setup\.sh`/);
     expect(classifyLlmError(err).retryable).toBe(false);
   });
 
   it('a model name that is not an embedded model, or one not installed, is named with the fix', () => {
-    expect(() => embeddedModelPath('gpt-4o-mini')).toThrow(/gpt-4o-mini is not an embedded model \(embedded: local-qwen2\.5-coder-0\.5b, local-qwen2\.5-coder-1\.5b\); for a model behind an endpoint give --base-url/);
+    expect(() => embeddedModelPath('gpt-4o-mini')).toThrow(
+      /gpt-4o-mini is not an embedded model \(embedded: local-qwen2\.5-coder-0\.5b, local-qwen2\.5-coder-1\.5b\); for a model behind an endpoint give --base-url/,
+    );
     expect(embeddedModelPath('local')).toBe(embeddedModelPath(DEFAULT_LOCAL_MODEL));
-    expect(installCommand('local-qwen2.5-coder-1.5b')).toBe('bash scripts/setup.sh --with-model local-qwen2.5-coder-1.5b');
+    expect(installCommand('local-qwen2.5-coder-1.5b')).toBe(
+      'bash scripts/setup.sh --with-model local-qwen2.5-coder-1.5b',
+    );
   });
 
   it('the registry set-up verifies against holds the published sizes and checksums', () => {
-    expect(LOCAL_MODELS['local-qwen2.5-coder-0.5b']).toMatchObject({ bytes: 491_400_064, sha256: '1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32' });
-    expect(LOCAL_MODELS['local-qwen2.5-coder-1.5b']).toMatchObject({ bytes: 1_117_320_768, sha256: 'cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046' });
+    expect(LOCAL_MODELS['local-qwen2.5-coder-0.5b']).toMatchObject({
+      bytes: 491_400_064,
+      sha256: '1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32',
+    });
+    expect(LOCAL_MODELS['local-qwen2.5-coder-1.5b']).toMatchObject({
+      bytes: 1_117_320_768,
+      sha256: 'cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046',
+    });
     expect(LOCAL_MODELS['local-qwen2.5-coder-1.5b'].packages).toHaveLength(22);
   });
 });

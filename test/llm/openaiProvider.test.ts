@@ -13,13 +13,21 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => {
   server.log.length = 0;
-  server.setScript({ rules: [{ match: { lastUser: /task 42/ }, reply: 'print("hello")' }], fallback: 'fallback reply' });
+  server.setScript({
+    rules: [{ match: { lastUser: /task 42/ }, reply: 'print("hello")' }],
+    fallback: 'fallback reply',
+  });
 });
 
 describe('OpenAiProvider against the scripted server', () => {
   it('returns text, finish reason, usage, request id and sends the call key header', async () => {
     const reply = await provider.complete(request, { callKey: 'run1/t42/solve/0' });
-    expect(reply).toMatchObject({ text: 'print("hello")', finishReason: 'stop', model: 'scripted-model', cached: false });
+    expect(reply).toMatchObject({
+      text: 'print("hello")',
+      finishReason: 'stop',
+      model: 'scripted-model',
+      cached: false,
+    });
     // usage = ceil(chars / 4): 'Write code for task 42' is 22 chars → 6; 'print("hello")' is 14 chars → 4.
     expect(reply.usage).toEqual({ inputTokens: 6, outputTokens: 4 });
     expect(reply.requestId).toMatch(/^req_scripted_\d+$/);
@@ -30,7 +38,12 @@ describe('OpenAiProvider against the scripted server', () => {
   it('passes temperature and max_tokens from the request, falling back to the config', async () => {
     const seen: Array<number | undefined> = [];
     server.setScript({ rules: [], fallback: (r) => (seen.push(r.temperature, r.maxTokens), 'ok') });
-    const configured = new OpenAiProvider({ baseUrl: server.url, requestTimeoutMs: 5_000, temperature: 0.3, maxTokens: 77 });
+    const configured = new OpenAiProvider({
+      baseUrl: server.url,
+      requestTimeoutMs: 5_000,
+      temperature: 0.3,
+      maxTokens: 77,
+    });
     await configured.complete(request);
     await configured.complete({ ...request, temperature: 0, maxTokens: 5 });
     expect(seen).toEqual([0.3, 77, 0, 5]);

@@ -19,11 +19,27 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 const worker = path.join(__dirname, 'rateLimiterWorker.ts');
-type WorkerArgs = { count: number; holdMs: number; tokens: number; maxConcurrent?: number; tokensPerMinute?: number; windowMs?: number };
+type WorkerArgs = {
+  count: number;
+  holdMs: number;
+  tokens: number;
+  maxConcurrent?: number;
+  tokensPerMinute?: number;
+  windowMs?: number;
+};
 
 function startWorker(name: string, a: WorkerArgs): { child: ChildProcess; out: string } {
   const out = path.join(dir, `${name}.json`);
-  const args = [dir, out, a.count, a.holdMs, a.tokens, a.maxConcurrent ?? 0, a.tokensPerMinute ?? 0, a.windowMs ?? 0].map(String);
+  const args = [
+    dir,
+    out,
+    a.count,
+    a.holdMs,
+    a.tokens,
+    a.maxConcurrent ?? 0,
+    a.tokensPerMinute ?? 0,
+    a.windowMs ?? 0,
+  ].map(String);
   const child = spawn(process.execPath, ['--import', 'tsx', worker, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   return { child, out };
 }
@@ -37,7 +53,9 @@ async function runTwoWorkers(a: WorkerArgs): Promise<Held[]> {
 }
 
 function maxOverlap(held: Held[]): number {
-  const events = held.flatMap((h) => [[h.start, 1] as const, [h.end, -1] as const]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const events = held
+    .flatMap((h) => [[h.start, 1] as const, [h.end, -1] as const])
+    .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
   let now = 0;
   let max = 0;
   for (const [, delta] of events) max = Math.max(max, (now += delta));

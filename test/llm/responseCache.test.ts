@@ -9,7 +9,12 @@ let server: ScriptedServer;
 let provider: OpenAiProvider;
 let dir: string;
 let cache: ResponseCache;
-const request = { model: 'm', temperature: 0, maxTokens: 100, messages: [{ role: 'user' as const, content: 'solve task 7' }] };
+const request = {
+  model: 'm',
+  temperature: 0,
+  maxTokens: 100,
+  messages: [{ role: 'user' as const, content: 'solve task 7' }],
+};
 
 beforeAll(async () => {
   let n = 0;

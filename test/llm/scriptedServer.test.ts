@@ -5,7 +5,14 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duplicatesAnswered, duplicatesAnsweredApartFromKills, readRequestLog, scriptFromJson, startScriptedServer, type RequestLogEntry } from '../../lib/scriptedLlm';
+import {
+  duplicatesAnswered,
+  duplicatesAnsweredApartFromKills,
+  readRequestLog,
+  scriptFromJson,
+  startScriptedServer,
+  type RequestLogEntry,
+} from '../../lib/scriptedLlm';
 
 let dir: string;
 beforeAll(async () => {
@@ -17,7 +24,10 @@ function client(url: string) {
   return new OpenAI({ baseURL: url, apiKey: 'none', maxRetries: 0 });
 }
 async function ask(openai: OpenAI, content: string, callKey?: string, system?: string) {
-  const messages = [...(system ? [{ role: 'system' as const, content: system }] : []), { role: 'user' as const, content }];
+  const messages = [
+    ...(system ? [{ role: 'system' as const, content: system }] : []),
+    { role: 'user' as const, content },
+  ];
   const headers = callKey ? { 'X-Sheetbench-Call': callKey } : undefined;
   const r = await openai.chat.completions.create({ model: 'scripted', messages }, { headers });
   return r.choices[0].message.content;
@@ -72,11 +82,15 @@ describe('scripted server rules', () => {
 
   it('forgives a reply paid twice only when the first one left the server at a kill', () => {
     const kill = Date.parse('2026-11-25T12:00:10.000Z');
-    const sent = (callKey: string, atMs: number) => ({ callKey, answered: true, time: new Date(kill + atMs - 50).toISOString(), durationMs: 50 }) as RequestLogEntry;
+    const sent = (callKey: string, atMs: number) =>
+      ({ callKey, answered: true, time: new Date(kill + atMs - 50).toISOString(), durationMs: 50 }) as RequestLogEntry;
     const log = [
-      sent('lost-at-kill', -120), sent('lost-at-kill', 4_000), // in flight when the worker died: paid again, forgiven
-      sent('after-kill', 200), sent('after-kill', 4_000), // left 200 ms after the kill: the socket was not yet seen closed
-      sent('long-before', -3_000), sent('long-before', 4_000), // the worker had it for 3 s: re-paying it is a bug
+      sent('lost-at-kill', -120),
+      sent('lost-at-kill', 4_000), // in flight when the worker died: paid again, forgiven
+      sent('after-kill', 200),
+      sent('after-kill', 4_000), // left 200 ms after the kill: the socket was not yet seen closed
+      sent('long-before', -3_000),
+      sent('long-before', 4_000), // the worker had it for 3 s: re-paying it is a bug
       sent('once', -100),
     ];
     expect(duplicatesAnsweredApartFromKills(log, [kill])).toEqual(['long-before']);
@@ -85,7 +99,9 @@ describe('scripted server rules', () => {
   });
 
   it('rejects a bad script file with the path of each problem', () => {
-    expect(() => scriptFromJson({ rules: [{ match: { lastUser: '(' }, reply: 'x' }] })).toThrow(/rules\.0\.match\.lastUser: not a valid regular expression/);
+    expect(() => scriptFromJson({ rules: [{ match: { lastUser: '(' }, reply: 'x' }] })).toThrow(
+      /rules\.0\.match\.lastUser: not a valid regular expression/,
+    );
     expect(() => scriptFromJson({ rules: [{ match: {} }] })).toThrow(/rules\.0: a rule needs a reply or a fault/);
     expect(() => scriptFromJson({ rules: [{ reply: 'x', fault: { kind: 'explode' } }] })).toThrow(/rules\.0\.fault/);
   });
@@ -97,12 +113,30 @@ describe('scripted-llm CLI in another process', () => {
     const logFile = path.join(dir, 'requests.jsonl');
     await writeFile(
       scriptFile,
-      JSON.stringify({ rules: [{ match: { callKey: 'boom' }, fault: { kind: 'server_error' } }, { match: { lastUser: 'task (\\d+)' }, reply: '```python\nprint(1)\n```' }] }),
+      JSON.stringify({
+        rules: [
+          { match: { callKey: 'boom' }, fault: { kind: 'server_error' } },
+          { match: { lastUser: 'task (\\d+)' }, reply: '```python\nprint(1)\n```' },
+        ],
+      }),
     );
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'scriptedLlmCli.ts'), 'scripted-llm', '--script', scriptFile, '--log', logFile], {
-      cwd: path.resolve(__dirname, '../..'),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(__dirname, 'scriptedLlmCli.ts'),
+        'scripted-llm',
+        '--script',
+        scriptFile,
+        '--log',
+        logFile,
+      ],
+      {
+        cwd: path.resolve(__dirname, '../..'),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     try {
       const url = await firstLine(child.stdout!);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
@@ -126,9 +160,13 @@ describe('scripted-llm CLI in another process', () => {
   it('exits with a usage error naming the problem for an invalid script', async () => {
     const scriptFile = path.join(dir, 'bad.json');
     await writeFile(scriptFile, JSON.stringify({ rules: [{ reply: 'x', times: -1 }] }));
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'scriptedLlmCli.ts'), 'scripted-llm', '--script', scriptFile], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'scriptedLlmCli.ts'), 'scripted-llm', '--script', scriptFile],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     const code = await new Promise((resolve) => child.once('exit', resolve));

@@ -2,13 +2,26 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cachedComplete, OpenAiProvider, parseActions, parseToolCalls, ResponseCache, TextActionProvider, type ChatMessage, type ToolSpec } from '../../lib/llm';
+import {
+  cachedComplete,
+  OpenAiProvider,
+  parseActions,
+  parseToolCalls,
+  ResponseCache,
+  TextActionProvider,
+  type ChatMessage,
+  type ToolSpec,
+} from '../../lib/llm';
 import { readableResult } from '../../lib/llm/textActions';
 import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
 
 const calculator: ToolSpec = {
   type: 'function',
-  function: { name: 'calculator', description: 'Evaluates arithmetic', parameters: { type: 'object', properties: { expression: { type: 'string' } } } },
+  function: {
+    name: 'calculator',
+    description: 'Evaluates arithmetic',
+    parameters: { type: 'object', properties: { expression: { type: 'string' } } },
+  },
 };
 
 let server: ScriptedServer;
@@ -20,8 +33,19 @@ beforeAll(async () => {
       rules: [
         // Second request of the exchange: the tool's result is in the transcript, so answer in text.
         { match: { anyMessage: /^42$/ }, reply: (r) => `The answer is ${r.messages.at(-1)!.content}` },
-        { match: { lastUser: /text protocol/ }, reply: 'Let me compute.\n```action\n{"tool": "calculator", "args": {"expression": "6*7"}}\n```' },
-        { match: { lastUser: /6 times 7/ }, reply: (r) => ({ text: '', toolCalls: r.tools.includes('calculator') ? [{ id: 'c1', name: 'calculator', arguments: { expression: '6*7' } }] : [] }) },
+        {
+          match: { lastUser: /text protocol/ },
+          reply: 'Let me compute.\n```action\n{"tool": "calculator", "args": {"expression": "6*7"}}\n```',
+        },
+        {
+          match: { lastUser: /6 times 7/ },
+          reply: (r) => ({
+            text: '',
+            toolCalls: r.tools.includes('calculator')
+              ? [{ id: 'c1', name: 'calculator', arguments: { expression: '6*7' } }]
+              : [],
+          }),
+        },
       ],
     },
   });
@@ -33,8 +57,16 @@ describe('native tool calling through the openai client and the scripted server'
   it('sends tools, receives tool calls, and sends the tool result back as a tool message', async () => {
     const messages: ChatMessage[] = [{ role: 'user', content: 'what is 6 times 7?' }];
     const first = await provider.complete({ model: 'm', messages, tools: [calculator], toolChoice: 'auto' });
-    expect(first).toMatchObject({ text: '', finishReason: 'tool_calls', toolCalls: [{ id: 'c1', name: 'calculator', arguments: '{"expression":"6*7"}' }] });
-    const followUp: ChatMessage[] = [...messages, { role: 'assistant', content: '', toolCalls: first.toolCalls }, { role: 'tool', toolCallId: 'c1', content: '42' }];
+    expect(first).toMatchObject({
+      text: '',
+      finishReason: 'tool_calls',
+      toolCalls: [{ id: 'c1', name: 'calculator', arguments: '{"expression":"6*7"}' }],
+    });
+    const followUp: ChatMessage[] = [
+      ...messages,
+      { role: 'assistant', content: '', toolCalls: first.toolCalls },
+      { role: 'tool', toolCallId: 'c1', content: '42' },
+    ];
     const second = await provider.complete({ model: 'm', messages: followUp, tools: [calculator] });
     expect(second).toMatchObject({ text: 'The answer is 42', finishReason: 'stop' });
     expect(second.toolCalls).toBeUndefined();
@@ -45,7 +77,11 @@ describe('native tool calling through the openai client and the scripted server'
 
   it('caches replies with tool calls, keyed by the tools offered', async () => {
     const cache = new ResponseCache(mkdtempSync(path.join(os.tmpdir(), 'sb-cache-')));
-    const request = { model: 'm', messages: [{ role: 'user' as const, content: 'what is 6 times 7?' }], tools: [calculator] };
+    const request = {
+      model: 'm',
+      messages: [{ role: 'user' as const, content: 'what is 6 times 7?' }],
+      tools: [calculator],
+    };
     const before = server.log.length;
     const a = await cachedComplete(provider, cache, request, { callKey: 'k1' });
     const b = await cachedComplete(provider, cache, request, { callKey: 'k1' });
@@ -59,8 +95,16 @@ describe('native tool calling through the openai client and the scripted server'
 describe('plain-text action protocol', () => {
   it('describes the tools in the system prompt and parses action blocks into tool calls', async () => {
     const text = new TextActionProvider(provider);
-    const reply = await text.complete({ model: 'm', messages: [{ role: 'user', content: 'use the text protocol' }], tools: [calculator] });
-    expect(reply).toMatchObject({ text: 'Let me compute.', finishReason: 'tool_calls', toolCalls: [{ name: 'calculator', arguments: '{"expression":"6*7"}' }] });
+    const reply = await text.complete({
+      model: 'm',
+      messages: [{ role: 'user', content: 'use the text protocol' }],
+      tools: [calculator],
+    });
+    expect(reply).toMatchObject({
+      text: 'Let me compute.',
+      finishReason: 'tool_calls',
+      toolCalls: [{ name: 'calculator', arguments: '{"expression":"6*7"}' }],
+    });
     const sent = server.log.at(-1)!.messages;
     expect(sent[0]).toMatchObject({ role: 'system' });
     expect(sent[0].content).toContain('calculator');
@@ -68,34 +112,61 @@ describe('plain-text action protocol', () => {
   });
 
   it('keeps an unparseable action as a call with its raw text, so the tool layer can report invalid arguments', () => {
-    expect(parseActions('```action\n{not json\n```')).toEqual([{ id: 'action_0', name: 'invalid_action', arguments: '{not json' }]);
+    expect(parseActions('```action\n{not json\n```')).toEqual([
+      { id: 'action_0', name: 'invalid_action', arguments: '{not json' },
+    ]);
   });
 });
 
 describe('the forms small instruction-tuned models write tool calls in (text protocol)', () => {
   const python: ToolSpec = {
     type: 'function',
-    function: { name: 'python_execute', description: 'Runs Python', parameters: { type: 'object', properties: { code: { type: 'string' }, timeout: { type: 'number' } }, required: ['code'] } },
+    function: {
+      name: 'python_execute',
+      description: 'Runs Python',
+      parameters: {
+        type: 'object',
+        properties: { code: { type: 'string' }, timeout: { type: 'number' } },
+        required: ['code'],
+      },
+    },
   };
   const offered = [calculator, python];
 
   it("reads Qwen's own JSON form: bare, in a json fence, in <tool_call> tags", () => {
     const bare = parseToolCalls('{"name": "calculator", "arguments": {"expression": "6*7"}}', offered);
-    expect(bare).toEqual({ calls: [{ id: 'action_0', name: 'calculator', arguments: '{"expression":"6*7"}' }], rest: '' });
-    const fenced = parseToolCalls('I will compute.\n```json\n{"name": "calculator", "arguments": "{\\"expression\\": \\"1+1\\"}"}\n```', offered);
-    expect(fenced).toEqual({ calls: [{ id: 'action_0', name: 'calculator', arguments: '{"expression": "1+1"}' }], rest: 'I will compute.' });
-    const tagged = parseToolCalls('<tool_call>\n{"name": "calculator", "arguments": {"expression": "2"}}\n</tool_call>', offered);
+    expect(bare).toEqual({
+      calls: [{ id: 'action_0', name: 'calculator', arguments: '{"expression":"6*7"}' }],
+      rest: '',
+    });
+    const fenced = parseToolCalls(
+      'I will compute.\n```json\n{"name": "calculator", "arguments": "{\\"expression\\": \\"1+1\\"}"}\n```',
+      offered,
+    );
+    expect(fenced).toEqual({
+      calls: [{ id: 'action_0', name: 'calculator', arguments: '{"expression": "1+1"}' }],
+      rest: 'I will compute.',
+    });
+    const tagged = parseToolCalls(
+      '<tool_call>\n{"name": "calculator", "arguments": {"expression": "2"}}\n</tool_call>',
+      offered,
+    );
     expect(tagged.calls).toEqual([{ id: 'action_0', name: 'calculator', arguments: '{"expression":"2"}' }]);
   });
 
   it('reads a fence named after the tool as its first required text argument', () => {
     const r = parseToolCalls('Running it:\n```python_execute\nprint(1)\n```', offered);
-    expect(r).toEqual({ calls: [{ id: 'action_0', name: 'python_execute', arguments: '{"code":"print(1)"}' }], rest: 'Running it:' });
+    expect(r).toEqual({
+      calls: [{ id: 'action_0', name: 'python_execute', arguments: '{"code":"print(1)"}' }],
+      rest: 'Running it:',
+    });
   });
 
   it('runs a ```python block with python_execute, unless that code already ran (an answer repeating its code ends the loop)', () => {
     const text = 'Here is the code:\n```python\nprint(df.sum())\n```';
-    expect(parseToolCalls(text, offered).calls).toEqual([{ id: 'action_0', name: 'python_execute', arguments: '{"code":"print(df.sum())"}' }]);
+    expect(parseToolCalls(text, offered).calls).toEqual([
+      { id: 'action_0', name: 'python_execute', arguments: '{"code":"print(df.sum())"}' },
+    ]);
     expect(parseToolCalls(text, offered, new Set(['print(df.sum())'])).calls).toEqual([]);
     expect(parseToolCalls(text, [calculator]).calls).toEqual([]);
   });
@@ -108,11 +179,31 @@ describe('the forms small instruction-tuned models write tool calls in (text pro
 
   it('shows earlier calls and readable results to a step offered no tools (the answer after them)', async () => {
     const seen: ChatMessage[][] = [];
-    const inner = { name: 'spy', complete: async (r: { messages: ChatMessage[] }) => (seen.push(r.messages), { text: 'ok', finishReason: 'stop' as const, usage: { inputTokens: 0, outputTokens: 0 }, model: 'm', cached: false }) };
+    const inner = {
+      name: 'spy',
+      complete: async (r: { messages: ChatMessage[] }) => (
+        seen.push(r.messages),
+        {
+          text: 'ok',
+          finishReason: 'stop' as const,
+          usage: { inputTokens: 0, outputTokens: 0 },
+          model: 'm',
+          cached: false,
+        }
+      ),
+    };
     const messages: ChatMessage[] = [
       { role: 'user', content: 'sum?' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'action_0', name: 'python_execute', arguments: '{"code":"print(3)"}' }] },
-      { role: 'tool', toolCallId: 'action_0', content: JSON.stringify({ success: true, stdout: 'a\nb\n', stderr: '', timedOut: false }) },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'action_0', name: 'python_execute', arguments: '{"code":"print(3)"}' }],
+      },
+      {
+        role: 'tool',
+        toolCallId: 'action_0',
+        content: JSON.stringify({ success: true, stdout: 'a\nb\n', stderr: '', timedOut: false }),
+      },
     ];
     await new TextActionProvider(inner).complete({ model: 'm', messages });
     expect(seen[0].map((m) => m.role)).toEqual(['user', 'assistant', 'user']);

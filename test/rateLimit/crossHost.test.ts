@@ -30,10 +30,22 @@ describe('the LLM rate limit holds across worker processes (held by Temporal, no
     symlinkSync(rootA, rootB); // host B mounts the same store elsewhere
     env = await startE2E(
       { rules: [], fallback: copyInputReply, latencyMs: 600 },
-      { config: { run: { concurrency: 8 }, recalc: { engine: 'none' }, artifacts: { root: rootA }, llm: { sharedLimits: LIMITS, rateLimitDir: path.join(store, 'unused') } } },
+      {
+        config: {
+          run: { concurrency: 8 },
+          recalc: { engine: 'none' },
+          artifacts: { root: rootA },
+          llm: { sharedLimits: LIMITS, rateLimitDir: path.join(store, 'unused') },
+        },
+      },
     );
-    run = await startBenchmarkRun(env, { dataset: copiesOfSampleTask(rootA, TASKS), tasks: TASKS, runDir: path.join(rootA, 'run-x') });
-    for (const root of [rootA, rootB]) workers.push(spawnWorker({ ...workerProcessEnv(env), SHEETBENCH_ARTIFACTS_ROOT: root }));
+    run = await startBenchmarkRun(env, {
+      dataset: copiesOfSampleTask(rootA, TASKS),
+      tasks: TASKS,
+      runDir: path.join(rootA, 'run-x'),
+    });
+    for (const root of [rootA, rootB])
+      workers.push(spawnWorker({ ...workerProcessEnv(env), SHEETBENCH_ARTIFACTS_ROOT: root }));
     await Promise.all(workers.map((w) => w.ready));
     final = (await run.handle.result()) as RunProgress;
   }, 400_000);
@@ -42,7 +54,11 @@ describe('the LLM rate limit holds across worker processes (held by Temporal, no
     await env?.close();
   });
 
-  const calls = () => env.llm.log.filter((e) => e.status === 200).map(intervalOf).sort((a, b) => a.start - b.start);
+  const calls = () =>
+    env.llm.log
+      .filter((e) => e.status === 200)
+      .map(intervalOf)
+      .sort((a, b) => a.start - b.start);
 
   it('ran the whole run, with relative run-folder payloads, on two workers with different roots', async () => {
     expect(final.done).toBe(TASKS.length);
@@ -66,16 +82,25 @@ describe('the LLM rate limit holds across worker processes (held by Temporal, no
 
 /** A dataset of copies of the sample's first task under new ids (one LLM call each with the single agent). */
 function copiesOfSampleTask(dir: string, ids: string[]): string {
-  const [task] = JSON.parse(readFileSync(path.join(SAMPLE, 'dataset.json'), 'utf8')) as { id: number; spreadsheet_path: string }[];
+  const [task] = JSON.parse(readFileSync(path.join(SAMPLE, 'dataset.json'), 'utf8')) as {
+    id: number;
+    spreadsheet_path: string;
+  }[];
   const dataset = path.join(dir, 'dataset');
   for (const id of ids) {
     mkdirSync(path.join(dataset, 'spreadsheet', id), { recursive: true });
     for (const n of [1, 2, 3]) {
       for (const kind of ['input', 'answer']) {
-        copyFileSync(path.join(SAMPLE, task!.spreadsheet_path, `${n}_${task!.id}_${kind}.xlsx`), path.join(dataset, 'spreadsheet', id, `${n}_${id}_${kind}.xlsx`));
+        copyFileSync(
+          path.join(SAMPLE, task!.spreadsheet_path, `${n}_${task!.id}_${kind}.xlsx`),
+          path.join(dataset, 'spreadsheet', id, `${n}_${id}_${kind}.xlsx`),
+        );
       }
     }
   }
-  writeFileSync(path.join(dataset, 'dataset.json'), JSON.stringify(ids.map((id) => ({ ...task, id, spreadsheet_path: `spreadsheet/${id}` }))));
+  writeFileSync(
+    path.join(dataset, 'dataset.json'),
+    JSON.stringify(ids.map((id) => ({ ...task, id, spreadsheet_path: `spreadsheet/${id}` }))),
+  );
   return dataset;
 }

@@ -5,12 +5,24 @@ import { TemporalRateLimiter } from '../../activities/llm/sharedRateLimit';
 
 const [address, namespace, taskQueue, baseUrl, count, limitsJson] = process.argv.slice(2);
 const client = await connectClient({ address: address!, namespace: namespace! });
-const limiter = new TemporalRateLimiter({ client, taskQueue: taskQueue!, name: 'scripted', limits: JSON.parse(limitsJson!), leaseMs: 60_000 });
-const provider = createProvider({ provider: 'openai', baseUrl, apiKey: 'k', requestTimeoutMs: 30_000 }, { sharedLimiter: limiter });
+const limiter = new TemporalRateLimiter({
+  client,
+  taskQueue: taskQueue!,
+  name: 'scripted',
+  limits: JSON.parse(limitsJson!),
+  leaseMs: 60_000,
+});
+const provider = createProvider(
+  { provider: 'openai', baseUrl, apiKey: 'k', requestTimeoutMs: 30_000 },
+  { sharedLimiter: limiter },
+);
 const wallMs = await Promise.all(
   Array.from({ length: Number(count) }, async (_, i) => {
     const started = Date.now();
-    await provider.complete({ model: 'scripted', messages: [{ role: 'user', content: `call ${i}` }] }, { callKey: `p${process.pid}/${i}` });
+    await provider.complete(
+      { model: 'scripted', messages: [{ role: 'user', content: `call ${i}` }] },
+      { callKey: `p${process.pid}/${i}` },
+    );
     return Date.now() - started;
   }),
 );

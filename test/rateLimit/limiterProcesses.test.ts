@@ -23,18 +23,32 @@ describe('Temporal-held LLM rate limit across two processes', () => {
     env = await startE2E({ rules: [], fallback: 'ok', latencyMs: 400 }, { config: { recalc: { engine: 'none' } } });
     workers = await startInProcessWorkers(env, { recalc: false }); // runs the rate-limit workflow
     running = workers.run();
-    const args = [env.temporal.address, TEST_NAMESPACE, env.config.temporal.taskQueue, env.llm.url, String(CALLS_EACH), JSON.stringify(LIMITS)];
+    const args = [
+      env.temporal.address,
+      TEST_NAMESPACE,
+      env.config.temporal.taskQueue,
+      env.llm.url,
+      String(CALLS_EACH),
+      JSON.stringify(LIMITS),
+    ];
     const codes = await Promise.all(
       [0, 1].map(
         () =>
           new Promise<number | null>((resolve) => {
-            const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'limiterClient.ts'), ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
+            const child = spawn(
+              process.execPath,
+              ['--import', 'tsx', path.join(__dirname, 'limiterClient.ts'), ...args],
+              { stdio: ['ignore', 'inherit', 'inherit'] },
+            );
             child.once('exit', resolve);
           }),
       ),
     );
     expect(codes).toEqual([0, 0]);
-    calls = env.llm.log.filter((e) => e.status === 200).map(intervalOf).sort((a, b) => a.start - b.start);
+    calls = env.llm.log
+      .filter((e) => e.status === 200)
+      .map(intervalOf)
+      .sort((a, b) => a.start - b.start);
   }, 180_000);
   afterAll(async () => {
     await workers?.shutdown();

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ARRIVAL_MARGIN_MS, RateWindow, type PermitRequest, type SharedRateLimits } from '../../lib/llm/rateWindow';
 
-const req = (id: string, limits: SharedRateLimits, tokens = 10, leaseMs = 60_000): PermitRequest => ({ id, tokens, leaseMs, limits });
+const req = (id: string, limits: SharedRateLimits, tokens = 10, leaseMs = 60_000): PermitRequest => ({
+  id,
+  tokens,
+  leaseMs,
+  limits,
+});
 
-describe('RateWindow: one provider\'s shared limit', () => {
+describe("RateWindow: one provider's shared limit", () => {
   it('holds concurrent calls to maxConcurrent until a permit is released', () => {
     const w = new RateWindow();
     const limits = { maxConcurrent: 2 };

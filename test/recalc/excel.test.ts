@@ -3,7 +3,13 @@ import { mkdtemp, rm, writeFile, readFile, readdir } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import path from 'node:path';
 import os from 'node:os';
-import { ExcelRecalculator, excelScriptArgs, EXCEL_SCRIPT, type ExcelDeps, type SpawnedProcess } from '../../lib/recalc/excel';
+import {
+  ExcelRecalculator,
+  excelScriptArgs,
+  EXCEL_SCRIPT,
+  type ExcelDeps,
+  type SpawnedProcess,
+} from '../../lib/recalc/excel';
 import { quoteWindowsArg, windowsCommandLine } from '../../lib/recalc/windowsCommandLine';
 import { createRecalculator } from '../../lib/recalc/index';
 
@@ -127,16 +133,34 @@ describe('Windows command line quoting', () => {
       'C:\\tab\there\\ünïcödé.xlsx',
     ];
     for (const p of paths) {
-      const args = excelScriptArgs({ scriptPath: 'C:\\sheet bench\\recalc.ps1', inputPath: p, outputPath: `${p}.out`, materializeSpills: true });
+      const args = excelScriptArgs({
+        scriptPath: 'C:\\sheet bench\\recalc.ps1',
+        inputPath: p,
+        outputPath: `${p}.out`,
+        materializeSpills: true,
+      });
       expect(parseWindowsCommandLine(windowsCommandLine(args))).toEqual(args);
     }
   });
 
   it('builds the PowerShell arguments in the documented order', () => {
-    expect(excelScriptArgs({ scriptPath: 'S.ps1', inputPath: 'I.xlsx', outputPath: 'O.xlsx', materializeSpills: false })).toEqual([
-      '-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-File', 'S.ps1', '-Input', 'I.xlsx', '-Output', 'O.xlsx',
+    expect(
+      excelScriptArgs({ scriptPath: 'S.ps1', inputPath: 'I.xlsx', outputPath: 'O.xlsx', materializeSpills: false }),
+    ).toEqual([
+      '-NoProfile',
+      '-NonInteractive',
+      '-ExecutionPolicy',
+      'Bypass',
+      '-File',
+      'S.ps1',
+      '-Input',
+      'I.xlsx',
+      '-Output',
+      'O.xlsx',
     ]);
-    expect(excelScriptArgs({ scriptPath: 'S.ps1', inputPath: 'I', outputPath: 'O', materializeSpills: true }).at(-1)).toBe('-MaterializeSpills');
+    expect(
+      excelScriptArgs({ scriptPath: 'S.ps1', inputPath: 'I', outputPath: 'O', materializeSpills: true }).at(-1),
+    ).toBe('-MaterializeSpills');
   });
 });
 
@@ -165,7 +189,10 @@ describe('ExcelRecalculator with a fake PowerShell', () => {
       setTimeout(() => run.exit(2), 5);
     });
     const result = await ExcelRecalculator.create({}, fake.deps).recalc(input, path.join(dir, 'bad.xlsx'));
-    expect(result).toMatchObject({ ok: false, error: expect.stringMatching(/^Excel could not open the workbook: .*corrupt/) });
+    expect(result).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^Excel could not open the workbook: .*corrupt/),
+    });
   });
 
   it('fails when the script exits 0 without writing the output', async () => {
@@ -176,10 +203,17 @@ describe('ExcelRecalculator with a fake PowerShell', () => {
   });
 
   it('reports an unknown exit code and a PowerShell that cannot start', async () => {
-    const odd = await ExcelRecalculator.create({}, fakeDeps((run) => run.exit(77)).deps).recalc(input, path.join(dir, 'odd.xlsx'));
+    const odd = await ExcelRecalculator.create({}, fakeDeps((run) => run.exit(77)).deps).recalc(
+      input,
+      path.join(dir, 'odd.xlsx'),
+    );
     expect(odd.error).toBe('PowerShell exited with code 77');
     const noShell: ExcelDeps = {
-      spawn: () => ({ stdout: new PassThrough(), stderr: new PassThrough(), exited: Promise.resolve({ code: null, error: 'spawn powershell.exe ENOENT' }) }),
+      spawn: () => ({
+        stdout: new PassThrough(),
+        stderr: new PassThrough(),
+        exited: Promise.resolve({ code: null, error: 'spawn powershell.exe ENOENT' }),
+      }),
       killTree: async () => undefined,
     };
     const missing = await ExcelRecalculator.create({}, noShell).recalc(input, path.join(dir, 'none.xlsx'));
@@ -194,7 +228,10 @@ describe('ExcelRecalculator with a fake PowerShell', () => {
 
     const result = await ExcelRecalculator.create({}, fake.deps).recalc(input, output, { timeoutMs: 100 });
 
-    expect(result).toMatchObject({ ok: false, error: 'timed out after 100 ms; killed PowerShell and EXCEL.EXE (pid 4242)' });
+    expect(result).toMatchObject({
+      ok: false,
+      error: 'timed out after 100 ms; killed PowerShell and EXCEL.EXE (pid 4242)',
+    });
     expect(fake.killed.sort()).toEqual([fake.runs[0].proc.pid, 4242].sort());
     expect(await readdir(dir)).not.toContain('hung.xlsx');
   });
@@ -219,7 +256,10 @@ describe('ExcelRecalculator with a fake PowerShell', () => {
   it('fails a missing input without starting PowerShell, and refuses work after close()', async () => {
     const fake = fakeDeps(excelSucceeds);
     const excel = ExcelRecalculator.create({}, fake.deps);
-    expect(await excel.recalc(path.join(dir, 'nope.xlsx'), path.join(dir, 'x.xlsx'))).toMatchObject({ ok: false, error: expect.stringContaining('input file not found') });
+    expect(await excel.recalc(path.join(dir, 'nope.xlsx'), path.join(dir, 'x.xlsx'))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('input file not found'),
+    });
     await excel.close();
     expect((await excel.recalc(input, path.join(dir, 'y.xlsx'))).error).toBe('the recalculator is closed');
     expect(fake.runs).toHaveLength(0);

@@ -37,13 +37,18 @@ function groupAlive(pgid: number): boolean {
 }
 
 async function exists(p: string): Promise<boolean> {
-  return access(p).then(() => true, () => false);
+  return access(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 describe('LibreOffice recalculator (persistent soffice over UNO)', () => {
   it('writes cached values for formulas stored without them', async () => {
     await writeWorkbook(file('plain.xlsx'), {
-      A1: 2, A2: 3, A3: 'x',
+      A1: 2,
+      A2: 3,
+      A3: 'x',
       B1: formula('SUM(A1:A2)'),
       B2: formula('A1*A2+0.5'),
       B3: formula('A3&"-"&A1'),
@@ -54,12 +59,22 @@ describe('LibreOffice recalculator (persistent soffice over UNO)', () => {
     const result = await recalc.recalc(file('plain.xlsx'), file('plain-out.xlsx'));
 
     expect(result).toMatchObject({ ok: true, engine: 'libreoffice' });
-    expect(await cachedResults(file('plain-out.xlsx'), ['B1', 'B2', 'B3', 'B4'])).toEqual({ B1: 5, B2: 6.5, B3: 'x-2', B4: 'big' });
+    expect(await cachedResults(file('plain-out.xlsx'), ['B1', 'B2', 'B3', 'B4'])).toEqual({
+      B1: 5,
+      B2: 6.5,
+      B3: 'x-2',
+      B4: 'big',
+    });
   });
 
   it('computes XLOOKUP (LibreOffice 25.x)', async () => {
     await writeWorkbook(file('xlookup.xlsx'), {
-      D1: 'k1', E1: 10, D2: 'k2', E2: 20, D3: 'k3', E3: 30,
+      D1: 'k1',
+      E1: 10,
+      D2: 'k2',
+      E2: 20,
+      D3: 'k3',
+      E3: 30,
       B1: formula('_xlfn.XLOOKUP("k2",D1:D3,E1:E3)'),
       B2: formula('_xlfn.XLOOKUP("zz",D1:D3,E1:E3,"none")'),
     });
@@ -73,7 +88,15 @@ describe('LibreOffice recalculator (persistent soffice over UNO)', () => {
 
     // Control: LibreOffice's default convert keeps the stale cache, so the assertion below really tests calculateAll().
     const profile = pathToFileURL(path.join(dir, 'convert-profile')).href;
-    await run('soffice', [`-env:UserInstallation=${profile}`, '--headless', '--convert-to', 'xlsx', '--outdir', path.join(dir, 'converted'), file('tampered.xlsx')]);
+    await run('soffice', [
+      `-env:UserInstallation=${profile}`,
+      '--headless',
+      '--convert-to',
+      'xlsx',
+      '--outdir',
+      path.join(dir, 'converted'),
+      file('tampered.xlsx'),
+    ]);
     expect(await cachedResults(path.join(dir, 'converted', 'tampered.xlsx'), ['B1'])).toEqual({ B1: 999 });
 
     const result = await recalc.recalc(file('tampered.xlsx'), file('tampered-out.xlsx'));
@@ -100,9 +123,13 @@ describe('LibreOffice recalculator (persistent soffice over UNO)', () => {
     const missing = await recalc.recalc(file('no-such.xlsx'), file('missing-out.xlsx'));
 
     expect(garbage).toMatchObject({ ok: false, error: expect.stringMatching(/load failed|not open as a spreadsheet/) });
-    expect(truncated).toMatchObject({ ok: false, error: expect.stringMatching(/load failed|not open as a spreadsheet/) });
+    expect(truncated).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/load failed|not open as a spreadsheet/),
+    });
     expect(missing).toMatchObject({ ok: false, error: expect.stringContaining('input file not found') });
-    for (const out of ['garbage-out.xlsx', 'truncated-out.xlsx', 'missing-out.xlsx']) expect(await exists(file(out))).toBe(false);
+    for (const out of ['garbage-out.xlsx', 'truncated-out.xlsx', 'missing-out.xlsx'])
+      expect(await exists(file(out))).toBe(false);
 
     const after = await recalc.recalc(file('good.xlsx'), file('good-out.xlsx'));
     expect(after.ok).toBe(true);
@@ -184,20 +211,29 @@ describe('LibreOffice recalculator pool and lifecycle', () => {
     const results = await Promise.all(names.map((name) => pool.recalc(file(name), file(`pool-${name}`))));
 
     expect(results.every((r) => r.ok)).toBe(true);
-    for (const [i, name] of names.entries()) expect(await cachedResults(file(`pool-${name}`), ['B1'])).toEqual({ B1: 1000 + i });
+    for (const [i, name] of names.entries())
+      expect(await cachedResults(file(`pool-${name}`), ['B1'])).toEqual({ B1: 1000 + i });
     expect(pool.pool.map((instance) => instance.starts)).toEqual([1, 1]);
     const groups = pool.pool.map((instance) => instance.processGroupId!);
     await pool.close();
     expect(groups.map(groupAlive)).toEqual([false, false]);
     expect(await exists(pool.profileRoot)).toBe(false);
-    expect(await pool.recalc(file('p0.xlsx'), file('closed.xlsx'))).toMatchObject({ ok: false, error: 'the recalculator is closed' });
+    expect(await pool.recalc(file('p0.xlsx'), file('closed.xlsx'))).toMatchObject({
+      ok: false,
+      error: 'the recalculator is closed',
+    });
   });
 
   it('reports a missing soffice binary as a start failure', async () => {
-    const broken = createRecalculator('libreoffice', { libreoffice: { sofficePath: path.join(dir, 'no-soffice-here') } });
+    const broken = createRecalculator('libreoffice', {
+      libreoffice: { sofficePath: path.join(dir, 'no-soffice-here') },
+    });
     const result = await broken.recalc(file('good.xlsx'), file('never.xlsx'));
     await broken.close();
-    expect(result).toMatchObject({ ok: false, error: expect.stringMatching(/^LibreOffice did not start: soffice could not run/) });
+    expect(result).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^LibreOffice did not start: soffice could not run/),
+    });
   });
 
   it('rejects invalid options with a clear error', () => {

@@ -37,7 +37,11 @@ describe('SerialQueue', () => {
   it('counts queued and running jobs, and drain() waits for them', async () => {
     const queue = new SerialQueue();
     let finished = 0;
-    for (let i = 0; i < 3; i++) queue.run(async () => { await sleep(5); finished++; });
+    for (let i = 0; i < 3; i++)
+      queue.run(async () => {
+        await sleep(5);
+        finished++;
+      });
     expect(queue.pending).toBe(3);
     await queue.drain();
     expect(finished).toBe(3);

@@ -38,7 +38,9 @@ import { startAnalysisEnv, waitForTurn } from '../helpers/analysis';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
-const MODE = ['conversation', 'dsbench', 'standalone', 'handover'].includes(process.argv[2]) ? process.argv[2] : 'spreadsheet';
+const MODE = ['conversation', 'dsbench', 'standalone', 'handover'].includes(process.argv[2])
+  ? process.argv[2]
+  : 'spreadsheet';
 /**
  * Fixture generation. Spreadsheet runs: v1 one child start per workflow task; v2 batched child starts; v3 task
  * workflows started by name, local bookkeeping activities, a solution's test cases in one activity, the Stage attribute
@@ -51,7 +53,10 @@ const MODE = ['conversation', 'dsbench', 'standalone', 'handover'].includes(proc
  * (tasks unchanged: their v9 fixtures are v8's generation).
  */
 /** The generations of workflows/versions.ts: spreadsheet runs v9 (tasks v8), DSBench v4, conversations (and their analysis task) v5. */
-const VERSION = (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ?? ({ spreadsheet: 'v9', handover: 'v9', dsbench: 'v4' } as Record<string, string>)[MODE] ?? 'v5';
+const VERSION =
+  (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ??
+  ({ spreadsheet: 'v9', handover: 'v9', dsbench: 'v4' } as Record<string, string>)[MODE] ??
+  'v5';
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
 const DSBENCH_SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/dsbench-sample');
 
@@ -63,13 +68,20 @@ async function writeHistory(client: Client, workflowId: string, name: string): P
 
 async function recordConversation(): Promise<void> {
   const suite = await loadAnalysisSuite(ANALYSIS);
-  const env = await startE2E({ rules: [], fallback: referenceAnalyst(suite.dir, suite.tasks, '') }, { config: { recalc: { engine: 'none' } } });
+  const env = await startE2E(
+    { rules: [], fallback: referenceAnalyst(suite.dir, suite.tasks, '') },
+    { config: { recalc: { engine: 'none' } } },
+  );
   try {
     const run = await startBenchmarkRun(env, { dataset: ANALYSIS, agent: 'auto', tasks: ['a01'] });
     await runToEnd(env, run);
     const taskWorkflowId = `${run.runId}/task/a01`;
     await writeHistory(env.client, taskWorkflowId, `${VERSION}-analysis-task-a01.history.bin`);
-    await writeHistory(env.client, conversationWorkflowId(requestConversationId(taskWorkflowId)), `${VERSION}-conversation-a01.history.bin`);
+    await writeHistory(
+      env.client,
+      conversationWorkflowId(requestConversationId(taskWorkflowId)),
+      `${VERSION}-conversation-a01.history.bin`,
+    );
   } finally {
     await env.close();
   }
@@ -81,7 +93,9 @@ async function recordDsbench(): Promise<void> {
     const run = await startBenchmarkRun(env, { dataset: DSBENCH_SAMPLE, agent: 'model-only', limit: 1 });
     await runToEnd(env, run);
     const history = await env.client.workflow.getHandle(run.runId).fetchHistory();
-    const child = history.events?.find((e) => e.childWorkflowExecutionStartedEventAttributes)?.childWorkflowExecutionStartedEventAttributes;
+    const child = history.events?.find(
+      (e) => e.childWorkflowExecutionStartedEventAttributes,
+    )?.childWorkflowExecutionStartedEventAttributes;
     if (!child?.workflowExecution?.workflowId) throw new Error('the DSBench run started no task workflow');
     await writeHistory(env.client, run.runId, `${VERSION}-dsbench-run.history.bin`);
     await writeHistory(env.client, child.workflowExecution.workflowId, `${VERSION}-dsbench-task.history.bin`);
@@ -116,17 +130,35 @@ async function recordStandaloneConversation(): Promise<void> {
 async function recordHandOver(): Promise<void> {
   const slow = '57105';
   const env = await startE2E(
-    { rules: [...Object.values(DEV20_SOLUTIONS), { name: 'slow', match: { anyMessage: new RegExp(`spreadsheet/${slow}/`) }, reply: 'no code', delayMs: 120_000 }], fallback: 'No code this time.' },
-    { config: { recalc: { engine: 'none' }, run: { concurrency: 4 } }, devServer: { tuning: devServerConfigSchema.parse({ dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 60 } }) } },
+    {
+      rules: [
+        ...Object.values(DEV20_SOLUTIONS),
+        { name: 'slow', match: { anyMessage: new RegExp(`spreadsheet/${slow}/`) }, reply: 'no code', delayMs: 120_000 },
+      ],
+      fallback: 'No code this time.',
+    },
+    {
+      config: { recalc: { engine: 'none' }, run: { concurrency: 4 } },
+      devServer: {
+        tuning: devServerConfigSchema.parse({ dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 60 } }),
+      },
+    },
   );
   const serving = await serveWith(env);
   try {
-    const run = await startBenchmarkRun(env, { dataset: DEV20, tasks: [slow, '57232', '18645', '39604', '17251', '50066', '59259', '38985', '54057'] });
+    const run = await startBenchmarkRun(env, {
+      dataset: DEV20,
+      tasks: [slow, '57232', '18645', '39604', '17251', '50066', '59259', '38985', '54057'],
+    });
     const slowHandle = env.client.workflow.getHandle(`${run.runId}/task/${slow}`);
-    await waitUntil(async () => {
-      const events = (await slowHandle.fetchHistory().catch(() => ({ events: [] }))).events ?? [];
-      return events.some((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'handOver');
-    }, 120_000, 'the slow task to be handed over');
+    await waitUntil(
+      async () => {
+        const events = (await slowHandle.fetchHistory().catch(() => ({ events: [] }))).events ?? [];
+        return events.some((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'handOver');
+      },
+      120_000,
+      'the slow task to be handed over',
+    );
     await slowHandle.terminate('recording: a handed-over task ends without a result');
     await run.handle.result();
     let n = 0;
@@ -149,11 +181,19 @@ async function main(): Promise<void> {
   if (MODE === 'dsbench') return recordDsbench();
   const env = await startE2E({ rules: [...copilot797(), ...Object.values(DEV20_SOLUTIONS)] });
   try {
-    for (const [agent, tasks] of [['single', ['39604', '599-9']], ['sheetcopilot', ['79-7']]] as const) {
+    for (const [agent, tasks] of [
+      ['single', ['39604', '599-9']],
+      ['sheetcopilot', ['79-7']],
+    ] as const) {
       const run = await startBenchmarkRun(env, { dataset: DEV20, agent, tasks: [...tasks] });
       await runToEnd(env, run);
       const ids = [run.runId, ...tasks.map((t) => `${run.runId}/task/${t}`)];
-      for (const id of ids) await writeHistory(env.client, id, `${VERSION}-${agent}-${id === run.runId ? 'run' : `task-${id.split('/').pop()}`}.history.bin`);
+      for (const id of ids)
+        await writeHistory(
+          env.client,
+          id,
+          `${VERSION}-${agent}-${id === run.runId ? 'run' : `task-${id.split('/').pop()}`}.history.bin`,
+        );
     }
   } finally {
     await env.close();

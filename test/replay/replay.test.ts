@@ -8,16 +8,21 @@ import { workflowBundle } from '../../workers/workflowBundle';
 import { CURRENT } from '../../workflows/versions';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
-const events = (f: string) => proto.temporal.api.history.v1.History.decode(readFileSync(path.join(DIR, f))).events ?? [];
+const events = (f: string) =>
+  proto.temporal.api.history.v1.History.decode(readFileSync(path.join(DIR, f))).events ?? [];
 const patchIds = (f: string) =>
   events(f).flatMap((e) => {
     const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
     return data ? [(JSON.parse(Buffer.from(data).toString()) as { id: string }).id] : [];
   });
-const activityTypes = (f: string) => events(f).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+const activityTypes = (f: string) =>
+  events(f).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
 const localActivityTypesOf = (f: string) =>
   events(f).flatMap((e) => {
-    const data = e.markerRecordedEventAttributes?.markerName === 'core_local_activity' ? e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data : undefined;
+    const data =
+      e.markerRecordedEventAttributes?.markerName === 'core_local_activity'
+        ? e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data
+        : undefined;
     return data ? [(JSON.parse(Buffer.from(data).toString()) as { activity_type: string }).activity_type] : [];
   });
 
@@ -29,30 +34,61 @@ describe('recorded workflow histories replay on the current code', () => {
   const files = readdirSync(DIR).filter((f) => f.endsWith('.history.bin'));
 
   it('has histories of run and task workflows for the single agent and SheetCopilot, from each workflow version, and of the analysis and DSBench benchmarks', () => {
-    const names = ['sheetcopilot-run', 'sheetcopilot-task-79-7', 'single-run', 'single-task-39604', 'single-task-599-9'];
-    const others = ['v1', 'v2', 'v3', 'v4'].flatMap((v) => ['analysis-task-a01', 'conversation-a01', 'dsbench-run', 'dsbench-task'].map((n) => `${v}-${n}.history.bin`));
+    const names = [
+      'sheetcopilot-run',
+      'sheetcopilot-task-79-7',
+      'single-run',
+      'single-task-39604',
+      'single-task-599-9',
+    ];
+    const others = ['v1', 'v2', 'v3', 'v4'].flatMap((v) =>
+      ['analysis-task-a01', 'conversation-a01', 'dsbench-run', 'dsbench-task'].map((n) => `${v}-${n}.history.bin`),
+    );
     // Recorded by the code as it was just before the layout move (688f6cf): a multi-round run with kernel sessions, and
     // a conversation of two turns (auto, then reflection) as `serve` makes one.
-    const beforeLayout = ['pre-layout-conversation', 'pre-layout-row-exec-run', 'pre-layout-row-exec-task-39604', 'v4-standalone-conversation'].map((n) => `${n}.history.bin`);
+    const beforeLayout = [
+      'pre-layout-conversation',
+      'pre-layout-row-exec-run',
+      'pre-layout-row-exec-task-39604',
+      'v4-standalone-conversation',
+    ].map((n) => `${n}.history.bin`);
     // Conversations of the 'conversation-v2' generation: under an analysis task, and as `serve` makes one.
-    const conversationV2 = ['v5-analysis-task-a01', 'v5-conversation-a01', 'v5-standalone-conversation'].map((n) => `${n}.history.bin`);
+    const conversationV2 = ['v5-analysis-task-a01', 'v5-conversation-a01', 'v5-standalone-conversation'].map(
+      (n) => `${n}.history.bin`,
+    );
     // v9: both executions of a run that continued as new with a task in flight (handed over, then terminated).
     const handOver = ['v9-handover-run-1.history.bin', 'v9-handover-run-2.history.bin'];
-    expect(files.sort()).toEqual([...others, ...beforeLayout, ...conversationV2, ...handOver, ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9'].flatMap((v) => names.map((n) => `${v}-${n}.history.bin`))].sort());
+    expect(files.sort()).toEqual(
+      [
+        ...others,
+        ...beforeLayout,
+        ...conversationV2,
+        ...handOver,
+        ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9'].flatMap((v) =>
+          names.map((n) => `${v}-${n}.history.bin`),
+        ),
+      ].sort(),
+    );
   });
 
   it('covers the patched paths: v3 task workflows use local bookkeeping and run the test cases in one activity, v4 ones recalculate in one activity, v5 ones score in a local activity, v6 ones take all under one patch and report by local activity, v7 runs read their tasks by completion; v3 and DSBench runs start tasks by name', () => {
     const patches = patchIds;
     const activities = activityTypes;
-    const localActivities = (f: string) => events(f).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
-    for (const task of ['v3-single-task-39604', 'v3-single-task-599-9', 'v3-sheetcopilot-task-79-7'].map((n) => `${n}.history.bin`)) {
+    const localActivities = (f: string) =>
+      events(f).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
+    for (const task of ['v3-single-task-39604', 'v3-single-task-599-9', 'v3-sheetcopilot-task-79-7'].map(
+      (n) => `${n}.history.bin`,
+    )) {
       expect(patches(task), task).toEqual(['local-bookkeeping', 'test-cases-in-one-activity']);
       expect(localActivities(task), task).toBeGreaterThan(0);
       expect(activities(task), task).not.toContain('prepareTask');
     }
     // SheetCopilot runs every test case inside its own final stage; the single agent leaves them all to the batch.
     for (const task of ['v3-single-task-39604.history.bin', 'v3-single-task-599-9.history.bin']) {
-      expect(activities(task).filter((a) => a === 'executeOnTestCases'), task).toHaveLength(1);
+      expect(
+        activities(task).filter((a) => a === 'executeOnTestCases'),
+        task,
+      ).toHaveLength(1);
       expect(activities(task), task).not.toContain('executeSolution');
     }
     for (const run of ['v3-single-run.history.bin', 'v3-sheetcopilot-run.history.bin', 'v1-dsbench-run.history.bin']) {
@@ -60,13 +96,26 @@ describe('recorded workflow histories replay on the current code', () => {
     }
     // v4: a task's outputs recalculated in one activity; v3 still took one activity per output.
     for (const task of ['v4-single-task-39604.history.bin', 'v4-single-task-599-9.history.bin']) {
-      expect(patches(task), task).toEqual(['local-bookkeeping', 'test-cases-in-one-activity', 'recalc-in-one-activity']);
-      expect(activities(task).filter((a) => a.startsWith('recalc')), task).toEqual(['recalcWorkbooks']);
+      expect(patches(task), task).toEqual([
+        'local-bookkeeping',
+        'test-cases-in-one-activity',
+        'recalc-in-one-activity',
+      ]);
+      expect(
+        activities(task).filter((a) => a.startsWith('recalc')),
+        task,
+      ).toEqual(['recalcWorkbooks']);
     }
-    expect(activities('v3-single-task-39604.history.bin').filter((a) => a.startsWith('recalc'))).toEqual(['recalcWorkbook', 'recalcWorkbook', 'recalcWorkbook']);
+    expect(activities('v3-single-task-39604.history.bin').filter((a) => a.startsWith('recalc'))).toEqual([
+      'recalcWorkbook',
+      'recalcWorkbook',
+      'recalcWorkbook',
+    ]);
     // v5: scoring runs as a local activity (SheetCopilot too); v4 still scheduled it as an activity.
     const localActivityTypes = localActivityTypesOf;
-    for (const task of ['v5-single-task-39604', 'v5-single-task-599-9', 'v5-sheetcopilot-task-79-7'].map((n) => `${n}.history.bin`)) {
+    for (const task of ['v5-single-task-39604', 'v5-single-task-599-9', 'v5-sheetcopilot-task-79-7'].map(
+      (n) => `${n}.history.bin`,
+    )) {
       expect(patches(task), task).toContain('local-scoring');
       expect(localActivityTypes(task), task).toContain('scoreTask');
       expect(activities(task), task).not.toContain('scoreTask');
@@ -74,15 +123,26 @@ describe('recorded workflow histories replay on the current code', () => {
     expect(activities('v4-single-task-39604.history.bin')).toContain('scoreTask');
     // v6: one patch marker for all of it; the done signal goes out from a local activity, not as a signal command; the
     // single agent opened no kernel session, so none is closed; v5 still signalled by command and closed sessions.
-    const signalCommands = (f: string) => events(f).filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName === 'taskDone').length;
-    for (const task of ['v6-single-task-39604', 'v6-single-task-599-9', 'v6-sheetcopilot-task-79-7'].map((n) => `${n}.history.bin`)) {
+    const signalCommands = (f: string) =>
+      events(f).filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName === 'taskDone')
+        .length;
+    for (const task of ['v6-single-task-39604', 'v6-single-task-599-9', 'v6-sheetcopilot-task-79-7'].map(
+      (n) => `${n}.history.bin`,
+    )) {
       expect(patches(task), task).toEqual(['task-paths-v6']);
       expect(localActivityTypes(task).slice(-3), task).toEqual(['scoreTask', 'recordTaskResult', 'reportTaskDone']);
       expect(signalCommands(task), task).toBe(0);
     }
     // Nor are the outputs listed by a local activity: they come with the prepared task.
-    expect(localActivityTypes('v6-single-task-39604.history.bin')).toEqual(['prepareTask', 'scoreTask', 'recordTaskResult', 'reportTaskDone']);
-    expect(localActivityTypes('v5-single-task-39604.history.bin')).toEqual(expect.arrayContaining(['closeSessions', 'outputPaths']));
+    expect(localActivityTypes('v6-single-task-39604.history.bin')).toEqual([
+      'prepareTask',
+      'scoreTask',
+      'recordTaskResult',
+      'reportTaskDone',
+    ]);
+    expect(localActivityTypes('v5-single-task-39604.history.bin')).toEqual(
+      expect.arrayContaining(['closeSessions', 'outputPaths']),
+    );
     expect(signalCommands('v5-single-task-39604.history.bin')).toBe(1);
     // DSBench and analysis tasks: v2 reports by local activity behind its own patch, v1 by signal command.
     for (const task of ['dsbench-task', 'analysis-task-a01']) {
@@ -93,23 +153,33 @@ describe('recorded workflow histories replay on the current code', () => {
     }
     // v7 runs (and v3 DSBench and analysis tasks): the run reads each task's summary from its completion; the task
     // sends nothing, and the run gets no taskDone signal.
-    const doneSignals = (f: string) => events(f).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'taskDone').length;
-    const childCompletions = (f: string) => events(f).filter((e) => e.childWorkflowExecutionCompletedEventAttributes).length;
+    const doneSignals = (f: string) =>
+      events(f).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'taskDone').length;
+    const childCompletions = (f: string) =>
+      events(f).filter((e) => e.childWorkflowExecutionCompletedEventAttributes).length;
     for (const run of ['v7-single-run', 'v7-sheetcopilot-run', 'v3-dsbench-run'].map((n) => `${n}.history.bin`)) {
       expect(patches(run), run).toContain('tasks-report-by-completion');
       expect(doneSignals(run), run).toBe(0);
       expect(childCompletions(run), run).toBeGreaterThan(0);
     }
     expect(doneSignals('v6-single-run.history.bin')).toBe(2);
-    expect(localActivityTypes('v7-single-task-39604.history.bin')).toEqual(['prepareTask', 'scoreTask', 'recordTaskResult']);
+    expect(localActivityTypes('v7-single-task-39604.history.bin')).toEqual([
+      'prepareTask',
+      'scoreTask',
+      'recordTaskResult',
+    ]);
     expect(localActivityTypes('v7-sheetcopilot-task-79-7.history.bin')).not.toContain('reportTaskDone');
-    for (const task of ['dsbench-task', 'analysis-task-a01']) expect(localActivityTypes(`v3-${task}.history.bin`), task).toEqual([]);
-    const started = (f: string) => events(f).flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name ?? []);
+    for (const task of ['dsbench-task', 'analysis-task-a01'])
+      expect(localActivityTypes(`v3-${task}.history.bin`), task).toEqual([]);
+    const started = (f: string) =>
+      events(f).flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name ?? []);
     expect(started('v1-dsbench-run.history.bin')).toEqual(['dsbenchTask']);
-    expect(events('v1-dsbench-task.history.bin')[0].workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('dsbenchTask');
+    expect(events('v1-dsbench-task.history.bin')[0].workflowExecutionStartedEventAttributes?.workflowType?.name).toBe(
+      'dsbenchTask',
+    );
   });
 
-  it('current generations (workflows/versions.ts) record one marker each and take the newest paths; the analysis task gets its turn as its child conversation\'s result', () => {
+  it("current generations (workflows/versions.ts) record one marker each and take the newest paths; the analysis task gets its turn as its child conversation's result", () => {
     for (const [file, marker] of [
       ['v8-single-run', 'benchmark-run-v8'],
       ['v8-sheetcopilot-run', 'benchmark-run-v8'],
@@ -123,53 +193,106 @@ describe('recorded workflow histories replay on the current code', () => {
       ['v5-analysis-task-a01', 'analysis-task-v4'],
       ['v5-conversation-a01', 'conversation-v2'],
       ['v5-standalone-conversation', 'conversation-v2'],
-    ]) expect(patchIds(`${file}.history.bin`), file).toEqual([marker]);
+    ])
+      expect(patchIds(`${file}.history.bin`), file).toEqual([marker]);
     // A v8 task takes v7's commands: the outputs recalculated in one activity, scoring and records local, nothing signalled.
-    expect(activityTypes('v8-single-task-39604.history.bin')).toEqual(activityTypes('v7-single-task-39604.history.bin'));
-    expect(localActivityTypesOf('v8-single-task-39604.history.bin')).toEqual(['prepareTask', 'scoreTask', 'recordTaskResult']);
+    expect(activityTypes('v8-single-task-39604.history.bin')).toEqual(
+      activityTypes('v7-single-task-39604.history.bin'),
+    );
+    expect(localActivityTypesOf('v8-single-task-39604.history.bin')).toEqual([
+      'prepareTask',
+      'scoreTask',
+      'recordTaskResult',
+    ]);
     // The run reads its tasks by completion, by type name.
-    expect(events('v8-single-run.history.bin').filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'taskDone')).toHaveLength(0);
+    expect(
+      events('v8-single-run.history.bin').filter(
+        (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'taskDone',
+      ),
+    ).toHaveLength(0);
     // v9: a run with no task handed over takes v8's commands; the execution that got one watches it (and it was terminated).
     expect(activityTypes('v9-single-run.history.bin')).toEqual(activityTypes('v8-single-run.history.bin'));
     const handOver = ['v9-handover-run-1.history.bin', 'v9-handover-run-2.history.bin'];
     for (const f of handOver) expect(patchIds(f), f).toEqual(['benchmark-run-v9']);
-    expect(handOver.map((f) => activityTypes(f).filter((a) => a === 'watchHandedOverTasks').length).sort()).toEqual([0, 1]);
-    expect(events('v4-dsbench-run.history.bin').flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name ?? [])).toEqual(['dsbenchTask']);
+    expect(handOver.map((f) => activityTypes(f).filter((a) => a === 'watchHandedOverTasks').length).sort()).toEqual([
+      0, 1,
+    ]);
+    expect(
+      events('v4-dsbench-run.history.bin').flatMap(
+        (e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name ?? [],
+      ),
+    ).toEqual(['dsbenchTask']);
     // No activity sends the request or polls the event log: the request is the child's input, the turn its result.
-    expect(activityTypes('v4-analysis-task-a01.history.bin')).toEqual(['prepareAnalysisRequest', 'recordAnalysisResult']);
-    expect(activityTypes('v3-analysis-task-a01.history.bin')).toEqual(expect.arrayContaining(['sendAnalysisRequest', 'awaitAnalysisTurn']));
-    expect(events('v4-analysis-task-a01.history.bin').some((e) => e.childWorkflowExecutionCompletedEventAttributes)).toBe(true);
-    expect(events('v4-conversation-a01.history.bin').some((e) => e.workflowExecutionUpdateAcceptedEventAttributes || e.workflowExecutionSignaledEventAttributes)).toBe(false);
-    expect(events('v4-analysis-task-a01.history.bin').length).toBeLessThan(events('v3-analysis-task-a01.history.bin').length);
+    expect(activityTypes('v4-analysis-task-a01.history.bin')).toEqual([
+      'prepareAnalysisRequest',
+      'recordAnalysisResult',
+    ]);
+    expect(activityTypes('v3-analysis-task-a01.history.bin')).toEqual(
+      expect.arrayContaining(['sendAnalysisRequest', 'awaitAnalysisTurn']),
+    );
+    expect(
+      events('v4-analysis-task-a01.history.bin').some((e) => e.childWorkflowExecutionCompletedEventAttributes),
+    ).toBe(true);
+    expect(
+      events('v4-conversation-a01.history.bin').some(
+        (e) => e.workflowExecutionUpdateAcceptedEventAttributes || e.workflowExecutionSignaledEventAttributes,
+      ),
+    ).toBe(false);
+    expect(events('v4-analysis-task-a01.history.bin').length).toBeLessThan(
+      events('v3-analysis-task-a01.history.bin').length,
+    );
   });
 
   it('has a conversation turn (pattern auto: the sendMessage update, model steps, a tool call, the end of the turn) under its analysis task', () => {
     const activities = activityTypes;
-    expect(activities('v1-conversation-a01.history.bin')).toEqual(expect.arrayContaining(['conversationModelStep', 'conversationToolCall', 'conversationFinishTurn']));
-    expect(events('v1-conversation-a01.history.bin').some((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toBe(true);
-    expect(events('v1-analysis-task-a01.history.bin').some((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name === 'conversation')).toBe(true);
+    expect(activities('v1-conversation-a01.history.bin')).toEqual(
+      expect.arrayContaining(['conversationModelStep', 'conversationToolCall', 'conversationFinishTurn']),
+    );
+    expect(
+      events('v1-conversation-a01.history.bin').some((e) => e.workflowExecutionUpdateAcceptedEventAttributes),
+    ).toBe(true);
+    expect(
+      events('v1-analysis-task-a01.history.bin').some(
+        (e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name === 'conversation',
+      ),
+    ).toBe(true);
   });
 
-  it('conversation-v2 checks a JIT answer\'s numbers, and asks once for a revision when one is not found; older conversations never check', () => {
+  it("conversation-v2 checks a JIT answer's numbers, and asks once for a revision when one is not found; older conversations never check", () => {
     const checks = (f: string) => activityTypes(f).filter((a) => a === 'conversationCheckGrounding').length;
     expect(checks('v5-conversation-a01.history.bin')).toBe(1);
     // Three turns: auto (grounded), reflection (not checked), auto with an invented number (checked, then revised).
     expect(checks('v5-standalone-conversation.history.bin')).toBe(2);
     const steps = activityTypes('v5-standalone-conversation.history.bin');
     const lastCheck = steps.lastIndexOf('conversationCheckGrounding');
-    expect(steps.slice(lastCheck + 1)).toEqual(['conversationModelStep', 'conversationToolCall', 'conversationModelStep', 'conversationFinishTurn', 'conversationDispose']);
-    for (const f of ['v4-conversation-a01', 'v4-standalone-conversation', 'pre-layout-conversation'].map((n) => `${n}.history.bin`)) {
+    expect(steps.slice(lastCheck + 1)).toEqual([
+      'conversationModelStep',
+      'conversationToolCall',
+      'conversationModelStep',
+      'conversationFinishTurn',
+      'conversationDispose',
+    ]);
+    for (const f of ['v4-conversation-a01', 'v4-standalone-conversation', 'pre-layout-conversation'].map(
+      (n) => `${n}.history.bin`,
+    )) {
       expect(patchIds(f), f).toEqual([]);
       expect(checks(f), f).toBe(0);
     }
   });
 
   it('replays each of them without a determinism error', async () => {
-    const histories = files.map((f) => ({ workflowId: f, history: proto.temporal.api.history.v1.History.decode(readFileSync(path.join(DIR, f))) }));
+    const histories = files.map((f) => ({
+      workflowId: f,
+      history: proto.temporal.api.history.v1.History.decode(readFileSync(path.join(DIR, f))),
+    }));
     const results: { workflowId: string; error?: unknown }[] = [];
-    for await (const r of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) results.push(r);
+    for await (const r of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories))
+      results.push(r);
     // A failure names the history's patch markers beside the current generations, so the missing path is plain.
-    const failure = (r: { workflowId: string; error?: unknown }) => (r.error ? `${String(r.error)} (history's patches: [${patchIds(r.workflowId).join(', ')}]; current: ${Object.values(CURRENT).join(', ')})` : null);
+    const failure = (r: { workflowId: string; error?: unknown }) =>
+      r.error
+        ? `${String(r.error)} (history's patches: [${patchIds(r.workflowId).join(', ')}]; current: ${Object.values(CURRENT).join(', ')})`
+        : null;
     expect(results.map((r) => [r.workflowId, failure(r)])).toEqual(files.map((f) => [f, null]));
   }, 120_000);
 });

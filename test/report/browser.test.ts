@@ -7,7 +7,16 @@ import { writeReport } from '../../benchmarks/spreadsheetbench/report/writeRepor
 import { baselineRun, buildRunFolder, makeTempDir, standardRun } from './fixtures';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Opens the generated report.html in Debian's headless Chromium (file:// URL, nothing else reachable). */
 describe('report.html in a browser', () => {
@@ -38,11 +47,18 @@ describe('report.html in a browser', () => {
     // scores by type, tokens by stage, cost by stage, failure classes
     expect(await charts.count()).toBe(4);
     const titles = await page.locator('#charts svg.chart .chart-title').allTextContents();
-    expect(titles).toEqual(['Soft / hard score by instruction type', 'Tokens by stage', 'Cost by stage (USD)', 'Failure classes (tasks)']);
+    expect(titles).toEqual([
+      'Soft / hard score by instruction type',
+      'Tokens by stage',
+      'Cost by stage (USD)',
+      'Failure classes (tasks)',
+    ]);
     // 3 groups (all + 2 types) x (soft, hard) bars, each with a visible width proportional to its value
     const scoreBars = charts.nth(0).locator('rect.bar');
     expect(await scoreBars.count()).toBe(6);
-    const widths = await scoreBars.evaluateAll((els) => els.map((e) => (e as unknown as { getBBox(): { width: number } }).getBBox().width));
+    const widths = await scoreBars.evaluateAll((els) =>
+      els.map((e) => (e as unknown as { getBBox(): { width: number } }).getBBox().width),
+    );
     expect(widths[0]! / widths[1]!).toBeCloseTo(0.6667 / 0.5, 2); // all: soft 66.7% vs hard 50%
     expect(await charts.nth(3).locator('rect.bar').getAttribute('data-series')).toBe('tasks');
     const rows = page.locator('#tasks tbody tr');

@@ -30,7 +30,9 @@ describe('sheetbench report', () => {
 
   it('fails with exit code notFound for a folder that is not a run', async () => {
     const missing = path.join(await makeTempDir(), 'runs', 'nope');
-    const err = await program().parseAsync(['node', 'sheetbench', 'report', missing]).catch((e: unknown) => e);
+    const err = await program()
+      .parseAsync(['node', 'sheetbench', 'report', missing])
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CliError);
     expect((err as CliError).exitCode).toBe(EXIT.notFound);
     expect((err as Error).message).toContain(`${path.join(missing, 'run.json')}: file is missing`);
@@ -38,8 +40,13 @@ describe('sheetbench report', () => {
 
   it('fails with a message naming the broken file', async () => {
     const runDir = await buildRunFolder(await makeTempDir(), standardRun());
-    await writeFile(path.join(runDir, 'run.json'), JSON.stringify({ runId: 'x', agent: 'single', model: 'm', createdAt: 'yesterday' }));
-    const err = await program().parseAsync(['node', 'sheetbench', 'report', runDir]).catch((e: unknown) => e);
+    await writeFile(
+      path.join(runDir, 'run.json'),
+      JSON.stringify({ runId: 'x', agent: 'single', model: 'm', createdAt: 'yesterday' }),
+    );
+    const err = await program()
+      .parseAsync(['node', 'sheetbench', 'report', runDir])
+      .catch((e: unknown) => e);
     expect((err as CliError).exitCode).toBe(EXIT.failure);
     expect((err as Error).message).toMatch(/run\.json: unexpected content: .*setting: Invalid input/);
   });

@@ -152,20 +152,45 @@ export function standardRun(runId = 'run-a'): FixtureRun {
   return {
     runId,
     tasks: [
-      { id: 101, type: cell, cases: [1, 1, 1], transcript: true, outputs: true, stages: [
-        { stage: 'plan', calls: 1, input: 100, output: 20, usd: 0.001, ms: 1000 },
-        { stage: 'solve', calls: 2, input: 300, output: 80, usd: 0.003, ms: 2000 },
-      ] },
-      { id: 102, type: cell, cases: [1, 0, 1], reasons: [null, 'B3: expected 4.0 got None', null], transcript: true, outputs: true, stages: [
-        { stage: 'solve', calls: 1, input: 200, output: 50, usd: 0.002, ms: 1500 },
-      ] },
-      { id: '13-1', type: sheet, cases: [0, 0, 0], failure: { class: 'llm', message: 'retries exhausted after 429' }, transcript: true, stages: [
-        { stage: 'solve', calls: 1, input: 50, output: 0, usd: 0.0005, ms: 300 },
-      ] },
-      { id: 104, type: sheet, cases: [1, 1, 1], transcript: true, outputs: true, stages: [
-        { stage: 'plan', calls: 1, input: 100, output: 10, usd: 0.0008, ms: 500 },
-        { stage: 'solve', calls: 1, input: 150, output: 40, usd: 0.0015, ms: 800 },
-      ] },
+      {
+        id: 101,
+        type: cell,
+        cases: [1, 1, 1],
+        transcript: true,
+        outputs: true,
+        stages: [
+          { stage: 'plan', calls: 1, input: 100, output: 20, usd: 0.001, ms: 1000 },
+          { stage: 'solve', calls: 2, input: 300, output: 80, usd: 0.003, ms: 2000 },
+        ],
+      },
+      {
+        id: 102,
+        type: cell,
+        cases: [1, 0, 1],
+        reasons: [null, 'B3: expected 4.0 got None', null],
+        transcript: true,
+        outputs: true,
+        stages: [{ stage: 'solve', calls: 1, input: 200, output: 50, usd: 0.002, ms: 1500 }],
+      },
+      {
+        id: '13-1',
+        type: sheet,
+        cases: [0, 0, 0],
+        failure: { class: 'llm', message: 'retries exhausted after 429' },
+        transcript: true,
+        stages: [{ stage: 'solve', calls: 1, input: 50, output: 0, usd: 0.0005, ms: 300 }],
+      },
+      {
+        id: 104,
+        type: sheet,
+        cases: [1, 1, 1],
+        transcript: true,
+        outputs: true,
+        stages: [
+          { stage: 'plan', calls: 1, input: 100, output: 10, usd: 0.0008, ms: 500 },
+          { stage: 'solve', calls: 1, input: 150, output: 40, usd: 0.0015, ms: 800 },
+        ],
+      },
       { id: 105, type: cell },
     ],
   };

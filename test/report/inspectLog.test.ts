@@ -61,12 +61,37 @@ describe('Inspect eval log', () => {
   });
 
   it('keeps Inspect key order with samples last and writes the full shape', async () => {
-    expect(Object.keys(log)).toEqual(['version', 'status', 'eval', 'plan', 'results', 'stats', 'invalidated', 'tags', 'metadata', 'samples']);
+    expect(Object.keys(log)).toEqual([
+      'version',
+      'status',
+      'eval',
+      'plan',
+      'results',
+      'stats',
+      'invalidated',
+      'tags',
+      'metadata',
+      'samples',
+    ]);
     const text = await readFile(logFile, 'utf8');
     expect(text).toContain('\n  "samples"');
     expect(text).not.toMatch(/NaN|Infinity|sk-test-not-a-key/);
     const sample = (log.samples as Record<string, unknown>[])[0]!;
-    for (const key of ['id', 'epoch', 'input', 'target', 'messages', 'output', 'scores', 'metadata', 'store', 'events', 'model_usage', 'role_usage', 'attachments']) {
+    for (const key of [
+      'id',
+      'epoch',
+      'input',
+      'target',
+      'messages',
+      'output',
+      'scores',
+      'metadata',
+      'store',
+      'events',
+      'model_usage',
+      'role_usage',
+      'attachments',
+    ]) {
       expect(sample).toHaveProperty(key);
     }
     expect((sample.scores as Record<string, { history: unknown[] }>).spreadsheetbench.history).toEqual([]);
@@ -113,7 +138,11 @@ describe('Inspect eval log', () => {
 
   it('is listed and served by `inspect view` (its HTTP API on 127.0.0.1)', async () => {
     const port = await freePort();
-    const view = spawn(INSPECT_PYTHON, ['-m', 'inspect_ai', 'view', '--log-dir', logsDir, '--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' });
+    const view = spawn(
+      INSPECT_PYTHON,
+      ['-m', 'inspect_ai', 'view', '--log-dir', logsDir, '--host', '127.0.0.1', '--port', String(port)],
+      { stdio: 'ignore' },
+    );
     try {
       const base = `http://127.0.0.1:${port}/api`;
       const listing = (await pollJson(`${base}/log-files`, 40_000)) as { files: { name: string; task: string }[] };
@@ -122,7 +151,10 @@ describe('Inspect eval log', () => {
       expect(ours[0]!.task).toBe('spreadsheetbench');
       const res = await fetch(`${base}/logs/${encodeURIComponent(logFile)}`);
       expect(res.status).toBe(200);
-      const served = (await res.json()) as { samples: unknown[]; results: { scores: { metrics: { accuracy: { value: number } } }[] } };
+      const served = (await res.json()) as {
+        samples: unknown[];
+        results: { scores: { metrics: { accuracy: { value: number } } }[] };
+      };
       expect(served.samples).toHaveLength(4);
       expect(served.results.scores[0]!.metrics.accuracy.value).toBeCloseTo(2 / 3, 10);
     } finally {
@@ -188,7 +220,11 @@ describe('Inspect eval log of a finished run', () => {
 
 describe('Inspect log names', () => {
   it('takes a creation time without offset as UTC and names the file from it', () => {
-    expect(evalLogFileName(parseIsoAsUtc('2025-01-02T03:04:05'), 'spreadsheetbench', 'abc')).toBe('2025-01-02T03-04-05+00-00_spreadsheetbench_abc.json');
-    expect(evalLogFileName(parseIsoAsUtc('2025-01-02T03:04:05+02:00'), 'spreadsheetbench', 'abc')).toBe('2025-01-02T01-04-05+00-00_spreadsheetbench_abc.json');
+    expect(evalLogFileName(parseIsoAsUtc('2025-01-02T03:04:05'), 'spreadsheetbench', 'abc')).toBe(
+      '2025-01-02T03-04-05+00-00_spreadsheetbench_abc.json',
+    );
+    expect(evalLogFileName(parseIsoAsUtc('2025-01-02T03:04:05+02:00'), 'spreadsheetbench', 'abc')).toBe(
+      '2025-01-02T01-04-05+00-00_spreadsheetbench_abc.json',
+    );
   });
 });

@@ -13,7 +13,9 @@ describe('loadRun', () => {
     expect(run.tasks.filter((t) => !t.result).map((t) => t.key)).toEqual(['105']);
     expect(run.tasks.find((t) => t.key === '13-1')?.result?.failure?.class).toBe('llm');
     expect(run.tasks.filter((t) => t.hasTranscript).map((t) => t.key)).toEqual(['101', '102', '13-1', '104']);
-    expect(run.tasks[0]!.outputFiles).toEqual(['1_101_output.xlsx', '2_101_output.xlsx', '3_101_output.xlsx'].map((n) => `outputs/single_gpt-4o-mini/${n}`));
+    expect(run.tasks[0]!.outputFiles).toEqual(
+      ['1_101_output.xlsx', '2_101_output.xlsx', '3_101_output.xlsx'].map((n) => `outputs/single_gpt-4o-mini/${n}`),
+    );
     expect(run.lastResultAt).toBeInstanceOf(Date);
   });
 
@@ -38,7 +40,10 @@ describe('loadRun', () => {
     await expect(loadRun(dir)).rejects.toThrow(/tasks\.json: not valid JSON/);
     const dir2 = await buildRunFolder(await makeTempDir(), standardRun());
     await rm(path.join(dir2, 'results', '102.json'));
-    await writeFile(path.join(dir2, 'results', '999.json'), await readFile(path.join(dir2, 'results', '101.json'), 'utf8'));
+    await writeFile(
+      path.join(dir2, 'results', '999.json'),
+      await readFile(path.join(dir2, 'results', '101.json'), 'utf8'),
+    );
     await expect(loadRun(dir2)).rejects.toThrow(/999\.json: holds the result of task 101, not 999/);
   });
 });

@@ -45,8 +45,12 @@ describe('report.md', () => {
     expect(md).toMatch(/## Failure classes\n\n\| Class \| Tasks \|\n\|---\|---\|\n\| llm \| 1 \|/);
     const rows = md.split('\n').filter((l) => /^\| (\[?\d|13-1)/.test(l) && !l.startsWith('| all'));
     expect(rows).toHaveLength(5);
-    expect(md).toContain('| [102](tasks/102/transcript.html) | Cell-Level Manipulation | ✓✗✓ | 0.667 | 0.000 | 1 | 250 | $0.0020 |  | #2 B3: expected 4.0 got None |');
-    expect(md).toContain('| [13-1](tasks/13-1/transcript.html) | Sheet-Level Manipulation | ✗✗✗ | 0.000 | 0.000 | 1 | 50 | $0.0005 | llm: retries exhausted after 429 |');
+    expect(md).toContain(
+      '| [102](tasks/102/transcript.html) | Cell-Level Manipulation | ✓✗✓ | 0.667 | 0.000 | 1 | 250 | $0.0020 |  | #2 B3: expected 4.0 got None |',
+    );
+    expect(md).toContain(
+      '| [13-1](tasks/13-1/transcript.html) | Sheet-Level Manipulation | ✗✗✗ | 0.000 | 0.000 | 1 | 50 | $0.0005 | llm: retries exhausted after 429 |',
+    );
     expect(md).toContain('| 105 | Cell-Level Manipulation | pending |');
   });
 

@@ -1,6 +1,13 @@
 /** Statistics against cases worked out by hand, and bootstrap coverage on synthetic data with a known truth. */
 import { describe, expect, it } from 'vitest';
-import { clusteredMean, mcnemarExactP, pairedDifference, passAtK, passHatK, seededRandom } from '../../benchmarks/report/statistics';
+import {
+  clusteredMean,
+  mcnemarExactP,
+  pairedDifference,
+  passAtK,
+  passHatK,
+  seededRandom,
+} from '../../benchmarks/report/statistics';
 
 describe("McNemar's exact test", () => {
   it('matches the binomial tail worked out by hand', () => {
@@ -81,7 +88,13 @@ describe('pass@k and pass^k', () => {
 
 describe('task-clustered bootstrap intervals', () => {
   it('the mean is over every attempt; the interval is reproducible and brackets it', () => {
-    const tasks = [[1, 1, 0], [0, 0, 0], [1, 1, 1], [1, 0, 1], [0, 1, 0]];
+    const tasks = [
+      [1, 1, 0],
+      [0, 0, 0],
+      [1, 1, 1],
+      [1, 0, 1],
+      [0, 1, 0],
+    ];
     const a = clusteredMean(tasks);
     expect(a.mean).toBeCloseTo(8 / 15, 12);
     expect(a.ci95[0]).toBeLessThan(a.mean);
@@ -110,7 +123,10 @@ describe('task-clustered bootstrap intervals', () => {
       const { ci95 } = clusteredMean(tasks, { resamples: 1000, seed: i + 1 });
       if (ci95[0] <= 0.5 && 0.5 <= ci95[1]) covered++;
       // The same data as 180 independent attempts (what ignoring clusters would do): too narrow.
-      const { ci95: naive } = clusteredMean(tasks.flat().map((x) => [x]), { resamples: 1000, seed: i + 1 });
+      const { ci95: naive } = clusteredMean(
+        tasks.flat().map((x) => [x]),
+        { resamples: 1000, seed: i + 1 },
+      );
       if (naive[0] <= 0.5 && 0.5 <= naive[1]) naiveCovered++;
     }
     expect(covered / trials).toBeGreaterThan(0.91);
@@ -137,7 +153,11 @@ describe('task-clustered bootstrap intervals', () => {
   });
 
   it('a paired difference worked out by hand', () => {
-    const d = pairedDifference([{ a: [1], b: [0] }, { a: [1, 0], b: [1, 1] }, { a: [0], b: [0] }]);
+    const d = pairedDifference([
+      { a: [1], b: [0] },
+      { a: [1, 0], b: [1, 1] },
+      { a: [0], b: [0] },
+    ]);
     // Task differences 1, −0.5, 0 → mean 1/6.
     expect(d.mean).toBeCloseTo(1 / 6, 12);
     expect(d.ci95[0]).toBeGreaterThanOrEqual(-0.5);

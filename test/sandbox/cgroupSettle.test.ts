@@ -20,7 +20,9 @@ describe('a sandbox cgroup settles before a kernel joins it again', async () => 
       return Number(readFileSync(join(dir, '..', 'pids.current'), 'utf8').trim());
     };
     // Children of a shell that ignores SIGTERM: only the kill in settle ends them, and the shell's own exit is reaped by us.
-    const left = spawn('sh', ['-c', 'trap "" TERM; read go; sleep 600 & sleep 600 & wait'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const left = spawn('sh', ['-c', 'trap "" TERM; read go; sleep 600 & sleep 600 & wait'], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     for (const file of cgroup.procsFiles) writeFileSync(file, String(left.pid));
     left.stdin!.write('go\n'); // it forks only once it is in the group
     const exited = new Promise((r) => left.once('exit', r));

@@ -25,7 +25,10 @@ async function sheetbench(args: string[]): Promise<{ stdout: string; stderr: str
     mainLoads = false;
   }
   const harness = join(dir, 'harness.mts');
-  writeFileSync(harness, `import { Command } from '${createRequire(import.meta.url).resolve('commander')}';\nimport { registerSandboxCommand } from '${process.cwd()}/cli/commands/sandbox';\nimport { exitCodeOf, describeError } from '${process.cwd()}/cli/exitCodes';\nconst p = new Command('sheetbench');\nregisterSandboxCommand(p);\np.parseAsync(process.argv).catch((e) => { process.stderr.write('sheetbench: ' + describeError(e) + '\\n'); process.exit(exitCodeOf(e)); });\n`);
+  writeFileSync(
+    harness,
+    `import { Command } from '${createRequire(import.meta.url).resolve('commander')}';\nimport { registerSandboxCommand } from '${process.cwd()}/cli/commands/sandbox';\nimport { exitCodeOf, describeError } from '${process.cwd()}/cli/exitCodes';\nconst p = new Command('sheetbench');\nregisterSandboxCommand(p);\np.parseAsync(process.argv).catch((e) => { process.stderr.write('sheetbench: ' + describeError(e) + '\\n'); process.exit(exitCodeOf(e)); });\n`,
+  );
   return run('node', ['--import', 'tsx', harness, ...args], { cwd: process.cwd() }).then(
     (r) => ({ ...r, code: 0 }),
     (e: { stdout: string; stderr: string; code: number }) => e,
@@ -44,17 +47,45 @@ describe('sheetbench sandbox exec', () => {
     rmSync(input, { recursive: true, force: true });
     mkdirSync(input);
     writeFileSync(join(input, 'data.txt'), 'hello');
-    writeFileSync(join(dir, 'job.py'), 'import os\ntext = open("data.txt").read()\nopen("out.txt", "w").write(text.upper())\nprint(text, os.getuid())\n');
-    const { stdout, code } = await sheetbench(['sandbox', 'exec', '--backend', 'bwrap', '--workdir', input, '--timeout', '10', join(dir, 'job.py')]);
+    writeFileSync(
+      join(dir, 'job.py'),
+      'import os\ntext = open("data.txt").read()\nopen("out.txt", "w").write(text.upper())\nprint(text, os.getuid())\n',
+    );
+    const { stdout, code } = await sheetbench([
+      'sandbox',
+      'exec',
+      '--backend',
+      'bwrap',
+      '--workdir',
+      input,
+      '--timeout',
+      '10',
+      join(dir, 'job.py'),
+    ]);
     expect(code).toBe(0);
     const result = JSON.parse(stdout);
-    expect(result).toMatchObject({ stdout: 'hello 1000\n', error: '', timedOut: false, exitCode: 0, files: ['out.txt'], backend: 'bwrap' });
+    expect(result).toMatchObject({
+      stdout: 'hello 1000\n',
+      error: '',
+      timedOut: false,
+      exitCode: 0,
+      files: ['out.txt'],
+      backend: 'bwrap',
+    });
     expect(readdirSync(input)).toEqual(['data.txt']); // the original folder is untouched
   });
 
   it('reports a timeout and an error in the JSON, not as a crash', async () => {
     writeFileSync(join(dir, 'loop.py'), 'while True: pass\n');
-    const { stdout } = await sheetbench(['sandbox', 'exec', '--backend', 'bwrap', '--timeout', '0.5', join(dir, 'loop.py')]);
+    const { stdout } = await sheetbench([
+      'sandbox',
+      'exec',
+      '--backend',
+      'bwrap',
+      '--timeout',
+      '0.5',
+      join(dir, 'loop.py'),
+    ]);
     expect(JSON.parse(stdout)).toMatchObject({ timedOut: true, exitCode: 1 });
   });
 

@@ -33,7 +33,9 @@ describe('bwrap sandbox: kernel behaviour', () => {
   });
 
   it('captures stdout, stderr and subprocess output', async () => {
-    const r = await sb.execute('import sys, os\nprint("out")\nprint("err", file=sys.stderr)\nos.system("echo sub-out; echo sub-err >&2")');
+    const r = await sb.execute(
+      'import sys, os\nprint("out")\nprint("err", file=sys.stderr)\nos.system("echo sub-out; echo sub-err >&2")',
+    );
     expect(r.stdout).toContain('out\n');
     expect(r.stdout).toContain('sub-out');
     expect(r.stderr).toContain('err\n');
@@ -61,7 +63,9 @@ describe('bwrap sandbox: kernel behaviour', () => {
 
   it('hard-kills code that ignores the interrupt, respawns and reports stateReset', async () => {
     // Code that ignores SIGALRM cannot be interrupted softly: only the Node-side hard kill ends it.
-    const r = await sb.execute('import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True: pass', { timeoutMs: 300 });
+    const r = await sb.execute('import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True: pass', {
+      timeoutMs: 300,
+    });
     expect(r.timedOut).toBe(true);
     expect(r.stateReset).toBe(true);
     expect(r.error).toContain('all variables from earlier executions are lost');
@@ -75,7 +79,9 @@ describe('bwrap sandbox: kernel behaviour', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('workflow cancelled')), 200);
     const started = Date.now();
-    await expect(sb.execute('import time\ntime.sleep(30)', { signal: controller.signal })).rejects.toBeInstanceOf(SandboxAbortedError);
+    await expect(sb.execute('import time\ntime.sleep(30)', { signal: controller.signal })).rejects.toBeInstanceOf(
+      SandboxAbortedError,
+    );
     expect(Date.now() - started).toBeLessThan(2000);
     expect((await sb.execute('"before_abort" in globals()')).stdout).toBe('False\n');
   });
@@ -113,7 +119,11 @@ describe('bwrap sandbox: kernel behaviour', () => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Sheet1');
     ws.addRow(['name', 'qty']);
-    [['a', 3], ['b', 4], ['c', 5]].forEach((row) => ws.addRow(row));
+    [
+      ['a', 3],
+      ['b', 4],
+      ['c', 5],
+    ].forEach((row) => ws.addRow(row));
     await sb.writeFile('1_999_input.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
     const code = [
       'import pandas as pd, openpyxl, matplotlib',
@@ -142,7 +152,9 @@ describe('bwrap sandbox: node language (one process per execution)', () => {
   it('runs node inside the same isolation', async () => {
     const sb = await (await bwrapFactory()).create({ workDir: env.workDir, language: 'node' });
     try {
-      const r = await sb.execute('const fs = require("fs"); fs.writeFileSync("/job/n.txt", "ok"); console.log(process.getuid(), process.cwd(), Object.keys(process.env).includes("OPENAI_API_KEY"))');
+      const r = await sb.execute(
+        'const fs = require("fs"); fs.writeFileSync("/job/n.txt", "ok"); console.log(process.getuid(), process.cwd(), Object.keys(process.env).includes("OPENAI_API_KEY"))',
+      );
       expect(r).toMatchObject({ stdout: '1000 /job false\n', error: '', exitCode: 0, files: ['n.txt'] });
       const net = await sb.execute('require("net").connect(80, "127.0.0.1").on("error", (e) => console.log(e.code))');
       expect(net.stdout.trim()).toBe('ECONNREFUSED');

@@ -23,7 +23,10 @@ describe('docker backend (fake Engine API)', () => {
   });
 
   it('auto picks docker when the engine answers ping, and runs a persistent kernel in a hardened container', async () => {
-    const factory = await createSandboxFactory(testConfig('auto'), { dockerSocketPath: engine.socketPath, warmModules: [] });
+    const factory = await createSandboxFactory(testConfig('auto'), {
+      dockerSocketPath: engine.socketPath,
+      warmModules: [],
+    });
     expect(factory.backend).toBe('docker');
     const sb = await factory.create({ workDir, limits: { memoryMiB: 1024, maxProcesses: 32 } });
     expect(sb.workDirInside).toBe('/job');
@@ -35,7 +38,14 @@ describe('docker backend (fake Engine API)', () => {
     await sb.dispose();
 
     const sequence = engine.requests.map((r) => `${r.method} ${r.path}`).filter((s) => !s.endsWith('/_ping'));
-    expect(sequence).toEqual(['POST /containers/create', 'POST /containers/c1/attach', 'POST /containers/c1/start', 'POST /containers/c1/wait', 'POST /containers/c1/kill', 'DELETE /containers/c1']);
+    expect(sequence).toEqual([
+      'POST /containers/create',
+      'POST /containers/c1/attach',
+      'POST /containers/c1/start',
+      'POST /containers/c1/wait',
+      'POST /containers/c1/kill',
+      'DELETE /containers/c1',
+    ]);
     const opts = engine.created[0];
     expect(opts).toMatchObject({
       Image: 'sheetbench-sandbox:test',
@@ -64,10 +74,15 @@ describe('docker backend (fake Engine API)', () => {
 
   it('a hard timeout kills the container and starts a new one (state reset)', async () => {
     engine.requests.length = 0;
-    const factory = await createSandboxFactory(testConfig('docker'), { dockerSocketPath: engine.socketPath, warmModules: [] });
+    const factory = await createSandboxFactory(testConfig('docker'), {
+      dockerSocketPath: engine.socketPath,
+      warmModules: [],
+    });
     const sb = await factory.create({ workDir });
     await sb.execute('keep = 1');
-    const r = await sb.execute('import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True: pass', { timeoutMs: 200 });
+    const r = await sb.execute('import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True: pass', {
+      timeoutMs: 200,
+    });
     expect(r).toMatchObject({ timedOut: true, stateReset: true });
     expect((await sb.execute('"keep" in globals()')).stdout).toBe('False\n');
     await sb.dispose();
@@ -77,6 +92,8 @@ describe('docker backend (fake Engine API)', () => {
   });
 
   it('backend "docker" without an engine is a clear error', async () => {
-    await expect(createSandboxFactory(testConfig('docker'), { dockerSocketPath: join(dir, 'none.sock') })).rejects.toBeInstanceOf(SandboxUnavailableError);
+    await expect(
+      createSandboxFactory(testConfig('docker'), { dockerSocketPath: join(dir, 'none.sock') }),
+    ).rejects.toBeInstanceOf(SandboxUnavailableError);
   });
 });

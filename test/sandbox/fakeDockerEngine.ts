@@ -51,22 +51,26 @@ export class FakeDockerEngine {
       this.created.push(body as Record<string, any>);
       return reply(201, { Id: cid, Warnings: [] });
     }
-    if (req.method === 'POST' && path.endsWith('/start')) return this.start(id), reply(204);
+    if (req.method === 'POST' && path.endsWith('/start')) return (this.start(id), reply(204));
     if (req.method === 'POST' && path.endsWith('/wait')) {
       const proc = this.processes.get(id);
-      const code = await new Promise<number>((resolve) => (proc && proc.exitCode === null ? proc.once('exit', (c) => resolve(c ?? 137)) : resolve(proc?.exitCode ?? 0)));
+      const code = await new Promise<number>((resolve) =>
+        proc && proc.exitCode === null ? proc.once('exit', (c) => resolve(c ?? 137)) : resolve(proc?.exitCode ?? 0),
+      );
       return reply(200, { StatusCode: code });
     }
-    if (req.method === 'POST' && path.endsWith('/kill')) return this.processes.get(id)?.kill('SIGKILL'), reply(204);
+    if (req.method === 'POST' && path.endsWith('/kill')) return (this.processes.get(id)?.kill('SIGKILL'), reply(204));
     if (req.method === 'GET' && path.endsWith('/json')) return reply(200, { Id: id, State: { OOMKilled: false } });
-    if (req.method === 'DELETE') return this.processes.get(id)?.kill('SIGKILL'), reply(204);
+    if (req.method === 'DELETE') return (this.processes.get(id)?.kill('SIGKILL'), reply(204));
     reply(404, { message: `fake engine: no route ${req.method} ${path}` });
   }
 
   private attach(req: IncomingMessage, socket: Duplex): void {
     const path = new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/v[\d.]+/, '');
     this.requests.push({ method: req.method ?? '', path, body: null });
-    socket.write('HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.raw-stream\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n\r\n');
+    socket.write(
+      'HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.raw-stream\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n\r\n',
+    );
     this.sockets.set(path.split('/')[2], socket);
   }
 

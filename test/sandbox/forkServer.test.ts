@@ -32,7 +32,10 @@ describe('fork server (bwrap)', () => {
   const zygotePid = () => (factory as unknown as WithForkServer).forkServer?.pid;
 
   beforeAll(async () => {
-    factory = await createSandboxFactory({ ...testConfig('bwrap'), forkServer: true, workRoot: env.root }, { warmModules: [] });
+    factory = await createSandboxFactory(
+      { ...testConfig('bwrap'), forkServer: true, workRoot: env.root },
+      { warmModules: [] },
+    );
   });
   afterAll(async () => {
     await Promise.all(open.map((sb) => sb.dispose()));
@@ -67,7 +70,8 @@ describe('fork server (bwrap)', () => {
   });
 
   it('each kernel starts clean: module state set by one kernel is not seen by the next; random generators differ', async () => {
-    const code = 'import pandas, numpy, random\nprint(hasattr(pandas, "SET_BY_EARLIER_CODE"))\npandas.SET_BY_EARLIER_CODE = 1\nprint(numpy.random.randint(1 << 30), random.getrandbits(30))';
+    const code =
+      'import pandas, numpy, random\nprint(hasattr(pandas, "SET_BY_EARLIER_CODE"))\npandas.SET_BY_EARLIER_CODE = 1\nprint(numpy.random.randint(1 << 30), random.getrandbits(30))';
     const first = await (await sandbox('clean-1')).execute(code);
     const second = await (await sandbox('clean-2')).execute(code);
     const [flag1, draws1] = first.stdout.trim().split('\n');
@@ -77,7 +81,11 @@ describe('fork server (bwrap)', () => {
   });
 
   it('ptys and multiprocessing locks work inside a forked kernel', async () => {
-    const r = await (await sandbox('pty')).execute('import os, multiprocessing\nm, s = os.openpty()\nlock = multiprocessing.Lock()\nprint(os.isatty(s), lock.acquire())');
+    const r = await (
+      await sandbox('pty')
+    ).execute(
+      'import os, multiprocessing\nm, s = os.openpty()\nlock = multiprocessing.Lock()\nprint(os.isatty(s), lock.acquire())',
+    );
     expect(r.stdout).toBe('True True\n');
   });
 
@@ -98,7 +106,9 @@ describe('fork server (bwrap)', () => {
 
   it('a hung kernel is killed at its timeout; the zygote keeps its pid', async () => {
     const pid = zygotePid();
-    const r = await (await sandbox('hang')).execute('import time\nwhile True:\n    try: time.sleep(10)\n    except BaseException: pass', { timeoutMs: 500 });
+    const r = await (
+      await sandbox('hang')
+    ).execute('import time\nwhile True:\n    try: time.sleep(10)\n    except BaseException: pass', { timeoutMs: 500 });
     expect(r).toMatchObject({ timedOut: true, stateReset: true });
     expect(zygotePid()).toBe(pid);
   });
@@ -120,7 +130,8 @@ describe('fork server (bwrap)', () => {
   // for the group to empty, its setup forks could fail at pids.max ("sandbox setup failed: [Errno 11]").
   it('a kernel restarted right after one that filled the process limit starts', async () => {
     const sb = await sandbox('refill');
-    const fill = 'import os, time\nfor _ in range(200):\n    try:\n        if os.fork() == 0:\n            time.sleep(600); os._exit(0)\n    except OSError:\n        break\n';
+    const fill =
+      'import os, time\nfor _ in range(200):\n    try:\n        if os.fork() == 0:\n            time.sleep(600); os._exit(0)\n    except OSError:\n        break\n';
     for (let round = 0; round < 3; round++) {
       const hung = await sb.execute(`${fill}sum(range(10**14))`, { timeoutMs: 1500 });
       expect(hung).toMatchObject({ timedOut: true, stateReset: true });
@@ -139,7 +150,11 @@ describe('fork server (bwrap)', () => {
       const sb = await factory.create({ workDir: join(root, 'exit-job') });
       console.log(JSON.stringify({ out: (await sb.execute('1 + 1')).stdout, fifos: await factory.forkServer.fifoRoot }));
       await sb.dispose();`;
-    const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, env.root], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+    const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, env.root], {
+      cwd: REPO,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(res.status, res.stderr).toBe(0);
     const { out, fifos } = JSON.parse(res.stdout) as { out: string; fifos: string };
     expect(out).toBe('2\n');

@@ -2,7 +2,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { createSandboxFactory, defaultRuntime, type FactoryConfig, type FactoryExtras, type SandboxRuntime } from '../../lib/sandbox/index';
+import {
+  createSandboxFactory,
+  defaultRuntime,
+  type FactoryConfig,
+  type FactoryExtras,
+  type SandboxRuntime,
+} from '../../lib/sandbox/index';
 
 export const testConfig = (backend: FactoryConfig['backend'] = 'bwrap'): FactoryConfig => ({
   backend,
@@ -46,12 +52,17 @@ export function placeRuntimeUnderTmp(): { runtime: SandboxRuntime; root: string;
   const venv = dirname(dirname(checkout.python));
   const linked = spawnSync('cp', ['-al', venv, join(real, '.tools/sandbox-py')]);
   if (linked.status !== 0) execFileSync('cp', ['-a', venv, join(real, '.tools/sandbox-py')]);
-  for (const script of [checkout.kernel, checkout.zygote]) copyFileSync(script, join(real, 'lib/sandbox', basename(script)));
+  for (const script of [checkout.kernel, checkout.zygote])
+    copyFileSync(script, join(real, 'lib/sandbox', basename(script)));
   const via = join(root, 'via link');
   symlinkSync(real, via);
   return {
     root,
-    runtime: { python: join(via, '.tools/sandbox-py/bin', basename(checkout.python)), kernel: join(via, 'lib/sandbox/kernel.py'), zygote: join(via, 'lib/sandbox/zygote.py') },
+    runtime: {
+      python: join(via, '.tools/sandbox-py/bin', basename(checkout.python)),
+      kernel: join(via, 'lib/sandbox/kernel.py'),
+      zygote: join(via, 'lib/sandbox/zygote.py'),
+    },
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }

@@ -18,27 +18,38 @@ describe('a sandbox runtime out of reach', () => {
   const work = makeWorkRoot();
   afterAll(() => (placed.cleanup(), work.cleanup()));
 
-  it.runIf(asRoot)('a checkout folder others may not enter (mktemp -d, mode 700) is named with the chmod that fixes it', async () => {
-    chmodSync(placed.root, 0o700);
-    try {
-      const factory = await createSandboxFactory({ ...testConfig('bwrap'), forkServer: false }, { warmModules: [], runtime: placed.runtime });
-      const started = Date.now();
-      const err = await factory.create({ workDir: work.workDir }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(SandboxSetupError);
-      const message = (err as Error).message;
-      expect(message).toContain(`the sandbox's Python environment ${join(placed.root, 'via link/.tools/sandbox-py')}`);
-      expect(message).toContain(`${placed.root} has mode 700`);
-      expect(message).toContain(`Fix: chmod o+x ${shellQuote(placed.root)}`);
-      expect(Date.now() - started).toBeLessThan(2000);
-    } finally {
-      chmodSync(placed.root, 0o755);
-    }
-  });
+  it.runIf(asRoot)(
+    'a checkout folder others may not enter (mktemp -d, mode 700) is named with the chmod that fixes it',
+    async () => {
+      chmodSync(placed.root, 0o700);
+      try {
+        const factory = await createSandboxFactory(
+          { ...testConfig('bwrap'), forkServer: false },
+          { warmModules: [], runtime: placed.runtime },
+        );
+        const started = Date.now();
+        const err = await factory.create({ workDir: work.workDir }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(SandboxSetupError);
+        const message = (err as Error).message;
+        expect(message).toContain(
+          `the sandbox's Python environment ${join(placed.root, 'via link/.tools/sandbox-py')}`,
+        );
+        expect(message).toContain(`${placed.root} has mode 700`);
+        expect(message).toContain(`Fix: chmod o+x ${shellQuote(placed.root)}`);
+        expect(Date.now() - started).toBeLessThan(2000);
+      } finally {
+        chmodSync(placed.root, 0o755);
+      }
+    },
+  );
 
   it.runIf(asRoot)('the fork server refuses the same way', async () => {
     chmodSync(placed.root, 0o700);
     try {
-      const factory = await createSandboxFactory({ ...testConfig('bwrap'), forkServer: true, workRoot: work.root }, { warmModules: [], runtime: placed.runtime });
+      const factory = await createSandboxFactory(
+        { ...testConfig('bwrap'), forkServer: true, workRoot: work.root },
+        { warmModules: [], runtime: placed.runtime },
+      );
       await expect(factory.create({ workDir: work.workDir })).rejects.toThrow(/has mode 700.*Fix: chmod o\+x/);
     } finally {
       chmodSync(placed.root, 0o755);
@@ -64,7 +75,9 @@ describe('work dirs out of reach', () => {
     const root = mkdtempSync(join(tmpdir(), 'sb closed '));
     try {
       const factory = await createSandboxFactory({ ...testConfig('bwrap'), forkServer: false }, { warmModules: [] });
-      await expect(factory.create({ workDir: join(root, 'work') })).rejects.toThrow(`the sandbox work dir ${join(root, 'work')} is out of the sandbox's reach`);
+      await expect(factory.create({ workDir: join(root, 'work') })).rejects.toThrow(
+        `the sandbox work dir ${join(root, 'work')} is out of the sandbox's reach`,
+      );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

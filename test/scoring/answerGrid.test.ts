@@ -6,7 +6,11 @@ import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerGrid, MAX_GRID_ROWS } from '../../benchmarks/spreadsheetbench/grid/answerGrid';
 
-async function book(file: string, cells: Record<string, { v: ExcelJS.CellValue; fmt?: string }>, sheet = 'Sheet1'): Promise<string> {
+async function book(
+  file: string,
+  cells: Record<string, { v: ExcelJS.CellValue; fmt?: string }>,
+  sheet = 'Sheet1',
+): Promise<string> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet(sheet);
   for (const [address, { v, fmt }] of Object.entries(cells)) {
@@ -25,10 +29,30 @@ describe('answer grid', () => {
   });
 
   it('shows the three workbooks over the answer range, formatted, with the mismatched cell and its reason', async () => {
-    const answerPath = await book(path.join(dir, 'a.xlsx'), { A1: { v: 'Item' }, B1: { v: 'Price' }, A2: { v: 'pen' }, B2: { v: 1.5, fmt: '"$"#,##0.00' }, B3: { v: 1234.5, fmt: '"$"#,##0.00' }, B4: { v: new Date(Date.UTC(2024, 2, 5)), fmt: 'yyyy-mm-dd' } });
+    const answerPath = await book(path.join(dir, 'a.xlsx'), {
+      A1: { v: 'Item' },
+      B1: { v: 'Price' },
+      A2: { v: 'pen' },
+      B2: { v: 1.5, fmt: '"$"#,##0.00' },
+      B3: { v: 1234.5, fmt: '"$"#,##0.00' },
+      B4: { v: new Date(Date.UTC(2024, 2, 5)), fmt: 'yyyy-mm-dd' },
+    });
     const inputPath = await book(path.join(dir, 'i.xlsx'), { A1: { v: 'Item' }, B1: { v: 'Price' }, A2: { v: 'pen' } });
-    const outputPath = await book(path.join(dir, 'o.xlsx'), { A1: { v: 'Item' }, B1: { v: 'Price' }, A2: { v: 'pen' }, B2: { v: 1.5, fmt: '0.00' }, B3: { v: 1243.5, fmt: '"$"#,##0.00' }, B4: { v: new Date(Date.UTC(2024, 2, 5)), fmt: 'd-mmm-yy' } });
-    const grid = await answerGrid({ answerPath, inputPath, outputPath, answerPosition: "'Sheet1'!B1:B4", mode: 'official' });
+    const outputPath = await book(path.join(dir, 'o.xlsx'), {
+      A1: { v: 'Item' },
+      B1: { v: 'Price' },
+      A2: { v: 'pen' },
+      B2: { v: 1.5, fmt: '0.00' },
+      B3: { v: 1243.5, fmt: '"$"#,##0.00' },
+      B4: { v: new Date(Date.UTC(2024, 2, 5)), fmt: 'd-mmm-yy' },
+    });
+    const grid = await answerGrid({
+      answerPath,
+      inputPath,
+      outputPath,
+      answerPosition: "'Sheet1'!B1:B4",
+      mode: 'official',
+    });
     expect(grid.problems).toEqual([]);
     const [piece] = grid.pieces;
     expect(piece).toMatchObject({ sheet: 'Sheet1', shown: 'B1:B4', columns: ['B'], rows: [1, 2, 3, 4], mismatches: 1 });
@@ -36,12 +60,23 @@ describe('answer grid', () => {
     expect(piece!.input!.map((r) => r[0]!.text)).toEqual(['Price', '', '', '']);
     expect(piece!.got!.map((r) => r[0]!.text)).toEqual(['Price', '1.50', '$1,243.50', '5-Mar-24']);
     // Formats never matter to the official compare: only B3's value differs.
-    expect(piece!.got!.map((r) => r[0]!.mismatch ?? null)).toEqual([null, null, 'expected 1234.5 (number), got 1243.5 (number)', null]);
+    expect(piece!.got!.map((r) => r[0]!.mismatch ?? null)).toEqual([
+      null,
+      null,
+      'expected 1234.5 (number), got 1243.5 (number)',
+      null,
+    ]);
   });
 
   it('names what it cannot show: a missing output, a missing sheet, a workbook that cannot be opened', async () => {
     const answerPath = await book(path.join(dir, 'a2.xlsx'), { A1: { v: 1 } });
-    const missing = await answerGrid({ answerPath, inputPath: answerPath, outputPath: path.join(dir, 'none.xlsx'), answerPosition: 'A1', mode: 'official' });
+    const missing = await answerGrid({
+      answerPath,
+      inputPath: answerPath,
+      outputPath: path.join(dir, 'none.xlsx'),
+      answerPosition: 'A1',
+      mode: 'official',
+    });
     expect(missing.problems).toEqual(['no output workbook (the agent wrote none for this test case)']);
     expect(missing.pieces[0]!.got).toBeNull();
     const otherSheet = await book(path.join(dir, 'other.xlsx'), { A1: { v: 1 } }, 'Other');
@@ -50,9 +85,14 @@ describe('answer grid', () => {
     const broken = path.join(dir, 'broken.xlsx');
     await writeFile(broken, 'PK not really');
     const unreadable = await answerGrid({ answerPath, outputPath: broken, answerPosition: 'A1', mode: 'official' });
-    expect(unreadable.problems).toContain("no input workbook");
+    expect(unreadable.problems).toContain('no input workbook');
     expect(unreadable.problems.join()).toMatch(/the output workbook cannot be opened: File is not a zip file/);
-    const badAnswer = await answerGrid({ answerPath: broken, outputPath: answerPath, answerPosition: 'A1', mode: 'official' });
+    const badAnswer = await answerGrid({
+      answerPath: broken,
+      outputPath: answerPath,
+      answerPosition: 'A1',
+      mode: 'official',
+    });
     expect(badAnswer.pieces).toEqual([]);
     expect(badAnswer.problems.join()).toMatch(/expected \(answer\) workbook cannot be opened/);
   });

@@ -25,7 +25,10 @@ describe('cell diffs', () => {
   let answer: string;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'sb-celldiff-'));
-    answer = await book(path.join(dir, 'answer.xlsx'), { Data: { A1: 'x' }, Sheet1: { C1: 'Total', C2: 10, C3: 20, C4: 30, D2: 'a' } });
+    answer = await book(path.join(dir, 'answer.xlsx'), {
+      Data: { A1: 'x' },
+      Sheet1: { C1: 'Total', C2: 10, C3: 20, C4: 30, D2: 'a' },
+    });
   });
 
   it('lists every differing cell with expected and got values and types, in the official order; the reason names the first', async () => {
@@ -33,27 +36,53 @@ describe('cell diffs', () => {
       Data: { A1: 'x' },
       Sheet1: { C1: 'Total', C2: '10', C3: 21, C4: 'thirty', D2: 'a', D3: { formula: 'C3*2' } as ExcelJS.CellValue },
     });
-    const diff = await diffTestCase({ answerPath: answer, outputPath: output, answerPosition: "'Sheet1'!C1:D4", index: 2 });
+    const diff = await diffTestCase({
+      answerPath: answer,
+      outputPath: output,
+      answerPosition: "'Sheet1'!C1:D4",
+      index: 2,
+    });
     expect(diff.pass).toBe(false);
     expect(diff.index).toBe(2);
     expect(diff.reason).toBe('Sheet1!C3: expected 20 got 21');
     expect(diff.checkedCells).toBe(8);
     // "10" (text) equals 10 under the official transform; D3 is a formula without a cached value: empty, as expected.
     expect(diff.mismatches).toEqual([
-      { cell: 'Sheet1!C3', expected: { value: 20, type: 'number' }, got: { value: 21, type: 'number' }, check: 'value' },
-      { cell: 'Sheet1!C4', expected: { value: 30, type: 'number' }, got: { value: 'thirty', type: 'text' }, check: 'value' },
+      {
+        cell: 'Sheet1!C3',
+        expected: { value: 20, type: 'number' },
+        got: { value: 21, type: 'number' },
+        check: 'value',
+      },
+      {
+        cell: 'Sheet1!C4',
+        expected: { value: 30, type: 'number' },
+        got: { value: 'thirty', type: 'text' },
+        check: 'value',
+      },
     ]);
     expect(diff.omitted).toBe(0);
     expect(diff.fill).toEqual({ cells: 8, filled: 5 });
     expect(diff.unreachable).toBeUndefined();
     // The verdict is the one the official evaluator gives.
-    expect(await evaluateTestCase({ answerPath: answer, outputPath: output, answerPosition: "'Sheet1'!C1:D4", index: 2 })).toEqual({ index: 2, pass: false, reason: diff.reason });
+    expect(
+      await evaluateTestCase({ answerPath: answer, outputPath: output, answerPosition: "'Sheet1'!C1:D4", index: 2 }),
+    ).toEqual({ index: 2, pass: false, reason: diff.reason });
   });
 
   it('marks a got cell that holds a formula without a cached value (the output was not recalculated)', async () => {
-    const output = await book(path.join(dir, 'uncached.xlsx'), { Sheet1: { C1: 'Total', C2: 10, C3: { formula: 'C2*2' } as ExcelJS.CellValue, C4: 30 } });
+    const output = await book(path.join(dir, 'uncached.xlsx'), {
+      Sheet1: { C1: 'Total', C2: 10, C3: { formula: 'C2*2' } as ExcelJS.CellValue, C4: 30 },
+    });
     const diff = await diffTestCase({ answerPath: answer, outputPath: output, answerPosition: "'Sheet1'!C1:C4" });
-    expect(diff.mismatches).toEqual([{ cell: 'Sheet1!C3', expected: { value: 20, type: 'number' }, got: { value: null, type: 'empty', uncachedFormula: true }, check: 'value' }]);
+    expect(diff.mismatches).toEqual([
+      {
+        cell: 'Sheet1!C3',
+        expected: { value: 20, type: 'number' },
+        got: { value: null, type: 'empty', uncachedFormula: true },
+        check: 'value',
+      },
+    ]);
   });
 
   it('caps the list and counts what it left out', async () => {
@@ -76,10 +105,26 @@ describe('cell diffs', () => {
 
   it('a passing test case has no mismatches; a missing output still records the answer fill', async () => {
     const pass = await diffTestCase({ answerPath: answer, outputPath: answer, answerPosition: "'Sheet1'!C1:C4" });
-    expect(pass).toMatchObject({ pass: true, mismatches: [], omitted: 0, checkedCells: 4, fill: { cells: 4, filled: 4 } });
+    expect(pass).toMatchObject({
+      pass: true,
+      mismatches: [],
+      omitted: 0,
+      checkedCells: 4,
+      fill: { cells: 4, filled: 4 },
+    });
     expect(pass.reason).toBeUndefined();
-    const missing = await diffTestCase({ answerPath: answer, outputPath: path.join(dir, 'nope.xlsx'), answerPosition: "'Sheet1'!C1:C10" });
-    expect(missing).toMatchObject({ pass: false, reason: 'File not exist', mismatches: [], checkedCells: 0, fill: { cells: 10, filled: 4 } });
+    const missing = await diffTestCase({
+      answerPath: answer,
+      outputPath: path.join(dir, 'nope.xlsx'),
+      answerPosition: "'Sheet1'!C1:C10",
+    });
+    expect(missing).toMatchObject({
+      pass: false,
+      reason: 'File not exist',
+      mismatches: [],
+      checkedCells: 0,
+      fill: { cells: 10, filled: 4 },
+    });
   });
 
   it('an output that cannot be opened fails with the cause; answers no output can match are flagged unreachable', async () => {
@@ -104,7 +149,13 @@ describe('cell diffs', () => {
 
   it('scoreTask records the floor (does the unchanged input pass?) and marks a test case the dataset lacks', async () => {
     const datasetDir = path.join(dir, 'dataset');
-    const task: SheetTask = { id: 7, instruction: 'fill C3', spreadsheet_path: 'spreadsheet/7', instruction_type: 'Cell-Level Manipulation', answer_position: "'Sheet1'!C1:C4" };
+    const task: SheetTask = {
+      id: 7,
+      instruction: 'fill C3',
+      spreadsheet_path: 'spreadsheet/7',
+      instruction_type: 'Cell-Level Manipulation',
+      answer_position: "'Sheet1'!C1:C4",
+    };
     const solved = { Sheet1: { C1: 'Total', C2: 10, C3: 20, C4: 30 } };
     const unsolved = { Sheet1: { C1: 'Total', C2: 10, C4: 30 } };
     await book(path.join(datasetDir, 'spreadsheet/7/1_7_input.xlsx'), unsolved);
@@ -114,7 +165,12 @@ describe('cell diffs', () => {
     await book(path.join(datasetDir, 'spreadsheet/7/2_7_answer.xlsx'), solved);
     const outputs = path.join(dir, 'outputs');
     await book(path.join(outputs, '1_7_output.xlsx'), solved);
-    const scored = await scoreTask({ task, datasetDir, outputPathFor: (n) => path.join(outputs, `${n}_7_output.xlsx`), withFloor: true });
+    const scored = await scoreTask({
+      task,
+      datasetDir,
+      outputPathFor: (n) => path.join(outputs, `${n}_7_output.xlsx`),
+      withFloor: true,
+    });
     expect(scored.official.test_case_results).toEqual([1, 0, 0]);
     expect(scored.cells.map((c) => c.inputPasses)).toEqual([false, true, undefined]);
     expect(scored.cells[2]!.unreachable).toBe('the dataset has no test case 3 (no input workbook): it always scores 0');

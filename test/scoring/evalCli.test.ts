@@ -37,7 +37,11 @@ describe('sheetbench eval / health', () => {
     const text = readFileSync(outFile, 'utf8');
     const results = JSON.parse(text) as { id: unknown; test_case_results: number[] }[];
     expect(results).toHaveLength(20);
-    expect(text.startsWith('[\n    {\n        "id": 57105,\n        "instruction_type": "Cell-Level Manipulation",\n        "test_case_results": [\n            1,\n            0,\n            1\n        ],\n        "soft_restriction": 0.6666666666666666,\n        "hard_restriction": 0\n    },')).toBe(true);
+    expect(
+      text.startsWith(
+        '[\n    {\n        "id": 57105,\n        "instruction_type": "Cell-Level Manipulation",\n        "test_case_results": [\n            1,\n            0,\n            1\n        ],\n        "soft_restriction": 0.6666666666666666,\n        "hard_restriction": 0\n    },',
+      ),
+    ).toBe(true);
     expect(text).toContain('"id": "CF_8276"');
     expect(text).toContain('"soft_restriction": 1.0,');
     const summary = JSON.parse(readFileSync(`${outFile}.summary.json`, 'utf8'));
@@ -59,7 +63,11 @@ describe('sheetbench eval / health', () => {
   });
 
   it('bad arguments are CliErrors naming the cause', async () => {
-    await expect(run(['eval', '--dataset', DEV20, '--outputs', DEV20, '--out', path.join(tmp, 'x.json'), '--mode', 'lenient'])).rejects.toThrow(CliError);
-    await expect(run(['eval', '--dataset', path.join(tmp, 'nope'), '--outputs', tmp, '--out', path.join(tmp, 'x.json')])).rejects.toThrow(/is not a folder/);
+    await expect(
+      run(['eval', '--dataset', DEV20, '--outputs', DEV20, '--out', path.join(tmp, 'x.json'), '--mode', 'lenient']),
+    ).rejects.toThrow(CliError);
+    await expect(
+      run(['eval', '--dataset', path.join(tmp, 'nope'), '--outputs', tmp, '--out', path.join(tmp, 'x.json')]),
+    ).rejects.toThrow(/is not a folder/);
   });
 });

@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { formatCell, generalNumber } from '../../benchmarks/spreadsheetbench/grid/numberFormat';
 import type { PyDateTime } from '../../benchmarks/spreadsheetbench/scoring/cellValue';
 
-const dt = (year: number, month: number, day: number, hour = 0, minute = 0, second = 0): PyDateTime => ({ kind: 'datetime', year, month, day, hour, minute, second, microsecond: 0 });
+const dt = (year: number, month: number, day: number, hour = 0, minute = 0, second = 0): PyDateTime => ({
+  kind: 'datetime',
+  year,
+  month,
+  day,
+  hour,
+  minute,
+  second,
+  microsecond: 0,
+});
 
 describe('number formats', () => {
   it('General fits 11 characters like Excel', () => {

@@ -15,7 +15,13 @@ const DEV20 = '/work/shared/data/spreadsheetbench-dev20';
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'scoring-parity-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface Variant { key: string; variant: string; path: string; task: SheetTask; tc: number }
+interface Variant {
+  key: string;
+  variant: string;
+  path: string;
+  task: SheetTask;
+  tc: number;
+}
 
 let tasks: SheetTask[] = [];
 let variants: Variant[] = [];
@@ -23,39 +29,70 @@ let variants: Variant[] = [];
 beforeAll(async () => {
   tasks = await loadDataset(DEV20);
   if (!hasSandboxPython) return;
-  const cases = tasks.flatMap((task) => [1, 2, 3].map((tc) => ({
-    key: `${taskKey(task.id)}_${tc}`,
-    answer: answerPathFor(DEV20, task, tc),
-    input: answerPathFor(DEV20, task, tc).replace(/_answer\.xlsx$/, '_input.xlsx'),
-    answer_position: task.answer_position,
-    full: tc === 1,
-    task, tc,
-  })));
-  const made = JSON.parse(runPython([path.resolve('test/scoring/fixtures/make_variants.py')], JSON.stringify({ out_dir: tmp, cases }))) as { key: string; variant: string; path: string }[];
+  const cases = tasks.flatMap((task) =>
+    [1, 2, 3].map((tc) => ({
+      key: `${taskKey(task.id)}_${tc}`,
+      answer: answerPathFor(DEV20, task, tc),
+      input: answerPathFor(DEV20, task, tc).replace(/_answer\.xlsx$/, '_input.xlsx'),
+      answer_position: task.answer_position,
+      full: tc === 1,
+      task,
+      tc,
+    })),
+  );
+  const made = JSON.parse(
+    runPython([path.resolve('test/scoring/fixtures/make_variants.py')], JSON.stringify({ out_dir: tmp, cases })),
+  ) as { key: string; variant: string; path: string }[];
   const byKey = new Map(cases.map((c) => [c.key, c]));
   variants = made.map((m) => ({ ...m, task: byKey.get(m.key)!.task, tc: byKey.get(m.key)!.tc }));
 }, 120_000);
 
 describe.skipIf(!hasSandboxPython)('dev20 parity with the official rules', () => {
   it('every verdict equals the oracle verdict (official mode)', async () => {
-    const expected = oracleScore(variants.map((v) => ({
-      answer: answerPathFor(DEV20, v.task, v.tc), output: v.path, answer_position: v.task.answer_position, instruction_type: v.task.instruction_type,
-    })));
+    const expected = oracleScore(
+      variants.map((v) => ({
+        answer: answerPathFor(DEV20, v.task, v.tc),
+        output: v.path,
+        answer_position: v.task.answer_position,
+        instruction_type: v.task.instruction_type,
+      })),
+    );
     const mismatches: string[] = [];
     const kinds = new Set<string>();
     let failures = 0;
     for (const [i, v] of variants.entries()) {
-      const got = await evaluateTestCase({ answerPath: answerPathFor(DEV20, v.task, v.tc), outputPath: v.path, answerPosition: v.task.answer_position });
+      const got = await evaluateTestCase({
+        answerPath: answerPathFor(DEV20, v.task, v.tc),
+        outputPath: v.path,
+        answerPosition: v.task.answer_position,
+      });
       kinds.add(v.variant);
       if (!got.pass) failures++;
       if (!got.pass) expect(got.reason, `${v.key} ${v.variant}`).toBeTruthy();
-      if (got.pass !== expected[i].pass) mismatches.push(`${v.key} ${v.variant}: ts=${got.pass} (${got.reason}) oracle=${expected[i].pass} (${expected[i].msg})`);
+      if (got.pass !== expected[i].pass)
+        mismatches.push(
+          `${v.key} ${v.variant}: ts=${got.pass} (${got.reason}) oracle=${expected[i].pass} (${expected[i].msg})`,
+        );
     }
     expect(mismatches).toEqual([]);
     expect(variants.length).toBeGreaterThan(300);
     expect(failures).toBeGreaterThan(100);
     expect(failures).toBeLessThan(variants.length - 60);
-    for (const k of ['tiny', 'small', 'numtext', 'blank', 'trailing_space', 'case', 'bool', 'date_plus1', 'time', 'renamed_sheet', 'removed_sheet', 'missing', 'formulas_resave']) {
+    for (const k of [
+      'tiny',
+      'small',
+      'numtext',
+      'blank',
+      'trailing_space',
+      'case',
+      'bool',
+      'date_plus1',
+      'time',
+      'renamed_sheet',
+      'removed_sheet',
+      'missing',
+      'formulas_resave',
+    ]) {
       expect(kinds.has(k), k).toBe(true);
     }
   }, 120_000);
@@ -64,7 +101,10 @@ describe.skipIf(!hasSandboxPython)('dev20 parity with the official rules', () =>
 describe('dev20 measured facts (§7)', () => {
   it('output = answer copy scores 1.0 / 1.0 on all 20 tasks', async () => {
     const results = [];
-    for (const task of tasks) results.push((await scoreTask({ task, datasetDir: DEV20, outputPathFor: (n) => answerPathFor(DEV20, task, n) })).official);
+    for (const task of tasks)
+      results.push(
+        (await scoreTask({ task, datasetDir: DEV20, outputPathFor: (n) => answerPathFor(DEV20, task, n) })).official,
+      );
     expect(summarize(results)).toMatchObject({ tasks: 20, soft: 1, hard: 1 });
   });
 

@@ -26,11 +26,13 @@ describe('sharing a conversation', () => {
   let id = '';
   let eventsBeforeFork = 0;
 
-  const as = (user: string) => async (p: string, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers);
-    if (user !== 'nobody') headers.set('authorization', `Bearer ${tokens[user]}`);
-    return fetch(`${a.server.url}${p}`, { ...init, headers });
-  };
+  const as =
+    (user: string) =>
+    async (p: string, init: RequestInit = {}) => {
+      const headers = new Headers(init.headers);
+      if (user !== 'nobody') headers.set('authorization', `Bearer ${tokens[user]}`);
+      return fetch(`${a.server.url}${p}`, { ...init, headers });
+    };
   const alice = as('alice');
   const bob = as('bob');
   const carol = as('carol');
@@ -43,11 +45,14 @@ describe('sharing a conversation', () => {
   const rawGet = (p: string, token: string) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const url = new URL(a.server.url);
-      const req = request({ host: url.hostname, port: url.port, path: p, headers: { authorization: `Bearer ${token}` } }, (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = request(
+        { host: url.hostname, port: url.port, path: p, headers: { authorization: `Bearer ${token}` } },
+        (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -79,20 +84,34 @@ describe('sharing a conversation', () => {
     expect(link).toMatchObject({ to: { link: true }, debug: false });
     const listed = ((await (await alice(`/api/conversations/${id}/shares`)).json()) as { shares: Share[] }).shares;
     expect(listed.map((s) => s.id)).toEqual([withBob.id, link.id, turn.id]);
-    const mine = ((await (await bob('/api/shared')).json()) as { shared: Array<{ conversationId: string; title: string; owner: string; token: string }> }).shared;
-    expect(mine).toEqual([expect.objectContaining({ conversationId: id, title: 'Q3 sales', owner: 'alice', token: withBob.token })]);
+    const mine = (
+      (await (await bob('/api/shared')).json()) as {
+        shared: Array<{ conversationId: string; title: string; owner: string; token: string }>;
+      }
+    ).shared;
+    expect(mine).toEqual([
+      expect.objectContaining({ conversationId: id, title: 'Q3 sales', owner: 'alice', token: withBob.token }),
+    ]);
     expect(((await (await carol('/api/shared')).json()) as { shared: unknown[] }).shared).toEqual([]);
   });
 
   it('the viewer sees the chat, its files and (when granted) the debug view, and can download the notebook', async () => {
     const view = await bob(`/api/shared/${tokens.bobShare}`);
     expect(view.status).toBe(200);
-    const body = (await view.json()) as { share: { owner: string; readOnly: boolean }; conversation: { messages: Array<{ role: string; text: string }>; temporalUiUrl?: string } };
+    const body = (await view.json()) as {
+      share: { owner: string; readOnly: boolean };
+      conversation: { messages: Array<{ role: string; text: string }>; temporalUiUrl?: string };
+    };
     expect(body.share).toMatchObject({ owner: 'alice', readOnly: true });
-    expect(body.conversation.messages.filter((m) => m.role === 'user').map((m) => m.text)).toEqual(['By region? [TABLE]', 'Keep the total. [SETUP]']);
+    expect(body.conversation.messages.filter((m) => m.role === 'user').map((m) => m.text)).toEqual([
+      'By region? [TABLE]',
+      'Keep the total. [SETUP]',
+    ]);
     expect(body.conversation.temporalUiUrl).toBeUndefined();
     expect(await (await bob(`/api/shared/${tokens.bobShare}/files/sales.csv`)).text()).toBe(SALES_CSV);
-    expect(((await (await bob(`/api/shared/${tokens.bobShare}/debug`)).json()) as { steps: unknown[] }).steps.length).toBeGreaterThan(0);
+    expect(
+      ((await (await bob(`/api/shared/${tokens.bobShare}/debug`)).json()) as { steps: unknown[] }).steps.length,
+    ).toBeGreaterThan(0);
     const nb = await bob(`/api/shared/${tokens.bobShare}/export?format=ipynb`);
     expect(nb.status).toBe(200);
     expect(nb.headers.get('content-disposition')).toBe(`attachment; filename="${id}.ipynb"`);
@@ -101,12 +120,13 @@ describe('sharing a conversation', () => {
     const stream = await bob(`/api/shared/${tokens.bobShare}/events`, { signal: controller.signal });
     const reader = stream.body!.getReader();
     let text = '';
-    while (!/event: turn_ended[\s\S]*event: turn_ended/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
+    while (!/event: turn_ended[\s\S]*event: turn_ended/.test(text))
+      text += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
     expect(text).toContain('event: grounding');
   });
 
-  it('a link opens for any signed-in user; a user\'s share only for that user; nothing without sign-in', async () => {
+  it("a link opens for any signed-in user; a user's share only for that user; nothing without sign-in", async () => {
     expect((await carol(`/api/shared/${tokens.link}`)).status).toBe(200);
     const other = await carol(`/api/shared/${tokens.bobShare}`);
     expect(other.status).toBe(403);
@@ -118,13 +138,27 @@ describe('sharing a conversation', () => {
     const noDebug = await carol(`/api/shared/${tokens.link}/debug`);
     expect(noDebug.status).toBe(403);
     expect(await errorOf(noDebug)).toBe('this share does not include the debug view');
-    const turn = (await (await carol(`/api/shared/${tokens.turn}`)).json()) as { conversation: { messages: Array<{ role: string; text: string }>; files: Array<{ path: string }> } };
-    expect(turn.conversation.messages.filter((m) => m.role === 'user').map((m) => m.text)).toEqual(['By region? [TABLE]']);
-    expect(turn.conversation.files.map((f) => f.path).sort()).toEqual(['visualization_manifest.json', 'viz/by_region.csv']);
+    const turn = (await (await carol(`/api/shared/${tokens.turn}`)).json()) as {
+      conversation: { messages: Array<{ role: string; text: string }>; files: Array<{ path: string }> };
+    };
+    expect(turn.conversation.messages.filter((m) => m.role === 'user').map((m) => m.text)).toEqual([
+      'By region? [TABLE]',
+    ]);
+    expect(turn.conversation.files.map((f) => f.path).sort()).toEqual([
+      'visualization_manifest.json',
+      'viz/by_region.csv',
+    ]);
     expect((await carol(`/api/shared/${tokens.turn}/files/viz/by_region.csv`)).status).toBe(200);
     expect((await carol(`/api/shared/${tokens.turn}/files/sales.csv`)).status).toBe(404); // not named by that turn
     // Sent as raw paths (fetch would resolve the dot segments before sending): none reaches a file out of the workspace.
-    for (const p of ['../conversation.json', '..%2Fconversation.json', '%2e%2e/%2e%2e/shares.json', '..%2F..%2Fshares.json', '%2Fetc%2Fpasswd', '../../../../etc/passwd']) {
+    for (const p of [
+      '../conversation.json',
+      '..%2Fconversation.json',
+      '%2e%2e/%2e%2e/shares.json',
+      '..%2F..%2Fshares.json',
+      '%2Fetc%2Fpasswd',
+      '../../../../etc/passwd',
+    ]) {
       const res = await rawGet(`/api/shared/${tokens.link}/files/${p}`, tokens.carol!);
       expect([403, 404], `${p}: ${res.status} ${res.body}`).toContain(res.status);
       expect(res.body).not.toMatch(/Q3 sales|"shares"|root:/);
@@ -178,22 +212,35 @@ describe('sharing a conversation', () => {
 
   it('the viewer forks into their own conversation (files copied, state restored) and changes only the fork', async () => {
     eventsBeforeFork = (await a.server.service.events(id)).length;
-    const crossSite = await bob(`/api/shared/${tokens.bobShare}/fork`, { method: 'POST', headers: { origin: 'http://evil.example' } });
+    const crossSite = await bob(`/api/shared/${tokens.bobShare}/fork`, {
+      method: 'POST',
+      headers: { origin: 'http://evil.example' },
+    });
     expect(crossSite.status).toBe(403);
     const res = await bob(`/api/shared/${tokens.bobShare}/fork`, { method: 'POST' });
     expect(res.status).toBe(201);
-    const fork = (await res.json()) as { id: string; owner: string; title: string; turns: number; forkedFrom: { id: string } };
+    const fork = (await res.json()) as {
+      id: string;
+      owner: string;
+      title: string;
+      turns: number;
+      forkedFrom: { id: string };
+    };
     expect(fork).toMatchObject({ owner: 'bob', title: 'Q3 sales (fork)', turns: 2, forkedFrom: { id } });
     expect(await (await bob(`/api/conversations/${fork.id}/files/sales.csv`)).text()).toBe(SALES_CSV);
     expect((await alice(`/api/conversations/${fork.id}`)).status).toBe(404);
-    const sent = (await (await bob(`/api/conversations/${fork.id}/messages`, jsonBody({ text: 'Double it. [USEVAR]' }))).json()) as { turnId: string };
+    const sent = (await (
+      await bob(`/api/conversations/${fork.id}/messages`, jsonBody({ text: 'Double it. [USEVAR]' }))
+    ).json()) as { turnId: string };
     expect(sent.turnId).toBe('t3');
     const events = (await waitForTurn(a, fork.id, sent.turnId, 300_000)).filter((e) => e.turnId === sent.turnId);
     const result = events.find((e) => e.type === 'tool_result')!.data;
     expect(result).toMatchObject({ ok: true, stdout: '94\n', restored: { turns: ['t1', 't2'] } });
     expect(events.at(-1)!.data.status).toBe('completed');
     expect((await a.server.service.events(id)).length).toBe(eventsBeforeFork);
-    const bobs = ((await (await bob('/api/conversations')).json()) as { conversations: Array<{ id: string }> }).conversations.map((c) => c.id);
+    const bobs = (
+      (await (await bob('/api/conversations')).json()) as { conversations: Array<{ id: string }> }
+    ).conversations.map((c) => c.id);
     expect(bobs).toEqual([fork.id]);
   });
 
@@ -210,7 +257,10 @@ describe('sharing a conversation', () => {
     expect(deleted.status).toBe(410);
     expect(await errorOf(deleted)).toBe('the shared conversation was deleted by its owner');
     expect((await bob(`/api/shared/${tokens.bobShare}/fork`, { method: 'POST' })).status).toBe(410);
-    const audit = readFileSync(path.join(a.env.config.server.stateDir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { action: string; user?: string });
+    const audit = readFileSync(path.join(a.env.config.server.stateDir, 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { action: string; user?: string });
     const actions = (name: string) => audit.filter((e) => e.action === name).map((e) => e.user);
     expect(actions('share')).toEqual(['alice', 'alice', 'alice', 'alice']);
     expect(actions('unshare')).toEqual(['alice']);

@@ -20,14 +20,24 @@ describe('the embedded dev server is started with the configured tuning', () => 
   });
 
   it('both can be turned off', () => {
-    const args = devServerArgs({ ...base, tuning: devServerConfigSchema.parse({ eagerActivities: false, sqlitePragmas: {} }) });
+    const args = devServerArgs({
+      ...base,
+      tuning: devServerConfigSchema.parse({ eagerActivities: false, sqlitePragmas: {} }),
+    });
     expect(flagValues(args, '--dynamic-config-value')).toContain('system.enableActivityEagerExecution=false');
     expect(args).not.toContain('--sqlite-pragma');
   });
 
   it('passes further dynamic config values as JSON', () => {
-    const args = devServerArgs({ ...base, tuning: devServerConfigSchema.parse({ dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 40, 'a.b': 'x' } }) });
-    expect(flagValues(args, '--dynamic-config-value')).toEqual(expect.arrayContaining(['limit.historyCount.suggestContinueAsNew=40', 'a.b="x"']));
+    const args = devServerArgs({
+      ...base,
+      tuning: devServerConfigSchema.parse({
+        dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 40, 'a.b': 'x' },
+      }),
+    });
+    expect(flagValues(args, '--dynamic-config-value')).toEqual(
+      expect.arrayContaining(['limit.historyCount.suggestContinueAsNew=40', 'a.b="x"']),
+    );
     expect(() => devServerConfigSchema.parse({ dynamicConfig: { 'a b': 1 } })).toThrow();
   });
 
@@ -49,7 +59,10 @@ describe.skipIf(onCluster)('a test server (started as the CLI starts one)', () =
     temporal ??= await startTestTemporal();
     let client = await connectClient({ address: temporal.address, namespace: TEST_NAMESPACE });
     // No worker serves this type: the server just records the start and every signal it acknowledges.
-    const handle = await client.workflow.start('noWorkerServesThis', { taskQueue: `nobody-${Date.now()}`, workflowId: `durability-${Date.now()}` });
+    const handle = await client.workflow.start('noWorkerServesThis', {
+      taskQueue: `nobody-${Date.now()}`,
+      workflowId: `durability-${Date.now()}`,
+    });
     for (let i = 0; i < 20; i++) await handle.signal('acknowledged', i);
     await client.connection.close();
     const pid = temporal.server.pid;
@@ -58,9 +71,10 @@ describe.skipIf(onCluster)('a test server (started as the CLI starts one)', () =
     await temporal.restart();
     client = await connectClient({ address: temporal.address, namespace: TEST_NAMESPACE });
     const history = await client.workflow.getHandle(handle.workflowId).fetchHistory();
-    const signals = (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'acknowledged');
+    const signals = (history.events ?? []).filter(
+      (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'acknowledged',
+    );
     await client.connection.close();
     expect(signals).toHaveLength(20);
   }, 180_000);
 });
-

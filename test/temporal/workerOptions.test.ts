@@ -8,7 +8,12 @@ describe("the main worker's Temporal options come from the config", () => {
   });
 
   it('passes what is set, the sticky timeout in milliseconds', () => {
-    const worker = { maxCachedWorkflows: 500, maxConcurrentWorkflowTaskPolls: 4, maxConcurrentActivityTaskPolls: 1, stickyQueueScheduleToStartTimeoutMs: 3000 };
+    const worker = {
+      maxCachedWorkflows: 500,
+      maxConcurrentWorkflowTaskPolls: 4,
+      maxConcurrentActivityTaskPolls: 1,
+      stickyQueueScheduleToStartTimeoutMs: 3000,
+    };
     expect(workerOptions(configSchema.parse({ worker }).worker)).toEqual({
       maxCachedWorkflows: 500,
       maxConcurrentWorkflowTaskPolls: 4,

@@ -3,12 +3,28 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SA } from '../../lib/temporal/searchAttributes';
 import { copyInputReply } from '../helpers/copyInput';
-import { DEV20, startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import {
+  DEV20,
+  startBenchmarkRun,
+  startE2E,
+  startInProcessWorkers,
+  type E2EEnv,
+  type StartedRun,
+} from '../helpers/e2e';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 import { TEST_NAMESPACE } from '../helpers/temporalServer';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Workflow ids of a run as the runner names them: the run workflow (id = run id) and one child per task. */
 function workflowIdsOf(run: StartedRun, tasks: string[]): string[] {
@@ -28,7 +44,10 @@ describe('Temporal Web UI lists a run by search attribute', () => {
     await access(CHROMIUM).catch(() => {
       throw new Error(`${CHROMIUM} missing: run scripts/setup.d/report.sh (via scripts/setup.sh)`);
     });
-    env = await startE2E({ rules: Object.values(DEV20_SOLUTIONS), fallback: copyInputReply }, { config: { recalc: { engine: 'none' } } });
+    env = await startE2E(
+      { rules: Object.values(DEV20_SOLUTIONS), fallback: copyInputReply },
+      { config: { recalc: { engine: 'none' } } },
+    );
     runA = await startBenchmarkRun(env, { dataset: DEV20, tasks: tasksA });
     runB = await startBenchmarkRun(env, { dataset: DEV20, tasks: tasksB });
     const workers = await startInProcessWorkers(env);
@@ -67,7 +86,9 @@ describe('Temporal Web UI lists a run by search attribute', () => {
   it('shows the other run instead when filtered by its id', async () => {
     const page = await browser.newPage();
     const query = `${SA.runId.name}="${runB.runId}"`;
-    await page.goto(`http://127.0.0.1:${env.temporal.uiPort}/namespaces/${TEST_NAMESPACE}/workflows?query=${encodeURIComponent(query)}`);
+    await page.goto(
+      `http://127.0.0.1:${env.temporal.uiPort}/namespaces/${TEST_NAMESPACE}/workflows?query=${encodeURIComponent(query)}`,
+    );
     const expected = workflowIdsOf(runB, tasksB);
     for (const id of expected) await page.getByText(id, { exact: true }).first().waitFor({ timeout: 30_000 });
     const listed = await listedWorkflowIds(page, [...workflowIdsOf(runA, tasksA), ...expected]);

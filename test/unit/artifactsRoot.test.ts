@@ -3,11 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { ArtifactsRootError, fromPayloadPath, toPayloadPath } from '../../lib/runStore/artifactsRoot';
 
 describe('artifacts root: run folders travel relative to a root each worker configures', () => {
-  it('a folder inside the root travels relative, with / separators, and resolves under another host\'s root', () => {
+  it("a folder inside the root travels relative, with / separators, and resolves under another host's root", () => {
     const payload = toPayloadPath('/srv/store/runs/team-a/run-1', '/srv/store/runs');
     expect(payload).toBe('team-a/run-1');
     expect(fromPayloadPath(payload, '/mnt/nfs/runs')).toBe('/mnt/nfs/runs/team-a/run-1');
-    expect(fromPayloadPath(`${payload}/outputs/single_m/1_7_output.xlsx`, '/mnt/nfs/runs/')).toBe('/mnt/nfs/runs/team-a/run-1/outputs/single_m/1_7_output.xlsx');
+    expect(fromPayloadPath(`${payload}/outputs/single_m/1_7_output.xlsx`, '/mnt/nfs/runs/')).toBe(
+      '/mnt/nfs/runs/team-a/run-1/outputs/single_m/1_7_output.xlsx',
+    );
   });
 
   it('a relative root is taken from the working directory', () => {
@@ -29,9 +31,15 @@ describe('artifacts root: run folders travel relative to a root each worker conf
 
   it('a Windows recalc worker joins the POSIX-relative path onto a UNC share or a drive with Windows separators', () => {
     const rel = 'team-a/run-1/outputs/single_gpt-4o/1_13284_output.xlsx';
-    expect(fromPayloadPath(rel, '\\\\fileserver\\bench\\runs')).toBe('\\\\fileserver\\bench\\runs\\team-a\\run-1\\outputs\\single_gpt-4o\\1_13284_output.xlsx');
-    expect(fromPayloadPath(rel, 'R:\\runs')).toBe('R:\\runs\\team-a\\run-1\\outputs\\single_gpt-4o\\1_13284_output.xlsx');
-    expect(fromPayloadPath(rel, 'R:/runs')).toBe('R:\\runs\\team-a\\run-1\\outputs\\single_gpt-4o\\1_13284_output.xlsx');
+    expect(fromPayloadPath(rel, '\\\\fileserver\\bench\\runs')).toBe(
+      '\\\\fileserver\\bench\\runs\\team-a\\run-1\\outputs\\single_gpt-4o\\1_13284_output.xlsx',
+    );
+    expect(fromPayloadPath(rel, 'R:\\runs')).toBe(
+      'R:\\runs\\team-a\\run-1\\outputs\\single_gpt-4o\\1_13284_output.xlsx',
+    );
+    expect(fromPayloadPath(rel, 'R:/runs')).toBe(
+      'R:\\runs\\team-a\\run-1\\outputs\\single_gpt-4o\\1_13284_output.xlsx',
+    );
     // A run started on Windows inside its root travels with / separators too.
     expect(toPayloadPath('R:\\runs\\team-a\\run-1', 'R:\\runs')).toBe('team-a/run-1');
   });

@@ -19,7 +19,10 @@ function fakeClient(busyTimes: number) {
         executeUpdate: async () => {
           calls.updates++;
           if (calls.updates <= busyTimes) {
-            throw new WorkflowUpdateFailedError('update failed', new Error('turn t1 is still running: wait for it to end or cancel it'));
+            throw new WorkflowUpdateFailedError(
+              'update failed',
+              new Error('turn t1 is still running: wait for it to end or cancel it'),
+            );
           }
           return { turnId: 't2' };
         },

@@ -20,15 +20,24 @@ describe('SpreadsheetBench dataset loading', () => {
     expect(tasks).toHaveLength(20);
     expect(tasks.filter((t) => typeof t.id === 'number')).toHaveLength(10);
     expect(tasks.some((t) => t.id === 'CF_8276')).toBe(true);
-    const cases = await testCaseFiles(DEV20, tasks.find((t) => t.id === '79-7')!);
-    expect(cases.map((c) => path.basename(c.inputPath))).toEqual(['1_79-7_input.xlsx', '2_79-7_input.xlsx', '3_79-7_input.xlsx']);
+    const cases = await testCaseFiles(
+      DEV20,
+      tasks.find((t) => t.id === '79-7')!,
+    );
+    expect(cases.map((c) => path.basename(c.inputPath))).toEqual([
+      '1_79-7_input.xlsx',
+      '2_79-7_input.xlsx',
+      '3_79-7_input.xlsx',
+    ]);
   });
   it('names the folder when dataset.json is missing', async () => {
     await expect(loadDataset('/nonexistent/ds')).rejects.toThrow(/\/nonexistent\/ds has no readable dataset.json/);
   });
   it('reports invalid JSON and malformed records by task id', async () => {
     await expect(loadDataset(tmpDataset('[{'))).rejects.toThrow(/not valid JSON/);
-    const bad = JSON.stringify([{ id: 7, instruction: 'x', spreadsheet_path: 'spreadsheet/7', instruction_type: 'Cell-Level Manipulation' }]);
+    const bad = JSON.stringify([
+      { id: 7, instruction: 'x', spreadsheet_path: 'spreadsheet/7', instruction_type: 'Cell-Level Manipulation' },
+    ]);
     await expect(loadDataset(tmpDataset(bad))).rejects.toThrow(/task 7 is malformed: answer_position/);
     await expect(loadDataset(tmpDataset('{"id": 1}'))).rejects.toBeInstanceOf(DatasetError);
   });
@@ -42,7 +51,13 @@ describe('SpreadsheetBench dataset loading', () => {
     const dir = tmpDataset('[]');
     mkdirSync(path.join(dir, 'spreadsheet/5'), { recursive: true });
     writeFileSync(path.join(dir, 'spreadsheet/5/1_5_input.xlsx'), 'x');
-    const task = { id: 5, instruction: '', spreadsheet_path: 'spreadsheet/5', instruction_type: 'Cell-Level Manipulation' as const, answer_position: 'A1' };
+    const task = {
+      id: 5,
+      instruction: '',
+      spreadsheet_path: 'spreadsheet/5',
+      instruction_type: 'Cell-Level Manipulation' as const,
+      answer_position: 'A1',
+    };
     expect((await testCaseFiles(dir, task)).map((c) => c.index)).toEqual([1]);
   });
 });

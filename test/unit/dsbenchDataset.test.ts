@@ -12,7 +12,12 @@ describe('DSBench data.json', () => {
     const counts: Record<string, number> = {};
     for (const q of questions) counts[q.answerType] = (counts[q.answerType] ?? 0) + 1;
     expect(counts).toEqual({ choice: 343, integer: 24, numeric: 22, text: 62, object: 15 });
-    expect(questions[0]).toMatchObject({ id: '00000001_question6', competitionId: '00000001', answer: 'D', answerType: 'choice' });
+    expect(questions[0]).toMatchObject({
+      id: '00000001_question6',
+      competitionId: '00000001',
+      answer: 'D',
+      answerType: 'choice',
+    });
     expect(questions.find((q) => q.id === '00000001_question17')?.answer).toBe('1661626');
     expect(questions.filter((q) => q.answer === '')).toHaveLength(0);
   });
@@ -24,12 +29,20 @@ describe('DSBench data.json', () => {
     expect(answerType('b')).toBe('choice');
   });
   it('names the line of a malformed record and a question/answer count mismatch', () => {
-    expect(() => parseDataJson('{"id":"1","name":"n","url":"u","questions":["q1"],"answers":["A"]}\n[1,')).toThrow(/line 2 is not a JSON record/);
-    expect(() => parseDataJson('{"id":"7","name":"n","url":"u","questions":["q1","q2"],"answers":["A"]}')).toThrow(/competition 7 lists 2 questions but 1 answers/);
-    expect(() => parseDataJson('{"id":"7","name":"n","url":"u","questions":["q1"]}')).toThrow(/competition 7 is malformed: answers/);
+    expect(() => parseDataJson('{"id":"1","name":"n","url":"u","questions":["q1"],"answers":["A"]}\n[1,')).toThrow(
+      /line 2 is not a JSON record/,
+    );
+    expect(() => parseDataJson('{"id":"7","name":"n","url":"u","questions":["q1","q2"],"answers":["A"]}')).toThrow(
+      /competition 7 lists 2 questions but 1 answers/,
+    );
+    expect(() => parseDataJson('{"id":"7","name":"n","url":"u","questions":["q1"]}')).toThrow(
+      /competition 7 is malformed: answers/,
+    );
   });
   it('selects questions by id and rejects unknown ones', async () => {
-    expect((await loadQuestions(REAL, { ids: ['00000002_question1'] })).map((q) => q.id)).toEqual(['00000002_question1']);
+    expect((await loadQuestions(REAL, { ids: ['00000002_question1'] })).map((q) => q.id)).toEqual([
+      '00000002_question1',
+    ]);
     await expect(loadQuestions(REAL, { ids: ['nope'] })).rejects.toThrow(/unknown question id\(s\): nope/);
     await expect(loadQuestions(path.join(REAL, 'missing'))).rejects.toThrow(/has no readable data.json/);
   });

@@ -18,11 +18,16 @@ describe('model paths and test-case binding', () => {
     });
   });
   it('rebinds literal paths to test case N inside the work dir', () => {
-    const code = "wb = load('/mnt/data/spreadsheet/79-7/1_79-7_input.xlsx')\nwb.save('/mnt/data/outputs/single_gpt/1_79-7_output.xlsx')";
-    expect(bindCodeToTestCase(code, task, 'single_gpt', 3, '/job')).toBe("wb = load('/job/3_79-7_input.xlsx')\nwb.save('/job/3_79-7_output.xlsx')");
+    const code =
+      "wb = load('/mnt/data/spreadsheet/79-7/1_79-7_input.xlsx')\nwb.save('/mnt/data/outputs/single_gpt/1_79-7_output.xlsx')";
+    expect(bindCodeToTestCase(code, task, 'single_gpt', 3, '/job')).toBe(
+      "wb = load('/job/3_79-7_input.xlsx')\nwb.save('/job/3_79-7_output.xlsx')",
+    );
   });
   it('leaves code that builds its own names unchanged apart from the directories', () => {
     const code = "d = '/mnt/data/spreadsheet/79-7/'\nname = '1_' + '79-7' + '_input.xlsx'";
-    expect(bindCodeToTestCase(code, task, 'single_gpt', 2, '/job')).toBe("d = '/job/'\nname = '1_' + '79-7' + '_input.xlsx'");
+    expect(bindCodeToTestCase(code, task, 'single_gpt', 2, '/job')).toBe(
+      "d = '/job/'\nname = '1_' + '79-7' + '_input.xlsx'",
+    );
   });
 });

@@ -10,7 +10,10 @@ const realReadFile = fs.readFile;
 /** Counts the reads of files with these names while `work` runs (every module's `readFile` import is the patched one). */
 async function readsDuring(names: string[], work: () => Promise<unknown>): Promise<Record<string, number>> {
   const counts = Object.fromEntries(names.map((n) => [n, 0]));
-  (fs as { readFile: typeof fs.readFile }).readFile = ((file: Parameters<typeof fs.readFile>[0], ...rest: unknown[]) => {
+  (fs as { readFile: typeof fs.readFile }).readFile = ((
+    file: Parameters<typeof fs.readFile>[0],
+    ...rest: unknown[]
+  ) => {
     const name = path.basename(String(file));
     if (name in counts) counts[name]++;
     return (realReadFile as (...a: unknown[]) => ReturnType<typeof fs.readFile>)(file, ...rest);
@@ -42,12 +45,18 @@ describe('planning a run reads the dataset folder once', () => {
   });
 
   it('DSBench: data.json is read once', async () => {
-    const counts = await readsDuring(['data.json'], () => planRun({ datasetDir: path.join(ROOT, 'data/dsbench-sample') }));
+    const counts = await readsDuring(['data.json'], () =>
+      planRun({ datasetDir: path.join(ROOT, 'data/dsbench-sample') }),
+    );
     expect(counts).toEqual({ 'data.json': 1 });
   });
 
   it('a bad request is refused from what was read, naming the cause', async () => {
-    await expect(planRun({ datasetDir: path.join(ROOT, 'data/sample'), taskIds: ['nope'] })).rejects.toThrow('unknown task id(s): nope');
-    await expect(planRun({ datasetDir: path.join(ROOT, 'data/sample'), agent: 'wizard' })).rejects.toThrow('unknown spreadsheetbench agent wizard (known: single, row_exec, react_exec, row_react_exec, sheetcopilot)');
+    await expect(planRun({ datasetDir: path.join(ROOT, 'data/sample'), taskIds: ['nope'] })).rejects.toThrow(
+      'unknown task id(s): nope',
+    );
+    await expect(planRun({ datasetDir: path.join(ROOT, 'data/sample'), agent: 'wizard' })).rejects.toThrow(
+      'unknown spreadsheetbench agent wizard (known: single, row_exec, react_exec, row_react_exec, sheetcopilot)',
+    );
   });
 });

@@ -20,7 +20,9 @@ describe('most common failure messages in the run summary', () => {
   });
 
   it('keeps at most `limit` messages', () => {
-    const many = Array.from({ length: 9 }, (_, i) => result(String(i), { class: 'internal', message: `failure kind ${'abcdefghi'[i]}` }));
+    const many = Array.from({ length: 9 }, (_, i) =>
+      result(String(i), { class: 'internal', message: `failure kind ${'abcdefghi'[i]}` }),
+    );
     expect(topFailures(many, 5)).toHaveLength(5);
   });
 });

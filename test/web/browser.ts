@@ -3,7 +3,16 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium, headless (Playwright's own browser download cannot work here); as test/report/browser.test.ts. */
 export const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** `extraArgs`: more Chromium switches, e.g. `--host-resolver-rules=MAP evil.test 127.0.0.1` for another site's name. */
 export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
@@ -14,8 +23,15 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser>
 }
 
 /** A page that records uncaught errors and every request that left the server under test (there must be none). */
-export async function openPage(browser: Browser, baseUrl: string, opts: { width?: number; height?: number; signInUrl?: string } = {}) {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 }, acceptDownloads: true });
+export async function openPage(
+  browser: Browser,
+  baseUrl: string,
+  opts: { width?: number; height?: number; signInUrl?: string } = {},
+) {
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
+    acceptDownloads: true,
+  });
   const page: Page = await context.newPage();
   const pageErrors: string[] = [];
   const foreignRequests: string[] = [];
@@ -31,7 +47,8 @@ export async function openPage(browser: Browser, baseUrl: string, opts: { width?
 export async function signIn(page: Page, loginUrl: string): Promise<void> {
   await page.goto(loginUrl);
   await page.locator('.signed-in .user-name').waitFor();
-  if (new URL(page.url()).searchParams.has('token')) throw new Error(`the token stayed in the address bar: ${page.url()}`);
+  if (new URL(page.url()).searchParams.has('token'))
+    throw new Error(`the token stayed in the address bar: ${page.url()}`);
 }
 
 /**

@@ -33,9 +33,17 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
   };
 
   beforeAll(async () => {
-    env = await startE2E({ rules: [], fallback: model }, { config: { recalc: { engine: 'none' }, conversation: { maxUploadBytes: 100_000 } } });
+    env = await startE2E(
+      { rules: [], fallback: model },
+      { config: { recalc: { engine: 'none' }, conversation: { maxUploadBytes: 100_000 } } },
+    );
     await startWorker();
-    server = await startServer({ config: env.config, client: env.client, temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE }, port: 0 });
+    server = await startServer({
+      config: env.config,
+      client: env.client,
+      temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE },
+      port: 0,
+    });
     browser = await launchChromium();
   }, 180_000);
   afterAll(async () => {
@@ -50,7 +58,9 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
   async function newConversationWithCsv(page: Page): Promise<string> {
     await page.goto(server.url);
     await newConversation(page);
-    await page.locator('#file-input').setInputFiles({ name: 'sales.csv', mimeType: 'text/csv', buffer: Buffer.from(SALES_CSV) });
+    await page
+      .locator('#file-input')
+      .setInputFiles({ name: 'sales.csv', mimeType: 'text/csv', buffer: Buffer.from(SALES_CSV) });
     await page.locator('.chip-uploaded').waitFor();
     return decodeURIComponent(page.url().split('#/c/')[1]!);
   }
@@ -62,7 +72,9 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
 
   it('upload a CSV, ask for grouped totals and a bar chart: streamed steps, table rows and bars match the data, the file downloads byte for byte, the debug view has the prompt and stdout', async () => {
     holdAnswer = hold();
-    const { page, pageErrors, foreignRequests, close } = await openPage(browser, server.url, { signInUrl: server.loginUrl });
+    const { page, pageErrors, foreignRequests, close } = await openPage(browser, server.url, {
+      signInUrl: server.loginUrl,
+    });
     const id = await newConversationWithCsv(page);
     await ask(page);
     const turn = page.locator('article.turn').first();
@@ -73,18 +85,26 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
     holdAnswer.open();
     await turn.locator('.status-completed').waitFor({ timeout: 90_000 });
 
-    const rows = await turn.locator('[data-viz-id=totals] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const rows = await turn
+      .locator('[data-viz-id=totals] tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     expect(rows).toEqual(SALES_TOTALS.map(([r, s]) => [r, String(s)]));
     const bars = turn.locator('[data-viz-id=sales_chart] svg .mark-rect path');
     await expect.poll(() => bars.count()).toBe(SALES_TOTALS.length);
-    const heights = await bars.evaluateAll((els) => els.map((e) => (e as unknown as { getBBox(): { height: number } }).getBBox().height));
+    const heights = await bars.evaluateAll((els) =>
+      els.map((e) => (e as unknown as { getBBox(): { height: number } }).getBBox().height),
+    );
     const max = Math.max(...SALES_TOTALS.map((t) => t[1]));
     SALES_TOTALS.forEach(([, total], i) => expect(heights[i]! / Math.max(...heights)).toBeCloseTo(total / max, 2));
-    expect(await turn.locator('[data-viz-id=sales_chart] svg text').allTextContents()).toEqual(expect.arrayContaining(['Total sales by region', 'Region', 'Sales (USD)']));
+    expect(await turn.locator('[data-viz-id=sales_chart] svg text').allTextContents()).toEqual(
+      expect.arrayContaining(['Total sales by region', 'Region', 'Sales (USD)']),
+    );
 
     const link = turn.locator('a.file-link', { hasText: 'by_region.csv' });
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-    expect(await readFile((await download.path())!)).toEqual(await readFile(await server.service.resolveFile(id, 'by_region.csv')));
+    expect(await readFile((await download.path())!)).toEqual(
+      await readFile(await server.service.resolveFile(id, 'by_region.csv')),
+    );
     expect(await turn.locator('.answer').textContent()).toContain('North');
 
     await page.getByRole('tab', { name: 'Debug' }).click();
@@ -164,7 +184,9 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
     await page.locator('article.turn').waitFor();
     await page.getByLabel('Message').fill('and per product?');
     await page.getByLabel('Message').press('Enter');
-    await expect.poll(() => page.locator('.composer-error').textContent(), { timeout: 30_000 }).toContain('your message is kept');
+    await expect
+      .poll(() => page.locator('.composer-error').textContent(), { timeout: 30_000 })
+      .toContain('your message is kept');
     expect(await page.getByLabel('Message').inputValue()).toBe('and per product?');
     holdFirst.open();
     holdFirst = undefined;

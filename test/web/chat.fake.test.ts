@@ -51,16 +51,22 @@ describe('analysis web app (UI against the fake API)', () => {
     fake.release(id);
     await turn.locator('.status-completed').waitFor();
 
-    const rows = await turn.locator('[data-viz-id=totals] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const rows = await turn
+      .locator('[data-viz-id=totals] tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     expect(rows).toEqual(SALES_TOTALS.map(([r, s]) => [r, String(s)]));
     const chart = turn.locator('[data-viz-id=sales_chart]');
     const bars = chart.locator('svg .mark-rect path');
     await expect.poll(() => bars.count()).toBe(SALES_TOTALS.length);
-    const heights = await bars.evaluateAll((els) => els.map((e) => (e as unknown as { getBBox(): { height: number } }).getBBox().height));
+    const heights = await bars.evaluateAll((els) =>
+      els.map((e) => (e as unknown as { getBBox(): { height: number } }).getBBox().height),
+    );
     const max = Math.max(...SALES_TOTALS.map((t) => t[1]));
     SALES_TOTALS.forEach(([, total], i) => expect(heights[i]! / Math.max(...heights)).toBeCloseTo(total / max, 2));
     const texts = await chart.locator('svg text').allTextContents();
-    expect(texts).toEqual(expect.arrayContaining(['Total sales by region', 'Region', 'Sales (USD)', 'North', 'South', 'East', 'West']));
+    expect(texts).toEqual(
+      expect.arrayContaining(['Total sales by region', 'Region', 'Sales (USD)', 'North', 'South', 'East', 'West']),
+    );
 
     const [download] = await Promise.all([page.waitForEvent('download'), turn.locator('a.file-link').click()]);
     const fromServer = await readFile(path.join(fake.conversations.get(id)!.workspace, 'out/sales_by_region.csv'));
@@ -86,14 +92,19 @@ describe('analysis web app (UI against the fake API)', () => {
     const steps = page.locator('.debug-step');
     await expect.poll(() => steps.count()).toBe(2);
     await steps.first().locator('details.prompt summary').click();
-    expect(await steps.first().locator('.prompt-msg.role-system pre').textContent()).toContain('You are a data analyst');
+    expect(await steps.first().locator('.prompt-msg.role-system pre').textContent()).toContain(
+      'You are a data analyst',
+    );
     expect(await steps.first().locator('.prompt-msg.role-user pre').textContent()).toBe(QUESTION);
     expect(await steps.first().locator('pre.stdout').textContent()).toContain('East   105.5');
     expect(await steps.first().locator('.timing').textContent()).toContain('model820 ms');
     await steps.nth(1).locator('details.diff summary').click();
     const added = await steps.nth(1).locator('details.diff .add').allTextContents();
     expect(added.map((l) => l.trim())).toContain("+ save_chart(totals, 'bar', x='region', y='sales')");
-    expect(await steps.nth(1).locator('details.diff .del').allTextContents()).toEqual(["- totals = df.groupby('region').sales.sum()", '- print(totals)']);
+    expect(await steps.nth(1).locator('details.diff .del').allTextContents()).toEqual([
+      "- totals = df.groupby('region').sales.sum()",
+      '- print(totals)',
+    ]);
     expect(await steps.first().locator('.sandbox summary').textContent()).toContain('Python 3.11.2');
     expect(pageErrors).toEqual([]);
     await close();
@@ -191,7 +202,8 @@ describe('analysis web app: bad input (against the fake API)', () => {
     // What the page's event streams did, printed if the turn never shows as completed (a CI failure to diagnose).
     const t0 = Date.now();
     const streams: string[] = [];
-    const logStream = (what: string, url: string) => url.includes('/events') && streams.push(`+${Date.now() - t0} ms ${what} ${url.replace(fake.url, '')}`);
+    const logStream = (what: string, url: string) =>
+      url.includes('/events') && streams.push(`+${Date.now() - t0} ms ${what} ${url.replace(fake.url, '')}`);
     page.on('request', (r) => logStream('request', r.url()));
     page.on('requestfailed', (r) => logStream(`failed (${r.failure()?.errorText})`, r.url()));
     page.on('response', (r) => logStream(`response ${r.status()}`, r.url()));
@@ -207,11 +219,19 @@ describe('analysis web app: bad input (against the fake API)', () => {
     await expect.poll(() => page.locator('.banner').textContent(), { timeout: 20_000 }).toContain('reconnecting');
     await fake.start(port);
     fake.release(id);
-    await page.locator('.status-completed').waitFor({ timeout: 30_000 }).catch(async (err: Error) => {
-      const banner = await page.locator('.banner').textContent().catch(() => null);
-      const items = await page.locator('article.turn .work > li').count();
-      throw new Error(`${err.message}\nbanner: ${banner}; work items: ${items}; events on the server: ${fake.conversations.get(id)?.events.length}; page errors: ${pageErrors.join(' | ')}\nevent streams:\n${streams.join('\n')}`);
-    });
+    await page
+      .locator('.status-completed')
+      .waitFor({ timeout: 30_000 })
+      .catch(async (err: Error) => {
+        const banner = await page
+          .locator('.banner')
+          .textContent()
+          .catch(() => null);
+        const items = await page.locator('article.turn .work > li').count();
+        throw new Error(
+          `${err.message}\nbanner: ${banner}; work items: ${items}; events on the server: ${fake.conversations.get(id)?.events.length}; page errors: ${pageErrors.join(' | ')}\nevent streams:\n${streams.join('\n')}`,
+        );
+      });
     expect(await page.locator('article.turn .work > li').count()).toBe(6);
     await expect.poll(() => page.locator('.banner').count(), { timeout: 10_000 }).toBe(0);
     await close();
@@ -226,7 +246,9 @@ describe('analysis web app: bad input (against the fake API)', () => {
     await page.getByLabel('Message').press('Enter');
     await page.locator('.status-completed').waitFor();
     await page.locator('[data-viz-id=sales_chart] svg.marks').waitFor();
-    expect(await page.evaluate(() => (globalThis as unknown as Doc).document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(
+      await page.evaluate(() => (globalThis as unknown as Doc).document.documentElement.scrollWidth),
+    ).toBeLessThanOrEqual(390);
     // every control has an accessible name (Chromium's accessibility tree computes it from labels, aria-label or text)
     const controls = page.locator('button, input:not([type=file]), select, textarea, a[href]');
     const unlabeled: string[] = [];

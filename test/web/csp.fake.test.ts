@@ -12,7 +12,14 @@ import { salesScript } from './salesScript';
 
 /** Values 1..4 doubled by a `calculate`, the first dropped by a `filter`, the top bar coloured by a `test`: three expressions. */
 const EXPR_SPEC = {
-  data: { values: [{ k: 'a', value: 1 }, { k: 'b', value: 2 }, { k: 'c', value: 3 }, { k: 'd', value: 4 }] },
+  data: {
+    values: [
+      { k: 'a', value: 1 },
+      { k: 'b', value: 2 },
+      { k: 'c', value: 3 },
+      { k: 'd', value: 4 },
+    ],
+  },
   transform: [{ calculate: 'datum.value * 2', as: 'doubled' }, { filter: 'datum.doubled > 2' }],
   mark: 'bar',
   encoding: {
@@ -21,10 +28,15 @@ const EXPR_SPEC = {
     color: { condition: { test: 'datum.doubled >= 8', value: '#d62728' }, value: '#1f77b4' },
   },
 };
-const EXPR_CHART: ScriptEntry = { type: 'visualization', data: { output: { id: 'expr_chart', type: 'vega_lite', title: 'Doubled', spec: EXPR_SPEC } } };
+const EXPR_CHART: ScriptEntry = {
+  type: 'visualization',
+  data: { output: { id: 'expr_chart', type: 'vega_lite', title: 'Doubled', spec: EXPR_SPEC } },
+};
 const ANSWER: ScriptEntry = {
   type: 'answer',
-  data: { text: '**West** sells most.\n\n| region | sales |\n|:--|--:|\n| West | 210 |\n\n```python\nprint(totals)\n```\n\nSee [the file](#files).' },
+  data: {
+    text: '**West** sells most.\n\n| region | sales |\n|:--|--:|\n| West | 210 |\n\n```python\nprint(totals)\n```\n\nSee [the file](#files).',
+  },
 };
 
 /** Runs before any page script: every `securitypolicyviolation` the page sees goes into window.__csp. */
@@ -67,7 +79,10 @@ describe('web app under its Content-Security-Policy (against the fake API)', () 
     const { page, pageErrors, foreignRequests, close } = await openPage(browser, fake.url);
     await page.addInitScript(RECORD_VIOLATIONS);
     const cspConsole: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && /Content Security Policy/i.test(m.text()) && cspConsole.push(m.text()));
+    page.on(
+      'console',
+      (m) => m.type() === 'error' && /Content Security Policy/i.test(m.text()) && cspConsole.push(m.text()),
+    );
     const response = await page.goto(fake.url);
     expect(response!.headers()['content-security-policy']).toContain("script-src 'self' 'sha256-");
     await newConversation(page);
@@ -80,15 +95,27 @@ describe('web app under its Content-Security-Policy (against the fake API)', () 
     // calculate doubled 1..4 to 2..8, filter dropped the 2: three bars 4, 6, 8; the test expression coloured the 8
     const bars = page.locator('[data-viz-id=expr_chart] svg .mark-rect path');
     await expect.poll(() => bars.count()).toBe(3);
-    const heights = await bars.evaluateAll((els) => els.map((e) => (e as unknown as { getBBox(): { height: number } }).getBBox().height));
+    const heights = await bars.evaluateAll((els) =>
+      els.map((e) => (e as unknown as { getBBox(): { height: number } }).getBBox().height),
+    );
     expect(heights.map((h) => h / heights[2]!)).toEqual([expect.closeTo(0.5, 2), expect.closeTo(0.75, 2), 1]);
-    expect(await bars.evaluateAll((els) => els.map((e) => e.getAttribute('fill')))).toEqual(['#1f77b4', '#1f77b4', '#d62728']);
-    expect(await page.locator('[data-viz-id=expr_chart] svg .role-axis-label text').allTextContents()).toEqual(expect.arrayContaining(['b', 'c', 'd']));
-    expect(await page.locator('[data-viz-id=expr_chart] svg .role-axis-label text').allTextContents()).not.toContain('a');
+    expect(await bars.evaluateAll((els) => els.map((e) => e.getAttribute('fill')))).toEqual([
+      '#1f77b4',
+      '#1f77b4',
+      '#d62728',
+    ]);
+    expect(await page.locator('[data-viz-id=expr_chart] svg .role-axis-label text').allTextContents()).toEqual(
+      expect.arrayContaining(['b', 'c', 'd']),
+    );
+    expect(await page.locator('[data-viz-id=expr_chart] svg .role-axis-label text').allTextContents()).not.toContain(
+      'a',
+    );
     expect(await page.locator('[data-viz-id=expr_chart] .viz-error').count()).toBe(0);
     // vega-embed's actions menu and vega-tooltip work with their CSS from app.css (their own <style> is refused)
     const chart = page.locator('[data-viz-id=expr_chart]');
-    expect(await chart.locator('summary').evaluate((el) => (globalThis as unknown as Win).getComputedStyle(el).position)).toBe('absolute');
+    expect(
+      await chart.locator('summary').evaluate((el) => (globalThis as unknown as Win).getComputedStyle(el).position),
+    ).toBe('absolute');
     await chart.locator('summary').click();
     const [download] = await Promise.all([page.waitForEvent('download'), chart.getByText('Save as SVG').click()]);
     expect(await readFile((await download.path())!, 'utf8')).toMatch(/^<svg[^>]*>[\s\S]*mark-rect[\s\S]*<\/svg>$/);

@@ -14,7 +14,14 @@ import { startServer, type RunningServer } from '../../server/start';
 import type { WorkerSet } from '../../workers/createWorkers';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
 import { copyInputReply } from '../helpers/copyInput';
-import { SAMPLE, startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import {
+  SAMPLE,
+  startBenchmarkRun,
+  startE2E,
+  startInProcessWorkers,
+  type E2EEnv,
+  type StartedRun,
+} from '../helpers/e2e';
 import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { launchChromium, openPage } from './browser';
 
@@ -29,9 +36,13 @@ describe('web app: first screen and Temporal UI links', () => {
   let conversationId = '';
 
   beforeAll(async () => {
-    const reply = (r: Parameters<typeof salesAnalyst>[0]) => (r.messages.some((m) => m.content.includes('sales.csv')) ? salesAnalyst(r) : copyInputReply(r));
+    const reply = (r: Parameters<typeof salesAnalyst>[0]) =>
+      r.messages.some((m) => m.content.includes('sales.csv')) ? salesAnalyst(r) : copyInputReply(r);
     const conversations = mkdtempSync(path.join(os.tmpdir(), 'sb-web-conv-'));
-    env = await startE2E({ rules: [], fallback: reply }, { config: { recalc: { engine: 'none' }, conversation: { dir: conversations } } });
+    env = await startE2E(
+      { rules: [], fallback: reply },
+      { config: { recalc: { engine: 'none' }, conversation: { dir: conversations } } },
+    );
     workers = await startInProcessWorkers(env);
     running = workers.run();
     const runsDir = mkdtempSync(path.join(os.tmpdir(), 'sb-web-runs-'));
@@ -41,7 +52,11 @@ describe('web app: first screen and Temporal UI links', () => {
     server = await startServer({
       config: env.config,
       client: env.client,
-      temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE, uiUrl: `${uiBase}/namespaces/${TEST_NAMESPACE}/workflows` },
+      temporal: {
+        address: env.temporal.address,
+        namespace: TEST_NAMESPACE,
+        uiUrl: `${uiBase}/namespaces/${TEST_NAMESPACE}/workflows`,
+      },
       port: 0,
       runsDir,
     });
@@ -56,13 +71,17 @@ describe('web app: first screen and Temporal UI links', () => {
   });
 
   it('the first screen has the message box and the upload; the first message creates the conversation and opens it', async () => {
-    const { page, pageErrors, foreignRequests, close } = await openPage(browser, server.url, { signInUrl: server.loginUrl });
+    const { page, pageErrors, foreignRequests, close } = await openPage(browser, server.url, {
+      signInUrl: server.loginUrl,
+    });
     await page.goto(server.url);
     const message = page.getByLabel('Message');
     await message.waitFor();
     expect(await page.getByRole('button', { name: 'Attach files…' }).isVisible()).toBe(true);
     expect(await page.locator('.conv-list li').count()).toBe(0);
-    await page.locator('#file-input').setInputFiles({ name: 'sales.csv', mimeType: 'text/csv', buffer: Buffer.from(SALES_CSV) });
+    await page
+      .locator('#file-input')
+      .setInputFiles({ name: 'sales.csv', mimeType: 'text/csv', buffer: Buffer.from(SALES_CSV) });
     await page.locator('.chip-attached', { hasText: 'sales.csv' }).waitFor();
     await message.fill('What is the total amount in sales.csv?');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -85,7 +104,8 @@ describe('web app: first screen and Temporal UI links', () => {
     const collect = async (where: string) => {
       const anchors = page.locator(`a[href^="${uiBase}"]`);
       await anchors.first().waitFor({ timeout: 30_000 });
-      for (const href of await anchors.evaluateAll((as) => as.map((a) => (a as unknown as { href: string }).href))) links.set(href, where);
+      for (const href of await anchors.evaluateAll((as) => as.map((a) => (a as unknown as { href: string }).href)))
+        links.set(href, where);
     };
     await page.goto(`${server.url}/#/c/${encodeURIComponent(conversationId)}`);
     await collect('chat header');
@@ -94,7 +114,9 @@ describe('web app: first screen and Temporal UI links', () => {
     await page.goto(`${server.url}/#/runs`);
     await collect('runs view');
     const expected = [`conv-${conversationId}`, run.runId];
-    expect([...links.keys()].map((href) => decodeURIComponent(href.split('/workflows/')[1]!))).toEqual(expect.arrayContaining(expected));
+    expect([...links.keys()].map((href) => decodeURIComponent(href.split('/workflows/')[1]!))).toEqual(
+      expect.arrayContaining(expected),
+    );
     for (const [href, where] of links) await expectWorkflowPage(page, href, where);
     await close();
   }, 180_000);
@@ -105,7 +127,12 @@ async function expectWorkflowPage(page: Page, href: string, where: string): Prom
   const workflowId = decodeURIComponent(href.split('/workflows/')[1]!);
   await page.goto(href);
   const runPage = new RegExp(`/workflows/${escape(encodeURIComponent(workflowId))}/[0-9a-f-]{36}/`);
-  await expect.poll(() => page.url(), { timeout: 30_000, message: `${where}: ${href} did not open the workflow's run (now at ${page.url()})` }).toMatch(runPage);
+  await expect
+    .poll(() => page.url(), {
+      timeout: 30_000,
+      message: `${where}: ${href} did not open the workflow's run (now at ${page.url()})`,
+    })
+    .toMatch(runPage);
   await page.getByText(workflowId, { exact: true }).first().waitFor({ timeout: 30_000 });
   expect(await page.locator('body').innerText(), `${where}: ${href}`).not.toMatch(/\b404\b/);
 }

@@ -4,7 +4,17 @@
  * path traversal in run and task ids, unknown ids, a symlinked output, mismatched runs, results without cell diffs,
  * workbooks that cannot be opened, a run in progress.
  */
-import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -19,7 +29,8 @@ import { launchChromium, openPage } from './browser';
 
 const UI = 'http://temporal-ui.test/namespaces/sheetbench/workflows';
 /** web-a gets 2001-1's Orders!C4 wrong; web-b (2 epochs) is right but for 1001's Sales!B7 on its second attempt. */
-const wrong = (callKey: string, task: string) => (callKey.startsWith('web-a/') && task === '2001-1') || (callKey.startsWith('web-b/1001@2/') && task === '1001');
+const wrong = (callKey: string, task: string) =>
+  (callKey.startsWith('web-a/') && task === '2001-1') || (callKey.startsWith('web-b/1001@2/') && task === '1001');
 
 describe('run, task and comparison pages (real runs, real server, Chromium)', () => {
   let env: E2EEnv;
@@ -27,24 +38,40 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
   let browser: Browser;
   let runsDir: string;
   const dir = (id: string) => path.join(runsDir, id);
-  const get = (p: string, signedIn = true) => fetch(`${server.url}${p}`, signedIn ? { headers: { authorization: `Bearer ${server.token}` } } : {});
+  const get = (p: string, signedIn = true) =>
+    fetch(`${server.url}${p}`, signedIn ? { headers: { authorization: `Bearer ${server.token}` } } : {});
   const getJson = async (p: string) => {
     const res = await get(p);
     return { status: res.status, body: (await res.json()) as any };
   };
 
   beforeAll(async () => {
-    env = await startE2E({ rules: [sampleSolver(wrong)], fallback: copyInputReply }, { config: { recalc: { engine: 'none' } } });
+    env = await startE2E(
+      { rules: [sampleSolver(wrong)], fallback: copyInputReply },
+      { config: { recalc: { engine: 'none' } } },
+    );
     runsDir = path.join(os.tmpdir(), `sb-pages-${Date.now()}`);
     mkdirSync(runsDir, { recursive: true });
     await runToEnd(env, await startBenchmarkRun(env, { dataset: SAMPLE, runId: 'web-a', runDir: dir('web-a') }));
-    await runToEnd(env, await startBenchmarkRun(env, { dataset: SAMPLE, runId: 'web-b', runDir: dir('web-b'), epochs: 2 }));
+    await runToEnd(
+      env,
+      await startBenchmarkRun(env, { dataset: SAMPLE, runId: 'web-b', runDir: dir('web-b'), epochs: 2 }),
+    );
     // Variants of web-a as the edge cases see them (each a real run folder, edited).
     editManifest(dir('web-a'), dir('web-old'), { runId: 'web-old' });
     for (const t of ['1001', '2001-1', '1002']) rmSync(path.join(dir('web-old'), 'tasks', t, 'cell-diffs.json'));
-    writeFileSync(path.join(dir('web-old'), 'outputs/single_scripted-model/1_2001-1_output.xlsx'), 'PK this is no workbook');
+    writeFileSync(
+      path.join(dir('web-old'), 'outputs/single_scripted-model/1_2001-1_output.xlsx'),
+      'PK this is no workbook',
+    );
     editManifest(dir('web-a'), dir('web-strict'), { runId: 'web-strict', scoringMode: 'strict' });
-    server = await startServer({ config: env.config, client: env.client, temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE, uiUrl: UI }, port: 0, runsDir });
+    server = await startServer({
+      config: env.config,
+      client: env.client,
+      temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE, uiUrl: UI },
+      port: 0,
+      runsDir,
+    });
     browser = await launchChromium();
   }, 300_000);
   afterAll(async () => {
@@ -55,7 +82,13 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
 
   describe('API', () => {
     it('every route needs sign-in', async () => {
-      for (const p of ['/api/runs/web-a', '/api/runs/web-a/tasks/2001-1', '/api/runs/web-a/tasks/2001-1/cases/1/grid', '/api/runs/web-a/tasks/2001-1/cases/1/output', '/api/compare?runs=web-a,web-b']) {
+      for (const p of [
+        '/api/runs/web-a',
+        '/api/runs/web-a/tasks/2001-1',
+        '/api/runs/web-a/tasks/2001-1/cases/1/grid',
+        '/api/runs/web-a/tasks/2001-1/cases/1/output',
+        '/api/compare?runs=web-a,web-b',
+      ]) {
         expect((await get(p, false)).status, p).toBe(401);
       }
     });
@@ -66,7 +99,11 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
       expect(body.metrics).toMatchObject({ runId: 'web-a', tasks: 3, epochs: 1 });
       expect(body.metrics.hard.mean).toBeCloseTo(2 / 3, 12);
       expect(body.floor).toMatchObject({ testCases: 9, passedByInput: 0 });
-      expect(body.tasks.map((t: any) => [t.id, t.verdict])).toEqual([['1001', 'pass'], ['2001-1', 'fail'], ['1002', 'pass']]);
+      expect(body.tasks.map((t: any) => [t.id, t.verdict])).toEqual([
+        ['1001', 'pass'],
+        ['2001-1', 'fail'],
+        ['1002', 'pass'],
+      ]);
       expect(body.temporalUiUrl).toBe(`${UI}/web-a`);
     });
 
@@ -81,10 +118,16 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
       const output = await get('/api/runs/web-a/tasks/2001-1/cases/2/output');
       expect(output.status).toBe(200);
       expect(output.headers.get('content-disposition')).toBe('attachment; filename="2_2001-1_output.xlsx"');
-      expect(output.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      expect(output.headers.get('content-type')).toBe(
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      );
       expect(output.headers.get('content-security-policy')).toBe(FILE_CSP);
       expect(output.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(Buffer.from(await output.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
+      expect(
+        Buffer.from(await output.arrayBuffer())
+          .subarray(0, 2)
+          .toString(),
+      ).toBe('PK');
     });
 
     it('refuses path traversal in run and task ids, and names unknown ids', async () => {
@@ -99,7 +142,9 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
       expect((await getJson('/api/runs/web-a/tasks/1001/cases/9/grid')).body.error).toContain('has no test case 9');
       expect((await get('/api/runs/web-a/tasks/1001/cases/x/output')).status).toBe(400);
       expect((await get('/api/runs/web-a/tasks/1001?epoch=0')).status).toBe(400);
-      expect((await getJson('/api/runs/web-a/tasks/1001?epoch=2')).body.error).toContain('run web-a has no attempt 2 of task 1001');
+      expect((await getJson('/api/runs/web-a/tasks/1001?epoch=2')).body.error).toContain(
+        'run web-a has no attempt 2 of task 1001',
+      );
     });
 
     it('an output that is a symlink out of the run folder is not served', async () => {
@@ -124,9 +169,20 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
       const { status, body } = await getJson('/api/compare?runs=web-a,web-b');
       expect(status).toBe(200);
       // B's 1001 passes on 1 of 2 attempts (no majority): only A passes it; only B passes 2001-1.
-      expect(body.pairs[0].hard).toMatchObject({ bothPass: 1, aOnly: 1, bOnly: 1, neither: 0, taskIds: { aOnly: ['1001'], bOnly: ['2001-1'], bothPass: ['1002'] } });
+      expect(body.pairs[0].hard).toMatchObject({
+        bothPass: 1,
+        aOnly: 1,
+        bOnly: 1,
+        neither: 0,
+        taskIds: { aOnly: ['1001'], bOnly: ['2001-1'], bothPass: ['1002'] },
+      });
       const refused = await getJson('/api/compare?runs=web-a,web-strict');
-      expect(refused).toEqual({ status: 409, body: { error: 'runs web-a and web-strict have different scoring modes (official vs strict): they cannot be paired' } });
+      expect(refused).toEqual({
+        status: 409,
+        body: {
+          error: 'runs web-a and web-strict have different scoring modes (official vs strict): they cannot be paired',
+        },
+      });
       expect((await getJson('/api/compare?runs=web-a,..%2Fx')).status).toBe(400);
       expect((await get('/api/compare')).status).toBe(400);
     });
@@ -134,7 +190,9 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
 
   describe('in the browser', () => {
     it('run page: scores with intervals, by type, the floor, and a task table that filters and searches', async () => {
-      const { page, pageErrors, foreignRequests, close } = await openPage(browser, server.url, { signInUrl: server.loginUrl });
+      const { page, pageErrors, foreignRequests, close } = await openPage(browser, server.url, {
+        signInUrl: server.loginUrl,
+      });
       const cspViolations: string[] = [];
       page.on('console', (m) => /Content Security Policy/i.test(m.text()) && cspViolations.push(m.text()));
       await page.goto(`${server.url}/#/runs`);
@@ -145,10 +203,16 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
       expect(await page.locator('.floor').textContent()).toContain('0 of 9 test cases already pass');
       expect(await page.locator('table.task-table tbody tr').count()).toBe(3);
       await page.selectOption('select[aria-label=verdict]', 'fail');
-      expect(await page.locator('table.task-table tbody tr').allTextContents()).toEqual([expect.stringContaining('2001-1')]);
+      expect(await page.locator('table.task-table tbody tr').allTextContents()).toEqual([
+        expect.stringContaining('2001-1'),
+      ]);
       await page.selectOption('select[aria-label=verdict]', '');
       await page.fill('input[aria-label="search task ids"]', '100');
-      expect(await page.locator('table.task-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-task-id')))).toEqual(['1001', '1002']);
+      expect(
+        await page
+          .locator('table.task-table tbody tr')
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-task-id'))),
+      ).toEqual(['1001', '1002']);
       await page.fill('input[aria-label="search task ids"]', '');
       await page.selectOption('select[aria-label=type]', 'Sheet-Level Manipulation');
       expect(await page.locator('table.task-table tbody tr').count()).toBe(1);
@@ -172,14 +236,24 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
       expect(Number(got)).toBe(Number(expected) + 1);
       expect(await bad.getAttribute('title')).toBe(`expected ${expected} (number), got ${got} (number)`);
       expect(await tc.locator('.sheet-input td[data-cell=C4]').textContent()).toBe('');
-      expect(await tc.locator('ul.mismatches li[data-cell="Orders!C4"]').textContent()).toContain(`expected ${expected} (number), got ${got} (number)`);
+      expect(await tc.locator('ul.mismatches li[data-cell="Orders!C4"]').textContent()).toContain(
+        `expected ${expected} (number), got ${got} (number)`,
+      );
       // The grid shows values the way the workbook does, and the input, expected and got side by side.
-      expect(await tc.locator('.side-by-side .sheet').evaluateAll((s) => s.map((x) => x.querySelector('h4')?.textContent))).toEqual(['input', 'expected', 'got']);
-      const download = await page.request.get(new URL((await tc.locator('a.download').getAttribute('href'))!, server.url).href);
+      expect(
+        await tc.locator('.side-by-side .sheet').evaluateAll((s) => s.map((x) => x.querySelector('h4')?.textContent)),
+      ).toEqual(['input', 'expected', 'got']);
+      const download = await page.request.get(
+        new URL((await tc.locator('a.download').getAttribute('href'))!, server.url).href,
+      );
       expect(download.headers()['content-disposition']).toBe('attachment; filename="1_2001-1_output.xlsx"');
       expect((await download.body()).subarray(0, 2).toString()).toBe('PK');
-      expect(await page.locator('a.temporal-link').getAttribute('href')).toBe(`${UI}/${encodeURIComponent('web-a/task/2001-1')}`);
-      expect(await page.locator('.step-card[data-stage=generate] .reply pre').textContent()).toContain("ws = wb['Orders']");
+      expect(await page.locator('a.temporal-link').getAttribute('href')).toBe(
+        `${UI}/${encodeURIComponent('web-a/task/2001-1')}`,
+      );
+      expect(await page.locator('.step-card[data-stage=generate] .reply pre').textContent()).toContain(
+        "ws = wb['Orders']",
+      );
       expect(await page.locator('.step-card[data-stage=execute] .execution').count()).toBe(3);
       expect(pageErrors).toEqual([]);
       await close();
@@ -190,7 +264,9 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
       await page.goto(`${server.url}/#/runs/web-old/t/2001-1`);
       await page.locator('article.test-case[data-case="1"] .grid-problem').waitFor();
       expect(await page.locator('.note').first().textContent()).toContain('no cell diff recorded');
-      expect(await page.locator('article.test-case[data-case="1"] .grid-problem').textContent()).toContain('the output workbook cannot be opened');
+      expect(await page.locator('article.test-case[data-case="1"] .grid-problem').textContent()).toContain(
+        'the output workbook cannot be opened',
+      );
       await page.goto(`${server.url}/#/runs/web-a/t/nope`);
       expect(await page.locator('.task-page .error').textContent()).toContain('run web-a has no task "nope"');
       expect(pageErrors).toEqual([]);
@@ -214,12 +290,18 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
       expect(await page.locator('dd.soft-diff').textContent()).toMatch(/^[+−]\d+\.\d pp \[[+−]\d+\.\d, [+−]\d+\.\d\]$/);
       await page.locator('dd.b-only-ids a').click();
       await page.locator('.side-by-side-task .column[data-run-id=web-b] .step-card').first().waitFor();
-      expect(await page.locator('.side-by-side-task .column').evaluateAll((c) => c.map((x) => x.getAttribute('data-run-id')))).toEqual(['web-a', 'web-b']);
+      expect(
+        await page
+          .locator('.side-by-side-task .column')
+          .evaluateAll((c) => c.map((x) => x.getAttribute('data-run-id'))),
+      ).toEqual(['web-a', 'web-b']);
       expect(await page.locator('.column[data-run-id=web-a] .step-card[data-stage=generate]').count()).toBe(1);
       expect(await page.locator('.column[data-run-id=web-b] .step-card[data-stage=generate]').count()).toBe(1);
       // A pair the server refuses is shown with its reason.
       await page.goto(`${server.url}/#/compare/web-a,web-strict`);
-      expect(await page.locator('.compare .error').textContent()).toContain('different scoring modes (official vs strict)');
+      expect(await page.locator('.compare .error').textContent()).toContain(
+        'different scoring modes (official vs strict)',
+      );
       expect(pageErrors).toEqual([]);
       await close();
     });
@@ -231,7 +313,8 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
       rmSync(path.join(live, 'summary.json'));
       const held = path.join(runsDir, 'held-results');
       mkdirSync(held);
-      for (const f of readdirSync(path.join(live, 'results')).filter((f) => f !== '1001.json')) renameSync(path.join(live, 'results', f), path.join(held, f));
+      for (const f of readdirSync(path.join(live, 'results')).filter((f) => f !== '1001.json'))
+        renameSync(path.join(live, 'results', f), path.join(held, f));
       const { page, pageErrors, close } = await openPage(browser, server.url, { signInUrl: server.loginUrl });
       await page.goto(`${server.url}/#/runs/web-live`);
       await page.locator('.banner.live').waitFor();

@@ -24,7 +24,17 @@ describe('runs route', () => {
   beforeAll(async () => {
     runsDir = await mkdtemp(path.join(os.tmpdir(), 'sb-runs-'));
     const done = await buildRunFolder(runsDir, standardRun('run-done'));
-    await writeFile(path.join(done, 'summary.json'), JSON.stringify({ runId: 'run-done', tasks: 5, scored: 4, failed: 1, overall: { tasks: 4, soft: 0.625, hard: 0.5 }, costUsd: 0.1234 }));
+    await writeFile(
+      path.join(done, 'summary.json'),
+      JSON.stringify({
+        runId: 'run-done',
+        tasks: 5,
+        scored: 4,
+        failed: 1,
+        overall: { tasks: 4, soft: 0.625, hard: 0.5 },
+        costUsd: 0.1234,
+      }),
+    );
     await writeFile(path.join(done, 'report.html'), '<h1>report of run-done</h1>');
     await writeFile(path.join(runsDir, 'secret.html'), 'outside every run folder');
     temporal = await startTestTemporal();
@@ -52,7 +62,17 @@ describe('runs route', () => {
     const app = runsRoutes({ runsDir, audit: new AuditLog(path.join(runsDir, 'audit.jsonl')) });
     const body = (await (await app.request('/api/runs')).json()) as RunsReply;
     expect(body.runs).toHaveLength(1);
-    expect(body.runs[0]).toMatchObject({ id: 'run-done', benchmark: 'spreadsheetbench', agent: 'single', model: 'gpt-4o-mini', soft: 0.625, hard: 0.5, costUsd: 0.1234, progress: { done: 4, total: 5, failed: 1 }, reportUrl: '/api/runs/run-done/report/report.html' });
+    expect(body.runs[0]).toMatchObject({
+      id: 'run-done',
+      benchmark: 'spreadsheetbench',
+      agent: 'single',
+      model: 'gpt-4o-mini',
+      soft: 0.625,
+      hard: 0.5,
+      costUsd: 0.1234,
+      progress: { done: 4, total: 5, failed: 1 },
+      reportUrl: '/api/runs/run-done/report/report.html',
+    });
     const report = await app.request(body.runs[0]!.reportUrl);
     expect(report.status).toBe(200);
     expect(await report.text()).toContain('report of run-done');
@@ -62,21 +82,39 @@ describe('runs route', () => {
   });
 
   it('joins the workflows Temporal knows: a live run shows as running with its Temporal UI link', async () => {
-    const app = runsRoutes({ runsDir, audit: new AuditLog(path.join(runsDir, 'audit.jsonl')), temporal: { address: temporal.address, namespace: TEST_NAMESPACE, uiUrl: 'http://ui.test/namespaces/ns/workflows' } });
+    const app = runsRoutes({
+      runsDir,
+      audit: new AuditLog(path.join(runsDir, 'audit.jsonl')),
+      temporal: {
+        address: temporal.address,
+        namespace: TEST_NAMESPACE,
+        uiUrl: 'http://ui.test/namespaces/ns/workflows',
+      },
+    });
     let body: RunsReply = { runs: [] };
     for (let i = 0; i < 40 && !body.runs.some((r) => r.id === 'run-live'); i++) {
       body = (await (await app.request('/api/runs')).json()) as RunsReply;
       await new Promise((r) => setTimeout(r, 250)); // visibility is eventually consistent
     }
     const live = body.runs.find((r) => r.id === 'run-live');
-    expect(live).toMatchObject({ benchmark: 'spreadsheetbench', agent: 'multi', model: 'scripted', status: 'running', temporalUiUrl: 'http://ui.test/namespaces/ns/workflows/run-live' });
+    expect(live).toMatchObject({
+      benchmark: 'spreadsheetbench',
+      agent: 'multi',
+      model: 'scripted',
+      status: 'running',
+      temporalUiUrl: 'http://ui.test/namespaces/ns/workflows/run-live',
+    });
     expect(live!.progress).toBeUndefined(); // no worker: the progress query times out and the run is listed without it
     expect(body.runs.find((r) => r.id === 'run-done')).toMatchObject({ status: 'unknown', soft: 0.625 });
     expect(body.temporalError).toBeUndefined();
   });
 
   it('Temporal unreachable: runs come from their folders and the reply says why', async () => {
-    const app = runsRoutes({ runsDir, audit: new AuditLog(path.join(runsDir, 'audit.jsonl')), temporal: { address: '127.0.0.1:1', namespace: 'x' } });
+    const app = runsRoutes({
+      runsDir,
+      audit: new AuditLog(path.join(runsDir, 'audit.jsonl')),
+      temporal: { address: '127.0.0.1:1', namespace: 'x' },
+    });
     const body = (await (await app.request('/api/runs')).json()) as RunsReply;
     expect(body.runs.map((r) => r.id)).toEqual(['run-done']);
     expect(body.temporalError).toMatch(/unreachable/);

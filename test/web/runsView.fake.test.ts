@@ -11,7 +11,10 @@ import { salesScript } from './salesScript';
 
 async function finishedRun(runsDir: string, runId: string, soft: number): Promise<void> {
   const dir = await buildRunFolder(runsDir, standardRun(runId));
-  await writeFile(path.join(dir, 'summary.json'), JSON.stringify({ runId, tasks: 5, scored: 5, failed: 0, overall: { tasks: 5, soft, hard: 0.4 }, costUsd: 0.5 }));
+  await writeFile(
+    path.join(dir, 'summary.json'),
+    JSON.stringify({ runId, tasks: 5, scored: 5, failed: 0, overall: { tasks: 5, soft, hard: 0.4 }, costUsd: 0.5 }),
+  );
   await writeFile(path.join(dir, 'report.html'), `<h1>report ${runId}</h1>`);
 }
 

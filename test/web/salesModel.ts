@@ -37,7 +37,10 @@ export function salesReply(r: ScriptedRequest): ScriptedReply {
     const out = JSON.parse(String(last.content)) as { stdout?: string };
     return { text: `Sales by region — **West** leads:\n\n\`\`\`\n${(out.stdout ?? '').trim()}\n\`\`\`` };
   }
-  return { text: 'I will total the sales per region and chart them.', toolCalls: [{ name: 'python_execute', arguments: { code: SALES_CODE } }] };
+  return {
+    text: 'I will total the sales per region and chart them.',
+    toolCalls: [{ name: 'python_execute', arguments: { code: SALES_CODE } }],
+  };
 }
 
 /** salesReply, answering only once the current hold (if any) of that call is opened. */

@@ -24,12 +24,22 @@ describe('grounded numbers, downloads and sharing in the browser', () => {
     const usersFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-users-')), 'users.json');
     for (const name of ['alice', 'bob']) tokens[name] = await addUser(usersFile, name, 'user');
     a = await startAnalysisEnv(salesAnalyst, { server: { usersFile } });
-    const alice = (p: string, init: RequestInit = {}) => fetch(`${a.server.url}${p}`, { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${tokens.alice}` } });
-    id = ((await (await alice('/api/conversations', jsonBody({ title: 'Sales', pattern: 'react' }))).json()) as { id: string }).id;
+    const alice = (p: string, init: RequestInit = {}) =>
+      fetch(`${a.server.url}${p}`, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${tokens.alice}` },
+      });
+    id = (
+      (await (await alice('/api/conversations', jsonBody({ title: 'Sales', pattern: 'react' }))).json()) as {
+        id: string;
+      }
+    ).id;
     const form = new FormData();
     form.append('file', new Blob([SALES_CSV]), 'sales.csv');
     await alice(`/api/conversations/${id}/files`, { method: 'POST', body: form });
-    const { turnId } = (await (await alice(`/api/conversations/${id}/messages`, jsonBody({ text: 'What is the total? [INVENT]' }))).json()) as { turnId: string };
+    const { turnId } = (await (
+      await alice(`/api/conversations/${id}/messages`, jsonBody({ text: 'What is the total? [INVENT]' }))
+    ).json()) as { turnId: string };
     await waitForTurn(a, id, turnId, 300_000);
     browser = await launchChromium();
   }, 400_000);
@@ -45,7 +55,7 @@ describe('grounded numbers, downloads and sharing in the browser', () => {
     return opened;
   };
 
-  it('marks the invented number, shows a grounded number\'s source on hover, and downloads the notebook from the menu', async () => {
+  it("marks the invented number, shows a grounded number's source on hover, and downloads the notebook from the menu", async () => {
     const { page, pageErrors, foreignRequests, close } = await open('alice');
     await page.goto(`${a.server.url}/#/c/${id}`);
     const answer = page.locator('article.turn .answer');
@@ -55,14 +65,26 @@ describe('grounded numbers, downloads and sharing in the browser', () => {
     expect(await grounded.allTextContents()).toEqual(['47']);
     await grounded.hover();
     expect(await grounded.getAttribute('title')).toMatch(/^printed by python_execute, step t1-s\d+, line 1: 47$/);
-    expect(await page.locator('.grounding-summary').textContent()).toBe('1 of 2 numbers found in this turn\u2019s tool outputs; 1 not found (marked)');
+    expect(await page.locator('.grounding-summary').textContent()).toBe(
+      '1 of 2 numbers found in this turn\u2019s tool outputs; 1 not found (marked)',
+    );
 
     await page.locator('.conv-head .export-menu > summary').click();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Notebook (.ipynb)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Notebook (.ipynb)' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`${id}.ipynb`);
-    const notebook = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { nbformat: number; cells: Array<{ cell_type: string; source: string }> };
+    const notebook = JSON.parse(readFileSync((await download.path())!, 'utf8')) as {
+      nbformat: number;
+      cells: Array<{ cell_type: string; source: string }>;
+    };
     expect(notebook.nbformat).toBe(4);
-    expect(notebook.cells.some((c) => c.cell_type === 'markdown' && c.source.includes('Numbers not found in this turn\'s tool outputs: 12%'))).toBe(true);
+    expect(
+      notebook.cells.some(
+        (c) => c.cell_type === 'markdown' && c.source.includes("Numbers not found in this turn's tool outputs: 12%"),
+      ),
+    ).toBe(true);
 
     await page.locator('.share-menu > summary').click();
     await page.getByRole('button', { name: 'Share read-only' }).click();
@@ -78,7 +100,9 @@ describe('grounded numbers, downloads and sharing in the browser', () => {
   it('another user opens the link read-only (no message box), sees the marks, forks it and lands in the fork', async () => {
     const { page, pageErrors, close } = await open('bob');
     await page.goto(link);
-    await expect.poll(() => page.locator('.badge.read-only').textContent(), { timeout: 30_000 }).toBe('read-only · shared by alice');
+    await expect
+      .poll(() => page.locator('.badge.read-only').textContent(), { timeout: 30_000 })
+      .toBe('read-only · shared by alice');
     await page.locator('article.turn mark.num.ungrounded').waitFor({ timeout: 30_000 });
     expect(await page.getByLabel('Message').count()).toBe(0);
     expect(await page.locator('.share-menu').count()).toBe(0);

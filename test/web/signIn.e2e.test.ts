@@ -74,15 +74,25 @@ describe('sign-in, and other origins against the app, in Chromium: they read not
   beforeAll(async () => {
     a = await startAnalysisEnv(salesReply);
     // Sign-in off (loopback only): the DNS-rebinding target, guarded by the Host check alone.
-    open = await startServer({ config: a.env.config, client: a.env.client, temporal: { address: a.env.temporal.address, namespace: TEST_NAMESPACE }, port: 0, noAuth: true });
+    open = await startServer({
+      config: a.env.config,
+      client: a.env.client,
+      temporal: { address: a.env.temporal.address, namespace: TEST_NAMESPACE },
+      port: 0,
+      noAuth: true,
+    });
     attacker = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(ATTACK_PAGE));
     attackerPort = await listenOnLoopback(attacker);
     rebinder = http.createServer((req, res) => {
-      if (!req.url?.startsWith('/api/')) return void res.writeHead(200, { 'content-type': 'text/html' }).end(ATTACK_PAGE);
-      const upstream = http.request({ host: '127.0.0.1', port: open.port, method: req.method, path: req.url, headers: req.headers }, (reply) => {
-        res.writeHead(reply.statusCode ?? 502, reply.headers);
-        reply.pipe(res);
-      });
+      if (!req.url?.startsWith('/api/'))
+        return void res.writeHead(200, { 'content-type': 'text/html' }).end(ATTACK_PAGE);
+      const upstream = http.request(
+        { host: '127.0.0.1', port: open.port, method: req.method, path: req.url, headers: req.headers },
+        (reply) => {
+          res.writeHead(reply.statusCode ?? 502, reply.headers);
+          reply.pipe(res);
+        },
+      );
       req.pipe(upstream);
     });
     rebinderPort = await listenOnLoopback(rebinder);
@@ -90,10 +100,18 @@ describe('sign-in, and other origins against the app, in Chromium: they read not
     context = await browser.newContext();
     const page = await context.newPage();
     await signIn(page, a.server.loginUrl); // the victim is signed in: the session cookie is in this browser
-    victimConversation = (await a.json<{ id: string }>('/api/conversations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"victim"}' })).id;
+    victimConversation = (
+      await a.json<{ id: string }>('/api/conversations', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"title":"victim"}',
+      })
+    ).id;
     const form = new FormData();
     form.append('file', new Blob([SALES_CSV], { type: 'text/csv' }), 'sales.csv');
-    expect((await a.api(`/api/conversations/${victimConversation}/files`, { method: 'POST', body: form })).status).toBe(201);
+    expect((await a.api(`/api/conversations/${victimConversation}/files`, { method: 'POST', body: form })).status).toBe(
+      201,
+    );
     await page.close();
   }, 180_000);
   afterAll(async () => {
@@ -110,10 +128,11 @@ describe('sign-in, and other origins against the app, in Chromium: they read not
     page.on('console', (m) => console.push(m.text()));
     await page.goto(`${pageUrl}?app=${encodeURIComponent(app)}&conv=${victimConversation}`);
     await page.waitForFunction('document.title === "done"', undefined, { timeout: 60_000 });
-    const results = await page.evaluate('window.results') as Record<string, string>;
+    const results = (await page.evaluate('window.results')) as Record<string, string>;
     // A framed copy of the app never rendered: the browser refused it (frame-ancestors 'none' / X-Frame-Options).
     for (const frame of page.frames().slice(1)) {
-      if (frame.url().startsWith(app || 'http://evil.test')) expect(await frame.locator('.sidebar, #app > *').count(), frame.url()).toBe(0);
+      if (frame.url().startsWith(app || 'http://evil.test'))
+        expect(await frame.locator('.sidebar, #app > *').count(), frame.url()).toBe(0);
     }
     await page.close();
     return { ...results, console: console.join('\n') };
@@ -121,7 +140,9 @@ describe('sign-in, and other origins against the app, in Chromium: they read not
 
   async function expectNothingChanged(before: string[]) {
     expect(await ids()).toEqual(before);
-    const view = await a.json<{ title: string; messages: unknown[]; files: Array<{ path: string }> }>(`/api/conversations/${victimConversation}`);
+    const view = await a.json<{ title: string; messages: unknown[]; files: Array<{ path: string }> }>(
+      `/api/conversations/${victimConversation}`,
+    );
     expect(view.title).toBe('victim');
     expect(view.messages).toEqual([]);
     expect(view.files.map((f) => f.path)).toEqual(['sales.csv']);
@@ -130,12 +151,21 @@ describe('sign-in, and other origins against the app, in Chromium: they read not
   for (const site of ['another port of 127.0.0.1', 'another host name (evil.test)']) {
     it(`a page from ${site}: fetch, no-cors writes, form posts and an iframe read and change nothing`, async () => {
       const before = await ids();
-      const pageUrl = site.startsWith('another port') ? `http://127.0.0.1:${attackerPort}/` : `http://evil.test:${attackerPort}/`;
+      const pageUrl = site.startsWith('another port')
+        ? `http://127.0.0.1:${attackerPort}/`
+        : `http://evil.test:${attackerPort}/`;
       const r = await attack(pageUrl, a.server.url);
-      for (const read of ['read list', 'read conversation', 'read file', 'cors JSON create']) expect(r[read], read).toBe('error: TypeError');
+      for (const read of ['read list', 'read conversation', 'read file', 'cors JSON create'])
+        expect(r[read], read).toBe('error: TypeError');
       // An opaque reply, or none at all (Cross-Origin-Resource-Policy: same-origin): either way the page sees nothing.
-      for (const write of ['no-cors create', 'no-cors message', 'no-cors upload', 'no-cors delete']) expect(r[write], write).toMatch(/^(opaque:?|error: TypeError)$/);
-      for (const form of ['form text/plain', 'form application/x-www-form-urlencoded', 'form multipart/form-data', 'frame']) {
+      for (const write of ['no-cors create', 'no-cors message', 'no-cors upload', 'no-cors delete'])
+        expect(r[write], write).toMatch(/^(opaque:?|error: TypeError)$/);
+      for (const form of [
+        'form text/plain',
+        'form application/x-www-form-urlencoded',
+        'form multipart/form-data',
+        'frame',
+      ]) {
         expect(r[form], form).not.toMatch(/victim|sales|conversations/);
       }
       expect(r.console).toMatch(/frame-ancestors 'none'|X-Frame-Options/);
@@ -143,7 +173,7 @@ describe('sign-in, and other origins against the app, in Chromium: they read not
     }, 120_000);
   }
 
-  it('DNS rebinding: requests under the attacker\'s name that reach the app are refused by the Host check, even with sign-in off', async () => {
+  it("DNS rebinding: requests under the attacker's name that reach the app are refused by the Host check, even with sign-in off", async () => {
     const before = await ids();
     const r = await attack(`http://evil.test:${rebinderPort}/rebind.html`, '');
     for (const read of ['read list', 'read conversation', 'read file']) {
@@ -156,7 +186,7 @@ describe('sign-in, and other origins against the app, in Chromium: they read not
     expect((await fetch(`${open.url}/api/conversations`)).status).toBe(200);
   }, 120_000);
 
-  it('the sign-in pages: no token, a wrong one in the URL, the token typed in; the user\'s name shown; sign-out ends the session', async () => {
+  it("the sign-in pages: no token, a wrong one in the URL, the token typed in; the user's name shown; sign-out ends the session", async () => {
     const ctx = await browser.newContext();
     const page = await ctx.newPage();
     const pageErrors: string[] = [];
@@ -178,7 +208,9 @@ describe('sign-in, and other origins against the app, in Chromium: they read not
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => page.locator('main.sign-in').textContent()).toContain('You are signed out');
     // The old cookie itself is dead, not only forgotten by this browser.
-    const reused = await fetch(`${a.server.url}/api/conversations`, { headers: { cookie: `${cookies[0]!.name}=${cookies[0]!.value}` } });
+    const reused = await fetch(`${a.server.url}/api/conversations`, {
+      headers: { cookie: `${cookies[0]!.name}=${cookies[0]!.value}` },
+    });
     expect(reused.status).toBe(401);
     expect(pageErrors).toEqual([]);
     await ctx.close();
@@ -191,7 +223,9 @@ describe('sign-in, and other origins against the app, in Chromium: they read not
     await signIn(page, a.server.loginUrl);
     expect(page.url()).not.toContain('token=');
     await newConversation(page);
-    await page.locator('#file-input').setInputFiles({ name: 'sales.csv', mimeType: 'text/csv', buffer: Buffer.from(SALES_CSV) });
+    await page
+      .locator('#file-input')
+      .setInputFiles({ name: 'sales.csv', mimeType: 'text/csv', buffer: Buffer.from(SALES_CSV) });
     await page.locator('.chip-uploaded').waitFor();
     await page.getByLabel('Message').fill('Total sales by region');
     await page.getByRole('button', { name: 'Send' }).click();

@@ -12,7 +12,10 @@ const out = (o: Partial<VisualizationOutput>): VisualizationOutput => ({ id: 'v'
 
 describe('toVegaLite', () => {
   it('bar chart: nominal x in data order, axis titles from the labels, the title', () => {
-    const spec = toVegaLite(out({ title: 'Sales', config: { xColumn: 'region', yColumn: 'q1', xLabel: 'Region', yLabel: 'Units' } }), sales);
+    const spec = toVegaLite(
+      out({ title: 'Sales', config: { xColumn: 'region', yColumn: 'q1', xLabel: 'Region', yLabel: 'Units' } }),
+      sales,
+    );
     expect(spec.mark.type).toBe('bar');
     expect(spec.title).toBe('Sales');
     expect(spec.data.values).toBe(sales);
@@ -31,7 +34,10 @@ describe('toVegaLite', () => {
   });
 
   it('groupBy colours a line chart; numeric x is quantitative; no xOffset outside bars', () => {
-    const spec = toVegaLite(out({ type: 'line_chart', config: { xColumn: 'year', yColumn: 'q1', groupBy: 'region' } }), sales);
+    const spec = toVegaLite(
+      out({ type: 'line_chart', config: { xColumn: 'year', yColumn: 'q1', groupBy: 'region' } }),
+      sales,
+    );
     expect(spec.mark.type).toBe('line');
     expect(spec.encoding.x.type).toBe('quantitative');
     expect(spec.encoding.color).toMatchObject({ field: 'region', title: 'region' });
@@ -39,7 +45,9 @@ describe('toVegaLite', () => {
   });
 
   it('scatter is a point mark; pie is an arc with theta and colour', () => {
-    expect(toVegaLite(out({ type: 'scatter', config: { xColumn: 'q1', yColumn: 'q2' } }), sales).mark.type).toBe('point');
+    expect(toVegaLite(out({ type: 'scatter', config: { xColumn: 'q1', yColumn: 'q2' } }), sales).mark.type).toBe(
+      'point',
+    );
     const pie = toVegaLite(out({ type: 'pie_chart', config: { labelColumn: 'region', valueColumn: 'q2' } }), sales);
     expect(pie.mark.type).toBe('arc');
     expect(pie.encoding.theta).toMatchObject({ field: 'q2', type: 'quantitative' });
@@ -47,7 +55,9 @@ describe('toVegaLite', () => {
   });
 
   it('names the config field and the columns when a column is missing', () => {
-    expect(() => toVegaLite(out({ config: { xColumn: 'regio', yColumn: 'q1' } }), sales)).toThrow(/xColumn names column "regio".*columns: region, q1, q2, year/);
+    expect(() => toVegaLite(out({ config: { xColumn: 'regio', yColumn: 'q1' } }), sales)).toThrow(
+      /xColumn names column "regio".*columns: region, q1, q2, year/,
+    );
     expect(() => toVegaLite(out({ config: { yColumn: 'q1' } }), sales)).toThrow('config.xColumn is missing');
     expect(() => toVegaLite(out({ type: 'image' }), sales)).toThrow(/type image/);
   });
@@ -55,7 +65,9 @@ describe('toVegaLite', () => {
   it('vega_lite specs: data from the conversation file replaces a relative url; network urls are refused', () => {
     const spec = { mark: 'bar', data: { url: 'out/sales.csv' }, encoding: {} };
     expect(toVegaLite(out({ type: 'vega_lite', spec }), sales).data).toEqual({ values: sales });
-    expect(() => toVegaLite(out({ type: 'vega_lite', spec: { ...spec, data: { url: 'https://evil.example/x.csv' } } }), undefined)).toThrow(/refused/);
+    expect(() =>
+      toVegaLite(out({ type: 'vega_lite', spec: { ...spec, data: { url: 'https://evil.example/x.csv' } } }), undefined),
+    ).toThrow(/refused/);
     const inline = { mark: 'bar', data: { values: [{ a: 1 }] } };
     expect(toVegaLite(out({ type: 'vega_lite', spec: inline }), undefined)).toBe(inline);
   });
@@ -71,7 +83,10 @@ describe('tableRows', () => {
   it('keeps the configured columns in order and at most maxRows rows', () => {
     const t = tableRows(sales, { columns: ['q2', 'region'], maxRows: 2 });
     expect(t.columns).toEqual(['q2', 'region']);
-    expect(t.rows).toEqual([[12, 'North'], [9, 'South']]);
+    expect(t.rows).toEqual([
+      [12, 'North'],
+      [9, 'South'],
+    ]);
     expect(t).toMatchObject({ total: 3, truncated: true });
     expect(tableRows(sales).columns).toEqual(['region', 'q1', 'q2', 'year']);
     expect(() => tableRows(sales, { columns: ['nope'] })).toThrow(/nope/);

@@ -4,7 +4,13 @@ import { lineDiff } from '../../web/lib/lineDiff.js';
 import type { ConversationEvent } from '../../web/api-types';
 
 let seq = 0;
-const ev = (type: ConversationEvent['type'], data: Record<string, unknown>, turnId = 't1'): ConversationEvent => ({ seq: ++seq, at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}Z`, turnId, type, data });
+const ev = (type: ConversationEvent['type'], data: Record<string, unknown>, turnId = 't1'): ConversationEvent => ({
+  seq: ++seq,
+  at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}Z`,
+  turnId,
+  type,
+  data,
+});
 
 describe('turns from the event log', () => {
   it('folds a turn: steps and code in order, a tool result joins its call, visualizations and files replace by id/path', () => {
@@ -23,7 +29,14 @@ describe('turns from the event log', () => {
     ];
     const s = events.reduce(applyEvent, emptyTurns());
     const [t] = s.turns;
-    expect(t).toMatchObject({ turnId: 't1', pattern: 'react', text: 'total by region', status: 'running', answer: 'done', usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.01 } });
+    expect(t).toMatchObject({
+      turnId: 't1',
+      pattern: 'react',
+      text: 'total by region',
+      status: 'running',
+      answer: 'done',
+      usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.01 },
+    });
     expect(t!.items.map((i) => i.type)).toEqual(['step', 'code', 'tool']);
     expect(t!.items[2]).toMatchObject({ callId: 'c1', args: { code: 'print(1)' }, result: { stdout: '1\n' } });
     expect(t!.visualizations).toEqual([{ id: 'v', type: 'table', dataFile: 'b.csv' }]);
@@ -41,7 +54,10 @@ describe('turns from the event log', () => {
       ev('code', { stepId: 's', callId: 'b', language: 'python', code: 'y = 2' }),
       ev('tool_call', { stepId: 's', callId: 'b', tool: 'python_execute', args: {} }),
     ].reduce(applyEvent, emptyTurns());
-    expect(s.turns[0]!.items.map((i) => [i.type, i.callId, i.code?.code])).toEqual([['tool', 'a', 'x = 1'], ['tool', 'b', 'y = 2']]);
+    expect(s.turns[0]!.items.map((i) => [i.type, i.callId, i.code?.code])).toEqual([
+      ['tool', 'a', 'x = 1'],
+      ['tool', 'b', 'y = 2'],
+    ]);
   });
 
   it('ignores events it has already seen (replay after reload or reconnect) and keeps turns apart', () => {
@@ -52,7 +68,10 @@ describe('turns from the event log', () => {
     const again = applyEvent(s, b);
     expect(again).toBe(s);
     s = applyEvent(s, ev('turn_started', { pattern: 'auto', text: 'q2' }, 't2'));
-    expect(s.turns.map((t) => [t.turnId, t.items.length])).toEqual([['t1', 1], ['t2', 0]]);
+    expect(s.turns.map((t) => [t.turnId, t.items.length])).toEqual([
+      ['t1', 1],
+      ['t2', 0],
+    ]);
   });
 });
 

@@ -10,7 +10,9 @@ describe('web route', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-cache');
     const html = await res.text();
-    const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(html)![1]!) as { imports: Record<string, string> };
+    const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(html)![1]!) as {
+      imports: Record<string, string>;
+    };
     expect(map.imports.preact).toBe('/vendor/preact@11.2.0/dist/preact.mjs');
     expect(Object.values(map.imports).every((u) => u.startsWith('/vendor/'))).toBe(true);
     expect(html).not.toMatch(/https?:\/\//);
@@ -46,12 +48,18 @@ describe('web route', () => {
     // the import map is the only inline script that runs; the vendor-scripts block is data (type application/json)
     const inline = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]!).filter((attrs) => !/\bsrc=/.test(attrs));
     expect(inline).toEqual([' type="importmap"', ' type="application/json" id="vendor-scripts"']);
-    expect((await app.request('/', { headers: { 'if-none-match': res.headers.get('etag')! } })).headers.get('content-security-policy')).toBe(csp);
+    expect(
+      (await app.request('/', { headers: { 'if-none-match': res.headers.get('etag')! } })).headers.get(
+        'content-security-policy',
+      ),
+    ).toBe(csp);
   });
 
   it('vega-interpreter (ES module) and the vega-util modules it imports are served through the import map', async () => {
     const html = await (await app.request('/')).text();
-    const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(html)![1]!) as { imports: Record<string, string> };
+    const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(html)![1]!) as {
+      imports: Record<string, string>;
+    };
     expect(map.imports['vega-interpreter']).toBe('/vendor/vega-interpreter@2.3.2/build/vega-interpreter.js');
     const interpreter = await app.request(map.imports['vega-interpreter']!);
     expect(interpreter.status).toBe(200);
@@ -64,9 +72,17 @@ describe('web route', () => {
     const index = await (await app.request(utilIndex)).text();
     const relative = [...index.matchAll(/from '\.\/([^']+)'/g)].map((m) => m[1]!);
     expect(relative.length).toBeGreaterThan(40);
-    for (const file of relative) expect((await app.request(new URL(file, `http://x${utilIndex}`).pathname)).status, file).toBe(200);
+    for (const file of relative)
+      expect((await app.request(new URL(file, `http://x${utilIndex}`).pathname)).status, file).toBe(200);
     // the folder allowance is for .js files straight in build/, nothing else of the package
-    for (const bad of ['build/index.d.ts', 'build/index.js.map', 'build/..%2Fpackage.json', 'build/nope.js', 'package.json', 'src/index.ts']) {
+    for (const bad of [
+      'build/index.d.ts',
+      'build/index.js.map',
+      'build/..%2Fpackage.json',
+      'build/nope.js',
+      'package.json',
+      'src/index.ts',
+    ]) {
       expect((await app.request(`/vendor/vega-util@2.1.3/${bad}`)).status, bad).toBe(404);
     }
   });

@@ -31,7 +31,8 @@ export async function api(method, path, body) {
   } catch {
     json = undefined;
   }
-  if (res.status === 401 && path !== '/api/session') dispatchEvent(new CustomEvent(SIGNED_OUT, { detail: json?.error }));
+  if (res.status === 401 && path !== '/api/session')
+    dispatchEvent(new CustomEvent(SIGNED_OUT, { detail: json?.error }));
   if (!res.ok) throw new ApiError(json?.error ?? `${method} ${path} failed: HTTP ${res.status}`, res.status);
   return json;
 }
@@ -59,8 +60,14 @@ export async function downloadExport(base, format, turnId) {
   } catch {
     throw new ApiError('the server cannot be reached (is `sheetbench serve` running?)', 0);
   }
-  if (!res.ok) throw new ApiError((await res.json().catch(() => undefined))?.error ?? `export failed: HTTP ${res.status}`, res.status);
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `export.${format === 'inputs' ? 'zip' : format}`;
+  if (!res.ok)
+    throw new ApiError(
+      (await res.json().catch(() => undefined))?.error ?? `export failed: HTTP ${res.status}`,
+      res.status,
+    );
+  const name =
+    /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ??
+    `export.${format === 'inputs' ? 'zip' : format}`;
   const link = document.createElement('a');
   link.href = URL.createObjectURL(await res.blob());
   link.download = name;

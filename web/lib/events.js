@@ -1,7 +1,20 @@
 // Follows a conversation's event stream (SSE). EventSource resends Last-Event-ID on its own reconnects; when the
 // server refuses the stream (it went away and came back, or a proxy cut it) we reopen with ?after=<last seq>.
 
-const TYPES = ['turn_started', 'step', 'code', 'tool_call', 'tool_result', 'visualization', 'file', 'answer', 'grounding', 'usage', 'error', 'turn_ended'];
+const TYPES = [
+  'turn_started',
+  'step',
+  'code',
+  'tool_call',
+  'tool_result',
+  'visualization',
+  'file',
+  'answer',
+  'grounding',
+  'usage',
+  'error',
+  'turn_ended',
+];
 
 /** Calls onEvent(ev) in order and onStatus('live'|'reconnecting'); returns a function that stops following. */
 export function followEvents(url, afterSeq, onEvent, onStatus) {

@@ -34,7 +34,14 @@ export function sourceTitle(number) {
   const s = number.source;
   if (!number.grounded || !s) return 'Not found in any output of this turn\u2019s code or tools';
   if (s.kind === 'question') return 'Given in the question';
-  const what = { stdout: 'printed by', table: `table ${s.file} written by`, file: `file ${s.file} written by`, calculator: 'result of', fetch: `fetched by` }[s.kind] ?? 'from';
+  const what =
+    {
+      stdout: 'printed by',
+      table: `table ${s.file} written by`,
+      file: `file ${s.file} written by`,
+      calculator: 'result of',
+      fetch: `fetched by`,
+    }[s.kind] ?? 'from';
   const where = [s.tool, s.stepId && `step ${s.stepId}`, s.line && `line ${s.line}`].filter(Boolean).join(', ');
   return `${what} ${where}: ${s.excerpt}`;
 }
@@ -50,7 +57,10 @@ export function markGrounding(html, grounding) {
   });
   for (let n = walker.nextNode(); n; n = walker.nextNode()) nodes.push(n);
   // Last first, so the offsets of earlier numbers in the same text node stay right.
-  for (const at of locateNumbers(nodes.map((n) => n.data), grounding.numbers).reverse()) {
+  for (const at of locateNumbers(
+    nodes.map((n) => n.data),
+    grounding.numbers,
+  ).reverse()) {
     const node = nodes[at.piece];
     const rest = node.splitText(at.start);
     rest.splitText(at.end - at.start);
@@ -70,5 +80,7 @@ export function groundingSummary(g) {
   if (!g.total) return g.note ?? '';
   const missing = g.total - g.grounded;
   const head = `${g.grounded} of ${g.total} number${g.total === 1 ? '' : 's'} found in this turn\u2019s tool outputs`;
-  return missing ? `${head}; ${missing} not found (marked)${g.note ? `. ${g.note}` : ''}` : `${head}${g.note ? `. ${g.note}` : ''}`;
+  return missing
+    ? `${head}; ${missing} not found (marked)${g.note ? `. ${g.note}` : ''}`
+    : `${head}${g.note ? `. ${g.note}` : ''}`;
 }

@@ -17,7 +17,19 @@ export function applyEvent(state, ev) {
 }
 
 function newTurn(turnId, ev) {
-  return { turnId, status: 'running', pattern: '', text: '', startedAt: ev.at, items: [], visualizations: [], files: [], answer: '', usage: null, error: undefined };
+  return {
+    turnId,
+    status: 'running',
+    pattern: '',
+    text: '',
+    startedAt: ev.at,
+    items: [],
+    visualizations: [],
+    files: [],
+    answer: '',
+    usage: null,
+    error: undefined,
+  };
 }
 
 function reduceTurn(turn, { type, data, at }) {
@@ -31,19 +43,42 @@ function reduceTurn(turn, { type, data, at }) {
       // code that belongs to a tool call (same callId) is shown with that call, before its result
       const i = data.callId ? turn.items.findIndex((it) => it.type === 'tool' && it.callId === data.callId) : -1;
       if (i >= 0) turn.items[i] = { ...turn.items[i], code: { language: data.language, code: data.code } };
-      else turn.items.push({ type: 'code', stepId: data.stepId, callId: data.callId, language: data.language, code: data.code });
+      else
+        turn.items.push({
+          type: 'code',
+          stepId: data.stepId,
+          callId: data.callId,
+          language: data.language,
+          code: data.code,
+        });
       return turn;
     }
     case 'tool_call': {
       const i = turn.items.findIndex((it) => it.type === 'code' && it.callId && it.callId === data.callId);
       const code = i >= 0 ? turn.items.splice(i, 1)[0] : undefined;
-      turn.items.push({ type: 'tool', stepId: data.stepId, callId: data.callId, tool: data.tool, args: data.args, result: undefined, code: code && { language: code.language, code: code.code } });
+      turn.items.push({
+        type: 'tool',
+        stepId: data.stepId,
+        callId: data.callId,
+        tool: data.tool,
+        args: data.args,
+        result: undefined,
+        code: code && { language: code.language, code: code.code },
+      });
       return turn;
     }
     case 'tool_result': {
       const i = turn.items.findIndex((it) => it.type === 'tool' && it.callId === data.callId);
       if (i >= 0) turn.items[i] = { ...turn.items[i], result: data };
-      else turn.items.push({ type: 'tool', stepId: data.stepId, callId: data.callId, tool: data.tool, args: undefined, result: data });
+      else
+        turn.items.push({
+          type: 'tool',
+          stepId: data.stepId,
+          callId: data.callId,
+          tool: data.tool,
+          args: undefined,
+          result: data,
+        });
       return turn;
     }
     case 'visualization':
@@ -55,7 +90,10 @@ function reduceTurn(turn, { type, data, at }) {
     case 'grounding':
       return { ...turn, grounding: data };
     case 'usage':
-      return { ...turn, usage: { inputTokens: data.inputTokens, outputTokens: data.outputTokens, costUsd: data.costUsd } };
+      return {
+        ...turn,
+        usage: { inputTokens: data.inputTokens, outputTokens: data.outputTokens, costUsd: data.costUsd },
+      };
     case 'error':
       turn.items.push({ type: 'error', message: data.message, where: data.where });
       return turn;

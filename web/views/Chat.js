@@ -48,7 +48,8 @@ export function Chat({ id, patterns, onChanged, user }) {
   }, [id]);
   useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [state.lastSeq]);
 
-  if (loadError?.status === 404) return html`<section class="chat empty"><p class="error" role="alert">${loadError.message}</p><p><a href="#/">Back to the conversations</a></p></section>`;
+  if (loadError?.status === 404)
+    return html`<section class="chat empty"><p class="error" role="alert">${loadError.message}</p><p><a href="#/">Back to the conversations</a></p></section>`;
   const running = Boolean(runningTurn(state)) || view?.status === 'running';
   // Its owner shares it (an admin may share any); a conversation from before owners has none: admins only.
   const canShare = Boolean(view && user && (user.role === 'admin' || view.owner === user.name));
@@ -61,9 +62,11 @@ export function Chat({ id, patterns, onChanged, user }) {
   return html`<section class=${`chat${dragging ? ' dragging' : ''}`} aria-label="Conversation"
       onDragOver=${(e) => (e.preventDefault(), setDragging(true))} onDragLeave=${() => setDragging(false)} onDrop=${onDrop}>
     <${ConversationHeader} id=${id} view=${view} tab="chat" actions=${actions} />
-    ${stream === 'reconnecting' || (loadError && loadError.status !== 404)
-      ? html`<p class="banner" role="status">${bannerText(stream, loadError)}</p>`
-      : null}
+    ${
+      stream === 'reconnecting' || (loadError && loadError.status !== 404)
+        ? html`<p class="banner" role="status">${bannerText(stream, loadError)}</p>`
+        : null
+    }
     <div class="turns" aria-live="polite">
       ${state.turns.length === 0 && view ? html`<p class="muted hint">Attach a CSV or Excel file and ask a question about it. Drop files anywhere here.</p>` : null}
       ${state.turns.map((t) => html`<${Turn} key=${t.turnId} conversationId=${id} turn=${t} canShare=${canShare} />`)}

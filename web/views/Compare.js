@@ -10,7 +10,8 @@ const compareApi = (ids) => `/api/compare?runs=${ids.map(encodeURIComponent).joi
 
 export function Compare({ ids }) {
   const { data, error } = usePolling(compareApi(ids), (d) => d.runs.some((r) => r.inProgress));
-  if (error && !data) return html`<section class="compare"><h2>Comparison</h2><p class="error" role="alert">${error}</p><a href="#/runs">All runs</a></section>`;
+  if (error && !data)
+    return html`<section class="compare"><h2>Comparison</h2><p class="error" role="alert">${error}</p><a href="#/runs">All runs</a></section>`;
   if (!data) return html`<section class="compare"><p class="muted">Comparing ${ids.join(', ')}…</p></section>`;
   return html`<section class="compare" aria-label="Comparison">
     <header class="conv-head"><h2>Comparison of ${data.runs.length} runs</h2><p class="links"><a href="#/runs">All runs</a></p></header>
@@ -34,7 +35,13 @@ function Leaderboard({ runs }) {
 
 function Pair({ pair }) {
   const t = pair.hard;
-  const ids = (list) => (list.length ? list.map((id, i) => html`${i ? ', ' : ''}<a href=${`${compareHref([pair.a, pair.b])}/t/${encodeURIComponent(id)}`}>${id}</a>`) : html`<span class="muted">none</span>`);
+  const ids = (list) =>
+    list.length
+      ? list.map(
+          (id, i) =>
+            html`${i ? ', ' : ''}<a href=${`${compareHref([pair.a, pair.b])}/t/${encodeURIComponent(id)}`}>${id}</a>`,
+        )
+      : html`<span class="muted">none</span>`;
   return html`<article class="pair" data-a=${pair.a} data-b=${pair.b}>
     <h3>A = ${pair.a} vs B = ${pair.b} <span class="muted">(${pair.tasks} paired tasks)</span></h3>
     <table class="paired" aria-label="Paired outcomes">
@@ -58,10 +65,14 @@ function Pair({ pair }) {
       <dt>both pass</dt><dd>${ids(t.taskIds.bothPass)}</dd>
       <dt>neither</dt><dd>${ids(t.taskIds.neither)}</dd>
     </dl>
-    ${pair.byGroup.length > 1 ? html`<h4>By type</h4><div class="table-wrap"><table class="pair-by-type">
+    ${
+      pair.byGroup.length > 1
+        ? html`<h4>By type</h4><div class="table-wrap"><table class="pair-by-type">
       <thead><tr>${['type', 'tasks', 'both', 'only A', 'only B', 'neither', 'McNemar p', 'soft B − A [95%]'].map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
       <tbody>${pair.byGroup.map((g) => html`<tr><td>${g.group}</td><td class="num">${g.tasks}</td><td class="num">${g.hard.bothPass}</td><td class="num">${g.hard.aOnly}</td><td class="num">${g.hard.bOnly}</td><td class="num">${g.hard.neither}</td><td class="num">${g.hard.mcnemarP.toPrecision(3)}</td><td class="num">${diffInterval(g.softDiff)}</td></tr>`)}</tbody>
-    </table></div>` : null}
+    </table></div>`
+        : null
+    }
     ${pair.onlyA.length || pair.onlyB.length ? html`<p class="muted">Not paired: only in A ${pair.onlyA.join(', ') || '—'}; only in B ${pair.onlyB.join(', ') || '—'}.</p>` : null}
   </article>`;
 }

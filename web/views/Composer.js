@@ -37,7 +37,11 @@ export function Composer({ conversationId, patterns, running, dropped, onCreated
     }
   };
   const addFiles = (fileList) => {
-    const added = [...fileList].map((file) => ({ key: `${file.name}-${file.size}-${Math.random()}`, file, state: target.current ? 'uploading' : 'attached' }));
+    const added = [...fileList].map((file) => ({
+      key: `${file.name}-${file.size}-${Math.random()}`,
+      file,
+      state: target.current ? 'uploading' : 'attached',
+    }));
     setAttachments((list) => [...list, ...added]);
     if (target.current) added.forEach((a) => upload(a));
   };
@@ -47,7 +51,8 @@ export function Composer({ conversationId, patterns, running, dropped, onCreated
     const waiting = attachments.filter((a) => a.state === 'attached' || a.state === 'failed');
     const done = await Promise.all(waiting.map((a) => upload(a, target.current)));
     const kept = attachments.map((a) => done.find((d) => d.key === a.key) ?? a);
-    if (kept.some((a) => a.state === 'failed')) throw new Error('an upload was refused: remove or retry it, then send again');
+    if (kept.some((a) => a.state === 'failed'))
+      throw new Error('an upload was refused: remove or retry it, then send again');
     return kept;
   };
   const send = async (e) => {
@@ -81,17 +86,19 @@ export function Composer({ conversationId, patterns, running, dropped, onCreated
   };
 
   return html`<form class="composer" onSubmit=${send} aria-label="Ask a question">
-    ${attachments.length
-      ? html`<ul class="attachments" aria-label="Attached files">${attachments.map(
-          (a) => html`<li class="chip chip-${a.state}">
+    ${
+      attachments.length
+        ? html`<ul class="attachments" aria-label="Attached files">${attachments.map(
+            (a) => html`<li class="chip chip-${a.state}">
             <span>${a.file.name}</span>
             ${a.state === 'uploading' ? html`<span class="muted">uploading…</span>` : null}
             ${a.state === 'attached' ? html`<span class="muted">uploads with your message</span>` : null}
             ${a.state === 'failed' ? html`<span class="error" role="alert">${a.error}</span> <button type="button" onClick=${() => (target.current ? upload(a) : update(a.key, { state: 'attached', error: undefined }))}>retry</button>` : null}
             <button type="button" class="icon" aria-label="Remove ${a.file.name}" onClick=${() => setAttachments((l) => l.filter((x) => x.key !== a.key))}>×</button>
           </li>`,
-        )}</ul>`
-      : null}
+          )}</ul>`
+        : null
+    }
     ${error ? html`<p class="error composer-error" role="alert">${error}</p>` : null}
     <label class="sr-only" for="message">Message</label>
     <textarea id="message" rows="3" placeholder="Ask about your data — e.g. “total sales by region as a bar chart”" value=${text}
@@ -103,7 +110,8 @@ export function Composer({ conversationId, patterns, running, dropped, onCreated
       <label for="pattern">Pattern</label>
       <select id="pattern" value=${pattern} onChange=${(e) => setPattern(e.currentTarget.value)}>
         ${(patterns.length ? patterns : [{ name: 'auto', description: 'picks a pattern for the request' }]).map(
-          (p) => html`<option value=${p.name} title=${p.description}>${p.name === 'auto' ? 'auto (JIT)' : p.name}</option>`,
+          (p) =>
+            html`<option value=${p.name} title=${p.description}>${p.name === 'auto' ? 'auto (JIT)' : p.name}</option>`,
         )}
       </select>
       <span class="spacer"></span>

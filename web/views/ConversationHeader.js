@@ -10,9 +10,11 @@ export function ConversationHeader({ id, view, tab, actions, route = `#/c/${id}`
       ${debugTab ? html`<a role="tab" aria-selected=${tab === 'debug'} class=${tab === 'debug' ? 'tab active' : 'tab'} href=${`${route}/debug`}>Debug</a>` : null}
     </div>
     ${actions ? html`<div class="head-actions">${actions}</div>` : null}
-    ${view
-      ? html`<p class="totals muted">${view.turns} turns · ${view.inputTokens + view.outputTokens} tokens · $${view.costUsd.toFixed(4)}
+    ${
+      view
+        ? html`<p class="totals muted">${view.turns} turns · ${view.inputTokens + view.outputTokens} tokens · $${view.costUsd.toFixed(4)}
           ${view.temporalUiUrl ? html` · <a href=${view.temporalUiUrl} target="_blank" rel="noopener">workflow in Temporal UI</a>` : null}</p>`
-      : null}
+        : null
+    }
   </header>`;
 }

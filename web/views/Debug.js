@@ -21,7 +21,12 @@ export function Debug({ id, base = conv(id), header }) {
         (err) => setError(err.message),
       );
     load();
-    const live = followEvents(`${base}/events`, 0, () => (clearTimeout(timer), (timer = setTimeout(load, 300))), () => undefined);
+    const live = followEvents(
+      `${base}/events`,
+      0,
+      () => (clearTimeout(timer), (timer = setTimeout(load, 300))),
+      () => undefined,
+    );
     return () => (clearTimeout(timer), live());
   }, [base]);
   const codeBefore = previousCode(steps ?? []);
@@ -53,22 +58,52 @@ function Step({ step, before }) {
     <dl class="timing" aria-label="Timing">
       ${['modelMs', 'executionMs', 'toolsMs', 'waitingMs'].map((k) => html`<div><dt>${k.replace('Ms', '')}</dt><dd>${t[k] ?? 0} ms</dd></div>`)}
     </dl>
-    ${step.prompt ? html`<details class="prompt"><summary>Prompt (${step.prompt.length} messages)</summary>
-      ${step.prompt.map((m) => html`<div class="prompt-msg role-${m.role}"><div class="who">${m.role}${m.toolCallId ? ` · ${m.toolCallId}` : ''}</div><pre>${m.content}</pre>
-        ${m.toolCalls ? html`<pre class="json">${json(m.toolCalls)}</pre>` : null}</div>`)}
-    </details>` : null}
-    ${step.reply ? html`<details class="reply" open><summary>Reply</summary><pre>${step.reply.content}</pre>
-      ${step.reply.toolCalls ? html`<pre class="json">${json(step.reply.toolCalls)}</pre>` : null}</details>` : null}
+    ${
+      step.prompt
+        ? html`<details class="prompt"><summary>Prompt (${step.prompt.length} messages)</summary>
+      ${step.prompt.map(
+        (
+          m,
+        ) => html`<div class="prompt-msg role-${m.role}"><div class="who">${m.role}${m.toolCallId ? ` · ${m.toolCallId}` : ''}</div><pre>${m.content}</pre>
+        ${m.toolCalls ? html`<pre class="json">${json(m.toolCalls)}</pre>` : null}</div>`,
+      )}
+    </details>`
+        : null
+    }
+    ${
+      step.reply
+        ? html`<details class="reply" open><summary>Reply</summary><pre>${step.reply.content}</pre>
+      ${step.reply.toolCalls ? html`<pre class="json">${json(step.reply.toolCalls)}</pre>` : null}</details>`
+        : null
+    }
     ${step.code ? html`<${CodeBlock} code=${step.code} language="python" open=${true} />` : null}
-    ${step.code && before !== undefined ? html`<details class="diff"><summary>Diff to the previous code</summary>
-      <pre>${lineDiff(before, step.code).map((d) => html`<span class=${d.op === '+' ? 'add' : d.op === '-' ? 'del' : 'same'}>${d.op} ${d.line}</span>`)}</pre></details>` : null}
+    ${
+      step.code && before !== undefined
+        ? html`<details class="diff"><summary>Diff to the previous code</summary>
+      <pre>${lineDiff(before, step.code).map((d) => html`<span class=${d.op === '+' ? 'add' : d.op === '-' ? 'del' : 'same'}>${d.op} ${d.line}</span>`)}</pre></details>`
+        : null
+    }
     ${step.stdout ? html`<h4>stdout</h4><pre class="stdout">${step.stdout}</pre>` : null}
     ${step.stderr ? html`<h4>stderr</h4><pre class="stderr">${step.stderr}</pre>` : null}
-    ${step.toolCalls?.length ? html`<h4>Tool calls</h4>${step.toolCalls.map((c) => html`<details class="tool-call"><summary>${c.tool} · ${c.ok ? 'ok' : 'failed'} · ${c.durationMs} ms</summary>
-      <h5>parameters</h5><pre class="json">${json(c.args)}</pre><h5>result</h5><pre class="json">${json(c.result)}</pre></details>`)}` : null}
+    ${
+      step.toolCalls?.length
+        ? html`<h4>Tool calls</h4>${step.toolCalls.map(
+            (
+              c,
+            ) => html`<details class="tool-call"><summary>${c.tool} · ${c.ok ? 'ok' : 'failed'} · ${c.durationMs} ms</summary>
+      <h5>parameters</h5><pre class="json">${json(c.args)}</pre><h5>result</h5><pre class="json">${json(c.result)}</pre></details>`,
+          )}`
+        : null
+    }
     ${step.grounding ? html`<${GroundingRecord} g=${step.grounding} />` : null}
-    ${step.sandbox ? html`<details class="sandbox"><summary>Sandbox: Python ${step.sandbox.python ?? '?'}</summary>
-      <pre>${Object.entries(step.sandbox.packages ?? {}).map(([k, v]) => `${k}==${v}`).join('\n')}</pre></details>` : null}
+    ${
+      step.sandbox
+        ? html`<details class="sandbox"><summary>Sandbox: Python ${step.sandbox.python ?? '?'}</summary>
+      <pre>${Object.entries(step.sandbox.packages ?? {})
+        .map(([k, v]) => `${k}==${v}`)
+        .join('\n')}</pre></details>`
+        : null
+    }
   </article>`;
 }
 
@@ -76,10 +111,18 @@ function Step({ step, before }) {
 function GroundingRecord({ g }) {
   return html`<div class="grounding-record">
     <p>${g.total ? `${g.grounded} of ${g.total} numbers found among ${g.produced} values the turn's tools produced` : ''}${g.inCode ? ` · ${g.inCode} in code, not checked` : ''}${g.note ? ` · ${g.note}` : ''}</p>
-    ${g.numbers.length ? html`<table><thead><tr><th>number</th><th>found</th><th>source</th></tr></thead><tbody>
-      ${g.numbers.map((n) => html`<tr class=${n.grounded ? 'grounded' : 'ungrounded'}><td>${n.text}</td><td>${n.grounded ? 'yes' : 'no'}</td>
-        <td>${n.source ? `${n.source.kind}${n.source.file ? ` ${n.source.file}` : ''}${n.source.tool ? ` (${n.source.tool}, ${n.source.stepId ?? ''}${n.source.line ? `, line ${n.source.line}` : ''})` : ''}: ${n.source.excerpt}` : ''}</td></tr>`)}
-    </tbody></table>` : null}
+    ${
+      g.numbers.length
+        ? html`<table><thead><tr><th>number</th><th>found</th><th>source</th></tr></thead><tbody>
+      ${g.numbers.map(
+        (
+          n,
+        ) => html`<tr class=${n.grounded ? 'grounded' : 'ungrounded'}><td>${n.text}</td><td>${n.grounded ? 'yes' : 'no'}</td>
+        <td>${n.source ? `${n.source.kind}${n.source.file ? ` ${n.source.file}` : ''}${n.source.tool ? ` (${n.source.tool}, ${n.source.stepId ?? ''}${n.source.line ? `, line ${n.source.line}` : ''})` : ''}: ${n.source.excerpt}` : ''}</td></tr>`,
+      )}
+    </tbody></table>`
+        : null
+    }
   </div>`;
 }
 

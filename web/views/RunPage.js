@@ -7,7 +7,8 @@ import { pct, runApi, taskHref, usd, withInterval } from '../lib/runFormat.js';
 
 export function RunPage({ id }) {
   const { data, error } = usePolling(runApi(id), (d) => Boolean(d.metrics.inProgress));
-  if (error && !data) return html`<section class="run-page"><h2>Run ${id}</h2><p class="error" role="alert">${error}</p><a href="#/runs">All runs</a></section>`;
+  if (error && !data)
+    return html`<section class="run-page"><h2>Run ${id}</h2><p class="error" role="alert">${error}</p><a href="#/runs">All runs</a></section>`;
   if (!data) return html`<section class="run-page"><p class="muted">Loading run ${id}…</p></section>`;
   const m = data.metrics;
   return html`<section class="run-page" aria-label="Run ${id}">
@@ -39,7 +40,19 @@ function Scores({ m }) {
 }
 
 function ByType({ m }) {
-  const rows = [...m.byGroup, ...(m.withoutExcluded ? [{ group: `without ${m.withoutExcluded.tasks.length} known-bad tasks`, tasks: m.tasks - m.withoutExcluded.tasks.length, ...m.withoutExcluded, excluded: true }] : [])];
+  const rows = [
+    ...m.byGroup,
+    ...(m.withoutExcluded
+      ? [
+          {
+            group: `without ${m.withoutExcluded.tasks.length} known-bad tasks`,
+            tasks: m.tasks - m.withoutExcluded.tasks.length,
+            ...m.withoutExcluded,
+            excluded: true,
+          },
+        ]
+      : []),
+  ];
   return html`<h3>By type</h3><div class="table-wrap"><table class="by-type">
     <thead><tr><th scope="col">type</th><th scope="col">tasks</th><th scope="col">soft [95%]</th><th scope="col">hard [95%]</th></tr></thead>
     <tbody>${rows.map((g) => html`<tr class=${g.excluded ? 'excluded' : ''}><td>${g.group}</td><td class="num">${g.tasks}</td><td class="num">${withInterval(g.soft)}</td><td class="num">${withInterval(g.hard)}</td></tr>`)}</tbody>
@@ -51,8 +64,12 @@ function Facts({ data }) {
   const failures = Object.entries(data.metrics.failureClasses);
   return html`<div class="facts">
     ${data.floor ? html`<p class="floor">Floor (unchanged inputs, the do-nothing agent): ${data.floor.passedByInput} of ${data.floor.testCases} test cases already pass; soft ${pct(data.floor.soft)}, hard ${pct(data.floor.hard)}.</p>` : null}
-    ${data.unreachable?.length ? html`<details class="unreachable"><summary>${data.unreachable.length} test cases no output can pass under this scoring mode</summary>
-      <ul>${data.unreachable.map((u) => html`<li><a href=${taskHref(data.runId, u.taskId)}>${u.taskId}</a> #${u.testCase}: ${u.reason}</li>`)}</ul></details>` : null}
+    ${
+      data.unreachable?.length
+        ? html`<details class="unreachable"><summary>${data.unreachable.length} test cases no output can pass under this scoring mode</summary>
+      <ul>${data.unreachable.map((u) => html`<li><a href=${taskHref(data.runId, u.taskId)}>${u.taskId}</a> #${u.testCase}: ${u.reason}</li>`)}</ul></details>`
+        : null
+    }
     <h3>Failure classes</h3>
     ${failures.length ? html`<ul class="failure-classes">${failures.map(([k, v]) => html`<li><span class="kind">${k}</span> ${v}</li>`)}</ul>` : html`<p class="muted">No attempt failed for a non-scoring reason.</p>`}
     ${data.topFailures?.length ? html`<ul class="top-failures muted">${data.topFailures.map((f) => html`<li>${f.tasks} × ${f.class}: ${f.message}</li>`)}</ul>` : null}
@@ -75,7 +92,12 @@ function TaskTable({ runId, tasks, epochs }) {
       (!group || t.group === group) &&
       (!search || t.id.toLowerCase().includes(search.toLowerCase())),
   );
-  const select = (label, value, set, options) => html`<label>${label} <select aria-label=${label} value=${value} onChange=${(e) => set(e.currentTarget.value)}>
+  const select = (
+    label,
+    value,
+    set,
+    options,
+  ) => html`<label>${label} <select aria-label=${label} value=${value} onChange=${(e) => set(e.currentTarget.value)}>
     <option value="">all</option>${options.map((o) => html`<option value=${o}>${o}</option>`)}</select></label>`;
   return html`<h3>Tasks</h3>
     <div class="filters" role="search">

@@ -16,7 +16,10 @@ export function Runs() {
     let timer;
     const load = () =>
       api('GET', '/api/runs')
-        .then((d) => (setData(d), setError(undefined)), (err) => setError(err.message))
+        .then(
+          (d) => (setData(d), setError(undefined)),
+          (err) => setError(err.message),
+        )
         .finally(() => (timer = setTimeout(load, REFRESH_MS)));
     load();
     return () => clearTimeout(timer);
@@ -27,8 +30,9 @@ export function Runs() {
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
     ${data?.temporalError ? html`<p class="banner" role="status">${data.temporalError}</p>` : null}
     ${data && !data.runs.length ? html`<p class="muted">No runs yet: start one with <code>sheetbench run</code>.</p>` : null}
-    ${data?.runs.length
-      ? html`<p class="compare-bar">
+    ${
+      data?.runs.length
+        ? html`<p class="compare-bar">
           <a class=${`compare-link${selected.length < 2 ? ' disabled' : ''}`} href=${selected.length >= 2 ? compareHref(selected) : undefined} aria-disabled=${selected.length < 2 ? 'true' : 'false'}>Compare ${selected.length} selected</a>
           <span class="muted">select two or more runs (the first selected is the baseline A)</span></p>
         <div class="table-wrap" tabindex="0" role="region" aria-label="Runs"><table class="runs-table">
@@ -38,15 +42,18 @@ export function Runs() {
               <td><input type="checkbox" class="select-run" aria-label=${`select ${r.id}`} checked=${selected.includes(r.id)} onChange=${() => toggle(r.id)} /></td>
               <td class="id"><a class="run-link" href=${runHref(r.id)}>${r.id}</a></td><td>${r.benchmark}</td><td>${r.agent}</td><td>${r.model}</td>
               <td><span class="status status-${r.status}">${r.status}${r.paused ? ' (paused)' : ''}</span></td>
-              <td class="progress">${r.progress
-                ? html`<progress max=${r.progress.total} value=${r.progress.done} aria-label="progress of ${r.id}"></progress> ${r.progress.done}/${r.progress.total}${r.progress.running ? ` · ${r.progress.running} running` : ''}${r.progress.failed ? ` · ${r.progress.failed} failed` : ''}`
-                : '–'}</td>
+              <td class="progress">${
+                r.progress
+                  ? html`<progress max=${r.progress.total} value=${r.progress.done} aria-label="progress of ${r.id}"></progress> ${r.progress.done}/${r.progress.total}${r.progress.running ? ` · ${r.progress.running} running` : ''}${r.progress.failed ? ` · ${r.progress.failed} failed` : ''}`
+                  : '–'
+              }</td>
               <td class="num soft">${pct(r.soft)}</td><td class="num hard">${pct(r.hard)}</td><td class="num">${pct(r.accuracy)}</td>
               <td class="num cost">${r.costUsd === undefined ? '–' : `$${r.costUsd.toFixed(4)}`}</td>
               <td>${r.reportUrl ? html`<a class="report-link" href=${r.reportUrl} target="_blank" rel="noopener">report</a>` : null}
                 ${r.temporalUiUrl ? html` <a class="temporal-link" href=${r.temporalUiUrl} target="_blank" rel="noopener">Temporal</a>` : null}</td>
             </tr>`,
           )}</tbody></table></div>`
-      : null}
+        : null
+    }
   </section>`;
 }

@@ -45,7 +45,11 @@ export function TurnActions({ conversationId, turnId, canShare }) {
 
 function CopyLink({ url }) {
   const [copied, setCopied] = useState(false);
-  const copy = () => navigator.clipboard?.writeText(url).then(() => setCopied(true), () => undefined);
+  const copy = () =>
+    navigator.clipboard?.writeText(url).then(
+      () => setCopied(true),
+      () => undefined,
+    );
   return html`<span class="share-link"><input readonly value=${url} aria-label="Share link" onFocus=${(e) => e.currentTarget.select()} />
     <button onClick=${copy}>${copied ? 'copied' : 'copy'}</button></span>`;
 }
@@ -54,14 +58,23 @@ function CopyLink({ url }) {
 export function SharePanel({ id }) {
   const [shares, setShares] = useState(undefined);
   const [error, setError] = useState(undefined);
-  const load = () => api('GET', `${conv(id)}/shares`).then((d) => setShares(d.shares), (err) => setError(err.message));
+  const load = () =>
+    api('GET', `${conv(id)}/shares`).then(
+      (d) => setShares(d.shares),
+      (err) => setError(err.message),
+    );
   const act = (fn) => fn().then(load, (err) => setError(err.message));
   const submit = (e) => {
     e.preventDefault();
     const form = e.currentTarget;
     const user = form.elements.user.value.trim();
-    const body = { debug: form.elements.debug.checked, ...(user ? { user } : { expiresInHours: Number(form.elements.hours.value) }) };
-    act(() => api('POST', `${conv(id)}/shares`, body).then(() => (form.elements.user.value = '', setError(undefined))));
+    const body = {
+      debug: form.elements.debug.checked,
+      ...(user ? { user } : { expiresInHours: Number(form.elements.hours.value) }),
+    };
+    act(() =>
+      api('POST', `${conv(id)}/shares`, body).then(() => ((form.elements.user.value = ''), setError(undefined))),
+    );
   };
   return html`<details class="menu share-menu" onToggle=${(e) => e.currentTarget.open && load()}>
     <summary>Share</summary>

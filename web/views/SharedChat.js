@@ -19,7 +19,9 @@ function SharedHeader({ token, data, view, tab, onForked }) {
       (info) => onForked(info.id),
       (err) => setError(err.message),
     );
-  const by = data ? ` · shared by ${data.share.owner ?? 'an admin'}${data.share.turnId ? ` · turn ${data.share.turnId}` : ''}` : '';
+  const by = data
+    ? ` · shared by ${data.share.owner ?? 'an admin'}${data.share.turnId ? ` · turn ${data.share.turnId}` : ''}`
+    : '';
   const actions = html`<span class="badge read-only">read-only${by}</span>
     <${ExportMenu} base=${base} />
     <button class="primary" onClick=${fork}>Fork into my conversations</button>
@@ -40,8 +42,10 @@ export function SharedChat({ token, tab, onForked }) {
     const stop = followEvents(`${base}/events`, 0, push, () => undefined);
     return () => (cancelBatch(), stop());
   }, [token, tab]);
-  if (error) return html`<section class="chat empty shared"><p class="error" role="alert">${error}</p><p><a href="#/">Back to my conversations</a></p></section>`;
-  const header = (view) => html`<${SharedHeader} token=${token} data=${data} view=${view ?? data?.conversation} tab=${tab} onForked=${onForked} />`;
+  if (error)
+    return html`<section class="chat empty shared"><p class="error" role="alert">${error}</p><p><a href="#/">Back to my conversations</a></p></section>`;
+  const header = (view) =>
+    html`<${SharedHeader} token=${token} data=${data} view=${view ?? data?.conversation} tab=${tab} onForked=${onForked} />`;
   if (tab === 'debug') return html`<${Debug} id=${token} base=${base} header=${header} />`;
   return html`<section class="chat shared" aria-label="Shared conversation">
     ${header(data?.conversation)}

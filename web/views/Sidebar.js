@@ -3,7 +3,16 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { api, conv } from '../lib/api.js';
 
-export function Sidebar({ conversations, shared = [], currentId, listError, onChanged, user, authRequired, onSignOut }) {
+export function Sidebar({
+  conversations,
+  shared = [],
+  currentId,
+  listError,
+  onChanged,
+  user,
+  authRequired,
+  onSignOut,
+}) {
   const [error, setError] = useState(undefined);
   const [renaming, setRenaming] = useState(undefined);
   const act = async (fn) => {
@@ -20,7 +29,7 @@ export function Sidebar({ conversations, shared = [], currentId, listError, onCh
       await onChanged();
       // What was being typed on the first screen meanwhile goes along to the new conversation's message box.
       const draft = sessionStorage.getItem('draft:new');
-      if (draft) sessionStorage.setItem(`draft:${info.id}`, draft), sessionStorage.removeItem('draft:new');
+      if (draft) (sessionStorage.setItem(`draft:${info.id}`, draft), sessionStorage.removeItem('draft:new'));
       location.hash = `#/c/${info.id}`;
     });
   const rename = (id, title) =>
@@ -41,12 +50,14 @@ export function Sidebar({ conversations, shared = [], currentId, listError, onCh
       <button class="primary" onClick=${create}>+ New conversation</button>
       <a class="runs-link" href="#/runs">Benchmark runs</a>
     </div>
-    ${user
-      ? html`<p class="signed-in">
+    ${
+      user
+        ? html`<p class="signed-in">
           <span class="user-name" title=${`signed in as ${user.name} (${user.role})`}>${user.name}</span> <span class="muted">${user.role}</span>
           ${authRequired ? html` <button class="link" onClick=${onSignOut}>Sign out</button>` : html` <span class="muted">(sign-in off)</span>`}
         </p>`
-      : null}
+        : null
+    }
     ${error || listError ? html`<p class="error" role="alert">${error ?? listError}</p>` : null}
     <ul class="conv-list">
       ${conversations.map((c) =>
@@ -67,11 +78,13 @@ export function Sidebar({ conversations, shared = [], currentId, listError, onCh
             </li>`,
       )}
     </ul>
-    ${shared.length
-      ? html`<h3 class="shared-head">Shared with me</h3>
+    ${
+      shared.length
+        ? html`<h3 class="shared-head">Shared with me</h3>
           <ul class="conv-list shared-list" aria-label="Shared with me">
             ${shared.map((s) => html`<li><a href=${`#/s/${s.token}`}><span class="conv-title">${s.title}</span><span class="conv-meta">from ${s.owner ?? '?'}${s.turnId ? ` · turn ${s.turnId}` : ''} · read-only</span></a></li>`)}
           </ul>`
-      : null}
+        : null
+    }
   </nav>`;
 }

@@ -9,8 +9,12 @@ import { CodeBlock } from './Turn.js';
 const epochQuery = (epoch) => (epoch ? `?epoch=${epoch}` : '');
 
 export function TaskPage({ runId, taskId, epoch }) {
-  const { data: view, error } = usePolling(`${taskApi(runId, taskId)}${epochQuery(epoch)}`, (v) => v.status === 'pending');
-  if (error && !view) return html`<section class="task-page"><h2>Task ${taskId}</h2><p class="error" role="alert">${error}</p><a href=${runHref(runId)}>Run ${runId}</a></section>`;
+  const { data: view, error } = usePolling(
+    `${taskApi(runId, taskId)}${epochQuery(epoch)}`,
+    (v) => v.status === 'pending',
+  );
+  if (error && !view)
+    return html`<section class="task-page"><h2>Task ${taskId}</h2><p class="error" role="alert">${error}</p><a href=${runHref(runId)}>Run ${runId}</a></section>`;
   if (!view) return html`<section class="task-page"><p class="muted">Loading task ${taskId}…</p></section>`;
   return html`<section class="task-page" aria-label="Task ${taskId}">
     <${TaskHeader} runId=${runId} view=${view} />
@@ -45,7 +49,8 @@ function Question({ q }) {
   </dl>`;
 }
 
-const valueText = (v) => `${v.value === null ? '(empty)' : JSON.stringify(v.value)} (${v.type}${v.uncachedFormula ? ', formula without cached value' : ''})`;
+const valueText = (v) =>
+  `${v.value === null ? '(empty)' : JSON.stringify(v.value)} (${v.type}${v.uncachedFormula ? ', formula without cached value' : ''})`;
 
 /** `runId` is the run as the address names it (its folder), which the API takes. */
 function TestCase({ runId, view, c }) {
@@ -59,38 +64,55 @@ function TestCase({ runId, view, c }) {
       ${c.unreachable ? html`<li class="unreachable">unreachable: ${c.unreachable}</li>` : null}
       ${!c.diffRecorded ? html`<li class="no-diff">no cell diff recorded</li>` : null}
     </ul>
-    ${c.mismatches.length ? html`<ul class="mismatches" aria-label="Cells that differ">${c.mismatches.map((m) => html`<li data-cell=${m.cell}><code>${m.cell}</code> expected ${valueText(m.expected)}, got ${valueText(m.got)} <span class="kind">${m.check}</span></li>`)}
-      ${c.omitted ? html`<li class="muted">… and ${c.omitted} more</li>` : null}</ul>` : null}
+    ${
+      c.mismatches.length
+        ? html`<ul class="mismatches" aria-label="Cells that differ">${c.mismatches.map((m) => html`<li data-cell=${m.cell}><code>${m.cell}</code> expected ${valueText(m.expected)}, got ${valueText(m.got)} <span class="kind">${m.check}</span></li>`)}
+      ${c.omitted ? html`<li class="muted">… and ${c.omitted} more</li>` : null}</ul>`
+        : null
+    }
     ${c.output ? html`<p><a class="download" href=${download} download>Download the output workbook</a></p>` : null}
     ${view.benchmark === 'spreadsheetbench' && view.status !== 'pending' ? html`<${Grid} runId=${runId} view=${view} index=${c.index} />` : null}
   </article>`;
 }
 
 function Grid({ runId, view, index }) {
-  const { data, error } = usePolling(`${taskApi(runId, view.taskId)}/cases/${index}/grid${epochQuery(view.epoch)}`, () => false);
+  const { data, error } = usePolling(
+    `${taskApi(runId, view.taskId)}/cases/${index}/grid${epochQuery(view.epoch)}`,
+    () => false,
+  );
   if (error) return html`<p class="error">${error}</p>`;
   if (!data) return html`<p class="muted">Loading the grid…</p>`;
   return html`<div class="grids">
     ${data.problems.map((p) => html`<p class="banner grid-problem">${p}</p>`)}
-    ${data.pieces.map((piece) => html`<figure class="grid-piece" data-sheet=${piece.sheet}>
+    ${data.pieces.map(
+      (piece) => html`<figure class="grid-piece" data-sheet=${piece.sheet}>
       <figcaption>${piece.sheet}!${piece.shown} <span class="muted">(${piece.mismatches} differing cell${piece.mismatches === 1 ? '' : 's'}${piece.cut ? `; ${piece.cut}` : ''})</span></figcaption>
       <div class="side-by-side">
-        ${[['input', piece.input], ['expected', piece.expected], ['got', piece.got]].map(([name, rows]) => html`<${Sheet} name=${name} piece=${piece} rows=${rows} />`)}
+        ${[
+          ['input', piece.input],
+          ['expected', piece.expected],
+          ['got', piece.got],
+        ].map(([name, rows]) => html`<${Sheet} name=${name} piece=${piece} rows=${rows} />`)}
       </div>
-    </figure>`)}
+    </figure>`,
+    )}
   </div>`;
 }
 
 function Sheet({ name, piece, rows }) {
-  if (!rows) return html`<div class=${`sheet sheet-${name} missing`}><h4>${name}</h4><p class="muted">not available</p></div>`;
+  if (!rows)
+    return html`<div class=${`sheet sheet-${name} missing`}><h4>${name}</h4><p class="muted">not available</p></div>`;
   const got = piece.got;
   return html`<div class=${`sheet sheet-${name}`}><h4>${name}</h4><div class="table-wrap"><table class="cells" aria-label=${`${name} ${piece.sheet}`}>
     <thead><tr><th></th>${piece.columns.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>
-    <tbody>${rows.map((row, i) => html`<tr><th scope="row">${piece.rows[i]}</th>${row.map((cell, j) => {
-      const mismatch = got?.[i]?.[j]?.mismatch;
-      const address = `${piece.columns[j]}${piece.rows[i]}`;
-      return html`<td data-cell=${address} class=${`t-${cell.type}${mismatch ? ' mismatch' : ''}`} title=${mismatch ?? undefined}>${cell.text}${name === 'got' && mismatch ? html`<span class="sr-only"> (mismatch: ${mismatch})</span>` : null}</td>`;
-    })}</tr>`)}</tbody>
+    <tbody>${rows.map(
+      (row, i) =>
+        html`<tr><th scope="row">${piece.rows[i]}</th>${row.map((cell, j) => {
+          const mismatch = got?.[i]?.[j]?.mismatch;
+          const address = `${piece.columns[j]}${piece.rows[i]}`;
+          return html`<td data-cell=${address} class=${`t-${cell.type}${mismatch ? ' mismatch' : ''}`} title=${mismatch ?? undefined}>${cell.text}${name === 'got' && mismatch ? html`<span class="sr-only"> (mismatch: ${mismatch})</span>` : null}</td>`;
+        })}</tr>`,
+    )}</tbody>
   </table></div></div>`;
 }
 
@@ -99,14 +121,22 @@ export function Trajectory({ steps }) {
   return html`<ol class="trajectory">${steps.map(
     (s) => html`<li class="step-card" data-stage=${s.stage}>
       <h4>${s.stage} <span class="muted">· ${s.outcome} · ${s.llmCalls} LLM call${s.llmCalls === 1 ? '' : 's'} · ${s.inputTokens} in / ${s.outputTokens} out · ${usd(s.costUsd)} · ${seconds(s.wallMs)}</span></h4>
-      ${s.exchanges.map((x) => html`<details class="prompt"><summary>Prompt (${x.conversation}, ${x.prompt.length} characters)</summary><pre>${x.prompt}</pre></details>
-        <details class="reply" open><summary>Reply</summary><pre>${x.reply}</pre></details>`)}
+      ${s.exchanges.map(
+        (
+          x,
+        ) => html`<details class="prompt"><summary>Prompt (${x.conversation}, ${x.prompt.length} characters)</summary><pre>${x.prompt}</pre></details>
+        <details class="reply" open><summary>Reply</summary><pre>${x.reply}</pre></details>`,
+      )}
       ${s.code ? html`<${CodeBlock} code=${s.code} language="python" />` : null}
-      ${s.executions.map((e) => html`<div class="execution" data-label=${e.label}><span class="kind">execution ${e.label}${e.testCase !== undefined ? ` · test case ${e.testCase}` : ''}</span>${e.durationMs !== undefined ? html` <span class="muted">${Math.round(e.durationMs)} ms</span>` : null}
+      ${s.executions.map(
+        (
+          e,
+        ) => html`<div class="execution" data-label=${e.label}><span class="kind">execution ${e.label}${e.testCase !== undefined ? ` · test case ${e.testCase}` : ''}</span>${e.durationMs !== undefined ? html` <span class="muted">${Math.round(e.durationMs)} ms</span>` : null}
         ${e.stdout ? html`<pre class="stdout" aria-label="stdout">${e.stdout}</pre>` : null}
         ${e.stderr ? html`<pre class="stderr" aria-label="stderr">${e.stderr}</pre>` : null}
         ${e.error ? html`<pre class="stderr exec-error" aria-label="error">${e.error}</pre>` : null}
-        ${e.timedOut ? html`<p class="error">timed out</p>` : null}</div>`)}
+        ${e.timedOut ? html`<p class="error">timed out</p>` : null}</div>`,
+      )}
     </li>`,
   )}</ol>`;
 }

@@ -11,7 +11,11 @@ import { Visualization } from '../viz/Visualization.js';
 /** Re-renders only when its turn changed (the event reducer keeps unchanged turns as the same objects). */
 export class Turn extends Component {
   shouldComponentUpdate(next) {
-    return next.turn !== this.props.turn || next.conversationId !== this.props.conversationId || next.canShare !== this.props.canShare;
+    return (
+      next.turn !== this.props.turn ||
+      next.conversationId !== this.props.conversationId ||
+      next.canShare !== this.props.canShare
+    );
   }
   render({ conversationId, turn, canShare }) {
     return html`<${TurnView} conversationId=${conversationId} turn=${turn} canShare=${canShare} />`;
@@ -29,11 +33,14 @@ function TurnView({ conversationId, turn, canShare }) {
       <ol class="work" aria-label="Steps">${turn.items.map((it, i) => html`<${Item} key=${i} item=${it} running=${running} />`)}</ol>
       ${running ? html`<p class="working" role="status"><span class="spinner" aria-hidden="true"></span> working…</p>` : null}
       ${turn.visualizations.length ? html`<div class="vizzes">${turn.visualizations.map((v) => html`<${Visualization} key=${v.id} conversationId=${conversationId} output=${v} />`)}</div>` : null}
-      ${turn.files.length
-        ? html`<ul class="files" aria-label="Files">${turn.files.map(
-            (f) => html`<li><a class="file-link" href=${fileUrl(conversationId, f.path)} download=${f.filename}>⬇ ${f.filename}</a> <span class="muted">${size(f.size)}</span></li>`,
-          )}</ul>`
-        : null}
+      ${
+        turn.files.length
+          ? html`<ul class="files" aria-label="Files">${turn.files.map(
+              (f) =>
+                html`<li><a class="file-link" href=${fileUrl(conversationId, f.path)} download=${f.filename}>⬇ ${f.filename}</a> <span class="muted">${size(f.size)}</span></li>`,
+            )}</ul>`
+          : null
+      }
       ${turn.answer ? html`<${Answer} text=${turn.answer} grounding=${turn.grounding} />` : null}
       <${TurnFooter} turn=${turn} />
       ${turn.status === 'completed' ? html`<${TurnActions} conversationId=${conversationId} turnId=${turn.turnId} canShare=${canShare} />` : null}
@@ -61,9 +68,12 @@ function TurnFooter({ turn }) {
 }
 
 function Item({ item, running }) {
-  if (item.type === 'step') return html`<li class="step step-${item.kind}"><span class="kind">${item.kind}</span> ${item.text}</li>`;
-  if (item.type === 'code') return html`<li class="code-item"><${CodeBlock} code=${item.code} language=${item.language} /></li>`;
-  if (item.type === 'error') return html`<li class="error" role="alert"><span class="kind">${item.where} error</span> ${item.message}</li>`;
+  if (item.type === 'step')
+    return html`<li class="step step-${item.kind}"><span class="kind">${item.kind}</span> ${item.text}</li>`;
+  if (item.type === 'code')
+    return html`<li class="code-item"><${CodeBlock} code=${item.code} language=${item.language} /></li>`;
+  if (item.type === 'error')
+    return html`<li class="error" role="alert"><span class="kind">${item.where} error</span> ${item.message}</li>`;
   return html`<li class="tool">${item.code ? html`<${CodeBlock} code=${item.code.code} language=${item.code.language} />` : null}<${ToolResult} item=${item} running=${running} /></li>`;
 }
 

@@ -10,7 +10,8 @@ import { toVegaLite } from './toVegaLite.js';
 export function Visualization({ conversationId, output }) {
   const title = output.title ? html`<h4 class="viz-title">${output.title}</h4>` : null;
   let body;
-  if (output.type === 'image') body = html`<img src=${fileUrl(conversationId, output.dataFile ?? '', true)} alt=${output.title ?? 'chart image'} loading="lazy" />`;
+  if (output.type === 'image')
+    body = html`<img src=${fileUrl(conversationId, output.dataFile ?? '', true)} alt=${output.title ?? 'chart image'} loading="lazy" />`;
   else if (output.type === 'table') body = html`<${TableOutput} conversationId=${conversationId} output=${output} />`;
   else body = html`<${ChartOutput} conversationId=${conversationId} output=${output} />`;
   return html`<figure class="viz" data-viz-id=${output.id} data-viz-type=${output.type}>${output.type !== 'table' && output.type !== 'image' ? null : title}${body}</figure>`;
@@ -42,7 +43,8 @@ async function loadRows(conversationId, dataFile) {
   }
   const Papa = await loadPapa();
   const parsed = Papa.parse(text.trim(), { header: true, dynamicTyping: true, skipEmptyLines: true });
-  if (parsed.errors.length && !parsed.data.length) throw new Error(`data file ${dataFile}: ${parsed.errors[0].message}`);
+  if (parsed.errors.length && !parsed.data.length)
+    throw new Error(`data file ${dataFile}: ${parsed.errors[0].message}`);
   return parsed.data;
 }
 

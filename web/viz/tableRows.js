@@ -6,7 +6,13 @@ export function tableRows(rows, config = {}) {
   const all = rows.length ? Object.keys(rows[0]) : [];
   const columns = config.columns?.length ? config.columns : all;
   const missing = columns.filter((c) => rows.length && !all.includes(c));
-  if (missing.length) throw new Error(`table columns not in the data: ${missing.join(', ')} (columns: ${all.join(', ')})`);
+  if (missing.length)
+    throw new Error(`table columns not in the data: ${missing.join(', ')} (columns: ${all.join(', ')})`);
   const limit = config.maxRows ?? DEFAULT_MAX_ROWS;
-  return { columns, rows: rows.slice(0, limit).map((r) => columns.map((c) => r[c] ?? '')), total: rows.length, truncated: rows.length > limit };
+  return {
+    columns,
+    rows: rows.slice(0, limit).map((r) => columns.map((c) => r[c] ?? '')),
+    total: rows.length,
+    truncated: rows.length > limit,
+  };
 }

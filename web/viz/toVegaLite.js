@@ -9,7 +9,12 @@ const VALUE = '__value';
 export function toVegaLite(output, rows) {
   if (output.type === 'vega_lite') return vegaLiteOutput(output, rows);
   const config = output.config ?? {};
-  const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', ...(output.title ? { title: output.title } : {}), width: 'container', data: { values: rows } };
+  const base = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    ...(output.title ? { title: output.title } : {}),
+    width: 'container',
+    data: { values: rows },
+  };
   if (output.type === 'pie_chart') return { ...base, ...pieChart(config, rows) };
   const mark = MARKS[output.type];
   if (!mark) throw new Error(`cannot chart an output of type ${output.type}`);
@@ -18,7 +23,9 @@ export function toVegaLite(output, rows) {
 
 function xyChart(mark, config, rows) {
   const x = requireColumn(rows, config.xColumn, 'xColumn');
-  const ys = (Array.isArray(config.yColumn) ? config.yColumn : [config.yColumn]).map((y) => requireColumn(rows, y, 'yColumn'));
+  const ys = (Array.isArray(config.yColumn) ? config.yColumn : [config.yColumn]).map((y) =>
+    requireColumn(rows, y, 'yColumn'),
+  );
   const group = config.groupBy ? requireColumn(rows, config.groupBy, 'groupBy') : undefined;
   const many = ys.length > 1;
   const xType = mark === 'bar' ? 'nominal' : fieldType(rows, x);
@@ -38,7 +45,11 @@ function xyChart(mark, config, rows) {
 
 function pieChart(config, rows) {
   const label = requireColumn(rows, config.labelColumn ?? config.xColumn, 'labelColumn');
-  const value = requireColumn(rows, config.valueColumn ?? (Array.isArray(config.yColumn) ? config.yColumn[0] : config.yColumn), 'valueColumn');
+  const value = requireColumn(
+    rows,
+    config.valueColumn ?? (Array.isArray(config.yColumn) ? config.yColumn[0] : config.yColumn),
+    'valueColumn',
+  );
   return {
     mark: { type: 'arc', tooltip: true },
     encoding: {
@@ -53,14 +64,18 @@ function vegaLiteOutput(output, rows) {
   const spec = output.spec;
   if (!spec || typeof spec !== 'object') throw new Error('vega_lite output has no spec');
   const url = spec.data?.url;
-  if (typeof url === 'string' && /^[a-z][a-z0-9+.-]*:|^\/\//i.test(url)) throw new Error(`vega_lite data.url ${url} refused: only files of the conversation`);
+  if (typeof url === 'string' && /^[a-z][a-z0-9+.-]*:|^\/\//i.test(url))
+    throw new Error(`vega_lite data.url ${url} refused: only files of the conversation`);
   if (rows && (url !== undefined || !spec.data)) return { ...spec, data: { values: rows } };
   return spec;
 }
 
 function requireColumn(rows, name, what) {
   if (!name) throw new Error(`config.${what} is missing`);
-  if (rows.length && !(name in rows[0])) throw new Error(`config.${what} names column "${name}", which the data does not have (columns: ${Object.keys(rows[0]).join(', ')})`);
+  if (rows.length && !(name in rows[0]))
+    throw new Error(
+      `config.${what} names column "${name}", which the data does not have (columns: ${Object.keys(rows[0]).join(', ')})`,
+    );
   return name;
 }
 
@@ -68,6 +83,7 @@ function requireColumn(rows, name, what) {
 export function fieldType(rows, field) {
   const values = rows.map((r) => r[field]).filter((v) => v !== null && v !== undefined && v !== '');
   if (values.length && values.every((v) => typeof v === 'number')) return 'quantitative';
-  if (values.length && values.every((v) => typeof v === 'string' && /^\d{4}-\d{2}(-\d{2})?([T ][\d:.]+Z?)?$/.test(v))) return 'temporal';
+  if (values.length && values.every((v) => typeof v === 'string' && /^\d{4}-\d{2}(-\d{2})?([T ][\d:.]+Z?)?$/.test(v)))
+    return 'temporal';
   return 'nominal';
 }

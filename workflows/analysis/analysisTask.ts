@@ -20,11 +20,18 @@ export async function analysisTask(input: TaskWorkflowInput): Promise<TaskComple
   const startedAt = Date.now();
   let outcome: RequestOutcome;
   try {
-    const prepared = await bookkeeping.prepareAnalysisRequest({ runDir: input.runDir, taskId: input.taskId, taskWorkflowId: workflowInfo().workflowId });
+    const prepared = await bookkeeping.prepareAnalysisRequest({
+      runDir: input.runDir,
+      taskId: input.taskId,
+      taskWorkflowId: workflowInfo().workflowId,
+    });
     if ('skipped' in prepared) outcome = { skipped: prepared.skipped };
     else {
       stage('conversation');
-      const state = await executeChild(conversation, { workflowId: prepared.workflowId, args: [{ ...prepared.conversation, request: prepared.message }] });
+      const state = await executeChild(conversation, {
+        workflowId: prepared.workflowId,
+        args: [{ ...prepared.conversation, request: prepared.message }],
+      });
       const summary = state.turns[0];
       if (!summary) throw new Error('the conversation ended without running the request');
       outcome = { turn: { dir: prepared.conversation.dir, summary } };

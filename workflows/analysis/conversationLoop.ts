@@ -46,7 +46,8 @@ export type RunPattern = (pattern: Pattern, turn: Turn, summary: TurnSummary, di
 export async function converse(input: ConversationWorkflowInput, runPattern: RunPattern): Promise<ConversationState> {
   const state: ConversationState = input.carried ?? { turns: [], usage: ZERO_USAGE, steps: 0, turnCount: 0 };
   // A conversation made for one request (the analysis suite's) starts with it as its first turn.
-  let pending: PendingTurn | undefined = input.request && !input.carried ? pendingTurn(input.request, input, state) : undefined;
+  let pending: PendingTurn | undefined =
+    input.request && !input.carried ? pendingTurn(input.request, input, state) : undefined;
   let running: { turnId: string; scope?: CancellationScope } | undefined;
   let closed = false;
   let turnsThisRun = 0;
@@ -57,7 +58,10 @@ export async function converse(input: ConversationWorkflowInput, runPattern: Run
       pending = pendingTurn(msg, input, state);
       return { turnId: pending.turnId };
     },
-    { validator: (msg: SendMessageInput) => validateMessage(msg, input, { busy: running?.turnId ?? pending?.turnId, closed }) },
+    {
+      validator: (msg: SendMessageInput) =>
+        validateMessage(msg, input, { busy: running?.turnId ?? pending?.turnId, closed }),
+    },
   );
   setHandler(cancelTurnSignal, () => running?.scope?.cancel());
   setHandler(closeConversationSignal, () => {
@@ -84,14 +88,22 @@ export async function converse(input: ConversationWorkflowInput, runPattern: Run
     if (closed || input.request) break;
     if (turnsThisRun >= input.settings.turnsPerRun || workflowInfo().continueAsNewSuggested) {
       await condition(allHandlersFinished);
-      if (!pending) await continueAsNew<(input: ConversationWorkflowInput) => Promise<ConversationState>>({ ...input, carried: state });
+      if (!pending)
+        await continueAsNew<(input: ConversationWorkflowInput) => Promise<ConversationState>>({
+          ...input,
+          carried: state,
+        });
     }
   }
   await bookkeeping.conversationDispose({ conversationId: input.conversationId });
   return state;
 }
 
-function validateMessage(msg: SendMessageInput, input: ConversationWorkflowInput, now: { busy?: string; closed: boolean }): void {
+function validateMessage(
+  msg: SendMessageInput,
+  input: ConversationWorkflowInput,
+  now: { busy?: string; closed: boolean },
+): void {
   if (input.request) throw new Error('this conversation answers one request and takes no messages');
   if (now.closed) throw new Error('the conversation is closed');
   const text = textProblem(msg, input.settings);
@@ -103,7 +115,12 @@ function validateMessage(msg: SendMessageInput, input: ConversationWorkflowInput
 
 /** A message as the turn it becomes. */
 function pendingTurn(msg: SendMessageInput, input: ConversationWorkflowInput, state: ConversationState): PendingTurn {
-  return { turnId: `t${++state.turnCount}`, text: msg.text.trim(), pattern: msg.pattern ?? input.pattern, files: msg.files ?? [] };
+  return {
+    turnId: `t${++state.turnCount}`,
+    text: msg.text.trim(),
+    pattern: msg.pattern ?? input.pattern,
+    files: msg.files ?? [],
+  };
 }
 
 async function runTurn(
@@ -113,14 +130,29 @@ async function runTurn(
   running: { scope?: CancellationScope },
   runPattern: RunPattern,
 ): Promise<void> {
-  const summary: TurnSummary = { turnId: p.turnId, status: 'running', pattern: p.pattern, startedAt: new Date().toISOString(), usage: ZERO_USAGE, steps: 0, toolCalls: 0 };
+  const summary: TurnSummary = {
+    turnId: p.turnId,
+    status: 'running',
+    pattern: p.pattern,
+    startedAt: new Date().toISOString(),
+    usage: ZERO_USAGE,
+    steps: 0,
+    toolCalls: 0,
+  };
   state.turns = [...state.turns, summary].slice(-KEPT_TURNS);
   const ref = { dir: input.dir, conversationId: input.conversationId, turnId: p.turnId };
   const filesNote = p.files.length ? `\n\n(Files: ${p.files.join(', ')})` : '';
   const turn = new Turn(ref, `${p.text}${filesNote}`, input.settings, { usage: state.usage, steps: state.steps });
   await bookkeeping.conversationRecord({
     dir: input.dir,
-    events: [{ type: 'turn_started', turnId: p.turnId, key: `${p.turnId}:started`, data: { pattern: p.pattern, text: p.text, ...(p.files.length ? { files: p.files } : {}) } }],
+    events: [
+      {
+        type: 'turn_started',
+        turnId: p.turnId,
+        key: `${p.turnId}:started`,
+        data: { pattern: p.pattern, text: p.text, ...(p.files.length ? { files: p.files } : {}) },
+      },
+    ],
   });
   let answer: AnswerRef | undefined;
   let error: { message: string; where: 'model' | 'tool' | 'budget' | 'workflow' } | undefined;
@@ -134,14 +166,31 @@ async function runTurn(
     if (isCancellation(err)) summary.status = 'cancelled';
     else {
       summary.status = 'failed';
-      error = err instanceof TurnStop ? { message: err.message, where: err.where } : { message: messageOf(err), where: 'workflow' };
+      error =
+        err instanceof TurnStop
+          ? { message: err.message, where: err.where }
+          : { message: messageOf(err), where: 'workflow' };
     }
   }
-  Object.assign(summary, { endedAt: new Date().toISOString(), usage: turn.usage, steps: turn.steps, toolCalls: turn.toolCalls, error: error?.message });
+  Object.assign(summary, {
+    endedAt: new Date().toISOString(),
+    usage: turn.usage,
+    steps: turn.steps,
+    toolCalls: turn.toolCalls,
+    error: error?.message,
+  });
   state.usage = addUsage(state.usage, turn.usage);
   state.steps += turn.steps;
   await CancellationScope.nonCancellable(() =>
-    bookkeeping.conversationFinishTurn({ dir: input.dir, turnId: p.turnId, status: summary.status as 'completed', error: error?.message, errorWhere: error?.where, answer, usage: turn.usage }),
+    bookkeeping.conversationFinishTurn({
+      dir: input.dir,
+      turnId: p.turnId,
+      status: summary.status as 'completed',
+      error: error?.message,
+      errorWhere: error?.where,
+      answer,
+      usage: turn.usage,
+    }),
   );
 }
 
@@ -151,7 +200,14 @@ export async function choosePattern(turn: Turn, summary: TurnSummary, dir: strin
   summary.chosenPattern = choice.pattern;
   await bookkeeping.conversationRecord({
     dir,
-    events: [{ type: 'step', turnId: summary.turnId, key: `${summary.turnId}:chosen`, data: { stepId: `${summary.turnId}-jit`, kind: 'classify', text: choice.note } }],
+    events: [
+      {
+        type: 'step',
+        turnId: summary.turnId,
+        key: `${summary.turnId}:chosen`,
+        data: { stepId: `${summary.turnId}-jit`, kind: 'classify', text: choice.note },
+      },
+    ],
   });
   return choice.pattern;
 }

@@ -13,14 +13,29 @@ export interface RequestOutcome {
 }
 
 /** Scores the request's turn against its answer (the activity reads the answer; the agent never saw it) and records it: the done summary. */
-export async function scoreRequest(input: TaskWorkflowInput, startedAt: number, outcome: RequestOutcome): Promise<TaskDoneSignal> {
+export async function scoreRequest(
+  input: TaskWorkflowInput,
+  startedAt: number,
+  outcome: RequestOutcome,
+): Promise<TaskDoneSignal> {
   const { skipped, turn } = outcome;
   stage('score');
-  const { pass, status, failureClass } = await bookkeeping.recordAnalysisResult({ runDir: input.runDir, taskId: input.taskId, wallMs: Date.now() - startedAt, ...outcome });
-  const usage = { inputTokens: turn?.summary.usage.inputTokens ?? 0, outputTokens: turn?.summary.usage.outputTokens ?? 0 };
+  const { pass, status, failureClass } = await bookkeeping.recordAnalysisResult({
+    runDir: input.runDir,
+    taskId: input.taskId,
+    wallMs: Date.now() - startedAt,
+    ...outcome,
+  });
+  const usage = {
+    inputTokens: turn?.summary.usage.inputTokens ?? 0,
+    outputTokens: turn?.summary.usage.outputTokens ?? 0,
+  };
   const costUsd = turn?.summary.usage.costUsd ?? 0;
   upsertSearchAttributes([
-    { key: SA.status, value: status === 'scored' ? 'scored' : status === 'skipped' ? 'skipped' : `failed:${failureClass ?? 'internal'}` },
+    {
+      key: SA.status,
+      value: status === 'scored' ? 'scored' : status === 'skipped' ? 'skipped' : `failed:${failureClass ?? 'internal'}`,
+    },
     { key: SA.costUsd, value: costUsd },
   ]);
   return {

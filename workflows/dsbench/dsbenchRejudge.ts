@@ -20,7 +20,12 @@ export interface RejudgeInput {
  * model: one judge activity per question, its result re-recorded, then the run's summary rewritten.
  */
 export async function dsbenchRejudge(input: RejudgeInput): Promise<{ rejudged: number }> {
-  const ids = await listTaskIds({ runDir: input.runDir, offset: 0, limit: input.count, taskIdsFile: input.taskIdsFile });
+  const ids = await listTaskIds({
+    runDir: input.runDir,
+    offset: 0,
+    limit: input.count,
+    taskIdsFile: input.taskIdsFile,
+  });
   for (let i = 0; i < ids.length; i += input.concurrency) {
     await Promise.all(ids.slice(i, i + input.concurrency).map((taskId) => rejudge(input, taskId)));
   }

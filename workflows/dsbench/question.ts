@@ -14,7 +14,10 @@ class Spend {
   llmCalls = 0;
 
   add(call: { usage: TokenUsage; costUsd: number }): void {
-    this.usage = { inputTokens: this.usage.inputTokens + call.usage.inputTokens, outputTokens: this.usage.outputTokens + call.usage.outputTokens };
+    this.usage = {
+      inputTokens: this.usage.inputTokens + call.usage.inputTokens,
+      outputTokens: this.usage.outputTokens + call.usage.outputTokens,
+    };
     this.costUsd += call.costUsd;
     this.llmCalls++;
   }
@@ -35,13 +38,18 @@ export async function answerAndJudge(input: TaskWorkflowInput): Promise<TaskDone
   let failure: { class: TaskFailureClass; message: string } | undefined;
   try {
     stage('prepare');
-    const { competitionId, agentMaxRounds } = await bookkeeping.prepareDsbenchQuestion({ runDir: input.runDir, taskId: input.taskId });
+    const { competitionId, agentMaxRounds } = await bookkeeping.prepareDsbenchQuestion({
+      runDir: input.runDir,
+      taskId: input.taskId,
+    });
     stage('answer');
     if (input.agent === 'agent') {
       await agentLoop(input, agentMaxRounds, call);
     } else {
       await execution.prepareWorkbookText({ runDir: input.runDir, competitionId });
-      await call('answer', (callKey) => llm.answerDsbenchQuestion({ runDir: input.runDir, taskId: input.taskId, callKey }));
+      await call('answer', (callKey) =>
+        llm.answerDsbenchQuestion({ runDir: input.runDir, taskId: input.taskId, callKey }),
+      );
     }
     stage('judge');
     await call('judge', (callKey) => llm.judgeDsbenchAnswer({ runDir: input.runDir, taskId: input.taskId, callKey }));
@@ -60,21 +68,37 @@ export async function answerAndJudge(input: TaskWorkflowInput): Promise<TaskDone
     { key: SA.status, value: failure ? `failed:${failure.class}` : 'scored' },
     { key: SA.costUsd, value: spend.costUsd },
   ]);
-  return { taskId: input.taskId, soft, hard: soft, failureClass: failure?.class, usage: spend.usage, costUsd: spend.costUsd, llmCalls: spend.llmCalls, budgeted: input.budgeted ?? false };
+  return {
+    taskId: input.taskId,
+    soft,
+    hard: soft,
+    failureClass: failure?.class,
+    usage: spend.usage,
+    costUsd: spend.costUsd,
+    llmCalls: spend.llmCalls,
+    budgeted: input.budgeted ?? false,
+  };
 }
 
-type ModelCall = <T extends { usage: TokenUsage; costUsd: number }>(stage: string, fn: (callKey: string) => Promise<T>) => Promise<T>;
+type ModelCall = <T extends { usage: TokenUsage; costUsd: number }>(
+  stage: string,
+  fn: (callKey: string) => Promise<T>,
+) => Promise<T>;
 
 /** The agent setting: rounds of (model reply → run its code in the question's kernel → show the output), until a reply has no code. */
 async function agentLoop(input: TaskWorkflowInput, maxRounds: number, call: ModelCall): Promise<void> {
   try {
     for (let round = 0; round < maxRounds; round++) {
-      const turn = await call(`agent/${round}`, (callKey) => llm.dsbenchAgentTurn({ runDir: input.runDir, taskId: input.taskId, round, callKey }));
+      const turn = await call(`agent/${round}`, (callKey) =>
+        llm.dsbenchAgentTurn({ runDir: input.runDir, taskId: input.taskId, round, callKey }),
+      );
       if (!turn.hasCode || round === maxRounds - 1) break;
       await execution.dsbenchAgentExecute({ runDir: input.runDir, taskId: input.taskId, round });
     }
   } finally {
-    await CancellationScope.nonCancellable(() => bookkeeping.closeDsbenchSession({ runDir: input.runDir, taskId: input.taskId })).catch(() => undefined);
+    await CancellationScope.nonCancellable(() =>
+      bookkeeping.closeDsbenchSession({ runDir: input.runDir, taskId: input.taskId }),
+    ).catch(() => undefined);
   }
 }
 

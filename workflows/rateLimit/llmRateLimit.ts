@@ -1,6 +1,18 @@
-import { ApplicationFailure, allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { RateWindow } from '../../lib/llm/rateWindow';
-import { acquirePermitUpdate, releasePermitSignal, RATE_LIMIT_BUSY, type RateLimitWorkflowInput } from '../../contracts/rateLimit';
+import {
+  acquirePermitUpdate,
+  releasePermitSignal,
+  RATE_LIMIT_BUSY,
+  type RateLimitWorkflowInput,
+} from '../../contracts/rateLimit';
 
 /**
  * One LLM provider's rate limit (requests and tokens per minute, concurrent calls) shared by every worker on every
@@ -19,7 +31,12 @@ export async function llmRateLimit(input: RateLimitWorkflowInput = {}): Promise<
     {
       validator: (req) => {
         const waitMs = window.waitMs(req, Date.now());
-        if (waitMs > 0) throw ApplicationFailure.create({ message: `rate limit: wait ${waitMs} ms`, type: RATE_LIMIT_BUSY, details: [waitMs] });
+        if (waitMs > 0)
+          throw ApplicationFailure.create({
+            message: `rate limit: wait ${waitMs} ms`,
+            type: RATE_LIMIT_BUSY,
+            details: [waitMs],
+          });
       },
     },
   );

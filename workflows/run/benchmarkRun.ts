@@ -25,7 +25,11 @@ export async function benchmarkRun(input: RunWorkflowInput): Promise<RunProgress
 async function runTasks(input: RunWorkflowInput, run: RunControl, completions: TaskCompletions): Promise<void> {
   const ids = new TaskIdPages(input);
   const { state, inFlight } = run;
-  const how = { workflowType: taskWorkflowOf(input), benchmark: input.benchmark || 'spreadsheetbench', reportByCompletion: true };
+  const how = {
+    workflowType: taskWorkflowOf(input),
+    benchmark: input.benchmark || 'spreadsheetbench',
+    reportByCompletion: true,
+  };
   // In flight before this execution started: handed over by the one before.
   const handedOver = new HandedOverTasks(input, run, [...inFlight]);
   handedOver.start();
@@ -42,7 +46,10 @@ async function runTasks(input: RunWorkflowInput, run: RunControl, completions: T
       run.pause('budget reached: raise it with `sheetbench budget`');
       continue;
     }
-    const batch = await ids.slice(state.nextIndex, Math.min(input.concurrency - inFlight.size, input.taskCount - state.nextIndex));
+    const batch = await ids.slice(
+      state.nextIndex,
+      Math.min(input.concurrency - inFlight.size, input.taskCount - state.nextIndex),
+    );
     // In flight before the starts resolve: a fast task's summary may arrive in the same activation.
     for (const taskId of batch) inFlight.add(taskId);
     state.nextIndex += batch.length;

@@ -1,4 +1,10 @@
-import { ApplicationFailure, condition, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  condition,
+  getExternalWorkflowHandle,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { TokenUsage } from '../../lib/llm/types';
 import { spendGrantSignal, spendRequestSignal, spendSettleSignal, type SpendSettle } from '../../contracts/budget';
 import type { TaskWorkflowInput } from '../../contracts/run';
@@ -23,7 +29,10 @@ export class TaskBudget {
     const parent = workflowInfo().parent;
     const budgeted = this.input.budgeted && parent;
     if (budgeted) {
-      await getExternalWorkflowHandle(parent.workflowId).signal(spendRequestSignal, { workflowId: workflowInfo().workflowId, callKey });
+      await getExternalWorkflowHandle(parent.workflowId).signal(spendRequestSignal, {
+        workflowId: workflowInfo().workflowId,
+        callKey,
+      });
       await condition(() => this.granted.has(callKey));
     }
     let settled: SpendSettle = { callKey, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 };

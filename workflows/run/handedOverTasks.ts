@@ -14,13 +14,20 @@ import { failedTask } from './taskCompletions';
 export class HandedOverTasks {
   private readonly scope = new CancellationScope();
 
-  constructor(private readonly input: RunWorkflowInput, private readonly run: RunControl, private readonly taskIds: string[]) {}
+  constructor(
+    private readonly input: RunWorkflowInput,
+    private readonly run: RunControl,
+    private readonly taskIds: string[],
+  ) {}
 
   start(): void {
     if (!this.taskIds.length) return;
-    this.scope.run(() => this.watch()).catch((err) => {
-      if (!isCancellation(err)) log.warn('watching handed-over tasks stopped', { error: err instanceof Error ? err.message : String(err) });
-    });
+    this.scope
+      .run(() => this.watch())
+      .catch((err) => {
+        if (!isCancellation(err))
+          log.warn('watching handed-over tasks stopped', { error: err instanceof Error ? err.message : String(err) });
+      });
   }
 
   stop(): void {
@@ -31,8 +38,11 @@ export class HandedOverTasks {
     for (;;) {
       const open = this.taskIds.filter((id) => this.run.inFlight.has(id));
       if (!open.length) return;
-      const ended = await runWatching.watchHandedOverTasks({ tasks: open.map((taskId) => ({ taskId, workflowId: childWorkflowId(this.input, taskId) })) });
-      for (const { taskId, how } of ended) this.run.taskDone(failedTask(taskId, new Error(`task workflow ${how} after it was handed over`)));
+      const ended = await runWatching.watchHandedOverTasks({
+        tasks: open.map((taskId) => ({ taskId, workflowId: childWorkflowId(this.input, taskId) })),
+      });
+      for (const { taskId, how } of ended)
+        this.run.taskDone(failedTask(taskId, new Error(`task workflow ${how} after it was handed over`)));
       // Every task ended with a result: their summaries come by signal.
       if (!ended.length) return;
     }

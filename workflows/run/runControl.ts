@@ -1,5 +1,18 @@
-import { CancellationScope, getExternalWorkflowHandle, log, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
-import { spendGrantSignal, spendRequestSignal, spendSettleSignal, type BudgetLedger, type SpendRequest, type SpendSettle } from '../../contracts/budget';
+import {
+  CancellationScope,
+  getExternalWorkflowHandle,
+  log,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import {
+  spendGrantSignal,
+  spendRequestSignal,
+  spendSettleSignal,
+  type BudgetLedger,
+  type SpendRequest,
+  type SpendSettle,
+} from '../../contracts/budget';
 import {
   pauseSignal,
   progressQuery,
@@ -73,7 +86,9 @@ export class RunControl {
   async cancelTasks(childWorkflowId: (taskId: string) => string): Promise<void> {
     await CancellationScope.nonCancellable(async () => {
       for (const taskId of this.inFlight) {
-        await getExternalWorkflowHandle(childWorkflowId(taskId)).cancel().catch(() => undefined);
+        await getExternalWorkflowHandle(childWorkflowId(taskId))
+          .cancel()
+          .catch(() => undefined);
       }
       await upsertSearchAttributes([{ key: SA.status, value: 'cancelled' }]);
     });
@@ -95,7 +110,10 @@ export class RunControl {
   overBudget(): boolean {
     const { state, budget } = this;
     const tokens = state.usage.inputTokens + state.usage.outputTokens;
-    return (budget.usd !== undefined && state.costUsd >= budget.usd) || (budget.tokens !== undefined && tokens >= budget.tokens);
+    return (
+      (budget.usd !== undefined && state.costUsd >= budget.usd) ||
+      (budget.tokens !== undefined && tokens >= budget.tokens)
+    );
   }
 
   get budgeted(): boolean {
@@ -140,7 +158,10 @@ export class RunControl {
     const { state } = this;
     state.costUsd += costUsd;
     state.llmCalls += calls;
-    state.usage = { inputTokens: state.usage.inputTokens + usage.inputTokens, outputTokens: state.usage.outputTokens + usage.outputTokens };
+    state.usage = {
+      inputTokens: state.usage.inputTokens + usage.inputTokens,
+      outputTokens: state.usage.outputTokens + usage.outputTokens,
+    };
   }
 
   private async onSpendRequest(req: SpendRequest): Promise<void> {
@@ -196,7 +217,8 @@ export class RunControl {
     try {
       this.validateBudget(change);
     } catch (err) {
-      if (this.state.paused) this.state.pauseReason = `${this.state.pauseReason ?? 'paused'}; queued budget change ignored: ${(err as Error).message}`;
+      if (this.state.paused)
+        this.state.pauseReason = `${this.state.pauseReason ?? 'paused'}; queued budget change ignored: ${(err as Error).message}`;
       return;
     }
     await this.applyBudget(change);

@@ -19,7 +19,11 @@ import type { RunControl } from './runControl';
 const { listTaskIds, finalizeRun } = runBookkeeping;
 
 /** Runs the tasks, then scores the run with its benchmark; a cancelled run cancels its running tasks first. */
-export async function runToCompletion(input: RunWorkflowInput, run: RunControl, runTasks: () => Promise<void>): Promise<RunProgress> {
+export async function runToCompletion(
+  input: RunWorkflowInput,
+  run: RunControl,
+  runTasks: () => Promise<void>,
+): Promise<RunProgress> {
   try {
     await runTasks();
   } catch (err) {
@@ -41,7 +45,10 @@ export async function awaitWindow(input: RunWorkflowInput, run: RunControl): Pro
   const { state, inFlight } = run;
   const more = state.nextIndex < input.taskCount;
   await condition(
-    () => (more && inFlight.size < input.concurrency && !state.paused) || (!more && inFlight.size === 0) || workflowInfo().continueAsNewSuggested,
+    () =>
+      (more && inFlight.size < input.concurrency && !state.paused) ||
+      (!more && inFlight.size === 0) ||
+      workflowInfo().continueAsNewSuggested,
   );
   return more;
 }
@@ -58,8 +65,17 @@ export class TaskIdPages {
     for (let i = start; i < start + count; i++) {
       if (i < this.pageStart || i >= this.pageStart + this.page.length) {
         this.pageStart = i;
-        this.page = await listTaskIds({ runDir: this.input.runDir, offset: i, limit: ID_PAGE, taskIdsFile: this.input.taskIdsFile });
-        if (!this.page.length) throw ApplicationFailure.nonRetryable(`run lists ${this.input.taskCount} tasks but has none at index ${i}`, 'DatasetError');
+        this.page = await listTaskIds({
+          runDir: this.input.runDir,
+          offset: i,
+          limit: ID_PAGE,
+          taskIdsFile: this.input.taskIdsFile,
+        });
+        if (!this.page.length)
+          throw ApplicationFailure.nonRetryable(
+            `run lists ${this.input.taskCount} tasks but has none at index ${i}`,
+            'DatasetError',
+          );
       }
       out.push(this.page[i - this.pageStart]);
     }
@@ -80,7 +96,12 @@ export interface TaskStart {
 }
 
 /** Starts one task workflow of the run: an abandoned child (it outlives the run's continue-as-new), its search attributes set. */
-export async function startTask(input: RunWorkflowInput, taskId: string, run: RunControl, how: TaskStart): Promise<ChildWorkflowHandle<Workflow>> {
+export async function startTask(
+  input: RunWorkflowInput,
+  taskId: string,
+  run: RunControl,
+  how: TaskStart,
+): Promise<ChildWorkflowHandle<Workflow>> {
   const sa = workflowInfo().typedSearchAttributes;
   return startChild(how.workflowType, {
     workflowId: childWorkflowId(input, taskId),

@@ -5,17 +5,25 @@ import type { TaskFailureClass } from '../../contracts/taskResult';
 export function classifyFailure(err: unknown): { class: TaskFailureClass; message: string } {
   const app = causeOf(err);
   const type = app instanceof ApplicationFailure ? (app.type ?? '') : '';
-  const cls: TaskFailureClass = type === 'DatasetError' ? 'dataset'
-    : type === 'BudgetExceeded' ? 'budget'
-    : type.startsWith('Llm.') ? 'llm'
-    : type === 'SandboxLost' ? 'sandbox'
-    : 'internal';
+  const cls: TaskFailureClass =
+    type === 'DatasetError'
+      ? 'dataset'
+      : type === 'BudgetExceeded'
+        ? 'budget'
+        : type.startsWith('Llm.')
+          ? 'llm'
+          : type === 'SandboxLost'
+            ? 'sandbox'
+            : 'internal';
   return { class: cls, message: failureMessage(err) };
 }
 
 export function failureMessage(err: unknown): string {
   const cause = causeOf(err);
-  if (cause !== err && cause instanceof Error) return err instanceof ChildWorkflowFailure ? `the ${err.workflowType} workflow failed: ${cause.message}` : cause.message;
+  if (cause !== err && cause instanceof Error)
+    return err instanceof ChildWorkflowFailure
+      ? `the ${err.workflowType} workflow failed: ${cause.message}`
+      : cause.message;
   return err instanceof Error ? err.message : String(err);
 }
 

@@ -11,7 +11,10 @@ export const execution = proxyActivities<SpreadsheetActivities>(EXECUTION);
 export const sessions = proxyActivities<SpreadsheetActivities>(EXECUTION);
 
 /** All of a solution's test cases in one activity: up to N executions back to back, each heartbeating. */
-export const executionBatch = proxyActivities<SpreadsheetActivities>({ ...EXECUTION, startToCloseTimeout: '15 minutes' });
+export const executionBatch = proxyActivities<SpreadsheetActivities>({
+  ...EXECUTION,
+  startToCloseTimeout: '15 minutes',
+});
 
 export const bookkeeping = proxyActivities<SpreadsheetActivities>(BOOKKEEPING);
 
@@ -36,7 +39,12 @@ export function recalcOn(taskQueue: string, workbooks = 1) {
 export const copilot = proxyActivities<SpreadsheetActivities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '10s',
-  retry: { maximumAttempts: 3, initialInterval: '1s', backoffCoefficient: 2, nonRetryableErrorTypes: ['DatasetError', 'StageMissing'] },
+  retry: {
+    maximumAttempts: 3,
+    initialInterval: '1s',
+    backoffCoefficient: 2,
+    nonRetryableErrorTypes: ['DatasetError', 'StageMissing'],
+  },
 });
 
 export const cleanup = proxyActivities<SpreadsheetActivities>({

@@ -10,7 +10,15 @@ import type { AgentOutcome } from './agents/agent';
 import type { SessionUse } from './agents/context';
 import { spreadsheetTaskV1toV7 } from './legacy/spreadsheetTaskV1toV7';
 import type { StageLedger } from './stageLedger';
-import { beginTask, doneSummary, recordCancelled, runAgent, runRemainingTestCases, stageRunner, taskResult } from './taskSteps';
+import {
+  beginTask,
+  doneSummary,
+  recordCancelled,
+  runAgent,
+  runRemainingTestCases,
+  stageRunner,
+  taskResult,
+} from './taskSteps';
 
 /** Stages that run as local activities, inside one workflow task: nobody can see a task wait in them. */
 const WITHIN_ONE_WORKFLOW_TASK = new Set(['prepare', 'score']);
@@ -82,5 +90,7 @@ async function recalculate(queue: string, outputs: string[], ledger: StageLedger
 async function closeSessions(input: TaskWorkflowInput, used: SessionUse): Promise<void> {
   if (!used.opened) return;
   // Also when the task is being cancelled: kernels are disposed, not left to their idle timeout.
-  await CancellationScope.nonCancellable(() => localBookkeeping.closeSessions({ runDir: input.runDir, taskId: input.taskId })).catch(() => undefined);
+  await CancellationScope.nonCancellable(() =>
+    localBookkeeping.closeSessions({ runDir: input.runDir, taskId: input.taskId }),
+  ).catch(() => undefined);
 }

@@ -8,7 +8,14 @@ export class StageLedger {
 
   begin(stage: string): StageRecord {
     this.current = stage;
-    const record: StageRecord = { stage, llmCalls: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0, wallMs: -Date.now(), outcome: 'running' };
+    const record: StageRecord = {
+      stage,
+      llmCalls: 0,
+      usage: { inputTokens: 0, outputTokens: 0 },
+      costUsd: 0,
+      wallMs: -Date.now(),
+      outcome: 'running',
+    };
     this.stages.push(record);
     return record;
   }
@@ -20,7 +27,10 @@ export class StageLedger {
 
   charge(record: StageRecord, usage: TokenUsage, costUsd: number, calls = 1): void {
     record.llmCalls += calls;
-    record.usage = { inputTokens: record.usage.inputTokens + usage.inputTokens, outputTokens: record.usage.outputTokens + usage.outputTokens };
+    record.usage = {
+      inputTokens: record.usage.inputTokens + usage.inputTokens,
+      outputTokens: record.usage.outputTokens + usage.outputTokens,
+    };
     record.costUsd += costUsd;
   }
 
@@ -28,7 +38,10 @@ export class StageLedger {
     return this.stages.reduce(
       (t, s) => ({
         llmCalls: t.llmCalls + s.llmCalls,
-        usage: { inputTokens: t.usage.inputTokens + s.usage.inputTokens, outputTokens: t.usage.outputTokens + s.usage.outputTokens },
+        usage: {
+          inputTokens: t.usage.inputTokens + s.usage.inputTokens,
+          outputTokens: t.usage.outputTokens + s.usage.outputTokens,
+        },
         costUsd: t.costUsd + s.costUsd,
       }),
       { llmCalls: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 },

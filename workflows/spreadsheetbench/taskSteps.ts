@@ -60,10 +60,20 @@ export async function runAgent(
 }
 
 /** OJ-style, in one activity: the final solution on each test case the agent did not run it on, each in a fresh sandbox. */
-export async function runRemainingTestCases(input: TaskWorkflowInput, prepared: PreparedTask, outcome: AgentOutcome, ledger: StageLedger, inStage: InStage): Promise<string | undefined> {
-  const runs = prepared.testCases.filter((tc) => !outcome.executedTestCases.includes(tc)).map((testCase) => ({ testCase, label: `final-tc${testCase}` }));
+export async function runRemainingTestCases(
+  input: TaskWorkflowInput,
+  prepared: PreparedTask,
+  outcome: AgentOutcome,
+  ledger: StageLedger,
+  inStage: InStage,
+): Promise<string | undefined> {
+  const runs = prepared.testCases
+    .filter((tc) => !outcome.executedTestCases.includes(tc))
+    .map((testCase) => ({ testCase, label: `final-tc${testCase}` }));
   if (!runs.length) return outcome.lastFeedback;
-  const results = await inStage(ledger, 'execute', () => executionBatch.executeOnTestCases({ runDir: input.runDir, taskId: input.taskId, code: outcome.solution, runs }));
+  const results = await inStage(ledger, 'execute', () =>
+    executionBatch.executeOnTestCases({ runDir: input.runDir, taskId: input.taskId, code: outcome.solution, runs }),
+  );
   const first = runs.findIndex((r) => r.testCase === 1);
   return outcome.lastFeedback ?? (first >= 0 ? results[first].feedback : undefined);
 }
@@ -104,7 +114,14 @@ export async function recordCancelled(
   await CancellationScope.nonCancellable(async () => {
     const cases = prepared?.testCases.length ?? 3;
     const score = { testCaseResults: Array(cases).fill(0), soft: 0, hard: 0, reasons: Array(cases).fill('cancelled') };
-    const result = taskResult(input, prepared, score, { class: 'cancelled', message: `cancelled during ${ledger.current}` }, ledger, startedAt);
+    const result = taskResult(
+      input,
+      prepared,
+      score,
+      { class: 'cancelled', message: `cancelled during ${ledger.current}` },
+      ledger,
+      startedAt,
+    );
     await record.recordTaskResult({ runDir: input.runDir, result, conversations: [] });
     await upsertSearchAttributes([{ key: SA.status, value: 'cancelled' }]);
   });
@@ -124,4 +141,3 @@ export function doneSummary(result: TaskResult, budgeted: boolean) {
     budgeted,
   };
 }
-

@@ -7,7 +7,14 @@ import { runMetrics, type RunMetrics } from './metrics';
 import { pairRuns, pairingProblem, PairingError, type PairComparison } from './pairing';
 import type { RunOutcomes } from './outcomes';
 
-export { loadRunOutcomes, RunOutcomesError, type RunOutcomes, type TaskOutcomes, type AttemptOutcome, type LoadOptions } from './outcomes';
+export {
+  loadRunOutcomes,
+  RunOutcomesError,
+  type RunOutcomes,
+  type TaskOutcomes,
+  type AttemptOutcome,
+  type LoadOptions,
+} from './outcomes';
 export { runMetrics, type RunMetrics, type GroupMetrics } from './metrics';
 export { pairRuns, pairingProblem, PairingError, type PairComparison, type HardTable, type PairGroup } from './pairing';
 

@@ -49,12 +49,18 @@ function intervals(tasks: TaskOutcomes[]): { soft: Interval; hard: Interval } {
 }
 
 /** Mean over tasks with ≥ k attempts of the per-task estimator (hard = 1 is a success). */
-function overK(tasks: TaskOutcomes[], maxK: number, estimator: (n: number, c: number, k: number) => number): Record<string, number> {
+function overK(
+  tasks: TaskOutcomes[],
+  maxK: number,
+  estimator: (n: number, c: number, k: number) => number,
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (let k = 1; k <= maxK; k++) {
     const eligible = tasks.filter((t) => t.attempts.length >= k);
     if (!eligible.length) continue;
-    out[String(k)] = eligible.reduce((s, t) => s + estimator(t.attempts.length, t.attempts.filter((a) => a.hard === 1).length, k), 0) / eligible.length;
+    out[String(k)] =
+      eligible.reduce((s, t) => s + estimator(t.attempts.length, t.attempts.filter((a) => a.hard === 1).length, k), 0) /
+      eligible.length;
   }
   return out;
 }
@@ -65,7 +71,8 @@ export function runMetrics(run: RunOutcomes): RunMetrics {
   const m = run.manifest;
   const groups = [...new Set(tasks.map((t) => t.group))].sort();
   const failureClasses: Record<string, number> = {};
-  for (const a of attempts) if (a.failureClass) failureClasses[a.failureClass] = (failureClasses[a.failureClass] ?? 0) + 1;
+  for (const a of attempts)
+    if (a.failureClass) failureClasses[a.failureClass] = (failureClasses[a.failureClass] ?? 0) + 1;
   const excluded = run.excluded ? new Set(run.excluded.tasks) : undefined;
   return {
     runId: m.runId,
@@ -81,14 +88,25 @@ export function runMetrics(run: RunOutcomes): RunMetrics {
     passAt: overK(tasks, run.epochs, passAtK),
     passHat: overK(tasks, run.epochs, passHatK),
     costUsd: attempts.reduce((s, a) => s + a.costUsd, 0),
-    tokens: { input: attempts.reduce((s, a) => s + a.inputTokens, 0), output: attempts.reduce((s, a) => s + a.outputTokens, 0) },
+    tokens: {
+      input: attempts.reduce((s, a) => s + a.inputTokens, 0),
+      output: attempts.reduce((s, a) => s + a.outputTokens, 0),
+    },
     llmCalls: attempts.reduce((s, a) => s + a.llmCalls, 0),
     failureClasses,
     byGroup: groups.map((group) => {
       const inGroup = tasks.filter((t) => t.group === group);
       return { group, tasks: inGroup.length, ...intervals(inGroup) };
     }),
-    ...(excluded && run.excluded ? { withoutExcluded: { why: run.excluded.why, tasks: run.excluded.tasks, ...intervals(tasks.filter((t) => !excluded.has(t.key))) } } : {}),
+    ...(excluded && run.excluded
+      ? {
+          withoutExcluded: {
+            why: run.excluded.why,
+            tasks: run.excluded.tasks,
+            ...intervals(tasks.filter((t) => !excluded.has(t.key))),
+          },
+        }
+      : {}),
     ...(run.inProgress ? { inProgress: run.inProgress } : {}),
   };
 }

@@ -85,7 +85,12 @@ export async function loadRunOutcomes(dir: string, opts: LoadOptions = {}): Prom
     throw new RunOutcomesError(`run ${manifest.runId}: cannot read ${layout.taskListPath}: ${err.message}`);
   });
   const epochs = manifest.epochs ?? 1;
-  const tasks = new Map<string, TaskOutcomes>(records.map((r) => [taskKey(r.id as string | number), { key: taskKey(r.id as string | number), group: groupOf(r), attempts: [] }]));
+  const tasks = new Map<string, TaskOutcomes>(
+    records.map((r) => [
+      taskKey(r.id as string | number),
+      { key: taskKey(r.id as string | number), group: groupOf(r), attempts: [] },
+    ]),
+  );
   const { results, newest } = await readResults(manifest, layout);
   for (const r of results) {
     const { taskKey: key, epoch } = attemptOf(r, epochs);
@@ -113,7 +118,10 @@ export async function loadRunOutcomes(dir: string, opts: LoadOptions = {}): Prom
 }
 
 function groupOf(record: Record<string, unknown>): string {
-  const g = record.instruction_type ?? record.answerType ?? (record.level !== undefined ? `level ${String(record.level)}` : undefined);
+  const g =
+    record.instruction_type ??
+    record.answerType ??
+    (record.level !== undefined ? `level ${String(record.level)}` : undefined);
   return typeof g === 'string' ? g : 'all';
 }
 
@@ -143,7 +151,9 @@ async function readResults(manifest: RunManifest, layout: RunLayout): Promise<{ 
   // Results are written by rename (write-then-rename), so the folder's mtime is when the newest one arrived.
   const newest = (await stat(layout.resultsDir).catch(() => undefined))?.mtimeMs ?? 0;
   for (let i = 0; i < names.length; i += READ_AT_ONCE) {
-    const batch = await Promise.all(names.slice(i, i + READ_AT_ONCE).map((name) => readResult(manifest, path.join(layout.resultsDir, name))));
+    const batch = await Promise.all(
+      names.slice(i, i + READ_AT_ONCE).map((name) => readResult(manifest, path.join(layout.resultsDir, name))),
+    );
     results.push(...batch);
   }
   return { results, newest };
@@ -154,12 +164,20 @@ const READ_AT_ONCE = 64;
 
 async function readResult(manifest: RunManifest, file: string): Promise<Result> {
   const parsed = resultSchema.safeParse(await readJson<unknown>(file).catch(() => undefined));
-  if (!parsed.success) throw new RunOutcomesError(`run ${manifest.runId}: ${file} is not a task result (${parsed.error.issues[0]?.message ?? 'unreadable'})`);
+  if (!parsed.success)
+    throw new RunOutcomesError(
+      `run ${manifest.runId}: ${file} is not a task result (${parsed.error.issues[0]?.message ?? 'unreadable'})`,
+    );
   return parsed.data;
 }
 
 /** A run is finished when its summary.json was written after its last result (a retry rewrites results, then the summary). */
-async function progressNote(layout: RunLayout, planned: number, recorded: number, newestResult: number): Promise<string | undefined> {
+async function progressNote(
+  layout: RunLayout,
+  planned: number,
+  recorded: number,
+  newestResult: number,
+): Promise<string | undefined> {
   const summary = await stat(layout.summaryPath).catch(() => undefined);
   if (summary && summary.mtimeMs >= newestResult) return undefined;
   return `${recorded} of ${planned} attempts recorded${summary ? ', results written after its summary' : ', no summary.json yet'}`;

@@ -48,10 +48,12 @@ export interface PairComparison {
 export function pairingProblem(a: RunOutcomes, b: RunOutcomes): string | undefined {
   const ma = a.manifest;
   const mb = b.manifest;
-  const differs = (what: string, x: unknown, y: unknown) => `runs ${ma.runId} and ${mb.runId} have different ${what} (${String(x)} vs ${String(y)}): they cannot be paired`;
+  const differs = (what: string, x: unknown, y: unknown) =>
+    `runs ${ma.runId} and ${mb.runId} have different ${what} (${String(x)} vs ${String(y)}): they cannot be paired`;
   if (ma.benchmark !== mb.benchmark) return differs('benchmarks', ma.benchmark, mb.benchmark);
   if ((ma.edition ?? '') !== (mb.edition ?? '')) return differs('editions', ma.edition ?? 'none', mb.edition ?? 'none');
-  if (ma.datasetVersion !== mb.datasetVersion) return differs('datasets', `${ma.datasetDir} ${ma.datasetVersion}`, `${mb.datasetDir} ${mb.datasetVersion}`);
+  if (ma.datasetVersion !== mb.datasetVersion)
+    return differs('datasets', `${ma.datasetDir} ${ma.datasetVersion}`, `${mb.datasetDir} ${mb.datasetVersion}`);
   if (ma.scoringMode !== mb.scoringMode) return differs('scoring modes', ma.scoringMode, mb.scoringMode);
   return undefined;
 }
@@ -77,10 +79,13 @@ function hardTable(pairs: [TaskOutcomes, TaskOutcomes][]): HardTable {
 
 function diff(pairs: [TaskOutcomes, TaskOutcomes][], field: 'soft' | 'hard'): Interval {
   // B − A: pairedDifference computes first − second.
-  return pairedDifference(pairs.map(([ta, tb]) => ({ a: tb.attempts.map((x) => x[field]), b: ta.attempts.map((x) => x[field]) })));
+  return pairedDifference(
+    pairs.map(([ta, tb]) => ({ a: tb.attempts.map((x) => x[field]), b: ta.attempts.map((x) => x[field]) })),
+  );
 }
 
-const total = (tasks: TaskOutcomes[], f: (x: TaskOutcomes['attempts'][number]) => number) => tasks.reduce((s, t) => s + t.attempts.reduce((u, x) => u + f(x), 0), 0);
+const total = (tasks: TaskOutcomes[], f: (x: TaskOutcomes['attempts'][number]) => number) =>
+  tasks.reduce((s, t) => s + t.attempts.reduce((u, x) => u + f(x), 0), 0);
 
 export function pairRuns(a: RunOutcomes, b: RunOutcomes): PairComparison {
   const problem = pairingProblem(a, b);
@@ -88,10 +93,15 @@ export function pairRuns(a: RunOutcomes, b: RunOutcomes): PairComparison {
   const recorded = (run: RunOutcomes) => new Map(run.tasks.filter((t) => t.attempts.length).map((t) => [t.key, t]));
   const inA = recorded(a);
   const inB = recorded(b);
-  const pairs = [...inA.values()].flatMap((ta): [TaskOutcomes, TaskOutcomes][] => (inB.has(ta.key) ? [[ta, inB.get(ta.key)!]] : []));
+  const pairs = [...inA.values()].flatMap((ta): [TaskOutcomes, TaskOutcomes][] =>
+    inB.has(ta.key) ? [[ta, inB.get(ta.key)!]] : [],
+  );
   const groups = [...new Set(pairs.map(([ta]) => ta.group))].sort();
   const cost = { a: total([...inA.values()], (x) => x.costUsd), b: total([...inB.values()], (x) => x.costUsd) };
-  const tokens = { a: total([...inA.values()], (x) => x.inputTokens + x.outputTokens), b: total([...inB.values()], (x) => x.inputTokens + x.outputTokens) };
+  const tokens = {
+    a: total([...inA.values()], (x) => x.inputTokens + x.outputTokens),
+    b: total([...inB.values()], (x) => x.inputTokens + x.outputTokens),
+  };
   return {
     a: a.manifest.runId,
     b: b.manifest.runId,

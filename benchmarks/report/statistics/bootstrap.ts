@@ -25,31 +25,47 @@ export function clusteredMean(tasks: readonly (readonly number[])[], opts: Boots
   const n = clusters.length;
   const point = n ? sums.reduce((a, b) => a + b, 0) / counts.reduce((a, b) => a + b, 0) : 0;
   // A resample draws n tasks with replacement: the mean over all their attempts.
-  return withInterval(point, n, (random) => {
-    let s = 0;
-    let c = 0;
-    for (let j = 0; j < n; j++) {
-      const i = Math.floor(random() * n);
-      s += sums[i]!;
-      c += counts[i]!;
-    }
-    return s / c;
-  }, opts);
+  return withInterval(
+    point,
+    n,
+    (random) => {
+      let s = 0;
+      let c = 0;
+      for (let j = 0; j < n; j++) {
+        const i = Math.floor(random() * n);
+        s += sums[i]!;
+        c += counts[i]!;
+      }
+      return s / c;
+    },
+    opts,
+  );
 }
 
 /**
  * The paired difference A − B of task means (each task's mean over its attempts in each run), with a paired
  * bootstrap: a resample draws tasks, keeping each task's two means together.
  */
-export function pairedDifference(pairs: readonly { a: readonly number[]; b: readonly number[] }[], opts: BootstrapOptions = {}): Interval {
-  const diffs = Float64Array.from(pairs.filter((p) => p.a.length && p.b.length), (p) => meanOf(p.a) - meanOf(p.b));
+export function pairedDifference(
+  pairs: readonly { a: readonly number[]; b: readonly number[] }[],
+  opts: BootstrapOptions = {},
+): Interval {
+  const diffs = Float64Array.from(
+    pairs.filter((p) => p.a.length && p.b.length),
+    (p) => meanOf(p.a) - meanOf(p.b),
+  );
   const n = diffs.length;
   const point = n ? diffs.reduce((a, b) => a + b, 0) / n : 0;
-  return withInterval(point, n, (random) => {
-    let s = 0;
-    for (let j = 0; j < n; j++) s += diffs[Math.floor(random() * n)]!;
-    return s / n;
-  }, opts);
+  return withInterval(
+    point,
+    n,
+    (random) => {
+      let s = 0;
+      for (let j = 0; j < n; j++) s += diffs[Math.floor(random() * n)]!;
+      return s / n;
+    },
+    opts,
+  );
 }
 
 function meanOf(xs: readonly number[]): number {
@@ -57,7 +73,12 @@ function meanOf(xs: readonly number[]): number {
 }
 
 /** The statistic on the data, and the 2.5th/97.5th percentiles of `resample` (one draw of n clusters) over resamples. */
-function withInterval(point: number, n: number, resample: (random: () => number) => number, opts: BootstrapOptions): Interval {
+function withInterval(
+  point: number,
+  n: number,
+  resample: (random: () => number) => number,
+  opts: BootstrapOptions,
+): Interval {
   if (n === 0) return { mean: 0, ci95: [0, 0] };
   const { resamples, seed } = { ...DEFAULTS, ...opts };
   const random = seededRandom(seed);

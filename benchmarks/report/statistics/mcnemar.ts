@@ -3,7 +3,8 @@
  * how surprising is the split if both were equally likely? Two-sided p = min(1, 2 · P(X ≤ min(b, c))), X ~ Bin(b + c, ½).
  */
 export function mcnemarExactP(b: number, c: number): number {
-  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) throw new Error(`McNemar needs two counts ≥ 0, got ${b} and ${c}`);
+  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0)
+    throw new Error(`McNemar needs two counts ≥ 0, got ${b} and ${c}`);
   const n = b + c;
   if (n === 0) return 1;
   const k = Math.min(b, c);

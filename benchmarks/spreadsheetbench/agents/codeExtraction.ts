@@ -19,13 +19,16 @@ function trimNewlines(s: string): string {
 }
 
 /** Code for agents that must not execute prose: a python block, else an unlabelled block; otherwise why there is none. */
-export function extractCodeOrProblem(reply: string): { code: string; problem?: undefined } | { code?: undefined; problem: string } {
+export function extractCodeOrProblem(
+  reply: string,
+): { code: string; problem?: undefined } | { code?: undefined; problem: string } {
   if (hasPythonBlock(reply)) {
     const code = extractPythonCode(reply);
     return code.trim() ? { code } : { problem: 'reply has an empty python block' };
   }
   const fence = /```([^\n`]*)\n([\s\S]*?)```/.exec(reply);
   if (fence && !fence[1].trim() && fence[2].trim()) return { code: trimNewlines(fence[2]) };
-  if (fence && fence[1].trim()) return { problem: `reply has code in the wrong language (\`\`\`${fence[1].trim()}), not python` };
+  if (fence && fence[1].trim())
+    return { problem: `reply has code in the wrong language (\`\`\`${fence[1].trim()}), not python` };
   return { problem: reply.trim() ? 'reply has no code block' : 'reply is empty' };
 }

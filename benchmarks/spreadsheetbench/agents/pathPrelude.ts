@@ -11,6 +11,9 @@ export function pathVariablesPrelude(paths: ModelPaths): string {
 
 /** lowl6 stage 4: the model may write `{file_path}` / `{output_path}` placeholders; they name the globals above. */
 export function substitutePathPlaceholders(code: string): string {
-  return code.replaceAll("'{file_path}'", 'input_path').replaceAll('"{file_path}"', 'input_path')
-    .replaceAll("'{output_path}'", 'output_path').replaceAll('"{output_path}"', 'output_path');
+  return code
+    .replaceAll("'{file_path}'", 'input_path')
+    .replaceAll('"{file_path}"', 'input_path')
+    .replaceAll("'{output_path}'", 'output_path')
+    .replaceAll('"{output_path}"', 'output_path');
 }

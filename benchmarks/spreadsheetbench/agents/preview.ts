@@ -21,7 +21,11 @@ export function warmPreviewServer(): void {
 }
 
 /** The official `spreadsheet_content` preview of every sheet (first `rows` rows, pandas formatting). */
-export async function spreadsheetPreview(inputPath: string, rows: number, via: PreviewServer = previewServer()): Promise<string> {
+export async function spreadsheetPreview(
+  inputPath: string,
+  rows: number,
+  via: PreviewServer = previewServer(),
+): Promise<string> {
   try {
     return await via.preview(inputPath, rows);
   } catch (err) {

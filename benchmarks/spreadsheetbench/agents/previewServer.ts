@@ -32,13 +32,19 @@ export class PreviewServer {
   private nextId = 0;
   private stderrTail = '';
 
-  constructor(private readonly python: string, private readonly timeoutMs: number) {}
+  constructor(
+    private readonly python: string,
+    private readonly timeoutMs: number,
+  ) {}
 
   preview(inputPath: string, rows: number): Promise<string> {
     const proc = this.ensureStarted();
     const id = String(++this.nextId);
     return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => this.restart(`the preview server did not answer within ${(this.timeoutMs + SERVER_GRACE_MS) / 1000} s`), this.timeoutMs + SERVER_GRACE_MS);
+      const timer = setTimeout(
+        () => this.restart(`the preview server did not answer within ${(this.timeoutMs + SERVER_GRACE_MS) / 1000} s`),
+        this.timeoutMs + SERVER_GRACE_MS,
+      );
       this.pending.set(id, { resolve, reject, timer });
       proc.stdin.write(JSON.stringify({ id, path: inputPath, rows, timeout: this.timeoutMs / 1000 }) + '\n');
     });
@@ -70,7 +76,10 @@ export class PreviewServer {
     proc.stderr.on('data', (d: Buffer) => (this.stderrTail = (this.stderrTail + d.toString()).slice(-2000)));
     createInterface({ input: proc.stdout }).on('line', (line) => this.onReply(line));
     proc.on('exit', (code, signal) => {
-      if (this.proc === proc) this.failAll(`the preview server exited (${signal ? `signal ${signal}` : `code ${code}`}): ${this.stderrTail.trim().split('\n').pop() ?? ''}`);
+      if (this.proc === proc)
+        this.failAll(
+          `the preview server exited (${signal ? `signal ${signal}` : `code ${code}`}): ${this.stderrTail.trim().split('\n').pop() ?? ''}`,
+        );
     });
     proc.unref();
     for (const s of [proc.stdin, proc.stdout, proc.stderr]) (s as unknown as { unref?: () => void }).unref?.();

@@ -57,7 +57,8 @@ export interface AnswerGridInput {
 type Book = { book?: WorkbookValues; problem?: string };
 
 async function openBook(label: string, file: string | undefined): Promise<Book> {
-  if (!file || !(await pathExists(file))) return { problem: `no ${label} workbook${label === 'output' ? ' (the agent wrote none for this test case)' : ''}` };
+  if (!file || !(await pathExists(file)))
+    return { problem: `no ${label} workbook${label === 'output' ? ' (the agent wrote none for this test case)' : ''}` };
   try {
     return { book: await openWorkbookValues(file) };
   } catch (err) {
@@ -66,7 +67,11 @@ async function openBook(label: string, file: string | undefined): Promise<Book> 
 }
 
 export async function answerGrid(input: AnswerGridInput): Promise<AnswerGrid> {
-  const [answer, given, output] = await Promise.all([openBook('expected (answer)', input.answerPath), openBook('input', input.inputPath), openBook('output', input.outputPath)]);
+  const [answer, given, output] = await Promise.all([
+    openBook('expected (answer)', input.answerPath),
+    openBook('input', input.inputPath),
+    openBook('output', input.outputPath),
+  ]);
   const problems = [answer, given, output].flatMap((b) => (b.problem ? [b.problem] : []));
   if (!answer.book) return { pieces: [], problems };
   const pieces: GridPiece[] = [];
@@ -77,7 +82,12 @@ export async function answerGrid(input: AnswerGridInput): Promise<AnswerGrid> {
   return { pieces, problems };
 }
 
-async function sheetOf(book: WorkbookValues | undefined, name: string, label: string, problems: string[]): Promise<SheetValues | undefined> {
+async function sheetOf(
+  book: WorkbookValues | undefined,
+  name: string,
+  label: string,
+  problems: string[],
+): Promise<SheetValues | undefined> {
   if (!book) return undefined;
   if (!book.sheetnames.includes(name)) {
     problems.push(`the ${label} workbook has no sheet ${JSON.stringify(name)}`);
@@ -91,7 +101,13 @@ async function sheetOf(book: WorkbookValues | undefined, name: string, label: st
   return sheet;
 }
 
-async function pieceGrid(piece: AnswerPiece, answerBook: WorkbookValues, inputBook: WorkbookValues | undefined, outputBook: WorkbookValues | undefined, problems: string[]): Promise<GridPiece | undefined> {
+async function pieceGrid(
+  piece: AnswerPiece,
+  answerBook: WorkbookValues,
+  inputBook: WorkbookValues | undefined,
+  outputBook: WorkbookValues | undefined,
+  problems: string[],
+): Promise<GridPiece | undefined> {
   const t = piece.target;
   if (t.kind === 'error') {
     problems.push(`answer_position piece ${JSON.stringify(piece.raw)} cannot be read: ${t.error}`);
@@ -119,7 +135,8 @@ async function pieceGrid(piece: AnswerPiece, answerBook: WorkbookValues, inputBo
     const v = sheet.get(r, c);
     return { text: formatCell(v, sheet.numberFormat(r, c)), type: diffValue(v).type };
   };
-  const gridOf = (sheet: SheetValues | undefined) => (sheet ? rows.map((r) => range(window.colStart, window.colEnd).map((c) => cellOf(sheet, r, c))) : null);
+  const gridOf = (sheet: SheetValues | undefined) =>
+    sheet ? rows.map((r) => range(window.colStart, window.colEnd).map((c) => cellOf(sheet, r, c))) : null;
   const gotRows = gridOf(got);
   let mismatches = 0;
   if (gotRows) {
@@ -129,7 +146,8 @@ async function pieceGrid(piece: AnswerPiece, answerBook: WorkbookValues, inputBo
         const o = got!.get(r, c);
         if (compareCellValue(e, o)) return;
         mismatches++;
-        gotRows[i]![j]!.mismatch = `expected ${describe(e, expected.isUncachedFormula(r, c))}, got ${describe(o, got!.isUncachedFormula(r, c))}`;
+        gotRows[i]![j]!.mismatch =
+          `expected ${describe(e, expected.isUncachedFormula(r, c))}, got ${describe(o, got!.isUncachedFormula(r, c))}`;
       }),
     );
   }
@@ -146,7 +164,11 @@ async function pieceGrid(piece: AnswerPiece, answerBook: WorkbookValues, inputBo
     expected: gridOf(expected),
     got: gotRows,
     mismatches: mismatches + outside,
-    ...(cutRows || cutCols || outside ? { cut: `showing ${columns[0]}${rows[0]}:${columns[columns.length - 1]}${rows[rows.length - 1]} of the used part of ${piece.raw}${outside ? `; ${outside} more differing cells outside it` : ''}` } : {}),
+    ...(cutRows || cutCols || outside
+      ? {
+          cut: `showing ${columns[0]}${rows[0]}:${columns[columns.length - 1]}${rows[rows.length - 1]} of the used part of ${piece.raw}${outside ? `; ${outside} more differing cells outside it` : ''}`,
+        }
+      : {}),
   };
 }
 
@@ -156,7 +178,12 @@ function describe(v: CellValue, uncached: boolean): string {
 }
 
 /** Differing cells of the full range outside the shown window (the count stays honest when the grid is cut). */
-function countOutside(full: { colStart: number; colEnd: number; rowStart: number; rowEnd: number }, window: { colStart: number; colEnd: number; rowStart: number; rowEnd: number }, expected: SheetValues, got: SheetValues): number {
+function countOutside(
+  full: { colStart: number; colEnd: number; rowStart: number; rowEnd: number },
+  window: { colStart: number; colEnd: number; rowStart: number; rowEnd: number },
+  expected: SheetValues,
+  got: SheetValues,
+): number {
   let n = 0;
   const rowEnd = Math.min(full.rowEnd, Math.max(expected.maxRow, got.maxRow));
   const colEnd = Math.min(full.colEnd, Math.max(expected.maxColumn, got.maxColumn));

@@ -5,7 +5,20 @@
  */
 import type { CellValue, PyDate, PyDateTime, PyTime, PyTimedelta } from '../scoring/cellValue';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 export function formatCell(value: CellValue, code: string): string {
@@ -107,7 +120,10 @@ function formatNumber(n: number, code: string): string {
     value = -n;
   } else if (n === 0 && parts.length >= 3 && parts[2] !== '') section = parts[2]!;
   const tokens = stripLiterals(section);
-  if (/general/i.test(tokens)) return literal(replaceTokens(section, /^general/i, '\u0000'), (t) => (t === '\u0000' ? generalNumber(value) : undefined));
+  if (/general/i.test(tokens))
+    return literal(replaceTokens(section, /^general/i, '\u0000'), (t) =>
+      t === '\u0000' ? generalNumber(value) : undefined,
+    );
   if (!NUMBER_TOKENS.test(tokens)) return literal(section, () => undefined);
   // Fractions are rare in answer ranges: shown as General rather than guessed.
   if (/[0#?]\s*\/\s*[0-9#?]/.test(tokens)) return generalNumber(n);
@@ -116,7 +132,11 @@ function formatNumber(n: number, code: string): string {
 
 /** The section without quoted text, escapes and brackets: what is left are the format's own tokens. */
 function stripLiterals(section: string): string {
-  return section.replace(/"[^"]*"/g, '').replace(/\\./g, '').replace(/\[[^\]]*\]/g, '').replace(/[_*]./g, '');
+  return section
+    .replace(/"[^"]*"/g, '')
+    .replace(/\\./g, '')
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/[_*]./g, '');
 }
 
 /** A digit pattern: integer and decimal placeholders, thousands separators, scaling commas, %, E+ scientific. */
@@ -127,7 +147,7 @@ function formatDigits(value: number, section: string): string {
   const sci = /[eE][+-]/.exec(tokens);
   const numberPart = /[0#?,.]+(?:[eE][+-][0#]+)?/.exec(tokens)?.[0] ?? '0';
   const [intPattern, decPattern = ''] = numberPart.replace(/[eE][+-][0#]+$/, '').split('.');
-  const scaleCommas = (/,+$/.exec(intPattern!)?.[0].length ?? 0);
+  const scaleCommas = /,+$/.exec(intPattern!)?.[0].length ?? 0;
   v /= 1000 ** scaleCommas;
   const grouping = intPattern!.replace(/,+$/, '').includes(',');
   const decimals = decPattern.replace(/[^0#?]/g, '').length;
@@ -136,13 +156,15 @@ function formatDigits(value: number, section: string): string {
   if (sci) {
     const exp = v === 0 ? 0 : Math.floor(Math.log10(Math.abs(v)));
     const mantissa = v / 10 ** exp;
-    const expDigits = (/[eE][+-]([0#]+)/.exec(numberPart)?.[1]?.length ?? 2);
+    const expDigits = /[eE][+-]([0#]+)/.exec(numberPart)?.[1]?.length ?? 2;
     digits = `${roundDigits(mantissa, decimals, minDecimals, false, 1)}E${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(expDigits, '0')}`;
   } else {
     const minInt = intPattern!.replace(/[^0]/g, '').length;
     digits = roundDigits(v, decimals, minDecimals, grouping, minInt);
   }
-  return literal(replaceTokens(section, /^[0#?,.]+(?:[eE][+-][0#]+)?/, '\u0000'), (t) => (t === '\u0000' ? digits : undefined));
+  return literal(replaceTokens(section, /^[0#?,.]+(?:[eE][+-][0#]+)?/, '\u0000'), (t) =>
+    t === '\u0000' ? digits : undefined,
+  );
 }
 
 /** Replaces the first match of `pattern` (anchored) that starts outside quotes, escapes and brackets. */
@@ -211,7 +233,10 @@ function formatDate(d: DateLike, code: string): string {
     if (ch === 's') return out.push(String(p.second).padStart(Math.min(len, 2), '0'));
     if (ch === '0') return out.push(String(Math.floor(p.micro / 10 ** (6 - len))).padStart(len, '0'));
     // m: minutes right after an hour or right before a second, else the month.
-    const prev = tokens.slice(0, i).reverse().find((x) => x.kind === 'code');
+    const prev = tokens
+      .slice(0, i)
+      .reverse()
+      .find((x) => x.kind === 'code');
     const next = tokens.slice(i + 1).find((x) => x.kind === 'code');
     const minutes = (prev && /^h/i.test(prev.text)) || (next && /^s/i.test(next.text));
     if (minutes && len <= 2) return out.push(String(p.minute).padStart(len, '0'));
@@ -227,7 +252,7 @@ type DateToken = { kind: 'code' | 'text' | 'ampm'; text: string };
 
 function tokenizeDate(section: string): DateToken[] {
   const tokens: DateToken[] = [];
-  for (let i = 0; i < section.length; ) {
+  for (let i = 0; i < section.length;) {
     const rest = section.slice(i);
     const ampm = /^(AM\/PM|am\/pm|A\/P|a\/p)/.exec(rest);
     if (ampm) {

@@ -18,7 +18,12 @@ export interface TestCaseGrid extends AnswerGrid {
   answerPosition: string;
 }
 
-export async function testCaseGrid(runDir: string, taskArg: string, testCase: number, opts: { epoch?: number } = {}): Promise<TestCaseGrid> {
+export async function testCaseGrid(
+  runDir: string,
+  taskArg: string,
+  testCase: number,
+  opts: { epoch?: number } = {},
+): Promise<TestCaseGrid> {
   const manifest = await readManifest(runDir);
   const tasks = await readJson<SheetTask[]>(new RunLayout(runDir).taskListPath);
   const { task, epoch } = resolveTask(manifest.runId, tasks, taskArg, opts.epoch, manifest.epochs ?? 1);
@@ -37,5 +42,12 @@ export async function testCaseGrid(runDir: string, taskArg: string, testCase: nu
     answerPosition: task.answer_position,
     mode: manifest.scoringMode,
   });
-  return { runId: manifest.runId, taskId: taskKey(task.id), attempt: key, testCase, answerPosition: task.answer_position, ...grid };
+  return {
+    runId: manifest.runId,
+    taskId: taskKey(task.id),
+    attempt: key,
+    testCase,
+    answerPosition: task.answer_position,
+    ...grid,
+  };
 }

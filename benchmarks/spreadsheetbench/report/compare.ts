@@ -3,7 +3,8 @@ import { summarizeRun } from './summary';
 import type { RunSummary } from './summary';
 
 /** How one task changed from the baseline run to this run. A task "passes" when all its test cases pass (hard = 1). */
-export type TaskChange = 'fixed' | 'broken' | 'improved' | 'regressed' | 'unchanged' | 'only-here' | 'only-baseline' | 'pending';
+export type TaskChange =
+  'fixed' | 'broken' | 'improved' | 'regressed' | 'unchanged' | 'only-here' | 'only-baseline' | 'pending';
 
 export interface TaskDiff {
   key: string;
@@ -27,7 +28,10 @@ export function compareRuns(current: LoadedRun, baseline: LoadedRun): RunCompari
   const cur = summarizeRun(current);
   const base = summarizeRun(baseline);
   const tasks = diffTasks(current, baseline);
-  const counts = Object.fromEntries(CHANGES.map((c) => [c, tasks.filter((t) => t.change === c).length])) as Record<TaskChange, number>;
+  const counts = Object.fromEntries(CHANGES.map((c) => [c, tasks.filter((t) => t.change === c).length])) as Record<
+    TaskChange,
+    number
+  >;
   return {
     baselineRunId: baseline.manifest.runId,
     currentRunId: current.manifest.runId,
@@ -46,11 +50,22 @@ export function compareRuns(current: LoadedRun, baseline: LoadedRun): RunCompari
   };
 }
 
-export const CHANGES: readonly TaskChange[] = ['fixed', 'broken', 'improved', 'regressed', 'unchanged', 'only-here', 'only-baseline', 'pending'];
+export const CHANGES: readonly TaskChange[] = [
+  'fixed',
+  'broken',
+  'improved',
+  'regressed',
+  'unchanged',
+  'only-here',
+  'only-baseline',
+  'pending',
+];
 
 function diffTasks(current: LoadedRun, baseline: LoadedRun): TaskDiff[] {
   const scores = (run: LoadedRun) =>
-    new Map(run.tasks.map((t) => [t.key, t.result ? { soft: t.result.soft, hard: t.result.hard } : undefined] as const));
+    new Map(
+      run.tasks.map((t) => [t.key, t.result ? { soft: t.result.soft, hard: t.result.hard } : undefined] as const),
+    );
   const cur = scores(current);
   const base = scores(baseline);
   const keys = [...cur.keys(), ...[...base.keys()].filter((k) => !cur.has(k))];

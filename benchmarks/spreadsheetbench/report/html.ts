@@ -6,7 +6,17 @@ import { insightLines } from './insight';
 import { barChart } from './svg';
 import { htmlPage, htmlTable, td } from '../../report/htmlPage';
 import { count, escapeHtml, pct, transcriptHref, usd } from '../../report/format';
-import { changeCounts, changedTasks, deltaHeader, deltaRows, DIFF_COLUMNS, diffRow, NUMERIC_TASK_COLUMNS, TASK_COLUMNS, taskCells } from './rows';
+import {
+  changeCounts,
+  changedTasks,
+  deltaHeader,
+  deltaRows,
+  DIFF_COLUMNS,
+  diffRow,
+  NUMERIC_TASK_COLUMNS,
+  TASK_COLUMNS,
+  taskCells,
+} from './rows';
 
 const SOFT = '#4c6ef5';
 const HARD = '#f59f00';
@@ -24,9 +34,15 @@ export function renderHtml(model: ReportModel): string {
     `<p class="meta">Agent <b>${escapeHtml(m.agent)}</b>, model <b>${escapeHtml(m.llm.model)}</b>, scoring ${escapeHtml(m.scoringMode)}, created ${escapeHtml(m.createdAt)}.<br>`,
     `${summary.finishedTasks} of ${summary.totalTasks} tasks finished (${summary.pendingTasks} pending); ${count(summary.llmCalls)} LLM calls; `,
     `${count(summary.inputTokens)} input / ${count(summary.outputTokens)} output tokens; cost ${usd(summary.costUsd)}.`,
-    model.inspectLog ? `<br>Inspect eval log: <a href="${escapeHtml(model.inspectLog)}">${escapeHtml(model.inspectLog)}</a>` : '',
+    model.inspectLog
+      ? `<br>Inspect eval log: <a href="${escapeHtml(model.inspectLog)}">${escapeHtml(model.inspectLog)}</a>`
+      : '',
     '</p>',
-    model.insight ? `<ul class="insight">${insightLines(model.insight).map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>` : '',
+    model.insight
+      ? `<ul class="insight">${insightLines(model.insight)
+          .map((l) => `<li>${escapeHtml(l)}</li>`)
+          .join('')}</ul>`
+      : '',
     '<h2>Charts</h2>',
     `<div class="charts" id="charts">${charts(summary).join('\n')}</div>`,
     '<h2>Tasks</h2>',
@@ -62,7 +78,12 @@ function charts(summary: RunSummary): string[] {
         ],
         format: count,
       }),
-      barChart({ title: 'Cost by stage (USD)', categories: stages, series: [{ name: 'cost', color: COST, values: summary.byStage.map((s) => s.costUsd) }], format: usd }),
+      barChart({
+        title: 'Cost by stage (USD)',
+        categories: stages,
+        series: [{ name: 'cost', color: COST, values: summary.byStage.map((s) => s.costUsd) }],
+        format: usd,
+      }),
     );
   }
   if (summary.failures.length > 0) {
@@ -91,7 +112,10 @@ function tasksTable(tasks: LoadedTask[], transcriptPages: Set<string>): string {
 
 function comparisonHtml(c: RunComparison): string {
   const changed = changedTasks(c);
-  const deltas = htmlTable(deltaHeader(c), deltaRows(c).map((r) => r.map((cell, i) => td(cell, i > 0 ? 'num' : undefined))));
+  const deltas = htmlTable(
+    deltaHeader(c),
+    deltaRows(c).map((r) => r.map((cell, i) => td(cell, i > 0 ? 'num' : undefined))),
+  );
   const chart = barChart({
     title: 'Baseline vs this run',
     categories: ['soft', 'hard'],
@@ -102,11 +126,22 @@ function comparisonHtml(c: RunComparison): string {
     format: pct,
     max: 1,
   });
-  const countsLine = changeCounts(c).map((x) => `<span class="${x.change}">${x.change}: ${x.count}</span>`).join(', ');
+  const countsLine = changeCounts(c)
+    .map((x) => `<span class="${x.change}">${x.change}: ${x.count}</span>`)
+    .join(', ');
   const diff =
     changed.length === 0
       ? '<p>No task changed.</p>'
-      : htmlTable(DIFF_COLUMNS, changed.map((t) => diffRow(t).map((cell, i) => (i === 1 ? `<td class="${cell}">${cell}</td>` : td(cell)))));
-  const parts = [`<h2>Comparison with ${escapeHtml(c.baselineRunId)}</h2>`, deltas, `<div class="charts">${chart}</div>`, `<p id="changes">${countsLine}</p>`, diff];
+      : htmlTable(
+          DIFF_COLUMNS,
+          changed.map((t) => diffRow(t).map((cell, i) => (i === 1 ? `<td class="${cell}">${cell}</td>` : td(cell)))),
+        );
+  const parts = [
+    `<h2>Comparison with ${escapeHtml(c.baselineRunId)}</h2>`,
+    deltas,
+    `<div class="charts">${chart}</div>`,
+    `<p id="changes">${countsLine}</p>`,
+    diff,
+  ];
   return `<section id="comparison">${parts.join('\n')}</section>`;
 }

@@ -15,7 +15,10 @@ export interface RunInsight {
 
 export async function runInsight(run: LoadedRun): Promise<RunInsight> {
   const outcomes = await loadRunOutcomes(run.dir, { exclude: knownBadExclusion(run.manifest.edition) });
-  const facts = await scoringFacts(run.dir, outcomes.tasks.flatMap((t) => (t.attempts[0] ? [{ taskKey: t.key, key: t.attempts[0].key }] : [])));
+  const facts = await scoringFacts(
+    run.dir,
+    outcomes.tasks.flatMap((t) => (t.attempts[0] ? [{ taskKey: t.key, key: t.attempts[0].key }] : [])),
+  );
   return { metrics: runMetrics(outcomes), facts };
 }
 
@@ -24,16 +27,27 @@ const interval = (i: RunMetrics['soft']) => `${pct(i.mean)} [${pct(i.ci95[0])}, 
 
 export function insightLines(insight: RunInsight): string[] {
   const { metrics: m, facts } = insight;
-  const ks = (r: Record<string, number>, name: string) => Object.entries(r).map(([k, v]) => `${name}${k} ${pct(v)}`).join(', ');
+  const ks = (r: Record<string, number>, name: string) =>
+    Object.entries(r)
+      .map(([k, v]) => `${name}${k} ${pct(v)}`)
+      .join(', ');
   return [
     `Soft ${interval(m.soft)}, hard ${interval(m.hard)} over ${m.attempts} attempts of ${m.tasks} tasks (95% intervals: bootstrap over tasks).`,
-    ...(m.epochs > 1 ? [`Repeats (${m.epochs} attempts a task): ${ks(m.passAt, 'pass@')}; ${ks(m.passHat, 'pass^')}.`] : []),
+    ...(m.epochs > 1
+      ? [`Repeats (${m.epochs} attempts a task): ${ks(m.passAt, 'pass@')}; ${ks(m.passHat, 'pass^')}.`]
+      : []),
     facts.floor
       ? `Floor: the unchanged inputs (a do-nothing agent) already pass ${facts.floor.passedByInput} of ${facts.floor.testCases} test cases (soft ${pct(facts.floor.soft)}, hard ${pct(facts.floor.hard)}).`
       : 'Floor: not recorded (results written before cell diffs).',
     ...(facts.unreachable.length
-      ? [`Unreachable under ${m.scoringMode} scoring (no output can pass): ${facts.unreachable.map((u) => `${u.taskId} #${u.testCase} (${u.reason})`).join('; ')}.`]
+      ? [
+          `Unreachable under ${m.scoringMode} scoring (no output can pass): ${facts.unreachable.map((u) => `${u.taskId} #${u.testCase} (${u.reason})`).join('; ')}.`,
+        ]
       : []),
-    ...(m.withoutExcluded ? [`Without the ${m.withoutExcluded.tasks.length} ${m.withoutExcluded.why} (${m.withoutExcluded.tasks.join(', ')}): soft ${interval(m.withoutExcluded.soft)}, hard ${interval(m.withoutExcluded.hard)}.`] : []),
+    ...(m.withoutExcluded
+      ? [
+          `Without the ${m.withoutExcluded.tasks.length} ${m.withoutExcluded.why} (${m.withoutExcluded.tasks.join(', ')}): soft ${interval(m.withoutExcluded.soft)}, hard ${interval(m.withoutExcluded.hard)}.`,
+        ]
+      : []),
   ];
 }

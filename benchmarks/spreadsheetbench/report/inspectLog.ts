@@ -7,7 +7,14 @@ import type { LoadedRun, LoadedTask } from './load';
 import type { Transcript } from './schemas';
 import { contentText } from './content';
 import { mean } from '../../report/stats';
-import { buildInspectEvalLog, inspectSample, manifestSpec, modelUsage, stderrOfMean, writeInspectEvalLog } from '../../report/inspectEvalLog';
+import {
+  buildInspectEvalLog,
+  inspectSample,
+  manifestSpec,
+  modelUsage,
+  stderrOfMean,
+  writeInspectEvalLog,
+} from '../../report/inspectEvalLog';
 import { failureText, reasonsText } from '../../report/format';
 
 /**
@@ -22,7 +29,11 @@ import { failureText, reasonsText } from '../../report/format';
 export const INSPECT_TASK_NAME = 'spreadsheetbench';
 export const SCORER_NAME = 'spreadsheetbench';
 
-export async function writeInspectLog(run: LoadedRun, transcripts: Map<string, Transcript>, logsDir: string): Promise<string> {
+export async function writeInspectLog(
+  run: LoadedRun,
+  transcripts: Map<string, Transcript>,
+  logsDir: string,
+): Promise<string> {
   return writeInspectEvalLog(buildEvalLog(run, transcripts, await sheetbenchVersion()), logsDir);
 }
 
@@ -49,9 +60,22 @@ export function buildEvalLog(run: LoadedRun, transcripts: Map<string, Transcript
     epochs: m.epochs ?? 1,
     generateConfig: generateConfig(m.llm),
     packages: { sheetbench: version },
-    metadata: { run_id: m.runId, agent: m.agent, scoring_mode: m.scoringMode ?? null, experiment_hash: m.experimentHash ?? null },
-    scorer: { name: SCORER_NAME, options: { scoring_mode: m.scoringMode ?? 'official' }, metrics: ['accuracy', 'hard_accuracy', 'stderr'] },
-    metrics: { accuracy: mean(soft), hard_accuracy: mean(attempts.map((a) => a.result.hard)), stderr: stderrOfMean(soft) },
+    metadata: {
+      run_id: m.runId,
+      agent: m.agent,
+      scoring_mode: m.scoringMode ?? null,
+      experiment_hash: m.experimentHash ?? null,
+    },
+    scorer: {
+      name: SCORER_NAME,
+      options: { scoring_mode: m.scoringMode ?? 'official' },
+      metrics: ['accuracy', 'hard_accuracy', 'stderr'],
+    },
+    metrics: {
+      accuracy: mean(soft),
+      hard_accuracy: mean(attempts.map((a) => a.result.hard)),
+      stderr: stderrOfMean(soft),
+    },
     usage: modelUsage(attempts.map((a) => a.result)),
     samples: attempts.map((a) => sample(a, transcripts.get(a.key) ?? null, fromManifest.model)),
   });
@@ -103,7 +127,13 @@ function sampleMetadata(t: LoadedTask, r: TaskResult, transcript: Transcript | n
   };
 }
 
-type InspectMessage = { id: string; content: string; source?: 'input' | 'generate'; role: 'system' | 'user' | 'assistant'; model?: string };
+type InspectMessage = {
+  id: string;
+  content: string;
+  source?: 'input' | 'generate';
+  role: 'system' | 'user' | 'assistant';
+  model?: string;
+};
 
 /** Transcript messages with Inspect roles (ids from the attempt's key); a role Inspect lacks becomes a user message tagged with it. */
 function chatMessages(t: LoadedTask, key: string, transcript: Transcript | null, model: string): InspectMessage[] {

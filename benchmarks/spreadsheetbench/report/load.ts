@@ -11,7 +11,10 @@ import type { RunManifest, Transcript } from './schemas';
 
 /** A run folder could not be read; the message names the file and the cause. */
 export class RunFolderError extends Error {
-  constructor(readonly file: string, cause: string) {
+  constructor(
+    readonly file: string,
+    cause: string,
+  ) {
     super(`${file}: ${cause}`);
     this.name = 'RunFolderError';
   }
@@ -49,7 +52,14 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
     taskList.map(async (task): Promise<LoadedTask> => {
       const key = taskKey(task.id);
       const hasTranscript = await pathExists(layout.transcriptPath(key));
-      return { task, key, result: results.get(key), attempts: furtherAttempts(key, manifest.epochs ?? 1, results), outputFiles: outputs.get(key) ?? [], hasTranscript };
+      return {
+        task,
+        key,
+        result: results.get(key),
+        attempts: furtherAttempts(key, manifest.epochs ?? 1, results),
+        outputFiles: outputs.get(key) ?? [],
+        hasTranscript,
+      };
     }),
   );
   const known = new Set(tasks.map((t) => t.key));
@@ -151,4 +161,3 @@ async function listNames(dir: string): Promise<string[]> {
     throw new RunFolderError(dir, `cannot be listed (${(err as NodeJS.ErrnoException).code})`);
   }
 }
-

@@ -4,7 +4,16 @@ import type { ReportModel } from './model';
 import type { RunSummary } from './summary';
 import { insightLines } from './insight';
 import { count, mdCell, pct, transcriptHref, usd } from '../../report/format';
-import { changeCounts, changedTasks, deltaHeader, deltaRows, DIFF_COLUMNS, diffRow, TASK_COLUMNS, taskCells } from './rows';
+import {
+  changeCounts,
+  changedTasks,
+  deltaHeader,
+  deltaRows,
+  DIFF_COLUMNS,
+  diffRow,
+  TASK_COLUMNS,
+  taskCells,
+} from './rows';
 
 export function renderMarkdown(model: ReportModel): string {
   const { run, summary } = model;
@@ -19,7 +28,10 @@ export function renderMarkdown(model: ReportModel): string {
     '',
     '## Scores',
     '',
-    table(['Group', 'Tasks', 'Soft', 'Hard'], [summary.overall, ...summary.byType].map((g) => [g.label, String(g.tasks), pct(g.soft), pct(g.hard)])),
+    table(
+      ['Group', 'Tasks', 'Soft', 'Hard'],
+      [summary.overall, ...summary.byType].map((g) => [g.label, String(g.tasks), pct(g.soft), pct(g.hard)]),
+    ),
     '',
     ...(model.insight ? [...insightLines(model.insight).map((l) => `- ${l}`), ''] : []),
     '## Cost and tokens by stage',
@@ -30,7 +42,10 @@ export function renderMarkdown(model: ReportModel): string {
     '',
     summary.failures.length === 0
       ? 'No task failed for a non-scoring reason.'
-      : table(['Class', 'Tasks'], summary.failures.map((f) => [f.failureClass, String(f.count)])),
+      : table(
+          ['Class', 'Tasks'],
+          summary.failures.map((f) => [f.failureClass, String(f.count)]),
+        ),
     '',
     '## Tasks',
     '',
@@ -44,7 +59,14 @@ function stagesTable(summary: RunSummary): string {
   if (summary.byStage.length === 0) return 'No stage records.';
   return table(
     ['Stage', 'LLM calls', 'Input tokens', 'Output tokens', 'Cost', 'Wall (s)'],
-    summary.byStage.map((s) => [s.stage, count(s.llmCalls), count(s.inputTokens), count(s.outputTokens), usd(s.costUsd), (s.wallMs / 1000).toFixed(1)]),
+    summary.byStage.map((s) => [
+      s.stage,
+      count(s.llmCalls),
+      count(s.inputTokens),
+      count(s.outputTokens),
+      usd(s.costUsd),
+      (s.wallMs / 1000).toFixed(1),
+    ]),
   );
 }
 
@@ -63,12 +85,23 @@ function comparisonMarkdown(c: RunComparison): string {
     '',
     table(deltaHeader(c).map(mdCell), deltaRows(c)),
     '',
-    changeCounts(c).map((x) => `${x.change}: ${x.count}`).join(', '),
+    changeCounts(c)
+      .map((x) => `${x.change}: ${x.count}`)
+      .join(', '),
     '',
-    changed.length === 0 ? 'No task changed.' : table(DIFF_COLUMNS, changed.map((t) => diffRow(t).map(mdCell))),
+    changed.length === 0
+      ? 'No task changed.'
+      : table(
+          DIFF_COLUMNS,
+          changed.map((t) => diffRow(t).map(mdCell)),
+        ),
   ].join('\n');
 }
 
 function table(header: string[], rows: string[][]): string {
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 }

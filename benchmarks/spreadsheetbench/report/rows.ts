@@ -1,10 +1,32 @@
 import type { RunComparison, TaskDiff } from './compare';
 import type { LoadedTask } from './load';
-import { count, failureText, pct, reasonsText, score, signedCount, signedPct, signedUsd, testCaseMarks, usd } from '../../report/format';
+import {
+  count,
+  failureText,
+  pct,
+  reasonsText,
+  score,
+  signedCount,
+  signedPct,
+  signedUsd,
+  testCaseMarks,
+  usd,
+} from '../../report/format';
 
 /** Table contents as plain text, shared by the Markdown and HTML renderers (which only escape and wrap). */
 
-export const TASK_COLUMNS = ['Id', 'Type', 'Test cases', 'Soft', 'Hard', 'Calls', 'Tokens', 'Cost', 'Failure', 'Reasons'];
+export const TASK_COLUMNS = [
+  'Id',
+  'Type',
+  'Test cases',
+  'Soft',
+  'Hard',
+  'Calls',
+  'Tokens',
+  'Cost',
+  'Failure',
+  'Reasons',
+];
 /** Columns (after the id) that hold numbers. */
 export const NUMERIC_TASK_COLUMNS = new Set([3, 4, 5, 6, 7]);
 
@@ -13,8 +35,15 @@ export function taskCells(t: LoadedTask): string[] {
   const r = t.result;
   if (!r) return [t.task.instruction_type, 'pending', '', '', '', '', '', '', ''];
   return [
-    r.instructionType, testCaseMarks(r.testCaseResults), score(r.soft), score(r.hard), String(r.llmCalls),
-    count(r.usage.inputTokens + r.usage.outputTokens), usd(r.costUsd), failureText(r), reasonsText(r),
+    r.instructionType,
+    testCaseMarks(r.testCaseResults),
+    score(r.soft),
+    score(r.hard),
+    String(r.llmCalls),
+    count(r.usage.inputTokens + r.usage.outputTokens),
+    usd(r.costUsd),
+    failureText(r),
+    reasonsText(r),
   ];
 }
 

@@ -41,7 +41,12 @@ export function summarizeRun(run: LoadedRun): RunSummary {
     finishedTasks: finished.length,
     pendingTasks: run.tasks.length - finished.length,
     overall: scoreGroup('all', finished),
-    byType: types.map((type) => scoreGroup(type, finished.filter((r) => r.instructionType === type))),
+    byType: types.map((type) =>
+      scoreGroup(
+        type,
+        finished.filter((r) => r.instructionType === type),
+      ),
+    ),
     byStage: stageTotals(finished.flatMap((r) => r.stages)),
     failures: countFailures(finished.flatMap((r) => (r.failure ? [r.failure.class] : []))),
     llmCalls: sum(finished.map((r) => r.llmCalls)),
@@ -52,13 +57,25 @@ export function summarizeRun(run: LoadedRun): RunSummary {
 }
 
 function scoreGroup(label: string, results: { soft: number; hard: number }[]): ScoreGroup {
-  return { label, tasks: results.length, soft: mean(results.map((r) => r.soft)), hard: mean(results.map((r) => r.hard)) };
+  return {
+    label,
+    tasks: results.length,
+    soft: mean(results.map((r) => r.soft)),
+    hard: mean(results.map((r) => r.hard)),
+  };
 }
 
 function stageTotals(records: StageRecord[]): StageTotals[] {
   const byStage = new Map<string, StageTotals>();
   for (const r of records) {
-    const t = byStage.get(r.stage) ?? { stage: r.stage, llmCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, wallMs: 0 };
+    const t = byStage.get(r.stage) ?? {
+      stage: r.stage,
+      llmCalls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      wallMs: 0,
+    };
     t.llmCalls += r.llmCalls;
     t.inputTokens += r.usage.inputTokens;
     t.outputTokens += r.usage.outputTokens;

@@ -15,14 +15,19 @@ import { OfficialFiles } from '../layout';
 import { readCellDiffs } from '../scoringFacts';
 import { trajectoryOf } from './trajectory';
 
-export const NO_CELL_DIFF = 'no cell diff recorded: this result was written by a version of sheetbench without cell diffs';
+export const NO_CELL_DIFF =
+  'no cell diff recorded: this result was written by a version of sheetbench without cell diffs';
 
 export interface TaskViewOptions {
   /** Which attempt of a run with repeats (default: the one the task argument names, else 1). */
   epoch?: number;
 }
 
-export async function spreadsheetTaskView(runDir: string, taskArg: string, opts: TaskViewOptions = {}): Promise<TaskView> {
+export async function spreadsheetTaskView(
+  runDir: string,
+  taskArg: string,
+  opts: TaskViewOptions = {},
+): Promise<TaskView> {
   const manifest = await readManifest(runDir);
   const layout = new RunLayout(runDir);
   const tasks = await readJson<SheetTask[]>(layout.taskListPath);
@@ -45,22 +50,41 @@ export async function spreadsheetTaskView(runDir: string, taskArg: string, opts:
   if (!result) return { ...base, testCases: [], ...pendingFields(`task ${key}`) };
   const diffs = await readCellDiffs(runDir, key);
   const testCases = await testCaseViews(result, diffs, (n) => official.outputPath(key, n), runDir);
-  return { ...base, ...resultFields(result), testCases, trajectory: await trajectoryOf(layout.taskDir(key), result.stages), notes: diffs ? [] : [NO_CELL_DIFF] };
+  return {
+    ...base,
+    ...resultFields(result),
+    testCases,
+    trajectory: await trajectoryOf(layout.taskDir(key), result.stages),
+    notes: diffs ? [] : [NO_CELL_DIFF],
+  };
 }
 
 /** The task (by id, or by attempt key `<id>@<epoch>`) and the epoch; an unknown task or epoch is named. */
-export function resolveTask(runId: string, tasks: SheetTask[], arg: string, epochOpt: number | undefined, epochs: number): { task: SheetTask; epoch: number } {
+export function resolveTask(
+  runId: string,
+  tasks: SheetTask[],
+  arg: string,
+  epochOpt: number | undefined,
+  epochs: number,
+): { task: SheetTask; epoch: number } {
   const byKey = new Map(tasks.map((t) => [taskKey(t.id), t]));
   const direct = byKey.get(arg);
   const parsed = parseAttemptKey(arg);
   const task = direct ?? (epochs > 1 ? byKey.get(parsed.taskKey) : undefined);
   if (!task) {
-    const some = tasks.slice(0, 8).map((t) => taskKey(t.id)).join(', ');
-    throw new TaskViewError(`run ${runId} has no task ${JSON.stringify(arg)} (its ${tasks.length} tasks: ${some}${tasks.length > 8 ? ', …' : ''})`);
+    const some = tasks
+      .slice(0, 8)
+      .map((t) => taskKey(t.id))
+      .join(', ');
+    throw new TaskViewError(
+      `run ${runId} has no task ${JSON.stringify(arg)} (its ${tasks.length} tasks: ${some}${tasks.length > 8 ? ', …' : ''})`,
+    );
   }
   const epoch = epochOpt ?? (direct ? 1 : parsed.epoch);
   if (!Number.isInteger(epoch) || epoch < 1 || epoch > epochs) {
-    throw new TaskViewError(`run ${runId} has no attempt ${epoch} of task ${taskKey(task.id)}: it samples each task ${epochs === 1 ? 'once' : `${epochs} times (epochs 1–${epochs})`}`);
+    throw new TaskViewError(
+      `run ${runId} has no attempt ${epoch} of task ${taskKey(task.id)}: it samples each task ${epochs === 1 ? 'once' : `${epochs} times (epochs 1–${epochs})`}`,
+    );
   }
   return { task, epoch };
 }
@@ -71,7 +95,12 @@ async function recordedEpochs(layout: RunLayout, key: string, epochs: number): P
   return out;
 }
 
-async function testCaseViews(result: TaskResult, diffs: Awaited<ReturnType<typeof readCellDiffs>>, outputOf: (n: number) => string, runDir: string): Promise<TestCaseView[]> {
+async function testCaseViews(
+  result: TaskResult,
+  diffs: Awaited<ReturnType<typeof readCellDiffs>>,
+  outputOf: (n: number) => string,
+  runDir: string,
+): Promise<TestCaseView[]> {
   const output = async (n: number) => {
     const file = outputOf(n);
     return (await pathExists(file)) ? { output: path.relative(runDir, file).split(path.sep).join('/') } : {};

@@ -56,7 +56,9 @@ function exchangesFor(stage: string, conversations: Conversations): ExchangeView
   const finalCase = /^final-tc(\d+)$/.exec(stage);
   if (finalCase) {
     const prefix = `copilot-revise-tc${finalCase[1]}-`;
-    const names = [...conversations.keys()].filter((n) => n.startsWith(prefix)).sort((a, b) => Number(a.slice(prefix.length)) - Number(b.slice(prefix.length)));
+    const names = [...conversations.keys()]
+      .filter((n) => n.startsWith(prefix))
+      .sort((a, b) => Number(a.slice(prefix.length)) - Number(b.slice(prefix.length)));
     return names.flatMap((n) => exchangesOf(n, conversations.get(n)!).slice(-1));
   }
   return [];

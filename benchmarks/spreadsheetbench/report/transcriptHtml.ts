@@ -31,7 +31,8 @@ function messageHtml(m: TranscriptMessage, i: number): string {
 
 function executionHtml(e: TranscriptExecution, i: number): string {
   const error = e.error === undefined || e.error === null || e.error === '' ? '' : contentText(e.error);
-  const block = (label: string, text: string | null | undefined) => (text ? `<div class="role">${label}</div><pre>${escapeHtml(text)}</pre>` : '');
+  const block = (label: string, text: string | null | undefined) =>
+    text ? `<div class="role">${label}</div><pre>${escapeHtml(text)}</pre>` : '';
   return [
     `<div class="exec${error ? ' error' : ''}" id="e${i}">`,
     `<div class="role">execution ${i + 1}</div><pre>${escapeHtml(e.code)}</pre>`,

@@ -50,11 +50,22 @@ export async function writeReport(opts: ReportOptions): Promise<WrittenReport> {
   const html = path.join(outDir, 'report.html');
   await writeFile(markdown, renderMarkdown(model));
   await writeFile(html, renderHtml(model));
-  return { markdown, html, inspectLog, transcriptPages: transcriptPages.size, finishedTasks: summary.finishedTasks, pendingTasks: summary.pendingTasks };
+  return {
+    markdown,
+    html,
+    inspectLog,
+    transcriptPages: transcriptPages.size,
+    finishedTasks: summary.finishedTasks,
+    pendingTasks: summary.pendingTasks,
+  };
 }
 
 /** `<out>/tasks/<id>/transcript.html` for every task with a transcript; returns the keys written. */
-async function writeTranscriptPages(run: LoadedRun, transcripts: Map<string, Transcript>, outDir: string): Promise<Set<string>> {
+async function writeTranscriptPages(
+  run: LoadedRun,
+  transcripts: Map<string, Transcript>,
+  outDir: string,
+): Promise<Set<string>> {
   const written = new Set<string>();
   const runLayout = new RunLayout(run.dir);
   const outLayout = new RunLayout(outDir);

@@ -74,9 +74,14 @@ function splitCell(cell: string): { letters: string; digits: string } {
 /** What `ws[name]` does for each enumerated name: raises for a column ≤ 0 or > ZZZ, row 0 or > 1048576. */
 function checkCellsAddressable(t: Extract<RangeTarget, { kind: 'cells' }>): RangeTarget {
   if (t.colStart > t.colEnd || t.rowStart > t.rowEnd) return t;
-  if (t.colStart <= 0) return { kind: 'error', error: "column number ≤ 0 gives a column-less cell name: 'tuple' object has no attribute 'value'" };
+  if (t.colStart <= 0)
+    return {
+      kind: 'error',
+      error: "column number ≤ 0 gives a column-less cell name: 'tuple' object has no attribute 'value'",
+    };
   if (t.colEnd > MAX_COLUMN) return { kind: 'error', error: 'column beyond ZZZ: not a valid coordinate' };
-  if (t.rowStart < 1 || t.rowEnd > MAX_ROW) return { kind: 'error', error: 'Row numbers must be between 1 and 1048576' };
+  if (t.rowStart < 1 || t.rowEnd > MAX_ROW)
+    return { kind: 'error', error: 'Row numbers must be between 1 and 1048576' };
   return t;
 }
 
@@ -89,22 +94,31 @@ function singleToken(token: string): RangeTarget {
   if (!m) return { kind: 'error', error: `${token} is not a valid coordinate or range` };
   const [, letters, digits] = m;
   if (!letters && !digits) return { kind: 'error', error: `${token} is not a valid coordinate or range` };
-  if (!letters || !digits) return { kind: 'error', error: `${token} selects a whole row/column: 'tuple' object has no attribute 'value'` };
+  if (!letters || !digits)
+    return { kind: 'error', error: `${token} selects a whole row/column: 'tuple' object has no attribute 'value'` };
   const col = columnNumber(letters.toUpperCase());
   const row = pyIntStrict(digits);
-  if (row < 1 || row > MAX_ROW) return { kind: 'error', error: `Row numbers must be between 1 and 1048576. Row number supplied was ${row}` };
+  if (row < 1 || row > MAX_ROW)
+    return { kind: 'error', error: `Row numbers must be between 1 and 1048576. Row number supplied was ${row}` };
   return { kind: 'cells', colStart: col, colEnd: col, rowStart: row, rowEnd: row };
 }
 
 function officialRange(range: string): RangeTarget {
   if (!range.includes(':')) return singleToken(range);
   const sides = range.split(':');
-  if (sides.length !== 2) return { kind: 'error', error: `too many values to unpack splitting ${JSON.stringify(range)} on ':'` };
+  if (sides.length !== 2)
+    return { kind: 'error', error: `too many values to unpack splitting ${JSON.stringify(range)} on ':'` };
   try {
     const [a, b] = sides.map(splitCell);
     const rowStart = pyIntStrict(a.digits);
     const rowEnd = pyIntStrict(b.digits);
-    return checkCellsAddressable({ kind: 'cells', colStart: columnNumber(a.letters), colEnd: columnNumber(b.letters), rowStart, rowEnd });
+    return checkCellsAddressable({
+      kind: 'cells',
+      colStart: columnNumber(a.letters),
+      colEnd: columnNumber(b.letters),
+      rowStart,
+      rowEnd,
+    });
   } catch (err) {
     return { kind: 'error', error: (err as Error).message };
   }
@@ -116,27 +130,44 @@ function strictRange(range: string): RangeTarget {
   const sides = text.split(':');
   if (sides.length !== 2) return { kind: 'error', error: `range ${JSON.stringify(range)} has more than one ':'` };
   const [a, b] = sides.map(splitCell);
-  if (!/^[A-Z]*$/.test(a.letters + b.letters)) return { kind: 'error', error: `range ${JSON.stringify(range)} has characters other than column letters and digits` };
+  if (!/^[A-Z]*$/.test(a.letters + b.letters))
+    return {
+      kind: 'error',
+      error: `range ${JSON.stringify(range)} has characters other than column letters and digits`,
+    };
   const colStart = columnNumber(a.letters);
   const colEnd = b.letters ? columnNumber(b.letters) : colStart;
   if (!a.digits && !b.digits && a.letters && b.letters) {
     return { kind: 'columns', colStart: Math.min(colStart, colEnd), colEnd: Math.max(colStart, colEnd) };
   }
-  if (!a.digits || !b.digits || !a.letters) return { kind: 'error', error: `range ${JSON.stringify(range)} lacks a row or column` };
+  if (!a.digits || !b.digits || !a.letters)
+    return { kind: 'error', error: `range ${JSON.stringify(range)} lacks a row or column` };
   const rowStart = Number(a.digits);
   const rowEnd = Number(b.digits);
   return checkCellsAddressable({
     kind: 'cells',
-    colStart: Math.min(colStart, colEnd), colEnd: Math.max(colStart, colEnd),
-    rowStart: Math.min(rowStart, rowEnd), rowEnd: Math.max(rowStart, rowEnd),
+    colStart: Math.min(colStart, colEnd),
+    colEnd: Math.max(colStart, colEnd),
+    rowStart: Math.min(rowStart, rowEnd),
+    rowEnd: Math.max(rowStart, rowEnd),
   });
 }
 
 function officialPiece(raw: string): AnswerPiece {
-  if (!raw.includes('!')) return { raw, sheet: null, range: stripQuotes(raw, "'"), target: officialRange(stripQuotes(raw, "'")) };
+  if (!raw.includes('!'))
+    return { raw, sheet: null, range: stripQuotes(raw, "'"), target: officialRange(stripQuotes(raw, "'")) };
   const parts = raw.split('!');
   if (parts.length !== 2) {
-    return { raw, sheet: null, range: raw, target: { kind: 'error', error: `too many values to unpack splitting ${JSON.stringify(raw)} on '!'`, atSheetSplit: true } };
+    return {
+      raw,
+      sheet: null,
+      range: raw,
+      target: {
+        kind: 'error',
+        error: `too many values to unpack splitting ${JSON.stringify(raw)} on '!'`,
+        atSheetSplit: true,
+      },
+    };
   }
   const sheet = stripQuotes(parts[0], "'");
   const range = stripQuotes(parts[1], "'");
@@ -180,7 +211,12 @@ export function categorize(parsed: ParsedAnswerPosition): PositionCategory {
 }
 
 /** Column-major cell enumeration (all rows of the first column, then the next column...). */
-export function* cellsOf(target: { colStart: number; colEnd: number; rowStart: number; rowEnd: number }): Generator<[number, number]> {
+export function* cellsOf(target: {
+  colStart: number;
+  colEnd: number;
+  rowStart: number;
+  rowEnd: number;
+}): Generator<[number, number]> {
   for (let c = target.colStart; c <= target.colEnd; c++) {
     for (let r = target.rowStart; r <= target.rowEnd; r++) yield [r, c];
   }

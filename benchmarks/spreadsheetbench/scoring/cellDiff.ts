@@ -49,7 +49,10 @@ function plainValue(v: CellValue): DiffValue {
   if (typeof v === 'string') return { value: v, type: 'text' };
   switch (v.kind) {
     case 'datetime':
-      return { value: `${v.year}-${pad(v.month)}-${pad(v.day)}T${timeToString({ ...v, kind: 'time' })}`, type: 'datetime' };
+      return {
+        value: `${v.year}-${pad(v.month)}-${pad(v.day)}T${timeToString({ ...v, kind: 'time' })}`,
+        type: 'datetime',
+      };
     case 'date':
       return { value: `${v.year}-${pad(v.month)}-${pad(v.day)}`, type: 'date' };
     case 'time':

@@ -4,11 +4,36 @@
  */
 import { pyFloat, pyRound } from './pyNumber';
 
-export interface PyDateTime { kind: 'datetime'; year: number; month: number; day: number; hour: number; minute: number; second: number; microsecond: number }
-export interface PyTime { kind: 'time'; hour: number; minute: number; second: number; microsecond: number }
-export interface PyDate { kind: 'date'; year: number; month: number; day: number }
+export interface PyDateTime {
+  kind: 'datetime';
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  microsecond: number;
+}
+export interface PyTime {
+  kind: 'time';
+  hour: number;
+  minute: number;
+  second: number;
+  microsecond: number;
+}
+export interface PyDate {
+  kind: 'date';
+  year: number;
+  month: number;
+  day: number;
+}
 /** Normalised like Python's timedelta: 0 ≤ seconds < 86400, 0 ≤ microseconds < 1e6. */
-export interface PyTimedelta { kind: 'timedelta'; days: number; seconds: number; microseconds: number }
+export interface PyTimedelta {
+  kind: 'timedelta';
+  days: number;
+  seconds: number;
+  microseconds: number;
+}
 
 /** null = Python None. Numbers cover Python int and float (both become float in the transform). */
 export type CellValue = null | number | string | boolean | PyDateTime | PyTime | PyDate | PyTimedelta;

@@ -22,7 +22,11 @@ export interface EvaluateTestCaseInput {
 }
 
 /** Result of one piece: pass, or the reason it fails (an `exception` fails the whole test case in the official script). */
-interface PieceResult { pass: boolean; reason?: string; exception?: boolean }
+interface PieceResult {
+  pass: boolean;
+  reason?: string;
+  exception?: boolean;
+}
 
 type Rows = { colStart: number; colEnd: number; rowStart: number; rowEnd: number };
 
@@ -39,20 +43,38 @@ function pieceError(piece: AnswerPiece, error: string): PieceResult {
 
 /** Where the official script raises because of the answer side (so no output can pass), or the piece's sheet. */
 function answerSideOf(piece: AnswerPiece, gtBook: WorkbookValues): { error: PieceResult } | { sheet: string } {
-  if (piece.target.kind === 'error' && piece.target.atSheetSplit) return { error: pieceError(piece, piece.target.error) };
+  if (piece.target.kind === 'error' && piece.target.atSheetSplit)
+    return { error: pieceError(piece, piece.target.error) };
   const sheet = piece.sheet ?? gtBook.sheetnames[0];
-  if (sheet === undefined) return { error: { pass: false, exception: true, reason: 'answer workbook has no sheet (list index out of range)' } };
-  if (!gtBook.sheetnames.includes(sheet)) return { error: { pass: false, exception: true, reason: `worksheet ${JSON.stringify(sheet)} not found in answer (KeyError)` } };
+  if (sheet === undefined)
+    return {
+      error: { pass: false, exception: true, reason: 'answer workbook has no sheet (list index out of range)' },
+    };
+  if (!gtBook.sheetnames.includes(sheet))
+    return {
+      error: {
+        pass: false,
+        exception: true,
+        reason: `worksheet ${JSON.stringify(sheet)} not found in answer (KeyError)`,
+      },
+    };
   if (piece.target.kind === 'error') return { error: pieceError(piece, piece.target.error) };
   return { sheet };
 }
 
-async function comparePiece(piece: AnswerPiece, gtBook: WorkbookValues, outBook: WorkbookValues, diff: CellCollector): Promise<PieceResult> {
+async function comparePiece(
+  piece: AnswerPiece,
+  gtBook: WorkbookValues,
+  outBook: WorkbookValues,
+  diff: CellCollector,
+): Promise<PieceResult> {
   if (piece.target.kind === 'error' && piece.target.atSheetSplit) return pieceError(piece, piece.target.error);
   const sheetName = piece.sheet ?? gtBook.sheetnames[0];
-  if (sheetName === undefined) return { pass: false, exception: true, reason: 'answer workbook has no sheet (list index out of range)' };
+  if (sheetName === undefined)
+    return { pass: false, exception: true, reason: 'answer workbook has no sheet (list index out of range)' };
   // The official order: a sheet missing from the output fails the piece before the answer's sheets are looked at.
-  if (!outBook.sheetnames.includes(sheetName)) return { pass: false, reason: `worksheet ${JSON.stringify(sheetName)} not found in output` };
+  if (!outBook.sheetnames.includes(sheetName))
+    return { pass: false, reason: `worksheet ${JSON.stringify(sheetName)} not found in output` };
   const side = answerSideOf(piece, gtBook);
   if ('error' in side) return side.error;
   const [gt, out] = await Promise.all([gtBook.sheet(sheetName), outBook.sheet(sheetName)]);
@@ -66,15 +88,28 @@ async function comparePiece(piece: AnswerPiece, gtBook: WorkbookValues, outBook:
     failure ??= { pass: false, reason: `${cell}: expected ${describeValue(expected)} got ${describeValue(actual)}` };
     // The verdict alone stops at the piece's first differing cell, as the official loop does.
     if (!diff.list) return failure;
-    diff.list.add({ cell, expected: diffValue(expected, gt.isUncachedFormula(row, col)), got: diffValue(actual, out.isUncachedFormula(row, col)), check: 'value' });
+    diff.list.add({
+      cell,
+      expected: diffValue(expected, gt.isUncachedFormula(row, col)),
+      got: diffValue(actual, out.isUncachedFormula(row, col)),
+      check: 'value',
+    });
   }
   return failure ?? { pass: true };
 }
 
 /** Cells compared, and the differing ones when a diff is wanted (without a list: the verdict only). */
-interface CellCollector { checked: number; list?: MismatchList }
+interface CellCollector {
+  checked: number;
+  list?: MismatchList;
+}
 
-async function compareAllPieces(pieces: AnswerPiece[], gtBook: WorkbookValues, outBook: WorkbookValues, diff: CellCollector): Promise<PieceResult> {
+async function compareAllPieces(
+  pieces: AnswerPiece[],
+  gtBook: WorkbookValues,
+  outBook: WorkbookValues,
+  diff: CellCollector,
+): Promise<PieceResult> {
   let firstFailure: PieceResult | undefined;
   for (const piece of pieces) {
     let result: PieceResult;
@@ -90,13 +125,20 @@ async function compareAllPieces(pieces: AnswerPiece[], gtBook: WorkbookValues, o
 }
 
 /** What the answer alone says: how much of the checked range it fills, and whether any output can pass at all. */
-async function answerSide(pieces: AnswerPiece[], gtBook: WorkbookValues): Promise<{ fill: AnswerFill; unreachable?: string }> {
+async function answerSide(
+  pieces: AnswerPiece[],
+  gtBook: WorkbookValues,
+): Promise<{ fill: AnswerFill; unreachable?: string }> {
   const fill: AnswerFill = { cells: 0, filled: 0 };
   for (const piece of pieces) {
     const side = answerSideOf(piece, gtBook);
     if ('error' in side) return { fill, unreachable: `${side.error.reason}: every output scores 0` };
     const gt = await gtBook.sheet(side.sheet);
-    if (gt.kind === 'chartsheet') return { fill, unreachable: `answer sheet ${JSON.stringify(side.sheet)} is a chart sheet: every output scores 0` };
+    if (gt.kind === 'chartsheet')
+      return {
+        fill,
+        unreachable: `answer sheet ${JSON.stringify(side.sheet)} is a chart sheet: every output scores 0`,
+      };
     for (const [row, col] of cellsOf(comparisonRows(piece, gt, undefined))) {
       fill.cells++;
       if (!isBlankCell(gt.get(row, col))) fill.filled++;
@@ -105,11 +147,17 @@ async function answerSide(pieces: AnswerPiece[], gtBook: WorkbookValues): Promis
   return { fill };
 }
 
-async function answerSideOrError(pieces: AnswerPiece[], gtBook: WorkbookValues): Promise<{ fill: AnswerFill | null; unreachable?: string }> {
+async function answerSideOrError(
+  pieces: AnswerPiece[],
+  gtBook: WorkbookValues,
+): Promise<{ fill: AnswerFill | null; unreachable?: string }> {
   try {
     return await answerSide(pieces, gtBook);
   } catch (err) {
-    return { fill: null, unreachable: `answer workbook cannot be read (${(err as Error).message}): every output scores 0` };
+    return {
+      fill: null,
+      unreachable: `answer workbook cannot be read (${(err as Error).message}): every output scores 0`,
+    };
   }
 }
 
@@ -129,7 +177,11 @@ export function diffTestCase(input: EvaluateTestCaseInput): Promise<TestCaseDiff
 async function compareTestCase(input: EvaluateTestCaseInput, withDiff: boolean): Promise<TestCaseDiff> {
   const index = input.index ?? 1;
   const collector: CellCollector = { checked: 0, ...(withDiff ? { list: new MismatchList() } : {}) };
-  const result = (pass: boolean, reason: string | undefined, answer: { fill: AnswerFill | null; unreachable?: string }): TestCaseDiff => ({
+  const result = (
+    pass: boolean,
+    reason: string | undefined,
+    answer: { fill: AnswerFill | null; unreachable?: string },
+  ): TestCaseDiff => ({
     index,
     pass,
     ...(reason === undefined ? {} : { reason }),
@@ -143,7 +195,8 @@ async function compareTestCase(input: EvaluateTestCaseInput, withDiff: boolean):
   try {
     const parsed = parseAnswerPosition(input.answerPosition, input.mode ?? 'official');
     const gtBook = await open(input.answerPath);
-    if (typeof gtBook === 'string') answer = { fill: null, unreachable: `answer workbook cannot be opened (${gtBook}): every output scores 0` };
+    if (typeof gtBook === 'string')
+      answer = { fill: null, unreachable: `answer workbook cannot be opened (${gtBook}): every output scores 0` };
     else if (withDiff) answer = await answerSideOrError(parsed.pieces, gtBook);
     if (!(await pathExists(input.outputPath))) return result(false, 'File not exist', answer);
     if (typeof gtBook === 'string') return result(false, `load error: ${gtBook}`, answer);

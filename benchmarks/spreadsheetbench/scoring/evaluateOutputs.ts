@@ -13,7 +13,10 @@ export interface EvaluateOutputsInput {
   tasks?: string[];
 }
 
-export interface TaskVerdicts { id: number | string; verdicts: TestCaseVerdict[] }
+export interface TaskVerdicts {
+  id: number | string;
+  verdicts: TestCaseVerdict[];
+}
 
 export interface EvaluateOutputsResult {
   results: OfficialTaskScore[];
@@ -37,5 +40,3 @@ export async function evaluateOutputs(input: EvaluateOutputsInput): Promise<Eval
   }
   return { results, verdicts, summary: summarize(results) };
 }
-
-

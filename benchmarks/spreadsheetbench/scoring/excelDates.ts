@@ -8,8 +8,18 @@ import { pyRound } from './pyNumber';
 
 /** openpyxl BUILTIN_FORMATS entries that are date/time formats (ids absent from BUILTIN_FORMATS are not dates). */
 const BUILTIN_DATE_FORMATS: Record<number, string> = {
-  14: 'mm-dd-yy', 15: 'd-mmm-yy', 16: 'd-mmm', 17: 'mmm-yy', 18: 'h:mm AM/PM', 19: 'h:mm:ss AM/PM',
-  20: 'h:mm', 21: 'h:mm:ss', 22: 'm/d/yy h:mm', 45: 'mm:ss', 46: '[h]:mm:ss', 47: 'mmss.0',
+  14: 'mm-dd-yy',
+  15: 'd-mmm-yy',
+  16: 'd-mmm',
+  17: 'mmm-yy',
+  18: 'h:mm AM/PM',
+  19: 'h:mm:ss AM/PM',
+  20: 'h:mm',
+  21: 'h:mm:ss',
+  22: 'm/d/yy h:mm',
+  45: 'mm:ss',
+  46: '[h]:mm:ss',
+  47: 'mmss.0',
 };
 
 const STRIP_RE = /".*?"|\[(?!hh?\]|mm?\]|ss?\])[^\]]*\]/g;
@@ -28,8 +38,22 @@ export function isTimedeltaFormat(fmt: string | undefined): boolean {
 
 /** Excel's built-in number formats that are not dates (ids 0–49), for display; dates are in BUILTIN_DATE_FORMATS. */
 const BUILTIN_NUMBER_FORMATS: Record<number, string> = {
-  0: 'General', 1: '0', 2: '0.00', 3: '#,##0', 4: '#,##0.00', 9: '0%', 10: '0.00%', 11: '0.00E+00', 12: '# ?/?', 13: '# ??/??',
-  37: '#,##0 ;(#,##0)', 38: '#,##0 ;[Red](#,##0)', 39: '#,##0.00;(#,##0.00)', 40: '#,##0.00;[Red](#,##0.00)', 48: '##0.0E+0', 49: '@',
+  0: 'General',
+  1: '0',
+  2: '0.00',
+  3: '#,##0',
+  4: '#,##0.00',
+  9: '0%',
+  10: '0.00%',
+  11: '0.00E+00',
+  12: '# ?/?',
+  13: '# ??/??',
+  37: '#,##0 ;(#,##0)',
+  38: '#,##0 ;[Red](#,##0)',
+  39: '#,##0.00;(#,##0.00)',
+  40: '#,##0.00;[Red](#,##0.00)',
+  48: '##0.0E+0',
+  49: '@',
 };
 
 /** The format code Excel shows a cell with (custom definitions win; unknown ids show as General). */
@@ -47,7 +71,10 @@ function isBuiltinDate(id: number): boolean {
 }
 
 export type DateEpoch = 'windows' | 'mac1904';
-const EPOCH_DAYS: Record<DateEpoch, number> = { windows: daysFromCivil(1899, 12, 30), mac1904: daysFromCivil(1904, 1, 1) };
+const EPOCH_DAYS: Record<DateEpoch, number> = {
+  windows: daysFromCivil(1899, 12, 30),
+  mac1904: daysFromCivil(1904, 1, 1),
+};
 const MS_PER_DAY = 86_400_000;
 const MIN_DAYS = daysFromCivil(1, 1, 1);
 const MAX_DAYS = daysFromCivil(9999, 12, 31);
@@ -107,7 +134,13 @@ export function fromExcel(value: number, epoch: DateEpoch, asTimedelta: boolean)
   const diffMs = pyRound(fraction * 86400 * 1000, 0);
   if (value >= 0 && value < 1 && diffMs < MS_PER_DAY) {
     const s = Math.floor(diffMs / 1000);
-    return { kind: 'time', hour: Math.floor(s / 3600), minute: Math.floor((s % 3600) / 60), second: s % 60, microsecond: (diffMs % 1000) * 1000 };
+    return {
+      kind: 'time',
+      hour: Math.floor(s / 3600),
+      minute: Math.floor((s % 3600) / 60),
+      second: s % 60,
+      microsecond: (diffMs % 1000) * 1000,
+    };
   }
   const dayShift = value > 0 && value < 60 && epoch === 'windows' ? 1 : 0;
   const totalMs = (EPOCH_DAYS[epoch] + wholeDays + dayShift) * MS_PER_DAY + diffMs;
@@ -117,8 +150,12 @@ export function fromExcel(value: number, epoch: DateEpoch, asTimedelta: boolean)
   const s = Math.floor(msOfDay / 1000);
   const civil = civilFromDays(days);
   const dt: PyDateTime = {
-    kind: 'datetime', ...civil,
-    hour: Math.floor(s / 3600), minute: Math.floor((s % 3600) / 60), second: s % 60, microsecond: (msOfDay % 1000) * 1000,
+    kind: 'datetime',
+    ...civil,
+    hour: Math.floor(s / 3600),
+    minute: Math.floor((s % 3600) / 60),
+    second: s % 60,
+    microsecond: (msOfDay % 1000) * 1000,
   };
   return dt;
 }

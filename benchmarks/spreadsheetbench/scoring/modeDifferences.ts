@@ -12,19 +12,33 @@ export interface ModeDifference {
 }
 
 /** Verdict differences between two scored runs of the same tasks (official vs strict). */
-export function verdictDifferences(tasks: SheetTask[], official: OfficialTaskScore[], strict: OfficialTaskScore[]): ModeDifference[] {
+export function verdictDifferences(
+  tasks: SheetTask[],
+  official: OfficialTaskScore[],
+  strict: OfficialTaskScore[],
+): ModeDifference[] {
   const strictById = new Map(strict.map((r) => [taskKey(r.id), r]));
   const taskById = new Map(tasks.map((t) => [taskKey(t.id), t]));
   return official.flatMap((o) => {
     const s = strictById.get(taskKey(o.id));
     if (!s || s.test_case_results.join() === o.test_case_results.join()) return [];
-    return [{ id: o.id, answer_position: taskById.get(taskKey(o.id))?.answer_position ?? '', official: o.test_case_results, strict: s.test_case_results }];
+    return [
+      {
+        id: o.id,
+        answer_position: taskById.get(taskKey(o.id))?.answer_position ?? '',
+        official: o.test_case_results,
+        strict: s.test_case_results,
+      },
+    ];
   });
 }
 
 /** Tasks whose answer_position is read differently by the two modes (no workbook needed). */
-export function parseDifferences(tasks: SheetTask[]): { id: number | string; answer_position: string; official: string; strict: string }[] {
-  const describe = (p: ParsedAnswerPosition) => `${categorize(p)}: ${p.pieces.map((x) => `${x.sheet ?? '<first sheet>'}!${JSON.stringify(x.target)}`).join(' | ')}`;
+export function parseDifferences(
+  tasks: SheetTask[],
+): { id: number | string; answer_position: string; official: string; strict: string }[] {
+  const describe = (p: ParsedAnswerPosition) =>
+    `${categorize(p)}: ${p.pieces.map((x) => `${x.sheet ?? '<first sheet>'}!${JSON.stringify(x.target)}`).join(' | ')}`;
   return tasks.flatMap((t) => {
     const official = describe(parseAnswerPosition(t.answer_position, 'official'));
     const strict = describe(parseAnswerPosition(t.answer_position, 'strict'));

@@ -4,14 +4,16 @@
  */
 import type { OfficialTaskScore } from './types';
 
-const pyString = (s: string) => JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const pyString = (s: string) =>
+  JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const pyFloat = (x: number) => (Number.isInteger(x) ? x.toFixed(1) : String(x));
 
 function entry(r: OfficialTaskScore, pad: string): string {
   const inner = `${pad}    `;
-  const list = r.test_case_results.length === 0
-    ? '[]'
-    : `[\n${r.test_case_results.map((x) => `${inner}    ${x}`).join(',\n')}\n${inner}]`;
+  const list =
+    r.test_case_results.length === 0
+      ? '[]'
+      : `[\n${r.test_case_results.map((x) => `${inner}    ${x}`).join(',\n')}\n${inner}]`;
   const id = typeof r.id === 'number' ? String(r.id) : pyString(r.id);
   return [
     `${pad}{`,

@@ -8,7 +8,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { CellValue, PyDate, PyDateTime, PyTime } from './cellValue';
-import { displayFormatFor, fromExcel, formatCodeFor, isDateFormat, isTimedeltaFormat, type DateEpoch } from './excelDates';
+import {
+  displayFormatFor,
+  fromExcel,
+  formatCodeFor,
+  isDateFormat,
+  isTimedeltaFormat,
+  type DateEpoch,
+} from './excelDates';
 import { pyFloat, pyIntAsFloat } from './pyNumber';
 import { ZipArchive } from './zipArchive';
 import { attribute, attributesOf, elements, richTextContent, valueText } from './xmlScan';
@@ -40,7 +47,9 @@ export interface WorkbookValues {
 }
 
 const ARRAY_PATHS = new Set([
-  'workbook.sheets.sheet', 'Relationships.Relationship', 'styleSheet.numFmts.numFmt',
+  'workbook.sheets.sheet',
+  'Relationships.Relationship',
+  'styleSheet.numFmts.numFmt',
   'styleSheet.cellXfs.xf',
 ]);
 
@@ -86,7 +95,11 @@ function relsPathOf(part: string): string {
   return path.posix.join(path.posix.dirname(part), '_rels', `${path.posix.basename(part)}.rels`);
 }
 
-interface Relationship { id: string; type: string; target: string }
+interface Relationship {
+  id: string;
+  type: string;
+  target: string;
+}
 
 class OoxmlPackage {
   constructor(private readonly zip: ZipArchive) {}
@@ -115,7 +128,11 @@ class OoxmlPackage {
   }
 }
 
-interface Styles { dateStyles: Set<number>; timedeltaStyles: Set<number>; displayFormats: string[] }
+interface Styles {
+  dateStyles: Set<number>;
+  timedeltaStyles: Set<number>;
+  displayFormats: string[];
+}
 
 async function readStyles(pkg: OoxmlPackage, part: string | undefined): Promise<Styles> {
   const styles: Styles = { dateStyles: new Set(), timedeltaStyles: new Set(), displayFormats: [] };
@@ -158,13 +175,22 @@ function fromIso8601(raw: string): CellValue {
   const m = ISO_RE.exec(raw);
   if (!m || !m.slice(1).some(Boolean)) throw new WorkbookReadError(`Invalid datetime value ${raw}`);
   const [, y, mo, d, h, mi, s, frac] = m;
-  const time = { hour: Number(h ?? 0), minute: Number(mi ?? 0), second: Number(s ?? 0), microsecond: frac ? Math.trunc(Number(frac) * 1_000_000) : 0 };
+  const time = {
+    hour: Number(h ?? 0),
+    minute: Number(mi ?? 0),
+    second: Number(s ?? 0),
+    microsecond: frac ? Math.trunc(Number(frac) * 1_000_000) : 0,
+  };
   if (!y) return { kind: 'time', ...time } satisfies PyTime;
   if (!h) return { kind: 'date', year: Number(y), month: Number(mo), day: Number(d) } satisfies PyDate;
   return { kind: 'datetime', year: Number(y), month: Number(mo), day: Number(d), ...time } satisfies PyDateTime;
 }
 
-interface CellContext { sharedStrings: string[]; styles: Styles; epoch: DateEpoch }
+interface CellContext {
+  sharedStrings: string[];
+  styles: Styles;
+  epoch: DateEpoch;
+}
 
 function sharedString(ctx: CellContext, raw: string): string {
   let index = Number(raw);
@@ -239,7 +265,8 @@ function parseCellRef(ref: string): [number, number] {
 const SHEET_DATA = /<(?:[\w.-]+:)?sheetData\b[^>]*?(?:\/>|>([\s\S]*?)<\/(?:[\w.-]+:)?sheetData>)/;
 const FORMULA = /<(?:[\w.-]+:)?f[\s/>]/;
 /** A row start tag (group 1 = "row", group 2 = attributes) or a whole cell element (groups 3 = attributes, 4 = body). */
-const ROW_OR_CELL = /<(?:[\w.-]+:)?(row)(\s[^>]*?)?\/?>|<(?:[\w.-]+:)?c(\s[^>]*?)?(?:\/>|>([\s\S]*?)<\/(?:[\w.-]+:)?c>)/g;
+const ROW_OR_CELL =
+  /<(?:[\w.-]+:)?(row)(\s[^>]*?)?\/?>|<(?:[\w.-]+:)?c(\s[^>]*?)?(?:\/>|>([\s\S]*?)<\/(?:[\w.-]+:)?c>)/g;
 
 function parseWorksheet(xml: string, ctx: CellContext): SheetValues {
   const cells = new CellGrid<CellValue>();
@@ -312,10 +339,14 @@ async function openPackage(file: string): Promise<OoxmlPackage> {
   try {
     bytes = await readFile(file);
   } catch (err) {
-    throw new WorkbookReadError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new WorkbookReadError(
+      `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   if (bytes.subarray(0, 8).equals(CFB_MAGIC)) {
-    throw new WorkbookReadError('File is not a zip file (OLE2/CFB container: a password-protected workbook or a legacy .xls)');
+    throw new WorkbookReadError(
+      'File is not a zip file (OLE2/CFB container: a password-protected workbook or a legacy .xls)',
+    );
   }
   try {
     return new OoxmlPackage(new ZipArchive(bytes));

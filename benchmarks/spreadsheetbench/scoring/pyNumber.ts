@@ -108,7 +108,12 @@ export function pyIntAsFloat(s: string): number | undefined {
 
 /** Python `str.isdigit()` for one character (decimal digits plus superscripts and other Numeric_Type=Digit chars). */
 export function pyIsDigit(ch: string): boolean {
-  return DECIMAL_DIGIT.test(ch) || /[\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u2080-\u2089\u2460-\u2468\u2474-\u247c\u2488-\u2490\u24ea\u24f5-\u24fd\u24ff\u2776-\u277e\u2780-\u2788\u278a-\u2792\u1369-\u1371\u19da]/u.test(ch);
+  return (
+    DECIMAL_DIGIT.test(ch) ||
+    /[\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u2080-\u2089\u2460-\u2468\u2474-\u247c\u2488-\u2490\u24ea\u24f5-\u24fd\u24ff\u2776-\u277e\u2780-\u2788\u278a-\u2792\u1369-\u1371\u19da]/u.test(
+      ch,
+    )
+  );
 }
 
 /** Python `int(s)` on the digit string collected by the official range parser; throws like Python on failure. */

@@ -55,10 +55,13 @@ export async function scoreTask(input: ScoreTaskInput): Promise<ScoredTask> {
     const answerPath = file?.answerPath ?? answerPathFor(input.datasetDir, input.task, n);
     const testCase = { index: n, answerPath, answerPosition: input.task.answer_position, mode: input.mode };
     const diff: TestCaseCells = await diffTestCase({ ...testCase, outputPath: input.outputPathFor(n) });
-    if (input.withFloor && file) diff.inputPasses = (await evaluateTestCase({ ...testCase, outputPath: file.inputPath })).pass;
+    if (input.withFloor && file)
+      diff.inputPasses = (await evaluateTestCase({ ...testCase, outputPath: file.inputPath })).pass;
     if (!file) diff.unreachable = `the dataset has no test case ${n} (no input workbook): it always scores 0`;
     cells.push(diff);
   }
-  const verdicts = cells.map(({ index, pass, reason }): TestCaseVerdict => (reason === undefined ? { index, pass } : { index, pass, reason }));
+  const verdicts = cells.map(({ index, pass, reason }): TestCaseVerdict =>
+    reason === undefined ? { index, pass } : { index, pass, reason },
+  );
   return { official: officialScore(input.task, verdicts), verdicts, cells };
 }

@@ -1,8 +1,14 @@
 /** Means over tasks of soft and hard restriction, overall and per instruction type (how papers report them). */
 import type { OfficialTaskScore } from './types';
 
-export interface ScoreGroup { tasks: number; soft: number; hard: number }
-export interface ScoreSummary extends ScoreGroup { byType: Record<string, ScoreGroup> }
+export interface ScoreGroup {
+  tasks: number;
+  soft: number;
+  hard: number;
+}
+export interface ScoreSummary extends ScoreGroup {
+  byType: Record<string, ScoreGroup>;
+}
 
 function group(results: OfficialTaskScore[]): ScoreGroup {
   const n = results.length;

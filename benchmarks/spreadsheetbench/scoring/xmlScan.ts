@@ -10,23 +10,29 @@ const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"'
 export function decodeXmlText(raw: string): string {
   const s = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw;
   if (!s.includes('&') && !s.includes('<![CDATA[')) return s;
-  return s
-    .replace(/<!\[CDATA\[([\s\S]*?)\]\]>|&(#x[0-9a-fA-F]+|#\d+|lt|gt|amp|quot|apos);/g, (m, cdata: string | undefined, ent: string | undefined) => {
+  return s.replace(
+    /<!\[CDATA\[([\s\S]*?)\]\]>|&(#x[0-9a-fA-F]+|#\d+|lt|gt|amp|quot|apos);/g,
+    (m, cdata: string | undefined, ent: string | undefined) => {
       if (cdata !== undefined) return cdata;
       if (ent!.startsWith('#x')) return String.fromCodePoint(parseInt(ent!.slice(2), 16));
       if (ent!.startsWith('#')) return String.fromCodePoint(parseInt(ent!.slice(1), 10));
       return ENTITIES[ent!] ?? m;
-    });
+    },
+  );
 }
 
 /** Attributes of a start tag's attribute text; prefixes dropped (`r:id` → `id`). */
 export function attributesOf(text: string): Record<string, string> {
   const attrs: Record<string, string> = {};
-  for (const m of text.matchAll(/(?:[\w.-]+:)?([\w.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) attrs[m[1]] = decodeXmlText(m[2] ?? m[3]);
+  for (const m of text.matchAll(/(?:[\w.-]+:)?([\w.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g))
+    attrs[m[1]] = decodeXmlText(m[2] ?? m[3]);
   return attrs;
 }
 
-export interface ScannedElement { attrs: string; body: string | undefined }
+export interface ScannedElement {
+  attrs: string;
+  body: string | undefined;
+}
 
 /** Every `<name ...>body</name>` or `<name .../>` element (optionally namespace-prefixed), not nested in itself. */
 const elementPatterns = new Map<string, RegExp>();
@@ -56,10 +62,13 @@ export function richTextContent(body: string | undefined): string {
   if (!body) return '';
   const withoutPhonetic = body.replace(/<(?:[\w.-]+:)?rPh\b[\s\S]*?<\/(?:[\w.-]+:)?rPh>/g, '');
   let runs = '';
-  const plainPart = withoutPhonetic.replace(/<(?:[\w.-]+:)?r(?:\s[^>]*)?>([\s\S]*?)<\/(?:[\w.-]+:)?r>/g, (_m, run: string) => {
-    runs += childText(run, 't') ?? '';
-    return '';
-  });
+  const plainPart = withoutPhonetic.replace(
+    /<(?:[\w.-]+:)?r(?:\s[^>]*)?>([\s\S]*?)<\/(?:[\w.-]+:)?r>/g,
+    (_m, run: string) => {
+      runs += childText(run, 't') ?? '';
+      return '';
+    },
+  );
   return (childText(plainPart, 't') ?? '') + runs;
 }
 

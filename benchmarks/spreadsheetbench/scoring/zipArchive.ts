@@ -12,7 +12,11 @@ export class ZipFormatError extends Error {
   }
 }
 
-interface Entry { method: number; compressedSize: number; localHeaderOffset: number }
+interface Entry {
+  method: number;
+  compressedSize: number;
+  localHeaderOffset: number;
+}
 
 const EOCD_SIGNATURE = 0x06054b50;
 const CENTRAL_SIGNATURE = 0x02014b50;
@@ -33,7 +37,8 @@ export class ZipArchive {
     let offset = buf.readUInt32LE(eocd + 16);
     if (offset === 0xffffffff || count === 0xffff) throw new ZipFormatError('ZIP64 archives are not supported');
     for (let i = 0; i < count; i++) {
-      if (offset + 46 > buf.length || buf.readUInt32LE(offset) !== CENTRAL_SIGNATURE) throw new ZipFormatError('corrupt zip central directory');
+      if (offset + 46 > buf.length || buf.readUInt32LE(offset) !== CENTRAL_SIGNATURE)
+        throw new ZipFormatError('corrupt zip central directory');
       const nameLength = buf.readUInt16LE(offset + 28);
       const name = buf.toString('utf8', offset + 46, offset + 46 + nameLength);
       this.entries.set(name, {
@@ -53,7 +58,8 @@ export class ZipArchive {
     const entry = this.entries.get(name);
     if (!entry) return undefined;
     const at = entry.localHeaderOffset;
-    if (at + 30 > this.buf.length || this.buf.readUInt32LE(at) !== LOCAL_SIGNATURE) throw new ZipFormatError(`corrupt zip entry ${name}`);
+    if (at + 30 > this.buf.length || this.buf.readUInt32LE(at) !== LOCAL_SIGNATURE)
+      throw new ZipFormatError(`corrupt zip entry ${name}`);
     const start = at + 30 + this.buf.readUInt16LE(at + 26) + this.buf.readUInt16LE(at + 28);
     const data = this.buf.subarray(start, start + entry.compressedSize);
     if (entry.method === 0) return data.toString('utf8');

@@ -29,7 +29,11 @@ export async function analysisTaskV1toV3(input: TaskWorkflowInput): Promise<Task
     else {
       stage('conversation');
       const child = await startChild(conversation, { workflowId: prepared.workflowId, args: [prepared.conversation] });
-      const { turnId } = await bookkeeping.sendAnalysisRequest({ taskId: input.taskId, workflowId: prepared.workflowId, message: prepared.message });
+      const { turnId } = await bookkeeping.sendAnalysisRequest({
+        taskId: input.taskId,
+        workflowId: prepared.workflowId,
+        message: prepared.message,
+      });
       const ended = child.result();
       await untilTurnEnds(waiting.awaitAnalysisTurn({ dir: prepared.conversation.dir, turnId }), ended);
       await child.signal(closeConversationSignal);

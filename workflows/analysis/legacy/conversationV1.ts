@@ -1,4 +1,9 @@
-import type { ConversationState, ConversationWorkflowInput, Pattern, TurnSummary } from '../../../contracts/conversation';
+import type {
+  ConversationState,
+  ConversationWorkflowInput,
+  Pattern,
+  TurnSummary,
+} from '../../../contracts/conversation';
 import { choosePattern, converse } from '../conversationLoop';
 import { PATTERN_RUNNERS, type AnswerRef, type Turn } from '../patterns';
 

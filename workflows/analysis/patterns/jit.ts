@@ -6,7 +6,10 @@ import type { AnswerRef, Turn } from './turn';
 export async function classify(turn: Turn): Promise<{ pattern: Exclude<Pattern, 'auto'>; note: string }> {
   const reply = await turn.agent('classifier').step('classify', { instruction: CLASSIFY_INSTRUCTION });
   const { pattern, recognised } = parseClassification(reply.text);
-  return { pattern, note: recognised ? `Chose pattern ${pattern}.` : `The classification named no known pattern; using ${pattern}.` };
+  return {
+    pattern,
+    note: recognised ? `Chose pattern ${pattern}.` : `The classification named no known pattern; using ${pattern}.`,
+  };
 }
 
 export type PatternRunner = (turn: Turn) => Promise<AnswerRef>;

@@ -12,7 +12,9 @@ export async function reviseUngrounded(turn: Turn, answer: AnswerRef): Promise<A
   const check = await bookkeeping.conversationCheckGrounding({ ...turn.ref, answer });
   if (!check.ungrounded.length) return answer;
   try {
-    const revised = await actUntilAnswer(turn.continueAgent(answer), { instruction: reviseNumbersInstruction(check.ungrounded) });
+    const revised = await actUntilAnswer(turn.continueAgent(answer), {
+      instruction: reviseNumbersInstruction(check.ungrounded),
+    });
     return { ...revised, prefix: answer.prefix };
   } catch (err) {
     if (err instanceof TurnStop) return answer;

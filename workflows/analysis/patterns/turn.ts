@@ -7,7 +7,10 @@ import type { ConversationSettings } from '../../../contracts/conversation';
 
 /** Why a turn stopped early: the message shown in the conversation. */
 export class TurnStop extends Error {
-  constructor(message: string, readonly where: 'budget' | 'tool' | 'model') {
+  constructor(
+    message: string,
+    readonly where: 'budget' | 'tool' | 'model',
+  ) {
     super(message);
   }
 }
@@ -57,10 +60,14 @@ export class Turn {
   reserveStep(): { stepId: string; index: number } {
     const s = this.settings;
     const usage = addUsage(this.before.usage, this.usage);
-    if (this.steps >= s.maxStepsPerTurn) throw new TurnStop(`stopped after ${this.steps} model steps (the per-turn limit)`, 'budget');
-    if (s.budgetSteps !== undefined && this.before.steps + this.steps >= s.budgetSteps) throw new TurnStop(`conversation step budget of ${s.budgetSteps} used up`, 'budget');
-    if (s.budgetTokens !== undefined && usage.inputTokens + usage.outputTokens >= s.budgetTokens) throw new TurnStop(`conversation token budget of ${s.budgetTokens} used up`, 'budget');
-    if (s.budgetUsd !== undefined && usage.costUsd >= s.budgetUsd) throw new TurnStop(`conversation budget of $${s.budgetUsd} used up`, 'budget');
+    if (this.steps >= s.maxStepsPerTurn)
+      throw new TurnStop(`stopped after ${this.steps} model steps (the per-turn limit)`, 'budget');
+    if (s.budgetSteps !== undefined && this.before.steps + this.steps >= s.budgetSteps)
+      throw new TurnStop(`conversation step budget of ${s.budgetSteps} used up`, 'budget');
+    if (s.budgetTokens !== undefined && usage.inputTokens + usage.outputTokens >= s.budgetTokens)
+      throw new TurnStop(`conversation token budget of ${s.budgetTokens} used up`, 'budget');
+    if (s.budgetUsd !== undefined && usage.costUsd >= s.budgetUsd)
+      throw new TurnStop(`conversation budget of $${s.budgetUsd} used up`, 'budget');
     this.steps++;
     const index = this.nextIndex++;
     return { stepId: `${this.ref.turnId}-s${index}`, index };
@@ -78,13 +85,20 @@ export class Agent {
   lastText = '';
   private failures = new Map<string, number>();
 
-  constructor(readonly turn: Turn, readonly name: string) {}
+  constructor(
+    readonly turn: Turn,
+    readonly name: string,
+  ) {}
 
   /** A model step; the first one seeds the transcript with the system prompt (plus history) and the user's request. */
-  async step(kind: 'act' | StepKind, opts: { instruction?: string; tools?: 'auto' | 'required' | 'none' } = {}): Promise<ModelStepResult> {
+  async step(
+    kind: 'act' | StepKind,
+    opts: { instruction?: string; tools?: 'auto' | 'required' | 'none' } = {},
+  ): Promise<ModelStepResult> {
     const { stepId, index } = this.turn.reserveStep();
     const add: Array<{ role: 'system' | 'user'; text: string; withHistory?: boolean }> = [];
-    if (this.length === 0) add.push({ role: 'system', text: SYSTEM_PROMPT, withHistory: true }, { role: 'user', text: this.turn.text });
+    if (this.length === 0)
+      add.push({ role: 'system', text: SYSTEM_PROMPT, withHistory: true }, { role: 'user', text: this.turn.text });
     if (opts.instruction) add.push({ role: 'user', text: opts.instruction });
     const result = await model.conversationModelStep({
       ...this.turn.ref,
@@ -109,7 +123,14 @@ export class Agent {
     const replyIndex = this.length - 1;
     const results: ToolStepResult[] = [];
     for (const call of reply.toolCalls) {
-      const result = await tools.conversationToolCall({ ...this.turn.ref, agent: this.name, stepId: reply.stepId, callId: call.callId, replyIndex, toolIndex: this.length });
+      const result = await tools.conversationToolCall({
+        ...this.turn.ref,
+        agent: this.name,
+        stepId: reply.stepId,
+        callId: call.callId,
+        replyIndex,
+        toolIndex: this.length,
+      });
       this.length++;
       this.turn.toolCalls++;
       results.push(result);
@@ -127,7 +148,10 @@ export class Agent {
     const n = (this.failures.get(result.signature) ?? 0) + 1;
     this.failures.set(result.signature, n);
     if (n >= this.turn.settings.maxRepeatedFailures) {
-      throw new TurnStop(`stopped: the model made the same failing ${tool} call ${n} times (last error: ${result.error ?? 'unknown'})`, 'tool');
+      throw new TurnStop(
+        `stopped: the model made the same failing ${tool} call ${n} times (last error: ${result.error ?? 'unknown'})`,
+        'tool',
+      );
     }
   }
 }

@@ -16,7 +16,11 @@ export async function benchmarkRunV1toV7(input: RunWorkflowInput): Promise<RunPr
   return runToCompletion(input, run, () => runTasks(input, run, completions));
 }
 
-async function runTasks(input: RunWorkflowInput, run: RunControl, completions: TaskCompletions | undefined): Promise<void> {
+async function runTasks(
+  input: RunWorkflowInput,
+  run: RunControl,
+  completions: TaskCompletions | undefined,
+): Promise<void> {
   const ids = new TaskIdPages(input);
   const { state, inFlight } = run;
   for (;;) {
@@ -31,14 +35,20 @@ async function runTasks(input: RunWorkflowInput, run: RunControl, completions: T
       run.pause('budget reached: raise it with `sheetbench budget`');
       continue;
     }
-    const room = patched('batched-child-starts') ? Math.min(input.concurrency - inFlight.size, input.taskCount - state.nextIndex) : 1;
+    const room = patched('batched-child-starts')
+      ? Math.min(input.concurrency - inFlight.size, input.taskCount - state.nextIndex)
+      : 1;
     const batch = await ids.slice(state.nextIndex, room);
     for (const taskId of batch) inFlight.add(taskId);
     state.nextIndex += batch.length;
     await Promise.all(
       batch.map(async (taskId) => {
         const byName = patched('task-workflow-by-name');
-        const how = { workflowType: byName && input.taskWorkflow ? input.taskWorkflow : 'spreadsheetTask', benchmark: (byName && input.benchmark) || 'spreadsheetbench', reportByCompletion: completions !== undefined };
+        const how = {
+          workflowType: byName && input.taskWorkflow ? input.taskWorkflow : 'spreadsheetTask',
+          benchmark: (byName && input.benchmark) || 'spreadsheetbench',
+          reportByCompletion: completions !== undefined,
+        };
         const child = await startTask(input, taskId, run, how);
         completions?.watch(taskId, child);
       }),

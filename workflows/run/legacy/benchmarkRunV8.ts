@@ -20,7 +20,11 @@ export async function benchmarkRunV1toV8(input: RunWorkflowInput): Promise<RunPr
 async function runTasks(input: RunWorkflowInput, run: RunControl, completions: TaskCompletions): Promise<void> {
   const ids = new TaskIdPages(input);
   const { state, inFlight } = run;
-  const how = { workflowType: input.taskWorkflow ?? 'spreadsheetTask', benchmark: input.benchmark || 'spreadsheetbench', reportByCompletion: true };
+  const how = {
+    workflowType: input.taskWorkflow ?? 'spreadsheetTask',
+    benchmark: input.benchmark || 'spreadsheetbench',
+    reportByCompletion: true,
+  };
   for (;;) {
     const more = await awaitWindow(input, run);
     if (workflowInfo().continueAsNewSuggested) {
@@ -33,7 +37,10 @@ async function runTasks(input: RunWorkflowInput, run: RunControl, completions: T
       run.pause('budget reached: raise it with `sheetbench budget`');
       continue;
     }
-    const batch = await ids.slice(state.nextIndex, Math.min(input.concurrency - inFlight.size, input.taskCount - state.nextIndex));
+    const batch = await ids.slice(
+      state.nextIndex,
+      Math.min(input.concurrency - inFlight.size, input.taskCount - state.nextIndex),
+    );
     for (const taskId of batch) inFlight.add(taskId);
     state.nextIndex += batch.length;
     await Promise.all(batch.map(async (taskId) => completions.watch(taskId, await startTask(input, taskId, run, how))));

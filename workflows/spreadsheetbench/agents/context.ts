@@ -36,7 +36,14 @@ export function createAgentContext(
     },
     executeInSession: (conversation, round, code, label) => {
       sessionUse.opened = true;
-      return sessions.executeInSession({ runDir: input.runDir, taskId: input.taskId, conversation, round, code, label });
+      return sessions.executeInSession({
+        runDir: input.runDir,
+        taskId: input.taskId,
+        conversation,
+        round,
+        code,
+        label,
+      });
     },
     charge: (usage, costUsd) => ledger.charge(record, usage, costUsd),
     note: setNote,
@@ -57,9 +64,12 @@ export function createAgentContext(
     maxTurns: settings.maxTurns,
     settings,
     inStage: withStage,
-    callModel: (stage, conversation, turn, user) => withStage(stage, (tools) => tools.callModel(conversation, turn, user)),
+    callModel: (stage, conversation, turn, user) =>
+      withStage(stage, (tools) => tools.callModel(conversation, turn, user)),
     execute: (stage, testCase, code, label) =>
-      inStage(ledger, stage, () => execution.executeSolution({ runDir: input.runDir, taskId: input.taskId, testCase, code, label })),
+      inStage(ledger, stage, () =>
+        execution.executeSolution({ runDir: input.runDir, taskId: input.taskId, testCase, code, label }),
+      ),
   };
 }
 

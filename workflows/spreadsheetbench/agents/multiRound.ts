@@ -17,7 +17,11 @@ export function multiRoundAgent(prompt: OfficialPromptKind): Agent {
     for (let round = 0; round < ctx.settings.maxTurns && !produced; round++) {
       const label = `round-${round + 1}`;
       await ctx.inStage(label, async (tools) => {
-        const reply = await tools.callModel('main', 2 * round, round === 0 ? { officialPrompt: prompt } : { text: lastFeedback ?? '' });
+        const reply = await tools.callModel(
+          'main',
+          2 * round,
+          round === 0 ? { officialPrompt: prompt } : { text: lastFeedback ?? '' },
+        );
         solution = extractPythonCode(reply.text);
         const problem = replyProblem(reply.text, reply.finishReason);
         lastProblem = problem;

@@ -1,8 +1,20 @@
 import { ActivityFailure } from '@temporalio/workflow';
 import type { CopilotAskInput } from '../../../activities/spreadsheetbench/sheetcopilot';
 import { pathVariablesPrelude } from '../../../benchmarks/spreadsheetbench/agents/pathPrelude';
-import { executionSucceeded, failureText, noCodeExecution, summarizeExecution, type ExecutionOutcome } from '../../../benchmarks/spreadsheetbench/agents/sheetcopilot/executionText';
-import type { CopilotStageName, Exchange, FinalOutput, ReviseOutput, StageOutput } from '../../../benchmarks/spreadsheetbench/agents/sheetcopilot/stages';
+import {
+  executionSucceeded,
+  failureText,
+  noCodeExecution,
+  summarizeExecution,
+  type ExecutionOutcome,
+} from '../../../benchmarks/spreadsheetbench/agents/sheetcopilot/executionText';
+import type {
+  CopilotStageName,
+  Exchange,
+  FinalOutput,
+  ReviseOutput,
+  StageOutput,
+} from '../../../benchmarks/spreadsheetbench/agents/sheetcopilot/stages';
 import { execution, recalcOn } from '../activities';
 import type { Agent, AgentContext, StageTools } from './agent';
 import { copilot } from '../activities';
@@ -24,15 +36,19 @@ export const sheetCopilotAgent: Agent = async (ctx) => {
   const implement = await stage(ctx, 'implement', () => ask(ctx, { stage: 'implement' }));
   const prelude = pathVariablesPrelude(observe.paths);
   const validate = await stage(ctx, 'validate', () => validateOnFirstCase(ctx, implement, prelude));
-  let code = validate.passed ? implement.code : validate.correctedCode ?? implement.code;
+  let code = validate.passed ? implement.code : (validate.correctedCode ?? implement.code);
   const finals: FinalOutput[] = [];
   for (const testCase of ctx.prepared.testCases) {
-    const final = await ctx.inStage(`final-tc${testCase}`, (tools) => finalOnTestCase(ctx, tools, testCase, code, prelude));
+    const final = await ctx.inStage(`final-tc${testCase}`, (tools) =>
+      finalOnTestCase(ctx, tools, testCase, code, prelude),
+    );
     finals.push(final);
     const last = final.attempts[final.attempts.length - 1];
     if (final.success) code = last.code;
   }
-  const failed = finals.filter((f) => !f.success).map((f) => `tc${f.testCase}: ${f.attempts[f.attempts.length - 1].stopReason ?? 'failed'}`);
+  const failed = finals
+    .filter((f) => !f.success)
+    .map((f) => `tc${f.testCase}: ${f.attempts[f.attempts.length - 1].stopReason ?? 'failed'}`);
   return {
     solution: code,
     conversation: 'copilot-implement',
@@ -51,7 +67,11 @@ function giveUp(problem: string) {
 }
 
 /** A stage run fresh, or (before `fromStage`) read back from its record: no LLM call, no execution. */
-async function stage<N extends Exclude<CopilotStageName, 'final'>>(ctx: AgentContext, name: N, run: (tools: StageTools) => Promise<StageOutput<N>>): Promise<StageOutput<N>> {
+async function stage<N extends Exclude<CopilotStageName, 'final'>>(
+  ctx: AgentContext,
+  name: N,
+  run: (tools: StageTools) => Promise<StageOutput<N>>,
+): Promise<StageOutput<N>> {
   const k = ['observe', 'understand', 'plan', 'implement', 'validate'].indexOf(name) + 1;
   return ctx.inStage(name, async (tools) => {
     if (k < (ctx.input.fromStage ?? 1)) {
@@ -70,7 +90,12 @@ async function stage<N extends Exclude<CopilotStageName, 'final'>>(ctx: AgentCon
 type AskStage = Exclude<CopilotAskInput['stage'], 'validate' | 'revise'>;
 
 function ask<S extends AskStage>(ctx: AgentContext, what: { stage: S }): Promise<StageOutput<S>> {
-  return copilot.copilotAsk({ ...taskRef(ctx), stage: what.stage as AskStage, callKey: callKey(ctx, what.stage), promptDir: ctx.input.promptDir }) as Promise<StageOutput<S>>;
+  return copilot.copilotAsk({
+    ...taskRef(ctx),
+    stage: what.stage as AskStage,
+    callKey: callKey(ctx, what.stage),
+    promptDir: ctx.input.promptDir,
+  }) as Promise<StageOutput<S>>;
 }
 
 function callKey(ctx: AgentContext, name: string): string {
@@ -78,13 +103,19 @@ function callKey(ctx: AgentContext, name: string): string {
 }
 
 /** Stage 5: execute on test case 1, recalculate a copy for real, read the answer cells, then ask pass/correct. */
-async function validateOnFirstCase(ctx: AgentContext, implement: StageOutput<'implement'>, prelude: string): Promise<StageOutput<'validate'>> {
+async function validateOnFirstCase(
+  ctx: AgentContext,
+  implement: StageOutput<'implement'>,
+  prelude: string,
+): Promise<StageOutput<'validate'>> {
   const ran = await runCode(ctx, 1, implement.code, prelude, 'validate-tc1', implement.exchange.problem);
   let inspection = null;
   if (executionSucceeded(ran)) {
     const { path } = await copilot.copilotValidationCopy(taskRef(ctx));
     if (path) {
-      const recalculated = ctx.input.recalcTaskQueue ? (await recalcOn(ctx.input.recalcTaskQueue).recalcWorkbook({ path })).ok : false;
+      const recalculated = ctx.input.recalcTaskQueue
+        ? (await recalcOn(ctx.input.recalcTaskQueue).recalcWorkbook({ path })).ok
+        : false;
       inspection = await copilot.copilotInspect({ ...taskRef(ctx), path, recalculated });
     }
   }
@@ -98,17 +129,38 @@ async function validateOnFirstCase(ctx: AgentContext, implement: StageOutput<'im
     inspection,
   })) as StageOutput<'validate'>;
   const flags = inspection?.flags.map((f) => f.kind) ?? [];
-  return { ...output, exchange: { ...output.exchange, problem: output.exchange.problem ?? (output.passed ? undefined : `validation failed${flags.length ? ` (${flags.join(', ')})` : ''}`) } };
+  return {
+    ...output,
+    exchange: {
+      ...output.exchange,
+      problem:
+        output.exchange.problem ??
+        (output.passed ? undefined : `validation failed${flags.length ? ` (${flags.join(', ')})` : ''}`),
+    },
+  };
 }
 
-async function runCode(ctx: AgentContext, testCase: number, code: string, prelude: string, label: string, whyNoCode?: string): Promise<ExecutionOutcome> {
+async function runCode(
+  ctx: AgentContext,
+  testCase: number,
+  code: string,
+  prelude: string,
+  label: string,
+  whyNoCode?: string,
+): Promise<ExecutionOutcome> {
   if (!code.trim()) return noCodeExecution(whyNoCode ?? 'empty code');
   const result = await execution.executeSolution({ ...taskRef(ctx), testCase, code: prelude + code, label });
   return summarizeExecution(result);
 }
 
 /** Stage 6 on one test case: execute; on failure ask for a revision, until success or the revision budget ends. */
-async function finalOnTestCase(ctx: AgentContext, tools: StageTools, testCase: number, startCode: string, prelude: string): Promise<FinalOutput> {
+async function finalOnTestCase(
+  ctx: AgentContext,
+  tools: StageTools,
+  testCase: number,
+  startCode: string,
+  prelude: string,
+): Promise<FinalOutput> {
   const attempts: Attempt[] = [];
   let code = startCode;
   let ran = await runCode(ctx, testCase, code, prelude, `final-tc${testCase}`);
@@ -141,7 +193,10 @@ function addReason(attempt: Attempt, reason: string): void {
 }
 
 /** A revision reply, or why there is none (the LLM call itself failed after its retries: the budget ends here). */
-async function reviseOrWhy(ctx: AgentContext, what: { testCase: number; revision: number; code: string; error: string }) {
+async function reviseOrWhy(
+  ctx: AgentContext,
+  what: { testCase: number; revision: number; code: string; error: string },
+) {
   try {
     return (await copilot.copilotAsk({
       ...taskRef(ctx),
@@ -151,7 +206,8 @@ async function reviseOrWhy(ctx: AgentContext, what: { testCase: number; revision
       promptDir: ctx.input.promptDir,
     })) as ReviseOutput;
   } catch (err) {
-    if (err instanceof ActivityFailure) return `revision ${what.revision} request failed: ${err.cause?.message ?? err.message}`;
+    if (err instanceof ActivityFailure)
+      return `revision ${what.revision} request failed: ${err.cause?.message ?? err.message}`;
     throw err;
   }
 }

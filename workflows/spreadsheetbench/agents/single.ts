@@ -9,6 +9,11 @@ export const singleAgent: Agent = async (ctx) => {
     solution,
     conversation: 'main',
     executedTestCases: [],
-    problem: reply.finishReason === 'length' ? 'reply truncated (finish_reason: length)' : solution.trim() ? undefined : 'reply has no code',
+    problem:
+      reply.finishReason === 'length'
+        ? 'reply truncated (finish_reason: length)'
+        : solution.trim()
+          ? undefined
+          : 'reply has no code',
   };
 };

@@ -8,7 +8,15 @@ import { classifyFailure } from '../../run/taskFailure';
 import { bookkeeping, cleanup, execution, localBookkeeping, recalcOn } from '../activities';
 import type { AgentOutcome } from '../agents/agent';
 import type { InStage, SessionUse } from '../agents/context';
-import { beginTask, doneSummary, recordCancelled, runAgent, runRemainingTestCases, stageRunner, taskResult } from '../taskSteps';
+import {
+  beginTask,
+  doneSummary,
+  recordCancelled,
+  runAgent,
+  runRemainingTestCases,
+  stageRunner,
+  taskResult,
+} from '../taskSteps';
 import type { StageLedger } from '../stageLedger';
 import { TaskPaths } from './taskPaths';
 
@@ -21,7 +29,9 @@ export async function spreadsheetTaskV1toV7(input: TaskWorkflowInput): Promise<T
   const paths = new TaskPaths();
   const { report, ledger, budget, startedAt, task } = beginTask(input);
   const inStage = stageRunner((previous, stage) =>
-    paths.v6 ? previous !== stage && !['prepare', 'score'].includes(stage) : previous !== stage || !paths.uses('stage-upsert-on-change'),
+    paths.v6
+      ? previous !== stage && !['prepare', 'score'].includes(stage)
+      : previous !== stage || !paths.uses('stage-upsert-on-change'),
   );
 
   let failure: TaskResult['failure'];
@@ -38,7 +48,9 @@ export async function spreadsheetTaskV1toV7(input: TaskWorkflowInput): Promise<T
     failure = classifyFailure(err);
   }
   if (prepared && input.recalcTaskQueue) await recalcOutputs(input, prepared, ledger, paths, inStage);
-  const score = await inStage(ledger, 'score', () => (paths.uses('local-scoring') ? localBookkeeping : bookkeeping).scoreTask(task));
+  const score = await inStage(ledger, 'score', () =>
+    (paths.uses('local-scoring') ? localBookkeeping : bookkeeping).scoreTask(task),
+  );
   const result = taskResult(input, prepared, score, failure, ledger, startedAt);
   await bookkeepingCall(paths).recordTaskResult({
     runDir: input.runDir,
@@ -59,26 +71,53 @@ function bookkeepingCall(paths: TaskPaths): typeof bookkeeping {
   return paths.uses('local-bookkeeping') ? localBookkeeping : bookkeeping;
 }
 
-async function runOnTestCases(input: TaskWorkflowInput, prepared: PreparedTask, outcome: AgentOutcome, ledger: StageLedger, paths: TaskPaths, inStage: InStage): Promise<string | undefined> {
+async function runOnTestCases(
+  input: TaskWorkflowInput,
+  prepared: PreparedTask,
+  outcome: AgentOutcome,
+  ledger: StageLedger,
+  paths: TaskPaths,
+  inStage: InStage,
+): Promise<string | undefined> {
   let firstFeedback = outcome.lastFeedback;
   if (!outcome.solution.trim()) return firstFeedback;
   if (paths.uses('test-cases-in-one-activity')) return runRemainingTestCases(input, prepared, outcome, ledger, inStage);
   for (const testCase of prepared.testCases) {
     if (outcome.executedTestCases.includes(testCase)) continue;
     const result = await inStage(ledger, 'execute', () =>
-      execution.executeSolution({ runDir: input.runDir, taskId: input.taskId, testCase, code: outcome.solution, label: `final-tc${testCase}` }),
+      execution.executeSolution({
+        runDir: input.runDir,
+        taskId: input.taskId,
+        testCase,
+        code: outcome.solution,
+        label: `final-tc${testCase}`,
+      }),
     );
     if (testCase === 1 && firstFeedback === undefined) firstFeedback = result.feedback;
   }
   return firstFeedback;
 }
 
-async function recalcOutputs(input: TaskWorkflowInput, prepared: PreparedTask, ledger: StageLedger, paths: TaskPaths, inStage: InStage): Promise<void> {
-  const outputPaths = paths.v6 && prepared.outputPaths
-    ? prepared.outputPaths
-    : (await bookkeepingCall(paths).outputPaths({ runDir: input.runDir, taskId: input.taskId, testCases: prepared.testCases })).outputPaths;
+async function recalcOutputs(
+  input: TaskWorkflowInput,
+  prepared: PreparedTask,
+  ledger: StageLedger,
+  paths: TaskPaths,
+  inStage: InStage,
+): Promise<void> {
+  const outputPaths =
+    paths.v6 && prepared.outputPaths
+      ? prepared.outputPaths
+      : (
+          await bookkeepingCall(paths).outputPaths({
+            runDir: input.runDir,
+            taskId: input.taskId,
+            testCases: prepared.testCases,
+          })
+        ).outputPaths;
   await inStage(ledger, 'recalc', async () => {
-    if (paths.uses('recalc-in-one-activity')) return void (await recalcOn(input.recalcTaskQueue!, outputPaths.length).recalcWorkbooks({ paths: outputPaths }));
+    if (paths.uses('recalc-in-one-activity'))
+      return void (await recalcOn(input.recalcTaskQueue!, outputPaths.length).recalcWorkbooks({ paths: outputPaths }));
     const { recalcWorkbook } = recalcOn(input.recalcTaskQueue!);
     for (const path of outputPaths) await recalcWorkbook({ path });
   });
@@ -86,5 +125,10 @@ async function recalcOutputs(input: TaskWorkflowInput, prepared: PreparedTask, l
 
 async function closeSessions(input: TaskWorkflowInput, paths: TaskPaths, used: SessionUse): Promise<void> {
   if (paths.v6 && !used.opened) return;
-  await CancellationScope.nonCancellable(() => (paths.uses('local-bookkeeping') ? localBookkeeping : cleanup).closeSessions({ runDir: input.runDir, taskId: input.taskId })).catch(() => undefined);
+  await CancellationScope.nonCancellable(() =>
+    (paths.uses('local-bookkeeping') ? localBookkeeping : cleanup).closeSessions({
+      runDir: input.runDir,
+      taskId: input.taskId,
+    }),
+  ).catch(() => undefined);
 }

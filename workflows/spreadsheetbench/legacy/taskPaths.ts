@@ -1,7 +1,12 @@
 import { patched } from '@temporalio/workflow';
 
 /** The patches a SpreadsheetBench task workflow took one at a time, before 'task-paths-v6' took them all at once. */
-export type TaskPatch = 'local-bookkeeping' | 'test-cases-in-one-activity' | 'recalc-in-one-activity' | 'local-scoring' | 'stage-upsert-on-change';
+export type TaskPatch =
+  | 'local-bookkeeping'
+  | 'test-cases-in-one-activity'
+  | 'recalc-in-one-activity'
+  | 'local-scoring'
+  | 'stage-upsert-on-change';
 
 /**
  * The code paths of one task workflow execution. A new execution records a single patch marker at its start and takes

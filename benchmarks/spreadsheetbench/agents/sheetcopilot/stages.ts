@@ -49,7 +49,11 @@ export const understandOutputSchema = z.object({
 
 export const planOutputSchema = z.object({ stage: z.literal('plan'), exchange: exchangeSchema });
 
-export const implementOutputSchema = z.object({ stage: z.literal('implement'), exchange: exchangeSchema, code: z.string() });
+export const implementOutputSchema = z.object({
+  stage: z.literal('implement'),
+  exchange: exchangeSchema,
+  code: z.string(),
+});
 
 export const executionSummarySchema = z.object({
   outputProduced: z.boolean(),

@@ -2,7 +2,15 @@ import { parseAnswerPosition } from '../../scoring/answerPosition';
 
 /** One answer_position piece as the stage-1 and stage-5 programs read it. */
 export type ProgramTarget =
-  | { raw: string; sheet: string | null; kind: 'cells'; colStart: number; colEnd: number; rowStart: number; rowEnd: number }
+  | {
+      raw: string;
+      sheet: string | null;
+      kind: 'cells';
+      colStart: number;
+      colEnd: number;
+      rowStart: number;
+      rowEnd: number;
+    }
   | { raw: string; sheet: string | null; kind: 'columns'; colStart: number; colEnd: number }
   | { raw: string; sheet: string | null; kind: 'error'; error: string };
 
