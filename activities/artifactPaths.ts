@@ -27,22 +27,22 @@ type Activity = (input: never) => Promise<unknown>;
 export function withArtifactPaths<A extends Record<string, Activity>>(activities: A, opts: ArtifactPathOptions): A {
   const wrapped: Record<string, Activity> = {};
   for (const [name, fn] of Object.entries(activities)) {
-    wrapped[name] = (async (input: unknown) => {
+    wrapped[name] = async (input: unknown) => {
       const local = await localInput(input, opts);
       return toPayloadOutput(await (fn as (i: unknown) => Promise<unknown>)(local), opts.root);
-    }) as Activity;
+    };
   }
   return wrapped as A;
 }
 
 async function localInput(input: unknown, opts: ArtifactPathOptions): Promise<unknown> {
   if (!isPlainObject(input)) return input;
-  const out: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+  const out: Record<string, unknown> = { ...input };
   for (const key of INPUT_DIRS) {
-    if (typeof out[key] === 'string') out[key] = await existingFolder(out[key] as string, 'run.json', opts);
+    if (typeof out[key] === 'string') out[key] = await existingFolder(out[key], 'run.json', opts);
   }
   for (const key of INPUT_FILES) {
-    if (typeof out[key] === 'string') out[key] = await fileInExistingFolder(out[key] as string, opts);
+    if (typeof out[key] === 'string') out[key] = await fileInExistingFolder(out[key], opts);
   }
   for (const key of INPUT_FILE_LISTS) {
     if (Array.isArray(out[key]))
@@ -53,7 +53,7 @@ async function localInput(input: unknown, opts: ArtifactPathOptions): Promise<un
 
 function toPayloadOutput(result: unknown, root: string | undefined): unknown {
   if (!root || !isPlainObject(result)) return result;
-  const out: Record<string, unknown> = { ...(result as Record<string, unknown>) };
+  const out: Record<string, unknown> = { ...result };
   for (const key of OUTPUT_FILE_LISTS) {
     if (Array.isArray(out[key])) out[key] = (out[key] as string[]).map((p) => toPayloadPath(p, root));
   }

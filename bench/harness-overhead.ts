@@ -103,7 +103,7 @@ async function main(): Promise<void> {
   try {
     const run = await startBenchmarkRun(env, { dataset: DEV20 });
     const loadAtStart = loadAverage();
-    const meter = new ProcessCpuMeter(env.temporal.server.pid!, env.llm.pid);
+    const meter = new ProcessCpuMeter(env.temporal.server.pid, env.llm.pid);
     meter.start();
     const t0 = Date.now();
     const final = await runToEnd(env, run);

@@ -51,10 +51,10 @@ async function twoHosts(env: E2EEnv, limits: object): Promise<number[]> {
         }),
     ),
   );
-  return outputs.flatMap((o) => JSON.parse(/CALL_MS (.*)/.exec(o)![1]!) as number[]);
+  return outputs.flatMap((o) => JSON.parse(/CALL_MS (.*)/.exec(o)![1]) as number[]);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const env = await startE2E(
   { rules: [], fallback: 'ok', latencyMs: Number(args.latency) },
@@ -76,7 +76,7 @@ try {
   console.log(
     `  max requests started per ${limited.windowMs} ms window: ${maxStartsPerWindow(starts, limited.windowMs)} (configured ${limited.requestsPerMinute})`,
   );
-  console.log(`  first → last request: ${starts.at(-1)! - starts[0]!} ms`);
+  console.log(`  first → last request: ${starts.at(-1)! - starts[0]} ms`);
 
   const before = env.llm.log.length;
   // Limits that never bind: what remains is the cost of asking the workflow for a permit and giving it back.

@@ -22,7 +22,7 @@ import { stripCachedValues, uncachedFormulaCount } from './recalc-strip-cache';
 import { DEV20 } from './recalc-files';
 
 const { values: args } = parseArgs({ options: { dataset: { type: 'string', default: DEV20 } } });
-const datasetDir = args.dataset!;
+const datasetDir = args.dataset;
 
 type Variant = 'stripped, no recalc' | 'stripped + recalc' | 'plain copy + recalc';
 const VARIANTS: Variant[] = ['stripped, no recalc', 'stripped + recalc', 'plain copy + recalc'];

@@ -146,7 +146,7 @@ async function main(): Promise<void> {
     const run = await startBenchmarkRun(env, { dataset: dataset.dir });
     const t0 = Date.now();
     const loadAtStart = loadAverage();
-    const meter = new ProcessCpuMeter(env.temporal.server.pid!, env.llm.pid);
+    const meter = new ProcessCpuMeter(env.temporal.server.pid, env.llm.pid);
     meter.start();
     let cpu0 = process.cpuUsage();
     let last = t0;
@@ -212,7 +212,7 @@ function devServerTuning(): DevServerConfig {
   return devServerConfigSchema.parse({
     eagerActivities: args.eager ? args.eager === 'true' : defaults.eagerActivities,
     sqlitePragmas: pragmas,
-    dynamicConfig: JSON.parse(args['dynamic-config']!),
+    dynamicConfig: JSON.parse(args['dynamic-config']),
   });
 }
 
@@ -391,7 +391,7 @@ async function slowTaskCensus(env: Env, runWorkflowId: string, executions: strin
     );
     for (const all of batch) {
       slow.push(...all.filter((s) => s.runMs > SLOW_WFT_MS).map((s) => ({ ...s, kind: 'task' as const })));
-      if (all.length) last.push(all[all.length - 1]!);
+      if (all.length) last.push(all[all.length - 1]);
     }
   }
   const lastTask = (handedOver: boolean) => {
@@ -450,7 +450,7 @@ async function slowTaskCensus(env: Env, runWorkflowId: string, executions: strin
     byKind: { run: slow.filter((s) => s.kind === 'run').length, task: slow.filter((s) => s.kind === 'task').length },
     byOutcome: outcomes,
     /** In those workflow tasks: mean ms of each local activity (where the time went). */
-    localActivityMsMean: Object.fromEntries(Object.entries(laMs).map(([k, v]) => [k, Math.round(v / laCount[k]!)])),
+    localActivityMsMean: Object.fromEntries(Object.entries(laMs).map(([k, v]) => [k, Math.round(v / laCount[k])])),
     /** Each task's last workflow task (scoring, records; and, for tasks handed over, the summary signalled to the run). */
     lastWorkflowTaskOfTasks: { handedOver: lastTask(true), others: lastTask(false) },
     /** Per continue-as-new: slow tasks that started within ±30 s of it. */

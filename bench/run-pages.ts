@@ -190,7 +190,7 @@ async function measure(page: Page, navigate: () => Promise<unknown>, done: Drawn
     done,
     { timeout: 120_000, polling: 20 },
   );
-  const ms = ((await drawn.jsonValue()) as number) - start;
+  const ms = (await drawn.jsonValue()) - start;
   await Promise.all(pending);
   page.off('response', onResponse);
   return { ms, ...m };
@@ -198,7 +198,7 @@ async function measure(page: Page, navigate: () => Promise<unknown>, done: Drawn
 
 function median(values: number[]): number {
   const v = [...values].sort((x, y) => x - y);
-  return v[Math.floor(v.length / 2)]!;
+  return v[Math.floor(v.length / 2)];
 }
 
 function report(label: string, ms: Measure[]): void {
@@ -270,7 +270,7 @@ async function generateRun(): Promise<void> {
       hard: soft === 1 ? 1 : 0,
       ...(failure ? { failure } : {}),
       llmCalls: 1,
-      usage: stages[1]!.usage,
+      usage: stages[1].usage,
       costUsd: 0.002,
       stages,
       reasons: cases.map((c) => (c ? null : 'Sheet1!B3: expected 4 got None')),

@@ -32,7 +32,7 @@ function exceljsValue(v: ExcelJS.CellValue): string | number | boolean | null {
   if (v === null || v === undefined) return null;
   if (typeof v === 'object') {
     if (v instanceof Date) return v.getTime() / 86400000 + 25569;
-    if ('result' in v) return exceljsValue((v as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
+    if ('result' in v) return exceljsValue((v as ExcelJS.CellFormulaValue).result);
     if ('richText' in v) return v.richText.map((r) => r.text).join('');
     if ('error' in v) return String(v.error);
     if ('text' in v) return String(v.text);

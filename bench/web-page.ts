@@ -111,7 +111,7 @@ function markRenders(turns: number): string {
 function report(label: string, ms: Measure[]): void {
   const med = (k: keyof Measure) => {
     const v = ms.map((x) => x[k]).sort((x, y) => x - y);
-    return v[Math.floor(v.length / 2)]!;
+    return v[Math.floor(v.length / 2)];
   };
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
   console.log(

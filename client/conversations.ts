@@ -225,7 +225,7 @@ export class ConversationService {
         return await this.temporal(() => this.handle(id).executeUpdate(sendMessageUpdate, { args: [message] }));
       } catch (err) {
         if (!(err instanceof WorkflowUpdateFailedError)) throw err;
-        const reason = (err.cause as Error | undefined)?.message ?? err.message;
+        const reason = err.cause?.message ?? err.message;
         const busyTurn = /turn (\S+) is still running/.exec(reason)?.[1];
         if (!busyTurn) throw new ConversationError('bad_input', reason);
         // The log says the turn ended but the workflow has not yet taken that in (e.g. a worker died right after the

@@ -30,7 +30,7 @@ export function loadConfig(
     llm: clean({ baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.SHEETBENCH_MODEL }),
     artifacts: clean({ root: env.SHEETBENCH_ARTIFACTS_ROOT }),
   };
-  const merged = mergeSections(mergeSections(fromFile as Overrides, fromEnv), overrides);
+  const merged = mergeSections(mergeSections(fromFile, fromEnv), overrides);
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
     throw new ConfigError(
@@ -48,5 +48,5 @@ function mergeSections(a: Overrides, b: Overrides): Overrides {
   const out: Record<string, unknown> = { ...a };
   for (const [k, v] of Object.entries(b))
     out[k] = { ...((a as Record<string, object>)[k] ?? {}), ...clean((v ?? {}) as Record<string, unknown>) };
-  return out as Overrides;
+  return out;
 }

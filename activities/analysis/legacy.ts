@@ -27,7 +27,7 @@ export const legacyRequestActivities = {
       if (!(err instanceof WorkflowUpdateFailedError)) throw err;
       // The conversation refused the message (e.g. longer than conversation.maxMessageChars): no retry changes that.
       throw new DatasetError(
-        `the conversation refused the request: ${(err.cause as Error | undefined)?.message ?? err.message}`,
+        `the conversation refused the request: ${err.cause?.message ?? err.message}`,
         input.taskId,
       );
     });

@@ -50,7 +50,7 @@ async function readStep(layout: ConversationLayout, name: string): Promise<Debug
   );
   const executions = toolCalls.map((c) => ({
     code: (c.args as { code?: unknown })?.code,
-    result: (c.result ?? {}) as { stdout?: unknown; stderr?: unknown },
+    result: (c.result ?? {}) as { stdout?: unknown; stderr?: unknown }, // eslint-disable-line @typescript-eslint/no-unnecessary-type-assertion -- widens {} to the fields read below
   }));
   const joined = (pick: (e: (typeof executions)[number]) => unknown) =>
     executions

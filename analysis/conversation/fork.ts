@@ -38,7 +38,7 @@ export async function copyForFork(from: ConversationLayout, to: ConversationLayo
     await appendFile(to.events, events.map((e, i) => `${JSON.stringify({ ...e, seq: i + 1 })}\n`).join(''));
   const turns = new Set(events.flatMap((e) => (e.turnId ? [e.turnId] : [])));
   // Debug records are named after their step (`t3-s0.json`, `t3-s0.tools/…`, `t3-grounding.json`): the turn comes first.
-  if (scope.debug) await copyTree(from.debug, to.debug, (rel) => turns.has(rel.split('-')[0]!), budget);
+  if (scope.debug) await copyTree(from.debug, to.debug, (rel) => turns.has(rel.split('-')[0]), budget);
   return Math.max(0, ...[...turns].map((t) => Number(t.slice(1)) || 0));
 }
 

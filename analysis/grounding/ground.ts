@@ -17,7 +17,7 @@ export function groundAnswer(answer: string, sources: SourceText[]): Omit<Ground
     const found = index.find(n);
     const base = { text: n.text, value: n.value, start: n.start, end: n.end };
     return found
-      ? { ...base, grounded: true, source: describeSource(sources[found.source]!, found.at) }
+      ? { ...base, grounded: true, source: describeSource(sources[found.source], found.at) }
       : { ...base, grounded: false };
   });
   const grounded = numbers.filter((n) => n.grounded).length;

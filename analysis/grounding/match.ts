@@ -37,12 +37,12 @@ export class NumberIndex {
     let best: Found | undefined;
     let bestScore = Number.POSITIVE_INFINITY;
     targets.forEach((target, i) => {
-      const tol = tolerances[i]!;
-      for (let k = this.lowerBound(target - tol); k < this.values.length && this.values[k]! <= target + tol; k++) {
-        const score = Math.abs(this.values[k]! - target) / (tol || 1);
-        const ref = this.refs[k]!;
+      const tol = tolerances[i];
+      for (let k = this.lowerBound(target - tol); k < this.values.length && this.values[k] <= target + tol; k++) {
+        const score = Math.abs(this.values[k] - target) / (tol || 1);
+        const ref = this.refs[k];
         if (score < bestScore || (score === bestScore && best && ref.source < best.source)) {
-          best = { ...ref, value: this.values[k]! };
+          best = { ...ref, value: this.values[k] };
           bestScore = score;
         }
       }
@@ -52,7 +52,7 @@ export class NumberIndex {
 
   private seal(): void {
     if (!this.pending.length) return;
-    const all = [...this.refs.map((r, i) => ({ ...r, value: this.values[i]! })), ...this.pending].sort(
+    const all = [...this.refs.map((r, i) => ({ ...r, value: this.values[i] })), ...this.pending].sort(
       (a, b) => a.value - b.value || a.source - b.source || a.at - b.at,
     );
     this.values = Float64Array.from(all, (f) => f.value);
@@ -65,7 +65,7 @@ export class NumberIndex {
     let hi = this.values.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.values[mid]! < x) lo = mid + 1;
+      if (this.values[mid] < x) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -41,11 +41,11 @@ const WORD_CHAR = /[\p{L}\p{N}_]/u;
 export function numbersInProse(text: string, masked: Array<[number, number]> = proseMask(text)): WrittenNumber[] {
   const out: WrittenNumber[] = [];
   for (const m of text.matchAll(TOKEN)) {
-    let start = m.index!;
+    const start = m.index;
     let raw = m[0];
     const signed = raw[0] === '-' || raw[0] === '−';
     // A '-' right after a letter or digit is a hyphen ("COVID-19", "2019-2023"): the number belongs to the word.
-    if (signed && start > 0 && WORD_CHAR.test(text[start - 1]!)) continue;
+    if (signed && start > 0 && WORD_CHAR.test(text[start - 1])) continue;
     if (inRanges(start, masked) || !standsAlone(text, start, start + raw.length)) continue;
     if (isListMarker(text, start, start + raw.length)) continue;
     const suffix = SUFFIX.exec(text.slice(start + raw.length));
@@ -95,10 +95,10 @@ function inRanges(at: number, ranges: Array<[number, number]>): boolean {
 export function markdownRanges(text: string): { code: Array<[number, number]>; other: Array<[number, number]> } {
   const code = fencedBlocks(text);
   for (const m of text.matchAll(/(`+)[^`\n][\s\S]*?\1/g))
-    if (!inRanges(m.index!, code)) code.push([m.index!, m.index! + m[0].length]);
+    if (!inRanges(m.index, code)) code.push([m.index, m.index + m[0].length]);
   const other: Array<[number, number]> = [];
   for (const m of text.matchAll(/\]\([^)\s]*(?:\s+"[^"]*")?\)|<\/?[A-Za-z][^>\n]*>|https?:\/\/[^\s)>\]]+/g))
-    other.push([m.index!, m.index! + m[0].length]);
+    other.push([m.index, m.index + m[0].length]);
   return { code, other };
 }
 
@@ -158,11 +158,11 @@ export function numbersInOutput(text: string, max = Number.POSITIVE_INFINITY): O
   };
   for (const m of text.matchAll(LITERAL)) {
     if (out.length >= max) return out;
-    add(m[0], m.index!);
+    add(m[0], m.index);
   }
   for (const m of text.matchAll(GROUPED)) {
     if (out.length >= max) return out;
-    add(m[0], m.index!);
+    add(m[0], m.index);
   }
   return out;
 }

@@ -49,7 +49,7 @@ export async function validateManifest(workspaceDir: string): Promise<ManifestCh
   const errors: string[] = [];
   const seen = new Set<string>();
   for (const [index, raw] of manifest.data.outputs.entries()) {
-    const label = `outputs[${index}]${raw && typeof raw === 'object' && 'id' in raw ? ` (id ${JSON.stringify((raw as { id: unknown }).id)})` : ''}`;
+    const label = `outputs[${index}]${raw && typeof raw === 'object' && 'id' in raw ? ` (id ${JSON.stringify(raw.id)})` : ''}`;
     const parsed = visualizationOutputSchema.safeParse(raw);
     if (!parsed.success) {
       errors.push(`${label}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);

@@ -49,7 +49,7 @@ export function topFailures(results: readonly Pick<TaskResult, 'failure'>[], lim
   const counts = new Map<string, FailureCount>();
   for (const r of results) {
     if (!r.failure) continue;
-    const message = r.failure.message.split('\n')[0]!.slice(0, 300);
+    const message = r.failure.message.split('\n')[0].slice(0, 300);
     const key = `${r.failure.class}|${message.replace(/\d+/g, 'N')}`;
     const entry = counts.get(key) ?? { class: r.failure.class, message, tasks: 0 };
     entry.tasks++;

@@ -138,8 +138,7 @@ export function registerAnalysisCommands(program: Command): void {
         const service = new ConversationService({ client, config });
         const { status, id } = await ask(service, question, flags.file, flags.pattern as Pattern);
         if (status !== 'completed') process.exitCode = EXIT.failure;
-        if (flags.export && !(await exportAsked(service, id, flags.export as 'ipynb' | 'py')))
-          process.exitCode = EXIT.failure;
+        if (flags.export && !(await exportAsked(service, id, flags.export))) process.exitCode = EXIT.failure;
         await service.close(id);
       } finally {
         await workers.shutdown();

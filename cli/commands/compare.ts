@@ -72,7 +72,7 @@ const ks = (r: Record<string, number>, name: string) =>
     .join('  ');
 
 export function comparisonText(c: Comparison): string[] {
-  const lines = c.runs.length === 1 ? metricsText(c.runs[0]!) : leaderboard(c.runs);
+  const lines = c.runs.length === 1 ? metricsText(c.runs[0]) : leaderboard(c.runs);
   for (const pair of c.pairs) lines.push('', ...pairText(pair));
   return lines;
 }
@@ -158,10 +158,10 @@ function pairText(p: PairComparison): string[] {
 }
 
 function align(rows: string[][]): string[] {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   return rows.map((r) =>
     r
-      .map((c, i) => c.padEnd(widths[i]!))
+      .map((c, i) => c.padEnd(widths[i]))
       .join('  ')
       .trimEnd(),
   );

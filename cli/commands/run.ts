@@ -185,8 +185,8 @@ export async function followRun(
 ): Promise<void> {
   let workers: WorkerSet | undefined;
   let workersDone: Promise<void> | undefined;
-  focusWorkerLog(handle.workflowId.split('/')[0]!);
-  const interrupted = followInterrupts(handle.workflowId.split('/')[0]!);
+  focusWorkerLog(handle.workflowId.split('/')[0]);
+  const interrupted = followInterrupts(handle.workflowId.split('/')[0]);
   log(
     `following run ${handle.workflowId}${withWorker ? ' with a worker in this process' : ''}; Ctrl-C stops this CLI, not the run`,
   );

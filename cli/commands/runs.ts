@@ -117,10 +117,10 @@ export function formatRuns(rows: readonly RunRow[]): string {
       r.folder,
     ]),
   ];
-  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
   return (
     table
-      .map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '))
+      .map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]))).join('  '))
       .join('\n') + '\n'
   );
 }

@@ -62,7 +62,7 @@ export function diskCheck(
           return { dir: path.resolve(dir), free: s.bavail * s.bsize };
         }),
       );
-      const least = readings.sort((a, b) => a.free - b.free)[0]!;
+      const least = readings.sort((a, b) => a.free - b.free)[0];
       const detail = `${formatBytes(least.free)} free for the state folder ${least.dir}`;
       const fix = `free space on that file system, or move the state: set temporal.stateDir and conversation.dir in sheetbench.config.json to a folder with room (at least ${failMiB} MB)`;
       if (least.free < failMiB * MiB)

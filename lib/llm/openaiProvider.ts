@@ -81,7 +81,7 @@ function toOpenAiMessage(m: ChatMessage): ChatCompletionMessageParam {
       ],
     };
   }
-  return { role: m.role, content: m.content } as ChatCompletionMessageParam;
+  return { role: m.role, content: m.content };
 }
 
 function toChatResponse(data: ChatCompletion, request: ChatRequest, requestId: string | undefined): ChatResponse {

@@ -68,7 +68,7 @@ export class RateWindow {
     let wait = 0;
     if (maxConcurrent !== undefined && this.state.leases.length >= maxConcurrent) wait = CONCURRENCY_RETRY_MS;
     if (requestsPerMinute !== undefined && window.length >= requestsPerMinute) {
-      wait = Math.max(wait, this.expiry(window[window.length - requestsPerMinute]!, now));
+      wait = Math.max(wait, this.expiry(window[window.length - requestsPerMinute], now));
     }
     const used = window.reduce((sum, s) => sum + s.tokens, 0);
     // A request bigger than the whole allowance may still go alone, or it would wait forever.

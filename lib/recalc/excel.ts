@@ -164,7 +164,7 @@ const windowsDeps: ExcelDeps = {
       child.once('error', (err) => resolve({ code: null, error: err.message }));
       child.once('exit', (code) => resolve({ code }));
     });
-    return { pid: child.pid, stdout: child.stdout!, stderr: child.stderr!, exited };
+    return { pid: child.pid, stdout: child.stdout, stderr: child.stderr, exited };
   },
   killTree(pid) {
     return new Promise((resolve) => {

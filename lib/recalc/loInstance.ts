@@ -181,10 +181,10 @@ export class LoInstance {
     const keepTail = (chunk: Buffer) => {
       run.stderrTail = (run.stderrTail + chunk.toString()).slice(-2000);
     };
-    soffice.stderr!.on('data', keepTail);
-    bridge.stderr!.on('data', keepTail);
-    bridge.stdin!.on('error', () => undefined); // EPIPE when the bridge dies; its exit is reported through `died`.
-    createInterface({ input: bridge.stdout! }).on('line', (text) => this.handleBridgeLine(text));
+    soffice.stderr.on('data', keepTail);
+    bridge.stderr.on('data', keepTail);
+    bridge.stdin.on('error', () => undefined); // EPIPE when the bridge dies; its exit is reported through `died`.
+    createInterface({ input: bridge.stdout }).on('line', (text) => this.handleBridgeLine(text));
     return run;
   }
 

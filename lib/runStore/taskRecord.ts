@@ -57,7 +57,7 @@ const ATTEMPT = /^(.+)@([1-9]\d*)$/;
 /** The task key and epoch of an attempt key (a key without `@<e>` is epoch 1). */
 export function parseAttemptKey(key: string): { taskKey: string; epoch: number } {
   const m = ATTEMPT.exec(key);
-  return m ? { taskKey: m[1]!, epoch: Number(m[2]) } : { taskKey: key, epoch: 1 };
+  return m ? { taskKey: m[1], epoch: Number(m[2]) } : { taskKey: key, epoch: 1 };
 }
 
 /** Every attempt of a run, epoch by epoch (all tasks' first attempts, then all second attempts, ...). */

@@ -115,7 +115,7 @@ export class ProcessLauncher implements Launcher {
       child.once('error', reject);
     });
     return {
-      stdin: child.stdin!,
+      stdin: child.stdin,
       replies: child.stdio[3] as Readable,
       stdout: child.stdout,
       stderr: child.stderr,

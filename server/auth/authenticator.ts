@@ -110,7 +110,7 @@ export class Authenticator {
     if (waited) return waited;
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.authorization ?? '');
     if (!match) return { ok: false, status: 401, error: 'the Authorization header must be "Bearer <token>"' };
-    const user = await this.tokenUser(match[1]!);
+    const user = await this.tokenUser(match[1]);
     if (!user) return this.failed(req.client, 'wrong token');
     this.throttle.succeed(req.client);
     return { ok: true, user: { name: user.name, role: user.role, via: 'bearer' } };

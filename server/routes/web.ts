@@ -122,7 +122,7 @@ export function webRoutes(opts: WebRoutesOptions = {}): Hono {
         '<!--scripts-->',
         () => `<script type="application/json" id="vendor-scripts">${JSON.stringify(scripts)}</script>`,
       );
-    return sendRevalidated(c, Buffer.from(html), TYPES['.html']!, {
+    return sendRevalidated(c, Buffer.from(html), TYPES['.html'], {
       'content-security-policy': pageCsp(importMapText),
     });
   });
@@ -134,7 +134,7 @@ export function webRoutes(opts: WebRoutesOptions = {}): Hono {
       return c.json({ error: `no app file ${rel}` }, 404);
     const body = await readFile(file).catch(() => undefined);
     if (!body) return c.json({ error: `no app file ${rel}` }, 404);
-    return sendRevalidated(c, body, TYPES[path.extname(file)]!);
+    return sendRevalidated(c, body, TYPES[path.extname(file)]);
   });
 
   app.get('/vendor/*', async (c) => {

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConversationError } from '../../analysis/conversation/errors';
+import { type ConversationError } from '../../analysis/conversation/errors';
 import { appendEvents, readEvents } from '../../analysis/conversation/eventLog';
 import { conversationLayout } from '../../analysis/conversation/layout';
 import { critiquePasses, parseBest, parseClassification } from '../../analysis/conversation/prompts';

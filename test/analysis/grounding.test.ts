@@ -92,7 +92,7 @@ describe('grounding an answer against its tool outputs', () => {
       { kind: 'question', text: 'Which are the top 5 regions in 2023?' },
     ]);
     expect(ungrounded(g)).toEqual([]);
-    expect(g.numbers[0]!.source?.kind).toBe('question');
+    expect(g.numbers[0].source?.kind).toBe('question');
   });
 
   it('says so when the answer has no numbers, or only numbers in code', () => {

@@ -89,13 +89,13 @@ describe('sheetbench ask', () => {
       'ipynb',
     ]);
     expect(res.code, res.stderr).toBe(0);
-    const written = [...res.stderr.matchAll(/^export: (\S+)$/gm)].map((m) => m[1]!);
+    const written = [...res.stderr.matchAll(/^export: (\S+)$/gm)].map((m) => m[1]);
     expect(written.map((f) => path.basename(f))).toEqual([
       expect.stringMatching(/^c\w+\.ipynb$/),
       expect.stringMatching(/^c\w+-inputs\.zip$/),
     ]);
     for (const f of written) expect(f.startsWith(path.join(out, ''))).toBe(true);
-    const nb = JSON.parse(readFileSync(written[0]!, 'utf8')) as {
+    const nb = JSON.parse(readFileSync(written[0], 'utf8')) as {
       nbformat: number;
       cells: Array<{ cell_type: string; source: string }>;
     };

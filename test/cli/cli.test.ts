@@ -64,7 +64,7 @@ describe('sheetbench CLI: runs, control and clear failures', () => {
     ]);
     expect(res.stderr).toContain('run cli-run-1: 3 tasks, agent single, model scripted (openai)');
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout).toMatch(/scores \(3\/3 tasks\): soft 0\.00%  hard 0\.00%/);
+    expect(res.stdout).toMatch(/scores \(3\/3 tasks\): soft 0\.00% {2}hard 0\.00%/);
     const evalJson = JSON.parse(readFileSync(path.join(work, 'r1', 'eval_single_scripted.json'), 'utf8'));
     expect(evalJson.map((e: { id: unknown }) => e.id)).toEqual([1001, '2001-1', 1002]);
   }, 180_000);

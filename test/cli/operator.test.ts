@@ -48,8 +48,8 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
       env: { ...env, ...opts.env },
     });
     const run: CliRun = { child, stdout: '', stderr: '', exit: new Promise((resolve) => child.once('close', resolve)) };
-    child.stdout!.on('data', (d) => (run.stdout += d));
-    child.stderr!.on('data', (d) => (run.stderr += d));
+    child.stdout.on('data', (d) => (run.stdout += d));
+    child.stderr.on('data', (d) => (run.stderr += d));
     return run;
   }
   const done = async (args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => {

@@ -54,7 +54,7 @@ describe('sheetbench serve and auth from the command line', () => {
       `serve to print its login URL (stderr so far: ${stderr})`,
     );
     const loginUrl = /sign in by opening: (\S+)/.exec(stderr)?.[1];
-    const base = /web app on (http:\/\/\S+?)\//.exec(stderr)![1]!;
+    const base = /web app on (http:\/\/\S+?)\//.exec(stderr)![1];
     return { loginUrl, base, stderr: () => stderr, stop: async () => (child.kill('SIGTERM'), exited) };
   }
 

@@ -120,9 +120,9 @@ describe('export to a notebook and a script', () => {
     expect(cells).toHaveLength(5); // the setup cell, then one per successful execution
     expect(cells.some((c) => c.source.includes("df['amout']"))).toBe(false);
     expect(cells.slice(1).map(stdoutOf)).toEqual(['47\n', '47\n', '47\n', '94\n']);
-    const table = cells[2]!.outputs!.find((o) => o.output_type === 'display_data')!;
+    const table = cells[2].outputs!.find((o) => o.output_type === 'display_data')!;
     expect(table.data!['text/html']).toContain('<td>north</td><td>15</td>');
-    expect(cells[0]!.source).toContain('from sheetbench_viz import save_table');
+    expect(cells[0].source).toContain('from sheetbench_viz import save_table');
   });
 
   it('ships the inputs by their workspace names, as uploaded', async () => {
@@ -130,7 +130,7 @@ describe('export to a notebook and a script', () => {
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${id}-inputs.zip"`);
     const zip = await JSZip.loadAsync(Buffer.from(await res.arrayBuffer()));
     expect(Object.keys(zip.files)).toEqual(['sales.csv']);
-    expect(await zip.files['sales.csv']!.async('string')).toBe(SALES_CSV);
+    expect(await zip.files['sales.csv'].async('string')).toBe(SALES_CSV);
   });
 
   it('run cell by cell in the sandbox kernel over the inputs, the notebook prints what was shown and writes the same table', async () => {

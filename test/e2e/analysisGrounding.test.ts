@@ -82,7 +82,7 @@ describe('grounded numbers', () => {
     expect(o.status).toBe('completed');
     const revise = o.events.filter((e) => e.type === 'step' && e.data.kind === 'revise');
     expect(revise).toHaveLength(1);
-    expect(String(revise[0]!.data.text)).toContain('12%');
+    expect(String(revise[0].data.text)).toContain('12%');
     expect(o.answer).not.toContain('12%');
     expect(o.grounding).toMatchObject({ total: 1, grounded: 1 });
     // One request to revise, naming the invented number (the calls after it carry it in their transcript).

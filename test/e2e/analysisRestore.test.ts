@@ -54,8 +54,8 @@ describe('restored sessions', () => {
     const second = results('restored:2');
     expect(second).toHaveLength(1);
     expect(second[0]).toMatchObject({ ok: true, stdout: '94\n', restored: { cells: 1, turns: ['t1'] } });
-    expect(second[0]!.stateReset).toBeUndefined();
-    expect(String(second[0]!.notice)).toMatch(/restored by re-running 1 earlier cell/);
+    expect(second[0].stateReset).toBeUndefined();
+    expect(String(second[0].notice)).toMatch(/restored by re-running 1 earlier cell/);
     const end = turns.get('restored:2')!;
     expect(end.at(-1)!.data.status).toBe('completed');
     expect(String(end.find((e) => e.type === 'answer')!.data.text)).toContain('**94**');
@@ -64,8 +64,8 @@ describe('restored sessions', () => {
   it('a restore that exceeds its budget reports stateReset with the lost names; the model re-creates them and the turn ends', () => {
     const [lost, redone] = results('over-budget:2');
     expect(lost).toMatchObject({ ok: false, stateReset: true, lostVariables: ['df', 'pd', 'total'] }); // `time` was imported before the interrupt
-    expect(String(lost!.notice)).toMatch(/restore budget of 6 s ran out during cell 1 of 1 \(turn t1/);
-    expect(String(lost!.error ?? lost!.stderr)).toMatch(/NameError/);
+    expect(String(lost.notice)).toMatch(/restore budget of 6 s ran out during cell 1 of 1 \(turn t1/);
+    expect(String(lost.error ?? lost.stderr)).toMatch(/NameError/);
     expect(redone).toMatchObject({ ok: true, stdout: '47\n94\n' });
     expect(turns.get('over-budget:2')!.at(-1)!.data.status).toBe('completed');
   });

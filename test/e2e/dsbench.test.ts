@@ -190,7 +190,7 @@ describe('DSBench model-only end to end', () => {
       judgeReply: 'False',
     });
     expect(view.trajectory.map((s) => s.stage)).toEqual(['answer', 'judge']);
-    expect(view.trajectory[0]!.exchanges[0]!.prompt).toBe(
+    expect(view.trajectory[0].exchanges[0].prompt).toBe(
       readFileSync(path.join(run.runDir, 'tasks', '00000101_question3', 'prompt.txt'), 'utf8'),
     );
     await expect(dsbenchTaskView(run.runDir, 'nope')).rejects.toThrow(/has no task "nope"/);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import proto from '@temporalio/proto';
+import type proto from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { devServerConfigSchema } from '../../config/schema';
 import { workflowBundle } from '../../workers/workflowBundle';

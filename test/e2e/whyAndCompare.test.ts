@@ -121,9 +121,9 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
           expected: { type: 'number' },
           got: { type: 'number' },
         });
-        expect(m!.got.value).toBe((m!.expected.value as number) + 1);
+        expect(m.got.value).toBe((m.expected.value as number) + 1);
         expect(c.omitted).toBe(0);
-        expect(c.reason).toBe(`Orders!C4: expected ${m!.expected.value} got ${m!.got.value}`);
+        expect(c.reason).toBe(`Orders!C4: expected ${m.expected.value} got ${m.got.value}`);
         expect(c.fill).toEqual({ cells: 6, filled: 6 });
         expect(c.inputPasses).toBe(false);
         expect(c.output).toBe(`outputs/single_scripted/${c.index}_2001-1_output.xlsx`);
@@ -132,7 +132,7 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
       const generate = view.trajectory.find((s) => s.stage === 'generate')!;
       expect(generate.llmCalls).toBe(1);
       expect(generate.inputTokens).toBeGreaterThan(0);
-      expect(generate.exchanges[0]!.prompt).toContain('### instruction');
+      expect(generate.exchanges[0].prompt).toContain('### instruction');
       expect(generate.code).toContain("ws = wb['Orders']");
       const execute = view.trajectory.find((s) => s.stage === 'execute')!;
       expect(execute.executions.map((e) => e.label)).toEqual(['final-tc1', 'final-tc2', 'final-tc3']);
@@ -238,8 +238,8 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
           answered.find((x) => x.callKey === `why-b/${e === 1 ? task : `${task}@${e}`}/main/0`)!,
         );
         expect(attempts.every(Boolean)).toBe(true);
-        expect(JSON.stringify(attempts[1]!.messages)).toBe(JSON.stringify(attempts[0]!.messages));
-        expect(JSON.stringify(attempts[2]!.messages)).toBe(JSON.stringify(attempts[0]!.messages));
+        expect(JSON.stringify(attempts[1].messages)).toBe(JSON.stringify(attempts[0].messages));
+        expect(JSON.stringify(attempts[2].messages)).toBe(JSON.stringify(attempts[0].messages));
       }
       const evalOf = (file: string) =>
         JSON.parse(readFileSync(path.join(runDir('why-b'), file), 'utf8')) as {
@@ -257,18 +257,18 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
       const c = json<Comparison>(await cli(['compare', 'why-b', '--json']));
       const [m] = c.runs;
       expect(m).toMatchObject({ runId: 'why-b', tasks: 3, epochs: 3, attempts: 9 });
-      expect(m!.passAt['1']).toBeCloseTo(2 / 3, 12);
-      expect(m!.passAt['3']).toBe(1);
-      expect(m!.passHat['3']).toBe(0);
-      expect(m!.hard.mean).toBeCloseTo(2 / 3, 12);
-      expect(m!.hard.ci95[0]).toBeLessThanOrEqual(m!.hard.mean);
+      expect(m.passAt['1']).toBeCloseTo(2 / 3, 12);
+      expect(m.passAt['3']).toBe(1);
+      expect(m.passHat['3']).toBe(0);
+      expect(m.hard.mean).toBeCloseTo(2 / 3, 12);
+      expect(m.hard.ci95[0]).toBeLessThanOrEqual(m.hard.mean);
       expect(c.pairs).toEqual([]);
       // show reads any attempt: by --epoch or by its key.
       const third = json<TaskView>(await cli(['show', 'why-b', '2001-1@3', '--json']));
       expect(third).toMatchObject({ attempt: '2001-1@3', epoch: 3, epochs: [1, 2, 3], hard: 0 });
-      expect(third.testCases[0]!.mismatches.map((x) => x.cell)).toEqual(['Orders!C4']);
+      expect(third.testCases[0].mismatches.map((x) => x.cell)).toEqual(['Orders!C4']);
       const byFlag = json<TaskView>(await cli(['show', 'why-b', '1001', '--epoch', '3', '--json']));
-      expect(byFlag.testCases[0]!.mismatches.map((x) => x.cell)).toEqual(['Sales!B7']);
+      expect(byFlag.testCases[0].mismatches.map((x) => x.cell)).toEqual(['Sales!B7']);
       const tooFar = await cli(['show', 'why-b', '1001', '--epoch', '4']);
       expect(tooFar.code).toBe(EXIT.notFound);
       expect(tooFar.stderr).toContain(
@@ -307,12 +307,12 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
       expect(c.runs.map((r) => r.runId)).toEqual(['why-a', 'why-b']);
       const [pair] = c.pairs;
       // B passes every task on 2 of its 3 attempts (a majority); A fails 2001-1.
-      expect(pair!.hard).toMatchObject({ bothPass: 2, aOnly: 0, bOnly: 1, neither: 0, mcnemarP: 1 });
-      expect(pair!.hard.taskIds.bOnly).toEqual(['2001-1']);
+      expect(pair.hard).toMatchObject({ bothPass: 2, aOnly: 0, bOnly: 1, neither: 0, mcnemarP: 1 });
+      expect(pair.hard.taskIds.bOnly).toEqual(['2001-1']);
       // Soft B − A per task: 1001 and 1002 −1/3, 2001-1 +2/3: mean 0.
-      expect(pair!.softDiff.mean).toBeCloseTo(0, 12);
-      expect(pair!.tokens.b).toBeGreaterThan(pair!.tokens.a);
-      expect(pair!.byGroup.map((g) => g.group)).toEqual(['Cell-Level Manipulation', 'Sheet-Level Manipulation']);
+      expect(pair.softDiff.mean).toBeCloseTo(0, 12);
+      expect(pair.tokens.b).toBeGreaterThan(pair.tokens.a);
+      expect(pair.byGroup.map((g) => g.group)).toEqual(['Cell-Level Manipulation', 'Sheet-Level Manipulation']);
       const text = await cli(['compare', 'why-a', 'why-b']);
       expect(text.stdout).toContain('only B passes: 2001-1');
       expect(text.stdout).toContain('McNemar exact two-sided p = 1.00');
@@ -341,12 +341,12 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
 
     it('Verified runs get cell diffs and report their scores without the known-bad tasks (13284, RUCKBReasoning/SpreadsheetBench#37)', async () => {
       const c = json<Comparison>(await cli(['compare', 'why-verified', '--json']));
-      expect(c.runs[0]!.withoutExcluded).toMatchObject({ tasks: ['13284'] });
+      expect(c.runs[0].withoutExcluded).toMatchObject({ tasks: ['13284'] });
       const summary = JSON.parse(readFileSync(path.join(runDir('why-verified'), 'summary.json'), 'utf8'));
       expect(summary.excluded).toMatchObject({ tasks: ['13284'], overall: { tasks: 2 } });
       const view = json<TaskView>(await cli(['show', 'why-verified', '71001', '--json']));
       expect(view.testCases).toHaveLength(1);
-      expect(view.testCases[0]!.diffRecorded).toBe(true);
+      expect(view.testCases[0].diffRecorded).toBe(true);
     });
   });
 });
@@ -363,6 +363,6 @@ function spawnCli(
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  child.stderr!.resume();
+  child.stderr.resume();
   return { child, exit: new Promise((resolve) => child.once('close', resolve)) };
 }

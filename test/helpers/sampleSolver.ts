@@ -43,7 +43,7 @@ wb.save('${output}')`;
 function taskOf(request: ScriptedRequest): string {
   const m = /spreadsheet\/([^/]+)\//.exec(promptField(request, 'spreadsheet_path'));
   if (!m) throw new Error('no sample task in the prompt');
-  return m[1]!;
+  return m[1];
 }
 
 /** A rule answering every sample prompt; `wrong(callKey, task)` says when to get the task's known cell wrong. */

@@ -28,10 +28,10 @@ export function spawnWorker(env: NodeJS.ProcessEnv): WorkerProcess {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
+  child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const ready = new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('worker ready') && resolve());
+    child.stdout.on('data', (d: Buffer) => d.toString().includes('worker ready') && resolve());
     void exited.then((code) => reject(new Error(`worker exited (${code}) before ready: ${stderr.slice(-2000)}`)));
   });
   return {

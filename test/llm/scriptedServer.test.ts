@@ -138,7 +138,7 @@ describe('scripted-llm CLI in another process', () => {
       },
     );
     try {
-      const url = await firstLine(child.stdout!);
+      const url = await firstLine(child.stdout);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       const openai = client(url);
       expect(await ask(openai, 'solve task 12', 'run/12/solve/0')).toContain('print(1)');
@@ -168,7 +168,7 @@ describe('scripted-llm CLI in another process', () => {
       },
     );
     let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
+    child.stderr.on('data', (d) => (stderr += d));
     const code = await new Promise((resolve) => child.once('exit', resolve));
     expect(code).toBe(2);
     expect(stderr).toMatch(/invalid script .*bad\.json: rules\.0\.times/);

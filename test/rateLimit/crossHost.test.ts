@@ -76,7 +76,7 @@ describe('the LLM rate limit holds across worker processes (held by Temporal, no
     const starts = calls().map((c) => c.start);
     expect(maxStartsPerWindow(starts, LIMITS.windowMs)).toBeLessThanOrEqual(LIMITS.requestsPerMinute);
     // 8 calls at 3 per window need at least two full windows between the first and the last.
-    expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(2 * LIMITS.windowMs);
+    expect(starts.at(-1)! - starts[0]).toBeGreaterThanOrEqual(2 * LIMITS.windowMs);
   });
 });
 
@@ -92,7 +92,7 @@ function copiesOfSampleTask(dir: string, ids: string[]): string {
     for (const n of [1, 2, 3]) {
       for (const kind of ['input', 'answer']) {
         copyFileSync(
-          path.join(SAMPLE, task!.spreadsheet_path, `${n}_${task!.id}_${kind}.xlsx`),
+          path.join(SAMPLE, task.spreadsheet_path, `${n}_${task.id}_${kind}.xlsx`),
           path.join(dataset, 'spreadsheet', id, `${n}_${id}_${kind}.xlsx`),
         );
       }

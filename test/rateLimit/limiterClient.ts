@@ -4,12 +4,12 @@ import { createProvider } from '../../lib/llm';
 import { TemporalRateLimiter } from '../../activities/llm/sharedRateLimit';
 
 const [address, namespace, taskQueue, baseUrl, count, limitsJson] = process.argv.slice(2);
-const client = await connectClient({ address: address!, namespace: namespace! });
+const client = await connectClient({ address: address, namespace: namespace });
 const limiter = new TemporalRateLimiter({
   client,
-  taskQueue: taskQueue!,
+  taskQueue: taskQueue,
   name: 'scripted',
-  limits: JSON.parse(limitsJson!),
+  limits: JSON.parse(limitsJson),
   leaseMs: 60_000,
 });
 const provider = createProvider(

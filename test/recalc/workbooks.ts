@@ -11,9 +11,7 @@ export async function writeWorkbook(file: string, cells: Record<string, ExcelJS.
 }
 
 export function formula(text: string, cachedResult?: number | string): ExcelJS.CellValue {
-  return (
-    cachedResult === undefined ? { formula: text } : { formula: text, result: cachedResult }
-  ) as ExcelJS.CellValue;
+  return cachedResult === undefined ? { formula: text } : { formula: text, result: cachedResult };
 }
 
 /** The cached value of each formula cell of the first sheet, as exceljs reads it (undefined when none is stored). */

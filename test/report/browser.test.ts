@@ -59,7 +59,7 @@ describe('report.html in a browser', () => {
     const widths = await scoreBars.evaluateAll((els) =>
       els.map((e) => (e as unknown as { getBBox(): { width: number } }).getBBox().width),
     );
-    expect(widths[0]! / widths[1]!).toBeCloseTo(0.6667 / 0.5, 2); // all: soft 66.7% vs hard 50%
+    expect(widths[0] / widths[1]).toBeCloseTo(0.6667 / 0.5, 2); // all: soft 66.7% vs hard 50%
     expect(await charts.nth(3).locator('rect.bar').getAttribute('data-series')).toBe('tasks');
     const rows = page.locator('#tasks tbody tr');
     expect(await rows.count()).toBe(5);

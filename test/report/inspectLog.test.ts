@@ -76,7 +76,7 @@ describe('Inspect eval log', () => {
     const text = await readFile(logFile, 'utf8');
     expect(text).toContain('\n  "samples"');
     expect(text).not.toMatch(/NaN|Infinity|sk-test-not-a-key/);
-    const sample = (log.samples as Record<string, unknown>[])[0]!;
+    const sample = (log.samples as Record<string, unknown>[])[0];
     for (const key of [
       'id',
       'epoch',
@@ -132,7 +132,7 @@ describe('Inspect eval log', () => {
     const validate = ajv.compile({ $ref: 'inspect#/components/schemas/EvalLog' });
     expect(validate(log), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
     const broken = structuredClone(log) as { results: { scores: { metrics: unknown }[] } };
-    broken.results.scores[0]!.metrics = [{ name: 'accuracy', value: 0.5, params: {} }];
+    broken.results.scores[0].metrics = [{ name: 'accuracy', value: 0.5, params: {} }];
     expect(validate(broken)).toBe(false);
   });
 
@@ -148,7 +148,7 @@ describe('Inspect eval log', () => {
       const listing = (await pollJson(`${base}/log-files`, 40_000)) as { files: { name: string; task: string }[] };
       const ours = listing.files.filter((f) => f.name.endsWith(path.basename(logFile)));
       expect(ours).toHaveLength(1);
-      expect(ours[0]!.task).toBe('spreadsheetbench');
+      expect(ours[0].task).toBe('spreadsheetbench');
       const res = await fetch(`${base}/logs/${encodeURIComponent(logFile)}`);
       expect(res.status).toBe(200);
       const served = (await res.json()) as {
@@ -156,7 +156,7 @@ describe('Inspect eval log', () => {
         results: { scores: { metrics: { accuracy: { value: number } } }[] };
       };
       expect(served.samples).toHaveLength(4);
-      expect(served.results.scores[0]!.metrics.accuracy.value).toBeCloseTo(2 / 3, 10);
+      expect(served.results.scores[0].metrics.accuracy.value).toBeCloseTo(2 / 3, 10);
     } finally {
       await stopProcess(view);
     }

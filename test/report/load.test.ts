@@ -13,7 +13,7 @@ describe('loadRun', () => {
     expect(run.tasks.filter((t) => !t.result).map((t) => t.key)).toEqual(['105']);
     expect(run.tasks.find((t) => t.key === '13-1')?.result?.failure?.class).toBe('llm');
     expect(run.tasks.filter((t) => t.hasTranscript).map((t) => t.key)).toEqual(['101', '102', '13-1', '104']);
-    expect(run.tasks[0]!.outputFiles).toEqual(
+    expect(run.tasks[0].outputFiles).toEqual(
       ['1_101_output.xlsx', '2_101_output.xlsx', '3_101_output.xlsx'].map((n) => `outputs/single_gpt-4o-mini/${n}`),
     );
     expect(run.lastResultAt).toBeInstanceOf(Date);

@@ -16,7 +16,7 @@ describe('a sandbox cgroup settles before a kernel joins it again', async () => 
   it.runIf(probe !== null)('kills the processes left in it and returns once none is counted', async () => {
     const cgroup = (await createSandboxCgroup(DEFAULT_LIMITS))!;
     const pidsCurrent = (): number => {
-      const dir = cgroup.procsFiles.find((f) => f.includes('/pids/')) ?? cgroup.procsFiles[0]!;
+      const dir = cgroup.procsFiles.find((f) => f.includes('/pids/')) ?? cgroup.procsFiles[0];
       return Number(readFileSync(join(dir, '..', 'pids.current'), 'utf8').trim());
     };
     // Children of a shell that ignores SIGTERM: only the kill in settle ends them, and the shell's own exit is reaped by us.
@@ -24,7 +24,7 @@ describe('a sandbox cgroup settles before a kernel joins it again', async () => 
       stdio: ['pipe', 'ignore', 'ignore'],
     });
     for (const file of cgroup.procsFiles) writeFileSync(file, String(left.pid));
-    left.stdin!.write('go\n'); // it forks only once it is in the group
+    left.stdin.write('go\n'); // it forks only once it is in the group
     const exited = new Promise((r) => left.once('exit', r));
     try {
       await new Promise((r) => setTimeout(r, 200)); // the shell has forked its sleeps into the group

@@ -56,11 +56,11 @@ describe('answer grid', () => {
     expect(grid.problems).toEqual([]);
     const [piece] = grid.pieces;
     expect(piece).toMatchObject({ sheet: 'Sheet1', shown: 'B1:B4', columns: ['B'], rows: [1, 2, 3, 4], mismatches: 1 });
-    expect(piece!.expected!.map((r) => r[0]!.text)).toEqual(['Price', '$1.50', '$1,234.50', '2024-03-05']);
-    expect(piece!.input!.map((r) => r[0]!.text)).toEqual(['Price', '', '', '']);
-    expect(piece!.got!.map((r) => r[0]!.text)).toEqual(['Price', '1.50', '$1,243.50', '5-Mar-24']);
+    expect(piece.expected!.map((r) => r[0].text)).toEqual(['Price', '$1.50', '$1,234.50', '2024-03-05']);
+    expect(piece.input!.map((r) => r[0].text)).toEqual(['Price', '', '', '']);
+    expect(piece.got!.map((r) => r[0].text)).toEqual(['Price', '1.50', '$1,243.50', '5-Mar-24']);
     // Formats never matter to the official compare: only B3's value differs.
-    expect(piece!.got!.map((r) => r[0]!.mismatch ?? null)).toEqual([
+    expect(piece.got!.map((r) => r[0].mismatch ?? null)).toEqual([
       null,
       null,
       'expected 1234.5 (number), got 1243.5 (number)',
@@ -78,7 +78,7 @@ describe('answer grid', () => {
       mode: 'official',
     });
     expect(missing.problems).toEqual(['no output workbook (the agent wrote none for this test case)']);
-    expect(missing.pieces[0]!.got).toBeNull();
+    expect(missing.pieces[0].got).toBeNull();
     const otherSheet = await book(path.join(dir, 'other.xlsx'), { A1: { v: 1 } }, 'Other');
     const noSheet = await answerGrid({ answerPath, outputPath: otherSheet, answerPosition: 'A1', mode: 'official' });
     expect(noSheet.problems).toContain('the output workbook has no sheet "Sheet1"');
@@ -107,7 +107,7 @@ describe('answer grid', () => {
     const answerPath = await book(path.join(dir, 'long-a.xlsx'), cells);
     const outputPath = await book(path.join(dir, 'long-o.xlsx'), wrong);
     const grid = await answerGrid({ answerPath, outputPath, answerPosition: 'A1:A5000', mode: 'official' });
-    const piece = grid.pieces[0]!;
+    const piece = grid.pieces[0];
     expect(piece.rows).toHaveLength(MAX_GRID_ROWS);
     expect(piece.mismatches).toBe(51);
     expect(piece.cut).toMatch(/50 more differing cells outside it/);

@@ -34,7 +34,7 @@ describe('cell diffs', () => {
   it('lists every differing cell with expected and got values and types, in the official order; the reason names the first', async () => {
     const output = await book(path.join(dir, 'wrong.xlsx'), {
       Data: { A1: 'x' },
-      Sheet1: { C1: 'Total', C2: '10', C3: 21, C4: 'thirty', D2: 'a', D3: { formula: 'C3*2' } as ExcelJS.CellValue },
+      Sheet1: { C1: 'Total', C2: '10', C3: 21, C4: 'thirty', D2: 'a', D3: { formula: 'C3*2' } },
     });
     const diff = await diffTestCase({
       answerPath: answer,
@@ -72,7 +72,7 @@ describe('cell diffs', () => {
 
   it('marks a got cell that holds a formula without a cached value (the output was not recalculated)', async () => {
     const output = await book(path.join(dir, 'uncached.xlsx'), {
-      Sheet1: { C1: 'Total', C2: 10, C3: { formula: 'C2*2' } as ExcelJS.CellValue, C4: 30 },
+      Sheet1: { C1: 'Total', C2: 10, C3: { formula: 'C2*2' }, C4: 30 },
     });
     const diff = await diffTestCase({ answerPath: answer, outputPath: output, answerPosition: "'Sheet1'!C1:C4" });
     expect(diff.mismatches).toEqual([
@@ -96,7 +96,7 @@ describe('cell diffs', () => {
     const o = await book(path.join(dir, 'many-output.xlsx'), { Sheet1: wrong });
     const diff = await diffTestCase({ answerPath: a, outputPath: o, answerPosition: 'B1:B200' });
     expect(diff.mismatches).toHaveLength(MAX_MISMATCHES);
-    expect(diff.mismatches[0]!.cell).toBe('Sheet1!B1');
+    expect(diff.mismatches[0].cell).toBe('Sheet1!B1');
     expect(diff.omitted).toBe(150 - MAX_MISMATCHES);
     expect(diff.checkedCells).toBe(200);
     // 150 of the 200 checked cells hold the answer.
@@ -173,7 +173,7 @@ describe('cell diffs', () => {
     });
     expect(scored.official.test_case_results).toEqual([1, 0, 0]);
     expect(scored.cells.map((c) => c.inputPasses)).toEqual([false, true, undefined]);
-    expect(scored.cells[2]!.unreachable).toBe('the dataset has no test case 3 (no input workbook): it always scores 0');
-    expect(scored.cells[1]!.reason).toBe('File not exist');
+    expect(scored.cells[2].unreachable).toBe('the dataset has no test case 3 (no input workbook): it always scores 0');
+    expect(scored.cells[1].reason).toBe('File not exist');
   });
 });

@@ -159,7 +159,7 @@ describe('sharing a conversation', () => {
       '%2Fetc%2Fpasswd',
       '../../../../etc/passwd',
     ]) {
-      const res = await rawGet(`/api/shared/${tokens.link}/files/${p}`, tokens.carol!);
+      const res = await rawGet(`/api/shared/${tokens.link}/files/${p}`, tokens.carol);
       expect([403, 404], `${p}: ${res.status} ${res.body}`).toContain(res.status);
       expect(res.body).not.toMatch(/Q3 sales|"shares"|root:/);
     }
@@ -168,11 +168,11 @@ describe('sharing a conversation', () => {
   });
 
   it('forged and malformed links are refused, and so is a link signed with another secret', async () => {
-    const [body, sig] = tokens.link!.split('.');
-    const claims = JSON.parse(Buffer.from(body!, 'base64url').toString()) as { c: string; g: string; exp: number };
+    const [body, sig] = tokens.link.split('.');
+    const claims = JSON.parse(Buffer.from(body, 'base64url').toString()) as { c: string; g: string; exp: number };
     const longer = Buffer.from(JSON.stringify({ ...claims, exp: claims.exp + 86_400_000 })).toString('base64url');
     const otherSecret = signShareLink(claims, 'not-the-server-secret');
-    for (const forged of [`${longer}.${sig}`, `${body}.${sig!.slice(0, -2)}AA`, otherSecret]) {
+    for (const forged of [`${longer}.${sig}`, `${body}.${sig.slice(0, -2)}AA`, otherSecret]) {
       const res = await carol(`/api/shared/${forged}`);
       expect(res.status, forged).toBe(403);
       expect(await errorOf(res)).toBe('this share link is not valid: it was altered, or forged');

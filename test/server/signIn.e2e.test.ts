@@ -97,7 +97,7 @@ describe('sign-in, Host and Origin rules on the real server', () => {
 
   it('answers 401 without a token on every /api route and file route, enumerated from the router', async () => {
     const routes = main.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`);
-    const apiRoutes = [...new Set(routes.filter((r) => r.split(' ')[1]!.startsWith('/api/')))];
+    const apiRoutes = [...new Set(routes.filter((r) => r.split(' ')[1].startsWith('/api/')))];
     // Every route is either the app's static code or under /api; a new file route elsewhere fails here.
     expect(routes.filter((r) => !apiRoutes.includes(r)).sort()).toEqual(STATIC_ROUTES);
     expect(apiRoutes.length).toBeGreaterThanOrEqual(15);
@@ -157,7 +157,7 @@ describe('sign-in, Host and Origin rules on the real server', () => {
     const setCookie = String(login.headers['set-cookie']);
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Strict/i);
-    const cookie = setCookie.split(';')[0]!;
+    const cookie = setCookie.split(';')[0];
     const viaCookie = await send(main, '/api/session', { headers: { cookie } });
     expect(viaCookie.json()).toMatchObject({ user: { role: 'admin', via: 'cookie' }, authRequired: true });
     const [name, value] = cookie.split('=') as [string, string];
@@ -240,7 +240,7 @@ describe('sign-in, Host and Origin rules on the real server', () => {
       headers: { ...json, ...sameOrigin(main) },
       body: JSON.stringify({ token: main.token }),
     });
-    const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+    const cookie = String(login.headers['set-cookie']).split(';')[0];
     const before = await listIds(main, bearer(main));
     const evil = 'http://evil.example';
     const attempts: Array<{

@@ -34,7 +34,7 @@ function fakeClient(busyTimes: number) {
 
 async function serviceWith(busyTimes: number, catchUpMs: number) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-send-'));
-  const config = loadConfig({ conversation: { dir } } as never, {});
+  const config = loadConfig({ conversation: { dir } }, {});
   const { client, calls } = fakeClient(busyTimes);
   const service = new ConversationService({ client, config, catchUpMs });
   const conv = await service.create({ pattern: 'react' });

@@ -62,7 +62,7 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
       .locator('#file-input')
       .setInputFiles({ name: 'sales.csv', mimeType: 'text/csv', buffer: Buffer.from(SALES_CSV) });
     await page.locator('.chip-uploaded').waitFor();
-    return decodeURIComponent(page.url().split('#/c/')[1]!);
+    return decodeURIComponent(page.url().split('#/c/')[1]);
   }
 
   async function ask(page: Page, text = QUESTION): Promise<void> {
@@ -95,14 +95,14 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
       els.map((e) => (e as unknown as { getBBox(): { height: number } }).getBBox().height),
     );
     const max = Math.max(...SALES_TOTALS.map((t) => t[1]));
-    SALES_TOTALS.forEach(([, total], i) => expect(heights[i]! / Math.max(...heights)).toBeCloseTo(total / max, 2));
+    SALES_TOTALS.forEach(([, total], i) => expect(heights[i] / Math.max(...heights)).toBeCloseTo(total / max, 2));
     expect(await turn.locator('[data-viz-id=sales_chart] svg text').allTextContents()).toEqual(
       expect.arrayContaining(['Total sales by region', 'Region', 'Sales (USD)']),
     );
 
     const link = turn.locator('a.file-link', { hasText: 'by_region.csv' });
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-    expect(await readFile((await download.path())!)).toEqual(
+    expect(await readFile(await download.path())).toEqual(
       await readFile(await server.service.resolveFile(id, 'by_region.csv')),
     );
     expect(await turn.locator('.answer').textContent()).toContain('North');

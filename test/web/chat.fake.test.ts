@@ -24,7 +24,7 @@ describe('analysis web app (UI against the fake API)', () => {
     await page.goto(fake.url);
     await newConversation(page);
     await page.getByLabel('Message').waitFor();
-    return decodeURIComponent(page.url().split('#/c/')[1]!);
+    return decodeURIComponent(page.url().split('#/c/')[1]);
   }
 
   async function askWithCsv(page: Page): Promise<void> {
@@ -62,7 +62,7 @@ describe('analysis web app (UI against the fake API)', () => {
       els.map((e) => (e as unknown as { getBBox(): { height: number } }).getBBox().height),
     );
     const max = Math.max(...SALES_TOTALS.map((t) => t[1]));
-    SALES_TOTALS.forEach(([, total], i) => expect(heights[i]! / Math.max(...heights)).toBeCloseTo(total / max, 2));
+    SALES_TOTALS.forEach(([, total], i) => expect(heights[i] / Math.max(...heights)).toBeCloseTo(total / max, 2));
     const texts = await chart.locator('svg text').allTextContents();
     expect(texts).toEqual(
       expect.arrayContaining(['Total sales by region', 'Region', 'Sales (USD)', 'North', 'South', 'East', 'West']),
@@ -71,7 +71,7 @@ describe('analysis web app (UI against the fake API)', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), turn.locator('a.file-link').click()]);
     const fromServer = await readFile(path.join(fake.conversations.get(id)!.workspace, 'out/sales_by_region.csv'));
     expect(download.suggestedFilename()).toBe('sales_by_region.csv');
-    expect(await readFile((await download.path())!)).toEqual(fromServer);
+    expect(await readFile(await download.path())).toEqual(fromServer);
 
     expect(await turn.locator('.answer strong').textContent()).toBe('West');
     expect(await page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss)).toBeUndefined(); // model HTML is sanitised
@@ -170,7 +170,7 @@ describe('analysis web app: bad input (against the fake API)', () => {
     await page.goto(fake.url);
     await newConversation(page);
     await page.waitForURL(/#\/c\//);
-    const id = decodeURIComponent(page.url().split('#/c/')[1]!);
+    const id = decodeURIComponent(page.url().split('#/c/')[1]);
     await page.getByLabel('Message').fill('first');
     await page.getByLabel('Message').press('Enter');
     await page.locator('article.turn .step').waitFor();
@@ -210,7 +210,7 @@ describe('analysis web app: bad input (against the fake API)', () => {
     await page.goto(fake.url);
     await newConversation(page);
     await page.waitForURL(/#\/c\//);
-    const id = decodeURIComponent(page.url().split('#/c/')[1]!);
+    const id = decodeURIComponent(page.url().split('#/c/')[1]);
     await page.getByLabel('Message').fill(QUESTION);
     await page.getByLabel('Message').press('Enter');
     await expect.poll(() => page.locator('article.turn .work > li').count()).toBe(3);

@@ -98,7 +98,7 @@ describe('web app under its Content-Security-Policy (against the fake API)', () 
     const heights = await bars.evaluateAll((els) =>
       els.map((e) => (e as unknown as { getBBox(): { height: number } }).getBBox().height),
     );
-    expect(heights.map((h) => h / heights[2]!)).toEqual([expect.closeTo(0.5, 2), expect.closeTo(0.75, 2), 1]);
+    expect(heights.map((h) => h / heights[2])).toEqual([expect.closeTo(0.5, 2), expect.closeTo(0.75, 2), 1]);
     expect(await bars.evaluateAll((els) => els.map((e) => e.getAttribute('fill')))).toEqual([
       '#1f77b4',
       '#1f77b4',
@@ -118,7 +118,7 @@ describe('web app under its Content-Security-Policy (against the fake API)', () 
     ).toBe('absolute');
     await chart.locator('summary').click();
     const [download] = await Promise.all([page.waitForEvent('download'), chart.getByText('Save as SVG').click()]);
-    expect(await readFile((await download.path())!, 'utf8')).toMatch(/^<svg[^>]*>[\s\S]*mark-rect[\s\S]*<\/svg>$/);
+    expect(await readFile(await download.path(), 'utf8')).toMatch(/^<svg[^>]*>[\s\S]*mark-rect[\s\S]*<\/svg>$/);
     await page.locator('[data-viz-id=sales_chart] svg .mark-rect path').nth(3).hover();
     await page.locator('#vg-tooltip-element.visible').waitFor();
     expect(await page.locator('#vg-tooltip-element').textContent()).toMatch(/West.*210/);

@@ -86,7 +86,7 @@ describe('web app: first screen and Temporal UI links', () => {
     await message.fill('What is the total amount in sales.csv?');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/#\/c\/[^/]+$/, { timeout: 30_000 });
-    conversationId = decodeURIComponent(page.url().split('#/c/')[1]!);
+    conversationId = decodeURIComponent(page.url().split('#/c/')[1]);
     await page.locator('.status-completed').waitFor({ timeout: 120_000 });
     expect(await page.locator('article.turn .answer').textContent()).toContain('47');
     // The file went into the new conversation before the message; the list shows the conversation.
@@ -114,7 +114,7 @@ describe('web app: first screen and Temporal UI links', () => {
     await page.goto(`${server.url}/#/runs`);
     await collect('runs view');
     const expected = [`conv-${conversationId}`, run.runId];
-    expect([...links.keys()].map((href) => decodeURIComponent(href.split('/workflows/')[1]!))).toEqual(
+    expect([...links.keys()].map((href) => decodeURIComponent(href.split('/workflows/')[1]))).toEqual(
       expect.arrayContaining(expected),
     );
     for (const [href, where] of links) await expectWorkflowPage(page, href, where);
@@ -124,7 +124,7 @@ describe('web app: first screen and Temporal UI links', () => {
 
 /** The Web UI redirects a workflow's page to its latest run (`…/workflows/<id>/<run id>/…`) and shows the id; a route it lacks shows its 404 page. */
 async function expectWorkflowPage(page: Page, href: string, where: string): Promise<void> {
-  const workflowId = decodeURIComponent(href.split('/workflows/')[1]!);
+  const workflowId = decodeURIComponent(href.split('/workflows/')[1]);
   await page.goto(href);
   const runPage = new RegExp(`/workflows/${escape(encodeURIComponent(workflowId))}/[0-9a-f-]{36}/`);
   await expect

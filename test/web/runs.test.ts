@@ -73,7 +73,7 @@ describe('runs route', () => {
       progress: { done: 4, total: 5, failed: 1 },
       reportUrl: '/api/runs/run-done/report/report.html',
     });
-    const report = await app.request(body.runs[0]!.reportUrl);
+    const report = await app.request(body.runs[0].reportUrl);
     expect(report.status).toBe(200);
     expect(await report.text()).toContain('report of run-done');
     expect((await app.request('/api/runs/run-done/report/..%2Fsecret.html')).status).toBe(404);

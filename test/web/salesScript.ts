@@ -196,7 +196,7 @@ export function groupTotals(csv: string): Array<[string, number]> {
   const totals = new Map<string, number>();
   for (const line of csv.trim().split('\n').slice(1)) {
     const [region, , sales] = line.split(',');
-    totals.set(region!, (totals.get(region!) ?? 0) + Number(sales));
+    totals.set(region, (totals.get(region) ?? 0) + Number(sales));
   }
   return [...totals.entries()];
 }

@@ -48,7 +48,7 @@ describe('grounded numbers, downloads and sharing in the browser', () => {
     await a?.close();
   });
 
-  const loginUrl = (user: string) => `${a.server.url}/?token=${encodeURIComponent(tokens[user]!)}`;
+  const loginUrl = (user: string) => `${a.server.url}/?token=${encodeURIComponent(tokens[user])}`;
   const open = async (user: string) => {
     const opened = await openPage(browser, a.server.url);
     await signIn(opened.page, loginUrl(user));
@@ -75,7 +75,7 @@ describe('grounded numbers, downloads and sharing in the browser', () => {
       page.getByRole('button', { name: 'Notebook (.ipynb)' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`${id}.ipynb`);
-    const notebook = JSON.parse(readFileSync((await download.path())!, 'utf8')) as {
+    const notebook = JSON.parse(readFileSync(await download.path(), 'utf8')) as {
       nbformat: number;
       cells: Array<{ cell_type: string; source: string }>;
     };
@@ -109,7 +109,7 @@ describe('grounded numbers, downloads and sharing in the browser', () => {
     expect(await page.getByRole('tab', { name: 'Debug' }).count()).toBe(0); // the link does not include the debug view
     await page.getByRole('button', { name: 'Fork into my conversations' }).click();
     await page.waitForURL(/#\/c\/c[a-z0-9]+$/);
-    const forkId = page.url().split('#/c/')[1]!;
+    const forkId = page.url().split('#/c/')[1];
     expect(forkId).not.toBe(id);
     await page.locator('.conv-list a[aria-current=page]').waitFor();
     await expect.poll(() => page.locator('.conv-head h2').textContent(), { timeout: 30_000 }).toBe('Sales (fork)');

@@ -209,7 +209,7 @@ describe('sign-in, and other origins against the app, in Chromium: they read not
     await expect.poll(() => page.locator('main.sign-in').textContent()).toContain('You are signed out');
     // The old cookie itself is dead, not only forgotten by this browser.
     const reused = await fetch(`${a.server.url}/api/conversations`, {
-      headers: { cookie: `${cookies[0]!.name}=${cookies[0]!.value}` },
+      headers: { cookie: `${cookies[0].name}=${cookies[0].value}` },
     });
     expect(reused.status).toBe(401);
     expect(pageErrors).toEqual([]);

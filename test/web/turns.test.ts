@@ -37,12 +37,12 @@ describe('turns from the event log', () => {
       answer: 'done',
       usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.01 },
     });
-    expect(t!.items.map((i) => i.type)).toEqual(['step', 'code', 'tool']);
-    expect(t!.items[2]).toMatchObject({ callId: 'c1', args: { code: 'print(1)' }, result: { stdout: '1\n' } });
-    expect(t!.visualizations).toEqual([{ id: 'v', type: 'table', dataFile: 'b.csv' }]);
+    expect(t.items.map((i) => i.type)).toEqual(['step', 'code', 'tool']);
+    expect(t.items[2]).toMatchObject({ callId: 'c1', args: { code: 'print(1)' }, result: { stdout: '1\n' } });
+    expect(t.visualizations).toEqual([{ id: 'v', type: 'table', dataFile: 'b.csv' }]);
     expect(runningTurn(s)?.turnId).toBe('t1');
     const ended = applyEvent(s, ev('turn_ended', { status: 'cancelled' }));
-    expect(ended.turns[0]!.status).toBe('cancelled');
+    expect(ended.turns[0].status).toBe('cancelled');
     expect(runningTurn(ended)).toBeUndefined();
   });
 
@@ -54,7 +54,7 @@ describe('turns from the event log', () => {
       ev('code', { stepId: 's', callId: 'b', language: 'python', code: 'y = 2' }),
       ev('tool_call', { stepId: 's', callId: 'b', tool: 'python_execute', args: {} }),
     ].reduce(applyEvent, emptyTurns());
-    expect(s.turns[0]!.items.map((i) => [i.type, i.callId, i.code?.code])).toEqual([
+    expect(s.turns[0].items.map((i) => [i.type, i.callId, i.code?.code])).toEqual([
       ['tool', 'a', 'x = 1'],
       ['tool', 'b', 'y = 2'],
     ]);

@@ -10,7 +10,7 @@ describe('web route', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-cache');
     const html = await res.text();
-    const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(html)![1]!) as {
+    const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(html)![1]) as {
       imports: Record<string, string>;
     };
     expect(map.imports.preact).toBe('/vendor/preact@11.2.0/dist/preact.mjs');
@@ -22,7 +22,7 @@ describe('web route', () => {
 
   it('every vendor URL the page names resolves, with a year of caching', async () => {
     const html = await (await app.request('/')).text();
-    const urls = [...html.matchAll(/"(\/vendor\/[^"]+)"/g)].map((m) => m[1]!);
+    const urls = [...html.matchAll(/"(\/vendor\/[^"]+)"/g)].map((m) => m[1]);
     expect(urls.length).toBeGreaterThanOrEqual(14);
     for (const url of urls) {
       const res = await app.request(url);
@@ -35,7 +35,7 @@ describe('web route', () => {
     const res = await app.request('/');
     const csp = res.headers.get('content-security-policy')!;
     const html = await res.text();
-    const importMap = /<script type="importmap">(.*?)<\/script>/.exec(html)![1]!;
+    const importMap = /<script type="importmap">(.*?)<\/script>/.exec(html)![1];
     const hash = createHash('sha256').update(importMap, 'utf8').digest('base64');
     expect(csp).toBe(
       `default-src 'self'; script-src 'self' 'sha256-${hash}'; style-src 'self'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; ` +
@@ -46,7 +46,7 @@ describe('web route', () => {
     expect(/script-src[^;]*/.exec(csp)![0]).not.toContain('unsafe-inline');
     expect(csp).toContain("frame-ancestors 'none'");
     // the import map is the only inline script that runs; the vendor-scripts block is data (type application/json)
-    const inline = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]!).filter((attrs) => !/\bsrc=/.test(attrs));
+    const inline = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]).filter((attrs) => !/\bsrc=/.test(attrs));
     expect(inline).toEqual([' type="importmap"', ' type="application/json" id="vendor-scripts"']);
     expect(
       (await app.request('/', { headers: { 'if-none-match': res.headers.get('etag')! } })).headers.get(
@@ -57,20 +57,20 @@ describe('web route', () => {
 
   it('vega-interpreter (ES module) and the vega-util modules it imports are served through the import map', async () => {
     const html = await (await app.request('/')).text();
-    const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(html)![1]!) as {
+    const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(html)![1]) as {
       imports: Record<string, string>;
     };
     expect(map.imports['vega-interpreter']).toBe('/vendor/vega-interpreter@2.3.2/build/vega-interpreter.js');
-    const interpreter = await app.request(map.imports['vega-interpreter']!);
+    const interpreter = await app.request(map.imports['vega-interpreter']);
     expect(interpreter.status).toBe(200);
     expect(interpreter.headers.get('content-type')).toContain('javascript');
     const source = await interpreter.text();
     expect(source).toContain('export { expression as expressionInterpreter }');
     // its one bare import resolves through the map, and every module vega-util's index imports is served
     expect([...source.matchAll(/from '([^'.][^']*)'/g)].map((m) => m[1])).toEqual(['vega-util']);
-    const utilIndex = map.imports['vega-util']!;
+    const utilIndex = map.imports['vega-util'];
     const index = await (await app.request(utilIndex)).text();
-    const relative = [...index.matchAll(/from '\.\/([^']+)'/g)].map((m) => m[1]!);
+    const relative = [...index.matchAll(/from '\.\/([^']+)'/g)].map((m) => m[1]);
     expect(relative.length).toBeGreaterThan(40);
     for (const file of relative)
       expect((await app.request(new URL(file, `http://x${utilIndex}`).pathname)).status, file).toBe(200);

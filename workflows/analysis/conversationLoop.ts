@@ -215,6 +215,6 @@ export async function choosePattern(turn: Turn, summary: TurnSummary, dir: strin
 /** A failed activity's cause (e.g. the model's HTTP error), not Temporal's wrapper text. */
 function messageOf(err: unknown): string {
   let e = err as { message?: string; cause?: unknown } | undefined;
-  while (e?.cause && typeof e.cause === 'object') e = e.cause as typeof e;
+  while (e?.cause && typeof e.cause === 'object') e = e.cause;
   return e?.message ?? String(err);
 }

@@ -27,8 +27,8 @@ export function compareRunOutcomes(runs: RunOutcomes[]): Comparison {
   if (!runs.length) throw new Error('compare needs at least one run');
   const [first, ...others] = runs;
   for (const other of others) {
-    const problem = pairingProblem(first!, other);
+    const problem = pairingProblem(first, other);
     if (problem) throw new PairingError(problem);
   }
-  return { runs: runs.map(runMetrics), pairs: others.map((other) => pairRuns(first!, other)) };
+  return { runs: runs.map(runMetrics), pairs: others.map((other) => pairRuns(first, other)) };
 }

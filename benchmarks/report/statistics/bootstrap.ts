@@ -33,8 +33,8 @@ export function clusteredMean(tasks: readonly (readonly number[])[], opts: Boots
       let c = 0;
       for (let j = 0; j < n; j++) {
         const i = Math.floor(random() * n);
-        s += sums[i]!;
-        c += counts[i]!;
+        s += sums[i];
+        c += counts[i];
       }
       return s / c;
     },
@@ -61,7 +61,7 @@ export function pairedDifference(
     n,
     (random) => {
       let s = 0;
-      for (let j = 0; j < n; j++) s += diffs[Math.floor(random() * n)]!;
+      for (let j = 0; j < n; j++) s += diffs[Math.floor(random() * n)];
       return s / n;
     },
     opts,
@@ -93,5 +93,5 @@ function quantile(sorted: Float64Array, q: number): number {
   const pos = (sorted.length - 1) * q;
   const lo = Math.floor(pos);
   const hi = Math.min(lo + 1, sorted.length - 1);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }

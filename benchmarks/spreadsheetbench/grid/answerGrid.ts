@@ -146,7 +146,7 @@ async function pieceGrid(
         const o = got!.get(r, c);
         if (compareCellValue(e, o)) return;
         mismatches++;
-        gotRows[i]![j]!.mismatch =
+        gotRows[i][j].mismatch =
           `expected ${describe(e, expected.isUncachedFormula(r, c))}, got ${describe(o, got!.isUncachedFormula(r, c))}`;
       }),
     );

@@ -43,7 +43,7 @@ function sections(code: string): string[] {
   let quoted = false;
   let bracket = false;
   for (let i = 0; i < code.length; i++) {
-    const ch = code[i]!;
+    const ch = code[i];
     if (ch === '\\' && !quoted) {
       current += ch + (code[i + 1] ?? '');
       i++;
@@ -63,7 +63,7 @@ function sections(code: string): string[] {
 
 function formatText(text: string, code: string): string {
   const parts = sections(code);
-  const textSection = parts.length >= 4 ? parts[3]! : parts.find((p) => p.includes('@'));
+  const textSection = parts.length >= 4 ? parts[3] : parts.find((p) => p.includes('@'));
   if (!textSection) return text;
   return literal(textSection, (token) => (token === '@' ? text : undefined));
 }
@@ -72,7 +72,7 @@ function formatText(text: string, code: string): string {
 function literal(section: string, placeholder: (token: string) => string | undefined): string {
   let out = '';
   for (let i = 0; i < section.length; i++) {
-    const ch = section[i]!;
+    const ch = section[i];
     if (ch === '"') {
       const end = section.indexOf('"', i + 1);
       out += section.slice(i + 1, end < 0 ? undefined : end);
@@ -99,7 +99,7 @@ export function generalNumber(n: number): string {
   const abs = Math.abs(n);
   if (abs >= 1e11 || abs < 1e-9) {
     const [mantissa, exp] = n.toExponential(5).split('e');
-    const trimmed = mantissa!.replace(/\.?0+$/, '');
+    const trimmed = mantissa.replace(/\.?0+$/, '');
     const e = Number(exp);
     return `${trimmed}E${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
   }
@@ -113,7 +113,7 @@ const NUMBER_TOKENS = /[0#?]/;
 
 function formatNumber(n: number, code: string): string {
   const parts = sections(code);
-  let section = parts[0]!;
+  let section = parts[0];
   let value = n;
   if (n < 0 && parts.length >= 2 && parts[1] !== '') {
     section = parts[1]!;
@@ -147,9 +147,9 @@ function formatDigits(value: number, section: string): string {
   const sci = /[eE][+-]/.exec(tokens);
   const numberPart = /[0#?,.]+(?:[eE][+-][0#]+)?/.exec(tokens)?.[0] ?? '0';
   const [intPattern, decPattern = ''] = numberPart.replace(/[eE][+-][0#]+$/, '').split('.');
-  const scaleCommas = /,+$/.exec(intPattern!)?.[0].length ?? 0;
+  const scaleCommas = /,+$/.exec(intPattern)?.[0].length ?? 0;
   v /= 1000 ** scaleCommas;
-  const grouping = intPattern!.replace(/,+$/, '').includes(',');
+  const grouping = intPattern.replace(/,+$/, '').includes(',');
   const decimals = decPattern.replace(/[^0#?]/g, '').length;
   const minDecimals = decPattern.replace(/[^0]/g, '').length;
   let digits: string;
@@ -159,7 +159,7 @@ function formatDigits(value: number, section: string): string {
     const expDigits = /[eE][+-]([0#]+)/.exec(numberPart)?.[1]?.length ?? 2;
     digits = `${roundDigits(mantissa, decimals, minDecimals, false, 1)}E${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(expDigits, '0')}`;
   } else {
-    const minInt = intPattern!.replace(/[^0]/g, '').length;
+    const minInt = intPattern.replace(/[^0]/g, '').length;
     digits = roundDigits(v, decimals, minDecimals, grouping, minInt);
   }
   return literal(replaceTokens(section, /^[0#?,.]+(?:[eE][+-][0#]+)?/, '\u0000'), (t) =>
@@ -170,7 +170,7 @@ function formatDigits(value: number, section: string): string {
 /** Replaces the first match of `pattern` (anchored) that starts outside quotes, escapes and brackets. */
 function replaceTokens(section: string, pattern: RegExp, by: string): string {
   for (let i = 0; i < section.length; i++) {
-    const ch = section[i]!;
+    const ch = section[i];
     if (ch === '"') i = section.indexOf('"', i + 1) < 0 ? section.length : section.indexOf('"', i + 1);
     else if (ch === '\\' || ch === '_' || ch === '*') i++;
     else if (ch === '[') i = section.indexOf(']', i) < 0 ? section.length : section.indexOf(']', i);
@@ -187,7 +187,7 @@ function roundDigits(v: number, decimals: number, minDecimals: number, grouping:
   let [int, dec = ''] = Math.abs(v).toFixed(decimals).split('.');
   while (dec.length > minDecimals && dec.endsWith('0')) dec = dec.slice(0, -1);
   if (int === '0' && minInt === 0) int = '';
-  int = int!.padStart(minInt, '0');
+  int = int.padStart(minInt, '0');
   if (grouping) int = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${negative ? '-' : ''}${int}${dec ? `.${dec}` : decimals && minDecimals ? '.' : ''}`;
 }
@@ -211,7 +211,7 @@ function parts(d: DateLike) {
 /** Date and time codes: y, m (month, or minutes next to h or s), d, h, s, AM/PM, fractions of a second. */
 function formatDate(d: DateLike, code: string): string {
   const p = parts(d);
-  const section = sections(code)[0]!;
+  const section = sections(code)[0];
   const tokens = tokenizeDate(section);
   const twelve = tokens.some((t) => t.kind === 'ampm');
   const out: string[] = [];
@@ -219,11 +219,11 @@ function formatDate(d: DateLike, code: string): string {
     if (t.kind === 'text') return out.push(t.text);
     if (t.kind === 'ampm') return out.push(t.text.length <= 3 ? (p.hour < 12 ? 'A' : 'P') : p.hour < 12 ? 'AM' : 'PM');
     const len = t.text.length;
-    const ch = t.text[0]!.toLowerCase();
+    const ch = t.text[0].toLowerCase();
     if (ch === 'y') return out.push(len <= 2 ? String(p.year % 100).padStart(2, '0') : String(p.year));
     if (ch === 'd') {
-      if (len >= 4) return out.push(DAYS[weekday(p.year, p.month, p.day)]!);
-      if (len === 3) return out.push(DAYS[weekday(p.year, p.month, p.day)]!.slice(0, 3));
+      if (len >= 4) return out.push(DAYS[weekday(p.year, p.month, p.day)]);
+      if (len === 3) return out.push(DAYS[weekday(p.year, p.month, p.day)].slice(0, 3));
       return out.push(String(p.day).padStart(len, '0'));
     }
     if (ch === 'h') {
@@ -240,9 +240,9 @@ function formatDate(d: DateLike, code: string): string {
     const next = tokens.slice(i + 1).find((x) => x.kind === 'code');
     const minutes = (prev && /^h/i.test(prev.text)) || (next && /^s/i.test(next.text));
     if (minutes && len <= 2) return out.push(String(p.minute).padStart(len, '0'));
-    if (len >= 5) return out.push(MONTHS[p.month - 1]![0]!);
-    if (len === 4) return out.push(MONTHS[p.month - 1]!);
-    if (len === 3) return out.push(MONTHS[p.month - 1]!.slice(0, 3));
+    if (len >= 5) return out.push(MONTHS[p.month - 1][0]);
+    if (len === 4) return out.push(MONTHS[p.month - 1]);
+    if (len === 3) return out.push(MONTHS[p.month - 1].slice(0, 3));
     return out.push(String(p.month).padStart(len, '0'));
   });
   return out.join('');
@@ -268,11 +268,11 @@ function tokenizeDate(section: string): DateToken[] {
     }
     const frac = /^\.(0+)/.exec(rest);
     if (frac && tokens.at(-1)?.text.match(/^s/i)) {
-      tokens.push({ kind: 'text', text: '.' }, { kind: 'code', text: frac[1]! });
+      tokens.push({ kind: 'text', text: '.' }, { kind: 'code', text: frac[1] });
       i += frac[0].length;
       continue;
     }
-    const ch = section[i]!;
+    const ch = section[i];
     if (ch === '"') {
       const end = section.indexOf('"', i + 1);
       tokens.push({ kind: 'text', text: section.slice(i + 1, end < 0 ? undefined : end) });
@@ -301,7 +301,7 @@ function weekday(year: number, month: number, day: number): number {
 /** `[h]:mm:ss` and friends: elapsed time. */
 function formatElapsed(t: PyTimedelta, code: string): string {
   const totalSeconds = t.days * 86400 + t.seconds;
-  const section = sections(code)[0]!;
+  const section = sections(code)[0];
   return section
     .replace(/\[(h+)\]/i, (_, h: string) => String(Math.floor(totalSeconds / 3600)).padStart(h.length, '0'))
     .replace(/\[(m+)\]/i, (_, m: string) => String(Math.floor(totalSeconds / 60)).padStart(m.length, '0'))

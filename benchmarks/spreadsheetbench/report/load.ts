@@ -145,9 +145,9 @@ async function listOutputFiles(dir: string): Promise<Map<string, string[]>> {
     for (const name of (await listNames(path.join(dir, 'outputs', setting))).sort()) {
       const m = OUTPUT_FILE.exec(name);
       if (!m) continue;
-      const list = byTask.get(m[2]!) ?? [];
+      const list = byTask.get(m[2]) ?? [];
       list.push(path.posix.join('outputs', setting, name));
-      byTask.set(m[2]!, list);
+      byTask.set(m[2], list);
     }
   }
   return byTask;

@@ -112,7 +112,7 @@ async function testCaseViews(
     result.testCaseResults.map(async (r, i) => ({
       index: i + 1,
       pass: r === 1,
-      ...(result.reasons[i] ? { reason: result.reasons[i]! } : {}),
+      ...(result.reasons[i] ? { reason: result.reasons[i] } : {}),
       diffRecorded: false,
       mismatches: [],
       omitted: 0,

@@ -72,7 +72,7 @@ async function executionsOf(taskDir: string): Promise<ExecutionView[]> {
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
   return records
     .map((r, i): ExecutionView => ({
-      label: text(r.label) || names[i]!.slice(0, -'.json'.length),
+      label: text(r.label) || names[i].slice(0, -'.json'.length),
       ...(typeof r.testCase === 'number' ? { testCase: r.testCase } : {}),
       code: text(r.code),
       stdout: text(r.stdout),

@@ -76,7 +76,7 @@ async function stage<N extends Exclude<CopilotStageName, 'final'>>(
   return ctx.inStage(name, async (tools) => {
     if (k < (ctx.input.fromStage ?? 1)) {
       tools.note('reused from record');
-      return (await copilot.copilotLoadStage({ ...taskRef(ctx), stage: name })) as StageOutput<N>;
+      return await copilot.copilotLoadStage({ ...taskRef(ctx), stage: name });
     }
     const output = await run(tools);
     const exchange = (output as { exchange?: Exchange }).exchange;
@@ -92,7 +92,7 @@ type AskStage = Exclude<CopilotAskInput['stage'], 'validate' | 'revise'>;
 function ask<S extends AskStage>(ctx: AgentContext, what: { stage: S }): Promise<StageOutput<S>> {
   return copilot.copilotAsk({
     ...taskRef(ctx),
-    stage: what.stage as AskStage,
+    stage: what.stage,
     callKey: callKey(ctx, what.stage),
     promptDir: ctx.input.promptDir,
   }) as Promise<StageOutput<S>>;
