@@ -140,13 +140,8 @@ async function runCli(model: string, dataset: Row['dataset'], agent: string, fla
   const wallS = (Date.now() - started) / 1000;
   const results = readResults(runDir);
   const meanTaskS = results.length ? results.reduce((s, r) => s + r.wallMs, 0) / results.length / 1000 : 0;
-  const summary = JSON.parse(readFileSync(path.join(runDir, 'summary.json'), 'utf8')) as Record<string, any>;
-  const tasks = dataset === 'dev20' ? summary.tasks : summary.requests;
-  const score =
-    dataset === 'dev20'
-      ? `soft ${(summary.overall.soft * 100).toFixed(2)}% hard ${(summary.overall.hard * 100).toFixed(2)}%`
-      : `passed ${summary.passed}/${summary.scored}${summary.skipped.length ? ` (${summary.skipped.length} skipped)` : ''}${agent === 'auto' ? ` chose ${JSON.stringify(Object.fromEntries(Object.entries(summary.byPattern as Record<string, { scored: number }>).map(([p, g]) => [p, g.scored])))}` : ''}`;
-  const failed = dataset === 'dev20' ? summary.failed : summary.failed.length;
+  const text = readFileSync(path.join(runDir, 'summary.json'), 'utf8');
+  const { tasks, score, failed } = dataset === 'dev20' ? sheetScore(text) : suiteScore(text, agent);
   return {
     model,
     dataset,
@@ -159,6 +154,29 @@ async function runCli(model: string, dataset: Row['dataset'], agent: string, fla
     meanTaskS: round1(meanTaskS),
     ...(exit !== 0 ? { note: `exit ${exit}` } : {}),
   };
+}
+
+/** The figures this bench prints from a SpreadsheetBench run's summary.json. */
+function sheetScore(text: string): { tasks: number; score: string; failed: number } {
+  const s = JSON.parse(text) as { tasks: number; failed: number; overall: { soft: number; hard: number } };
+  const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+  return { tasks: s.tasks, score: `soft ${pct(s.overall.soft)} hard ${pct(s.overall.hard)}`, failed: s.failed };
+}
+
+/** The figures this bench prints from an analysis-suite run's summary.json (with JIT's choices for `auto`). */
+function suiteScore(text: string, agent: string): { tasks: number; score: string; failed: number } {
+  const s = JSON.parse(text) as {
+    requests: number;
+    passed: number;
+    scored: number;
+    skipped: unknown[];
+    failed: unknown[];
+    byPattern: Record<string, { scored: number }>;
+  };
+  const skipped = s.skipped.length ? ` (${s.skipped.length} skipped)` : '';
+  const chose = Object.fromEntries(Object.entries(s.byPattern).map(([p, g]) => [p, g.scored]));
+  const choice = agent === 'auto' ? ` chose ${JSON.stringify(chose)}` : '';
+  return { tasks: s.requests, score: `passed ${s.passed}/${s.scored}${skipped}${choice}`, failed: s.failed.length };
 }
 
 function readResults(runDir: string): Array<{ wallMs: number }> {

@@ -146,13 +146,15 @@ export class ProcessCpuMeter {
   ) {}
 
   start(): void {
-    const meter = this;
     const original = this.originalSpawn;
+    // The replacement is called with the child as `this`; the meter's side is reached through these arrows.
+    const remember = (pid: number, kind: ProcessKind) => this.kindOfPid.set(pid, kind);
+    const exited = (kind: ProcessKind) => this.onChildExit(kind);
     spawnable.spawn = function (this: ChildProcess, options: SpawnOptions) {
       const result = original.call(this, options);
       const kind = classifyCommand((options.args ?? [options.file]).join(' '));
-      if (this.pid) meter.kindOfPid.set(this.pid, kind);
-      this.once('exit', () => meter.onChildExit(kind));
+      if (this.pid) remember(this.pid, kind);
+      this.once('exit', () => exited(kind));
       return result;
     };
     this.group = CpuGroup.enter();

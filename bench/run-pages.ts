@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { configSchema } from '../config/schema';
 import { connectClient } from '../lib/temporal/connection';
 import { startServer } from '../server/start';
@@ -150,10 +150,10 @@ interface Drawn {
  * body the page received meanwhile.
  */
 async function measure(page: Page, navigate: () => Promise<unknown>, done: Drawn, inApp = false): Promise<Measure> {
-  const start = inApp ? ((await page.evaluate(() => performance.now())) as number) : 0;
+  const start = inApp ? await page.evaluate(() => performance.now()) : 0;
   const pending: Promise<void>[] = [];
   const m = { apiBytes: 0, jsBytes: 0, cssBytes: 0, requests: 0 };
-  const onResponse = (res: import('playwright-core').Response) => {
+  const onResponse = (res: Response) => {
     m.requests++;
     const type = res.request().resourceType();
     const url = new URL(res.url());

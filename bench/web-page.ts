@@ -4,7 +4,7 @@
  * cache); warm = reload in the same context (vendor files are immutable-cached, app files revalidate by ETag).
  *   nice -n 10 node --import tsx bench/web-page.ts [--turns 20] [--runs 5]
  */
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { jsonBody, startAnalysisEnv, waitForTurn } from '../test/helpers/analysis';
 import { launchChromium } from '../test/web/browser';
 import { SALES_CSV } from '../test/web/salesScript';
@@ -73,7 +73,7 @@ interface Measure {
 async function measure(page: Page, navigate: () => Promise<unknown>): Promise<Measure> {
   const pending: Promise<void>[] = [];
   const m = { jsBytes: 0, cssBytes: 0, requests: 0 };
-  const onResponse = (res: import('playwright-core').Response) => {
+  const onResponse = (res: Response) => {
     const type = res.request().resourceType();
     m.requests++;
     if (type !== 'script' && type !== 'stylesheet') return;
@@ -87,7 +87,7 @@ async function measure(page: Page, navigate: () => Promise<unknown>): Promise<Me
   page.on('response', onResponse);
   await navigate();
   await page.waitForFunction('window.__marks && window.__marks.charts', undefined, { timeout: 120_000, polling: 100 });
-  const marks = (await page.evaluate('window.__marks')) as { first: number; answers: number; charts: number };
+  const marks = await page.evaluate<{ first: number; answers: number; charts: number }>('window.__marks');
   await Promise.all(pending);
   page.off('response', onResponse);
   return { ...m, firstTurnMs: marks.first, allTurnsMs: marks.answers, allChartsMs: marks.charts };

@@ -95,7 +95,9 @@ function listen(
   hostname: string,
 ): Promise<{ server: Server; address: AddressInfo }> {
   return new Promise((resolve, reject) => {
-    const server = createServer(getRequestListener(fetch, { hostname, errorHandler: answerUnroutable }));
+    const listener = getRequestListener(fetch, { hostname, errorHandler: answerUnroutable });
+    // The listener answers every request itself (errors included, through errorHandler): nothing to await here.
+    const server = createServer((req, res) => void listener(req, res));
     server.once('error', reject);
     server.on('clientError', answerUnparsable);
     server.listen(port, hostname, () => resolve({ server, address: server.address() as AddressInfo }));

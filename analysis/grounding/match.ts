@@ -33,7 +33,10 @@ export class NumberIndex {
     const targets = [n.value, -n.value];
     const tolerances = [tolerance, tolerance];
     // A percentage may have been produced as a fraction (0.1204 → 12%).
-    if (n.percent) (targets.push(n.value / 100, -n.value / 100), tolerances.push(tolerance / 100, tolerance / 100));
+    if (n.percent) {
+      targets.push(n.value / 100, -n.value / 100);
+      tolerances.push(tolerance / 100, tolerance / 100);
+    }
     let best: Found | undefined;
     let bestScore = Number.POSITIVE_INFINITY;
     targets.forEach((target, i) => {

@@ -23,7 +23,7 @@ function jsonShape(text: string, displayPath: string): TableShape {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new Error(`data file ${displayPath} is not valid JSON: ${(err as Error).message}`);
+    throw new Error(`data file ${displayPath} is not valid JSON: ${(err as Error).message}`, { cause: err });
   }
   if (!Array.isArray(value) || !value.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) {
     throw new Error(
@@ -43,18 +43,28 @@ export function parseCsv(text: string, sep = ','): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') ((field += '"'), i++);
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"' && field === '') quoted = true;
-    else if (c === sep) (row.push(field), (field = ''));
-    else if (c === '\n' || c === '\r') {
+    else if (c === sep) {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
-      (row.push(field), rows.push(row), (row = []), (field = ''));
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
     } else field += c;
   }
   if (quoted) throw new Error('unterminated quoted field');
-  if (field !== '' || row.length) (row.push(field), rows.push(row));
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }
 
@@ -63,7 +73,7 @@ function csvShape(text: string, sep: string, displayPath: string): TableShape {
   try {
     rows = parseCsv(text, sep);
   } catch (err) {
-    throw new Error(`data file ${displayPath} is not parseable CSV: ${(err as Error).message}`);
+    throw new Error(`data file ${displayPath} is not parseable CSV: ${(err as Error).message}`, { cause: err });
   }
   const [header, ...body] = rows;
   if (!header || header.every((h) => h.trim() === ''))

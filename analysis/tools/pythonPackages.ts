@@ -20,7 +20,7 @@ export function allowedImports(requested: string[] | undefined, config: Analysis
         p
           .trim()
           .toLowerCase()
-          .split(/[<>=!~\[; ]/)[0],
+          .split(/[<>=!~[; ]/)[0],
     )
     .filter(Boolean);
   const allowed = new Set(config.allowedPackages.map((p) => p.toLowerCase()));

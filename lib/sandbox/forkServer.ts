@@ -84,14 +84,16 @@ export class ForkServer {
       this.running.set(id, { started: resolve, failed: reject, exited: resolveExit }),
     );
     this.holdProcessOpen();
-    let streams: ReturnType<typeof openFifos> | undefined;
-    exited.then(() => {
+    // Assigned once the fifos are open (below); closed when the process has exited and its output has drained.
+    let streams: ReturnType<typeof openFifos> | undefined; // eslint-disable-line prefer-const
+    void exited.then(() => {
       this.running.delete(id);
       this.holdProcessOpen();
-      setTimeout(
-        () => (streams?.close(), rm(fifoDir, { recursive: true, force: true }).catch(() => undefined)),
-        FIFO_DRAIN_MS,
-      );
+      setTimeout(() => {
+        streams?.close();
+        // Best-effort: the fifo folder is ours and empty of anything worth keeping; a failure leaves a stale folder.
+        void rm(fifoDir, { recursive: true, force: true }).catch(() => undefined);
+      }, FIFO_DRAIN_MS);
     });
     this.send(proc, {
       op: 'spawn',
@@ -205,8 +207,10 @@ export class ForkServer {
       lines.on('line', (line) => {
         const msg = messageSchema.safeParse(safeJson(line));
         if (!msg.success) return;
-        if (msg.data.op === 'ready') (clearTimeout(timer), resolve());
-        else if (msg.data.op === 'started') this.running.get(msg.data.id)?.started(msg.data.pid);
+        if (msg.data.op === 'ready') {
+          clearTimeout(timer);
+          resolve();
+        } else if (msg.data.op === 'started') this.running.get(msg.data.id)?.started(msg.data.pid);
         else if (msg.data.op === 'failed')
           this.running.get(msg.data.id)?.failed(new Error(`fork server: ${msg.data.error}`));
         else this.running.get(msg.data.id)?.exited({ code: msg.data.code, signal: msg.data.signal });

@@ -103,7 +103,7 @@ export class JsonLinesKernel implements KernelProcess {
         () => reject(new Error(`kernel not ready after ${opts.readyTimeoutMs} ms`)),
         opts.readyTimeoutMs,
       );
-      kernel.exited.then((exit) => {
+      void kernel.exited.then((exit) => {
         clearTimeout(timer);
         const why = kernel.rawErr.drain().text.trim().slice(-2000);
         reject(new KernelExitedError(exit, '', why));

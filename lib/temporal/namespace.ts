@@ -73,6 +73,7 @@ export async function assertNamespaceExists(
       `Temporal namespace "${namespace}" does not exist on the server at ${address}: register it ` +
         `(scripts/cluster.sh up registers "sheetbench"; or \`temporal operator namespace create --namespace ${namespace}\`), ` +
         `or set TEMPORAL_NAMESPACE to an existing one`,
+      { cause: err },
     );
   }
 }

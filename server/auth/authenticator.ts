@@ -101,7 +101,7 @@ export class Authenticator {
   private fromProxy(req: RequestCredentials): User | undefined {
     if (!req.proxyUser || !this.s.proxy.addresses.includes(req.client)) return undefined;
     const name = req.proxyUser.trim();
-    if (!name || name.length > 200 || /[\u0000-\u001f]/.test(name)) return undefined;
+    if (!name || name.length > 200 || /\p{Cc}/u.test(name)) return undefined;
     return { name, role: this.s.proxy.roles[name] ?? 'user', via: 'proxy' };
   }
 

@@ -14,7 +14,7 @@ const userEntry = z
       .string()
       .min(1)
       .max(200)
-      .regex(/^[^\s\u0000-\u001f]+$/, 'a name has no spaces or control characters'),
+      .regex(/^[^\s\p{Cc}]+$/u, 'a name has no spaces or control characters'),
     role: z.enum(ROLES).default('user'),
     tokenSha256: z.string().regex(/^[0-9a-f]{64}$/, 'tokenSha256 must be 64 lower-case hex digits'),
   })

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -102,8 +102,7 @@ describe('artifact paths at the activity boundary', () => {
       mkdirSync(late, { recursive: true });
       writeFileSync(path.join(late, 'run-1'), ''); // wrong: a file, not the folder — still waiting
     }, 200);
-    setTimeout(async () => {
-      const { rmSync, symlinkSync } = await import('node:fs');
+    setTimeout(() => {
       rmSync(path.join(late, 'run-1'));
       symlinkSync(path.join(hostA, 'run-1'), path.join(late, 'run-1'));
     }, 1_500);

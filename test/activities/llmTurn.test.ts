@@ -46,7 +46,7 @@ describe('llmTurn activity: one retry policy, classified failures, no double pay
     new MockActivityEnvironment({
       attempt: 1 + Object.values(failures ?? {}).reduce((a, b) => a + b, 0),
       heartbeatDetails: failures ? { failures } : undefined,
-    }).run(
+    }).run<[LlmTurnInput], LlmTurnResult, (input: LlmTurnInput) => Promise<LlmTurnResult>>(
       llmTurnActivities({
         config,
         sandboxFactory: async () => {
@@ -54,7 +54,7 @@ describe('llmTurn activity: one retry policy, classified failures, no double pay
         },
       }).llmTurn,
       input,
-    ) as Promise<LlmTurnResult>;
+    );
   const failureOf = (p: Promise<unknown>) =>
     p.then(
       () => {

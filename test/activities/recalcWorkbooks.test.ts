@@ -41,7 +41,10 @@ describe("a task's outputs recalculated in one activity", () => {
     const { engine, calls } = fakeEngine({ '3_t_output.xlsx': 'load error: not a workbook' });
     const acts = recalcActivities(async () => engine);
     const missing = path.join(path.dirname(a), 'absent.xlsx');
-    const results = (await env().run(acts.recalcWorkbooks, { paths: [a, missing, b, c] })) as RecalcWorkbookResult[];
+    const results = await env().run<[{ paths: string[] }], RecalcWorkbookResult[], typeof acts.recalcWorkbooks>(
+      acts.recalcWorkbooks,
+      { paths: [a, missing, b, c] },
+    );
     expect(results.map((r) => [r.ok, r.error])).toEqual([
       [true, undefined],
       [false, `no workbook at ${missing}`],

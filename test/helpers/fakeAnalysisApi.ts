@@ -167,7 +167,7 @@ export class FakeAnalysisApi {
     app.patch('/api/conversations/:id', async (c) => {
       const conv = get(c.req.param('id'));
       if (!conv) return c.json(notFound(c.req.param('id')), 404);
-      const { title } = (await c.req.json()) as { title?: string };
+      const { title } = await c.req.json<{ title?: string }>();
       if (!title?.trim()) return c.json({ error: 'title must not be empty' }, 400);
       conv.info.title = title.trim();
       return c.json(conv.info);
@@ -210,7 +210,7 @@ export class FakeAnalysisApi {
       const conv = get(c.req.param('id'));
       if (!conv) return c.json(notFound(c.req.param('id')), 404);
       if (conv.running) return c.json({ error: `a turn is already running in conversation ${conv.info.id}` }, 409);
-      const { text, pattern, files } = (await c.req.json()) as { text?: string; pattern?: Pattern; files?: string[] };
+      const { text, pattern, files } = await c.req.json<{ text?: string; pattern?: Pattern; files?: string[] }>();
       if (!text?.trim()) return c.json({ error: 'the message is empty' }, 400);
       const turnId = `t${conv.info.turns + 1}`;
       void this.playTurn(conv, turnId, text, pattern ?? 'auto', files ?? []);
@@ -264,14 +264,20 @@ export class FakeAnalysisApi {
           wake?.();
         });
         try {
-          for (const ev of conv.events.filter((e) => e.seq > sent)) (await send(ev), (sent = ev.seq));
+          for (const ev of conv.events.filter((e) => e.seq > sent)) {
+            await send(ev);
+            sent = ev.seq;
+          }
           while (!stream.aborted) {
             const ev = queue.shift();
             if (!ev) {
               await new Promise<void>((resolve) => (wake = resolve));
               continue;
             }
-            if (ev.seq > sent) (await send(ev), (sent = ev.seq));
+            if (ev.seq > sent) {
+              await send(ev);
+              sent = ev.seq;
+            }
           }
         } finally {
           this.bus.off(conv.info.id, onEvent);

@@ -33,13 +33,13 @@ export async function within<T>(
 ): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(async () => {
+    timer = setTimeout(() => {
       const state = diagnose
-        ? await Promise.resolve()
+        ? Promise.resolve()
             .then(diagnose)
             .catch((err: unknown) => `(diagnosis failed: ${String(err)})`)
-        : '';
-      reject(new Error(`waited ${Math.round(ms / 1000)} s for ${what}${state ? `; ${state}` : ''}`));
+        : Promise.resolve('');
+      void state.then((s) => reject(new Error(`waited ${Math.round(ms / 1000)} s for ${what}${s ? `; ${s}` : ''}`)));
     }, ms);
   });
   try {

@@ -38,7 +38,7 @@ describe('SerialQueue', () => {
     const queue = new SerialQueue();
     let finished = 0;
     for (let i = 0; i < 3; i++)
-      queue.run(async () => {
+      void queue.run(async () => {
         await sleep(5);
         finished++;
       });

@@ -1,5 +1,5 @@
 import { access } from 'node:fs/promises';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SA } from '../../lib/temporal/searchAttributes';
 import { copyInputReply } from '../helpers/copyInput';
@@ -98,7 +98,7 @@ describe('Temporal Web UI lists a run by search attribute', () => {
 });
 
 /** Which of `candidates` appear as a workflow id on the page (exact text of an element, e.g. the id link in a row). */
-async function listedWorkflowIds(page: import('playwright-core').Page, candidates: string[]): Promise<string[]> {
+async function listedWorkflowIds(page: Page, candidates: string[]): Promise<string[]> {
   const listed: string[] = [];
   for (const id of candidates) if ((await page.getByText(id, { exact: true }).count()) > 0) listed.push(id);
   return listed;

@@ -128,7 +128,7 @@ describe('sign-in, and other origins against the app, in Chromium: they read not
     page.on('console', (m) => console.push(m.text()));
     await page.goto(`${pageUrl}?app=${encodeURIComponent(app)}&conv=${victimConversation}`);
     await page.waitForFunction('document.title === "done"', undefined, { timeout: 60_000 });
-    const results = (await page.evaluate('window.results')) as Record<string, string>;
+    const results = await page.evaluate<Record<string, string>>('window.results');
     // A framed copy of the app never rendered: the browser refused it (frame-ancestors 'none' / X-Frame-Options).
     for (const frame of page.frames().slice(1)) {
       if (frame.url().startsWith(app || 'http://evil.test'))

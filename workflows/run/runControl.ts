@@ -90,7 +90,7 @@ export class RunControl {
           .cancel()
           .catch(() => undefined);
       }
-      await upsertSearchAttributes([{ key: SA.status, value: 'cancelled' }]);
+      upsertSearchAttributes([{ key: SA.status, value: 'cancelled' }]);
     });
   }
 

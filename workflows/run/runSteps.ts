@@ -31,7 +31,7 @@ export async function runToCompletion(
     throw err;
   }
   await finalizeRun({ runDir: input.runDir });
-  await upsertSearchAttributes([{ key: SA.status, value: 'completed' }]);
+  upsertSearchAttributes([{ key: SA.status, value: 'completed' }]);
   return run.progress();
 }
 

@@ -63,7 +63,7 @@ export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskRes
     conversations: outcome ? [outcome.conversation] : [],
     official: outcome ? { conversation: outcome.conversation, finalFeedback, solution: outcome.solution } : undefined,
   });
-  await upsertSearchAttributes([
+  upsertSearchAttributes([
     { key: SA.stage, value: 'score' },
     { key: SA.status, value: result.failure ? `failed:${result.failure.class}` : 'scored' },
     { key: SA.costUsd, value: result.costUsd },

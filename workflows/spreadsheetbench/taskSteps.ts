@@ -28,7 +28,7 @@ export function stageRunner(upsert: (previous: string, stage: string) => boolean
   return async (ledger, stage, fn) => {
     const previous = ledger.current;
     const record = ledger.begin(stage);
-    if (upsert(previous, stage)) await upsertSearchAttributes([{ key: SA.stage, value: stage }]);
+    if (upsert(previous, stage)) upsertSearchAttributes([{ key: SA.stage, value: stage }]);
     try {
       const value = await fn(record);
       ledger.end(record, 'ok');
@@ -123,7 +123,7 @@ export async function recordCancelled(
       startedAt,
     );
     await record.recordTaskResult({ runDir: input.runDir, result, conversations: [] });
-    await upsertSearchAttributes([{ key: SA.status, value: 'cancelled' }]);
+    upsertSearchAttributes([{ key: SA.status, value: 'cancelled' }]);
   });
   throw cause;
 }

@@ -58,6 +58,8 @@ export async function spreadsheetTaskV1toV7(input: TaskWorkflowInput): Promise<T
     conversations: outcome ? [outcome.conversation] : [],
     official: outcome ? { conversation: outcome.conversation, finalFeedback, solution: outcome.solution } : undefined,
   });
+  // Frozen for replay: kept exactly as recorded (the await of a void call is a no-op tick).
+  // eslint-disable-next-line @typescript-eslint/await-thenable
   await upsertSearchAttributes([
     ...(paths.v6 ? [{ key: SA.stage, value: 'score' }] : []),
     { key: SA.status, value: result.failure ? `failed:${result.failure.class}` : 'scored' },
