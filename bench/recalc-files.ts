@@ -1,7 +1,8 @@
 import { readdir, copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { sharedDataPath } from '../config/paths';
 
-export const DEV20 = '/work/shared/data/spreadsheetbench-dev20';
+export const DEV20 = sharedDataPath('spreadsheetbench-dev20');
 
 /** The dev20 answer workbooks, in a stable order. */
 export async function dev20Answers(datasetDir = DEV20): Promise<string[]> {

@@ -17,8 +17,9 @@ import {
   compareCellValue,
 } from '../benchmarks/spreadsheetbench/scoring';
 import { cellsOf } from '../benchmarks/spreadsheetbench/scoring/answerPosition';
+import { sharedDataPath } from '../config/paths';
 
-const DEV20 = '/work/shared/data/spreadsheetbench-dev20';
+const DEV20 = sharedDataPath('spreadsheetbench-dev20');
 const PY = path.resolve('.tools/sandbox-py/bin/python');
 const ORACLE = path.resolve('test/scoring/oracle/official_eval.py');
 

@@ -61,7 +61,7 @@ export const LAYERS: readonly Layer[] = [
 const TESTS = 'test/';
 const MAY_IMPORT_TESTS = ['test/', 'bench/'];
 /** Files at the repository root that are configuration of tools (vitest), not source of the product. */
-const ROOT_TOOL_FILES = new Set(['vitest.config.ts']);
+const ROOT_TOOL_FILES = new Set(['vitest.config.ts', 'eslint.config.js']);
 
 export interface RuleBreak {
   import: Import;

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BenchmarkError, detectBenchmark } from '../../benchmarks';
 import { testCaseFiles, loadDataset } from '../../benchmarks/spreadsheetbench/dataset';
 import { benchmarkHealth } from '../../benchmarks/spreadsheetbench/scoring/health';
+import { sharedData } from '../helpers/sharedData';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -23,7 +24,7 @@ describe('benchmark detection', () => {
       benchmark: { name: 'dsbench' },
       edition: 'data_analysis',
     });
-    expect(await detectBenchmark('/work/shared/data/dsbench')).toMatchObject({ benchmark: { name: 'dsbench' } });
+    expect(await detectBenchmark(sharedData('dsbench'))).toMatchObject({ benchmark: { name: 'dsbench' } });
     expect(await detectBenchmark(path.join(ROOT, 'data/analysis'))).toMatchObject({
       benchmark: { name: 'analysis' },
       edition: 'v1',

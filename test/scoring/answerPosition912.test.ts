@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { categorize, parseAnswerPosition, cellCount } from '../../benchmarks/spreadsheetbench/scoring/answerPosition';
 import { hasSandboxPython, oracleClassify } from './oracle';
+import { sharedData } from '../helpers/sharedData';
 
-const records = JSON.parse(readFileSync('/work/shared/data/spreadsheetbench-912-instructions.json', 'utf8')) as {
+const records = JSON.parse(readFileSync(sharedData('spreadsheetbench-912-instructions.json'), 'utf8')) as {
   id: number | string;
   answer_position: string;
 }[];

@@ -5,8 +5,9 @@ import { Command } from 'commander';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { registerEvalCommands } from '../../cli/commands/eval';
 import { CliError } from '../../cli/exitCodes';
+import { sharedData } from '../helpers/sharedData';
 
-const DEV20 = '/work/shared/data/spreadsheetbench-dev20';
+const DEV20 = sharedData('spreadsheetbench-dev20');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'scoring-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

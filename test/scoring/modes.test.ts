@@ -8,11 +8,10 @@ import {
   scoreTask,
   verdictDifferences,
 } from '../../benchmarks/spreadsheetbench/scoring';
+import { sharedData } from '../helpers/sharedData';
 
-const DEV20 = '/work/shared/data/spreadsheetbench-dev20';
-const records = JSON.parse(
-  readFileSync('/work/shared/data/spreadsheetbench-912-instructions.json', 'utf8'),
-) as SheetTask[];
+const DEV20 = sharedData('spreadsheetbench-dev20');
+const records = JSON.parse(readFileSync(sharedData('spreadsheetbench-912-instructions.json'), 'utf8')) as SheetTask[];
 
 describe('official vs strict mode', () => {
   it('lists the 912 records whose answer_position the two modes read differently', () => {

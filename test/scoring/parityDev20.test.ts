@@ -10,8 +10,9 @@ import { loadDataset, type SheetTask } from '../../benchmarks/spreadsheetbench/d
 import { taskKey } from '../../lib/runStore/taskRecord';
 import { evaluateTestCase, scoreTask, summarize, answerPathFor } from '../../benchmarks/spreadsheetbench/scoring';
 import { hasSandboxPython, oracleScore, runPython } from './oracle';
+import { sharedData } from '../helpers/sharedData';
 
-const DEV20 = '/work/shared/data/spreadsheetbench-dev20';
+const DEV20 = sharedData('spreadsheetbench-dev20');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'scoring-parity-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

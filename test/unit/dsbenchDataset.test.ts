@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerText, answerType, loadQuestions, parseDataJson } from '../../benchmarks/dsbench/dataset';
+import { sharedData } from '../helpers/sharedData';
 
-const REAL = process.env.DSBENCH_DATA ?? '/work/shared/data/dsbench';
+const REAL = process.env.DSBENCH_DATA ?? sharedData('dsbench');
 
 describe('DSBench data.json', () => {
   it('parses the real answer key: 38 competitions, 466 questions, counts by answer type', async () => {
