@@ -45,7 +45,8 @@ export function migrateLegacyKeys(raw: Tree, warn: (line: string) => void): Tree
     const value = key.how === 'merge' && isTree(old) && isTree(current) ? { ...old, ...current } : old;
     if (key.how !== 'merge' && current !== undefined && JSON.stringify(current) !== JSON.stringify(old))
       throw new LegacyKeyConflict(
-        `config key ${key.from} was renamed ${key.to}, and both are set (${JSON.stringify(old)} and ${JSON.stringify(current)}): keep only ${key.to}`,
+        `config key ${key.from} was renamed ${key.to}, and both are set ` +
+          `(${JSON.stringify(old)} and ${JSON.stringify(current)}): keep only ${key.to}`,
       );
     deletePath(out, from);
     writePath(out, to, value);

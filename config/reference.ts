@@ -113,10 +113,10 @@ function cell(text: string | undefined): string {
 }
 
 function sectionMarkdown(s: SectionDoc): string[] {
-  const rows = s.fields.map(
-    (f) =>
-      `| \`${f.path}\` | ${f.type} | ${f.default === undefined ? '' : `\`${cell(f.default)}\``} | ${cell(f.description)} |`,
-  );
+  const rows = s.fields.map((f) => {
+    const defaultText = f.default === undefined ? '' : `\`${cell(f.default)}\``;
+    return `| \`${f.path}\` | ${f.type} | ${defaultText} | ${cell(f.description)} |`;
+  });
   return [
     `### \`${s.name}\``,
     '',

@@ -10,7 +10,8 @@ export const analysisFetchConfigSchema = z
       .boolean()
       .default(false)
       .describe(
-        'Loopback, private, link-local, CGNAT, multicast… are refused unless this is true (tests, trusted local data servers).',
+        'Loopback, private, link-local, CGNAT, multicast… are refused unless this is true (tests, trusted ' +
+          'local data servers).',
       ),
     allowHosts: z
       .array(z.string())
@@ -20,7 +21,8 @@ export const analysisFetchConfigSchema = z
       .array(z.string())
       .optional()
       .describe(
-        'Exact IP addresses allowed even though private/loopback (one trusted internal data server, without opening all ranges).',
+        'Exact IP addresses allowed even though private/loopback (one trusted internal data server, without ' +
+          'opening all ranges).',
       ),
     userAgent: z.string().default('sheetbench-analysis/1.0').describe('User-Agent header of fetches.'),
   })
@@ -49,7 +51,8 @@ export const analysisConfigSchema = z
       .positive()
       .default(120_000)
       .describe(
-        'How long python_execute may spend re-running earlier cells to restore a lost kernel before it reports `stateReset`.',
+        'How long python_execute may spend re-running earlier cells to restore a lost kernel before it ' +
+          'reports `stateReset`.',
       ),
     workspaceMaxBytes: z
       .number()
@@ -67,7 +70,8 @@ export const analysisConfigSchema = z
       .array(z.string())
       .default(DEFAULT_ALLOWED_PACKAGES)
       .describe(
-        "What python_execute's `packages` may name; all are pre-installed in the sandbox venv (no install at run time).",
+        "What python_execute's `packages` may name; all are pre-installed in the sandbox venv (no install at " +
+          'run time).',
       ),
     maxReturnChars: z
       .number()
@@ -75,7 +79,8 @@ export const analysisConfigSchema = z
       .positive()
       .default(20_000)
       .describe(
-        'Characters of stdout/stderr/file text handed back to the model per tool call (the rest stays in the workspace).',
+        'Characters of stdout/stderr/file text handed back to the model per tool call (the rest stays in the ' +
+          'workspace).',
       ),
     fetch: analysisFetchConfigSchema.default(analysisFetchConfigSchema.parse({})),
   })

@@ -7,7 +7,8 @@ export const conversationConfigSchema = z
       .string()
       .default('.state/conversations')
       .describe(
-        'Conversation folders (workspace, event log, transcripts, debug records); must be traversable by the sandbox uid.',
+        'Conversation folders (workspace, event log, transcripts, debug records); must be traversable by the ' +
+          'sandbox uid.',
       ),
     maxMessageChars: z.number().int().positive().default(20_000).describe('Longest user message, in characters.'),
     maxUploadBytes: z
@@ -22,7 +23,8 @@ export const conversationConfigSchema = z
       .positive()
       .default(12)
       .describe(
-        "Model steps per turn, each a reply and the tool calls it asks for (every pattern's loops are bounded by it too).",
+        "Model steps per turn, each a reply and the tool calls it asks for (every pattern's loops are " +
+          'bounded by it too).',
       ),
     budgetTokens: z
       .number()
@@ -64,7 +66,8 @@ export const conversationConfigSchema = z
       .enum(['native', 'text'])
       .default('native')
       .describe(
-        '`text` describes tools in the prompt and parses ```action blocks (endpoints without native tool calling; the embedded models always use it).',
+        '`text` describes tools in the prompt and parses ```action blocks (endpoints without native tool ' +
+          'calling; the embedded models always use it).',
       ),
   })
   .describe('Analysis conversations (`sheetbench serve` / `ask`): where they live, limits and budgets.');

@@ -22,7 +22,8 @@ export const sharedLimitsConfigSchema = z
       .describe('The sliding window of the per-minute limits (tests shorten it).'),
   })
   .describe(
-    'Limits shared by every worker on every host, held by a Temporal workflow per provider. Unset: no cross-host limit.',
+    'Limits shared by every worker on every host, held by a Temporal workflow per provider. Unset: no ' +
+      'cross-host limit.',
   );
 
 const FAILURE_CLASSES = ['rate_limit', 'provider_5xx', 'timeout', 'connection', 'malformed_reply'] as const;
@@ -33,7 +34,8 @@ export const llmConfigSchema = z
       .enum(['openai', 'local'])
       .default('openai')
       .describe(
-        '`openai`: any OpenAI-compatible endpoint; `local`: an embedded GGUF model through node-llama-cpp (also used whenever there is no baseUrl).',
+        '`openai`: any OpenAI-compatible endpoint; `local`: an embedded GGUF model through node-llama-cpp ' +
+          '(also used whenever there is no baseUrl).',
       ),
     baseUrl: z
       .string()
@@ -47,7 +49,8 @@ export const llmConfigSchema = z
       .string()
       .default('local-qwen2.5-coder-0.5b')
       .describe(
-        'Model name; without an endpoint an embedded model of lib/llm/localModels.json. Env SHEETBENCH_MODEL, flag --model.',
+        'Model name; without an endpoint an embedded model of lib/llm/localModels.json. Env ' +
+          'SHEETBENCH_MODEL, flag --model.',
       ),
     temperature: z.number().min(0).max(2).optional().describe("Sampling temperature; unset: the endpoint's default."),
     maxTokens: z
@@ -69,7 +72,8 @@ export const llmConfigSchema = z
       .record(z.string(), z.number().int().positive())
       .default({})
       .describe(
-        'Context window (tokens) per model name, over the table in lib/llm/contextWindows.ts; the key `*` sets it for every model neither lists (default 128,000).',
+        'Context window (tokens) per model name, over the table in lib/llm/contextWindows.ts; the key `*` ' +
+          'sets it for every model neither lists (default 128,000).',
       ),
     maxRetryAfterMs: z
       .number()
@@ -98,7 +102,8 @@ export const llmConfigSchema = z
       .partialRecord(z.enum(FAILURE_CLASSES), z.number().int().positive())
       .default({ rate_limit: 10, provider_5xx: 4, timeout: 4, connection: 4, malformed_reply: 2 })
       .describe(
-        "Failures of one class a call may have before it stops; classes not listed are bounded by the activity's retry policy.",
+        'Failures of one class a call may have before it stops; classes not listed are bounded by the ' +
+          "activity's retry policy.",
       ),
   })
   .describe('The model: endpoint, sampling, prices, context windows, rate limits and retries.');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** What any benchmark run uses: how many tasks at once and what it may spend. Benchmarks' own settings have sections. */
+/** What any benchmark run uses: tasks at once and what it may spend. Each benchmark's own settings have a section. */
 export const runConfigSchema = z
   .strictObject({
     concurrency: z
@@ -14,7 +14,8 @@ export const runConfigSchema = z
       .positive()
       .optional()
       .describe(
-        'Run-wide dollar cap: the run pauses when it is reached (raise it with `sheetbench budget`). Flag --budget-usd.',
+        'Run-wide dollar cap: the run pauses when it is reached (raise it with `sheetbench budget`). Flag ' +
+          '--budget-usd.',
       ),
     budgetTokens: z
       .number()

@@ -25,7 +25,8 @@ export const serverConfigSchema = z
       .array(z.string().min(1))
       .default([])
       .describe(
-        'Host names (besides localhost, 127.0.0.1, [::1] and the listen address) the server answers to, e.g. its DNS name.',
+        'Host names (besides localhost, 127.0.0.1, [::1] and the listen address) the server answers to, e.g. ' +
+          'its DNS name.',
       ),
     sessionHours: z
       .number()
@@ -42,7 +43,8 @@ export const serverConfigSchema = z
       .string()
       .optional()
       .describe(
-        'A users file for small teams: one token per user, with a role (`sheetbench auth add-user`); default: in stateDir.',
+        'A users file for small teams: one token per user, with a role (`sheetbench auth add-user`); ' +
+          'default: in stateDir.',
       ),
     proxy: proxyConfigSchema.default({ header: 'x-forwarded-email', addresses: [], roles: {} }),
   })

@@ -9,7 +9,8 @@ export const spreadsheetbenchConfigSchema = z
       .positive()
       .default(5)
       .describe(
-        'Multi-round settings (row_exec, react_exec, row_react_exec): model steps per task, each a reply whose code is run on test case 1; the official prompt calls it max_turn_num.',
+        'Multi-round settings (row_exec, react_exec, row_react_exec): model steps per task, each a reply ' +
+          'whose code is run on test case 1; the official prompt calls it max_turn_num.',
       ),
     maxRevisions: z
       .number()
@@ -27,7 +28,8 @@ export const spreadsheetbenchConfigSchema = z
       .enum(['official', 'strict'])
       .default('official')
       .describe(
-        "`official`: the official evaluation's rules; `strict`: the same with the answer_position fixes of benchmarks/spreadsheetbench/scoring/answerPosition.ts. Flag --mode.",
+        "`official`: the official evaluation's rules; `strict`: the same with the answer_position fixes of " +
+          'benchmarks/spreadsheetbench/scoring/answerPosition.ts. Flag --mode.',
       ),
   })
   .describe('SpreadsheetBench: agent settings and scoring.');

@@ -7,19 +7,23 @@ export const devServerConfigSchema = z
       .boolean()
       .default(true)
       .describe(
-        "A workflow task's completion hands its new activities straight back to the worker instead of through the task queue (the main worker serves workflows and activities on one queue).",
+        "A workflow task's completion hands its new activities straight back to the worker instead of " +
+          'through the task queue (the main worker serves workflows and activities on one queue).',
       ),
     sqlitePragmas: z
       .record(z.string().regex(/^\w+$/), z.string().regex(/^\w+$/))
       .default({ journal_mode: 'wal', synchronous: 'normal' })
       .describe(
-        "SQLite pragmas of the server's state file. `journal_mode=wal` + `synchronous=normal` keep every commit across a killed server process, but the last commits may be lost on power loss or an OS crash; `{}` restores SQLite's defaults.",
+        "SQLite pragmas of the server's state file. `journal_mode=wal` + `synchronous=normal` keep every " +
+          'commit across a killed server process, but the last commits may be lost on power loss or an OS ' +
+          "crash; `{}` restores SQLite's defaults.",
       ),
     dynamicConfig: z
       .record(z.string().regex(/^[\w.]+$/), z.union([z.string(), z.number(), z.boolean()]))
       .default({})
       .describe(
-        'Further server settings by key, e.g. `{"limit.historyCount.suggestContinueAsNew": 200}` (the tests use it to make runs continue as new early).',
+        'Further server settings by key, e.g. `{"limit.historyCount.suggestContinueAsNew": 200}` (the tests ' +
+          'use it to make runs continue as new early).',
       ),
   })
   .describe("The embedded `temporal server start-dev` (also the tests' servers).");
@@ -45,7 +49,8 @@ export const temporalConfigSchema = z
       .string()
       .optional()
       .describe(
-        'host:port of your Temporal server; unset: the tool starts (or reuses) an embedded `temporal server start-dev`. Env TEMPORAL_ADDRESS.',
+        'host:port of your Temporal server; unset: the tool starts (or reuses) an embedded `temporal server ' +
+          'start-dev`. Env TEMPORAL_ADDRESS.',
       ),
     namespace: z.string().default('sheetbench').describe('Temporal namespace. Env TEMPORAL_NAMESPACE.'),
     tls: tlsConfigSchema.optional(),

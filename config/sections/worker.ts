@@ -12,7 +12,8 @@ export const workerConfigSchema = z
       .nonnegative()
       .optional()
       .describe(
-        "Workflows kept in memory between their tasks; must exceed run.concurrency (evicted workflows replay in full). Unset: the SDK's default from the heap size.",
+        'Workflows kept in memory between their tasks; must exceed run.concurrency (evicted workflows replay ' +
+          "in full). Unset: the SDK's default from the heap size.",
       ),
     maxConcurrentWorkflowTaskExecutions: z
       .number()
@@ -44,7 +45,8 @@ export const workerConfigSchema = z
       .positive()
       .optional()
       .describe(
-        "A workflow task not picked up from this worker's sticky queue within this goes to any worker (after a crash). Unset: the SDK's 10 s.",
+        "A workflow task not picked up from this worker's sticky queue within this goes to any worker (after " +
+          "a crash). Unset: the SDK's 10 s.",
       ),
   })
   .describe("The main worker's Temporal options (workflows and their activities on one task queue).");

@@ -36,10 +36,9 @@ describe('config files of older versions keep working', () => {
     expect(contextWindowOf('gpt-3.5-turbo-0125', config.llm.contextWindows)).toBe(16_385);
     expect(contextWindowOf('unlisted-model', config.llm.contextWindows)).toBe(64000);
     expect(warnings).toHaveLength(LEGACY_KEYS.length);
+    const file = path.join(dir, 'sheetbench.config.json');
     for (const key of LEGACY_KEYS)
-      expect(warnings).toContain(
-        `config: ${key.from} is deprecated, read as ${key.to} (rename it) in ${path.join(dir, 'sheetbench.config.json')}`,
-      );
+      expect(warnings).toContain(`config: ${key.from} is deprecated, read as ${key.to} (rename it) in ${file}`);
     expect(warnings.every((w) => !w.includes('\n'))).toBe(true);
   });
 

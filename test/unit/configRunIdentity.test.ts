@@ -42,7 +42,7 @@ describe('runs recorded before the config rename load, resume as the same experi
     expect(await experimentDifferences(manifest, { model: 'gpt-4o-mini', scoringMode: 'strict' })).toEqual([]);
   });
 
-  it('the same settings, under the old or the new keys, make the experiment hash the old version recorded', async () => {
+  it('the same settings under old or new keys make the experiment hash the old version recorded', async () => {
     const recorded = await readManifest(oldRun('spreadsheetbench-run-before-rename.json', 'data/sample'));
     const llm = { model: 'gpt-4o-mini', baseUrl: 'http://127.0.0.1:9/v1', temperature: 0 };
     const oldKeys = configFrom({
