@@ -14,6 +14,7 @@ import { registerAuthCommands } from './commands/auth';
 import { registerCompareCommand } from './commands/compare';
 import { registerShowCommand } from './commands/show';
 import { registerDoctorCommand } from './commands/doctor';
+import { registerConfigCommands } from './commands/config';
 import { exitCodeOf, describeError } from './exitCodes';
 
 const program = new Command()
@@ -36,6 +37,7 @@ registerAuthCommands(program);
 registerCompareCommand(program);
 registerShowCommand(program);
 registerDoctorCommand(program);
+registerConfigCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`sheetbench: ${describeError(err)}\n`);

@@ -98,7 +98,7 @@ export async function createRun(
     setting: benchmark.outputSetting(agent),
     datasetDir: recordedDatasetDir(runDir, plan.datasetDir, config.artifacts.root),
     datasetVersion: plan.datasetVersion,
-    scoringMode: config.run.scoringMode,
+    scoringMode: config.spreadsheetbench.scoringMode,
     taskCount: tasks.length,
     ...(plan.epochs > 1 ? { epochs: plan.epochs } : {}),
     llm: {
@@ -109,10 +109,11 @@ export async function createRun(
       maxTokens: config.llm.maxTokens ?? (usesLocalModel(config.llm) ? LOCAL_MODEL_MAX_TOKENS : undefined),
       localModelPath: config.llm.localModelPath,
     },
+    // Recorded names (run.json, its experiment hash, task histories): `maxTurns` is config spreadsheetbench.maxSteps.
     agentSettings: {
-      maxTurns: config.run.maxTurns,
-      maxRevisions: config.run.maxRevisions,
-      previewRows: config.run.previewRows,
+      maxTurns: config.spreadsheetbench.maxSteps,
+      maxRevisions: config.spreadsheetbench.maxRevisions,
+      previewRows: config.spreadsheetbench.previewRows,
       promptVersion: benchmark.promptVersion(agent),
     },
   };

@@ -33,6 +33,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
 
 export interface ConversationSettings {
   maxMessageChars: number;
+  /** Config `conversation.maxSteps`, under the name workflow histories recorded. */
   maxStepsPerTurn: number;
   budgetTokens?: number;
   budgetUsd?: number;

@@ -33,11 +33,9 @@ import {
   type ReviseOutput,
   type StageOutput,
 } from '../../benchmarks/spreadsheetbench/agents/sheetcopilot/stages';
+import { EXCERPT_CHARS } from '../../benchmarks/spreadsheetbench/agents/sheetcopilot/excerpts';
 import type { ExecutionResult } from '../../lib/sandbox/types';
 import type { WorkerDeps } from '../deps';
-
-const OBSERVATION_EXCERPT = 1200;
-const EXCERPT = 800;
 
 interface StageCall {
   runDir: string;
@@ -96,7 +94,7 @@ export function sheetCopilotActivities(deps: WorkerDeps) {
       return output;
     },
 
-    /** Stages 2–5 and the stage-6 revisions: one LLM call each, with the lowl6 message layout. */
+    /** Stages 2–5 and the stage-6 revisions: one LLM call each, in the reference fork's message layout (below). */
     async copilotAsk(input: CopilotAskInput): Promise<CopilotAskOutput> {
       const ctx = await sheetRun(input.runDir);
       const built = await buildStageMessages(ctx, input);
@@ -216,7 +214,10 @@ interface BuiltMessages {
   conversation: string;
 }
 
-/** lowl6 layout: [summary, observation, (earlier stage prompt, answer)…, this prompt]. */
+/**
+ * The message layout of the reference fork (lowl6/SpreadsheetBench, where SheetCopilot v2 comes from):
+ * [summary, observation, (earlier stage prompt, answer)…, this prompt].
+ */
 async function buildStageMessages(ctx: SheetRun, input: CopilotAskInput): Promise<BuiltMessages> {
   const task = ctx.task(input.taskId);
   const observe = await readStage(ctx, input.taskId, 'observe');
@@ -249,13 +250,13 @@ async function buildStageMessages(ctx: SheetRun, input: CopilotAskInput): Promis
   };
 
   if (input.stage === 'understand') {
-    const prompt = await render('understand', { ...common, observation: obs(OBSERVATION_EXCERPT) });
+    const prompt = await render('understand', { ...common, observation: obs(EXCERPT_CHARS.understand.observation) });
     return { messages: [...head, user(prompt.text)], prompt, conversation: 'copilot-understand' };
   }
   const understand = await readStage(ctx, input.taskId, 'understand');
-  const understanding = understand.exchange.response.slice(0, EXCERPT);
+  const understanding = understand.exchange.response.slice(0, EXCERPT_CHARS.plan.understanding);
   if (input.stage === 'plan') {
-    const prompt = await render('plan', { ...common, observation: obs(1000), understanding });
+    const prompt = await render('plan', { ...common, observation: obs(EXCERPT_CHARS.plan.observation), understanding });
     return {
       messages: [...head, ...pair(understand.exchange), user(prompt.text)],
       prompt,
@@ -266,7 +267,7 @@ async function buildStageMessages(ctx: SheetRun, input: CopilotAskInput): Promis
   if (input.stage === 'implement') {
     const prompt = await render('implement', {
       ...common,
-      observation: obs(1000),
+      observation: obs(EXCERPT_CHARS.implement.observation),
       understanding,
       plan: plan.exchange.response,
     });
@@ -281,8 +282,8 @@ async function buildStageMessages(ctx: SheetRun, input: CopilotAskInput): Promis
     const prompt = !executionSucceeded(input.execution)
       ? await render('validateFailure', {
           ...common,
-          observation: obs(500),
-          plan: plan.exchange.response.slice(0, 600),
+          observation: obs(EXCERPT_CHARS.validateFailure.observation),
+          plan: plan.exchange.response.slice(0, EXCERPT_CHARS.validateFailure.plan),
           code: input.code,
           error: failureText(input.execution),
         })
@@ -293,7 +294,10 @@ async function buildStageMessages(ctx: SheetRun, input: CopilotAskInput): Promis
           recalc_note: input.inspection?.recalculated
             ? 'recalculated by the recalc engine'
             : 'NOT recalculated: formula values unknown',
-          summaries: JSON.stringify(input.inspection?.pieces ?? [], null, 1).slice(0, 1600),
+          summaries: JSON.stringify(input.inspection?.pieces ?? [], null, 1).slice(
+            0,
+            EXCERPT_CHARS.validateSuccess.answerSummaries,
+          ),
           flags:
             input.inspection?.problem ??
             (input.inspection?.flags.length
@@ -308,8 +312,8 @@ async function buildStageMessages(ctx: SheetRun, input: CopilotAskInput): Promis
   }
   const prompt = await render('revise', {
     ...common,
-    observation: obs(600),
-    plan: plan.exchange.response.slice(0, 600),
+    observation: obs(EXCERPT_CHARS.revise.observation),
+    plan: plan.exchange.response.slice(0, EXCERPT_CHARS.revise.plan),
     code: input.code,
     error: input.error,
     revision: input.revision,

@@ -6,7 +6,8 @@ export function conversationSettings(config: Config): ConversationSettings {
   const c = config.conversation;
   return {
     maxMessageChars: c.maxMessageChars,
-    maxStepsPerTurn: c.maxStepsPerTurn,
+    // Recorded in conversation workflow inputs (histories) under its older name; the config calls it maxSteps.
+    maxStepsPerTurn: c.maxSteps,
     budgetTokens: c.budgetTokens,
     budgetUsd: c.budgetUsd,
     budgetSteps: c.budgetSteps,

@@ -4,6 +4,7 @@ import type { Config } from '../../config/schema';
 import type { RunManifest } from '../../lib/runStore/manifest';
 import { DEFAULT_JUDGE_TEMPLATE, loadJudgeTemplate } from './judge';
 import { encodingFor } from './prompt';
+import { contextWindowOf } from '../../lib/llm/contextWindows';
 
 /** What defines a DSBench experiment beyond the model: recorded in run.json (`benchmarkSettings`). */
 export const dsbenchSettingsSchema = z.object({
@@ -13,6 +14,7 @@ export const dsbenchSettingsSchema = z.object({
   contextLimit: z.number().int().positive(),
   encoding: z.enum(['cl100k_base', 'o200k_base']),
   attachImage: z.boolean(),
+  /** Config `dsbench.maxSteps`, recorded under its older name: run.json's experiment hash and older runs stay valid. */
   agentMaxRounds: z.number().int().positive(),
 });
 export type DsbenchSettings = z.infer<typeof dsbenchSettingsSchema>;
@@ -26,10 +28,10 @@ export async function dsbenchSettingsFrom(config: Config): Promise<DsbenchSettin
     judgeModel: ds.judgeModel,
     judgeTemplate,
     judgeTemplateVersion: template.version,
-    contextLimit: ds.contextLimits[model] ?? ds.defaultContextLimit,
+    contextLimit: contextWindowOf(model, config.llm.contextWindows),
     encoding: encodingFor(model, ds.encodings[model]),
     attachImage: ds.attachImage ?? !model.startsWith('gpt-3.5'),
-    agentMaxRounds: ds.agentMaxRounds,
+    agentMaxRounds: ds.maxSteps,
   };
 }
 

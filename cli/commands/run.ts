@@ -81,8 +81,8 @@ export function registerRunCommands(program: Command): void {
           concurrency: intFlag(flags.concurrency),
           budgetUsd: numFlag(flags.budgetUsd),
           budgetTokens: intFlag(flags.budgetTokens),
-          scoringMode: flags.mode,
         },
+        spreadsheetbench: { scoringMode: flags.mode },
       });
       const taskIds = flags.tasks
         ?.split(',')

@@ -33,6 +33,7 @@ export const runManifestSchema = z.object({
     localModelPath: z.string().optional(),
   }),
   agentSettings: z.object({
+    /** Config `spreadsheetbench.maxSteps`, under the name runs have always recorded (the experiment hash covers it). */
     maxTurns: z.number().int(),
     maxRevisions: z.number().int(),
     previewRows: z.number().int(),

@@ -55,7 +55,10 @@ function oneShot(task: string) {
 }
 
 beforeAll(async () => {
-  env = await startE2E({ rules: [...rowExecScript(), ...oneShot('79-7')] }, { config: { run: { maxTurns: 5 } } });
+  env = await startE2E(
+    { rules: [...rowExecScript(), ...oneShot('79-7')] },
+    { config: { spreadsheetbench: { maxSteps: 5 } } },
+  );
   workers = await startInProcessWorkers(env);
   running = workers.run();
 }, 120_000);

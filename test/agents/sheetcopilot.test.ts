@@ -29,7 +29,7 @@ const stageOf = (callKey?: string) => callKey?.split('/copilot/')[1];
 beforeAll(async () => {
   env = await startE2E(
     { rules: [...copilot57105(), ...copilot797(), ...copilot39604BadInput()] },
-    { config: { run: { maxRevisions: 2 } } },
+    { config: { spreadsheetbench: { maxRevisions: 2 } } },
   );
   workers = await startInProcessWorkers(env);
   running = workers.run();
@@ -62,7 +62,7 @@ describe('sheetcopilot', () => {
     expect(plan.messages).toHaveLength(5);
     expect(implement.messages).toHaveLength(7);
     expect(implement.messages[6].content).toContain('The variables `input_path` and `output_path` are predefined');
-    // Validation saw the recalculated answer cells and the checker's flag; lowl6 layout omits stage 2.
+    // Validation saw the recalculated answer cells and the checker's flag; the reference fork's layout (lowl6/SpreadsheetBench) omits stage 2.
     expect(validate.messages).toHaveLength(7);
     expect(validate.messages[6].content).toContain('recalculated by the recalc engine');
     expect(validate.messages[6].content).toMatch(/- ALL_ZEROS: C4:C15: all 12 answer values are 0/);

@@ -6,7 +6,7 @@ import type { Pattern } from '../../contracts/conversation';
 import type { ReplyFn, ScriptedRequest } from '../../lib/scriptedLlm';
 import { startServer, type RunningServer } from '../../server/start';
 import { TEST_NAMESPACE } from './temporalServer';
-import { startE2E, startInProcessWorkers, type E2EEnv } from './e2e';
+import { startE2E, startInProcessWorkers, type ConfigOverrides, type E2EEnv } from './e2e';
 import { waitUntil } from './wait';
 
 /** Real Temporal, the scripted model, in-process workers (no recalc) and the HTTP API on a free port. */
@@ -18,7 +18,7 @@ export interface AnalysisEnv {
   close(): Promise<void>;
 }
 
-export async function startAnalysisEnv(reply: ReplyFn, config: Record<string, unknown> = {}): Promise<AnalysisEnv> {
+export async function startAnalysisEnv(reply: ReplyFn, config: ConfigOverrides = {}): Promise<AnalysisEnv> {
   const conversationsDir = mkdtempSync(path.join(os.tmpdir(), 'sb-conv-'));
   const env = await startE2E(
     { rules: [], fallback: reply },
@@ -26,7 +26,7 @@ export async function startAnalysisEnv(reply: ReplyFn, config: Record<string, un
       config: {
         recalc: { engine: 'none' },
         ...config,
-        conversation: { dir: conversationsDir, ...(config.conversation as object) },
+        conversation: { dir: conversationsDir, ...config.conversation },
       },
     },
   );

@@ -5,6 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { configSchema, type Config } from '../../config/schema';
+
+/** Config sections and fields a test overrides (unknown keys are type errors, as the schema refuses them). */
+export type ConfigOverrides = { [S in keyof Config]?: Partial<{ [K in keyof Config[S]]: unknown }> };
 import { connectClient } from '../../lib/temporal/connection';
 import { connectWorkerConnection } from '../../workers/connection';
 import type { DevServerOptions } from '../../lib/temporal/devServer';
@@ -39,7 +42,7 @@ export interface ModelEndpoint {
 export async function startE2E(
   script: Script,
   overrides: {
-    config?: Record<string, unknown>;
+    config?: ConfigOverrides;
     llmLogFile?: string;
     devServer?: Pick<DevServerOptions, 'tuning' | 'metricsPort'>;
   } = {},
@@ -50,7 +53,7 @@ export async function startE2E(
 /** The same env around a model started by the caller (it is closed with the env). */
 export async function startE2EWith<Model extends ModelEndpoint>(
   llm: Model,
-  overrides: { config?: Record<string, unknown>; devServer?: Pick<DevServerOptions, 'tuning' | 'metricsPort'> } = {},
+  overrides: { config?: ConfigOverrides; devServer?: Pick<DevServerOptions, 'tuning' | 'metricsPort'> } = {},
 ): Promise<E2EEnv<Model>> {
   const temporal = await startTestTemporal(undefined, overrides.devServer);
   const suffix = randomUUID().slice(0, 8);

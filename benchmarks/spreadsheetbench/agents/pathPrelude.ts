@@ -9,7 +9,10 @@ export function pathVariablesPrelude(paths: ModelPaths): string {
   return `input_path = ${JSON.stringify(paths.input)}\noutput_path = ${JSON.stringify(paths.output)}\n`;
 }
 
-/** lowl6 stage 4: the model may write `{file_path}` / `{output_path}` placeholders; they name the globals above. */
+/**
+ * SheetCopilot stage 4 of the reference fork (lowl6/SpreadsheetBench): the model may write `{file_path}` /
+ * `{output_path}` placeholders; they name the globals above.
+ */
 export function substitutePathPlaceholders(code: string): string {
   return code
     .replaceAll("'{file_path}'", 'input_path')

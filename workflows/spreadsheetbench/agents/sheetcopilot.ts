@@ -22,9 +22,11 @@ import { copilot } from '../activities';
 type Attempt = FinalOutput['attempts'][number];
 
 /**
- * SheetCopilot v2 (lowl6), six stages, each a durable activity whose typed output is recorded in
- * `tasks/<id>/stages/`: observe → understand → plan → implement → validate (execute, recalculate, inspect, ask) →
- * final (every test case, up to maxRevisions revisions each). Stages 1–5 run once per task on test case 1.
+ * SheetCopilot v2 as the reference fork defines it (lowl6/SpreadsheetBench on GitHub: a public fork of
+ * SpreadsheetBench whose `inference/sheetcopilot_v2.py` is the agent), six stages, each a durable activity whose
+ * typed output is recorded in `tasks/<id>/stages/`: observe → understand → plan → implement → validate (execute,
+ * recalculate, inspect, ask) → final (every test case, up to maxRevisions revisions each). Stages 1–5 run once per
+ * task on test case 1.
  * A crash re-runs only the stage in flight (earlier results are in the workflow history); `rerun --from-stage K`
  * reads stages < K from their records.
  */

@@ -6,7 +6,10 @@ export interface ExecutionOutcome {
   timedOut: boolean;
 }
 
-/** Success made exact (lowl6 tested the output text for "Error"): no error, no timeout, and an output was written. */
+/**
+ * Success made exact (the reference fork, lowl6/SpreadsheetBench, tested the output text for "Error"): no error, no
+ * timeout, and an output was written.
+ */
 export function executionSucceeded(e: ExecutionOutcome): boolean {
   return !e.error && !e.timedOut && e.outputProduced;
 }

@@ -5,6 +5,10 @@ import json
 import openpyxl
 from openpyxl.utils import get_column_letter
 
+SAMPLES_PER_PIECE = 10  # answer cells (and the same input cells) the validation prompt shows, as the reference fork did
+# A pattern is suspicious only when it cannot be a plausible answer: one 0 can be right, two equal values often are.
+MIN_VALUES_ALL_ZEROS = 2
+MIN_VALUES_ALL_SAME = 3
 ERROR_VALUES = ("#NAME?", "#REF!", "#VALUE!", "#DIV/0!", "#N/A", "#NUM!", "#NULL!", "#SPILL!", "Err:")
 values_wb = openpyxl.load_workbook(OUTPUT_PATH, data_only=True)
 formulas_wb = openpyxl.load_workbook(OUTPUT_PATH)
@@ -39,8 +43,8 @@ for piece in TARGETS:
     summary = {
         "piece": piece["raw"], "sheet": vws.title, "cells": len(cells), "nonEmpty": len(non_empty),
         "unique": len({repr(v) for v in non_empty}), "hasFormulas": has_formulas,
-        "samples": [f"{get_column_letter(c)}{r}: value={v!r} formula={f!r}" for (r, c), v, f in list(zip(cells, values, formulas))[:10]],
-        "inputSamples": [f"{get_column_letter(c)}{r}: {iws.cell(r, c).value!r}" for r, c in cells[:10]] if iws is not None else [],
+        "samples": [f"{get_column_letter(c)}{r}: value={v!r} formula={f!r}" for (r, c), v, f in list(zip(cells, values, formulas))[:SAMPLES_PER_PIECE]],
+        "inputSamples": [f"{get_column_letter(c)}{r}: {iws.cell(r, c).value!r}" for r, c in cells[:SAMPLES_PER_PIECE]] if iws is not None else [],
     }
     if numbers:
         summary.update({"min": min(numbers), "max": max(numbers), "mean": sum(numbers) / len(numbers)})
@@ -53,9 +57,9 @@ for piece in TARGETS:
             flag("NOT_RECALCULATED", f"{piece['raw']}: formulas without cached values (no recalculation engine)")
         else:
             flag("EMPTY_RESULT", f"{piece['raw']}: every answer cell is empty")
-    elif len(numbers) == len(non_empty) and all(n == 0 for n in numbers) and len(numbers) > 1:
+    elif len(numbers) == len(non_empty) and all(n == 0 for n in numbers) and len(numbers) >= MIN_VALUES_ALL_ZEROS:
         flag("ALL_ZEROS", f"{piece['raw']}: all {len(numbers)} answer values are 0")
-    elif len(non_empty) > 2 and summary["unique"] == 1:
+    elif len(non_empty) >= MIN_VALUES_ALL_SAME and summary["unique"] == 1:
         flag("ALL_SAME", f"{piece['raw']}: all {len(non_empty)} answer values are {non_empty[0]!r}")
     if any(isinstance(f, str) and "@" in f for f in formulas if isinstance(f, str) and f.startswith("=")):
         flag("INVALID_AT_SYMBOL", f"{piece['raw']}: a formula contains '@'")

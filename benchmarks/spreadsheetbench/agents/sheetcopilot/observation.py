@@ -5,8 +5,18 @@ import re
 import openpyxl
 from openpyxl.utils import get_column_letter
 
-MAX_ROWS_SHOWN = 20
-MAX_CELLS_SHOWN = 10
+# Bounds of the report's excerpts. Every later stage gets the report in full, so it must stay short whatever the
+# workbook's size. Where the reference fork (lowl6/SpreadsheetBench, SheetCopilot v2's stage 1) has a bound, it is its.
+MAX_ROWS_SHOWN = 20  # a target of more rows is shown as its head and tail: where a column's pattern starts and ends
+HEAD_ROWS_SHOWN = 10
+TAIL_ROWS_SHOWN = 5
+MAX_CELLS_SHOWN = 10  # answer cells whose current content is described one by one
+MERGED_RANGES_LISTED = 20  # per sheet, in the structure overview
+MERGED_RANGES_AT_TARGET = 10  # merged ranges touching the target's columns
+LEFT_COLUMNS_SHOWN = 3  # columns left of the target, where the inputs of a row-wise answer usually are
+LEFT_ROWS_SHOWN = 5  # ... for the target's first rows only
+FORMULA_EXAMPLES = 2  # existing answer formulas shown as the pattern to follow
+REFERENCES_PER_FORMULA = 5  # cells an example formula references, described with their type and format
 wb = openpyxl.load_workbook(INPUT_PATH)  # formulas, not cached values: the model must see how answers are built
 print("=== WORKBOOK STRUCTURE ===")
 print(f"Sheets: {wb.sheetnames}")
@@ -35,7 +45,7 @@ for ws in wb.worksheets:
         print(f"- '{ws.title}': {extent}; data in {get_column_letter(c0)}{r0}:{get_column_letter(c1)}{r1} "
               f"(rows {r0}-{r1}, columns {get_column_letter(c0)}-{get_column_letter(c1)})")
     if ws.merged_cells.ranges:
-        print(f"  merged cells: {[str(r) for r in ws.merged_cells.ranges][:20]}")
+        print(f"  merged cells: {[str(r) for r in ws.merged_cells.ranges][:MERGED_RANGES_LISTED]}")
 
 
 def formula_text(v):
@@ -82,18 +92,18 @@ for piece in TARGETS:
         continue
     rows, cols = target_rows(ws, piece)
     rows = list(rows)
-    shown = rows if len(rows) <= MAX_ROWS_SHOWN else rows[:10] + rows[-5:]
+    shown = rows if len(rows) <= MAX_ROWS_SHOWN else rows[:HEAD_ROWS_SHOWN] + rows[-TAIL_ROWS_SHOWN:]
     print(f"  sheet '{ws.title}', rows {rows[0] if rows else '-'}..{rows[-1] if rows else '-'}, "
           f"columns {get_column_letter(cols[0])}..{get_column_letter(cols[-1])}")
     for r in shown:
         line = ", ".join(f"{get_column_letter(c)}{r}={formula_text(ws.cell(r, c).value) or ws.cell(r, c).value!r}" for c in cols)
         print(f"  row {r}: {line}")
-        if len(rows) > MAX_ROWS_SHOWN and r == rows[9]:
-            print(f"  ... ({len(rows) - 15} rows omitted)")
-    left = [c for c in range(max(1, cols[0] - 3), cols[0])]
+        if len(rows) > MAX_ROWS_SHOWN and r == rows[HEAD_ROWS_SHOWN - 1]:
+            print(f"  ... ({len(rows) - HEAD_ROWS_SHOWN - TAIL_ROWS_SHOWN} rows omitted)")
+    left = [c for c in range(max(1, cols[0] - LEFT_COLUMNS_SHOWN), cols[0])]
     if left:
-        print("  columns left of the target (first 5 rows):")
-        for r in rows[:5]:
+        print(f"  columns left of the target (first {LEFT_ROWS_SHOWN} rows):")
+        for r in rows[:LEFT_ROWS_SHOWN]:
             print("   " + ", ".join(f"{get_column_letter(c)}{r}={ws.cell(r, c).value!r}" for c in left))
     for r in rows:
         for c in cols:
@@ -102,16 +112,17 @@ for piece in TARGETS:
                 continue
             (formulas_seen if formula_text(cell.value) else values_seen).append((ws, cell))
     print("  merged ranges touching the target:",
-          [str(m) for m in ws.merged_cells.ranges if m.min_col <= cols[-1] and m.max_col >= cols[0]][:10] or "none")
+          [str(m) for m in ws.merged_cells.ranges if m.min_col <= cols[-1] and m.max_col >= cols[0]][:MERGED_RANGES_AT_TARGET]
+          or "none")
 
 print("\n=== ANSWER POSITION CURRENT CONTENT ===")
 for ws, cell in (formulas_seen + values_seen)[:MAX_CELLS_SHOWN]:
     print(f"  '{ws.title}'!{cell.coordinate}: {describe(cell)}")
 if formulas_seen:
     print("FORMAT REFERENCE: the answer position already holds FORMULAS; the solution must generate FORMULAS in the same pattern.")
-    for ws, cell in formulas_seen[:2]:
+    for ws, cell in formulas_seen[:FORMULA_EXAMPLES]:
         print(f"  example '{ws.title}'!{cell.coordinate}: {formula_text(cell.value)}")
-        for ref in re.findall(r"(?<![A-Za-z])\$?([A-Z]{1,3})\$?(\d+)(?!\d)", formula_text(cell.value))[:5]:
+        for ref in re.findall(r"(?<![A-Za-z])\$?([A-Z]{1,3})\$?(\d+)(?!\d)", formula_text(cell.value))[:REFERENCES_PER_FORMULA]:
             ref_cell = ws[f"{ref[0]}{ref[1]}"]
             print(f"    referenced {ref[0]}{ref[1]}: {describe(ref_cell)}")
 elif values_seen:

@@ -131,7 +131,7 @@ export function markdownSections(text: string): Record<string, string> {
   return Object.fromEntries(Object.entries(sections).map(([k, v]) => [k, v.trim()]));
 }
 
-/** lowl6 rule, made exact: passed only when the reply says PASSED and not FAILED. */
+/** The reference fork's rule (lowl6/SpreadsheetBench), made exact: passed when the reply says PASSED, not FAILED. */
 export function validationPassed(reply: string): boolean {
   const upper = reply.toUpperCase();
   return upper.includes('VALIDATION PASSED') && !upper.includes('VALIDATION FAILED');

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+
+export const priceSchema = z.strictObject({
+  inputPerMTok: z.number().nonnegative().describe('USD per million input (prompt) tokens.'),
+  outputPerMTok: z.number().nonnegative().describe('USD per million output (reply) tokens.'),
+});
+
+export const sharedLimitsConfigSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .optional()
+      .describe("The limiter's name (workflow `llm-rate-limit/<name>`); default: the base URL's host."),
+    requestsPerMinute: z.number().int().positive().optional().describe('Requests per minute, all hosts together.'),
+    tokensPerMinute: z.number().int().positive().optional().describe('Tokens per minute, all hosts together.'),
+    maxConcurrent: z.number().int().positive().optional().describe('Requests in flight at once, all hosts together.'),
+    windowMs: z
+      .number()
+      .int()
+      .positive()
+      .default(60_000)
+      .describe('The sliding window of the per-minute limits (tests shorten it).'),
+  })
+  .describe(
+    'Limits shared by every worker on every host, held by a Temporal workflow per provider. Unset: no ' +
+      'cross-host limit.',
+  );
+
+const FAILURE_CLASSES = ['rate_limit', 'provider_5xx', 'timeout', 'connection', 'malformed_reply'] as const;
+
+export const llmConfigSchema = z
+  .strictObject({
+    provider: z
+      .enum(['openai', 'local'])
+      .default('openai')
+      .describe(
+        '`openai`: any OpenAI-compatible endpoint; `local`: an embedded GGUF model through node-llama-cpp ' +
+          '(also used whenever there is no baseUrl).',
+      ),
+    baseUrl: z
+      .string()
+      .optional()
+      .describe('The OpenAI-compatible endpoint, e.g. https://api.openai.com/v1. Env OPENAI_BASE_URL.'),
+    apiKey: z
+      .string()
+      .optional()
+      .describe("The endpoint's key. Env OPENAI_API_KEY (preferred); never written to run folders, memos or payloads."),
+    model: z
+      .string()
+      .default('local-qwen2.5-coder-0.5b')
+      .describe(
+        'Model name; without an endpoint an embedded model of lib/llm/localModels.json. Env ' +
+          'SHEETBENCH_MODEL, flag --model.',
+      ),
+    temperature: z.number().min(0).max(2).optional().describe("Sampling temperature; unset: the endpoint's default."),
+    maxTokens: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("Most tokens a reply may have; unset: the endpoint's default (1,024 for the embedded models)."),
+    requestTimeoutMs: z.number().int().positive().default(120_000).describe("One model request's time limit."),
+    localModelPath: z
+      .string()
+      .optional()
+      .describe('A GGUF file for the local provider (default: the embedded model `model` names, installed by set-up).'),
+    prices: z
+      .record(z.string(), priceSchema)
+      .default({})
+      .describe('USD per million tokens, per model name. Unknown models cost 0 (tokens are still counted).'),
+    contextWindows: z
+      .record(z.string(), z.number().int().positive())
+      .default({})
+      .describe(
+        'Context window (tokens) per model name, over the table in lib/llm/contextWindows.ts; the key `*` ' +
+          'sets it for every model neither lists (default 128,000).',
+      ),
+    maxRetryAfterMs: z
+      .number()
+      .int()
+      .positive()
+      .default(60_000)
+      .describe("Longest wait a provider's Retry-After may impose before a retry."),
+    maxConcurrentRequests: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Requests in flight at once, shared by every worker process on this host using the same rateLimitDir.'),
+    tokensPerMinute: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Tokens per minute, shared by every worker process on this host using the same rateLimitDir.'),
+    rateLimitDir: z
+      .string()
+      .default('.state/rate-limit')
+      .describe("Folder of the per-host limiter's files (one limiter per provider/key)."),
+    sharedLimits: sharedLimitsConfigSchema.optional(),
+    retryLimits: z
+      .partialRecord(z.enum(FAILURE_CLASSES), z.number().int().positive())
+      .default({ rate_limit: 10, provider_5xx: 4, timeout: 4, connection: 4, malformed_reply: 2 })
+      .describe(
+        'Failures of one class a call may have before it stops; classes not listed are bounded by the ' +
+          "activity's retry policy.",
+      ),
+  })
+  .describe('The model: endpoint, sampling, prices, context windows, rate limits and retries.');
