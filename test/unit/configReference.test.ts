@@ -29,7 +29,6 @@ describe('every config field is documented in the schema, and config/README.md i
       'analysis',
       'server',
     ]);
-    expect(sections.flatMap((s) => s.fields.filter((f) => !f.group)).length).toBe(99);
   });
 
   it('config/README.md holds the generated reference, unchanged', () => {
