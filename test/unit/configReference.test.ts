@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,7 +29,6 @@ describe('every config field is documented in the schema, and config/README.md i
       'analysis',
       'server',
     ]);
-    expect(sections.flatMap((s) => s.fields.filter((f) => !f.group)).length).toBe(99);
   });
 
   it('config/README.md holds the generated reference, unchanged', () => {
@@ -42,6 +42,11 @@ describe('every config field is documented in the schema, and config/README.md i
       'config/README.md is stale: run `bin/sheetbench config docs` and put its output between the markers',
     ).toBe(true);
   });
+
+  it('`sheetbench config docs` prints it', () => {
+    const printed = execFileSync(path.join(REPO_ROOT, 'bin', 'sheetbench'), ['config', 'docs'], { encoding: 'utf8' });
+    expect(printed.trim()).toBe(configReferenceMarkdown().trim());
+  }, 60_000);
 
   it('the reference shows types, defaults and the old keys', () => {
     const md = configReferenceMarkdown();
