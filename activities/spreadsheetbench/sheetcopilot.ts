@@ -1,12 +1,11 @@
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ApplicationFailure, Context, cancellationSignal } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { pathExists } from '../../lib/runStore/files';
 import { withHeartbeat } from '../heartbeat';
 import { executionWorkDir } from '../workDirs';
 import type { ChatMessage } from '../../lib/llm/types';
-import { classifyLlmError, costOf, ResponseCache, cachedComplete } from '../../lib/llm';
-import { providerFor } from '../llm/modelCall';
+import { cachedModelCall, costOfResponse } from '../llm/modelCall';
 import { sheetRun, type SheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { writeConversation } from '../../lib/runStore/conversationStore';
 import { testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
@@ -370,7 +369,10 @@ function codeOf(reply: string, truncated?: string): { code?: string; problem?: s
   return found.code !== undefined ? { code: substitutePathPlaceholders(found.code) } : { problem: found.problem };
 }
 
-/** One chat call through the run's response cache; the conversation is kept for the transcript. */
+/**
+ * One chat call through the one model-call path (activities/llm/modelCall.ts: the run's provider and response cache,
+ * heartbeats, the per-class retry limits, cancellation); the conversation is kept for the transcript.
+ */
 async function ask(
   deps: WorkerDeps,
   ctx: SheetRun,
@@ -380,26 +382,12 @@ async function ask(
   conversation: string,
 ): Promise<Exchange> {
   const { llm } = ctx.manifest;
-  // The same provider (and rate limits, per host and across hosts) as every other benchmark call.
-  const provider = providerFor(deps, { ...deps.config.llm, ...llm, apiKey: deps.config.llm.apiKey });
-  const response = await withHeartbeat(
-    () =>
-      cachedComplete(
-        provider,
-        new ResponseCache(ctx.layout.llmCacheDir),
-        { model: llm.model, temperature: llm.temperature, maxTokens: llm.maxTokens, messages },
-        { callKey: input.callKey, signal: cancellationSignal() },
-      ),
-    2_000,
-  ).catch((err: unknown) => {
-    const failure = classifyLlmError(err, { maxRetryAfterMs: deps.config.llm.maxRetryAfterMs });
-    throw ApplicationFailure.create({
-      message: `LLM call failed (${failure.class}): ${err instanceof Error ? err.message : String(err)}`,
-      type: `Llm.${failure.class}`,
-      nonRetryable: !failure.retryable,
-      nextRetryDelay: failure.retryAfterMs,
-    });
-  });
+  const response = await cachedModelCall(
+    deps,
+    ctx,
+    { model: llm.model, temperature: llm.temperature, maxTokens: llm.maxTokens, messages },
+    input.callKey,
+  );
   await writeConversation(ctx.layout, input.taskId, conversation, [
     ...messages,
     { role: 'assistant', content: response.text },
@@ -410,7 +398,7 @@ async function ask(
     response: response.text,
     finishReason: response.finishReason,
     usage: response.usage,
-    costUsd: response.cached ? 0 : costOf(response.usage, llm.model, deps.config.llm.prices),
+    costUsd: costOfResponse(response, llm.model, deps),
     cached: response.cached,
     callKey: input.callKey,
   };
