@@ -29,6 +29,7 @@ import path from 'node:path';
 import { executionWorkDir } from '../workDirs';
 import { withHeartbeat } from '../heartbeat';
 import type { WorkerDeps } from '../deps';
+import { FailureTypes } from '../../lib/failureTypes';
 
 export interface DsbenchCallInput {
   runDir: string;
@@ -309,7 +310,7 @@ async function asDatasetFailure<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof DatasetError) throw ApplicationFailure.nonRetryable(err.message, 'DatasetError');
+    if (err instanceof DatasetError) throw ApplicationFailure.nonRetryable(err.message, FailureTypes.DatasetError);
     throw err;
   }
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ApplicationFailure, Context, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
 import { withHeartbeat } from '../heartbeat';
+import { llmFailureType } from '../../lib/failureTypes';
 import type { ChatRequest, ChatResponse, LlmProvider } from '../../lib/llm/types';
 import {
   classifyLlmError,
@@ -83,7 +84,7 @@ function toApplicationFailure(err: unknown, config: LlmConfig, failures: Failure
   const message = `LLM call failed (${failure.class}${exhausted ? `, failure ${count} of ${limit}` : ''}): ${err instanceof Error ? err.message : String(err)}`;
   return ApplicationFailure.create({
     message,
-    type: `Llm.${failure.class}`,
+    type: llmFailureType(failure.class),
     nonRetryable: !failure.retryable || exhausted,
     nextRetryDelay: failure.retryAfterMs,
   });

@@ -34,6 +34,7 @@ import {
 } from '../../benchmarks/spreadsheetbench/agents/sheetcopilot/stages';
 import type { ExecutionResult } from '../../lib/sandbox/types';
 import type { WorkerDeps } from '../deps';
+import { FailureTypes } from '../../lib/failureTypes';
 
 const OBSERVATION_EXCERPT = 1200;
 const EXCERPT = 800;
@@ -67,7 +68,10 @@ export function sheetCopilotActivities(deps: WorkerDeps) {
       const task = ctx.task(input.taskId);
       const files = (await testCaseFiles(ctx.manifest.datasetDir, task)).find((f) => f.index === input.testCase);
       if (!files)
-        throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case ${input.testCase}`, 'DatasetError');
+        throw ApplicationFailure.nonRetryable(
+          `task ${input.taskId}: no test case ${input.testCase}`,
+          FailureTypes.DatasetError,
+        );
       const result = await runProgram(
         deps,
         await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, `observe-tc${input.testCase}`),
@@ -198,13 +202,13 @@ async function readStage<N extends CopilotStageName>(ctx: SheetRun, taskId: stri
   if (raw === undefined)
     throw ApplicationFailure.nonRetryable(
       `task ${taskId}: no recorded output of stage ${stage} (${file})`,
-      'StageMissing',
+      FailureTypes.StageMissing,
     );
   const parsed = STAGE_OUTPUT_SCHEMAS[stage].safeParse(raw);
   if (!parsed.success)
     throw ApplicationFailure.nonRetryable(
       `task ${taskId}: recorded stage ${stage} is malformed: ${parsed.error.message}`,
-      'StageMissing',
+      FailureTypes.StageMissing,
     );
   return parsed.data as StageOutput<N>;
 }

@@ -63,15 +63,17 @@ export interface ChatResponse {
 }
 
 /** Failure classes drive the retry policy and the budget (see lib/llm/failures.ts). */
-export type LlmFailureClass =
-  | 'rate_limit'
-  | 'provider_5xx'
-  | 'timeout'
-  | 'context_too_long'
-  | 'bad_request'
-  | 'auth'
-  | 'connection'
-  | 'malformed_reply';
+export const LLM_FAILURE_CLASSES = [
+  'rate_limit',
+  'provider_5xx',
+  'timeout',
+  'context_too_long',
+  'bad_request',
+  'auth',
+  'connection',
+  'malformed_reply',
+] as const;
+export type LlmFailureClass = (typeof LLM_FAILURE_CLASSES)[number];
 
 export interface CompleteOptions {
   signal?: AbortSignal;

@@ -1,6 +1,7 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { RecalcActivities, SpreadsheetActivities } from '../../activities';
 import { BOOKKEEPING, EXECUTION, LLM_CALL, LOCAL_BOOKKEEPING } from '../run/activityOptions';
+import { FailureTypes } from '../../lib/failureTypes';
 
 /** A SpreadsheetBench task's activities, by the kind of work (options: workflows/run/activityOptions.ts). */
 export const llm = proxyActivities<SpreadsheetActivities>(LLM_CALL);
@@ -43,7 +44,7 @@ export const copilot = proxyActivities<SpreadsheetActivities>({
     maximumAttempts: 3,
     initialInterval: '1s',
     backoffCoefficient: 2,
-    nonRetryableErrorTypes: ['DatasetError', 'StageMissing'],
+    nonRetryableErrorTypes: [FailureTypes.DatasetError, FailureTypes.StageMissing],
   },
 });
 
