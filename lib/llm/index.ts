@@ -18,6 +18,7 @@ export { LocalProvider, type LocalProviderConfig } from './localProvider';
 export { TextActionProvider, actionProtocolPrompt, parseActions, parseToolCalls } from './textActions';
 export { estimateTokens, estimateMessageTokens } from './tokenEstimate';
 export { canonicalJson } from './canonicalJson';
+export { callKeyOf, legacyCallKeys } from './callKey';
 
 export type ProviderConfig = Pick<LlmConfig, 'requestTimeoutMs'> &
   Partial<Pick<LlmConfig, 'provider' | 'baseUrl' | 'apiKey' | 'temperature' | 'maxTokens' | 'localModelPath'>>;

@@ -6,6 +6,7 @@ import { SA } from '../../lib/temporal/searchAttributes';
 import { TaskBudget } from '../run/budget';
 import { classifyFailure } from '../run/taskFailure';
 import { bookkeeping, execution, llm } from './activities';
+import { callKeyOf } from '../../lib/llm/callKey';
 
 /** Spend of a question's LLM calls, as the run counts it. */
 class Spend {
@@ -29,7 +30,7 @@ export async function answerAndJudge(input: TaskWorkflowInput): Promise<TaskDone
   const spend = new Spend();
   const startedAt = Date.now();
   const call: ModelCall = async (stage, fn) => {
-    const callKey = `${input.runId}/${input.taskId}/${stage}${input.rerunTag ? `/${input.rerunTag}` : ''}`;
+    const callKey = callKeyOf([input.runId, input.taskId, stage], input.rerunTag);
     const result = await budget.around(callKey, () => fn(callKey));
     spend.add(result);
     return result;

@@ -18,6 +18,7 @@ import type {
 import { execution, recalcOn } from '../activities';
 import type { Agent, AgentContext, StageTools } from './agent';
 import { copilot } from '../activities';
+import { callKeyOf } from '../../../lib/llm/callKey';
 
 type Attempt = FinalOutput['attempts'][number];
 
@@ -99,7 +100,7 @@ function ask<S extends AskStage>(ctx: AgentContext, what: { stage: S }): Promise
 }
 
 function callKey(ctx: AgentContext, name: string): string {
-  return `${ctx.input.runId}/${ctx.input.taskId}/copilot/${name}${ctx.input.rerunTag ? `#${ctx.input.rerunTag}` : ''}`;
+  return callKeyOf([ctx.input.runId, ctx.input.taskId, 'copilot', name], ctx.input.rerunTag);
 }
 
 /** Stage 5: execute on test case 1, recalculate a copy for real, read the answer cells, then ask pass/correct. */
