@@ -9,10 +9,9 @@ import { agentTurnRequest, answerRequest, judgeRequest } from '../../benchmarks/
 import { loadJudgeTemplate, parseVerdict } from '../../benchmarks/dsbench/judge';
 import { dsbenchSettingsOf } from '../../benchmarks/dsbench/settings';
 import { dsbenchPaths } from '../../benchmarks/dsbench/layout';
+import { Spend } from '../../lib/llm/usage';
 import {
-  addSpend,
   questionResult,
-  type Spend,
   type DsbenchAnswer,
   type DsbenchJudgment,
   type DsbenchQuestionResult,
@@ -251,7 +250,7 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
       const recorded = input.addToRecorded
         ? await readJson<DsbenchQuestionResult>(ctx.layout.taskResultPath(input.taskId)).catch(() => undefined)
         : undefined;
-      const spend = recorded ? addSpend(recorded, input.spend) : input.spend;
+      const spend = recorded ? Spend.add(recorded, input.spend) : input.spend;
       const answer = await readJson<DsbenchAnswer>(dsbenchPaths.answer(taskDir)).catch(() => undefined);
       const judgment = await readJson<DsbenchJudgment>(dsbenchPaths.judgment(taskDir)).catch(() => undefined);
       const result = questionResult({
