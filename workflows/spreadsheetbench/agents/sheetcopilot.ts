@@ -17,7 +17,7 @@ import type {
 } from '../../../benchmarks/spreadsheetbench/agents/sheetcopilot/stages';
 import { execution, recalcOn } from '../activities';
 import type { Agent, AgentContext, StageTools } from './agent';
-import { copilot } from '../activities';
+import { copilot, copilotLlm } from '../activities';
 import { callKeyOf } from '../../../lib/llm/callKey';
 
 type Attempt = FinalOutput['attempts'][number];
@@ -91,7 +91,7 @@ async function stage<N extends Exclude<CopilotStageName, 'final'>>(
 type AskStage = Exclude<CopilotAskInput['stage'], 'validate' | 'revise'>;
 
 function ask<S extends AskStage>(ctx: AgentContext, what: { stage: S }): Promise<StageOutput<S>> {
-  return copilot.copilotAsk({
+  return copilotLlm.copilotAsk({
     ...taskRef(ctx),
     stage: what.stage,
     callKey: callKey(ctx, what.stage),
@@ -120,7 +120,7 @@ async function validateOnFirstCase(
       inspection = await copilot.copilotInspect({ ...taskRef(ctx), path, recalculated });
     }
   }
-  const output = (await copilot.copilotAsk({
+  const output = (await copilotLlm.copilotAsk({
     ...taskRef(ctx),
     stage: 'validate',
     callKey: callKey(ctx, 'validate'),
@@ -199,7 +199,7 @@ async function reviseOrWhy(
   what: { testCase: number; revision: number; code: string; error: string },
 ) {
   try {
-    return (await copilot.copilotAsk({
+    return (await copilotLlm.copilotAsk({
       ...taskRef(ctx),
       stage: 'revise',
       ...what,
