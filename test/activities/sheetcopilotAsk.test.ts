@@ -88,7 +88,7 @@ describe('copilotAsk: the one model-call path (heartbeat interval, per-class ret
     const beats: { at: number; details: unknown }[] = [];
     const started = Date.now();
     env.on('heartbeat', (details: unknown) => beats.push({ at: Date.now() - started, details }));
-    const slowMs = 2 * MODEL_CALL_HEARTBEAT_MS + 900;
+    const slowMs = 3 * MODEL_CALL_HEARTBEAT_MS;
     llm.inject({ kind: 'slow', delayMs: slowMs });
     const output = await ask(env, understand('copilot/1001/understand/slow'));
     expect(output.stage).toBe('understand');
