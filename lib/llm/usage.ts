@@ -1,4 +1,8 @@
-import type { ModelPrice } from './cost';
+/** A model's price per million tokens (config `llm.prices`). */
+export interface ModelPrice {
+  inputPerMTok: number;
+  outputPerMTok: number;
+}
 
 /**
  * Tokens of one model call, or of any sum of calls. Plain data (it travels in Temporal payloads and is stored in JSON),

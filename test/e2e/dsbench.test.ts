@@ -197,7 +197,7 @@ describe('DSBench model-only end to end', () => {
   });
 
   it('rejudge judges only the unparseable answer again, without asking the answering model', async () => {
-    env.llm.setScript({ rules: [{ name: 'judge-again', match: { callKey: /\/judge\// }, reply: 'True' }] });
+    env.llm.setScript({ rules: [{ name: 'judge-again', match: { callKey: /\/judge#/ }, reply: 'True' }] });
     const started = (await startRejudge(env.client, env.config, await readManifest(run.runDir), run.runDir, {
       tag: 'rejudge-1',
     }))!;
