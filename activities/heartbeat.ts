@@ -1,10 +1,18 @@
 import { heartbeat } from '@temporalio/activity';
 
+export interface HeartbeatOptions {
+  /** Ride along with every heartbeat (the next attempt reads the last ones from `activityInfo().heartbeatDetails`). */
+  details?: unknown;
+  /** Interval between heartbeats; 5 s unless given. */
+  everyMs?: number;
+}
+
 /**
- * Heartbeats every few seconds while `work` runs, so a dead worker is detected by the heartbeat timeout. `details` ride
- * along (the next attempt reads the last ones from `activityInfo().heartbeatDetails`).
+ * Heartbeats at once and then every `everyMs` while `work` runs, so a dead worker is detected by the heartbeat timeout.
+ * Options are named: a bare number cannot be taken for an interval when it is the details (or the reverse).
  */
-export async function withHeartbeat<T>(work: () => Promise<T>, details?: unknown, everyMs = 5_000): Promise<T> {
+export async function withHeartbeat<T>(work: () => Promise<T>, opts: HeartbeatOptions = {}): Promise<T> {
+  const { details, everyMs = 5_000 } = opts;
   heartbeat(details);
   const timer = setInterval(() => heartbeat(details), everyMs);
   try {

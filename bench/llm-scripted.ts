@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { cachedComplete, OpenAiProvider, ResponseCache } from '../lib/llm';
+import { cachedComplete, callKeyOf, OpenAiProvider, ResponseCache } from '../lib/llm';
 import { duplicatesAnswered, startScriptedServer } from '../lib/scriptedLlm';
 
 const total = Number(process.argv[2] ?? 1000);
@@ -29,7 +29,7 @@ async function pass(label: string): Promise<void> {
         provider,
         cache,
         { model: 'bench', messages: [{ role: 'user', content: `${prompt}${i}` }] },
-        { callKey: `bench/${i}/solve/0` },
+        { callKey: callKeyOf(['bench', i, 'solve', 0]) },
       );
       latencies.push(performance.now() - t);
     }

@@ -1,5 +1,6 @@
 /** Messages, queries and inputs of the conversation workflow (shared by the workflow, the API and the CLI). */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { TokenUsage } from '../lib/llm/usage';
 
 export const PATTERNS = [
   'auto',
@@ -15,20 +16,13 @@ export type Pattern = (typeof PATTERNS)[number];
 
 export type TurnStatus = 'running' | 'completed' | 'cancelled' | 'failed';
 
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-}
+/** A conversation's usage: the one token usage (lib/llm/usage.ts) with its cost beside it, flat as it is stored. */
+export type Usage = TokenUsage & { costUsd: number };
 
-export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+export const ZERO_USAGE: Usage = { ...TokenUsage.zero(), costUsd: 0 };
 
 export function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    costUsd: a.costUsd + b.costUsd,
-  };
+  return { ...TokenUsage.add(a, b), costUsd: a.costUsd + b.costUsd };
 }
 
 export interface ConversationSettings {

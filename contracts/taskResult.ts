@@ -12,6 +12,7 @@ export const TASK_FAILURE_CLASSES = [
   'recalc',
   'scoring',
   'budget',
+  'config', // the run asked for something this release does not have (an unknown agent)
   'cancelled',
   'internal',
 ] as const;

@@ -9,10 +9,9 @@ import { agentTurnRequest, answerRequest, judgeRequest } from '../../benchmarks/
 import { loadJudgeTemplate, parseVerdict } from '../../benchmarks/dsbench/judge';
 import { dsbenchSettingsOf } from '../../benchmarks/dsbench/settings';
 import { dsbenchPaths } from '../../benchmarks/dsbench/layout';
+import { Spend } from '../../lib/llm/usage';
 import {
-  addSpend,
   questionResult,
-  type Spend,
   type DsbenchAnswer,
   type DsbenchJudgment,
   type DsbenchQuestionResult,
@@ -29,6 +28,7 @@ import path from 'node:path';
 import { executionWorkDir } from '../workDirs';
 import { withHeartbeat } from '../heartbeat';
 import type { WorkerDeps } from '../deps';
+import { FailureTypes } from '../../lib/failureTypes';
 
 export interface DsbenchCallInput {
   runDir: string;
@@ -250,7 +250,7 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
       const recorded = input.addToRecorded
         ? await readJson<DsbenchQuestionResult>(ctx.layout.taskResultPath(input.taskId)).catch(() => undefined)
         : undefined;
-      const spend = recorded ? addSpend(recorded, input.spend) : input.spend;
+      const spend = recorded ? Spend.add(recorded, input.spend) : input.spend;
       const answer = await readJson<DsbenchAnswer>(dsbenchPaths.answer(taskDir)).catch(() => undefined);
       const judgment = await readJson<DsbenchJudgment>(dsbenchPaths.judgment(taskDir)).catch(() => undefined);
       const result = questionResult({
@@ -309,7 +309,7 @@ async function asDatasetFailure<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof DatasetError) throw ApplicationFailure.nonRetryable(err.message, 'DatasetError');
+    if (err instanceof DatasetError) throw ApplicationFailure.nonRetryable(err.message, FailureTypes.DatasetError);
     throw err;
   }
 }

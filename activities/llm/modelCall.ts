@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ApplicationFailure, Context, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
 import { withHeartbeat } from '../heartbeat';
+import { llmFailureType } from '../../lib/failureTypes';
 import type { ChatRequest, ChatResponse, LlmProvider } from '../../lib/llm/types';
 import {
   classifyLlmError,
@@ -33,14 +34,24 @@ export async function cachedModelCall(
 }
 
 /**
+ * How often a model call heartbeats while it waits for the reply. The tightest heartbeat timeout of an activity that
+ * calls a model is SheetCopilot's 10 s (workflows/spreadsheetbench/activities.ts): a killed worker is noticed within
+ * it, and a slow reply is never taken for one.
+ */
+export const MODEL_CALL_HEARTBEAT_MS = 2_000;
+
+/**
  * Runs one model request of an activity (a benchmark's or a conversation's) under the failure-class retry policy:
- * heartbeats that carry the failure counts so far, and an ApplicationFailure of the failure's class when it fails.
- * A cancelled activity aborts its request: that is reported as the cancellation, not as a model failure.
+ * heartbeats every MODEL_CALL_HEARTBEAT_MS that carry the failure counts so far, and an ApplicationFailure of the
+ * failure's class when it fails. A cancelled activity aborts its request: that is reported as the cancellation, not as
+ * a model failure.
  */
 export async function underRetryPolicy<T>(config: LlmConfig, request: () => Promise<T>): Promise<T> {
   const failures = failureCountsSoFar();
-  return withHeartbeat(request, { failures }).catch((err: unknown) => {
-    if (cancellationSignal().aborted) throw err;
+  return withHeartbeat(request, { details: { failures }, everyMs: MODEL_CALL_HEARTBEAT_MS }).catch((err: unknown) => {
+    // The worker's CancelledFailure (the signal's reason) is what makes Temporal record the attempt as cancelled.
+    const cancelled = cancellationSignal();
+    if (cancelled.aborted) throw cancelled.reason instanceof Error ? cancelled.reason : err;
     throw toApplicationFailure(err, config, failures);
   });
 }
@@ -73,7 +84,7 @@ function toApplicationFailure(err: unknown, config: LlmConfig, failures: Failure
   const message = `LLM call failed (${failure.class}${exhausted ? `, failure ${count} of ${limit}` : ''}): ${err instanceof Error ? err.message : String(err)}`;
   return ApplicationFailure.create({
     message,
-    type: `Llm.${failure.class}`,
+    type: llmFailureType(failure.class),
     nonRetryable: !failure.retryable || exhausted,
     nextRetryDelay: failure.retryAfterMs,
   });

@@ -12,6 +12,7 @@ import { pathExists, writeJsonAtomic } from '../../lib/runStore/files';
 import { SandboxLostError } from '../../lib/sandbox';
 import type { ExecutionResult } from '../../lib/sandbox/types';
 import type { WorkerDeps } from '../deps';
+import { FailureTypes } from '../../lib/failureTypes';
 
 export interface ExecuteSolutionInput {
   runDir: string;
@@ -63,7 +64,10 @@ async function executeOnTestCase(deps: WorkerDeps, input: ExecuteSolutionInput):
   const task = ctx.task(input.taskId);
   const files = (await testCaseFiles(ctx.manifest.datasetDir, task)).find((f) => f.index === input.testCase);
   if (!files)
-    throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case ${input.testCase}`, 'DatasetError');
+    throw ApplicationFailure.nonRetryable(
+      `task ${input.taskId}: no test case ${input.testCase}`,
+      FailureTypes.DatasetError,
+    );
   const id = taskKey(task.id);
   const workDir = await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, input.label);
   const finalOutput = ctx.official.outputPath(input.taskId, input.testCase);
@@ -112,7 +116,7 @@ async function runInSandbox(
       }),
     );
   } catch (err) {
-    if (err instanceof SandboxLostError) throw ApplicationFailure.retryable(err.message, 'SandboxLost');
+    if (err instanceof SandboxLostError) throw ApplicationFailure.retryable(err.message, FailureTypes.SandboxLost);
     throw err;
   } finally {
     await sandbox.dispose();

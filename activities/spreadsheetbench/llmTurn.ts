@@ -44,7 +44,7 @@ export function llmTurnActivities(deps: WorkerDeps) {
       // Heartbeat from the start: a slow preview must not look like a dead worker (a second attempt would pay again).
       const user: ChatMessage = {
         role: 'user',
-        content: await withHeartbeat(() => renderUser(input, deps), { failures }),
+        content: await withHeartbeat(() => renderUser(input), { details: { failures } }),
       };
       const messages = [...history, user];
       const { llm } = ctx.manifest;
@@ -69,7 +69,7 @@ export function llmTurnActivities(deps: WorkerDeps) {
   };
 }
 
-async function renderUser(input: LlmTurnInput, deps: WorkerDeps): Promise<string> {
+async function renderUser(input: LlmTurnInput): Promise<string> {
   if ('text' in input.user) return input.user.text;
   const ctx = await sheetRun(input.runDir);
   const task = ctx.task(input.taskId);

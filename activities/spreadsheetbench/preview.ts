@@ -6,6 +6,7 @@ import { spreadsheetPreview } from '../../benchmarks/spreadsheetbench/agents/pre
 import { WorkbookPreviewError } from '../../benchmarks/spreadsheetbench/agents/previewServer';
 import { testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
 import type { SheetRun } from '../../benchmarks/spreadsheetbench/run';
+import { FailureTypes } from '../../lib/failureTypes';
 
 /** The test-case-1 preview, computed once per task and kept in the task's artifact folder. */
 export async function cachedPreview(ctx: SheetRun, taskId: string): Promise<string> {
@@ -19,7 +20,7 @@ export async function cachedPreview(ctx: SheetRun, taskId: string): Promise<stri
       (err: unknown) => {
         // A workbook that breaks the preview breaks it on every attempt: fail the task now, naming it (a lost server is retried).
         if (err instanceof WorkbookPreviewError)
-          throw ApplicationFailure.nonRetryable(`task ${taskId}: ${err.message}`, 'DatasetError');
+          throw ApplicationFailure.nonRetryable(`task ${taskId}: ${err.message}`, FailureTypes.DatasetError);
         throw err;
       },
     );

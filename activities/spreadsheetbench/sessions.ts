@@ -13,6 +13,7 @@ import { SandboxLostError } from '../../lib/sandbox';
 import type { Sandbox } from '../../lib/sandbox/types';
 import type { WorkerDeps } from '../deps';
 import { SessionRegistry, STATE_RESET_NOTE } from '../sessionRegistry';
+import { FailureTypes } from '../../lib/failureTypes';
 
 export interface SessionExecuteInput {
   runDir: string;
@@ -40,7 +41,8 @@ export function sessionActivities(deps: WorkerDeps, registry = new SessionRegist
       const ctx = await sheetRun(input.runDir);
       const task = ctx.task(input.taskId);
       const [files] = await testCaseFiles(ctx.manifest.datasetDir, task, 1);
-      if (!files) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case 1`, 'DatasetError');
+      if (!files)
+        throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case 1`, FailureTypes.DatasetError);
       const key = SessionRegistry.key(input.runDir, input.taskId, input.conversation);
       const resumed = registry.has(key);
       if (input.round === 0) await rm(ctx.official.outputPath(input.taskId, 1), { force: true });
@@ -55,7 +57,8 @@ export function sessionActivities(deps: WorkerDeps, registry = new SessionRegist
       const result = await executeWithHeartbeat(session.sandbox, code, deps.config.sandbox.executionTimeoutMs).catch(
         async (err: unknown) => {
           await registry.close(key);
-          if (err instanceof SandboxLostError) throw ApplicationFailure.retryable(err.message, 'SandboxLost');
+          if (err instanceof SandboxLostError)
+            throw ApplicationFailure.retryable(err.message, FailureTypes.SandboxLost);
           throw err;
         },
       );

@@ -1,12 +1,11 @@
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ApplicationFailure, Context, cancellationSignal } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { pathExists } from '../../lib/runStore/files';
 import { withHeartbeat } from '../heartbeat';
 import { executionWorkDir } from '../workDirs';
 import type { ChatMessage } from '../../lib/llm/types';
-import { classifyLlmError, costOf, ResponseCache, cachedComplete } from '../../lib/llm';
-import { providerFor } from '../llm/modelCall';
+import { cachedModelCall, costOfResponse } from '../llm/modelCall';
 import { sheetRun, type SheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { writeConversation } from '../../lib/runStore/conversationStore';
 import { testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
@@ -36,6 +35,7 @@ import {
 import { EXCERPT_CHARS } from '../../benchmarks/spreadsheetbench/agents/sheetcopilot/excerpts';
 import type { ExecutionResult } from '../../lib/sandbox/types';
 import type { WorkerDeps } from '../deps';
+import { FailureTypes } from '../../lib/failureTypes';
 
 interface StageCall {
   runDir: string;
@@ -66,7 +66,10 @@ export function sheetCopilotActivities(deps: WorkerDeps) {
       const task = ctx.task(input.taskId);
       const files = (await testCaseFiles(ctx.manifest.datasetDir, task)).find((f) => f.index === input.testCase);
       if (!files)
-        throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case ${input.testCase}`, 'DatasetError');
+        throw ApplicationFailure.nonRetryable(
+          `task ${input.taskId}: no test case ${input.testCase}`,
+          FailureTypes.DatasetError,
+        );
       const result = await runProgram(
         deps,
         await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, `observe-tc${input.testCase}`),
@@ -197,13 +200,13 @@ async function readStage<N extends CopilotStageName>(ctx: SheetRun, taskId: stri
   if (raw === undefined)
     throw ApplicationFailure.nonRetryable(
       `task ${taskId}: no recorded output of stage ${stage} (${file})`,
-      'StageMissing',
+      FailureTypes.StageMissing,
     );
   const parsed = STAGE_OUTPUT_SCHEMAS[stage].safeParse(raw);
   if (!parsed.success)
     throw ApplicationFailure.nonRetryable(
       `task ${taskId}: recorded stage ${stage} is malformed: ${parsed.error.message}`,
-      'StageMissing',
+      FailureTypes.StageMissing,
     );
   return parsed.data as StageOutput<N>;
 }
@@ -374,7 +377,10 @@ function codeOf(reply: string, truncated?: string): { code?: string; problem?: s
   return found.code !== undefined ? { code: substitutePathPlaceholders(found.code) } : { problem: found.problem };
 }
 
-/** One chat call through the run's response cache; the conversation is kept for the transcript. */
+/**
+ * One chat call through the one model-call path (activities/llm/modelCall.ts: the run's provider and response cache,
+ * heartbeats, the per-class retry limits, cancellation); the conversation is kept for the transcript.
+ */
 async function ask(
   deps: WorkerDeps,
   ctx: SheetRun,
@@ -384,26 +390,12 @@ async function ask(
   conversation: string,
 ): Promise<Exchange> {
   const { llm } = ctx.manifest;
-  // The same provider (and rate limits, per host and across hosts) as every other benchmark call.
-  const provider = providerFor(deps, { ...deps.config.llm, ...llm, apiKey: deps.config.llm.apiKey });
-  const response = await withHeartbeat(
-    () =>
-      cachedComplete(
-        provider,
-        new ResponseCache(ctx.layout.llmCacheDir),
-        { model: llm.model, temperature: llm.temperature, maxTokens: llm.maxTokens, messages },
-        { callKey: input.callKey, signal: cancellationSignal() },
-      ),
-    2_000,
-  ).catch((err: unknown) => {
-    const failure = classifyLlmError(err, { maxRetryAfterMs: deps.config.llm.maxRetryAfterMs });
-    throw ApplicationFailure.create({
-      message: `LLM call failed (${failure.class}): ${err instanceof Error ? err.message : String(err)}`,
-      type: `Llm.${failure.class}`,
-      nonRetryable: !failure.retryable,
-      nextRetryDelay: failure.retryAfterMs,
-    });
-  });
+  const response = await cachedModelCall(
+    deps,
+    ctx,
+    { model: llm.model, temperature: llm.temperature, maxTokens: llm.maxTokens, messages },
+    input.callKey,
+  );
   await writeConversation(ctx.layout, input.taskId, conversation, [
     ...messages,
     { role: 'assistant', content: response.text },
@@ -414,7 +406,7 @@ async function ask(
     response: response.text,
     finishReason: response.finishReason,
     usage: response.usage,
-    costUsd: response.cached ? 0 : costOf(response.usage, llm.model, deps.config.llm.prices),
+    costUsd: costOfResponse(response, llm.model, deps),
     cached: response.cached,
     callKey: input.callKey,
   };

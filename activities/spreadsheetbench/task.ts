@@ -7,6 +7,7 @@ import { writeJsonAtomic, readJson, readJsonOr } from '../../lib/runStore/files'
 import type { TaskResult } from '../../contracts/taskResult';
 import { readConversation } from '../../lib/runStore/conversationStore';
 import type { RunManifest } from '../../lib/runStore/manifest';
+import { FailureTypes } from '../../lib/failureTypes';
 
 export interface PreparedTask {
   id: number | string;
@@ -36,7 +37,7 @@ export const taskActivities = {
     if (!cases.length) {
       throw ApplicationFailure.nonRetryable(
         `task ${input.taskId}: no input workbook 1_${input.taskId}_input.xlsx in ${task.spreadsheet_path}`,
-        'DatasetError',
+        FailureTypes.DatasetError,
       );
     }
     for (const c of cases) {
@@ -44,7 +45,7 @@ export const taskActivities = {
       if (problem)
         throw ApplicationFailure.nonRetryable(
           `task ${input.taskId}: ${path.basename(c.inputPath)} ${problem}`,
-          'DatasetError',
+          FailureTypes.DatasetError,
         );
     }
     // The outputs folder exists from here on: a recalculation never waits for it, even when no output was written.

@@ -2,6 +2,7 @@ import type { RunSummary, ScoreLine } from '../report/runSummary';
 import type { RunManifest } from '../../lib/runStore/manifest';
 import type { DsbenchQuestion } from './dataset';
 import type { DsbenchQuestionResult } from './result';
+import { TokenUsage } from '../../lib/llm/usage';
 
 export interface CompetitionLine {
   competitionId: string;
@@ -100,10 +101,7 @@ export function summarizeDsbenchRun(
       Object.entries(metrics.byAnswerType).map(([t, v]) => [t, line(v.questions, v.accuracy)]),
     ),
     llmCalls: results.reduce((s, r) => s + r.llmCalls, 0),
-    usage: {
-      inputTokens: results.reduce((s, r) => s + r.usage.inputTokens, 0),
-      outputTokens: results.reduce((s, r) => s + r.usage.outputTokens, 0),
-    },
+    usage: results.reduce((s, r) => TokenUsage.add(s, r.usage), TokenUsage.zero()),
     costUsd: metrics.costUsd,
     failureClasses,
     dsbench: metrics,

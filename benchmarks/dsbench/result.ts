@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../../lib/llm/types';
+import type { Spend, TokenUsage } from '../../lib/llm/usage';
 import type { TaskFailureClass } from '../../contracts/taskResult';
 import type { AnswerType, DsbenchQuestion } from './dataset';
 import { exactLetterMatch } from './judge';
@@ -51,23 +51,6 @@ export interface DsbenchQuestionResult {
   costUsd: number;
   llmCalls: number;
   wallMs: number;
-}
-
-export interface Spend {
-  usage: TokenUsage;
-  costUsd: number;
-  llmCalls: number;
-}
-
-export function addSpend(a: Spend, b: Spend): Spend {
-  return {
-    usage: {
-      inputTokens: a.usage.inputTokens + b.usage.inputTokens,
-      outputTokens: a.usage.outputTokens + b.usage.outputTokens,
-    },
-    costUsd: a.costUsd + b.costUsd,
-    llmCalls: a.llmCalls + b.llmCalls,
-  };
 }
 
 /** A question's result from its recorded answer and judgment (either may be missing when the question failed first). */

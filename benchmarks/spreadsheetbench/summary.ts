@@ -4,6 +4,7 @@ import type { TaskResult } from '../../contracts/taskResult';
 import { topFailures, type RunSummary, type ScoreLine } from '../report/runSummary';
 import { knownBadExclusion } from './knownBad';
 import type { ScoringFacts } from './scoringFacts';
+import { TokenUsage } from '../../lib/llm/usage';
 
 /**
  * Means of soft and hard, overall and per instruction type (as papers report them), over every recorded attempt (one
@@ -41,10 +42,7 @@ export function summarizeRun(
     overall: scoreLine(results),
     byType,
     llmCalls: results.reduce((s, r) => s + r.llmCalls, 0),
-    usage: {
-      inputTokens: results.reduce((s, r) => s + r.usage.inputTokens, 0),
-      outputTokens: results.reduce((s, r) => s + r.usage.outputTokens, 0),
-    },
+    usage: results.reduce((s, r) => TokenUsage.add(s, r.usage), TokenUsage.zero()),
     costUsd: results.reduce((s, r) => s + r.costUsd, 0),
     failureClasses,
     topFailures: topFailures(results),

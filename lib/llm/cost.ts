@@ -1,13 +1,8 @@
-import type { TokenUsage } from './types';
+import { TokenUsage, type ModelPrice } from './usage';
 
-export interface ModelPrice {
-  inputPerMTok: number;
-  outputPerMTok: number;
-}
+export type { ModelPrice } from './usage';
 
-/** USD for one call. Models without a price cost 0 (their tokens are still counted elsewhere). */
+/** USD for one call of `model` at the configured prices (`TokenUsage.priceWith` with that model's price). */
 export function costOf(usage: TokenUsage, model: string, prices: Record<string, ModelPrice>): number {
-  const price = prices[model];
-  if (!price) return 0;
-  return (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok) / 1_000_000;
+  return TokenUsage.priceWith(usage, prices[model]);
 }

@@ -10,6 +10,7 @@ export { LlmError } from './errors';
 export { classifyLlmError, type LlmFailure, type ClassifyOptions } from './failures';
 export { retryAfterMsFrom } from './retryAfter';
 export { costOf, type ModelPrice } from './cost';
+export { USAGE_COUNTS } from './usage';
 export { ResponseCache, cachedComplete, cacheKeyOf, type CachedCompleteOptions } from './responseCache';
 export { FileRateLimiter, type RateLimiter, type RateLimitSettings, type RatePermit } from './rateLimiter';
 export { RateLimitedProvider } from './rateLimitedProvider';
@@ -18,6 +19,7 @@ export { LocalProvider, type LocalProviderConfig } from './localProvider';
 export { TextActionProvider, actionProtocolPrompt, parseActions, parseToolCalls } from './textActions';
 export { estimateTokens, estimateMessageTokens } from './tokenEstimate';
 export { canonicalJson } from './canonicalJson';
+export { callKeyOf, legacyCallKeys } from './callKey';
 
 export type ProviderConfig = Pick<LlmConfig, 'requestTimeoutMs'> &
   Partial<Pick<LlmConfig, 'provider' | 'baseUrl' | 'apiKey' | 'temperature' | 'maxTokens' | 'localModelPath'>>;

@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { canonicalJson } from './canonicalJson';
+import { legacyCallKeys } from './callKey';
 import type { ChatRequest, ChatResponse, CompleteOptions, LlmProvider } from './types';
 
 /** Bump when the key recipe or the stored format changes, so old entries are never misread. */
@@ -93,11 +94,25 @@ export async function cachedComplete(
   opts: CachedCompleteOptions = {},
 ): Promise<ChatResponse> {
   const key = cacheKeyOf(request, opts.discriminator ?? opts.callKey);
-  const hit = await cache.get(key);
+  const hit = (await cache.get(key)) ?? (await legacyHit(cache, request, opts));
   if (hit) return hit;
   const response = await provider.complete(request, { signal: opts.signal, callKey: opts.callKey });
   await cache.put(key, response);
   return { ...response, cached: false };
+}
+
+/** A reply stored under the call key as an older release wrote it (lib/llm/callKey.ts): paid once, never again. */
+async function legacyHit(
+  cache: ResponseCache,
+  request: ChatRequest,
+  opts: CachedCompleteOptions,
+): Promise<ChatResponse | undefined> {
+  if (opts.discriminator !== undefined || opts.callKey === undefined) return undefined;
+  for (const legacy of legacyCallKeys(opts.callKey)) {
+    const hit = await cache.get(cacheKeyOf(request, legacy));
+    if (hit) return hit;
+  }
+  return undefined;
 }
 
 function safeJson(text: string): unknown {

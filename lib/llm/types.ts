@@ -1,4 +1,5 @@
 /** One home for the LLM vocabulary shared by providers, the cache, activities and agents. */
+import type { TokenUsage } from './usage';
 
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -42,10 +43,8 @@ export interface ChatRequest extends SamplingSettings {
   toolChoice?: ToolChoice;
 }
 
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-}
+/** Token usage (and its `add`/`priceWith`) lives in ./usage.ts; re-exported here with the rest of the vocabulary. */
+export { TokenUsage, Spend } from './usage';
 
 export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'other';
 
@@ -63,15 +62,17 @@ export interface ChatResponse {
 }
 
 /** Failure classes drive the retry policy and the budget (see lib/llm/failures.ts). */
-export type LlmFailureClass =
-  | 'rate_limit'
-  | 'provider_5xx'
-  | 'timeout'
-  | 'context_too_long'
-  | 'bad_request'
-  | 'auth'
-  | 'connection'
-  | 'malformed_reply';
+export const LLM_FAILURE_CLASSES = [
+  'rate_limit',
+  'provider_5xx',
+  'timeout',
+  'context_too_long',
+  'bad_request',
+  'auth',
+  'connection',
+  'malformed_reply',
+] as const;
+export type LlmFailureClass = (typeof LLM_FAILURE_CLASSES)[number];
 
 export interface CompleteOptions {
   signal?: AbortSignal;

@@ -1,3 +1,4 @@
+import { FailureTypes } from '../failureTypes';
 /** A task as it stands in a run's tasks.json: each benchmark keeps its own record shape, keyed by `id`. */
 export interface TaskRecord {
   id: number | string;
@@ -16,7 +17,7 @@ export class DatasetError extends Error {
     readonly taskId?: string | number,
   ) {
     super(taskId === undefined ? message : `task ${taskId}: ${message}`);
-    this.name = 'DatasetError';
+    this.name = FailureTypes.DatasetError;
   }
 }
 

@@ -188,4 +188,17 @@ describe('sheetcopilot', () => {
     ).toBe('builtin');
     expect(result.failure).toBeUndefined();
   });
+
+  it('a stage waits out more 429s than the old three attempts allowed: llm.retryLimits.rate_limit decides', async () => {
+    const before = env.llm.log.length;
+    // Three 429s in a row on the implement stage: attempts 1–3 fail, the 4th is answered (the limit is 10).
+    env.llm.inject({ kind: 'rate_limit', retryAfterMs: 100 }, 3);
+    const result = await rerunTask(env.client, env.config, { runDir: happy.runDir, taskId: '57105', fromStage: 4 });
+    const implement = env.llm.log
+      .slice(before)
+      .filter((e) => stageOf(e.callKey)?.split('#')[0] === 'implement')
+      .map((e) => e.answered);
+    expect(implement).toEqual([false, false, false, true]);
+    expect(result.failure).toBeUndefined();
+  });
 });

@@ -72,7 +72,7 @@ describe('sheetbench CLI with several benchmarks', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('unparseable 1');
     expect(llm.log.filter((e) => e.answered && e.callKey?.endsWith('/answer'))).toHaveLength(7);
-    expect(llm.log.filter((e) => e.answered && e.callKey?.includes('/judge/rejudge-'))).toHaveLength(1);
+    expect(llm.log.filter((e) => e.answered && e.callKey?.includes('/judge#rejudge-'))).toHaveLength(1);
     const report = await cli(['report', out]);
     expect(report.code, report.stderr).toBe(0);
     expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('## Accuracy by competition');

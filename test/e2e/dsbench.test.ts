@@ -197,7 +197,7 @@ describe('DSBench model-only end to end', () => {
   });
 
   it('rejudge judges only the unparseable answer again, without asking the answering model', async () => {
-    env.llm.setScript({ rules: [{ name: 'judge-again', match: { callKey: /\/judge\// }, reply: 'True' }] });
+    env.llm.setScript({ rules: [{ name: 'judge-again', match: { callKey: /\/judge#/ }, reply: 'True' }] });
     const started = (await startRejudge(env.client, env.config, await readManifest(run.runDir), run.runDir, {
       tag: 'rejudge-1',
     }))!;
@@ -212,8 +212,8 @@ describe('DSBench model-only end to end', () => {
     expect(summary.dsbench).toMatchObject({ correct: 5, unparseableJudgments: 0 });
     const answered = env.llm.log.filter((e) => e.answered).map((e) => e.callKey!);
     expect(answered.filter((k) => k.endsWith('/answer'))).toHaveLength(7);
-    expect(answered.filter((k) => k.includes('/judge/rejudge-1'))).toEqual([
-      `${run.runId}/00000102_question2/judge/rejudge-1`,
+    expect(answered.filter((k) => k.includes('/judge#rejudge-1'))).toEqual([
+      `${run.runId}/00000102_question2/judge#rejudge-1`,
     ]);
   }, 120_000);
 
@@ -224,7 +224,7 @@ describe('DSBench model-only end to end', () => {
     }))!;
     expect(started.count).toBe(7);
     await untilDone(env, started.handle);
-    const calls = env.llm.log.filter((e) => e.answered && e.callKey!.includes('/judge/rejudge-2'));
+    const calls = env.llm.log.filter((e) => e.answered && e.callKey!.includes('/judge#rejudge-2'));
     expect(calls.map((e) => e.model)).toEqual(Array(7).fill('judge-2'));
     expect(readJson(path.join(run.runDir, 'summary.json')).dsbench.correct).toBe(7);
     expect(env.llm.log.filter((e) => e.answered && e.callKey!.endsWith('/answer'))).toHaveLength(7);

@@ -1,5 +1,6 @@
 import { runBookkeeping } from '../run/activities';
 import { bookkeeping, llm } from './activities';
+import { callKeyOf } from '../../lib/llm/callKey';
 
 const { listTaskIds, finalizeRun } = runBookkeeping;
 
@@ -34,7 +35,7 @@ export async function dsbenchRejudge(input: RejudgeInput): Promise<{ rejudged: n
 }
 
 async function rejudge(input: RejudgeInput, taskId: string): Promise<void> {
-  const callKey = `${input.runId}/${taskId}/judge/${input.tag}`;
+  const callKey = callKeyOf([input.runId, taskId, 'judge'], input.tag);
   const spend = await llm.judgeDsbenchAnswer({ runDir: input.runDir, taskId, callKey, judgeModel: input.judgeModel });
   await bookkeeping.recordDsbenchResult({
     runDir: input.runDir,

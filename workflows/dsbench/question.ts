@@ -1,37 +1,23 @@
 import { CancellationScope, isCancellation, upsertSearchAttributes } from '@temporalio/workflow';
 import type { TaskDoneSignal, TaskWorkflowInput } from '../../contracts/run';
 import type { TaskFailureClass } from '../../contracts/taskResult';
-import type { TokenUsage } from '../../lib/llm/types';
+import { Spend, type TokenUsage } from '../../lib/llm/usage';
 import { SA } from '../../lib/temporal/searchAttributes';
 import { TaskBudget } from '../run/budget';
 import { classifyFailure } from '../run/taskFailure';
 import { bookkeeping, execution, llm } from './activities';
-
-/** Spend of a question's LLM calls, as the run counts it. */
-class Spend {
-  usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-  costUsd = 0;
-  llmCalls = 0;
-
-  add(call: { usage: TokenUsage; costUsd: number }): void {
-    this.usage = {
-      inputTokens: this.usage.inputTokens + call.usage.inputTokens,
-      outputTokens: this.usage.outputTokens + call.usage.outputTokens,
-    };
-    this.costUsd += call.costUsd;
-    this.llmCalls++;
-  }
-}
+import { callKeyOf } from '../../lib/llm/callKey';
 
 /** The question answered, judged and recorded: its done summary (every generation of the workflow takes these steps). */
 export async function answerAndJudge(input: TaskWorkflowInput): Promise<TaskDoneSignal> {
   const budget = new TaskBudget(input);
-  const spend = new Spend();
+  // Spend of the question's LLM calls, as the run counts it.
+  let spend = Spend.zero();
   const startedAt = Date.now();
   const call: ModelCall = async (stage, fn) => {
-    const callKey = `${input.runId}/${input.taskId}/${stage}${input.rerunTag ? `/${input.rerunTag}` : ''}`;
+    const callKey = callKeyOf([input.runId, input.taskId, stage], input.rerunTag);
     const result = await budget.around(callKey, () => fn(callKey));
-    spend.add(result);
+    spend = Spend.add(spend, Spend.ofCall(result));
     return result;
   };
 

@@ -1,4 +1,5 @@
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
+import { FailureTypes } from '../../lib/failureTypes';
 
 /**
  * Activity options per kind of work, shared by every task workflow (each proxies its own activities with them).
@@ -17,19 +18,19 @@ export const LLM_CALL: ActivityOptions = {
 export const EXECUTION: ActivityOptions = {
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '20s',
-  retry: { maximumAttempts: 3, initialInterval: '1s', nonRetryableErrorTypes: ['DatasetError'] },
+  retry: { maximumAttempts: 3, initialInterval: '1s', nonRetryableErrorTypes: [FailureTypes.DatasetError] },
 };
 
 /** Short activities without heartbeats: a worker lost mid-call is noticed by this timeout. */
 export const BOOKKEEPING: ActivityOptions = {
   startToCloseTimeout: '60s',
-  retry: { maximumAttempts: 5, initialInterval: '1s', nonRetryableErrorTypes: ['DatasetError'] },
+  retry: { maximumAttempts: 5, initialInterval: '1s', nonRetryableErrorTypes: [FailureTypes.DatasetError] },
 };
 
 /** The same bookkeeping as local activities: run inside the workflow task, one marker event each, no task-queue trip. */
 export const LOCAL_BOOKKEEPING: LocalActivityOptions = {
   startToCloseTimeout: '60s',
-  retry: { maximumAttempts: 5, initialInterval: '1s', nonRetryableErrorTypes: ['DatasetError'] },
+  retry: { maximumAttempts: 5, initialInterval: '1s', nonRetryableErrorTypes: [FailureTypes.DatasetError] },
 };
 
 /** Reading a run's task list and scoring the finished run. */

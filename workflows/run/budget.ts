@@ -8,6 +8,7 @@ import {
 import type { TokenUsage } from '../../lib/llm/types';
 import { spendGrantSignal, spendRequestSignal, spendSettleSignal, type SpendSettle } from '../../contracts/budget';
 import type { TaskWorkflowInput } from '../../contracts/run';
+import { FailureTypes } from '../../lib/failureTypes';
 
 /**
  * The task side of run-wide budgets: ask the run for a grant, wait, call, settle (contracts/budget.ts). The run grants
@@ -24,7 +25,10 @@ export class TaskBudget {
 
   async around<T extends { usage: TokenUsage; costUsd: number }>(callKey: string, call: () => Promise<T>): Promise<T> {
     if (this.input.taskBudgetUsd !== undefined && this.spentUsd >= this.input.taskBudgetUsd) {
-      throw ApplicationFailure.nonRetryable(`task budget $${this.input.taskBudgetUsd} reached`, 'BudgetExceeded');
+      throw ApplicationFailure.nonRetryable(
+        `task budget $${this.input.taskBudgetUsd} reached`,
+        FailureTypes.BudgetExceeded,
+      );
     }
     const parent = workflowInfo().parent;
     const budgeted = this.input.budgeted && parent;

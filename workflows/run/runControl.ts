@@ -26,6 +26,7 @@ import {
   type TaskDoneSignal,
 } from '../../contracts/run';
 import { SA } from '../../lib/temporal/searchAttributes';
+import { TokenUsage } from '../../lib/llm/usage';
 
 export interface Budget {
   usd?: number;
@@ -158,10 +159,7 @@ export class RunControl {
     const { state } = this;
     state.costUsd += costUsd;
     state.llmCalls += calls;
-    state.usage = {
-      inputTokens: state.usage.inputTokens + usage.inputTokens,
-      outputTokens: state.usage.outputTokens + usage.outputTokens,
-    };
+    state.usage = TokenUsage.add(state.usage, usage);
   }
 
   private async onSpendRequest(req: SpendRequest): Promise<void> {

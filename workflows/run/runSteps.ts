@@ -15,6 +15,7 @@ import type { RunProgress, RunWorkflowInput } from '../../contracts/run';
 import { SA } from '../../lib/temporal/searchAttributes';
 import { runBookkeeping } from './activities';
 import type { RunControl } from './runControl';
+import { FailureTypes } from '../../lib/failureTypes';
 
 const { listTaskIds, finalizeRun } = runBookkeeping;
 
@@ -74,7 +75,7 @@ export class TaskIdPages {
         if (!this.page.length)
           throw ApplicationFailure.nonRetryable(
             `run lists ${this.input.taskCount} tasks but has none at index ${i}`,
-            'DatasetError',
+            FailureTypes.DatasetError,
           );
       }
       out.push(this.page[i - this.pageStart]);

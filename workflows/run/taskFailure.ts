@@ -1,21 +1,32 @@
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/workflow';
 import type { TaskFailureClass } from '../../contracts/taskResult';
+import { isFailureType, isLlmFailureType, type FailureType } from '../../lib/failureTypes';
+
+/**
+ * The task failure class of each failure type (lib/failureTypes.ts). A Record: a failure type added there does not
+ * compile until it is given its class here.
+ */
+export const TASK_FAILURE_CLASS_OF: Readonly<Record<FailureType, TaskFailureClass>> = {
+  DatasetError: 'dataset',
+  // A `rerun --from-stage` whose earlier stage's record is missing or malformed: the task's record, not an outage.
+  StageMissing: 'dataset',
+  ConfigError: 'config',
+  BudgetExceeded: 'budget',
+  SandboxLost: 'sandbox',
+};
 
 /** Why a task workflow has no normal verdict, from the failure type its activity (or child workflow) raised. */
 export function classifyFailure(err: unknown): { class: TaskFailureClass; message: string } {
   const app = causeOf(err);
   const type = app instanceof ApplicationFailure ? (app.type ?? '') : '';
-  const cls: TaskFailureClass =
-    type === 'DatasetError'
-      ? 'dataset'
-      : type === 'BudgetExceeded'
-        ? 'budget'
-        : type.startsWith('Llm.')
-          ? 'llm'
-          : type === 'SandboxLost'
-            ? 'sandbox'
-            : 'internal';
-  return { class: cls, message: failureMessage(err) };
+  return { class: taskFailureClassOf(type), message: failureMessage(err) };
+}
+
+/** `internal` only for a type outside the closed set (a bug, or an error no thrower named). */
+export function taskFailureClassOf(type: string): TaskFailureClass {
+  if (isFailureType(type)) return TASK_FAILURE_CLASS_OF[type];
+  if (isLlmFailureType(type)) return 'llm';
+  return 'internal';
 }
 
 export function failureMessage(err: unknown): string {

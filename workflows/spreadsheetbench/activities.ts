@@ -1,6 +1,7 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { RecalcActivities, SpreadsheetActivities } from '../../activities';
 import { BOOKKEEPING, EXECUTION, LLM_CALL, LOCAL_BOOKKEEPING } from '../run/activityOptions';
+import { FailureTypes } from '../../lib/failureTypes';
 
 /** A SpreadsheetBench task's activities, by the kind of work (options: workflows/run/activityOptions.ts). */
 export const llm = proxyActivities<SpreadsheetActivities>(LLM_CALL);
@@ -33,8 +34,9 @@ export function recalcOn(taskQueue: string, workbooks = 1) {
 }
 
 /**
- * SheetCopilot stage activities. LLM stages heartbeat every 2 s, so a killed worker is noticed within 10 s and the
- * stage is retried elsewhere; earlier stages are not re-run (their results are in the workflow history).
+ * SheetCopilot's other stage activities (observation, inspection, records). Stages heartbeat every 2 s, so a killed
+ * worker is noticed within 10 s and the stage is retried elsewhere; earlier stages are not re-run (their results are in
+ * the workflow history).
  */
 export const copilot = proxyActivities<SpreadsheetActivities>({
   startToCloseTimeout: '10 minutes',
@@ -43,8 +45,19 @@ export const copilot = proxyActivities<SpreadsheetActivities>({
     maximumAttempts: 3,
     initialInterval: '1s',
     backoffCoefficient: 2,
-    nonRetryableErrorTypes: ['DatasetError', 'StageMissing'],
+    nonRetryableErrorTypes: [FailureTypes.DatasetError, FailureTypes.StageMissing],
   },
+});
+
+/**
+ * SheetCopilot's LLM stages (`copilotAsk`): the retry policy of every model call (LLM_CALL: the per-class attempt
+ * limits of `llm.retryLimits` are applied by the activity, this is only the outer bound), with the stages' 10 s heartbeat
+ * timeout. Under `copilot`'s three attempts a fourth 429 could never be waited out, whatever `retryLimits.rate_limit` said.
+ */
+export const copilotLlm = proxyActivities<SpreadsheetActivities>({
+  ...LLM_CALL,
+  heartbeatTimeout: '10s',
+  retry: { ...LLM_CALL.retry, nonRetryableErrorTypes: [FailureTypes.DatasetError, FailureTypes.StageMissing] },
 });
 
 export const cleanup = proxyActivities<SpreadsheetActivities>({

@@ -1,5 +1,5 @@
 import type { StageRecord } from '../../contracts/taskResult';
-import type { TokenUsage } from '../../lib/llm/types';
+import { Spend, TokenUsage } from '../../lib/llm/usage';
 
 /** Per-stage accounting inside a task workflow (deterministic: wall time from workflow time). */
 export class StageLedger {
@@ -11,7 +11,7 @@ export class StageLedger {
     const record: StageRecord = {
       stage,
       llmCalls: 0,
-      usage: { inputTokens: 0, outputTokens: 0 },
+      usage: TokenUsage.zero(),
       costUsd: 0,
       wallMs: -Date.now(),
       outcome: 'running',
@@ -26,25 +26,10 @@ export class StageLedger {
   }
 
   charge(record: StageRecord, usage: TokenUsage, costUsd: number, calls = 1): void {
-    record.llmCalls += calls;
-    record.usage = {
-      inputTokens: record.usage.inputTokens + usage.inputTokens,
-      outputTokens: record.usage.outputTokens + usage.outputTokens,
-    };
-    record.costUsd += costUsd;
+    Object.assign(record, Spend.add(record, { usage, costUsd, llmCalls: calls }));
   }
 
-  totals(): { llmCalls: number; usage: TokenUsage; costUsd: number } {
-    return this.stages.reduce(
-      (t, s) => ({
-        llmCalls: t.llmCalls + s.llmCalls,
-        usage: {
-          inputTokens: t.usage.inputTokens + s.usage.inputTokens,
-          outputTokens: t.usage.outputTokens + s.usage.outputTokens,
-        },
-        costUsd: t.costUsd + s.costUsd,
-      }),
-      { llmCalls: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 },
-    );
+  totals(): Spend {
+    return this.stages.reduce<Spend>((t, s) => Spend.add(t, s), Spend.zero());
   }
 }

@@ -13,6 +13,7 @@ import { AGENTS } from './agents';
 import type { AgentOutcome } from './agents/agent';
 import { createAgentContext, type InStage, type SessionUse } from './agents/context';
 import { StageLedger } from './stageLedger';
+import { FailureTypes } from '../../lib/failureTypes';
 
 /** What a task keeps from its start to its end: the report to its run, the stage ledger (answered by the stage query), the budget. */
 export function beginTask(input: TaskWorkflowInput) {
@@ -50,7 +51,7 @@ export async function runAgent(
   closeSessions: (used: SessionUse) => Promise<void>,
 ): Promise<AgentOutcome> {
   const agent = isSpreadsheetAgent(input.agent) ? AGENTS[input.agent] : undefined;
-  if (!agent) throw ApplicationFailure.nonRetryable(`unknown agent ${input.agent}`, 'ConfigError');
+  if (!agent) throw ApplicationFailure.nonRetryable(`unknown agent ${input.agent}`, FailureTypes.ConfigError);
   const sessionUse: SessionUse = { opened: false };
   try {
     return await agent(createAgentContext(input, prepared, ledger, inStage, budget, sessionUse));

@@ -1,6 +1,7 @@
 import type { StageRecord, TaskFailureClass } from '../../../contracts/taskResult';
 import type { LoadedRun } from './load';
 import { mean, sum } from '../../report/stats';
+import { Spend } from '../../../lib/llm/usage';
 
 /** Aggregates a report shows. Means are over finished tasks (a task with a failure counts, with its scores). */
 export interface ScoreGroup {
@@ -66,24 +67,19 @@ function scoreGroup(label: string, results: { soft: number; hard: number }[]): S
 }
 
 function stageTotals(records: StageRecord[]): StageTotals[] {
-  const byStage = new Map<string, StageTotals>();
+  const byStage = new Map<string, { spend: Spend; wallMs: number }>();
   for (const r of records) {
-    const t = byStage.get(r.stage) ?? {
-      stage: r.stage,
-      llmCalls: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      costUsd: 0,
-      wallMs: 0,
-    };
-    t.llmCalls += r.llmCalls;
-    t.inputTokens += r.usage.inputTokens;
-    t.outputTokens += r.usage.outputTokens;
-    t.costUsd += r.costUsd;
-    t.wallMs += r.wallMs;
-    byStage.set(r.stage, t);
+    const t = byStage.get(r.stage) ?? { spend: Spend.zero(), wallMs: 0 };
+    byStage.set(r.stage, { spend: Spend.add(t.spend, r), wallMs: t.wallMs + r.wallMs });
   }
-  return [...byStage.values()];
+  return [...byStage].map(([stage, { spend, wallMs }]) => ({
+    stage,
+    llmCalls: spend.llmCalls,
+    inputTokens: spend.usage.inputTokens,
+    outputTokens: spend.usage.outputTokens,
+    costUsd: spend.costUsd,
+    wallMs,
+  }));
 }
 
 function countFailures(classes: TaskFailureClass[]): RunSummary['failures'] {

@@ -4,6 +4,7 @@ import { SYSTEM_PROMPT } from '../../../analysis/conversation/prompts';
 import type { ModelStepResult, ToolStepResult } from '../../../analysis/conversation/steps';
 import { addUsage, ZERO_USAGE, type Usage } from '../../../contracts/conversation';
 import type { ConversationSettings } from '../../../contracts/conversation';
+import { callKeyOf } from '../../../lib/llm/callKey';
 
 /** Why a turn stopped early: the message shown in the conversation. */
 export class TurnStop extends Error {
@@ -110,7 +111,7 @@ export class Agent {
       add,
       tools: opts.tools ?? (kind === 'act' ? 'auto' : 'none'),
       turnUsage: this.turn.usage,
-      callKey: `${this.turn.ref.conversationId}/${stepId}/${this.name}`,
+      callKey: callKeyOf([this.turn.ref.conversationId, stepId, this.name]),
     });
     this.length = result.length;
     this.lastText = result.text;

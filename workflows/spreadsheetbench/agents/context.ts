@@ -5,6 +5,7 @@ import type { TaskBudget } from '../../run/budget';
 import { execution, llm, sessions } from '../activities';
 import type { StageLedger } from '../stageLedger';
 import type { AgentContext, StageTools } from './agent';
+import { callKeyOf } from '../../../lib/llm/callKey';
 
 export type InStage = <T>(ledger: StageLedger, stage: string, fn: (record: StageRecord) => Promise<T>) => Promise<T>;
 
@@ -27,7 +28,7 @@ export function createAgentContext(
   const settings = { ...DEFAULT_SETTINGS, ...pick(prepared.agentSettings) };
   const toolsFor = (record: StageRecord, setNote: (o: string) => void): StageTools => ({
     async callModel(conversation, turn, user) {
-      const callKey = `${input.runId}/${input.taskId}/${conversation}/${turn}${input.rerunTag ? `#${input.rerunTag}` : ''}`;
+      const callKey = callKeyOf([input.runId, input.taskId, conversation, turn], input.rerunTag);
       const reply = await budget.around(callKey, () =>
         llm.llmTurn({ runDir: input.runDir, taskId: input.taskId, conversation, turn, user, callKey }),
       );

@@ -17,7 +17,8 @@ import type {
 } from '../../../benchmarks/spreadsheetbench/agents/sheetcopilot/stages';
 import { execution, recalcOn } from '../activities';
 import type { Agent, AgentContext, StageTools } from './agent';
-import { copilot } from '../activities';
+import { copilot, copilotLlm } from '../activities';
+import { callKeyOf } from '../../../lib/llm/callKey';
 
 type Attempt = FinalOutput['attempts'][number];
 
@@ -92,7 +93,7 @@ async function stage<N extends Exclude<CopilotStageName, 'final'>>(
 type AskStage = Exclude<CopilotAskInput['stage'], 'validate' | 'revise'>;
 
 function ask<S extends AskStage>(ctx: AgentContext, what: { stage: S }): Promise<StageOutput<S>> {
-  return copilot.copilotAsk({
+  return copilotLlm.copilotAsk({
     ...taskRef(ctx),
     stage: what.stage,
     callKey: callKey(ctx, what.stage),
@@ -101,7 +102,7 @@ function ask<S extends AskStage>(ctx: AgentContext, what: { stage: S }): Promise
 }
 
 function callKey(ctx: AgentContext, name: string): string {
-  return `${ctx.input.runId}/${ctx.input.taskId}/copilot/${name}${ctx.input.rerunTag ? `#${ctx.input.rerunTag}` : ''}`;
+  return callKeyOf([ctx.input.runId, ctx.input.taskId, 'copilot', name], ctx.input.rerunTag);
 }
 
 /** Stage 5: execute on test case 1, recalculate a copy for real, read the answer cells, then ask pass/correct. */
@@ -121,7 +122,7 @@ async function validateOnFirstCase(
       inspection = await copilot.copilotInspect({ ...taskRef(ctx), path, recalculated });
     }
   }
-  const output = (await copilot.copilotAsk({
+  const output = (await copilotLlm.copilotAsk({
     ...taskRef(ctx),
     stage: 'validate',
     callKey: callKey(ctx, 'validate'),
@@ -200,7 +201,7 @@ async function reviseOrWhy(
   what: { testCase: number; revision: number; code: string; error: string },
 ) {
   try {
-    return (await copilot.copilotAsk({
+    return (await copilotLlm.copilotAsk({
       ...taskRef(ctx),
       stage: 'revise',
       ...what,
