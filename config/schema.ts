@@ -57,9 +57,12 @@ export const workerConfigSchema = z.object({
   stickyQueueScheduleToStartTimeoutMs: z.number().int().positive().optional(),
 });
 
+/** USD per million tokens; cached input and reasoning tokens are priced at the input/output rate unless given. */
 export const priceSchema = z.object({
   inputPerMTok: z.number().nonnegative(),
   outputPerMTok: z.number().nonnegative(),
+  cachedInputPerMTok: z.number().nonnegative().optional(),
+  reasoningPerMTok: z.number().nonnegative().optional(),
 });
 
 export const llmConfigSchema = z.object({
@@ -73,7 +76,10 @@ export const llmConfigSchema = z.object({
   requestTimeoutMs: z.number().int().positive().default(120_000),
   /** Path of a GGUF file for the local provider (default: the embedded model `model` names, installed by set-up). */
   localModelPath: z.string().optional(),
-  /** USD per million tokens, per model name. Unknown models cost 0 (tokens are still counted). */
+  /**
+   * USD per million tokens, per model name, overriding the price library (@pydantic/genai-prices, bundled). A model
+   * neither prices is refused by a run with a dollar budget and reported as of unknown cost otherwise.
+   */
   prices: z.record(z.string(), priceSchema).default({}),
   maxRetryAfterMs: z.number().int().positive().default(60_000),
   /** Shared by every worker process on this host that uses the same `rateLimitDir` (one per provider/key). */

@@ -1,13 +1,18 @@
+import { knownCostOf, type ModelPrice } from './pricing';
 import type { TokenUsage } from './types';
 
-export interface ModelPrice {
-  inputPerMTok: number;
-  outputPerMTok: number;
-}
+export type { ModelPrice } from './pricing';
 
-/** USD for one call. Models without a price cost 0 (their tokens are still counted elsewhere). */
-export function costOf(usage: TokenUsage, model: string, prices: Record<string, ModelPrice>): number {
-  const price = prices[model];
-  if (!price) return 0;
-  return (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok) / 1_000_000;
+/**
+ * USD for one call: `prices` (the config's `llm.prices`) first, then the price library (lib/llm/pricing). A model
+ * neither knows costs 0 here (its tokens are still counted); runs with a dollar budget refuse such a model at start
+ * and reports say its cost is unknown (lib/llm/pricing/priceLookup.ts).
+ */
+export function costOf(
+  usage: TokenUsage,
+  model: string,
+  prices: Record<string, ModelPrice>,
+  endpoint: { baseUrl?: string } = {},
+): number {
+  return knownCostOf(usage, model, { prices, baseUrl: endpoint.baseUrl }) ?? 0;
 }

@@ -10,6 +10,7 @@ export { LlmError } from './errors';
 export { classifyLlmError, type LlmFailure, type ClassifyOptions } from './failures';
 export { retryAfterMsFrom } from './retryAfter';
 export { costOf, type ModelPrice } from './cost';
+export { priceOf, knownCostOf, priceConfigKey, type KnownPrice, type PriceSource } from './pricing';
 export { ResponseCache, cachedComplete, cacheKeyOf, type CachedCompleteOptions } from './responseCache';
 export { FileRateLimiter, type RateLimiter, type RateLimitSettings, type RatePermit } from './rateLimiter';
 export { RateLimitedProvider } from './rateLimitedProvider';

@@ -43,8 +43,14 @@ export interface ChatRequest extends SamplingSettings {
 }
 
 export interface TokenUsage {
+  /** All prompt tokens, cached ones included. */
   inputTokens: number;
+  /** All completion tokens, reasoning ones included. */
   outputTokens: number;
+  /** Of the input tokens, those read from the provider's prompt cache (`prompt_tokens_details.cached_tokens`). */
+  cachedInputTokens?: number;
+  /** Of the output tokens, the model's hidden reasoning (`completion_tokens_details.reasoning_tokens`). */
+  reasoningTokens?: number;
 }
 
 export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'other';

@@ -1,0 +1,10 @@
+export { costAtPrice, type ModelPrice } from './modelPrice';
+export { libraryPriceOf, libraryCostOf, PRICE_LIBRARY, type LibraryPrice } from './libraryPrice';
+export {
+  priceOf,
+  knownCostOf,
+  priceConfigKey,
+  type KnownPrice,
+  type PriceSettings,
+  type PriceSource,
+} from './priceLookup';
