@@ -107,6 +107,7 @@ export async function createRun(
       model: config.llm.model,
       temperature: config.llm.temperature,
       maxTokens: config.llm.maxTokens ?? (usesLocalModel(config.llm) ? LOCAL_MODEL_MAX_TOKENS : undefined),
+      ...(config.llm.reasoningEffort ? { reasoningEffort: config.llm.reasoningEffort } : {}),
       localModelPath: config.llm.localModelPath,
     },
     agentSettings: {

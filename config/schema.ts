@@ -73,6 +73,23 @@ export const llmConfigSchema = z.object({
   model: z.string().default('local-qwen2.5-coder-0.5b'),
   temperature: z.number().min(0).max(2).optional(),
   maxTokens: z.number().int().positive().optional(),
+  /** `reasoning_effort` sent to reasoning models (OpenAI o-series and GPT-5.x, and endpoints that accept it); unset: not sent. */
+  reasoningEffort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).optional(),
+  /**
+   * Per model name, what the model accepts where models differ (lib/llm/modelCapabilities.ts has the built-in table):
+   * `maxTokensField` (`max_tokens` | `max_completion_tokens`: the field that carries `maxTokens`) and `sampling`
+   * (false: only the default temperature/top_p is accepted, so they are left out). A model outside the table that
+   * refuses one of these fields (a 400 `unsupported_parameter`/`unsupported_value`) is retried once without it.
+   */
+  modelCapabilities: z
+    .record(
+      z.string(),
+      z.object({
+        maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
+        sampling: z.boolean().optional(),
+      }),
+    )
+    .default({}),
   requestTimeoutMs: z.number().int().positive().default(120_000),
   /** Path of a GGUF file for the local provider (default: the embedded model `model` names, installed by set-up). */
   localModelPath: z.string().optional(),
