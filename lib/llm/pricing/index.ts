@@ -8,3 +8,4 @@ export {
   type PriceSettings,
   type PriceSource,
 } from './priceLookup';
+export { runPricingOf, assertPricedForBudget, describePricing, UnknownPriceError, type RunPricing } from './runPricing';
