@@ -1,5 +1,6 @@
 import { conversationUpTo, writeConversation } from '../../lib/runStore/conversationStore';
 import type { ChatMessage } from '../../lib/llm/types';
+import { assistantMessageOf } from '../../lib/llm/assistantMessage';
 import {
   renderOfficialPrompt,
   usesPreview,
@@ -56,7 +57,7 @@ export function llmTurnActivities(deps: WorkerDeps) {
       );
       await writeConversation(ctx.layout, input.taskId, input.conversation, [
         ...messages,
-        { role: 'assistant', content: response.text },
+        assistantMessageOf(response),
       ]);
       return {
         text: response.text,
@@ -69,7 +70,7 @@ export function llmTurnActivities(deps: WorkerDeps) {
   };
 }
 
-async function renderUser(input: LlmTurnInput, deps: WorkerDeps): Promise<string> {
+async function renderUser(input: LlmTurnInput, _deps: WorkerDeps): Promise<string> {
   if ('text' in input.user) return input.user.text;
   const ctx = await sheetRun(input.runDir);
   const task = ctx.task(input.taskId);

@@ -20,6 +20,7 @@ export { LocalProvider, type LocalProviderConfig } from './localProvider';
 export { TextActionProvider, actionProtocolPrompt, parseActions, parseToolCalls } from './textActions';
 export { estimateTokens, estimateMessageTokens } from './tokenEstimate';
 export { canonicalJson } from './canonicalJson';
+export { assistantMessageOf } from './assistantMessage';
 
 export type ProviderConfig = Pick<LlmConfig, 'requestTimeoutMs'> &
   Partial<
