@@ -134,6 +134,16 @@ export async function createRun(
   return { manifest: { ...manifest, datasetDir: plan.datasetDir }, runDir, tasks, pricing };
 }
 
+/**
+ * The prices of the run's models; refuses (UnknownPriceError) a dollar budget on a model without one. `createRun` checks
+ * it too; the CLI asks first, so the refusal comes before the endpoint is asked anything.
+ */
+export async function checkRunPricing(config: Config, plan: RunPlan): Promise<RunPricing> {
+  const pricing = pricingOf(config, await plan.benchmark.settingsFrom?.(config, plan.agent));
+  assertPricedForBudget(pricing, dollarBudgetOf(config));
+  return pricing;
+}
+
 /** Every model the run calls (the agent's, and a judge's when the benchmark has one), priced as the workers price it. */
 function pricingOf(config: Config, benchmarkSettings: Record<string, unknown> | undefined): RunPricing {
   const judge = benchmarkSettings?.judgeModel;

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { loadConfig } from '../../config/load';
 import type { Config } from '../../config/schema';
-import { createRun, planRun } from '../../client/createRun';
+import { checkRunPricing, createRun, planRun } from '../../client/createRun';
 import { BENCHMARKS, benchmarkNamed } from '../../benchmarks';
 import { readManifest } from '../../lib/runStore/manifest';
 import { connectClient } from '../../lib/temporal/connection';
@@ -100,6 +100,7 @@ export function registerRunCommands(program: Command): void {
         limit: intFlag(flags.limit),
         epochs: intFlag(flags.epochs),
       });
+      await checkRunPricing(config, plan);
       if (flags.preflight) await preflight(config);
       if (flags.worker) await assertReadyToStart(config, { recalc: plan.benchmark.name === 'spreadsheetbench' });
       const { manifest, runDir, pricing } = await createRun(config, plan, { runId: flags.runId, runDir: flags.out });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { capabilitiesOf, classifyLlmError, OpenAiProvider, type ChatRequest } from '../../lib/llm';
-import { startScriptedServer, type ScriptedRequest, type ScriptedServer } from '../../lib/scriptedLlm';
+import { scriptFromJson, startScriptedServer, type ScriptedRequest, type ScriptedServer } from '../../lib/scriptedLlm';
 
 let server: ScriptedServer;
 const seen: ScriptedRequest[] = [];
@@ -29,7 +29,7 @@ describe('the strict scripted server answers as OpenAI answers its reasoning mod
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }], ...body }),
     });
-    return { status: res.status, body: (await res.json()) };
+    return { status: res.status, body: await res.json() };
   }
 
   it("refuses max_tokens with OpenAI's unsupported_parameter body, word for word", async () => {
@@ -163,5 +163,14 @@ describe('cached prompt tokens and reasoning text', () => {
       body: JSON.stringify({ model: 'm', messages: [{ role: 'assistant', content: 'x', reasoning_content: 'y' }] }),
     });
     expect(raw.status).toBe(400);
+  });
+});
+
+describe('the JSON form of a script (sheetbench scripted-llm --script)', () => {
+  it('reads strictReasoning and reasoningField, and names a bad regex', () => {
+    const script = scriptFromJson({ strictReasoning: { models: '^gpt-5' }, reasoningField: 'reasoning' });
+    expect(script.strictReasoning?.models.test('gpt-5.1')).toBe(true);
+    expect(script.reasoningField).toBe('reasoning');
+    expect(() => scriptFromJson({ strictReasoning: { models: '(' } })).toThrow(/strictReasoning\.models/);
   });
 });
