@@ -1,7 +1,15 @@
 import type { RunProgress } from '../contracts/run';
 
-/** One status line: done/total, pass rate so far, tokens, spend, elapsed, ETA (live: from the client's clock). */
-export function formatProgress(p: RunProgress, now = Date.now(), width = 24): string {
+/**
+ * One status line: done/total, pass rate so far, tokens, spend, elapsed, ETA (live: from the client's clock). With
+ * `unpriced` models (no known price, lib/llm/pricing) the spend is unknown, not $0.
+ */
+export function formatProgress(
+  p: RunProgress,
+  now = Date.now(),
+  width = 24,
+  opts: { unpriced?: string[] } = {},
+): string {
   const elapsedMs = p.running || p.pending ? Math.max(p.elapsedMs, now - p.startedAtMs) : p.elapsedMs;
   const etaMs = p.done ? (elapsedMs / p.done) * (p.total - p.done) : null;
   const frac = p.total ? p.done / p.total : 1;
@@ -13,13 +21,19 @@ export function formatProgress(p: RunProgress, now = Date.now(), width = 24): st
     `running ${p.running}`,
     `soft ${(p.passRateSoft * 100).toFixed(1)}% hard ${(p.passRateHard * 100).toFixed(1)}%`,
     `tokens ${tokens}`,
-    `$${p.costUsd.toFixed(4)}`,
+    costText(p.costUsd, opts.unpriced ?? []),
     `elapsed ${duration(elapsedMs)}`,
     `eta ${etaMs === null ? '?' : duration(etaMs)}`,
   ];
   if (p.failed) parts.push(`failed ${p.failed}`);
   if (p.paused) parts.push(`PAUSED (${p.pauseReason ?? ''})`);
   return parts.join(' | ');
+}
+
+function costText(costUsd: number, unpriced: string[]): string {
+  if (!unpriced.length) return `$${costUsd.toFixed(4)}`;
+  const unknown = `cost unknown for ${unpriced.join(', ')}`;
+  return costUsd > 0 ? `$${costUsd.toFixed(4)} + ${unknown}` : unknown;
 }
 
 export function duration(ms: number): string {

@@ -4,6 +4,8 @@ import { writeJsonAtomic } from '../lib/runStore/files';
 import { experimentHash, recordedDatasetDir, writeManifest, type RunManifest } from '../lib/runStore/manifest';
 import type { Config } from '../config/schema';
 import { usesLocalModel } from '../lib/llm';
+import { assertPricedForBudget, runPricingOf, type RunPricing } from '../lib/llm/pricing';
+import { writeRunPrices } from './runPrices';
 import { detectBenchmark, type Benchmark, type Detected } from '../benchmarks';
 import { ambiguousWithAttempts, attemptKeys, DatasetError, type TaskRecord } from '../lib/runStore/taskRecord';
 import { datasetFolderOf } from '../benchmarks/archive';
@@ -84,12 +86,14 @@ export async function createRun(
   config: Config,
   plan: RunPlan,
   opts: CreateRunOptions = {},
-): Promise<{ manifest: RunManifest; runDir: string; tasks: TaskRecord[] }> {
+): Promise<{ manifest: RunManifest; runDir: string; tasks: TaskRecord[]; pricing: RunPricing }> {
   const { benchmark, agent, tasks } = plan;
   const runId =
     opts.runId ?? `run-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomUUID().slice(0, 6)}`;
   const runDir = path.resolve(opts.runDir ?? path.join('runs', runId));
   const benchmarkSettings = opts.benchmarkSettings ?? (await benchmark.settingsFrom?.(config, agent));
+  const pricing = pricingOf(config, benchmarkSettings);
+  assertPricedForBudget(pricing, dollarBudgetOf(config));
   const base = {
     benchmark: benchmark.name,
     edition: plan.edition,
@@ -107,6 +111,7 @@ export async function createRun(
       model: config.llm.model,
       temperature: config.llm.temperature,
       maxTokens: config.llm.maxTokens ?? (usesLocalModel(config.llm) ? LOCAL_MODEL_MAX_TOKENS : undefined),
+      ...(config.llm.reasoningEffort ? { reasoningEffort: config.llm.reasoningEffort } : {}),
       localModelPath: config.llm.localModelPath,
     },
     // Recorded names (run.json, its experiment hash, task histories): `maxTurns` is config spreadsheetbench.maxSteps.
@@ -126,5 +131,33 @@ export async function createRun(
   await writeManifest(runDir, manifest);
   await writeJsonAtomic(path.join(runDir, 'tasks.json'), tasks);
   if (plan.epochs > 1) await writeJsonAtomic(path.join(runDir, ATTEMPTS_FILE), attemptKeys(tasks, plan.epochs));
-  return { manifest: { ...manifest, datasetDir: plan.datasetDir }, runDir, tasks };
+  await writeRunPrices(runDir, pricing);
+  return { manifest: { ...manifest, datasetDir: plan.datasetDir }, runDir, tasks, pricing };
+}
+
+/**
+ * The prices of the run's models; refuses (UnknownPriceError) a dollar budget on a model without one. `createRun` checks
+ * it too; the CLI asks first, so the refusal comes before the endpoint is asked anything.
+ */
+export async function checkRunPricing(config: Config, plan: RunPlan): Promise<RunPricing> {
+  const pricing = pricingOf(config, await plan.benchmark.settingsFrom?.(config, plan.agent));
+  assertPricedForBudget(pricing, dollarBudgetOf(config));
+  return pricing;
+}
+
+/** Every model the run calls (the agent's, and a judge's when the benchmark has one), priced as the workers price it. */
+function pricingOf(config: Config, benchmarkSettings: Record<string, unknown> | undefined): RunPricing {
+  const judge = benchmarkSettings?.judgeModel;
+  const models = [config.llm.model, ...(typeof judge === 'string' ? [judge] : [])];
+  return runPricingOf(models, {
+    prices: config.llm.prices,
+    baseUrl: config.llm.baseUrl,
+    local: usesLocalModel(config.llm),
+  });
+}
+
+function dollarBudgetOf(config: Config): { key: string; usd: number } | undefined {
+  if (config.run.budgetUsd !== undefined) return { key: 'run.budgetUsd (--budget-usd)', usd: config.run.budgetUsd };
+  if (config.run.taskBudgetUsd !== undefined) return { key: 'run.taskBudgetUsd', usd: config.run.taskBudgetUsd };
+  return undefined;
 }

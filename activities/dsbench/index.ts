@@ -24,6 +24,7 @@ import { conversationUpTo, readConversation, writeConversation } from '../../lib
 import { extractPythonCode } from '../../benchmarks/spreadsheetbench/agents/codeExtraction';
 import { executionFeedback } from '../../benchmarks/spreadsheetbench/agents/feedback';
 import type { ChatMessage } from '../../lib/llm/types';
+import { assistantMessageOf } from '../../lib/llm/assistantMessage';
 import path from 'node:path';
 import { executionWorkDir } from '../workDirs';
 import { withHeartbeat } from '../heartbeat';
@@ -90,7 +91,7 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
       );
       await writeConversation(ctx.layout, input.taskId, AGENT_CONVERSATION, [
         ...messages,
-        { role: 'assistant', content: response.text },
+        assistantMessageOf(response),
       ]);
       const costUsd = costOfResponse(response, ctx.manifest.llm.model, deps);
       const previous =

@@ -58,7 +58,7 @@ export async function underRetryPolicy<T>(config: LlmConfig, request: () => Prom
 
 /** What a reply cost: nothing when it came from the cache (it was paid for once, when first answered). */
 export function costOfResponse(response: ChatResponse, model: string, deps: WorkerDeps): number {
-  return response.cached ? 0 : costOf(response.usage, model, deps.config.llm.prices);
+  return response.cached ? 0 : costOf(response.usage, model, deps.config.llm.prices, deps.config.llm);
 }
 
 /** Failures per class in earlier attempts of this call (carried in heartbeat details from attempt to attempt). */

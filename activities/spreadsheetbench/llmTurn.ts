@@ -1,5 +1,6 @@
 import { conversationUpTo, writeConversation } from '../../lib/runStore/conversationStore';
 import type { ChatMessage } from '../../lib/llm/types';
+import { assistantMessageOf } from '../../lib/llm/assistantMessage';
 import {
   renderOfficialPrompt,
   usesPreview,
@@ -56,7 +57,7 @@ export function llmTurnActivities(deps: WorkerDeps) {
       );
       await writeConversation(ctx.layout, input.taskId, input.conversation, [
         ...messages,
-        { role: 'assistant', content: response.text },
+        assistantMessageOf(response),
       ]);
       return {
         text: response.text,

@@ -46,6 +46,8 @@ export interface ExchangeView {
   conversation: string;
   prompt: string;
   reply: string;
+  /** The model's reasoning text beside the reply, when the provider returned one (OpenRouter, DeepSeek). */
+  reasoning?: string;
 }
 
 export interface ExecutionView {
@@ -123,13 +125,17 @@ export function contentText(content: unknown): string {
 }
 
 /** (prompt, reply) pairs of a conversation stored as alternating user/assistant messages after optional system ones. */
-export function exchangesOf(conversation: string, messages: { role: string; content: unknown }[]): ExchangeView[] {
+export function exchangesOf(
+  conversation: string,
+  messages: { role: string; content: unknown; reasoning?: unknown }[],
+): ExchangeView[] {
   const out: ExchangeView[] = [];
   let prompt: string | undefined;
   for (const m of messages) {
     if (m.role === 'user') prompt = contentText(m.content);
     else if (m.role === 'assistant') {
-      out.push({ conversation, prompt: prompt ?? '', reply: contentText(m.content) });
+      const reasoning = typeof m.reasoning === 'string' && m.reasoning ? { reasoning: m.reasoning } : {};
+      out.push({ conversation, prompt: prompt ?? '', reply: contentText(m.content), ...reasoning });
       prompt = undefined;
     }
   }

@@ -11,6 +11,7 @@ import {
 } from '../../benchmarks/report/comparison';
 import type { Interval } from '../../benchmarks/report/statistics';
 import { readManifest } from '../../lib/runStore/manifest';
+import { unpricedModelsOf } from '../../client/runPrices';
 import { CliError, EXIT } from '../exitCodes';
 import { findRunFolder } from '../runRef';
 
@@ -25,11 +26,26 @@ export function registerCompareCommand(program: Command): void {
     .option('--json', 'print the comparison as JSON (the contract scripts read)')
     .option('--partial', 'compare runs still in progress on the attempts recorded so far')
     .action(async (runs: string[], flags: { json?: boolean; partial?: boolean }) => {
-      const comparison = await compareFolders(await Promise.all(runs.map(findRunFolder)), flags.partial ?? false);
+      const dirs = await Promise.all(runs.map(findRunFolder));
+      const comparison = await compareFolders(dirs, flags.partial ?? false);
+      const unknown = await unknownCostLines(dirs);
       process.stdout.write(
-        flags.json ? `${JSON.stringify(comparison, null, 2)}\n` : `${comparisonText(comparison).join('\n')}\n`,
+        flags.json
+          ? `${JSON.stringify(comparison, null, 2)}\n`
+          : `${[...comparisonText(comparison), ...unknown].join('\n')}\n`,
       );
     });
+}
+
+/** Runs whose models had no known price: their costs above count those calls as $0. */
+async function unknownCostLines(dirs: string[]): Promise<string[]> {
+  const lines: string[] = [];
+  for (const dir of dirs) {
+    const unpriced = await unpricedModelsOf(dir);
+    if (unpriced.length)
+      lines.push(`cost unknown for ${unpriced.join(', ')} in ${dir}: no price was known, its calls are counted as $0`);
+  }
+  return lines;
 }
 
 async function compareFolders(dirs: string[], partial: boolean): Promise<Comparison> {

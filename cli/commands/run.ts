@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { loadConfig } from '../../config/load';
 import type { Config } from '../../config/schema';
-import { createRun, planRun } from '../../client/createRun';
+import { checkRunPricing, createRun, planRun } from '../../client/createRun';
 import { BENCHMARKS, benchmarkNamed } from '../../benchmarks';
 import { readManifest } from '../../lib/runStore/manifest';
 import { connectClient } from '../../lib/temporal/connection';
@@ -12,6 +12,8 @@ import { progressQuery, resumeSignal, type RunProgress } from '../../contracts/r
 import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
 import { resolveTemporal, type TemporalSession } from '../temporalSession';
 import { formatProgress } from '../progressBar';
+import { describePricing } from '../../lib/llm/pricing';
+import { unpricedModelsOf } from '../../client/runPrices';
 import { locateRun } from '../runRef';
 import { preflightModel, PreflightError } from '../../lib/llm/preflight';
 import { followInterrupts } from '../interrupts';
@@ -98,12 +100,14 @@ export function registerRunCommands(program: Command): void {
         limit: intFlag(flags.limit),
         epochs: intFlag(flags.epochs),
       });
+      await checkRunPricing(config, plan);
       if (flags.preflight) await preflight(config);
       if (flags.worker) await assertReadyToStart(config, { recalc: plan.benchmark.name === 'spreadsheetbench' });
-      const { manifest, runDir } = await createRun(config, plan, { runId: flags.runId, runDir: flags.out });
+      const { manifest, runDir, pricing } = await createRun(config, plan, { runId: flags.runId, runDir: flags.out });
       log(
         `dataset ${manifest.datasetDir}: ${manifest.benchmark} edition ${manifest.edition} (${plan.how === 'given' ? 'as given' : 'detected'})`,
       );
+      log(describePricing(pricing));
       log(
         `run ${manifest.runId}: ${manifest.taskCount} tasks${plan.epochs > 1 ? ` × ${plan.epochs} epochs` : ''}, agent ${manifest.agent}, model ${manifest.llm.model} (${manifest.llm.provider}); folder ${runDir}`,
       );
@@ -195,20 +199,23 @@ export async function followRun(
     workersDone = workers.run();
   }
   const tty = process.stderr.isTTY;
+  const unpriced = await unpricedModelsOf(runDir);
+  const line = (p: RunProgress) => formatProgress(p, Date.now(), 24, { unpriced });
   let lastPrinted = 0;
-  const timer = setInterval(async () => {
+  const printProgress = async () => {
     const p = await queryProgress(handle).catch(() => undefined);
     if (!p) return;
-    if (tty) process.stderr.write(`\r${formatProgress(p)}\x1b[K`);
+    if (tty) process.stderr.write(`\r${line(p)}\x1b[K`);
     else if (Date.now() - lastPrinted > 10_000) {
       lastPrinted = Date.now();
-      log(formatProgress(p));
+      log(line(p));
     }
-  }, 1000);
+  };
+  const timer = setInterval(() => void printProgress(), 1000);
   try {
     const final = (await Promise.race([handle.result(), interrupted.signalled])) as RunProgress;
     if (tty) process.stderr.write('\n');
-    log(formatProgress(final));
+    log(line(final));
   } finally {
     clearInterval(timer);
     if (tty) process.stderr.write('\n');
@@ -223,6 +230,10 @@ export async function followRun(
   const lines = await benchmarkNamed((await readManifest(runDir)).benchmark).summaryLines(runDir);
   if (!lines.length) throw new CliError(`run finished but ${runDir}/summary.json is missing`);
   process.stdout.write(`${lines.join('\n')}\n`);
+  if (unpriced.length)
+    process.stdout.write(
+      `cost unknown for ${unpriced.join(', ')}: no price in llm.prices or the price library (the costs above count them as $0; tokens are counted)\n`,
+    );
 }
 
 export async function startWorkers(

@@ -9,6 +9,7 @@ import {
 } from '../../benchmarks/report/taskView';
 import { readManifest } from '../../lib/runStore/manifest';
 import { CliError, EXIT } from '../exitCodes';
+import { unpricedModelsOf } from '../../client/runPrices';
 import { findRunFolder } from '../runRef';
 
 /** `sheetbench show RUN TASK [--json] [--epoch N]`: why a task passed or failed, cell by cell, and what the agent did. */
@@ -40,7 +41,13 @@ export function registerShowCommand(program: Command): void {
         if (err instanceof TaskViewError) throw new CliError(err.message, EXIT.notFound);
         throw err;
       }
-      process.stdout.write(flags.json ? `${JSON.stringify(view, null, 2)}\n` : `${taskText(view).join('\n')}\n`);
+      const unpriced = await unpricedModelsOf(runDir);
+      const unknown = unpriced.length
+        ? [`cost unknown for ${unpriced.join(', ')}: no price was known, its calls are counted as $0`]
+        : [];
+      process.stdout.write(
+        flags.json ? `${JSON.stringify(view, null, 2)}\n` : `${[...taskText(view), ...unknown].join('\n')}\n`,
+      );
     });
 }
 
@@ -112,6 +119,7 @@ function stepText(s: TrajectoryStep): string[] {
     lines.push(
       `    prompt (${x.conversation}):`,
       indent(clip(x.prompt), '      '),
+      ...(x.reasoning ? ['    reasoning:', indent(clip(x.reasoning), '      ')] : []),
       '    reply:',
       indent(clip(x.reply), '      '),
     );

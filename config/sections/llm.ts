@@ -3,6 +3,16 @@ import { z } from 'zod';
 export const priceSchema = z.strictObject({
   inputPerMTok: z.number().nonnegative().describe('USD per million input (prompt) tokens.'),
   outputPerMTok: z.number().nonnegative().describe('USD per million output (reply) tokens.'),
+  cachedInputPerMTok: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe("USD per million input tokens read from the provider's prompt cache; unset: the input rate."),
+  reasoningPerMTok: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe('USD per million reasoning tokens (part of the output); unset: the output rate.'),
 });
 
 export const sharedLimitsConfigSchema = z
@@ -59,6 +69,33 @@ export const llmConfigSchema = z
       .positive()
       .optional()
       .describe("Most tokens a reply may have; unset: the endpoint's default (1,024 for the embedded models)."),
+    reasoningEffort: z
+      .enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh'])
+      .optional()
+      .describe(
+        '`reasoning_effort` sent to reasoning models (OpenAI o-series and GPT-5.x, and endpoints that accept it); ' +
+          'unset: not sent.',
+      ),
+    modelCapabilities: z
+      .record(
+        z.string(),
+        z.strictObject({
+          maxTokensField: z
+            .enum(['max_tokens', 'max_completion_tokens'])
+            .optional()
+            .describe('The request field that carries `maxTokens`.'),
+          sampling: z
+            .boolean()
+            .optional()
+            .describe('false: only the default temperature/top_p is accepted, so they are left out.'),
+        }),
+      )
+      .default({})
+      .describe(
+        'Per model name, what the model accepts where models differ, over the built-in table of ' +
+          'lib/llm/modelCapabilities.ts. A model outside the table that refuses one of these fields (a 400 ' +
+          '`unsupported_parameter`/`unsupported_value`) is retried once without it.',
+      ),
     requestTimeoutMs: z.number().int().positive().default(120_000).describe("One model request's time limit."),
     localModelPath: z
       .string()
@@ -67,7 +104,10 @@ export const llmConfigSchema = z
     prices: z
       .record(z.string(), priceSchema)
       .default({})
-      .describe('USD per million tokens, per model name. Unknown models cost 0 (tokens are still counted).'),
+      .describe(
+        'USD per million tokens, per model name, overriding the price library (@pydantic/genai-prices, bundled). A ' +
+          'model neither prices is refused by a run with a dollar budget and reported as of unknown cost otherwise.',
+      ),
     contextWindows: z
       .record(z.string(), z.number().int().positive())
       .default({})

@@ -11,18 +11,33 @@ export { classifyLlmError, type LlmFailure, type ClassifyOptions } from './failu
 export { retryAfterMsFrom } from './retryAfter';
 export { costOf, type ModelPrice } from './cost';
 export { USAGE_COUNTS } from './usage';
+export { priceOf, knownCostOf, priceConfigKey, type KnownPrice, type PriceSource } from './pricing';
 export { ResponseCache, cachedComplete, cacheKeyOf, type CachedCompleteOptions } from './responseCache';
 export { FileRateLimiter, type RateLimiter, type RateLimitSettings, type RatePermit } from './rateLimiter';
 export { RateLimitedProvider } from './rateLimitedProvider';
 export { OpenAiProvider, CALL_KEY_HEADER, type OpenAiProviderConfig } from './openaiProvider';
+export { capabilitiesOf, type ModelCapabilities, type CapabilityOverrides } from './modelCapabilities';
 export { LocalProvider, type LocalProviderConfig } from './localProvider';
 export { TextActionProvider, actionProtocolPrompt, parseActions, parseToolCalls } from './textActions';
 export { estimateTokens, estimateMessageTokens } from './tokenEstimate';
 export { canonicalJson } from './canonicalJson';
 export { callKeyOf, legacyCallKeys } from './callKey';
+export { assistantMessageOf } from './assistantMessage';
 
 export type ProviderConfig = Pick<LlmConfig, 'requestTimeoutMs'> &
-  Partial<Pick<LlmConfig, 'provider' | 'baseUrl' | 'apiKey' | 'temperature' | 'maxTokens' | 'localModelPath'>>;
+  Partial<
+    Pick<
+      LlmConfig,
+      | 'provider'
+      | 'baseUrl'
+      | 'apiKey'
+      | 'temperature'
+      | 'maxTokens'
+      | 'localModelPath'
+      | 'reasoningEffort'
+      | 'modelCapabilities'
+    >
+  >;
 
 /**
  * The embedded model when asked for (`provider: 'local'`) or when nothing points elsewhere (no base URL, no key);

@@ -1,6 +1,15 @@
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ReasoningEffort } from 'openai/resources/shared';
 import { LlmError } from './errors';
+import { capabilitiesOf, type CapabilityOverrides } from './modelCapabilities';
+import {
+  describeAdjustment,
+  parameterRefusalOf,
+  withoutRefused,
+  type ParameterRefusal,
+  type SamplingFields,
+} from './parameterRefusal';
 import { estimateMessageTokens, estimateTokens } from './tokenEstimate';
 import type {
   ChatMessage,
@@ -19,6 +28,10 @@ export interface OpenAiProviderConfig {
   temperature?: number;
   maxTokens?: number;
   requestTimeoutMs: number;
+  /** `reasoning_effort` for reasoning models (sent only when set). */
+  reasoningEffort?: NonNullable<ReasoningEffort>;
+  /** Per model name: overrides of the capability table (lib/llm/modelCapabilities.ts). */
+  modelCapabilities?: CapabilityOverrides;
 }
 
 /** Local OpenAI-compatible servers need no key, but the client refuses to start without one. */
@@ -40,21 +53,67 @@ export class OpenAiProvider implements LlmProvider {
     });
   }
 
+  /** Fields this provider learned a model refuses (from a first refusal), so later calls do not pay the 400 again. */
+  private readonly refusedByModel = new Map<string, ParameterRefusal[]>();
+
+  /**
+   * One call. A 400 refusing one sampling field (`max_tokens` on a reasoning model, a temperature other than the
+   * default) is retried once per field with that field changed; the reply records the change (`adjustments`).
+   */
   async complete(request: ChatRequest, opts: CompleteOptions = {}): Promise<ChatResponse> {
+    const adjustments: string[] = [];
+    let fields = this.samplingFields(request);
+    const tried = new Set<string>();
+    for (;;) {
+      try {
+        const response = await this.send(request, fields, opts);
+        return adjustments.length ? { ...response, adjustments } : response;
+      } catch (err) {
+        const refusal = parameterRefusalOf(err);
+        const changed = refusal && !tried.has(refusal.param) ? withoutRefused(fields, refusal) : undefined;
+        if (!refusal || !changed) throw err;
+        tried.add(refusal.param);
+        this.remember(request.model, refusal);
+        adjustments.push(describeAdjustment(refusal));
+        fields = changed;
+      }
+    }
+  }
+
+  private async send(request: ChatRequest, fields: SamplingFields, opts: CompleteOptions): Promise<ChatResponse> {
     const { data, request_id } = await this.client.chat.completions
       .create(
         {
           model: request.model,
           messages: request.messages.map(toOpenAiMessage),
-          temperature: request.temperature ?? this.config.temperature,
-          max_tokens: request.maxTokens ?? this.config.maxTokens,
-          top_p: request.topP,
+          ...fields,
           ...(request.tools?.length ? { tools: request.tools, tool_choice: request.toolChoice ?? 'auto' } : {}),
         },
         { signal: opts.signal, headers: opts.callKey ? { [CALL_KEY_HEADER]: opts.callKey } : undefined },
       )
       .withResponse();
     return toChatResponse(data, request, request_id ?? undefined);
+  }
+
+  /** The token cap under the field the model takes; temperature/top_p only where the model accepts them. */
+  private samplingFields(request: ChatRequest): SamplingFields {
+    const caps = capabilitiesOf(request.model, this.config.modelCapabilities);
+    const maxTokens = request.maxTokens ?? this.config.maxTokens;
+    const temperature = request.temperature ?? this.config.temperature;
+    let fields: SamplingFields = {
+      ...(maxTokens !== undefined ? { [caps.maxTokensField]: maxTokens } : {}),
+      ...(caps.sampling && temperature !== undefined ? { temperature } : {}),
+      ...(caps.sampling && request.topP !== undefined ? { top_p: request.topP } : {}),
+      ...(this.config.reasoningEffort ? { reasoning_effort: this.config.reasoningEffort } : {}),
+    };
+    for (const refusal of this.refusedByModel.get(request.model) ?? [])
+      fields = withoutRefused(fields, refusal) ?? fields;
+    return fields;
+  }
+
+  private remember(model: string, refusal: ParameterRefusal): void {
+    const known = this.refusedByModel.get(model) ?? [];
+    if (!known.some((r) => r.param === refusal.param)) this.refusedByModel.set(model, [...known, refusal]);
   }
 }
 
@@ -90,9 +149,11 @@ function toChatResponse(data: ChatCompletion, request: ChatRequest, requestId: s
   const content = choice?.message?.content;
   if (typeof content !== 'string' && !toolCalls.length) throw new LlmError('malformed_reply', malformedReason(data));
   const text = content ?? '';
+  const reasoning = reasoningOf(choice.message);
   return {
     text,
     ...(toolCalls.length ? { toolCalls } : {}),
+    ...(reasoning ? { reasoning } : {}),
     finishReason: finishReasonOf(choice.finish_reason),
     usage: usageOf(data, request, text + toolCalls.map((c) => c.arguments).join('')),
     model: data.model || request.model,
@@ -120,8 +181,26 @@ function finishReasonOf(reason: string | null | undefined): FinishReason {
     : 'other';
 }
 
-/** Servers that omit usage still cost tokens: estimate so budgets keep counting. */
+/** The reasoning text OpenRouter (`reasoning`) and DeepSeek (`reasoning_content`) return beside the reply. */
+function reasoningOf(message: ChatCompletion['choices'][number]['message']): string | undefined {
+  const extra = message as { reasoning_content?: unknown; reasoning?: unknown };
+  const text = typeof extra.reasoning_content === 'string' ? extra.reasoning_content : extra.reasoning;
+  return typeof text === 'string' && text ? text : undefined;
+}
+
+/**
+ * Prompt tokens read from the provider's cache and hidden reasoning tokens are parts of the prompt and completion
+ * counts, priced at their own rates (lib/llm/pricing). Servers that omit usage still cost tokens: estimate so budgets
+ * keep counting.
+ */
 function usageOf(data: ChatCompletion, request: ChatRequest, text: string): TokenUsage {
-  if (data.usage) return { inputTokens: data.usage.prompt_tokens, outputTokens: data.usage.completion_tokens };
-  return { inputTokens: estimateMessageTokens(request.messages), outputTokens: estimateTokens(text) };
+  if (!data.usage) return { inputTokens: estimateMessageTokens(request.messages), outputTokens: estimateTokens(text) };
+  const cached = data.usage.prompt_tokens_details?.cached_tokens;
+  const reasoning = data.usage.completion_tokens_details?.reasoning_tokens;
+  return {
+    inputTokens: data.usage.prompt_tokens,
+    outputTokens: data.usage.completion_tokens,
+    ...(cached ? { cachedInputTokens: cached } : {}),
+    ...(reasoning ? { reasoningTokens: reasoning } : {}),
+  };
 }

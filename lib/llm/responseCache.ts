@@ -15,10 +15,17 @@ const storedResponseSchema = z.object({
   response: z.object({
     text: z.string(),
     toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
+    reasoning: z.string().optional(),
     finishReason: z.enum(['stop', 'length', 'content_filter', 'tool_calls', 'other']),
-    usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
+    usage: z.object({
+      inputTokens: z.number(),
+      outputTokens: z.number(),
+      cachedInputTokens: z.number().optional(),
+      reasoningTokens: z.number().optional(),
+    }),
     model: z.string(),
     requestId: z.string().optional(),
+    adjustments: z.array(z.string()).optional(),
   }),
 });
 

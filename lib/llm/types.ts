@@ -19,6 +19,11 @@ export interface ChatMessage {
   toolCalls?: ToolCall[];
   /** Tool messages: the call this message answers. */
   toolCallId?: string;
+  /**
+   * Assistant messages: the model's reasoning text, when the provider returned it. Kept in transcripts, never sent
+   * back (DeepSeek refuses a request whose messages carry `reasoning_content`).
+   */
+  reasoning?: string;
 }
 
 /** One OpenAI `tools` entry: a function with a JSON-schema parameter object. */
@@ -52,8 +57,12 @@ export interface ChatResponse {
   /** '' when the reply is only tool calls. */
   text: string;
   toolCalls?: ToolCall[];
+  /** The reasoning text beside the reply (`reasoning` / `reasoning_content`), when the provider returned one. */
+  reasoning?: string;
   finishReason: FinishReason;
   usage: TokenUsage;
+  /** How the request was changed after the provider refused a field of it (lib/llm/parameterRefusal.ts). */
+  adjustments?: string[];
   model: string;
   /** True when the reply came from the run's response cache (no provider call was paid for). */
   cached: boolean;

@@ -1,7 +1,15 @@
-/** A model's price per million tokens (config `llm.prices`). */
+/**
+ * A model's price in USD per million tokens (config `llm.prices`, or the price library). Cached input tokens are part
+ * of the input tokens and reasoning tokens part of the output tokens (as OpenAI-compatible usage reports them); each
+ * part is priced at its own rate when one is given, else at the rate of the whole.
+ */
 export interface ModelPrice {
   inputPerMTok: number;
   outputPerMTok: number;
+  /** Prompt tokens the provider read from its prompt cache (`prompt_tokens_details.cached_tokens`). */
+  cachedInputPerMTok?: number;
+  /** Reasoning tokens (`completion_tokens_details.reasoning_tokens`); most providers bill them as output. */
+  reasoningPerMTok?: number;
 }
 
 /**
@@ -56,7 +64,14 @@ export const TokenUsage = {
   /** USD at this price; a model without a price costs 0 (its tokens are still counted). */
   priceWith(usage: TokenUsage, price: ModelPrice | undefined): number {
     if (!price) return 0;
-    return (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok) / 1_000_000;
+    const cached = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
+    const reasoning = Math.min(usage.reasoningTokens ?? 0, usage.outputTokens);
+    const input =
+      (usage.inputTokens - cached) * price.inputPerMTok + cached * (price.cachedInputPerMTok ?? price.inputPerMTok);
+    const output =
+      (usage.outputTokens - reasoning) * price.outputPerMTok +
+      reasoning * (price.reasoningPerMTok ?? price.outputPerMTok);
+    return (input + output) / 1_000_000;
   },
 };
 

@@ -30,6 +30,8 @@ export const runManifestSchema = z.object({
     model: z.string(),
     temperature: z.number().optional(),
     maxTokens: z.number().int().optional(),
+    /** `llm.reasoningEffort` (reasoning models); part of the experiment when set. */
+    reasoningEffort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).optional(),
     localModelPath: z.string().optional(),
   }),
   agentSettings: z.object({
@@ -52,6 +54,8 @@ export function experimentHash(m: Omit<RunManifest, 'experimentHash' | 'runId' |
     model: m.llm.model,
     temperature: m.llm.temperature ?? null,
     maxTokens: m.llm.maxTokens ?? null,
+    // Only when set, so the hashes of runs recorded before it existed stay valid.
+    ...(m.llm.reasoningEffort ? { reasoningEffort: m.llm.reasoningEffort } : {}),
     scoringMode: m.scoringMode,
     // Only for runs that have them, so the hashes of runs recorded before benchmarks existed stay valid.
     ...(m.benchmark !== 'spreadsheetbench' ? { benchmark: m.benchmark } : {}),

@@ -49,6 +49,12 @@ export const scriptFileSchema = z
     rules: z.array(ruleSchema).default([]),
     fallback: z.string().optional(),
     latencyMs: z.number().nonnegative().optional(),
+    /** A regex over model names answered as OpenAI's reasoning models (strictReasoning.ts). */
+    strictReasoning: z
+      .object({ models: regexSchema, reasoningTokens: z.number().int().nonnegative().optional() })
+      .strict()
+      .optional(),
+    reasoningField: z.enum(['reasoning_content', 'reasoning']).optional(),
   })
   .strict();
 
@@ -78,8 +84,14 @@ export function scriptFromJson(raw: unknown, source = 'script'): Script {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw new ScriptFileError(`invalid script ${source}: ${problems}`);
   }
-  const { rules, fallback, latencyMs } = parsed.data;
-  return { rules: rules.map(ruleFromJson), fallback, latencyMs };
+  const { rules, fallback, latencyMs, strictReasoning, reasoningField } = parsed.data;
+  return {
+    rules: rules.map(ruleFromJson),
+    fallback,
+    latencyMs,
+    ...(strictReasoning ? { strictReasoning: { ...strictReasoning, models: new RegExp(strictReasoning.models) } } : {}),
+    ...(reasoningField ? { reasoningField } : {}),
+  };
 }
 
 function ruleFromJson(rule: ScriptFile['rules'][number]): ScriptRule {

@@ -1,4 +1,5 @@
 export { startScriptedServer, type ScriptedServer, type ScriptedServerOptions } from './server';
+export { replyOf } from './script';
 export type {
   Script,
   ScriptRule,

@@ -17,6 +17,8 @@ export const chatCompletionRequestSchema = z
     temperature: z.number().nullish(),
     max_tokens: z.number().int().nullish(),
     max_completion_tokens: z.number().int().nullish(),
+    top_p: z.number().nullish(),
+    reasoning_effort: z.string().nullish(),
     stream: z.boolean().nullish(),
     tools: z.array(z.object({ function: z.object({ name: z.string() }).loose() }).loose()).nullish(),
     tool_choice: z.unknown().optional(),

@@ -8,7 +8,11 @@ export interface ScriptedRequest {
   lastUser: string;
   callKey?: string;
   maxTokens?: number;
+  /** Which field carried `maxTokens`. */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
   temperature?: number;
+  topP?: number;
+  reasoningEffort?: string;
   /** Names of the tools the request offered (native tool calling); [] when none. */
   tools: string[];
   toolChoice?: unknown;
@@ -27,6 +31,12 @@ export interface ScriptedReply {
   toolCalls?: ScriptedToolCall[];
   /** 'length' simulates a reply cut off by max_tokens. */
   finishReason?: 'stop' | 'length';
+  /** Reasoning text sent beside the reply (in the script's `reasoningField`). */
+  reasoning?: string;
+  /** Hidden reasoning tokens, counted in `completion_tokens` and reported in `completion_tokens_details`. */
+  reasoningTokens?: number;
+  /** Prompt tokens reported as read from the provider's cache (`prompt_tokens_details.cached_tokens`). */
+  cachedTokens?: number;
 }
 
 export type ReplyFn = (request: ScriptedRequest) => string | ScriptedReply | Promise<string | ScriptedReply>;
@@ -69,6 +79,13 @@ export interface Script {
   fallback?: string | ReplyFn;
   /** Delay added to every request (the 912-task bench uses 2000). */
   latencyMs?: number;
+  /**
+   * Models answered as OpenAI answers its reasoning models (see strictReasoning.ts): `max_tokens` and a temperature
+   * or top_p other than 1 are refused with OpenAI's 400s, and every reply spends `reasoningTokens` (default 64).
+   */
+  strictReasoning?: { models: RegExp; reasoningTokens?: number };
+  /** Where a reply's reasoning text goes: `reasoning_content` (DeepSeek, the default) or `reasoning` (OpenRouter). */
+  reasoningField?: 'reasoning_content' | 'reasoning';
 }
 
 export function ruleMatches(rule: ScriptRule, request: ScriptedRequest): boolean {

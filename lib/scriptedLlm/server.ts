@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { completionBody, errorBody } from './completionBody';
 import { RequestLog, type RequestLogEntry } from './requestLog';
 import { BodyTooLargeError, chatCompletionRequestSchema, messagesOf, readBody } from './requestBody';
+import { DEFAULT_REASONING_TOKENS, isStrictReasoningModel, strictRefusalOf } from './strictReasoning';
 import {
   replyOf,
   ruleMatches,
@@ -159,6 +160,10 @@ async function respond(
   clientGone: AbortSignal,
   seq: number,
 ): Promise<Outcome> {
+  const strict = isStrictReasoningModel(state.script, request.model);
+  const refusal = strict ? strictRefusalOf(request) : undefined;
+  // Refused before any rule or queued fault is used up, as a provider validates a request before answering it.
+  if (refusal) return { ...sent(res, 400, refusal), fault: 'strict_reasoning' };
   const queued = state.takeQueuedFault();
   const rule = queued && replacesReply(queued) ? undefined : state.takeRule(request);
   const fault = queued ?? rule?.fault;
@@ -180,8 +185,16 @@ async function respond(
   const reply: ScriptedReply = await replyOf(source, request);
   const finishReason = fault?.kind === 'truncated' ? 'length' : reply.finishReason;
   if (clientGone.aborted) return { status: 499, answered: false, ...labels };
-  sendJson(res, 200, completionBody(request, { ...reply, finishReason }));
+  const reasoningTokens = reply.reasoningTokens ?? (strict ? strictReasoningTokens(state.script) : undefined);
+  const body = completionBody(request, { ...reply, finishReason, reasoningTokens }, reply.text, {
+    reasoningField: state.script.reasoningField,
+  });
+  sendJson(res, 200, body);
   return { status: 200, answered: true, ...labels };
+}
+
+function strictReasoningTokens(script: ScriptState['script']): number {
+  return script.strictReasoning?.reasoningTokens ?? DEFAULT_REASONING_TOKENS;
 }
 
 function sendFault(res: ServerResponse, fault: Fault): Omit<Outcome, 'rule' | 'fault'> {
@@ -239,9 +252,13 @@ function parseRequest(body: Buffer, req: IncomingMessage): { request: ScriptedRe
       error: `invalid chat completion request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     };
   if (parsed.data.stream) return { error: 'scripted-llm does not stream; send stream: false' };
+  // DeepSeek refuses a request whose messages carry an earlier reply's reasoning: clients must strip it.
+  if (parsed.data.messages.some((m) => m.reasoning_content !== undefined))
+    return { error: 'messages[].reasoning_content must not be sent back (as DeepSeek refuses it)' };
   const messages = messagesOf(parsed.data);
   const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-  const { model, temperature, max_tokens, max_completion_tokens, tools, tool_choice } = parsed.data;
+  const { model, temperature, top_p, max_tokens, max_completion_tokens, reasoning_effort, tools, tool_choice } =
+    parsed.data;
   return {
     request: {
       model,
@@ -250,10 +267,22 @@ function parseRequest(body: Buffer, req: IncomingMessage): { request: ScriptedRe
       callKey: headerOf(req),
       temperature: temperature ?? undefined,
       maxTokens: max_tokens ?? max_completion_tokens ?? undefined,
+      maxTokensField: maxTokensFieldOf(max_tokens, max_completion_tokens),
+      topP: top_p ?? undefined,
+      reasoningEffort: reasoning_effort ?? undefined,
       tools: (tools ?? []).map((t) => t.function.name),
       toolChoice: tool_choice,
     },
   };
+}
+
+function maxTokensFieldOf(
+  maxTokens: number | null | undefined,
+  maxCompletionTokens: number | null | undefined,
+): ScriptedRequest['maxTokensField'] {
+  if (maxTokens !== undefined && maxTokens !== null) return 'max_tokens';
+  if (maxCompletionTokens !== undefined && maxCompletionTokens !== null) return 'max_completion_tokens';
+  return undefined;
 }
 
 /** Aborts when the client disconnects before the reply was written (e.g. its process was killed). */

@@ -125,6 +125,7 @@ export function Trajectory({ steps }) {
         (
           x,
         ) => html`<details class="prompt"><summary>Prompt (${x.conversation}, ${x.prompt.length} characters)</summary><pre>${x.prompt}</pre></details>
+        ${x.reasoning ? html`<details class="reasoning"><summary>Reasoning</summary><pre>${x.reasoning}</pre></details>` : null}
         <details class="reply" open><summary>Reply</summary><pre>${x.reply}</pre></details>`,
       )}
       ${s.code ? html`<${CodeBlock} code=${s.code} language="python" />` : null}

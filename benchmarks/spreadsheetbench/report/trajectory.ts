@@ -16,7 +16,7 @@ import type { StageRecord } from '../../../contracts/taskResult';
 import { exchangesOf, type ExchangeView, type ExecutionView, type TrajectoryStep } from '../../report/taskView';
 import { extractPythonCode } from '../agents/codeExtraction';
 
-type Conversations = Map<string, { role: string; content: unknown }[]>;
+type Conversations = Map<string, { role: string; content: unknown; reasoning?: unknown }[]>;
 
 export async function trajectoryOf(taskDir: string, stages: StageRecord[]): Promise<TrajectoryStep[]> {
   const conversations = await conversationsOf(taskDir);
