@@ -56,7 +56,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const shareLinkHours = { default: opts.config.server.shareLinkHours, max: opts.config.server.maxShareLinkHours };
   const app = createApp({
     service,
-    temporal: opts.temporal,
+    client: opts.client,
+    temporalUiUrl: opts.temporal.uiUrl,
     maxUploadBytes: opts.config.conversation.maxUploadBytes,
     shareLinkHours,
     signIn,
@@ -95,7 +96,8 @@ function listen(
   hostname: string,
 ): Promise<{ server: Server; address: AddressInfo }> {
   return new Promise((resolve, reject) => {
-    const server = createServer(getRequestListener(fetch, { hostname, errorHandler: answerUnroutable }));
+    const listener = getRequestListener(fetch, { hostname, errorHandler: answerUnroutable });
+    const server = createServer((req, res) => void listener(req, res));
     server.once('error', reject);
     server.on('clientError', answerUnparsable);
     server.listen(port, hostname, () => resolve({ server, address: server.address() as AddressInfo }));
