@@ -99,7 +99,7 @@ export function registerRunCommands(program: Command): void {
         epochs: intFlag(flags.epochs),
       });
       if (flags.preflight) await preflight(config);
-      if (flags.worker) await assertReadyToStart(config, { recalc: plan.benchmark.name === 'spreadsheetbench' });
+      if (flags.worker) await assertReadyToStart(config, { recalc: plan.benchmark.recalculates });
       const { manifest, runDir } = await createRun(config, plan, { runId: flags.runId, runDir: flags.out });
       log(
         `dataset ${manifest.datasetDir}: ${manifest.benchmark} edition ${manifest.edition} (${plan.how === 'given' ? 'as given' : 'detected'})`,
@@ -168,7 +168,7 @@ export function registerRunCommands(program: Command): void {
       if (flags.worker) {
         const llm = { ...config.llm, ...manifest.llm, apiKey: config.llm.apiKey };
         await preflight({ ...config, llm });
-        await assertReadyToStart({ ...config, llm }, { recalc: manifest.benchmark === 'spreadsheetbench' });
+        await assertReadyToStart({ ...config, llm }, { recalc: benchmarkNamed(manifest.benchmark).recalculates });
       }
       await handle.signal(resumeSignal).catch(() => undefined);
       await followRun(client, session, config, handle, runDir, flags.worker);
@@ -196,7 +196,7 @@ export async function followRun(
   }
   const tty = process.stderr.isTTY;
   let lastPrinted = 0;
-  const timer = setInterval(async () => {
+  const printProgress = async () => {
     const p = await queryProgress(handle).catch(() => undefined);
     if (!p) return;
     if (tty) process.stderr.write(`\r${formatProgress(p)}\x1b[K`);
@@ -204,7 +204,8 @@ export async function followRun(
       lastPrinted = Date.now();
       log(formatProgress(p));
     }
-  }, 1000);
+  };
+  const timer = setInterval(() => void printProgress(), 1000);
   try {
     const final = (await Promise.race([handle.result(), interrupted.signalled])) as RunProgress;
     if (tty) process.stderr.write('\n');

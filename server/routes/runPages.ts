@@ -12,9 +12,6 @@ import {
 } from '../../benchmarks/report/comparison';
 import type { RunSummary } from '../../benchmarks/report/runSummary';
 import { TaskViewError } from '../../benchmarks/report/taskView';
-import { testCaseGrid } from '../../benchmarks/spreadsheetbench/grid/testCaseGrid';
-import { scoringFacts } from '../../benchmarks/spreadsheetbench/scoringFacts';
-import { OfficialFiles } from '../../benchmarks/spreadsheetbench/layout';
 import { pathExists, readJsonOr } from '../../lib/runStore/files';
 import { readManifest, type RunManifest } from '../../lib/runStore/manifest';
 import { RunLayout } from '../../lib/runStore/runLayout';
@@ -70,7 +67,8 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
   app.get('/api/runs/:id/tasks/:task', async (c) => {
     const run = await runFolder(runsDir, c.req.param('id'));
     if ('error' in run) return c.json({ error: run.error }, run.status);
-    const describe = benchmarkNamed(run.manifest.benchmark).describeTask;
+    const benchmark = benchmarkNamed(run.manifest.benchmark);
+    const describe = benchmark.describeTask;
     if (!describe)
       return c.json(
         { error: `run ${run.manifest.runId}: task pages do not know ${run.manifest.benchmark} runs yet` },
@@ -81,14 +79,20 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
     return viewOr404(c, async () => {
       const view = await describe(run.dir, c.req.param('task'), { epoch });
       const workflowId = `${run.manifest.runId}/task/${view.attempt}`;
-      return { ...view, ...(deps.uiUrl ? { temporalUiUrl: `${deps.uiUrl}/${encodeURIComponent(workflowId)}` } : {}) };
+      return {
+        ...view,
+        // The page shows a test case's grids where the benchmark draws them.
+        grids: benchmark.testCaseGrid !== undefined,
+        ...(deps.uiUrl ? { temporalUiUrl: `${deps.uiUrl}/${encodeURIComponent(workflowId)}` } : {}),
+      };
     });
   });
 
   app.get('/api/runs/:id/tasks/:task/cases/:n/grid', async (c) => {
     const run = await runFolder(runsDir, c.req.param('id'));
     if ('error' in run) return c.json({ error: run.error }, run.status);
-    if (run.manifest.benchmark !== 'spreadsheetbench')
+    const grid = benchmarkNamed(run.manifest.benchmark).testCaseGrid;
+    if (!grid)
       return c.json(
         { error: `run ${run.manifest.runId} is a ${run.manifest.benchmark} run: it has no workbooks to show` },
         404,
@@ -97,16 +101,16 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
     const epoch = epochParam(c);
     if (!Number.isInteger(n) || n < 1 || epoch === null)
       return c.json({ error: `bad test case ${c.req.param('n')} or epoch` }, 400);
-    return viewOr404(c, () => testCaseGrid(run.dir, c.req.param('task'), n, { epoch }));
+    return viewOr404(c, () => grid(run.dir, c.req.param('task'), n, { epoch }));
   });
 
   app.get('/api/runs/:id/tasks/:task/cases/:n/output', async (c) => {
     const run = await runFolder(runsDir, c.req.param('id'));
     if ('error' in run) return c.json({ error: run.error }, run.status);
-    const describe = benchmarkNamed(run.manifest.benchmark).describeTask;
+    const { describeTask: describe, outputWorkbook } = benchmarkNamed(run.manifest.benchmark);
     const n = Number(c.req.param('n'));
     const epoch = epochParam(c);
-    if (!describe || run.manifest.benchmark !== 'spreadsheetbench')
+    if (!describe || !outputWorkbook)
       return c.json({ error: `run ${run.manifest.runId} has no output workbooks` }, 404);
     if (!Number.isInteger(n) || n < 1 || epoch === null)
       return c.json({ error: `bad test case ${c.req.param('n')} or epoch` }, 400);
@@ -117,8 +121,7 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
       if (err instanceof TaskViewError) return c.json({ error: err.message }, 404);
       throw err;
     }
-    const official = new OfficialFiles(run.dir, run.manifest.setting, run.manifest.llm.model, run.manifest.epochs ?? 1);
-    const file = await confined(run.dir, official.outputPath(attemptKey(view.taskId, view.epoch), n));
+    const file = await confined(run.dir, outputWorkbook(run, attemptKey(view.taskId, view.epoch), n));
     if (!file)
       return c.json(
         { error: `task ${view.attempt} of run ${run.manifest.runId} has no output workbook for test case ${n}` },
@@ -259,7 +262,8 @@ async function scoringSummary(
       topFailures: summary.topFailures,
     };
   }
-  if (manifest.benchmark !== 'spreadsheetbench') return {};
+  const scoringFacts = benchmarkNamed(manifest.benchmark).scoringFacts;
+  if (!scoringFacts) return {};
   const facts = await scoringFacts(
     dir,
     outcomes.tasks.flatMap((t) => (t.attempts[0] ? [{ taskKey: t.key, key: t.attempts[0].key }] : [])),
