@@ -61,7 +61,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     maxUploadBytes: opts.config.conversation.maxUploadBytes,
     shareLinkHours,
     signIn,
-    runs: { runsDir: opts.runsDir },
+    runs: { runsDir: opts.runsDir, artifactsRoot: opts.config.artifacts.root },
   });
   const workersDone = opts.workers?.run();
   const { server, address } = await listen(app.fetch, opts.port ?? 8787, host);

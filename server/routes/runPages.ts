@@ -1,6 +1,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
+import type { Client } from '@temporalio/client';
 import { benchmarkNamed } from '../../benchmarks';
 import {
   compareRunOutcomes,
@@ -12,16 +13,21 @@ import {
 } from '../../benchmarks/report/comparison';
 import type { RunSummary } from '../../benchmarks/report/runSummary';
 import { TaskViewError } from '../../benchmarks/report/taskView';
-import { pathExists, readJsonOr } from '../../lib/runStore/files';
-import { readManifest, type RunManifest } from '../../lib/runStore/manifest';
+import { readJsonOr } from '../../lib/runStore/files';
+import type { RunManifest } from '../../lib/runStore/manifest';
 import { RunLayout } from '../../lib/runStore/runLayout';
 import { attemptKey } from '../../lib/runStore/taskRecord';
 import type { AuthEnv } from '../auth/user';
 import { FILE_CSP } from './conversations';
+import { findRunFolder } from './runFolder';
 
 export interface RunPagesDeps {
   /** The folder holding one folder per run (as the runs list). */
   runsDir?: string;
+  /** The process's Temporal client: a run whose folder is elsewhere (`run --out DIR`) is found through its memo. */
+  client?: Client;
+  /** Where relative memo paths are joined (config `artifacts.root`). */
+  artifactsRoot?: string;
   /** Temporal Web UI base (`http://host:port/namespaces/<ns>/workflows`) for links to task workflows. */
   uiUrl?: string;
 }
@@ -32,15 +38,21 @@ const MAX_COMPARED = 8;
 /**
  * What the run, task and comparison pages read, for every signed-in user (runs are shared): a run's metrics and task
  * table, one task's view, a test case's answer grid, an output workbook (a download that runs no script here), and a
- * comparison of runs. Run ids name folders of `runsDir`, task ids must be in the run's task list: nothing else is read.
+ * comparison of runs. A run id names a folder of `runsDir` or the folder its run workflow records (`findRunFolder`:
+ * only a folder holding that very run), task ids must be in the run's task list: nothing else is read.
  */
 export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  const runsDir = path.resolve(deps.runsDir ?? 'runs');
+  const sources = {
+    runsDir: path.resolve(deps.runsDir ?? 'runs'),
+    client: deps.client,
+    artifactsRoot: deps.artifactsRoot,
+  };
+  const runFolder = (id: string) => findRunFolder(sources, id);
 
   const pages = new PageCache();
   app.get('/api/runs/:id', async (c) => {
-    const run = await runFolder(runsDir, c.req.param('id'));
+    const run = await runFolder(c.req.param('id'));
     if ('error' in run) return c.json({ error: run.error }, run.status);
     const version = await folderVersion(run.dir);
     const cached = pages.get(run.dir, version);
@@ -65,7 +77,7 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
   });
 
   app.get('/api/runs/:id/tasks/:task', async (c) => {
-    const run = await runFolder(runsDir, c.req.param('id'));
+    const run = await runFolder(c.req.param('id'));
     if ('error' in run) return c.json({ error: run.error }, run.status);
     const benchmark = benchmarkNamed(run.manifest.benchmark);
     const describe = benchmark.describeTask;
@@ -89,7 +101,7 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
   });
 
   app.get('/api/runs/:id/tasks/:task/cases/:n/grid', async (c) => {
-    const run = await runFolder(runsDir, c.req.param('id'));
+    const run = await runFolder(c.req.param('id'));
     if ('error' in run) return c.json({ error: run.error }, run.status);
     const grid = benchmarkNamed(run.manifest.benchmark).testCaseGrid;
     if (!grid)
@@ -105,7 +117,7 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
   });
 
   app.get('/api/runs/:id/tasks/:task/cases/:n/output', async (c) => {
-    const run = await runFolder(runsDir, c.req.param('id'));
+    const run = await runFolder(c.req.param('id'));
     if ('error' in run) return c.json({ error: run.error }, run.status);
     const { describeTask: describe, outputWorkbook } = benchmarkNamed(run.manifest.benchmark);
     const n = Number(c.req.param('n'));
@@ -146,7 +158,7 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
       return c.json({ error: `name 1 to ${MAX_COMPARED} runs: /api/compare?runs=a,b` }, 400);
     const outcomes: RunOutcomes[] = [];
     for (const id of ids) {
-      const run = await runFolder(runsDir, id);
+      const run = await runFolder(id);
       if ('error' in run) return c.json({ error: run.error }, run.status);
       const loaded = await outcomesOf(run);
       if ('error' in loaded) return c.json({ error: loaded.error }, 404);
@@ -212,21 +224,6 @@ class PageCache {
     this.pages.set(dir, { version, page });
     if (this.pages.size > PageCache.SIZE) this.pages.delete(this.pages.keys().next().value!);
     return page;
-  }
-}
-
-type RunFolder = { dir: string; manifest: RunManifest } | { error: string; status: 400 | 404 };
-
-/** `runsDir/<id>` holding a run.json; an id that leaves the folder is refused, an unknown one is named. */
-async function runFolder(runsDir: string, id: string): Promise<RunFolder> {
-  const dir = path.join(runsDir, id);
-  if (!id || path.dirname(dir) !== runsDir || id === '.' || id === '..')
-    return { error: `bad run id ${JSON.stringify(id)}`, status: 400 };
-  if (!(await pathExists(path.join(dir, 'run.json')))) return { error: `no run ${id}`, status: 404 };
-  try {
-    return { dir, manifest: await readManifest(dir) };
-  } catch (err) {
-    return { error: `run ${id} cannot be read: ${(err as Error).message.replace(dir, `runs/${id}`)}`, status: 404 };
   }
 }
 
