@@ -15,6 +15,10 @@ export interface RunFolderSources {
   artifactsRoot?: string;
 }
 
+/** Ids Temporal is asked about: what `run --run-id` and generated ids look like (no separators, no controls). */
+const PLAUSIBLE_RUN_ID = /^[\w.@:+=-]{1,200}$/;
+const TEMPORAL_DEADLINE_MS = 5000;
+
 export type RunFolder = { dir: string; manifest: RunManifest } | { error: string; status: 400 | 404 | 503 };
 
 /**
@@ -30,11 +34,13 @@ export async function findRunFolder(src: RunFolderSources, id: string): Promise<
   if (!id || path.dirname(local) !== runsDir || id === '.' || id === '..')
     return { error: `bad run id ${JSON.stringify(id)}`, status: 400 };
   if (await pathExists(path.join(local, 'run.json'))) return readRun(local, id, `runs/${id}`);
-  if (!src.client) return { error: `no run ${id}`, status: 404 };
+  if (!src.client || !PLAUSIBLE_RUN_ID.test(id)) return { error: `no run ${id}`, status: 404 };
+  const client = src.client;
   let recorded;
   try {
-    recorded = await recordedRun(src.client, id);
+    recorded = await client.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () => recordedRun(client, id));
   } catch (err) {
+    if (!unreachable(err)) return { error: `no run ${id}`, status: 404 };
     return { error: `run ${id}: Temporal did not answer (${(err as Error).message})`, status: 503 };
   }
   if (!recorded) return { error: `no run ${id}`, status: 404 };
@@ -73,4 +79,11 @@ async function readRun(dir: string, id: string, shownAs: string): Promise<RunFol
   } catch (err) {
     return { error: `run ${id} cannot be read: ${(err as Error).message.replace(dir, shownAs)}`, status: 404 };
   }
+}
+
+/** gRPC's UNAVAILABLE (14) or DEADLINE_EXCEEDED (4): Temporal did not answer, as opposed to refusing the question. */
+function unreachable(err: unknown): boolean {
+  const codeOf = (e: unknown) => (e as { code?: unknown } | undefined)?.code;
+  const code = codeOf(err) ?? codeOf((err as { cause?: unknown } | undefined)?.cause);
+  return code === 14 || code === 4;
 }

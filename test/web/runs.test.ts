@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runsRoutes } from '../../server/routes/runs';
+import { runPagesRoutes } from '../../server/routes/runPages';
 import { startServer } from '../../server/start';
 import { configSchema } from '../../config/schema';
 import { AuditLog } from '../../server/auth/auditLog';
@@ -114,6 +115,23 @@ describe('runs route', () => {
     const body = (await (await app.request('/api/runs')).json()) as RunsReply;
     expect(body.runs.map((r) => r.id)).toEqual(['run-done']);
     expect(body.temporalError).toMatch(/Temporal did not answer/);
+  }, 30_000);
+
+  it('run pages of a run not in the runs folder: unknown → 404, Temporal unreachable → 503, a hostile id → 404 unasked', async () => {
+    const pages = runPagesRoutes({ runsDir, client });
+    expect(await (await pages.request('/api/runs/run-nowhere')).json()).toEqual({ error: 'no run run-nowhere' });
+    // run-live's workflow records no folder: it is listed, but there is nothing to open.
+    expect((await pages.request('/api/runs/run-live')).status).toBe(404);
+    const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }), namespace: 'x' });
+    const dial = vi.spyOn(unreachable.workflow, 'getHandle');
+    const cut = runPagesRoutes({ runsDir, client: unreachable });
+    const res = await cut.request('/api/runs/run-nowhere');
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { error: string }).error).toMatch(/^run run-nowhere: Temporal did not answer/);
+    dial.mockClear();
+    for (const id of ['a'.repeat(3000), encodeURIComponent('x\u0000y'), encodeURIComponent('\u202e')])
+      expect((await cut.request(`/api/runs/${id}`)).status, id).toBe(404);
+    expect(dial).not.toHaveBeenCalled();
   }, 30_000);
 
   it("the server's routes use the client the server was handed (TLS and all): none dials a connection of its own", async () => {
