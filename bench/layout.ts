@@ -1,7 +1,7 @@
 /**
  * Prints the figures of the repository's structure, measured from its imports (test/architecture/importGraph.ts):
  * top-level folders, source lines, folder-to-folder arrows, import cycles (type-only ones apart), imports that break
- * the dependency rule, and the largest files.
+ * the dependency rule, places outside benchmarks/ that branch on a benchmark's name, and the largest files.
  *
  *   node --import tsx bench/layout.ts [--repo DIR] [--layers LAYERS.json] [--json]
  *
@@ -12,7 +12,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readImportGraph } from '../test/architecture/importGraph';
-import { importCycles, LAYERS, ruleBreaks, type Layer } from '../test/architecture/layers';
+import {
+  benchmarkNameBranches,
+  describeNameBranch,
+  importCycles,
+  LAYERS,
+  ruleBreaks,
+  type Layer,
+} from '../test/architecture/layers';
 
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -41,6 +48,9 @@ const upward = new Set(
 );
 const { all, value } = importCycles({ imports: productImports });
 const breaks = ruleBreaks(graph, layers);
+const nameBranches = benchmarkNameBranches(
+  graph.files.map((file) => ({ file, text: readFileSync(path.join(root, file), 'utf8') })),
+);
 const largest = product
   .map((f) => ({ file: f, lines: lines(f) }))
   .sort((a, b) => b.lines - a.lines)
@@ -57,6 +67,7 @@ const figures = {
   cycles: all.map((c) => c.files.length),
   valueCycles: value.map((c) => c.files.length),
   ruleBreaks: breaks.length,
+  benchmarkNameBranches: nameBranches.map(describeNameBranch),
   largest,
 };
 
@@ -75,6 +86,8 @@ else {
   out(
     `imports that break the rule: ${breaks.length}${layers === LAYERS ? '' : ' (layers from --layers: the concept rules of the current layers do not apply)'}`,
   );
+  out(`branches on a benchmark's name outside benchmarks/: ${nameBranches.length}`);
+  for (const b of nameBranches) out(`  ${describeNameBranch(b)}`);
   out('largest files:');
   for (const l of largest) out(`  ${String(l.lines).padStart(5)}  ${l.file}`);
 }

@@ -1,6 +1,8 @@
 import type { Config } from '../config/schema';
 import { DatasetError, type SelectOptions, type TaskRecord } from '../lib/runStore/taskRecord';
-import type { TaskView } from './report/taskView';
+import type { RunManifest } from '../lib/runStore/manifest';
+import type { RunSummary } from './report/runSummary';
+import type { TaskView, TestCaseGrid } from './report/taskView';
 
 /** A dataset folder as read once at the start of a run: its edition, every task and its content version. */
 export interface DatasetContents<T extends TaskRecord = TaskRecord> {
@@ -35,6 +37,10 @@ export interface Benchmark<T extends TaskRecord = TaskRecord> {
   readonly settings: readonly string[];
   /** Workflow type started for each task (registered in workflows/index.ts). */
   readonly taskWorkflow: string;
+  /** Its tasks recalculate their output workbooks: a run needs the recalculation engine (LibreOffice, Excel) ready. */
+  readonly recalculates: boolean;
+  /** It keeps repeated attempts of a task apart (`run --epochs K`: results, outputs and diffs per `<id>@<epoch>`). */
+  readonly repeatsTasks: boolean;
   /** Reads the folder once: null when it holds no data of this benchmark; a folder that does but is broken throws DatasetError. */
   read(datasetDir: string): Promise<DatasetContents<T> | null>;
   /** The tasks a run takes (`--tasks`, `--limit`); an unknown id is refused, named. */
@@ -55,6 +61,21 @@ export interface Benchmark<T extends TaskRecord = TaskRecord> {
   knownBad?(edition: string | undefined): { why: string; ids: string[] } | undefined;
   /** One task (or attempt `<id>@<epoch>`) of a run as `show` and the task page present it; an unknown task throws TaskViewError. */
   describeTask?(runDir: string, task: string, opts?: { epoch?: number }): Promise<TaskView>;
+  /** Benchmarks whose answers are workbooks: a test case of a task (or attempt) as grids of its answer range; an unknown task or test case throws TaskViewError. */
+  testCaseGrid?(runDir: string, task: string, testCase: number, opts?: { epoch?: number }): Promise<TestCaseGrid>;
+  /** Benchmarks whose outputs are workbooks: where an attempt's (`<id>` or `<id>@<epoch>`) output for a test case is written (it may not exist). */
+  outputWorkbook?(run: { dir: string; manifest: RunManifest }, attempt: string, testCase: number): string;
+  /** The floor and unreachable test cases over the given attempts, from what is recorded now (a run in progress has no summary yet). */
+  scoringFacts?(
+    runDir: string,
+    attempts: { taskKey: string; key: string }[],
+  ): Promise<Pick<RunSummary, 'floor' | 'unreachable'>>;
+  /** Benchmarks whose answers are judged: the workflow type that judges recorded answers again (input: `RejudgeInput`) and the tasks it would judge. */
+  rejudge?: {
+    workflow: string;
+    /** Tasks with a recorded answer whose judgment is missing or unparseable (`all`: every answered task). */
+    tasksToRejudge(runDir: string, all: boolean): Promise<string[]>;
+  };
   /** report.md, report.html and what else the benchmark reports (transcripts, an Inspect log); `compareDir`: a baseline run, where the benchmark compares. */
   writeReport(opts: { runDir: string; compareDir?: string; outDir?: string }): Promise<WrittenReport>;
 }

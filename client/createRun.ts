@@ -6,7 +6,7 @@ import type { Config } from '../config/schema';
 import { usesLocalModel } from '../lib/llm';
 import { assertPricedForBudget, runPricingOf, type RunPricing } from '../lib/llm/pricing';
 import { writeRunPrices } from './runPrices';
-import { detectBenchmark, type Benchmark, type Detected } from '../benchmarks';
+import { BENCHMARKS, detectBenchmark, type Benchmark, type Detected } from '../benchmarks';
 import { ambiguousWithAttempts, attemptKeys, DatasetError, type TaskRecord } from '../lib/runStore/taskRecord';
 import { datasetFolderOf } from '../benchmarks/archive';
 
@@ -61,11 +61,13 @@ export async function planRun(opts: RunPlanOptions): Promise<RunPlan> {
   return { datasetDir, benchmark, edition, how, agent, tasks, datasetVersion: dataset.version, epochs };
 }
 
-/** Repeats name each attempt `<id>@<epoch>`: only SpreadsheetBench records attempts so far, and no id may look like one. */
+/** Repeats name each attempt `<id>@<epoch>`: only benchmarks that keep attempts apart take them, and no id may look like one. */
 function checkRepeatable(benchmark: Benchmark, tasks: TaskRecord[]): void {
-  if (benchmark.name !== 'spreadsheetbench')
+  if (!benchmark.repeatsTasks)
     throw new DatasetError(
-      `--epochs above 1 is supported for SpreadsheetBench runs only (this dataset is ${benchmark.title})`,
+      `--epochs above 1 is supported for ${BENCHMARKS.filter((b) => b.repeatsTasks)
+        .map((b) => b.title)
+        .join(', ')} runs only (this dataset is ${benchmark.title})`,
     );
   const ambiguous = ambiguousWithAttempts(tasks);
   if (ambiguous.length)

@@ -33,6 +33,8 @@ export interface RunListSource {
   client?: Client;
   /** How long to wait for a running workflow's progress query (it needs a worker) before listing it without progress. */
   queryTimeoutMs?: number;
+  /** How long to wait for Temporal's list of run workflows (an unreachable server is said, not waited on). */
+  listTimeoutMs?: number;
 }
 
 /** Runs from the run folders, joined with what Temporal's visibility says about their workflows (newest first). */
@@ -42,7 +44,9 @@ export async function listRuns(src: RunListSource): Promise<{ runs: RunListEntry
   let temporalError: string | undefined;
   if (src.client) {
     try {
-      for (const info of await runWorkflows(src.client)) {
+      const client = src.client;
+      const listed = await client.withDeadline(Date.now() + (src.listTimeoutMs ?? 5000), () => runWorkflows(client));
+      for (const info of listed) {
         const entry = byId.get(info.workflowId) ?? fromWorkflow(info);
         byId.set(entry.id, { ...entry, status: info.status.name.toLowerCase(), workflowId: info.workflowId });
         if (info.status.name === 'RUNNING' || info.status.name === 'COMPLETED') {

@@ -1,18 +1,25 @@
-import path from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../config/schema';
 import type { RunManifest } from '../lib/runStore/manifest';
-import { readJson, writeJsonAtomic } from '../lib/runStore/files';
-import { questionsToRejudge } from '../benchmarks/dsbench/rejudge';
-import type { DsbenchQuestion } from '../benchmarks/dsbench/dataset';
-import { dsbenchRejudge } from '../workflows/dsbench/dsbenchRejudge';
+import path from 'node:path';
+import { writeJsonAtomic } from '../lib/runStore/files';
+import { BENCHMARKS, benchmarkNamed } from '../benchmarks';
+import type { RejudgeInput } from '../contracts/run';
 
 export interface StartedRejudge {
-  handle: WorkflowHandle<typeof dsbenchRejudge>;
+  handle: WorkflowHandle;
   count: number;
 }
 
-/** Starts a rejudge of a DSBench run's recorded answers (no call to the answering model); null when nothing needs it. */
+/** A run of a benchmark whose answers are not judged (nothing to judge again). */
+export class NotJudgedError extends Error {
+  override name = 'NotJudgedError';
+}
+
+/**
+ * Starts a rejudge of a run's recorded answers (no call to the answering model), by the workflow its benchmark names;
+ * null when nothing needs it.
+ */
 export async function startRejudge(
   client: Client,
   config: Config,
@@ -20,28 +27,31 @@ export async function startRejudge(
   runDir: string,
   opts: { judgeModel?: string; all?: boolean; tag?: string },
 ): Promise<StartedRejudge | null> {
-  if (manifest.benchmark !== 'dsbench')
-    throw new Error(`run ${manifest.runId} is a ${manifest.benchmark} run: only DSBench runs have judgments`);
-  const questions = await readJson<DsbenchQuestion[]>(path.join(runDir, 'tasks.json'));
-  const ids = await questionsToRejudge(runDir, questions, opts.all || opts.judgeModel !== undefined);
+  const benchmark = benchmarkNamed(manifest.benchmark);
+  if (!benchmark.rejudge) {
+    const judged = BENCHMARKS.filter((b) => b.rejudge).map((b) => b.title);
+    throw new NotJudgedError(
+      `run ${manifest.runId} is a ${benchmark.title} run: only ${judged.join(', ')} runs have judgments`,
+    );
+  }
+  const ids = await benchmark.rejudge.tasksToRejudge(runDir, opts.all || opts.judgeModel !== undefined);
   if (!ids.length) return null;
   const tag = opts.tag ?? `rejudge-${new Date().toISOString().replace(/[-:.]/g, '')}`;
   const taskIdsFile = `${tag}.json`;
   await writeJsonAtomic(path.join(runDir, taskIdsFile), ids);
-  const handle = await client.workflow.start(dsbenchRejudge, {
+  const input: RejudgeInput = {
+    runId: manifest.runId,
+    runDir,
+    taskIdsFile,
+    count: ids.length,
+    tag,
+    judgeModel: opts.judgeModel,
+    concurrency: config.run.concurrency,
+  };
+  const handle = await client.workflow.start(benchmark.rejudge.workflow, {
     workflowId: `${manifest.runId}/${tag}`,
     taskQueue: config.temporal.taskQueue,
-    args: [
-      {
-        runId: manifest.runId,
-        runDir,
-        taskIdsFile,
-        count: ids.length,
-        tag,
-        judgeModel: opts.judgeModel,
-        concurrency: config.run.concurrency,
-      },
-    ],
+    args: [input],
   });
   return { handle, count: ids.length };
 }

@@ -70,6 +70,22 @@ export interface TaskWorkflowInput {
 }
 
 /** What a task reports to its run: the full TaskResult stays in the artifact store (results/<id>.json). */
+/**
+ * Input of a benchmark's rejudge workflow (`Benchmark.rejudge.workflow`, e.g. `dsbenchRejudge`): judge recorded
+ * answers of a run again without asking the answering model.
+ */
+export interface RejudgeInput {
+  runId: string;
+  runDir: string;
+  /** File (in the run folder) listing the task ids to judge again. */
+  taskIdsFile: string;
+  count: number;
+  /** Distinguishes this rejudge's calls from earlier judgments (call keys, response cache). */
+  tag: string;
+  judgeModel?: string;
+  concurrency: number;
+}
+
 export interface TaskDoneSignal {
   taskId: string;
   soft: number;

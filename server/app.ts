@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { Client } from '@temporalio/client';
 import type { ConversationService } from '../client/conversations';
 import type { PreparedSignIn } from './auth/prepare';
 import { sessionRoutes } from './auth/sessionRoutes';
@@ -7,19 +8,22 @@ import type { AuthEnv } from './auth/user';
 import { conversationRoutes } from './routes/conversations';
 import { sharedRoutes } from './routes/shared';
 import { runsRoutes, type RunsRoutesDeps } from './routes/runs';
-import { runPagesRoutes } from './routes/runPages';
+import { runPagesRoutes, type RunPagesDeps } from './routes/runPages';
 import { webRoutes } from './routes/web';
 import { hostGuard, securityHeaders } from './security/guards';
 
 export interface AppDeps {
   service: ConversationService;
-  temporal: { address: string; namespace: string; uiUrl?: string };
+  /** The process's one Temporal client (from the config, TLS included): every route uses it, none dials its own. */
+  client: Client;
+  /** Temporal Web UI base (`http://host:port/namespaces/<ns>/workflows`) for links to workflows. */
+  temporalUiUrl?: string;
   maxUploadBytes: number;
   /** Share links: the default and longest life (config server.shareLinkHours, maxShareLinkHours). */
   shareLinkHours: { default: number; max: number };
   /** Sign-in, the audit log and the server's host names (server/auth/prepare.ts); there is no app without them. */
   signIn: Pick<PreparedSignIn, 'auth' | 'audit' | 'allowedHosts' | 'proxyHeader' | 'shareSecret'>;
-  runs?: Pick<RunsRoutesDeps, 'runsDir' | 'client'>;
+  runs?: Pick<RunsRoutesDeps, 'runsDir'> & Pick<RunPagesDeps, 'artifactsRoot'>;
 }
 
 /**
@@ -37,8 +41,9 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   const sharing = { secret: deps.signIn.shareSecret, hours: deps.shareLinkHours };
   app.route('/api', conversationRoutes({ service: deps.service, maxUploadBytes: deps.maxUploadBytes, audit, sharing }));
   app.route('/api', sharedRoutes({ service: deps.service, audit, secret: sharing.secret }));
-  app.route('/', runsRoutes({ temporal: deps.temporal, audit, ...deps.runs }));
-  app.route('/', runPagesRoutes({ runsDir: deps.runs?.runsDir, uiUrl: deps.temporal.uiUrl }));
+  const { runsDir, artifactsRoot } = deps.runs ?? {};
+  app.route('/', runsRoutes({ runsDir, client: deps.client, uiUrl: deps.temporalUiUrl, audit }));
+  app.route('/', runPagesRoutes({ runsDir, artifactsRoot, client: deps.client, uiUrl: deps.temporalUiUrl }));
   app.route('/', webRoutes());
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((err, c) =>

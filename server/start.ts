@@ -56,11 +56,12 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const shareLinkHours = { default: opts.config.server.shareLinkHours, max: opts.config.server.maxShareLinkHours };
   const app = createApp({
     service,
-    temporal: opts.temporal,
+    client: opts.client,
+    temporalUiUrl: opts.temporal.uiUrl,
     maxUploadBytes: opts.config.conversation.maxUploadBytes,
     shareLinkHours,
     signIn,
-    runs: { runsDir: opts.runsDir },
+    runs: { runsDir: opts.runsDir, artifactsRoot: opts.config.artifacts.root },
   });
   const workersDone = opts.workers?.run();
   const { server, address } = await listen(app.fetch, opts.port ?? 8787, host);

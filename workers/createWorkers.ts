@@ -7,7 +7,6 @@ import { createRecalculator } from '../lib/recalc';
 import type { SandboxFactory } from '../lib/sandbox/types';
 import type { Recalculator } from '../lib/recalc/types';
 import { workflowBundle } from './workflowBundle';
-import { warmPreviewServer } from '../benchmarks/spreadsheetbench/agents/preview';
 
 export interface WorkerSet {
   workers: Worker[];
@@ -49,7 +48,6 @@ async function createMainWorker(connection: NativeConnection, config: Config): P
     createActivities({ config, sandboxFactory: () => (factory ??= createSandboxFactory(config.sandbox)) }),
     config.artifacts,
   );
-  warmPreviewServer(); // the first task's first LLM call would otherwise wait for pandas to import
   return Worker.create({
     connection,
     namespace: config.temporal.namespace,

@@ -7,7 +7,7 @@ import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
 import { taskKey } from '../../lib/runStore/taskRecord';
 import { bindCodeToTestCase } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
-import { executionFeedback } from '../../benchmarks/spreadsheetbench/agents/feedback';
+import { executionFeedback } from '../../benchmarks/codeAgent/feedback';
 import { writeJsonAtomic } from '../../lib/runStore/files';
 import { SandboxLostError } from '../../lib/sandbox';
 import type { Sandbox } from '../../lib/sandbox/types';

@@ -11,7 +11,7 @@ import { writeConversation } from '../../lib/runStore/conversationStore';
 import { testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
 import { modelPaths } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
 import { readJsonOr, writeJsonAtomic } from '../../lib/runStore/files';
-import { extractCodeOrProblem } from '../../benchmarks/spreadsheetbench/agents/codeExtraction';
+import { extractCodeOrProblem } from '../../benchmarks/codeAgent/codeExtraction';
 import { substitutePathPlaceholders } from '../../benchmarks/spreadsheetbench/agents/pathPrelude';
 import { executionSucceeded, failureText } from '../../benchmarks/spreadsheetbench/agents/sheetcopilot/executionText';
 import { programTargets } from '../../benchmarks/spreadsheetbench/agents/sheetcopilot/targets';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
 import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { testCaseFiles, OFFICIAL_TEST_CASES } from '../../benchmarks/spreadsheetbench/dataset';
+import { warmPreviewServer } from '../../benchmarks/spreadsheetbench/agents/preview';
 import { writeJsonAtomic, readJson, readJsonOr } from '../../lib/runStore/files';
 import type { TaskResult } from '../../contracts/taskResult';
 import { readConversation } from '../../lib/runStore/conversationStore';
@@ -31,6 +32,9 @@ export interface RecordTaskResultInput {
 export const taskActivities = {
   /** Checks that the task's workbooks exist and look like xlsx files; a bad task fails alone, with its cause. */
   async prepareTask(input: { runDir: string; taskId: string }): Promise<PreparedTask> {
+    // This worker runs SpreadsheetBench tasks: its preview server starts now (pandas takes a few hundred ms to import),
+    // not when the first LLM call needs a preview. Workers that never run one never start it.
+    warmPreviewServer();
     const ctx = await sheetRun(input.runDir);
     const task = ctx.task(input.taskId);
     const cases = await testCaseFiles(ctx.manifest.datasetDir, task, OFFICIAL_TEST_CASES);

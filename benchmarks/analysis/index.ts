@@ -24,6 +24,8 @@ export const analysisBenchmark: Benchmark<AnalysisTask> = {
   editions: ['v1'],
   settings: [...PATTERNS],
   taskWorkflow: 'analysisTask',
+  recalculates: false,
+  repeatsTasks: false,
   async read(datasetDir) {
     for (const name of ['tasks.json', 'answers.json', 'files'])
       if (!(await pathExists(path.join(datasetDir, name)))) return null;

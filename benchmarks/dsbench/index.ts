@@ -8,6 +8,9 @@ import { writeDsbenchReport } from './report';
 import { dsbenchSettingsFrom } from './settings';
 import { dsbenchSummaryLines } from './summaryLines';
 import { dsbenchTaskView } from './taskView';
+import { questionsToRejudge } from './rejudge';
+import { readJson } from '../../lib/runStore/files';
+import { RunLayout } from '../../lib/runStore/runLayout';
 
 /** Prompt versions: the original runners' prompts (bump when our rendering of them changes). */
 const PROMPT_VERSIONS: Record<string, string> = { 'model-only': 'dsbench-model-only-v1', agent: 'dsbench-agent-v1' };
@@ -19,6 +22,8 @@ export const dsBench: Benchmark<DsbenchQuestion> = {
   editions: ['data_analysis'],
   settings: ['model-only', 'agent'],
   taskWorkflow: 'dsbenchTask',
+  recalculates: false,
+  repeatsTasks: false,
   async read(datasetDir) {
     if (!(await pathExists(path.join(datasetDir, 'data.json')))) return null;
     const { questions, version } = await readQuestions(datasetDir);
@@ -33,4 +38,9 @@ export const dsBench: Benchmark<DsbenchQuestion> = {
   summaryLines: dsbenchSummaryLines,
   describeTask: (runDir, task) => dsbenchTaskView(runDir, task),
   writeReport: writeDsbenchReport,
+  rejudge: {
+    workflow: 'dsbenchRejudge',
+    tasksToRejudge: async (runDir, all) =>
+      questionsToRejudge(runDir, await readJson<DsbenchQuestion[]>(new RunLayout(runDir).taskListPath), all),
+  },
 };

@@ -109,6 +109,49 @@ export interface TaskView {
   notes: string[];
 }
 
+/**
+ * A test case as grids of its answer range (input, expected, got side by side, mismatches marked), for benchmarks whose
+ * answers are workbooks (`Benchmark.testCaseGrid`). `GET /api/runs/:id/tasks/:task/cases/:n/grid` answers this shape.
+ */
+export interface GridCell {
+  /** As Excel shows it. */
+  text: string;
+  type: DiffValue['type'];
+  /** Only on output cells the official compare rejects: why. */
+  mismatch?: string;
+}
+
+export type GridRows = GridCell[][];
+
+export interface GridPiece {
+  sheet: string;
+  /** The answer-position piece as written, and the part of it shown (A1 range). */
+  piece: string;
+  shown: string;
+  columns: string[];
+  rows: number[];
+  input: GridRows | null;
+  expected: GridRows | null;
+  got: GridRows | null;
+  mismatches: number;
+  /** Set when the range is larger than what is shown. */
+  cut?: string;
+}
+
+export interface AnswerGrid {
+  pieces: GridPiece[];
+  /** What could not be shown, each naming the workbook and the cause. */
+  problems: string[];
+}
+
+export interface TestCaseGrid extends AnswerGrid {
+  runId: string;
+  taskId: string;
+  attempt: string;
+  testCase: number;
+  answerPosition: string;
+}
+
 /** A task id that is not in the run, or an attempt the run does not have: the message names the run and the task. */
 export class TaskViewError extends Error {
   override name = 'TaskViewError';

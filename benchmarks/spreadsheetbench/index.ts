@@ -13,6 +13,9 @@ import { writeReport } from './report/writeReport';
 import { spreadsheetSummaryLines } from './summaryLines';
 import { knownBadExclusion } from './knownBad';
 import { spreadsheetTaskView } from './report/taskView';
+import { testCaseGrid } from './grid/testCaseGrid';
+import { OfficialFiles } from './layout';
+import { scoringFacts } from './scoringFacts';
 
 export const SPREADSHEETBENCH_EDITIONS = ['912_v0.1', 'sample_data_200', 'verified_400'] as const;
 
@@ -23,6 +26,8 @@ export const spreadsheetBench: Benchmark<SheetTask> = {
   editions: SPREADSHEETBENCH_EDITIONS,
   settings: SPREADSHEET_AGENTS,
   taskWorkflow: 'spreadsheetTask',
+  recalculates: true,
+  repeatsTasks: true,
   async read(datasetDir) {
     if (!(await pathExists(path.join(datasetDir, 'dataset.json')))) return null;
     if (!(await pathExists(path.join(datasetDir, 'spreadsheet')))) return null;
@@ -46,6 +51,10 @@ export const spreadsheetBench: Benchmark<SheetTask> = {
   summaryLines: spreadsheetSummaryLines,
   knownBad: knownBadExclusion,
   describeTask: spreadsheetTaskView,
+  testCaseGrid,
+  outputWorkbook: ({ dir, manifest }, attempt, testCase) =>
+    new OfficialFiles(dir, manifest.setting, manifest.llm.model, manifest.epochs ?? 1).outputPath(attempt, testCase),
+  scoringFacts,
   writeReport,
 };
 

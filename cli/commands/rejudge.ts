@@ -1,8 +1,6 @@
-import path from 'node:path';
 import type { Command } from 'commander';
-import { readJsonOr } from '../../lib/runStore/files';
-import type { DsbenchSummary } from '../../benchmarks/dsbench/metrics';
-import { startRejudge } from '../../client/startRejudge';
+import { benchmarkNamed } from '../../benchmarks';
+import { NotJudgedError, startRejudge } from '../../client/startRejudge';
 import { CliError, EXIT } from '../exitCodes';
 import { openRun, startWorkers } from './run';
 
@@ -19,14 +17,11 @@ export function registerRejudgeCommand(program: Command): void {
     .action(async (run: string, flags: { judgeModel?: string; all?: boolean; worker: boolean }) => {
       const { client, session, config, runDir, manifest } = await openRun(run);
       try {
-        if (manifest.benchmark !== 'dsbench')
-          throw new CliError(
-            `run ${manifest.runId} is a ${manifest.benchmark} run: only DSBench runs have judgments`,
-            EXIT.usage,
-          );
         const started = await startRejudge(client, config, manifest, runDir, {
           judgeModel: flags.judgeModel,
           all: flags.all,
+        }).catch((err: unknown) => {
+          throw err instanceof NotJudgedError ? new CliError(err.message, EXIT.usage) : err;
         });
         if (!started) {
           process.stdout.write('nothing to re-judge (no unparseable or missing judgments; use --all)\n');
@@ -41,13 +36,9 @@ export function registerRejudgeCommand(program: Command): void {
           await workers?.shutdown();
           await running;
         }
-        const summary = await readJsonOr<DsbenchSummary | null>(path.join(runDir, 'summary.json'), null);
-        if (summary) {
-          const m = summary.dsbench;
-          process.stdout.write(
-            `accuracy ${(m.accuracy * 100).toFixed(2)}% (${m.correct}/${m.questions}), competition-level ${(m.competitionAccuracy * 100).toFixed(2)}%, unparseable ${m.unparseableJudgments}\n`,
-          );
-        }
+        // The benchmark says what its rewritten summary is.
+        const lines = await benchmarkNamed(manifest.benchmark).summaryLines(runDir);
+        if (lines.length) process.stdout.write(`${lines.join('\n')}\n`);
       } finally {
         await client.connection.close();
       }

@@ -102,7 +102,7 @@ export function registerRunCommands(program: Command): void {
       });
       await checkRunPricing(config, plan);
       if (flags.preflight) await preflight(config);
-      if (flags.worker) await assertReadyToStart(config, { recalc: plan.benchmark.name === 'spreadsheetbench' });
+      if (flags.worker) await assertReadyToStart(config, { recalc: plan.benchmark.recalculates });
       const { manifest, runDir, pricing } = await createRun(config, plan, { runId: flags.runId, runDir: flags.out });
       log(
         `dataset ${manifest.datasetDir}: ${manifest.benchmark} edition ${manifest.edition} (${plan.how === 'given' ? 'as given' : 'detected'})`,
@@ -172,7 +172,7 @@ export function registerRunCommands(program: Command): void {
       if (flags.worker) {
         const llm = { ...config.llm, ...manifest.llm, apiKey: config.llm.apiKey };
         await preflight({ ...config, llm });
-        await assertReadyToStart({ ...config, llm }, { recalc: manifest.benchmark === 'spreadsheetbench' });
+        await assertReadyToStart({ ...config, llm }, { recalc: benchmarkNamed(manifest.benchmark).recalculates });
       }
       await handle.signal(resumeSignal).catch(() => undefined);
       await followRun(client, session, config, handle, runDir, flags.worker);

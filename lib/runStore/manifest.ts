@@ -3,11 +3,17 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 
+/**
+ * The benchmark of a run.json that names none: runs were SpreadsheetBench runs before run.json named its benchmark. The
+ * record format's default, not a decision about a benchmark (those are the Benchmark's, in benchmarks/).
+ */
+export const UNNAMED_BENCHMARK = 'spreadsheetbench';
+
 /** `run.json`: what defines a run. Activities read the model settings from here, never secrets (keys stay in the worker's env). */
 export const runManifestSchema = z.object({
   runId: z.string(),
   /** A registered benchmark (benchmarks/index.ts) and the edition its dataset folder holds. */
-  benchmark: z.string().default('spreadsheetbench'),
+  benchmark: z.string().default(UNNAMED_BENCHMARK),
   edition: z.string().optional(),
   /** Benchmark-specific settings that define the experiment (e.g. DSBench's judge model and template). */
   benchmarkSettings: z.record(z.string(), z.unknown()).optional(),
@@ -58,7 +64,7 @@ export function experimentHash(m: Omit<RunManifest, 'experimentHash' | 'runId' |
     ...(m.llm.reasoningEffort ? { reasoningEffort: m.llm.reasoningEffort } : {}),
     scoringMode: m.scoringMode,
     // Only for runs that have them, so the hashes of runs recorded before benchmarks existed stay valid.
-    ...(m.benchmark !== 'spreadsheetbench' ? { benchmark: m.benchmark } : {}),
+    ...(m.benchmark !== UNNAMED_BENCHMARK ? { benchmark: m.benchmark } : {}),
     ...(m.benchmarkSettings ? { benchmarkSettings: m.benchmarkSettings } : {}),
   };
   return createHash('sha256').update(JSON.stringify(defining)).digest('hex').slice(0, 16);

@@ -1,6 +1,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
+import type { Client } from '@temporalio/client';
 import { benchmarkNamed } from '../../benchmarks';
 import {
   compareRunOutcomes,
@@ -12,19 +13,21 @@ import {
 } from '../../benchmarks/report/comparison';
 import type { RunSummary } from '../../benchmarks/report/runSummary';
 import { TaskViewError } from '../../benchmarks/report/taskView';
-import { testCaseGrid } from '../../benchmarks/spreadsheetbench/grid/testCaseGrid';
-import { scoringFacts } from '../../benchmarks/spreadsheetbench/scoringFacts';
-import { OfficialFiles } from '../../benchmarks/spreadsheetbench/layout';
-import { pathExists, readJsonOr } from '../../lib/runStore/files';
-import { readManifest, type RunManifest } from '../../lib/runStore/manifest';
+import { readJsonOr } from '../../lib/runStore/files';
+import type { RunManifest } from '../../lib/runStore/manifest';
 import { RunLayout } from '../../lib/runStore/runLayout';
 import { attemptKey } from '../../lib/runStore/taskRecord';
 import type { AuthEnv } from '../auth/user';
 import { FILE_CSP } from './conversations';
+import { findRunFolder } from './runFolder';
 
 export interface RunPagesDeps {
   /** The folder holding one folder per run (as the runs list). */
   runsDir?: string;
+  /** The process's Temporal client: a run whose folder is elsewhere (`run --out DIR`) is found through its memo. */
+  client?: Client;
+  /** Where relative memo paths are joined (config `artifacts.root`). */
+  artifactsRoot?: string;
   /** Temporal Web UI base (`http://host:port/namespaces/<ns>/workflows`) for links to task workflows. */
   uiUrl?: string;
 }
@@ -35,15 +38,21 @@ const MAX_COMPARED = 8;
 /**
  * What the run, task and comparison pages read, for every signed-in user (runs are shared): a run's metrics and task
  * table, one task's view, a test case's answer grid, an output workbook (a download that runs no script here), and a
- * comparison of runs. Run ids name folders of `runsDir`, task ids must be in the run's task list: nothing else is read.
+ * comparison of runs. A run id names a folder of `runsDir` or the folder its run workflow records (`findRunFolder`:
+ * only a folder holding that very run), task ids must be in the run's task list: nothing else is read.
  */
 export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  const runsDir = path.resolve(deps.runsDir ?? 'runs');
+  const sources = {
+    runsDir: path.resolve(deps.runsDir ?? 'runs'),
+    client: deps.client,
+    artifactsRoot: deps.artifactsRoot,
+  };
+  const runFolder = (id: string) => findRunFolder(sources, id);
 
   const pages = new PageCache();
   app.get('/api/runs/:id', async (c) => {
-    const run = await runFolder(runsDir, c.req.param('id'));
+    const run = await runFolder(c.req.param('id'));
     if ('error' in run) return c.json({ error: run.error }, run.status);
     const version = await folderVersion(run.dir);
     const cached = pages.get(run.dir, version);
@@ -68,9 +77,10 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
   });
 
   app.get('/api/runs/:id/tasks/:task', async (c) => {
-    const run = await runFolder(runsDir, c.req.param('id'));
+    const run = await runFolder(c.req.param('id'));
     if ('error' in run) return c.json({ error: run.error }, run.status);
-    const describe = benchmarkNamed(run.manifest.benchmark).describeTask;
+    const benchmark = benchmarkNamed(run.manifest.benchmark);
+    const describe = benchmark.describeTask;
     if (!describe)
       return c.json(
         { error: `run ${run.manifest.runId}: task pages do not know ${run.manifest.benchmark} runs yet` },
@@ -81,14 +91,20 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
     return viewOr404(c, async () => {
       const view = await describe(run.dir, c.req.param('task'), { epoch });
       const workflowId = `${run.manifest.runId}/task/${view.attempt}`;
-      return { ...view, ...(deps.uiUrl ? { temporalUiUrl: `${deps.uiUrl}/${encodeURIComponent(workflowId)}` } : {}) };
+      return {
+        ...view,
+        // The page shows a test case's grids where the benchmark draws them.
+        grids: benchmark.testCaseGrid !== undefined,
+        ...(deps.uiUrl ? { temporalUiUrl: `${deps.uiUrl}/${encodeURIComponent(workflowId)}` } : {}),
+      };
     });
   });
 
   app.get('/api/runs/:id/tasks/:task/cases/:n/grid', async (c) => {
-    const run = await runFolder(runsDir, c.req.param('id'));
+    const run = await runFolder(c.req.param('id'));
     if ('error' in run) return c.json({ error: run.error }, run.status);
-    if (run.manifest.benchmark !== 'spreadsheetbench')
+    const grid = benchmarkNamed(run.manifest.benchmark).testCaseGrid;
+    if (!grid)
       return c.json(
         { error: `run ${run.manifest.runId} is a ${run.manifest.benchmark} run: it has no workbooks to show` },
         404,
@@ -97,16 +113,16 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
     const epoch = epochParam(c);
     if (!Number.isInteger(n) || n < 1 || epoch === null)
       return c.json({ error: `bad test case ${c.req.param('n')} or epoch` }, 400);
-    return viewOr404(c, () => testCaseGrid(run.dir, c.req.param('task'), n, { epoch }));
+    return viewOr404(c, () => grid(run.dir, c.req.param('task'), n, { epoch }));
   });
 
   app.get('/api/runs/:id/tasks/:task/cases/:n/output', async (c) => {
-    const run = await runFolder(runsDir, c.req.param('id'));
+    const run = await runFolder(c.req.param('id'));
     if ('error' in run) return c.json({ error: run.error }, run.status);
-    const describe = benchmarkNamed(run.manifest.benchmark).describeTask;
+    const { describeTask: describe, outputWorkbook } = benchmarkNamed(run.manifest.benchmark);
     const n = Number(c.req.param('n'));
     const epoch = epochParam(c);
-    if (!describe || run.manifest.benchmark !== 'spreadsheetbench')
+    if (!describe || !outputWorkbook)
       return c.json({ error: `run ${run.manifest.runId} has no output workbooks` }, 404);
     if (!Number.isInteger(n) || n < 1 || epoch === null)
       return c.json({ error: `bad test case ${c.req.param('n')} or epoch` }, 400);
@@ -117,8 +133,7 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
       if (err instanceof TaskViewError) return c.json({ error: err.message }, 404);
       throw err;
     }
-    const official = new OfficialFiles(run.dir, run.manifest.setting, run.manifest.llm.model, run.manifest.epochs ?? 1);
-    const file = await confined(run.dir, official.outputPath(attemptKey(view.taskId, view.epoch), n));
+    const file = await confined(run.dir, outputWorkbook(run, attemptKey(view.taskId, view.epoch), n));
     if (!file)
       return c.json(
         { error: `task ${view.attempt} of run ${run.manifest.runId} has no output workbook for test case ${n}` },
@@ -143,7 +158,7 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
       return c.json({ error: `name 1 to ${MAX_COMPARED} runs: /api/compare?runs=a,b` }, 400);
     const outcomes: RunOutcomes[] = [];
     for (const id of ids) {
-      const run = await runFolder(runsDir, id);
+      const run = await runFolder(id);
       if ('error' in run) return c.json({ error: run.error }, run.status);
       const loaded = await outcomesOf(run);
       if ('error' in loaded) return c.json({ error: loaded.error }, 404);
@@ -212,21 +227,6 @@ class PageCache {
   }
 }
 
-type RunFolder = { dir: string; manifest: RunManifest } | { error: string; status: 400 | 404 };
-
-/** `runsDir/<id>` holding a run.json; an id that leaves the folder is refused, an unknown one is named. */
-async function runFolder(runsDir: string, id: string): Promise<RunFolder> {
-  const dir = path.join(runsDir, id);
-  if (!id || path.dirname(dir) !== runsDir || id === '.' || id === '..')
-    return { error: `bad run id ${JSON.stringify(id)}`, status: 400 };
-  if (!(await pathExists(path.join(dir, 'run.json')))) return { error: `no run ${id}`, status: 404 };
-  try {
-    return { dir, manifest: await readManifest(dir) };
-  } catch (err) {
-    return { error: `run ${id} cannot be read: ${(err as Error).message.replace(dir, `runs/${id}`)}`, status: 404 };
-  }
-}
-
 function epochParam(c: Context): number | undefined | null {
   const raw = c.req.query('epoch');
   if (raw === undefined || raw === '') return undefined;
@@ -259,7 +259,8 @@ async function scoringSummary(
       topFailures: summary.topFailures,
     };
   }
-  if (manifest.benchmark !== 'spreadsheetbench') return {};
+  const scoringFacts = benchmarkNamed(manifest.benchmark).scoringFacts;
+  if (!scoringFacts) return {};
   const facts = await scoringFacts(
     dir,
     outcomes.tasks.flatMap((t) => (t.attempts[0] ? [{ taskKey: t.key, key: t.attempts[0].key }] : [])),

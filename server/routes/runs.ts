@@ -1,7 +1,7 @@
 import { workflowUiUrl } from '../../lib/temporal/uiLinks';
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { Hono } from 'hono';
 import { listRuns } from '../../client/runList';
 import { pauseSignal, resumeSignal } from '../../contracts/run';
@@ -13,14 +13,17 @@ import { FILE_CSP } from './conversations';
 export interface RunsRoutesDeps {
   /** The folder holding one folder per run (default runs/, as the CLI). */
   runsDir?: string;
-  /** The server's Temporal: a client is connected on first use (plain gRPC); `uiUrl` is `http://host:port/namespaces/<ns>/workflows`. */
-  temporal?: { address: string; namespace: string; uiUrl?: string };
-  /** A ready client instead (tests, TLS clusters); without either, runs are listed from their folders only. */
-  client?: () => Promise<Client>;
+  /**
+   * The process's one Temporal client (built from the config, TLS included, by whoever starts the server): the routes
+   * never dial a connection of their own. Without one, runs are listed from their folders only.
+   */
+  client?: Client;
+  /** Temporal Web UI base (`http://host:port/namespaces/<ns>/workflows`) for links to run workflows. */
+  uiUrl?: string;
   audit: AuditLog;
 }
 
-const CONTROLS = ['pause', 'resume', 'cancel'] as const;
+type RunControl = 'pause' | 'resume' | 'cancel';
 
 const REPORT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -36,21 +39,16 @@ const REPORT_TYPES: Record<string, string> = {
 export function runsRoutes(deps: RunsRoutesDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const runsDir = path.resolve(deps.runsDir ?? 'runs');
-  const client = deps.client ?? (deps.temporal ? lazyClient(deps.temporal) : undefined);
-  const uiUrl = deps.temporal?.uiUrl;
+  const { client, uiUrl } = deps;
 
   app.get('/api/runs', async (c) => {
-    const connected = client ? await client().catch(() => undefined) : undefined;
-    const { runs, temporalError } = await listRuns({ runsDir, client: connected });
+    const { runs, temporalError } = await listRuns({ runsDir, client });
     return c.json({
       runs: runs.map((r) => ({
         ...r,
         reportUrl: r.hasReport ? `/api/runs/${encodeURIComponent(r.id)}/report/report.html` : undefined,
         temporalUiUrl: uiUrl && r.workflowId ? workflowUiUrl(uiUrl, r.workflowId) : undefined,
       })),
-      ...(client && !connected
-        ? { temporalError: 'Temporal is unreachable: runs are listed from their folders only' }
-        : {}),
       ...(temporalError ? { temporalError } : {}),
     });
   });
@@ -73,7 +71,7 @@ export function runsRoutes(deps: RunsRoutesDeps): Hono<AuthEnv> {
 
   app.post('/api/runs/:id/:control{pause|resume|cancel}', async (c) => {
     const user = c.get('user');
-    const { id, control } = c.req.param() as { id: string; control: (typeof CONTROLS)[number] };
+    const { id, control } = c.req.param() as { id: string; control: RunControl };
     const target = `run ${id}`;
     if (!hasRole(user, 'operator')) {
       await deps.audit.write({
@@ -85,11 +83,17 @@ export function runsRoutes(deps: RunsRoutesDeps): Hono<AuthEnv> {
       });
       return c.json({ error: `${control} needs the operator role; ${user.name} is a ${user.role}` }, 403);
     }
-    const connected = client ? await client().catch(() => undefined) : undefined;
-    if (!connected) return c.json({ error: 'Temporal is unreachable: runs cannot be controlled now' }, 503);
-    const run = (await listRuns({ runsDir, client: connected })).runs.find((r) => r.id === id);
+    const listed = client ? await listRuns({ runsDir, client }) : undefined;
+    if (!client || !listed || listed.temporalError)
+      return c.json(
+        {
+          error: `Temporal is unreachable: runs cannot be controlled now${listed?.temporalError ? ` (${listed.temporalError})` : ''}`,
+        },
+        503,
+      );
+    const run = listed.runs.find((r) => r.id === id);
     if (!run?.workflowId) return c.json({ error: `no run ${id}` }, 404);
-    const handle = connected.workflow.getHandle(run.workflowId);
+    const handle = client.workflow.getHandle(run.workflowId);
     if (control === 'pause') await handle.signal(pauseSignal, `paused from the web by ${user.name}`);
     else if (control === 'resume') await handle.signal(resumeSignal);
     else await handle.cancel();
@@ -109,18 +113,4 @@ async function confined(dir: string, rel: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/** Connects once, on first use; a failed connection is retried on the next request. */
-function lazyClient(t: { address: string; namespace: string }): () => Promise<Client> {
-  let pending: Promise<Client> | undefined;
-  return () => {
-    pending ??= Connection.connect({ address: t.address, connectTimeout: 3000 }).then(
-      (connection) => new Client({ connection, namespace: t.namespace }),
-    );
-    return pending.catch((err) => {
-      pending = undefined;
-      throw err;
-    });
-  };
 }

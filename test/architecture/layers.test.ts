@@ -4,7 +4,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readImportGraph } from './importGraph';
-import { describeBreak, describeCycle, importCycles, LAYERS, ruleBreaks, unplacedFiles } from './layers';
+import {
+  benchmarkNameBranches,
+  benchmarkNames,
+  describeBreak,
+  describeCycle,
+  describeNameBranch,
+  importCycles,
+  LAYERS,
+  ruleBreaks,
+  unplacedFiles,
+} from './layers';
+import { BENCHMARKS } from '../../benchmarks';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -26,6 +37,15 @@ describe('the dependency rule', () => {
     const { all, value } = importCycles(product);
     expect(value.map(describeCycle)).toEqual([]);
     expect(all.map(describeCycle)).toEqual([]);
+  });
+
+  it("nothing outside benchmarks/ branches on a benchmark's name: it asks the Benchmark", () => {
+    const sources = graph.files.map((file) => ({ file, text: readFileSync(path.join(REPO, file), 'utf8') }));
+    expect(benchmarkNameBranches(sources).map(describeNameBranch)).toEqual([]);
+  });
+
+  it('the rule knows every registered benchmark by its folder', () => {
+    expect(benchmarkNames().sort()).toEqual(BENCHMARKS.map((b) => b.name).sort());
   });
 
   it('every source file outside test/ is in a layer', () => {
@@ -68,6 +88,40 @@ describe('the rule check finds what breaks it', () => {
   write('contracts/b.ts', "import type { A } from './a';\nexport interface B { a?: A }\n");
   write('web/main.js', "import { x } from '../lib/llm/provider';\nexport const y = x;\n");
   write('scratch/tool.ts', 'export const t = 1;\n');
+  // Benchmarks behind their interface: a name branch, a look inside a benchmark, one benchmark using another's parts.
+  write('benchmarks/spreadsheetbench/agents/feedback.ts', 'export const feedback = 1;\n');
+  write('benchmarks/spreadsheetbench/grid/testCaseGrid.ts', 'export const grid = 1;\n');
+  write(
+    'benchmarks/dsbench/index.ts',
+    "export const dsBench = { name: 'dsbench' };\nexport const own = (b: string) => b === 'dsbench';\n",
+  );
+  write(
+    'activities/dsbench/index.ts',
+    "import { feedback } from '../../benchmarks/spreadsheetbench/agents/feedback';\nexport const a = feedback;\n",
+  );
+  write(
+    'server/routes/runPages.ts',
+    [
+      "import { grid } from '../../benchmarks/spreadsheetbench/grid/testCaseGrid';",
+      '// a comment may say: benchmark === "spreadsheetbench"',
+      "export const hasGrid = (run: { manifest: { benchmark: string } }) => run.manifest.benchmark !== 'spreadsheetbench' ? 0 : grid;",
+      '',
+    ].join('\n'),
+  );
+  write(
+    'cli/commands/run.ts',
+    [
+      'export function recalc(benchmark: { name: string }): boolean {',
+      '  switch (benchmark.name) {',
+      "    case 'analysis':",
+      '      return false;',
+      '  }',
+      "  return ['analysis', 'dsbench'].includes(benchmark.name) || benchmark.name == 'x';",
+      '}',
+      '',
+    ].join('\n'),
+  );
+  write('web/views/TaskPage.js', "export const grids = (view) => 'spreadsheetbench' === view.benchmark;\n");
   const graph = readImportGraph(root);
   const breaks = ruleBreaks(graph).map(describeBreak);
 
@@ -114,6 +168,40 @@ describe('the rule check finds what breaks it', () => {
 
   it('a folder that is in no layer', () => {
     expect(unplacedFiles(graph)).toEqual(['scratch/tool.ts']);
+  });
+
+  it("one benchmark's folder using another benchmark's internals (across layers too)", () => {
+    expect(breaks).toContainEqual(
+      expect.stringContaining(
+        "activities/dsbench/index.ts:1 imports benchmarks/spreadsheetbench/agents/feedback.ts ('../../benchmarks/spreadsheetbench/agents/feedback'): breaks \"a benchmark's folders do not import another benchmark's: activities/dsbench/ (dsbench) may not import benchmarks/spreadsheetbench/",
+      ),
+    );
+  });
+
+  it('code that serves every benchmark (the server, workers, client) looking inside one', () => {
+    expect(breaks).toContainEqual(
+      expect.stringContaining(
+        "server/routes/runPages.ts:1 imports benchmarks/spreadsheetbench/grid/testCaseGrid.ts ('../../benchmarks/spreadsheetbench/grid/testCaseGrid'): breaks \"server/ serves every benchmark: it reaches benchmarks/spreadsheetbench/ only through the registry",
+      ),
+    );
+  });
+
+  it("a branch on a benchmark's name outside benchmarks/: comparisons either way round, case labels, switch, name lists", () => {
+    const sources = graph.files.map((file) => ({ file, text: readFileSync(path.join(root, file), 'utf8') }));
+    const found = benchmarkNameBranches(sources, ['spreadsheetbench', 'dsbench', 'analysis']).map(
+      (b) => `${b.file}:${b.line}`,
+    );
+    // Not the comment (runPages.ts:2), not the benchmark's own folder (benchmarks/dsbench/index.ts).
+    expect(found).toEqual([
+      'cli/commands/run.ts:2',
+      'cli/commands/run.ts:3',
+      'cli/commands/run.ts:6',
+      'server/routes/runPages.ts:3',
+      'web/views/TaskPage.js:1',
+    ]);
+    expect(benchmarkNameBranches(sources, ['spreadsheetbench']).map(describeNameBranch)).toContainEqual(
+      "server/routes/runPages.ts:3 branches on a benchmark's name (ask the Benchmark instead): export const hasGrid = (run: { manifest: { benchmark: string } }) => run.manifest.benchmark !== 'spreadsheetbench' ? 0 : grid;",
+    );
   });
 });
 

@@ -8,6 +8,11 @@
  * shared homes; the shared homes (workflows/run/, activities/llm/, benchmarks/report/, …) know no concept, and a
  * layer's registry (its index.ts) is the one file that names them all. The browser app (web/) imports only itself;
  * nothing but the tests and the benchmark scripts imports the tests.
+ *
+ * Benchmarks stay behind their interface (benchmarks/benchmark.ts): a benchmark's folders in any layer
+ * (workflows/dsbench/, activities/dsbench/, benchmarks/dsbench/) import no other benchmark's; the server, the workers,
+ * the client code and every layer's shared homes reach a benchmark only through the registry (benchmarks/index.ts);
+ * and nothing outside benchmarks/ branches on a benchmark's name (`benchmarkNameBranches`): it asks the benchmark.
  */
 import type { Import, ImportGraph } from './importGraph';
 import { cycles, loopThrough } from './importGraph';
@@ -49,13 +54,25 @@ export const LAYERS: readonly Layer[] = [
     name: 'benchmarks',
     folders: ['benchmarks/'],
     concepts: ['benchmarks/spreadsheetbench/', 'benchmarks/dsbench/', 'benchmarks/analysis/'],
-    shared: ['benchmarks/report/', 'benchmarks/benchmark.ts', 'benchmarks/archive.ts', 'benchmarks/datasetVersion.ts'],
+    shared: [
+      'benchmarks/report/',
+      'benchmarks/codeAgent/',
+      'benchmarks/benchmark.ts',
+      'benchmarks/archive.ts',
+      'benchmarks/datasetVersion.ts',
+    ],
   },
   { name: 'analysis', folders: ['analysis/'] },
   { name: 'contracts', folders: ['contracts/'] },
   { name: 'lib', folders: ['lib/'] },
   { name: 'config', folders: ['config/'] },
 ];
+
+/**
+ * Code that serves every benchmark alike: it reaches a benchmark through the registry (benchmarks/index.ts) and the
+ * interface, never a benchmark's folder. (A CLI command or a bench/ script may be one benchmark's own: `eval`, `rerun`.)
+ */
+export const BENCHMARK_BLIND = ['server/', 'workers/', 'client/'];
 
 /** Not part of the product: tests import anything; the benchmark scripts may use the tests' helpers. */
 const TESTS = 'test/';
@@ -99,7 +116,80 @@ function brokenRule(i: Import, layers: readonly Layer[]): string | undefined {
   if (from.layer.name === 'workflows' && to.layer.name === 'activities' && !i.typeOnly)
     return 'workflows see activities only as types (`import type`): activity code never enters the workflow bundle';
   if (from.rank === to.rank) return conceptRule(from.layer, i);
+  return benchmarkRule(i, layers);
+}
+
+/** The benchmark whose folder (in any layer) holds file: `activities/dsbench/x.ts` → dsbench. */
+function benchmarkOf(file: string, layers: readonly Layer[]): string | undefined {
+  const names = benchmarkNames(layers);
+  for (const layer of layers)
+    for (const c of layer.concepts ?? [])
+      if (file.startsWith(c) && names.includes(conceptName(c))) return conceptName(c);
   return undefined;
+}
+
+const conceptName = (folder: string) => folder.replace(/\/$/, '').split('/').pop()!;
+
+/** Across layers: one benchmark's folders never import another's; blind code and shared homes reach none but by the registry. */
+function benchmarkRule(i: Import, layers: readonly Layer[]): string | undefined {
+  const target = i.to.startsWith('benchmarks/') ? benchmarkOf(i.to, layers) : undefined;
+  if (!target) return undefined;
+  const source = benchmarkOf(i.from, layers);
+  if (source && source !== target)
+    return `a benchmark's folders do not import another benchmark's: ${i.from.split('/').slice(0, 2).join('/')}/ (${source}) may not import benchmarks/${target}/ (move what both need to a shared home of benchmarks/)`;
+  const blind = BENCHMARK_BLIND.find((f) => i.from.startsWith(f));
+  const sharedHome = layers.some((l) => l.shared?.some((s) => i.from === s || i.from.startsWith(s)));
+  if (blind || sharedHome)
+    return `${blind ?? `a shared home (${i.from})`} serves every benchmark: it reaches benchmarks/${target}/ only through the registry (benchmarks/index.ts) and the Benchmark interface`;
+  return undefined;
+}
+
+/** The registered benchmarks' names, as their folders in benchmarks/ name them (the test checks them against BENCHMARKS). */
+export function benchmarkNames(layers: readonly Layer[] = LAYERS): string[] {
+  const benchmarks = layers.find((l) => l.name === 'benchmarks');
+  return (benchmarks?.concepts ?? []).map(conceptName);
+}
+
+export interface NameBranch {
+  file: string;
+  line: number;
+  text: string;
+}
+
+/**
+ * Places outside benchmarks/ (and the tests) that decide something by a benchmark's name: a comparison or `case` with
+ * a registered name, a benchmark (or its name) compared with any string, a switch over a benchmark, a list of names
+ * searched. The decision belongs to the benchmark: add a member to the Benchmark interface and ask it.
+ */
+export function benchmarkNameBranches(
+  files: ReadonlyArray<{ file: string; text: string }>,
+  names: readonly string[] = benchmarkNames(),
+): NameBranch[] {
+  const name = `(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`;
+  const q = `['"\`]`;
+  const patterns = [
+    new RegExp(`[!=]==?\\s*(${q})${name}\\1`),
+    new RegExp(`(${q})${name}\\1\\s*[!=]==?`),
+    new RegExp(`\\bcase\\s+(${q})${name}\\1\\s*:`),
+    new RegExp(`\\w*benchmark\\w*(?:\\??\\.name)?\\s*[!=]==?\\s*${q}`, 'i'),
+    new RegExp(`${q}\\s*[!=]==?\\s*[\\w.?]*benchmark\\w*\\b`, 'i'),
+    new RegExp(`\\bswitch\\s*\\([^)]*benchmark`, 'i'),
+    new RegExp(`\\[[^\\]]*(${q})${name}\\1[^\\]]*\\]\\s*\\.\\s*(?:includes|indexOf|some|find)\\(`),
+  ];
+  const found: NameBranch[] = [];
+  for (const { file, text } of files) {
+    if (file.startsWith('benchmarks/') || file.startsWith(TESTS)) continue;
+    text.split('\n').forEach((line, n) => {
+      const code = line.trim();
+      if (code.startsWith('//') || code.startsWith('*') || code.startsWith('/*')) return;
+      if (patterns.some((p) => p.test(line))) found.push({ file, line: n + 1, text: code });
+    });
+  }
+  return found;
+}
+
+export function describeNameBranch(b: NameBranch): string {
+  return `${b.file}:${b.line} branches on a benchmark's name (ask the Benchmark instead): ${b.text}`;
 }
 
 /** Inside a layer: a concept uses itself and the shared homes; a shared home uses no concept; the registry uses all. */

@@ -70,7 +70,7 @@ describe('sheetbench CLI with several benchmarks', () => {
     );
     const again = await cli(['rejudge', out]);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toContain('unparseable 1');
+    expect(again.stdout).toContain('unparseable judgments 1');
     expect(llm.log.filter((e) => e.answered && e.callKey?.endsWith('/answer'))).toHaveLength(7);
     expect(llm.log.filter((e) => e.answered && e.callKey?.includes('/judge#rejudge-'))).toHaveLength(1);
     const report = await cli(['report', out]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractPythonCode } from '../../benchmarks/spreadsheetbench/agents/codeExtraction';
+import { extractPythonCode } from '../../benchmarks/codeAgent/codeExtraction';
 
 describe('extractPythonCode (official rule)', () => {
   it('takes the first python block, newline-trimmed', () => {

@@ -60,3 +60,13 @@ describe('planning a run reads the dataset folder once', () => {
     );
   });
 });
+
+describe('repeats (--epochs) are asked of the benchmark', () => {
+  it('a benchmark that keeps no attempts apart refuses --epochs 2, naming the ones that do', async () => {
+    await expect(planRun({ datasetDir: path.join(ROOT, 'data/dsbench-sample'), epochs: 2 })).rejects.toThrow(
+      '--epochs above 1 is supported for SpreadsheetBench runs only (this dataset is DSBench data analysis)',
+    );
+    const plan = await planRun({ datasetDir: path.join(ROOT, 'data/sample'), agent: 'single', epochs: 2 });
+    expect(plan.epochs).toBe(2);
+  });
+});

@@ -7,6 +7,7 @@
 import {
   cpSync,
   mkdirSync,
+  mkdtempSync,
   readFileSync,
   readdirSync,
   renameSync,
@@ -21,6 +22,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToEnd, SAMPLE, startBenchmarkRun, startE2E, type E2EEnv } from '../helpers/e2e';
 import { TEST_NAMESPACE } from '../helpers/temporalServer';
+import { SA } from '../../lib/temporal/searchAttributes';
 import { sampleSolver } from '../helpers/sampleSolver';
 import { copyInputReply } from '../helpers/copyInput';
 import { startServer, type RunningServer } from '../../server/start';
@@ -37,11 +39,15 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
   let server: RunningServer;
   let browser: Browser;
   let runsDir: string;
+  /** Where `run --out` put a run: outside the runs folder the server lists. */
+  let elsewhere: string;
   const dir = (id: string) => path.join(runsDir, id);
   const get = (p: string, signedIn = true) =>
     fetch(`${server.url}${p}`, signedIn ? { headers: { authorization: `Bearer ${server.token}` } } : {});
   const getJson = async (p: string) => {
     const res = await get(p);
+    // A reply is read field by field, as the page reads it; each route's shape is the server's contract (README).
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return { status: res.status, body: (await res.json()) as any };
   };
 
@@ -56,6 +62,11 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
     await runToEnd(
       env,
       await startBenchmarkRun(env, { dataset: SAMPLE, runId: 'web-b', runDir: dir('web-b'), epochs: 2 }),
+    );
+    elsewhere = mkdtempSync(path.join(os.tmpdir(), 'sb-pages-out-'));
+    await runToEnd(
+      env,
+      await startBenchmarkRun(env, { dataset: SAMPLE, runId: 'web-out', runDir: path.join(elsewhere, 'web-out') }),
     );
     // Variants of web-a as the edge cases see them (each a real run folder, edited).
     editManifest(dir('web-a'), dir('web-old'), { runId: 'web-old' });
@@ -99,7 +110,7 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
       expect(body.metrics).toMatchObject({ runId: 'web-a', tasks: 3, epochs: 1 });
       expect(body.metrics.hard.mean).toBeCloseTo(2 / 3, 12);
       expect(body.floor).toMatchObject({ testCases: 9, passedByInput: 0 });
-      expect(body.tasks.map((t: any) => [t.id, t.verdict])).toEqual([
+      expect(body.tasks.map((t: { id: string; verdict: string }) => [t.id, t.verdict])).toEqual([
         ['1001', 'pass'],
         ['2001-1', 'fail'],
         ['1002', 'pass'],
@@ -109,11 +120,11 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
 
     it('a task: its mismatches, its grid and its output workbook as a download that runs no script', async () => {
       const { body: view } = await getJson('/api/runs/web-a/tasks/2001-1');
-      expect(view.testCases[0].mismatches.map((m: any) => m.cell)).toEqual(['Orders!C4']);
+      expect(view.testCases[0].mismatches.map((m: { cell: string }) => m.cell)).toEqual(['Orders!C4']);
       expect(view.temporalUiUrl).toBe(`${UI}/${encodeURIComponent('web-a/task/2001-1')}`);
       const { body: grid } = await getJson('/api/runs/web-a/tasks/2001-1/cases/2/grid');
       expect(grid.problems).toEqual([]);
-      const got = grid.pieces[0].got.flat().filter((c: any) => c.mismatch);
+      const got = grid.pieces[0].got.flat().filter((c: { mismatch?: string }) => c.mismatch);
       expect(got).toHaveLength(1);
       const output = await get('/api/runs/web-a/tasks/2001-1/cases/2/output');
       expect(output.status).toBe(200);
@@ -147,6 +158,81 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
       );
     });
 
+    it('a run whose folder was given with --out elsewhere: listed, and its run, task, grid, output and comparison found through its memo', async () => {
+      const listed = (await getJson('/api/runs')).body.runs.map((r: { id: string }) => r.id);
+      expect(listed).toContain('web-out');
+      const { status, body } = await getJson('/api/runs/web-out');
+      expect(status).toBe(200);
+      expect(body.metrics).toMatchObject({ runId: 'web-out', tasks: 3 });
+      expect(body.tasks.map((t: { verdict: string }) => t.verdict)).toEqual(['pass', 'pass', 'pass']);
+      const view = await getJson('/api/runs/web-out/tasks/2001-1');
+      expect(view.status).toBe(200);
+      expect(view.body).toMatchObject({ runId: 'web-out', taskId: '2001-1', grids: true });
+      expect((await getJson('/api/runs/web-out/tasks/2001-1/cases/2/grid')).body.problems).toEqual([]);
+      const output = await get('/api/runs/web-out/tasks/2001-1/cases/2/output');
+      expect(output.status).toBe(200);
+      expect(output.headers.get('content-disposition')).toBe('attachment; filename="2_2001-1_output.xlsx"');
+      const compared = await getJson('/api/compare?runs=web-a,web-out');
+      expect(compared.status).toBe(200);
+      expect(compared.body.pairs[0].hard).toMatchObject({ bothPass: 2, bOnly: 1, aOnly: 0 });
+    });
+
+    it('a memo that names another run, no run, a path out of the artifacts root or a forged run is not served', async () => {
+      const forged = (id: string) => {
+        const folder = path.join(elsewhere, id);
+        editManifest(path.join(elsewhere, 'web-out'), folder, { runId: id });
+        return folder;
+      };
+      const hashOf = (folder: string): string => {
+        try {
+          return JSON.parse(readFileSync(path.join(folder, 'run.json'), 'utf8')).experimentHash;
+        } catch {
+          return 'no-run-here';
+        }
+      };
+      const linked = path.join(elsewhere, 'evil-link');
+      mkdirSync(linked);
+      symlinkSync(path.join(forged('evil-link-target'), 'run.json'), path.join(linked, 'run.json'));
+      const cases: Array<{ id: string; runDir: string; type?: string; hash?: string; why: string }> = [
+        { id: 'evil-other', runDir: dir('web-a'), why: 'holds another run' },
+        { id: 'evil-etc', runDir: '/etc', why: 'holds no run' },
+        { id: 'evil-up', runDir: '../../../etc', why: 'is not a folder of this host' },
+        {
+          id: 'evil-hash',
+          runDir: forged('evil-hash'),
+          hash: 'not-its-experiment',
+          why: "holds another experiment than the workflow's",
+        },
+        { id: 'evil-link', runDir: linked, hash: hashOf(linked), why: 'holds no run' },
+        // A folder that would pass, named by a workflow that is not a run's: not looked at.
+        { id: 'evil-type', runDir: forged('evil-type'), type: 'conversation', why: '' },
+      ];
+      for (const c of cases) {
+        const handle = await env.client.workflow.start(c.type ?? 'benchmarkRun', {
+          workflowId: c.id,
+          taskQueue: 'no-worker-polls-this',
+          args: [{}],
+          memo: { runDir: c.runDir, experimentHash: c.hash ?? hashOf(c.runDir) },
+          typedSearchAttributes: [{ key: SA.runId, value: c.id }],
+        });
+        await handle.terminate('an abuse case: only its memo matters');
+      }
+      for (const c of cases) {
+        for (const route of [
+          `/api/runs/${c.id}`,
+          `/api/runs/${c.id}/tasks/1001`,
+          `/api/runs/${c.id}/tasks/1001/cases/1/output`,
+        ]) {
+          const res = await getJson(route);
+          expect(res.status, `${c.id} ${route}`).toBe(404);
+          expect(res.body.error, c.id).toBe(
+            c.why ? `no run ${c.id}: the folder its workflow names ${c.why}` : `no run ${c.id}`,
+          );
+        }
+        expect((await getJson(`/api/compare?runs=web-a,${c.id}`)).status, c.id).toBe(404);
+      }
+    });
+
     it('an output that is a symlink out of the run folder is not served', async () => {
       const link = path.join(dir('web-old'), 'outputs/single_scripted-model/3_1001_output.xlsx');
       unlinkSync(link);
@@ -159,7 +245,12 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
     it('old results say "no cell diff recorded"; a workbook that cannot be opened is named in the grid', async () => {
       const { body: view } = await getJson('/api/runs/web-old/tasks/2001-1');
       expect(view.notes[0]).toContain('no cell diff recorded');
-      expect(view.testCases.every((c: any) => c.diffRecorded === false && c.mismatches.length === 0)).toBe(true);
+      expect(
+        view.testCases.every(
+          (c: { diffRecorded: boolean; mismatches: unknown[] }) =>
+            c.diffRecorded === false && c.mismatches.length === 0,
+        ),
+      ).toBe(true);
       const { body: grid } = await getJson('/api/runs/web-old/tasks/2001-1/cases/1/grid');
       expect(grid.problems.join()).toMatch(/the output workbook cannot be opened: File is not a zip file/);
       expect(grid.pieces[0].expected).not.toBeNull();
@@ -255,6 +346,18 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
         "ws = wb['Orders']",
       );
       expect(await page.locator('.step-card[data-stage=execute] .execution').count()).toBe(3);
+      expect(pageErrors).toEqual([]);
+      await close();
+    });
+
+    it('a run made with --out elsewhere opens from the runs list like any other', async () => {
+      const { page, pageErrors, close } = await openPage(browser, server.url, { signInUrl: server.loginUrl });
+      await page.goto(`${server.url}/#/runs`);
+      await page.locator('tr[data-run-id=web-out] a.run-link').click();
+      await page.locator('.run-page .score-cards .hard dd').waitFor();
+      expect(await page.locator('table.task-table tbody tr').count()).toBe(3);
+      await page.locator('tr[data-task-id="2001-1"] a').click();
+      await page.locator('article.test-case[data-case="1"] .sheet-got').waitFor();
       expect(pageErrors).toEqual([]);
       await close();
     });

@@ -3,15 +3,18 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runsRoutes } from '../../server/routes/runs';
+import { runPagesRoutes } from '../../server/routes/runPages';
+import { startServer } from '../../server/start';
+import { configSchema } from '../../config/schema';
 import { AuditLog } from '../../server/auth/auditLog';
 import { SA } from '../../lib/temporal/searchAttributes';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
 import { buildRunFolder, standardRun } from '../report/fixtures';
 
 interface RunsReply {
-  runs: Array<Record<string, any>>;
+  runs: Array<Record<string, unknown> & { id: string }>;
   temporalError?: string;
 }
 
@@ -73,7 +76,7 @@ describe('runs route', () => {
       progress: { done: 4, total: 5, failed: 1 },
       reportUrl: '/api/runs/run-done/report/report.html',
     });
-    const report = await app.request(body.runs[0].reportUrl);
+    const report = await app.request(String(body.runs[0].reportUrl));
     expect(report.status).toBe(200);
     expect(await report.text()).toContain('report of run-done');
     expect((await app.request('/api/runs/run-done/report/..%2Fsecret.html')).status).toBe(404);
@@ -85,11 +88,8 @@ describe('runs route', () => {
     const app = runsRoutes({
       runsDir,
       audit: new AuditLog(path.join(runsDir, 'audit.jsonl')),
-      temporal: {
-        address: temporal.address,
-        namespace: TEST_NAMESPACE,
-        uiUrl: 'http://ui.test/namespaces/ns/workflows',
-      },
+      client,
+      uiUrl: 'http://ui.test/namespaces/ns/workflows',
     });
     let body: RunsReply = { runs: [] };
     for (let i = 0; i < 40 && !body.runs.some((r) => r.id === 'run-live'); i++) {
@@ -110,13 +110,53 @@ describe('runs route', () => {
   });
 
   it('Temporal unreachable: runs come from their folders and the reply says why', async () => {
-    const app = runsRoutes({
-      runsDir,
-      audit: new AuditLog(path.join(runsDir, 'audit.jsonl')),
-      temporal: { address: '127.0.0.1:1', namespace: 'x' },
-    });
+    const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }), namespace: 'x' });
+    const app = runsRoutes({ runsDir, audit: new AuditLog(path.join(runsDir, 'audit.jsonl')), client: unreachable });
     const body = (await (await app.request('/api/runs')).json()) as RunsReply;
     expect(body.runs.map((r) => r.id)).toEqual(['run-done']);
-    expect(body.temporalError).toMatch(/unreachable/);
-  });
+    expect(body.temporalError).toMatch(/Temporal did not answer/);
+  }, 30_000);
+
+  it('run pages of a run not in the runs folder: unknown → 404, Temporal unreachable → 503, a hostile id → 404 unasked', async () => {
+    const pages = runPagesRoutes({ runsDir, client });
+    expect(await (await pages.request('/api/runs/run-nowhere')).json()).toEqual({ error: 'no run run-nowhere' });
+    // run-live's workflow records no folder: it is listed, but there is nothing to open.
+    expect((await pages.request('/api/runs/run-live')).status).toBe(404);
+    const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }), namespace: 'x' });
+    const dial = vi.spyOn(unreachable.workflow, 'getHandle');
+    const cut = runPagesRoutes({ runsDir, client: unreachable });
+    const res = await cut.request('/api/runs/run-nowhere');
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { error: string }).error).toMatch(/^run run-nowhere: Temporal did not answer/);
+    dial.mockClear();
+    for (const id of ['a'.repeat(3000), encodeURIComponent('x\u0000y'), encodeURIComponent('\u202e')])
+      expect((await cut.request(`/api/runs/${id}`)).status, id).toBe(404);
+    expect(dial).not.toHaveBeenCalled();
+  }, 30_000);
+
+  it("the server's routes use the client the server was handed (TLS and all): none dials a connection of its own", async () => {
+    const dial = vi.spyOn(Connection, 'connect');
+    // The address the server is told about leads nowhere: only the handed client reaches Temporal.
+    const server = await startServer({
+      config: configSchema.parse({ server: { stateDir: await mkdtemp(path.join(os.tmpdir(), 'sb-srv-')) } }),
+      client,
+      temporal: { address: '127.0.0.1:1', namespace: TEST_NAMESPACE },
+      port: 0,
+      runsDir,
+    });
+    try {
+      let body: RunsReply = { runs: [] };
+      for (let i = 0; i < 40 && !body.runs.some((r) => r.id === 'run-live'); i++) {
+        const res = await fetch(`${server.url}/api/runs`, { headers: { authorization: `Bearer ${server.token}` } });
+        body = (await res.json()) as RunsReply;
+        if (!body.runs.some((r) => r.id === 'run-live')) await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(body.temporalError).toBeUndefined();
+      expect(body.runs.find((r) => r.id === 'run-live')).toMatchObject({ status: 'running' });
+      expect(dial).not.toHaveBeenCalled();
+    } finally {
+      dial.mockRestore();
+      await server.close();
+    }
+  }, 60_000);
 });

@@ -71,7 +71,7 @@ function TestCase({ runId, view, c }) {
         : null
     }
     ${c.output ? html`<p><a class="download" href=${download} download>Download the output workbook</a></p>` : null}
-    ${view.benchmark === 'spreadsheetbench' && view.status !== 'pending' ? html`<${Grid} runId=${runId} view=${view} index=${c.index} />` : null}
+    ${view.grids && view.status !== 'pending' ? html`<${Grid} runId=${runId} view=${view} index=${c.index} />` : null}
   </article>`;
 }
 

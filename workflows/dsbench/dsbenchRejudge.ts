@@ -1,20 +1,9 @@
 import { runBookkeeping } from '../run/activities';
 import { bookkeeping, llm } from './activities';
 import { callKeyOf } from '../../lib/llm/callKey';
+import type { RejudgeInput } from '../../contracts/run';
 
 const { listTaskIds, finalizeRun } = runBookkeeping;
-
-export interface RejudgeInput {
-  runId: string;
-  runDir: string;
-  /** File (in the run folder) listing the question ids to judge again. */
-  taskIdsFile: string;
-  count: number;
-  /** Distinguishes this rejudge's calls from earlier judgments (call keys, response cache). */
-  tag: string;
-  judgeModel?: string;
-  concurrency: number;
-}
 
 /**
  * Judges recorded answers again (e.g. unparseable judge replies, or another judge model) without asking the answering

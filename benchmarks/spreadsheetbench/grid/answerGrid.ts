@@ -9,42 +9,11 @@ import { compareCellValue, type CellValue } from '../scoring/cellValue';
 import { diffValue } from '../scoring/cellDiff';
 import { openWorkbookValues, type SheetValues, type WorkbookValues } from '../scoring/ooxmlReader';
 import type { ScoringMode } from '../scoring/types';
-import type { DiffValue } from '../../report/taskView';
+import type { AnswerGrid, GridCell, GridPiece } from '../../report/taskView';
 import { formatCell } from './numberFormat';
 
 export const MAX_GRID_ROWS = 200;
 export const MAX_GRID_COLUMNS = 30;
-
-export interface GridCell {
-  /** As Excel shows it. */
-  text: string;
-  type: DiffValue['type'];
-  /** Only on output cells the official compare rejects: why. */
-  mismatch?: string;
-}
-
-export type GridRows = GridCell[][];
-
-export interface GridPiece {
-  sheet: string;
-  /** The answer-position piece as written, and the part of it shown (A1 range). */
-  piece: string;
-  shown: string;
-  columns: string[];
-  rows: number[];
-  input: GridRows | null;
-  expected: GridRows | null;
-  got: GridRows | null;
-  mismatches: number;
-  /** Set when the range is larger than what is shown. */
-  cut?: string;
-}
-
-export interface AnswerGrid {
-  pieces: GridPiece[];
-  /** What could not be shown, each naming the workbook and the cause. */
-  problems: string[];
-}
 
 export interface AnswerGridInput {
   answerPath: string;

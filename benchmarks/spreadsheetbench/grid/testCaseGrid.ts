@@ -3,20 +3,12 @@ import { readJson } from '../../../lib/runStore/files';
 import { readManifest } from '../../../lib/runStore/manifest';
 import { RunLayout } from '../../../lib/runStore/runLayout';
 import { attemptKey, taskKey } from '../../../lib/runStore/taskRecord';
-import { TaskViewError } from '../../report/taskView';
+import { TaskViewError, type TestCaseGrid } from '../../report/taskView';
 import { testCaseFiles, type SheetTask } from '../dataset';
 import { OfficialFiles } from '../layout';
 import { resolveTask } from '../report/taskView';
 import { answerPathFor } from '../scoring/scoreTask';
-import { answerGrid, type AnswerGrid } from './answerGrid';
-
-export interface TestCaseGrid extends AnswerGrid {
-  runId: string;
-  taskId: string;
-  attempt: string;
-  testCase: number;
-  answerPosition: string;
-}
+import { answerGrid } from './answerGrid';
 
 export async function testCaseGrid(
   runDir: string,

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { readJson } from '../../../lib/runStore/files';
 import type { StageRecord } from '../../../contracts/taskResult';
 import { exchangesOf, type ExchangeView, type ExecutionView, type TrajectoryStep } from '../../report/taskView';
-import { extractPythonCode } from '../agents/codeExtraction';
+import { extractPythonCode } from '../../codeAgent/codeExtraction';
 
 type Conversations = Map<string, { role: string; content: unknown; reasoning?: unknown }[]>;
 

@@ -1,4 +1,4 @@
-import { extractPythonCode } from '../../../benchmarks/spreadsheetbench/agents/codeExtraction';
+import { extractPythonCode } from '../../../benchmarks/codeAgent/codeExtraction';
 import type { OfficialPromptKind } from '../../../benchmarks/spreadsheetbench/agents/prompts/spreadsheetbench';
 import type { Agent } from './agent';
 

@@ -1,4 +1,4 @@
-import { extractPythonCode } from '../../../benchmarks/spreadsheetbench/agents/codeExtraction';
+import { extractPythonCode } from '../../../benchmarks/codeAgent/codeExtraction';
 import type { Agent } from './agent';
 
 /** The official single-round setting: one prompt with a 5-row preview, code from the first python block. */

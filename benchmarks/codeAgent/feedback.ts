@@ -1,4 +1,4 @@
-import type { ExecutionResult } from '../../../lib/sandbox/types';
+import type { ExecutionResult } from '../../lib/sandbox/types';
 
 export const NO_OUTPUT = '[Code executed successfully with no output]';
 const MAX_FEEDBACK_CHARS = 8_000;
