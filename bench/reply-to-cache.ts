@@ -10,12 +10,11 @@
  *   node --import tsx bench/reply-to-cache.ts [--tasks 40] [--concurrency 8] [--latency 300] [--recalc libreoffice|none]
  *     [--agent single] [--profile true]
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { RunProgress } from '../contracts/run';
 import { startBenchmarkRun, startE2EWith, startInProcessWorkers } from '../test/helpers/e2e';
+import { replyToCacheMs } from '../test/helpers/replyToCache';
 import { percentile, round } from './harness-histories';
 import { startModelProcess } from './modelProcess';
 import { startProfile, type CpuProfileSummary } from './cpuProfile';
@@ -89,22 +88,6 @@ async function main(): Promise<void> {
     await running;
     await env.close();
   }
-}
-
-/** For each cached reply: its cache file's mtime less the time its reply left the server (ms). */
-function replyToCacheMs(runDir: string, log: { seq: number; time: string; durationMs: number }[]): number[] {
-  const sentAt = new Map(log.map((e) => [`req_scripted_${e.seq}`, Date.parse(e.time) + e.durationMs]));
-  const cacheDir = path.join(runDir, 'llm-cache');
-  const out: number[] = [];
-  for (const shard of readdirSync(cacheDir)) {
-    for (const name of readdirSync(path.join(cacheDir, shard)).filter((n) => n.endsWith('.json'))) {
-      const file = path.join(cacheDir, shard, name);
-      const entry = JSON.parse(readFileSync(file, 'utf8')) as { response: { requestId?: string } };
-      const sent = entry.response.requestId ? sentAt.get(entry.response.requestId) : undefined;
-      if (sent !== undefined) out.push(statSync(file).mtimeMs - sent);
-    }
-  }
-  return out;
 }
 
 function summaryLines(summary: CpuProfileSummary): string[] {
