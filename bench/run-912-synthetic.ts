@@ -9,7 +9,7 @@
  * Prints wall time vs the latency-bound limit (tasks × latency / concurrency), tasks/s, events per workflow history
  * (every continue-as-new run of the run workflow + a sample of task workflows), worker RSS, and where the time went.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,7 +20,7 @@ import { devServerConfigSchema, type DevServerConfig } from '../config/schema';
 import type { RequestLogEntry } from '../lib/scriptedLlm';
 import { freePort } from '../test/helpers/temporalServer';
 import { workflowBundle } from '../workers/workflowBundle';
-import { DEV20, startBenchmarkRun, startE2EWith, startInProcessWorkers, type E2EEnv } from '../test/helpers/e2e';
+import { startBenchmarkRun, startE2EWith, startInProcessWorkers, type E2EEnv } from '../test/helpers/e2e';
 import {
   executionsOf,
   mapValues,
@@ -33,6 +33,7 @@ import {
   type WorkflowTiming,
 } from './harness-histories';
 import { startModelProcess, type ModelProcess } from './modelProcess';
+import { buildSyntheticDataset } from './syntheticDataset';
 import { harnessCpu, loadAverage, ProcessCpuMeter, type CpuByKind } from './processCpu';
 import { serverCounters } from './serverMetrics';
 
@@ -61,35 +62,6 @@ const TASKS = Number(args.tasks);
 const CONCURRENCY = Number(args.concurrency);
 const LATENCY_MS = Number(args.latency);
 const RECALC = args.recalc === 'libreoffice' ? 'libreoffice' : 'none';
-
-interface Record_ {
-  id: number | string;
-  spreadsheet_path: string;
-  [k: string]: unknown;
-}
-
-/** dataset.json with the dev20 records repeated under ids `<id>-r<k>` (first `count`); workbooks are symlinks to the originals. */
-function buildSyntheticDataset(repeat: number, count: number): { dir: string; count: number } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-912-'));
-  const records = JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8')) as Record_[];
-  const out: Record_[] = [];
-  for (let k = 1; k <= repeat; k++) {
-    for (const rec of records) {
-      if (out.length === count) break;
-      const newId = `${rec.id}-r${k}`;
-      const folder = path.join(dir, 'spreadsheet', newId);
-      mkdirSync(folder, { recursive: true });
-      const source = path.join(DEV20, rec.spreadsheet_path);
-      for (const file of readdirSync(source)) {
-        const renamed = file.replace(`_${rec.id}_`, `_${newId}_`);
-        symlinkSync(path.join(source, file), path.join(folder, renamed));
-      }
-      out.push({ ...rec, id: newId, spreadsheet_path: `spreadsheet/${newId}` });
-    }
-  }
-  writeFileSync(path.join(dir, 'dataset.json'), JSON.stringify(out));
-  return { dir, count: out.length };
-}
 
 /** Mean and peak number of LLM requests the scripted server was serving at once (from its log). */
 function llmConcurrency(

@@ -1,48 +1,22 @@
-import { scoreTask as scoreOneTask, type TaskCellDiffs } from '../../benchmarks/spreadsheetbench/scoring';
-import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
-import { cellDiffsPath } from '../../benchmarks/spreadsheetbench/layout';
-import { writeJsonAtomic } from '../../lib/runStore/files';
+import { ThreadPool } from '../../lib/threads/threadPool';
+import type { ScoreTaskInput, ScoreTaskResult } from './scoreWork';
 
-export interface ScoreTaskInput {
-  runDir: string;
-  taskId: string;
-}
+export type { ScoreTaskInput, ScoreTaskResult } from './scoreWork';
 
-export interface ScoreTaskResult {
-  testCaseResults: number[];
-  soft: number;
-  hard: number;
-  reasons: (string | null)[];
-}
+const SCORE_WORK = new URL('./scoreWork.ts', import.meta.url);
+
+/** The worker's scoring threads, shared by its scoring activities. */
+let threads: ThreadPool | undefined;
 
 export const scoreActivities = {
   /**
    * Scores the task's outputs with the official rules (or strict mode, per run). The cell diffs and the floor go to
    * the task's folder (`tasks/<id>/cell-diffs.json`), never into the workflow's history: only the verdicts are returned.
+   * Runs in a worker thread: a busy event loop delays every reply this worker is waiting for, model replies included
+   * (issue 33 §8: parsing and comparing workbooks held the loop for up to hundreds of ms).
    */
   async scoreTask(input: ScoreTaskInput): Promise<ScoreTaskResult> {
-    const ctx = await sheetRun(input.runDir);
-    const task = ctx.task(input.taskId);
-    const { official, verdicts, cells } = await scoreOneTask({
-      task,
-      datasetDir: ctx.manifest.datasetDir,
-      outputPathFor: (n: number) => ctx.official.outputPath(input.taskId, n),
-      mode: ctx.manifest.scoringMode,
-      withFloor: true,
-    });
-    const diffs: TaskCellDiffs = {
-      taskId: input.taskId,
-      id: task.id,
-      mode: ctx.manifest.scoringMode,
-      answerPosition: task.answer_position,
-      testCases: cells,
-    };
-    await writeJsonAtomic(cellDiffsPath(ctx.layout.root, input.taskId), diffs);
-    return {
-      testCaseResults: official.test_case_results,
-      soft: official.soft_restriction,
-      hard: official.hard_restriction,
-      reasons: verdicts.map((v) => (v.pass ? null : (v.reason ?? 'failed'))),
-    };
+    threads ??= new ThreadPool();
+    return threads.run<ScoreTaskResult>(SCORE_WORK, 'scoreAndRecord', input);
   },
 };

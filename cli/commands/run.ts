@@ -17,6 +17,7 @@ import { unpricedModelsOf } from '../../client/runPrices';
 import { locateRun } from '../runRef';
 import { preflightModel, PreflightError } from '../../lib/llm/preflight';
 import { followInterrupts } from '../interrupts';
+import { pollProgress } from '../progressPoller';
 import { focusWorkerLog } from '../../workers/runtime';
 import { experimentDifferences } from '../../client/experiment';
 import { CliError, EXIT } from '../exitCodes';
@@ -202,27 +203,32 @@ export async function followRun(
   const unpriced = await unpricedModelsOf(runDir);
   const line = (p: RunProgress) => formatProgress(p, Date.now(), 24, { unpriced });
   let lastPrinted = 0;
-  const printProgress = async () => {
-    const p = await queryProgress(handle).catch(() => undefined);
-    if (!p) return;
-    if (tty) process.stderr.write(`\r${line(p)}\x1b[K`);
-    else if (Date.now() - lastPrinted > 10_000) {
-      lastPrinted = Date.now();
-      log(line(p));
-    }
-  };
-  const timer = setInterval(() => void printProgress(), 1000);
+  const poller = pollProgress(
+    (signal) => client.connection.withAbortSignal(signal, () => queryProgress(handle)),
+    (p) => {
+      if (tty) process.stderr.write(`\r${line(p)}\x1b[K`);
+      else if (Date.now() - lastPrinted > 10_000) {
+        lastPrinted = Date.now();
+        log(line(p));
+      }
+    },
+  );
+  // The result's long poll is abandoned on Ctrl-C: aborted, and awaited, before the connection closes.
+  const abandon = new AbortController();
+  const result = client.connection.withAbortSignal(abandon.signal, () => handle.result() as Promise<RunProgress>);
   try {
-    const final = (await Promise.race([handle.result(), interrupted.signalled])) as RunProgress;
+    const final = await Promise.race([result, interrupted.signalled]);
     if (tty) process.stderr.write('\n');
     log(line(final));
   } finally {
-    clearInterval(timer);
+    abandon.abort();
+    await Promise.allSettled([result, poller.stop()]);
     if (tty) process.stderr.write('\n');
     if (workers) {
       await workers.shutdown();
       await workersDone;
     }
+    // Every user of the connection has finished: nothing is left to retry on it once closed.
     await client.connection.close();
     interrupted.dispose();
   }

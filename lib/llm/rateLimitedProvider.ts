@@ -25,7 +25,15 @@ export class RateLimitedProvider implements LlmProvider {
       actual = response.usage.inputTokens + response.usage.outputTokens;
       return response;
     } finally {
-      await permit.release(actual);
+      // Not awaited: the reply goes on to its cache entry first (a release waits for a file lock, or for a Temporal
+      // signal with the shared limit). A release that fails holds the slot only until its lease expires.
+      permit
+        .release(actual)
+        .catch((err: unknown) =>
+          process.stderr.write(
+            `rate limit: releasing a permit failed (its slot is held until the lease expires): ${err instanceof Error ? err.message : String(err)}\n`,
+          ),
+        );
     }
   }
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { canonicalJson } from './canonicalJson';
@@ -77,14 +78,19 @@ export class ResponseCache {
     return { ...parsed.data.response, cached: true };
   }
 
-  /** Write to a unique temp file and rename: readers see either nothing or the whole entry. */
-  async put(key: string, response: ChatResponse): Promise<void> {
+  /**
+   * Write to a unique temp file and rename: readers see either nothing or the whole entry. Synchronous on purpose:
+   * a reply that has arrived is on disk before this call returns, in the same turn of the event loop, however busy
+   * the loop or libuv's thread pool is (a kill -9 after it cannot make the reply be paid for again). A few hundred
+   * microseconds for an entry of a few kB.
+   */
+  put(key: string, response: ChatResponse): void {
     const file = this.pathOf(key);
-    await mkdir(path.dirname(file), { recursive: true });
+    mkdirSync(path.dirname(file), { recursive: true });
     const { cached: _cached, ...stored } = response;
     const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    await writeFile(tmp, JSON.stringify({ format: CACHE_FORMAT, key, response: stored }));
-    await rename(tmp, file);
+    writeFileSync(tmp, JSON.stringify({ format: CACHE_FORMAT, key, response: stored }));
+    renameSync(tmp, file);
   }
 }
 
@@ -104,7 +110,7 @@ export async function cachedComplete(
   const hit = (await cache.get(key)) ?? (await legacyHit(cache, request, opts));
   if (hit) return hit;
   const response = await provider.complete(request, { signal: opts.signal, callKey: opts.callKey });
-  await cache.put(key, response);
+  cache.put(key, response); // the very next thing after the reply: see put()
   return { ...response, cached: false };
 }
 

@@ -10,7 +10,8 @@ import { bwrapArgs, BWRAP } from './bwrap';
 import type { KernelStreams, ProcessExit } from './kernelProcess';
 import type { ProcessRlimit } from './limits';
 import { assertRuntimeReachable } from './processLauncher';
-import { assertReachableBy, type HostUser } from './reachable';
+import { PassThrough } from './passThrough';
+import type { HostUser } from './reachable';
 import { INSIDE, pythonInside, type Bind, type SandboxRuntime } from './runtime';
 
 const JOBS_INSIDE = '/tmp/.jobs';
@@ -85,12 +86,12 @@ export class ForkServer {
     );
     this.holdProcessOpen();
     // Assigned once the fifos are open (below); closed when the process has exited and its output has drained.
-    let streams: ReturnType<typeof openFifos> | undefined; // eslint-disable-line prefer-const
+    const fifos: { streams?: ReturnType<typeof openFifos> } = {};
     void exited.then(() => {
       this.running.delete(id);
       this.holdProcessOpen();
       setTimeout(() => {
-        streams?.close();
+        fifos.streams?.close();
         // Best-effort: the fifo folder is ours and empty of anything worth keeping; a failure leaves a stale folder.
         void rm(fifoDir, { recursive: true, force: true }).catch(() => undefined);
       }, FIFO_DRAIN_MS);
@@ -110,7 +111,7 @@ export class ForkServer {
       throw err;
     });
     // The zygote made the FIFOs before it forked; the kernel opens its ends only after "go", so ours come first.
-    streams = openFifos(fifoDir);
+    const streams = (fifos.streams = openFifos(fifoDir));
     if (nsPid) {
       try {
         if (req.adopt) await req.adopt(await this.hostPidOf(nsPid));
@@ -148,11 +149,7 @@ export class ForkServer {
   }
 
   private async start(): Promise<ChildProcessWithoutNullStreams> {
-    if (this.owner) {
-      // bwrap binds them as the sandbox uid
-      await assertRuntimeReachable(this.runtime, this.owner, { zygote: true });
-      await assertReachableBy(this.jobsRoot, this.owner, 'the sandbox work root');
-    }
+    if (this.owner) await assertRuntimeReachable(this.runtime, this.owner, { zygote: true });
     const fifoRoot = await this.ensureFifoRoot();
     const python = pythonInside(this.runtime.python);
     const env = {
@@ -165,24 +162,32 @@ export class ForkServer {
       MPLBACKEND: 'Agg',
       MPLCONFIGDIR: '/tmp',
     };
-    const scripts: Bind[] = [
+    const readOnly: Bind[] = [
+      ...python.binds,
       [this.runtime.kernel, INSIDE.kernel],
       [this.runtime.zygote, INSIDE.zygote],
     ];
+    // bwrap binds them as the sandbox uid: those behind a folder it may not enter are passed through
+    const passThrough = await PassThrough.prepare(
+      [...readOnly.map(([host]) => host), this.jobsRoot, fifoRoot],
+      this.owner,
+    );
     const args = bwrapArgs({
-      workDir: this.jobsRoot,
+      workDir: passThrough.path(this.jobsRoot),
       workDirInside: JOBS_INSIDE,
-      readOnly: [...python.binds, ...scripts],
-      binds: [[fifoRoot, FIFOS_INSIDE]],
+      readOnly: readOnly.map(([host, inside]): Bind => [passThrough.path(host), inside]),
+      binds: [[passThrough.path(fifoRoot), FIFOS_INSIDE]],
       dirs: ['/job'],
       tmpMiB: this.tmpMiB,
       env,
       keepCaps: ['CAP_SYS_ADMIN', 'CAP_SETPCAP'],
     });
-    const proc = spawn(BWRAP, [...args, python.python, INSIDE.zygote], {
+    const command = passThrough.wrap([BWRAP, ...args, python.python, INSIDE.zygote]);
+    const proc = spawn(command[0], command.slice(1), {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: {},
-      ...(this.owner ?? {}),
+      // Passed through, the command starts as root (to mount) and drops to the sandbox's uid itself.
+      ...(passThrough.active ? { cwd: '/' } : (this.owner ?? {})),
     });
     this.proc = proc;
     proc.stdin.on('error', () => undefined);

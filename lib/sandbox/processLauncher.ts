@@ -8,6 +8,7 @@ import type { KernelStreams, ProcessExit } from './kernelProcess';
 import { sandboxEnv, type Launcher } from './launcher';
 import { chownTree } from './hostFiles';
 import { processRlimits } from './limits';
+import { PassThrough } from './passThrough';
 import { assertReachableBy, type HostUser } from './reachable';
 import { INSIDE, nodeInside, pythonInside, runtimeHostPaths, type Bind, type SandboxRuntime } from './runtime';
 import type { SandboxLimits } from './types';
@@ -41,6 +42,7 @@ export class ProcessLauncher implements Launcher {
   private constructor(
     private readonly opts: ProcessLauncherOptions,
     private readonly cgroup: SandboxCgroup | null,
+    private readonly passThrough: PassThrough,
   ) {
     this.backend = opts.backend;
     this.workDirInside = opts.backend === 'bwrap' ? '/job' : opts.workDir;
@@ -50,11 +52,14 @@ export class ProcessLauncher implements Launcher {
     const owner = opts.backend === 'bwrap' ? sandboxHostUser() : undefined;
     if (owner) {
       await assertRuntimeReachable(opts.runtime, owner, { zygote: false });
-      await assertReachableBy(opts.workDir, owner, 'the sandbox work dir');
       await chownTree(opts.workDir, owner);
     }
+    const passThrough = await PassThrough.prepare(
+      [...bindSources(opts.runtime).map(([host]) => host), opts.workDir],
+      owner,
+    );
     const cgroup = await createSandboxCgroup(opts.limits, owner);
-    return new ProcessLauncher(opts, cgroup);
+    return new ProcessLauncher(opts, cgroup, passThrough);
   }
 
   startKernel(): Promise<KernelStreams> {
@@ -97,12 +102,19 @@ export class ProcessLauncher implements Launcher {
     const python = this.bwrapped ? pythonInside(this.opts.runtime.python).python : this.opts.runtime.python;
     const env = sandboxEnv({ home: this.bwrapped ? '/tmp' : this.opts.workDir, pathDirs: [dirname(python)] });
     const inner = this.bwrapped ? [BWRAP, ...this.bwrapArgs(env), ...argv] : argv;
-    const command = [...this.cgroupPrefix(), '/usr/bin/prlimit', ...this.rlimitArgs(opts.addressSpace), ...inner];
+    const command = this.passThrough.wrap([
+      ...this.cgroupPrefix(),
+      '/usr/bin/prlimit',
+      ...this.rlimitArgs(opts.addressSpace),
+      ...inner,
+    ]);
+    // Passed through, the command starts as root (to mount) and drops to the sandbox's uid itself.
+    const passed = this.passThrough.active;
     const child = spawn(command[0], command.slice(1), {
       stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-      cwd: this.opts.workDir,
+      cwd: passed ? '/' : this.opts.workDir,
       env: this.opts.backend === 'bwrap' ? {} : env,
-      ...(this.owner && this.opts.backend === 'bwrap' ? this.owner : {}),
+      ...(this.owner && this.opts.backend === 'bwrap' && !passed ? this.owner : {}),
     });
     this.children.add(child);
     const exited = exitOf(child).then(async (exit) => {
@@ -125,10 +137,12 @@ export class ProcessLauncher implements Launcher {
   }
 
   private bwrapArgs(env: Record<string, string>): string[] {
-    const kernel: Bind = [this.opts.runtime.kernel, INSIDE.kernel];
-    const readOnly = [...pythonInside(this.opts.runtime.python).binds, kernel, ...nodeInside().binds];
+    const readOnly = bindSources(this.opts.runtime).map(([host, inside]): Bind => [
+      this.passThrough.path(host),
+      inside,
+    ]);
     return bwrapArgs({
-      workDir: this.opts.workDir,
+      workDir: this.passThrough.path(this.opts.workDir),
       workDirInside: this.workDirInside,
       readOnly,
       tmpMiB: this.opts.limits.tmpMiB,
@@ -161,12 +175,20 @@ function exitOf(child: ChildProcess): Promise<ProcessExit> {
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
-/** bwrap opens its bind sources as the sandbox's uid: the environment and the kernel scripts must be reachable by it. */
+/** The read-only binds of a kernel or node sandbox: the Python environment, the kernel script, node (host → inside). */
+function bindSources(runtime: SandboxRuntime): Bind[] {
+  return [...pythonInside(runtime.python).binds, [runtime.kernel, INSIDE.kernel], ...nodeInside().binds];
+}
+
+/**
+ * The environment and the kernel scripts must be readable by the sandbox's uid (their own mode bits: a folder above
+ * one that it may not enter is passed through, see passThrough.ts).
+ */
 export async function assertRuntimeReachable(
   runtime: SandboxRuntime,
   owner: HostUser,
   opts: { zygote: boolean },
 ): Promise<void> {
   for (const { path, what } of runtimeHostPaths(runtime, opts))
-    await assertReachableBy(path, owner, what, { read: true });
+    await assertReachableBy(path, owner, what, { read: true, ancestors: false });
 }

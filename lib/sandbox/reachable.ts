@@ -15,16 +15,22 @@ export interface Blocked {
 }
 
 /**
- * Can `owner` (the uid bwrap runs as, without supplementary groups) enter every folder above `path` and, when asked,
- * read `path` itself? bwrap opens its bind sources as that uid: a folder it may not enter fails with "Can't find source
- * path … Permission denied" (a checkout in a `mktemp -d` folder, mode 700, worked on as root).
+ * Can `owner` (the uid bwrap runs as, without supplementary groups) enter every folder above `path` (unless
+ * `ancestors: false`) and, when asked, read `path` itself? bwrap opens its bind sources as that uid: a folder it may
+ * not enter fails with "Can't find source path … Permission denied" (a checkout in a `mktemp -d` folder, mode 700,
+ * worked on as root) unless the source is passed through (passThrough.ts); a source it may not read fails either way.
  */
-export async function blockedFor(path: string, owner: HostUser, opts: { read: boolean }): Promise<Blocked | undefined> {
+export async function blockedFor(
+  path: string,
+  owner: HostUser,
+  opts: { read: boolean; ancestors?: boolean },
+): Promise<Blocked | undefined> {
   if (opts.read) {
     const info = await stat(path);
     if (!allowed(info, owner, info.isDirectory() ? 0o5 : 0o4))
       return { path, mode: info.mode & 0o7777, missing: 'read' };
   }
+  if (opts.ancestors === false) return undefined;
   for (let p = dirname(path); ; p = dirname(p)) {
     const info = await stat(p);
     if (!allowed(info, owner, 0o1)) return { path: p, mode: info.mode & 0o7777, missing: 'search' };
@@ -42,7 +48,7 @@ export async function assertReachableBy(
   path: string,
   owner: HostUser,
   what: string,
-  opts: { read: boolean } = { read: false },
+  opts: { read: boolean; ancestors?: boolean } = { read: false },
 ): Promise<void> {
   const blocked = await blockedFor(path, owner, opts);
   if (!blocked) return;

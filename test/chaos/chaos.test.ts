@@ -11,6 +11,7 @@ import { killGroups, sofficeGroupsOf } from '../helpers/orphanedSoffice';
 import { spawnWorker, workerKillTimes, type WorkerProcess } from '../helpers/workerProcess';
 import { within } from '../helpers/wait';
 import { onCluster } from '../helpers/cluster';
+import { replyToCacheMs } from '../helpers/replyToCache';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 912);
 const TASKS = [
@@ -172,6 +173,8 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
       /** Of those, the ones not explained by a reply in flight at a kill (a reply the worker had and lost: a bug). */
       duplicatesApartFromKills: duplicatesAnsweredApartFromKills(log, workerKillTimes()).length,
       /** Replies generated again because a kill hit the instant between the server's write and the worker's read. */
+      /** From a reply leaving the server to its cache entry on disk (replies a kill did not cut short), ms. */
+      replyToCacheMs: summary(replyToCacheMs(run.runDir, log)),
       repliesGeneratedTwice: Object.values(
         countBy(log.filter((e) => e.status === 200).map((e) => String(e.callKey))),
       ).filter((n) => n > 1).length,
@@ -249,6 +252,21 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
 function writeFigures(figures: object): void {
   mkdirSync(path.dirname(FIGURES_FILE), { recursive: true });
   writeFileSync(FIGURES_FILE, `${JSON.stringify(figures, null, 2)}\n`);
+}
+
+function summary(values: number[]): { count: number; p50: number; p99: number; max: number } {
+  const r = (v: number) => Math.round(v * 10) / 10;
+  return {
+    count: values.length,
+    p50: r(percentile(values, 50)),
+    p99: r(percentile(values, 99)),
+    max: r(Math.max(0, ...values)),
+  };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
 }
 
 function mean(values: number[]): number {

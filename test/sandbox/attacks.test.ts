@@ -4,7 +4,7 @@
  * "Observed" comments record what happened on this machine (Debian 12, root worker, cgroup v1 hybrid).
  */
 import { createServer, type Server } from 'node:net';
-import { existsSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionResult, Sandbox, SandboxRuntime } from '../../lib/sandbox/index';
@@ -32,7 +32,8 @@ const LAUNCHERS = [
 
 /**
  * Where the sandbox's Python environment and kernel scripts live on the host: the checkout's own, and a copy placed
- * under /tmp in a folder whose name has a space and non-ASCII characters, reached through a symlink (CI checkouts).
+ * under /tmp in a folder whose name has a space and non-ASCII characters, reached through a symlink (CI checkouts),
+ * in a folder the sandbox's uid may not enter when the worker is root.
  * Inside, both look the same: /opt/sheetbench.
  */
 const PLACEMENTS: Array<{
@@ -41,9 +42,11 @@ const PLACEMENTS: Array<{
 }> = [
   { where: 'the checkout', place: () => ({ hostPaths: [repoRoot], cleanup: () => undefined }) },
   {
-    where: 'a /tmp path with a space',
+    // As root, its folder is mode 700 (mktemp -d): the sandbox reaches it only passed through (passThrough.ts).
+    where: 'a /tmp path with a space, mode 700 as root',
     place: () => {
       const placed = placeRuntimeUnderTmp();
+      if (process.getuid?.() === 0) chmodSync(placed.root, 0o700);
       return {
         runtime: placed.runtime,
         hostPaths: [placed.root, placed.runtime.python, repoRoot],

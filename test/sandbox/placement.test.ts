@@ -1,60 +1,80 @@
 /**
- * The sandbox wherever its files are: a runtime the sandbox's uid cannot reach, or one that is missing, is refused at
- * once with a message naming the path and the command that fixes it (before, bwrap failed with "Can't find source
- * path … Permission denied" on the first execution). The attack suite runs on a runtime under a /tmp path with a space.
+ * The sandbox wherever its files are: a runtime or work dir behind a folder the sandbox's uid may not enter works (as
+ * root, passed through a mount namespace: passThrough.ts); one it may not read itself, or one that is missing, is
+ * refused at once with a message naming the path and the command that fixes it. The attack suite runs on a runtime
+ * under a /tmp path with a space.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createSandboxFactory, SandboxSetupError } from '../../lib/sandbox/index';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandboxFactory, SandboxSetupError, type SandboxFactory } from '../../lib/sandbox/index';
 import { shellQuote } from '../../lib/sandbox/reachable';
 import { makeWorkRoot, placeRuntimeUnderTmp, testConfig } from './helpers';
 
 const asRoot = process.getuid?.() === 0;
 
-describe('a sandbox runtime out of reach', () => {
+/** Runs sandboxed code as the sandbox's uid and returns what it printed (uid inside, host owner of a file it wrote). */
+async function runsSandboxed(factory: SandboxFactory, workDir: string): Promise<void> {
+  const sb = await factory.create({ workDir });
+  try {
+    const r = await sb.execute(
+      'import os, pandas\nopen("/job/made.txt", "w").write("x")\nprint(os.getuid(), len(pandas.__version__) > 0)',
+    );
+    expect(r.error).toBe('');
+    expect(r.stdout).toBe('1000 True\n');
+    expect(statSync(join(workDir, 'made.txt')).uid).toBe(65534);
+  } finally {
+    await sb.dispose();
+  }
+}
+
+describe('a sandbox runtime in a folder the sandbox uid may not enter (mktemp -d, mode 700), worked on as root', () => {
   const placed = placeRuntimeUnderTmp();
   const work = makeWorkRoot();
+  beforeAll(() => chmodSync(placed.root, 0o700));
   afterAll(() => (placed.cleanup(), work.cleanup()));
 
-  it.runIf(asRoot)(
-    'a checkout folder others may not enter (mktemp -d, mode 700) is named with the chmod that fixes it',
-    async () => {
-      chmodSync(placed.root, 0o700);
-      try {
-        const factory = await createSandboxFactory(
-          { ...testConfig('bwrap'), forkServer: false },
-          { warmModules: [], runtime: placed.runtime },
-        );
-        const started = Date.now();
-        const err = await factory.create({ workDir: work.workDir }).catch((e: unknown) => e);
-        expect(err).toBeInstanceOf(SandboxSetupError);
-        const message = (err as Error).message;
-        expect(message).toContain(
-          `the sandbox's Python environment ${join(placed.root, 'via link/.tools/sandbox-py')}`,
-        );
-        expect(message).toContain(`${placed.root} has mode 700`);
-        expect(message).toContain(`Fix: chmod o+x ${shellQuote(placed.root)}`);
-        expect(Date.now() - started).toBeLessThan(2000);
-      } finally {
-        chmodSync(placed.root, 0o755);
-      }
-    },
-  );
+  it.runIf(asRoot)('runs sandboxed code: a kernel bwrap starts', async () => {
+    const factory = await createSandboxFactory(
+      { ...testConfig('bwrap'), forkServer: false },
+      { warmModules: [], runtime: placed.runtime },
+    );
+    await runsSandboxed(factory, work.workDir);
+  });
 
-  it.runIf(asRoot)('the fork server refuses the same way', async () => {
-    chmodSync(placed.root, 0o700);
+  it.runIf(asRoot)('runs sandboxed code: a kernel forked from the fork server', async () => {
+    const factory = await createSandboxFactory(
+      { ...testConfig('bwrap'), forkServer: true, workRoot: work.root },
+      { warmModules: [], runtime: placed.runtime },
+    );
+    await runsSandboxed(factory, work.workDir);
+  });
+
+  it.runIf(asRoot)('an environment the sandbox uid may not read itself is still refused, with the fix', async () => {
+    const venv = join(placed.root, "chèckout's one/.tools/sandbox-py");
+    chmodSync(venv, 0o700);
     try {
       const factory = await createSandboxFactory(
-        { ...testConfig('bwrap'), forkServer: true, workRoot: work.root },
+        { ...testConfig('bwrap'), forkServer: false },
         { warmModules: [], runtime: placed.runtime },
       );
-      await expect(factory.create({ workDir: work.workDir })).rejects.toThrow(/has mode 700.*Fix: chmod o\+x/);
+      const started = Date.now();
+      const err = await factory.create({ workDir: work.workDir }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SandboxSetupError);
+      const message = (err as Error).message;
+      expect(message).toContain(`the sandbox's Python environment ${join(placed.root, 'via link/.tools/sandbox-py')}`);
+      expect(message).toContain('has mode 700, so that uid may not read it. Fix: chmod -R a+rX');
+      expect(Date.now() - started).toBeLessThan(2000);
     } finally {
-      chmodSync(placed.root, 0o755);
+      chmodSync(venv, 0o755);
     }
   });
+});
+
+describe('a sandbox runtime out of reach', () => {
+  const placed = placeRuntimeUnderTmp();
+  afterAll(() => placed.cleanup());
 
   it('a missing environment names its path and the set-up command', async () => {
     const runtime = { ...placed.runtime, python: join(placed.root, 'moved away/bin/python') };
@@ -70,16 +90,20 @@ describe('a sandbox runtime out of reach', () => {
   });
 });
 
-describe('work dirs out of reach', () => {
-  it.runIf(asRoot)('a work dir below a folder the sandbox uid may not enter is refused with the fix', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'sb closed '));
-    try {
-      const factory = await createSandboxFactory({ ...testConfig('bwrap'), forkServer: false }, { warmModules: [] });
-      await expect(factory.create({ workDir: join(root, 'work') })).rejects.toThrow(
-        `the sandbox work dir ${join(root, 'work')} is out of the sandbox's reach`,
-      );
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+describe('work dirs in a folder the sandbox uid may not enter (mode 700), worked on as root', () => {
+  const root = mkdtempSync(join(tmpdir(), 'sb closed '));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it.runIf(asRoot)('a kernel bwrap starts uses it', async () => {
+    const factory = await createSandboxFactory({ ...testConfig('bwrap'), forkServer: false }, { warmModules: [] });
+    await runsSandboxed(factory, join(root, 'work'));
+  });
+
+  it.runIf(asRoot)('the fork server uses a work root there', async () => {
+    const factory = await createSandboxFactory(
+      { ...testConfig('bwrap'), forkServer: true, workRoot: join(root, 'jobs') },
+      { warmModules: [] },
+    );
+    await runsSandboxed(factory, join(root, 'jobs', 'task-1'));
   });
 });

@@ -1,0 +1,36 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DEV20 } from '../test/helpers/e2e';
+
+interface DatasetRecord {
+  id: number | string;
+  spreadsheet_path: string;
+  [k: string]: unknown;
+}
+
+/**
+ * dataset.json with the dev20 records repeated under ids `<id>-r<k>` (the first `count`); the workbooks are symlinks
+ * to the originals, in a temp folder.
+ */
+export function buildSyntheticDataset(repeat: number, count: number): { dir: string; count: number } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-912-'));
+  const records = JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8')) as DatasetRecord[];
+  const out: DatasetRecord[] = [];
+  for (let k = 1; k <= repeat; k++) {
+    for (const rec of records) {
+      if (out.length === count) break;
+      const newId = `${rec.id}-r${k}`;
+      const folder = path.join(dir, 'spreadsheet', newId);
+      mkdirSync(folder, { recursive: true });
+      const source = path.join(DEV20, rec.spreadsheet_path);
+      for (const file of readdirSync(source)) {
+        const renamed = file.replace(`_${rec.id}_`, `_${newId}_`);
+        symlinkSync(path.join(source, file), path.join(folder, renamed));
+      }
+      out.push({ ...rec, id: newId, spreadsheet_path: `spreadsheet/${newId}` });
+    }
+  }
+  writeFileSync(path.join(dir, 'dataset.json'), JSON.stringify(out));
+  return { dir, count: out.length };
+}
