@@ -8,6 +8,7 @@ import { INFRASTRUCTURE_FAILURES, type TaskResult } from '../../contracts/taskRe
 import { startRunWorkflow } from '../../client/startRun';
 import { formatProgress } from '../progressBar';
 import { CliError, EXIT } from '../exitCodes';
+import { unpricedModelsOf } from '../../client/runPrices';
 import { followRun, openRun } from './run';
 import { noWorkerNote, workerServing } from '../workerPresence';
 
@@ -48,9 +49,14 @@ export function registerControlCommands(program: Command): void {
     .action(async (run: string, flags: { usd?: string; tokens?: string }) => {
       if (flags.usd === undefined && flags.tokens === undefined)
         throw new CliError('give --usd and/or --tokens', EXIT.usage);
-      const { handle, client } = await openRun(run);
+      const { handle, client, runDir } = await openRun(run);
       try {
         const change = { usd: positive(flags.usd), tokens: positive(flags.tokens) };
+        const unpriced = change.usd !== undefined ? await unpricedModelsOf(runDir) : [];
+        if (unpriced.length)
+          process.stderr.write(
+            `warning: no price is known for ${unpriced.join(', ')} (set llm.prices for it in the workers' config): its calls count as $0, so a dollar budget cannot stop them\n`,
+          );
         const { serving, taskQueue } = await workerServing(client, handle);
         if (!serving) {
           // No worker to validate an update now: the server keeps a signal until one starts, which then applies it.

@@ -70,6 +70,10 @@ describe('a GPT-5 model with maxTokens and temperature against the strict script
   afterAll(async () => env?.close());
 
   it('completes every task with its verdict, and no request is refused', () => {
+    console.log(
+      `gpt-5 strict: ${final.done}/${TASKS.length} tasks done, ${final.failed} failed, ${env.llm.log.length} requests, ` +
+        `${env.llm.log.filter((e) => e.status !== 200).length} refused, ${final.usage.outputTokens} output tokens for ${final.llmCalls} calls`,
+    );
     expect(final.done).toBe(TASKS.length);
     expect(final.failed).toBe(0);
     expect(readTaskResult(run.runDir, '39604').testCaseResults).toEqual([1, 1, 1]);
@@ -98,6 +102,10 @@ describe('a reasoning deployment outside the capability table', () => {
   afterAll(async () => env?.close());
 
   it('completes every task; the two refusals are retried once each and not repeated', () => {
+    console.log(
+      `my-reasoning-deployment strict: ${final.done}/${TASKS.length} tasks done, ${final.failed} failed, ` +
+        `${env.llm.log.length} requests, ${env.llm.log.filter((e) => e.status === 400).length} refused`,
+    );
     expect(final.done).toBe(TASKS.length);
     expect(final.failed).toBe(0);
     const refused = env.llm.log.filter((e) => e.status === 400);
