@@ -3,7 +3,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Hono } from 'hono';
-import { listRuns } from '../../client/runList';
+import { listRuns, type RunListEntry } from '../../client/runList';
 import { pauseSignal, resumeSignal } from '../../contracts/run';
 import type { AuditLog } from '../auth/auditLog';
 import { clientAddress } from '../auth/signInGuard';
@@ -21,6 +21,12 @@ export interface RunsRoutesDeps {
 }
 
 const CONTROLS = ['pause', 'resume', 'cancel'] as const;
+
+/** `GET /api/runs` (the web app is type-checked against it: web/tsconfig.json). */
+export interface RunsReply {
+  runs: (RunListEntry & { reportUrl?: string; temporalUiUrl?: string })[];
+  temporalError?: string;
+}
 
 const REPORT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -52,7 +58,7 @@ export function runsRoutes(deps: RunsRoutesDeps): Hono<AuthEnv> {
         ? { temporalError: 'Temporal is unreachable: runs are listed from their folders only' }
         : {}),
       ...(temporalError ? { temporalError } : {}),
-    });
+    } satisfies RunsReply);
   });
 
   app.get('/api/runs/:id/report/*', async (c) => {

@@ -6,8 +6,9 @@
  *
  * Inside a layer, a concept's folder (workflows/dsbench/, activities/analysis/, …) uses its own files and the layer's
  * shared homes; the shared homes (workflows/run/, activities/llm/, benchmarks/report/, …) know no concept, and a
- * layer's registry (its index.ts) is the one file that names them all. The browser app (web/) imports only itself;
- * nothing but the tests and the benchmark scripts imports the tests.
+ * layer's registry (its index.ts) is the one file that names them all. The browser app (web/) imports only itself, and
+ * the server's types (type-only: its replies are checked against them); nothing of the server imports it; nothing but
+ * the tests and the benchmark scripts imports the tests.
  */
 import type { Import, ImportGraph } from './importGraph';
 import { cycles, loopThrough } from './importGraph';
@@ -89,8 +90,10 @@ function brokenRule(i: Import, layers: readonly Layer[]): string | undefined {
     return MAY_IMPORT_TESTS.some((f) => i.from.startsWith(f))
       ? undefined
       : 'nothing but the tests and bench/ imports the tests (test/)';
-  if (i.from.startsWith('web/') !== i.to.startsWith('web/'))
-    return 'the browser app (web/) and the server side import nothing of each other';
+  if (i.to.startsWith('web/') && !i.from.startsWith('web/'))
+    return 'the server side imports nothing of the browser app (web/)';
+  if (i.from.startsWith('web/') && !i.to.startsWith('web/') && !i.typeOnly)
+    return 'the browser app (web/) sees the server side only as types (JSDoc `@import`): no server code reaches the browser';
   const from = layerOf(i.from, layers);
   const to = layerOf(i.to, layers);
   if (!from || !to) return undefined; // reported by unplacedFiles

@@ -1,17 +1,25 @@
 // Loads a URL now and again every few seconds while `live(data)` says the thing is still changing (a run in progress).
 import { useEffect, useState } from 'preact/hooks';
-import { api } from './api.js';
+import { api, ApiError, errorText } from './api.js';
 
 export const REFRESH_MS = 3000;
 
-export function usePolling(path, live = () => true) {
-  const [data, setData] = useState(undefined);
-  const [error, setError] = useState(undefined);
+/**
+ * `T` is what the route answers: the server's reply type, named by the type of `live`'s parameter.
+ * @template T
+ * @param {string} path
+ * @param {(data: T) => boolean} live
+ * @returns {{ data: T | undefined; error: string | undefined }}
+ */
+export function usePolling(path, live) {
+  const [data, setData] = useState(/** @type {T | undefined} */ (undefined));
+  const [error, setError] = useState(/** @type {string | undefined} */ (undefined));
   useEffect(() => {
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
     let stopped = false;
     const load = () =>
-      api('GET', path).then(
+      /** @type {Promise<T>} the reply of `path` */ (api('GET', path)).then(
         (d) => {
           if (stopped) return;
           setData(d);
@@ -20,9 +28,9 @@ export function usePolling(path, live = () => true) {
         },
         (err) => {
           if (stopped) return;
-          setError(err.message);
+          setError(errorText(err));
           // A refused request (bad id, mismatched runs) stays refused; the server gone is retried.
-          if (err.status === 0 || err.status >= 500) timer = setTimeout(load, REFRESH_MS);
+          if (err instanceof ApiError && (err.status === 0 || err.status >= 500)) timer = setTimeout(load, REFRESH_MS);
         },
       );
     setData(undefined);
