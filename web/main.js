@@ -93,9 +93,9 @@ function Root() {
   useEffect(() => {
     const token = new URLSearchParams(location.search).get('token');
     if (token !== null) history.replaceState(null, '', location.pathname + location.hash);
-    if (token) exchange(token);
+    if (token) void exchange(token);
     else
-      /** @type {Promise<SessionReply>} */ (api('GET', '/api/session')).then(
+      void /** @type {Promise<SessionReply>} */ (api('GET', '/api/session')).then(
         (d) => setSession({ state: 'in', user: d.user, authRequired: d.authRequired }),
         (err) =>
           setSession({
@@ -110,7 +110,13 @@ function Root() {
     addEventListener(SIGNED_OUT, onSignedOut);
     return () => removeEventListener(SIGNED_OUT, onSignedOut);
   }, []);
-  const signOut = () => api('DELETE', '/api/session').finally(() => setSession({ state: 'out', reason: 'signedOut' }));
+  // Signed out on this page either way; when the server did not confirm, the page says so (its session may still be valid).
+  const signOut = () =>
+    void api('DELETE', '/api/session').then(
+      () => setSession({ state: 'out', reason: 'signedOut' }),
+      (err) =>
+        setSession({ state: 'out', reason: 'signedOut', detail: `the server did not confirm: ${errorText(err)}` }),
+    );
   if (session.state === 'checking')
     return html`<main id="main" class="sign-in"><p class="muted">Checking sign-in…</p></main>`;
   if (session.state === 'out')
@@ -148,10 +154,11 @@ function App({ user, authRequired, onSignOut }) {
     addEventListener('hashchange', onHash);
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
-    const poll = () => loadList().finally(() => (timer = setTimeout(poll, LIST_REFRESH_MS)));
+    // loadList shows its own errors: it never rejects.
+    const poll = () => void loadList().finally(() => (timer = setTimeout(poll, LIST_REFRESH_MS)));
     poll();
     const loadPatterns = () =>
-      /** @type {Promise<PatternsReply>} */ (api('GET', '/api/patterns')).then(
+      void /** @type {Promise<PatternsReply>} */ (api('GET', '/api/patterns')).then(
         (d) => setPatterns(d.patterns),
         () => setTimeout(loadPatterns, LIST_REFRESH_MS),
       );

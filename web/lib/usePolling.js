@@ -18,8 +18,9 @@ export function usePolling(path, live) {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
     let stopped = false;
+    // Handled either way (the reply or its error is shown): nothing to await.
     const load = () =>
-      /** @type {Promise<T>} the reply of `path` */ (api('GET', path)).then(
+      void /** @type {Promise<T>} the reply of `path` */ (api('GET', path)).then(
         (d) => {
           if (stopped) return;
           setData(d);

@@ -41,7 +41,7 @@ export function Chat({ id, patterns, onChanged, user }) {
     setView(undefined);
     setLoadError(undefined);
     setState(emptyTurns());
-    refresh();
+    void refresh();
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
     const [applySoon, cancelBatch] = batched((events) => setState((s) => events.reduce(applyEvent, s)));
@@ -53,7 +53,7 @@ export function Chat({ id, patterns, onChanged, user }) {
         // totals and the list change when a turn starts or ends; one refresh for a burst of replayed events
         if (ev.type === 'turn_ended' || ev.type === 'turn_started') {
           clearTimeout(timer);
-          timer = setTimeout(() => refresh().then(onChanged), 300);
+          timer = setTimeout(() => void refresh().then(onChanged), 300);
         }
       },
       setStream,

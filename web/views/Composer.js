@@ -78,7 +78,8 @@ export function Composer({ conversationId, patterns, running, dropped, onCreated
       state: target.current ? 'uploading' : 'attached',
     }));
     setAttachments((list) => [...list, ...added]);
-    if (target.current) added.forEach((a) => upload(a));
+    // upload() shows its own failure on the attachment: nothing to await.
+    if (target.current) added.forEach((a) => void upload(a));
   };
   /** The first message of the first screen: a new conversation, then the files waiting for it. */
   const prepare = async () => {

@@ -33,8 +33,9 @@ export function Debug({ id, base = conv(id), header }) {
   useEffect(() => {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
+    // Shows its reply or its error: nothing to await.
     const load = () =>
-      Promise.all([
+      void Promise.all([
         /** @type {Promise<ConversationView | SharedConversationReply>} */ (api('GET', base)),
         /** @type {Promise<DebugReply>} */ (api('GET', `${base}/debug`)),
       ]).then(

@@ -17,15 +17,17 @@ export function Runs() {
   useEffect(() => {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
+    let stopped = false;
+    // Shows its reply or its error, then comes again (until the view closes: a load in flight then schedules nothing).
     const load = () =>
-      /** @type {Promise<RunsReply>} */ (api('GET', '/api/runs'))
+      void /** @type {Promise<RunsReply>} */ (api('GET', '/api/runs'))
         .then(
-          (d) => (setData(d), setError(undefined)),
-          (err) => setError(errorText(err)),
+          (d) => stopped || (setData(d), setError(undefined)),
+          (err) => stopped || setError(errorText(err)),
         )
-        .finally(() => (timer = setTimeout(load, REFRESH_MS)));
+        .finally(() => stopped || (timer = setTimeout(load, REFRESH_MS)));
     load();
-    return () => clearTimeout(timer);
+    return () => ((stopped = true), clearTimeout(timer));
   }, []);
   return html`<section class="runs" aria-label="Benchmark runs">
     <header class="conv-head"><h2>Benchmark runs</h2><p class="muted">updated every ${REFRESH_MS / 1000} s</p></header>

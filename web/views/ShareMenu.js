@@ -93,7 +93,7 @@ export function SharePanel({ id }) {
       debug: field(form, 'debug').checked,
       ...(user.value.trim() ? { user: user.value.trim() } : { expiresInHours: Number(field(form, 'hours').value) }),
     };
-    act(() => api('POST', `${conv(id)}/shares`, body).then(() => ((user.value = ''), setError(undefined))));
+    void act(() => api('POST', `${conv(id)}/shares`, body).then(() => ((user.value = ''), setError(undefined))));
   };
   return html`<details class="menu share-menu" onToggle=${(/** @type {TargetedEvent<HTMLDetailsElement>} */ e) => e.currentTarget.open && load()}>
     <summary>Share</summary>

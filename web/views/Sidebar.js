@@ -44,7 +44,10 @@ export function Sidebar({
       await onChanged();
       // What was being typed on the first screen meanwhile goes along to the new conversation's message box.
       const draft = sessionStorage.getItem('draft:new');
-      if (draft) (sessionStorage.setItem(`draft:${info.id}`, draft), sessionStorage.removeItem('draft:new'));
+      if (draft) {
+        sessionStorage.setItem(`draft:${info.id}`, draft);
+        sessionStorage.removeItem('draft:new');
+      }
       location.hash = `#/c/${info.id}`;
     });
   const rename = (/** @type {string} */ id, /** @type {string} */ title) =>
