@@ -4,8 +4,9 @@ import { html } from 'htm/preact';
 import { useMemo, useState } from 'preact/hooks';
 import { usePolling, REFRESH_MS } from '../lib/usePolling.js';
 import { pct, runApi, taskHref, usd, withInterval } from '../lib/runFormat.js';
+import { byTypeRows } from '../lib/byTypeRows.js';
 /** @import { RunPageReply } from '../../server/routes/runPages' */
-/** @import { GroupMetrics, RunMetrics } from '../../benchmarks/report/comparison' */
+/** @import { RunMetrics } from '../../benchmarks/report/comparison' */
 /** @import { TargetedEvent } from 'preact' */
 
 /** @param {{ id: string }} props */
@@ -46,21 +47,7 @@ function Scores({ m }) {
 
 /** @param {{ m: RunMetrics }} props */
 function ByType({ m }) {
-  /** @type {(GroupMetrics & { excluded?: boolean })[]} */
-  const rows = [
-    ...m.byGroup,
-    ...(m.withoutExcluded
-      ? [
-          {
-            group: `without ${m.withoutExcluded.tasks.length} known-bad tasks`,
-            tasks: m.tasks - m.withoutExcluded.tasks.length,
-            soft: m.withoutExcluded.soft,
-            hard: m.withoutExcluded.hard,
-            excluded: true,
-          },
-        ]
-      : []),
-  ];
+  const rows = byTypeRows(m);
   return html`<h3>By type</h3><div class="table-wrap"><table class="by-type">
     <thead><tr><th scope="col">type</th><th scope="col">tasks</th><th scope="col">soft [95%]</th><th scope="col">hard [95%]</th></tr></thead>
     <tbody>${rows.map((g) => html`<tr class=${g.excluded ? 'excluded' : ''}><td>${g.group}</td><td class="num">${g.tasks}</td><td class="num">${withInterval(g.soft)}</td><td class="num">${withInterval(g.hard)}</td></tr>`)}</tbody>
