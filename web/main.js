@@ -95,14 +95,16 @@ function Root() {
     if (token !== null) history.replaceState(null, '', location.pathname + location.hash);
     if (token) void exchange(token);
     else
-      void /** @type {Promise<SessionReply>} */ (api('GET', '/api/session')).then(
-        (d) => setSession({ state: 'in', user: d.user, authRequired: d.authRequired }),
-        (err) =>
-          setSession({
-            state: 'out',
-            reason: /expired|signed out/.test(errorText(err)) ? 'expired' : 'missing',
-            detail: err instanceof ApiError && err.status === 401 ? undefined : errorText(err),
-          }),
+      void (
+        /** @type {Promise<SessionReply>} */ (api('GET', '/api/session')).then(
+          (d) => setSession({ state: 'in', user: d.user, authRequired: d.authRequired }),
+          (err) =>
+            setSession({
+              state: 'out',
+              reason: /expired|signed out/.test(errorText(err)) ? 'expired' : 'missing',
+              detail: err instanceof ApiError && err.status === 401 ? undefined : errorText(err),
+            }),
+        )
       );
     /** @param {Event} e the SIGNED_OUT event: its `detail` is the server's reason */
     const onSignedOut = (e) =>
@@ -158,9 +160,11 @@ function App({ user, authRequired, onSignOut }) {
     const poll = () => void loadList().finally(() => (timer = setTimeout(poll, LIST_REFRESH_MS)));
     poll();
     const loadPatterns = () =>
-      void /** @type {Promise<PatternsReply>} */ (api('GET', '/api/patterns')).then(
-        (d) => setPatterns(d.patterns),
-        () => setTimeout(loadPatterns, LIST_REFRESH_MS),
+      void (
+        /** @type {Promise<PatternsReply>} */ (api('GET', '/api/patterns')).then(
+          (d) => setPatterns(d.patterns),
+          () => setTimeout(loadPatterns, LIST_REFRESH_MS),
+        )
       );
     loadPatterns();
     return () => (removeEventListener('hashchange', onHash), clearTimeout(timer));

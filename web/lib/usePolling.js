@@ -20,19 +20,22 @@ export function usePolling(path, live) {
     let stopped = false;
     // Handled either way (the reply or its error is shown): nothing to await.
     const load = () =>
-      void /** @type {Promise<T>} the reply of `path` */ (api('GET', path)).then(
-        (d) => {
-          if (stopped) return;
-          setData(d);
-          setError(undefined);
-          if (live(d)) timer = setTimeout(load, REFRESH_MS);
-        },
-        (err) => {
-          if (stopped) return;
-          setError(errorText(err));
-          // A refused request (bad id, mismatched runs) stays refused; the server gone is retried.
-          if (err instanceof ApiError && (err.status === 0 || err.status >= 500)) timer = setTimeout(load, REFRESH_MS);
-        },
+      void (
+        /** @type {Promise<T>} the reply of `path` */ (api('GET', path)).then(
+          (d) => {
+            if (stopped) return;
+            setData(d);
+            setError(undefined);
+            if (live(d)) timer = setTimeout(load, REFRESH_MS);
+          },
+          (err) => {
+            if (stopped) return;
+            setError(errorText(err));
+            // A refused request (bad id, mismatched runs) stays refused; the server gone is retried.
+            if (err instanceof ApiError && (err.status === 0 || err.status >= 500))
+              timer = setTimeout(load, REFRESH_MS);
+          },
+        )
       );
     setData(undefined);
     load();

@@ -20,12 +20,14 @@ export function Runs() {
     let stopped = false;
     // Shows its reply or its error, then comes again (until the view closes: a load in flight then schedules nothing).
     const load = () =>
-      void /** @type {Promise<RunsReply>} */ (api('GET', '/api/runs'))
-        .then(
-          (d) => stopped || (setData(d), setError(undefined)),
-          (err) => stopped || setError(errorText(err)),
-        )
-        .finally(() => stopped || (timer = setTimeout(load, REFRESH_MS)));
+      void (
+        /** @type {Promise<RunsReply>} */ (api('GET', '/api/runs'))
+          .then(
+            (d) => stopped || (setData(d), setError(undefined)),
+            (err) => stopped || setError(errorText(err)),
+          )
+          .finally(() => stopped || (timer = setTimeout(load, REFRESH_MS)))
+      );
     load();
     return () => ((stopped = true), clearTimeout(timer));
   }, []);
