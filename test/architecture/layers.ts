@@ -61,8 +61,8 @@ export const LAYERS: readonly Layer[] = [
 /** Not part of the product: tests import anything; the benchmark scripts may use the tests' helpers. */
 const TESTS = 'test/';
 const MAY_IMPORT_TESTS = ['test/', 'bench/'];
-/** Files at the repository root that are configuration of tools (vitest), not source of the product. */
-const ROOT_TOOL_FILES = new Set(['vitest.config.ts']);
+/** Files at the repository root that are configuration of tools (vitest, ESLint), not source of the product. */
+const ROOT_TOOL_FILES = new Set(['vitest.config.ts', 'eslint.config.js']);
 
 export interface RuleBreak {
   import: Import;
