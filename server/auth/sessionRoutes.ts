@@ -4,9 +4,18 @@ import { z } from 'zod';
 import type { AuditLog } from './auditLog';
 import type { Authenticator } from './authenticator';
 import { clientAddress } from './signInGuard';
-import type { AuthEnv } from './user';
+import type { AuthEnv, User } from './user';
 
 const signInBody = z.object({ token: z.string().min(1).max(1000) }).strict();
+
+/** Who is signed in, as the browser sees it. */
+export type PublicUser = Pick<User, 'name' | 'role' | 'via'>;
+
+/** `POST /api/session` and `GET /api/session`. */
+export interface SessionReply {
+  user: PublicUser;
+  authRequired: boolean;
+}
 
 /**
  * `POST /api/session {token}` → the session cookie (HttpOnly, SameSite=Strict); `GET /api/session` → who is signed in;
@@ -28,10 +37,12 @@ export function sessionRoutes(deps: { auth: Authenticator; audit: AuditLog }): H
     }
     setCookie(c, deps.auth.cookieName, result.cookie!, { ...cookieOptions, maxAge: deps.auth.sessionMaxAgeS() });
     await deps.audit.write({ action: 'sign_in', user: result.user.name, client });
-    return c.json({ user: publicUser(result.user), authRequired: deps.auth.enabled });
+    return c.json({ user: publicUser(result.user), authRequired: deps.auth.enabled } satisfies SessionReply);
   });
 
-  app.get('/session', (c) => c.json({ user: publicUser(c.get('user')), authRequired: deps.auth.enabled }));
+  app.get('/session', (c) =>
+    c.json({ user: publicUser(c.get('user')), authRequired: deps.auth.enabled } satisfies SessionReply),
+  );
 
   app.delete('/session', async (c) => {
     const user = c.get('user');
@@ -45,4 +56,4 @@ export function sessionRoutes(deps: { auth: Authenticator; audit: AuditLog }): H
   return app;
 }
 
-const publicUser = (u: { name: string; role: string; via: string }) => ({ name: u.name, role: u.role, via: u.via });
+const publicUser = (u: User): PublicUser => ({ name: u.name, role: u.role, via: u.via });

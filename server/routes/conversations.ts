@@ -4,7 +4,10 @@ import { z } from 'zod';
 import { ConversationError } from '../../analysis/conversation/errors';
 import type { ConversationService } from '../../client/conversations';
 import { PATTERN_DESCRIPTIONS } from '../../analysis/conversation/types';
-import { PATTERNS } from '../../contracts/conversation';
+import { PATTERNS, type Pattern } from '../../contracts/conversation';
+import type { DebugStep } from '../../analysis/conversation/debug';
+import type { FileInfo } from '../../analysis/conversation/types';
+import type { ConversationInfo } from '../../analysis/conversation/view';
 import type { AuditLog } from '../auth/auditLog';
 import { mayAccess, type AuthEnv } from '../auth/user';
 import { errorReply, exportQuery, parse, routeAudit, sendExport, sendWorkspaceFile, streamEvents } from './replies';
@@ -22,6 +25,20 @@ const jsonLimit = bodyLimit({
 const messageBody = z
   .object({ text: z.string(), pattern: z.enum(PATTERNS).optional(), files: z.array(z.string()).optional() })
   .strict();
+
+/** Replies of the conversation API (the web app is type-checked against them: web/tsconfig.json). */
+export interface PatternsReply {
+  patterns: { name: Pattern; description: string }[];
+}
+export interface ConversationListReply {
+  conversations: ConversationInfo[];
+}
+export interface UploadReply {
+  files: (FileInfo & { note?: string })[];
+}
+export interface DebugReply {
+  steps: DebugStep[];
+}
 
 export interface ConversationRouteDeps {
   service: ConversationService;
@@ -62,7 +79,9 @@ export function conversationRoutes(deps: ConversationRouteDeps): Hono<AuthEnv> {
   registerShareRoutes(app, { service, secret: deps.sharing.secret, hours: deps.sharing.hours, audit });
 
   app.get('/patterns', (c) =>
-    c.json({ patterns: PATTERNS.map((name) => ({ name, description: PATTERN_DESCRIPTIONS[name] })) }),
+    c.json({
+      patterns: PATTERNS.map((name) => ({ name, description: PATTERN_DESCRIPTIONS[name] })),
+    } satisfies PatternsReply),
   );
 
   app.post('/conversations', jsonLimit, async (c) => {
@@ -71,7 +90,9 @@ export function conversationRoutes(deps: ConversationRouteDeps): Hono<AuthEnv> {
     return c.json(created, 201);
   });
   app.get('/conversations', async (c) =>
-    c.json({ conversations: (await service.list()).filter((i) => mayAccess(c.get('user'), i.owner)) }),
+    c.json({
+      conversations: (await service.list()).filter((i) => mayAccess(c.get('user'), i.owner)),
+    } satisfies ConversationListReply),
   );
   app.get('/conversations/:id', async (c) => c.json(await service.get(c.req.param('id'))));
   app.patch('/conversations/:id', jsonLimit, async (c) => {
@@ -107,7 +128,7 @@ export function conversationRoutes(deps: ConversationRouteDeps): Hono<AuthEnv> {
         await Promise.all(files.map(async (f) => ({ name: f.name, data: Buffer.from(await f.arrayBuffer()) }))),
       );
       await audit(c, 'upload', c.req.param('id'), { files: stored.map((f) => `${f.filename} (${f.size} bytes)`) });
-      return c.json({ files: stored }, 201);
+      return c.json({ files: stored } satisfies UploadReply, 201);
     },
   );
 
@@ -127,7 +148,9 @@ export function conversationRoutes(deps: ConversationRouteDeps): Hono<AuthEnv> {
     await audit(c, 'cancel', c.req.param('id'), { turnId: cancelled.turnId });
     return c.json(cancelled, 202);
   });
-  app.get('/conversations/:id/debug', async (c) => c.json({ steps: await service.debug(c.req.param('id')) }));
+  app.get('/conversations/:id/debug', async (c) =>
+    c.json({ steps: await service.debug(c.req.param('id')) } satisfies DebugReply),
+  );
   app.get('/conversations/:id/export', async (c) => {
     const id = c.req.param('id');
     const file = await service.export(id, exportQuery(c));

@@ -12,7 +12,7 @@ import {
   type RunOutcomes,
 } from '../../benchmarks/report/comparison';
 import type { RunSummary } from '../../benchmarks/report/runSummary';
-import { TaskViewError } from '../../benchmarks/report/taskView';
+import { TaskViewError, type TaskView } from '../../benchmarks/report/taskView';
 import { readJsonOr } from '../../lib/runStore/files';
 import type { RunManifest } from '../../lib/runStore/manifest';
 import { RunLayout } from '../../lib/runStore/runLayout';
@@ -31,6 +31,13 @@ export interface RunPagesDeps {
   /** Temporal Web UI base (`http://host:port/namespaces/<ns>/workflows`) for links to task workflows. */
   uiUrl?: string;
 }
+
+/** Replies of the run pages' routes (the web app is type-checked against them: web/tsconfig.json). */
+export type RunPageReply = Awaited<ReturnType<typeof runPage>>;
+/** `grids`: the benchmark draws a test case's grids (the page asks for them only then). */
+export type TaskPageReply = TaskView & { grids: boolean; temporalUiUrl?: string };
+export type { TestCaseGrid as GridReply } from '../../benchmarks/report/taskView';
+export type { Comparison as CompareReply } from '../../benchmarks/report/comparison';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const MAX_COMPARED = 8;
@@ -59,21 +66,7 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
     if (cached) return c.json(cached);
     const outcomes = await outcomesOf(run);
     if ('error' in outcomes) return c.json({ error: outcomes.error }, 404);
-    return c.json(
-      pages.put(run.dir, version, {
-        runId: run.manifest.runId,
-        benchmark: run.manifest.benchmark,
-        edition: run.manifest.edition,
-        agent: run.manifest.agent,
-        model: run.manifest.llm.model,
-        scoringMode: run.manifest.scoringMode,
-        createdAt: run.manifest.createdAt,
-        metrics: runMetrics(outcomes),
-        ...(await scoringSummary(run.dir, run.manifest, outcomes)),
-        tasks: taskRows(outcomes),
-        ...(deps.uiUrl ? { temporalUiUrl: `${deps.uiUrl}/${encodeURIComponent(run.manifest.runId)}` } : {}),
-      }),
-    );
+    return c.json(pages.put(run.dir, version, await runPage(run, outcomes, deps.uiUrl)));
   });
 
   app.get('/api/runs/:id/tasks/:task', async (c) => {
@@ -88,7 +81,7 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
       );
     const epoch = epochParam(c);
     if (epoch === null) return c.json({ error: 'epoch must be a whole number ≥ 1' }, 400);
-    return viewOr404(c, async () => {
+    return viewOr404(c, async (): Promise<TaskPageReply> => {
       const view = await describe(run.dir, c.req.param('task'), { epoch });
       const workflowId = `${run.manifest.runId}/task/${view.attempt}`;
       return {
@@ -173,6 +166,23 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
   });
 
   return app;
+}
+
+/** The run page: the run's facts, metrics, scoring summary and task rows. */
+async function runPage(run: { dir: string; manifest: RunManifest }, outcomes: RunOutcomes, uiUrl: string | undefined) {
+  return {
+    runId: run.manifest.runId,
+    benchmark: run.manifest.benchmark,
+    edition: run.manifest.edition,
+    agent: run.manifest.agent,
+    model: run.manifest.llm.model,
+    scoringMode: run.manifest.scoringMode,
+    createdAt: run.manifest.createdAt,
+    metrics: runMetrics(outcomes),
+    ...(await scoringSummary(run.dir, run.manifest, outcomes)),
+    tasks: taskRows(outcomes),
+    ...(uiUrl ? { temporalUiUrl: `${uiUrl}/${encodeURIComponent(run.manifest.runId)}` } : {}),
+  };
 }
 
 /** A run's outcomes (its known-bad tasks set aside where the benchmark has any), or why they cannot be read. */

@@ -3,7 +3,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { Hono } from 'hono';
-import { listRuns } from '../../client/runList';
+import { listRuns, type RunListEntry } from '../../client/runList';
 import { pauseSignal, resumeSignal } from '../../contracts/run';
 import type { AuditLog } from '../auth/auditLog';
 import { clientAddress } from '../auth/signInGuard';
@@ -24,6 +24,12 @@ export interface RunsRoutesDeps {
 }
 
 type RunControl = 'pause' | 'resume' | 'cancel';
+
+/** `GET /api/runs` (the web app is type-checked against it: web/tsconfig.json). */
+export interface RunsReply {
+  runs: (RunListEntry & { reportUrl?: string; temporalUiUrl?: string })[];
+  temporalError?: string;
+}
 
 const REPORT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -50,7 +56,7 @@ export function runsRoutes(deps: RunsRoutesDeps): Hono<AuthEnv> {
         temporalUiUrl: uiUrl && r.workflowId ? workflowUiUrl(uiUrl, r.workflowId) : undefined,
       })),
       ...(temporalError ? { temporalError } : {}),
-    });
+    } satisfies RunsReply);
   });
 
   app.get('/api/runs/:id/report/*', async (c) => {

@@ -2,9 +2,22 @@ import { Hono, type Context } from 'hono';
 import type { ConversationService } from '../../client/conversations';
 import type { AuditLog } from '../auth/auditLog';
 import type { AuthEnv } from '../auth/user';
-import { openShare, shareView, type SharedScope } from '../sharing/access';
+import { openShare, shareView, type SharedScope, type ShareView } from '../sharing/access';
+import type { ShareGrant } from '../../analysis/conversation/shares';
+import type { ConversationView } from '../../analysis/conversation/view';
 import { errorReply, exportQuery, routeAudit, sendExport, sendWorkspaceFile, streamEvents } from './replies';
 import { ConversationError } from '../../analysis/conversation/errors';
+
+/** `GET /shared`: what others shared with me (the web app is type-checked against it: web/tsconfig.json). */
+export interface SharedListReply {
+  shared: (ShareView & { conversationId: string; title: string; owner?: string })[];
+}
+
+/** `GET /shared/:token`: the share and its conversation (without the Temporal UI link: the viewer is not its owner). */
+export interface SharedConversationReply {
+  share: Pick<ShareGrant, 'turnId' | 'debug' | 'expiresAt'> & { owner?: string; title: string; readOnly: true };
+  conversation: Omit<ConversationView, 'temporalUiUrl'>;
+}
 
 export interface SharedRouteDeps {
   service: ConversationService;
@@ -45,7 +58,7 @@ export function sharedRoutes(deps: SharedRouteDeps): Hono<AuthEnv> {
         owner: info.owner,
         ...shareView(info.id, grant, deps.secret),
       })),
-    });
+    } satisfies SharedListReply);
   });
 
   app.get('/shared/:token', async (c) => {
@@ -62,7 +75,7 @@ export function sharedRoutes(deps: SharedRouteDeps): Hono<AuthEnv> {
         readOnly: true,
       },
       conversation,
-    });
+    } satisfies SharedConversationReply);
   });
 
   app.get('/shared/:token/events', async (c) => {

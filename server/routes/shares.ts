@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ConversationError } from '../../analysis/conversation/errors';
 import type { ConversationService } from '../../client/conversations';
 import type { AuthEnv } from '../auth/user';
-import { shareView } from '../sharing/access';
+import { shareView, type ShareView } from '../sharing/access';
 import { parse, type RouteAudit } from './replies';
 
 const shareBody = z
@@ -19,6 +19,14 @@ const shareBody = z
     expiresInHours: z.number().positive().optional(),
   })
   .strict();
+
+/** `POST /conversations/:id/shares` and `GET` of the list. */
+export interface ShareReply {
+  share: ShareView;
+}
+export interface ShareListReply {
+  shares: ShareView[];
+}
 
 export interface ShareRouteDeps {
   service: ConversationService;
@@ -63,12 +71,12 @@ export function registerShareRoutes(app: Hono<AuthEnv>, deps: ShareRouteDeps): v
       debug: grant.debug,
       expiresAt: grant.expiresAt,
     });
-    return c.json({ share: shareView(id, grant, secret) }, 201);
+    return c.json({ share: shareView(id, grant, secret) } satisfies ShareReply, 201);
   });
 
   app.get('/conversations/:id/shares', async (c) => {
     const id = c.req.param('id');
-    return c.json({ shares: (await service.shares(id)).map((g) => shareView(id, g, secret)) });
+    return c.json({ shares: (await service.shares(id)).map((g) => shareView(id, g, secret)) } satisfies ShareListReply);
   });
 
   app.delete('/conversations/:id/shares/:shareId', async (c) => {

@@ -41,10 +41,11 @@ const IMPORTS: Record<string, [string, string]> = {
   'htm/preact': ['htm', 'preact/index.module.js'],
   marked: ['marked', 'lib/marked.esm.js'],
   dompurify: ['dompurify', 'dist/purify.es.mjs'],
-  'highlight.js/core': ['@highlightjs/cdn-assets', 'es/core.min.js'],
-  'highlight.js/python': ['@highlightjs/cdn-assets', 'es/languages/python.min.js'],
-  'highlight.js/javascript': ['@highlightjs/cdn-assets', 'es/languages/javascript.min.js'],
-  'highlight.js/json': ['@highlightjs/cdn-assets', 'es/languages/json.min.js'],
+  // highlight.js's own module names (its npm package types them for `tsc -p web`), served from its browser build.
+  'highlight.js/lib/core': ['@highlightjs/cdn-assets', 'es/core.min.js'],
+  'highlight.js/lib/languages/python': ['@highlightjs/cdn-assets', 'es/languages/python.min.js'],
+  'highlight.js/lib/languages/javascript': ['@highlightjs/cdn-assets', 'es/languages/javascript.min.js'],
+  'highlight.js/lib/languages/json': ['@highlightjs/cdn-assets', 'es/languages/json.min.js'],
   'vega-interpreter': ['vega-interpreter', 'build/vega-interpreter.js'],
   'vega-util': ['vega-util', 'build/index.js'],
 };

@@ -46,6 +46,9 @@ export async function openShare(
   };
 }
 
+/** A grant as its owner and its viewer see it (the share routes' replies). */
+export type ShareView = ReturnType<typeof shareView>;
+
 /** A grant as its owner and its viewer see it; live grants carry their link (`/#/s/<token>`). */
 export function shareView(conversationId: string, grant: ShareGrant, secret: string, now = Date.now()) {
   const live = !grant.revokedAt && (grant.expiresAt === undefined || grant.expiresAt > now);

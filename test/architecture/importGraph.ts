@@ -1,7 +1,7 @@
 /**
  * The repository's import graph, read with the TypeScript compiler's parser: every relative import, re-export, dynamic
- * `import()` and `import('…')` type of every .ts/.js/.mjs source file, resolved to the file it names, and whether it is
- * type-only (erased at run time). Used by the layer rule (layers.ts) and by bench/layout.ts, which prints the figures.
+ * `import()` and `import('…')` type of every .ts/.js/.mjs source file (in JSDoc too: `@import` and `import('…')` types
+ * of the browser app's JavaScript), resolved to the file it names, and whether it is type-only (erased at run time). Used by the layer rule (layers.ts) and by bench/layout.ts, which prints the figures.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -55,6 +55,7 @@ function importsOf(root: string, from: string): Import[] {
   const text = readFileSync(path.join(root, from), 'utf8');
   const source = ts.createSourceFile(from, text, ts.ScriptTarget.Latest, true);
   const found: Import[] = [];
+  const isJs = /\.m?js$/.test(from);
   const add = (literal: ts.Node | undefined, typeOnly: boolean) => {
     if (!literal || !ts.isStringLiteralLike(literal) || !literal.text.startsWith('.')) return;
     const line = source.getLineAndCharacterOfPosition(literal.getStart(source)).line + 1;
@@ -68,6 +69,10 @@ function importsOf(root: string, from: string): Import[] {
     else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword)
       add(node.arguments[0], false);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal, true);
+    else if (ts.isJSDocImportTag(node)) add(node.moduleSpecifier, true);
+    // JSDoc is not among a node's children: a JavaScript file's types (its imports of types) are visited apart. `jsDoc`
+    // (the comments attached to this node) is the parser's own field, not in the public typings.
+    if (isJs) (node as { jsDoc?: ts.JSDoc[] }).jsDoc?.forEach(visit);
     ts.forEachChild(node, visit);
   };
   visit(source);

@@ -87,6 +87,11 @@ describe('the rule check finds what breaks it', () => {
   write('contracts/a.ts', "import type { B } from './b';\nexport interface A { b?: B }\n");
   write('contracts/b.ts', "import type { A } from './a';\nexport interface B { a?: A }\n");
   write('web/main.js', "import { x } from '../lib/llm/provider';\nexport const y = x;\n");
+  write(
+    'web/view.js',
+    "/** @import { P } from '../lib/llm/types' */\n/** @type {import('../lib/llm/types').P} */\nexport const v = 1;\n",
+  );
+  write('lib/llm/types.ts', "import { y } from '../../web/main';\nexport type P = number;\nexport const z = y;\n");
   write('scratch/tool.ts', 'export const t = 1;\n');
   // Benchmarks behind their interface: a name branch, a look inside a benchmark, one benchmark using another's parts.
   write('benchmarks/spreadsheetbench/agents/feedback.ts', 'export const feedback = 1;\n');
@@ -154,8 +159,23 @@ describe('the rule check finds what breaks it', () => {
     );
   });
 
-  it('the browser app reaching into the server side', () => {
+  it('the browser app reaching into the server side, and the server side into the browser app', () => {
     expect(breaks).toContainEqual(expect.stringContaining('web/main.js:1 imports lib/llm/provider.ts'));
+    expect(breaks).toContainEqual(expect.stringContaining('sees the server side only as types'));
+    expect(breaks).toContainEqual(
+      expect.stringContaining(
+        'lib/llm/types.ts:1 imports web/main.js (\'../../web/main\'): breaks "the server side imports nothing of the browser app (web/)"',
+      ),
+    );
+  });
+
+  it("the browser app's JSDoc types of the server (`@import`, `import('…')`): seen, type-only, allowed", () => {
+    const jsdoc = graph.imports.filter((i) => i.from === 'web/view.js');
+    expect(jsdoc.map((i) => [i.line, i.to, i.typeOnly])).toEqual([
+      [1, 'lib/llm/types.ts', true],
+      [2, 'lib/llm/types.ts', true],
+    ]);
+    expect(breaks.filter((b) => b.startsWith('web/view.js'))).toEqual([]);
   });
 
   it('a cycle closed by type-only imports, with the imports that close it', () => {

@@ -6,8 +6,9 @@
  *
  * Inside a layer, a concept's folder (workflows/dsbench/, activities/analysis/, …) uses its own files and the layer's
  * shared homes; the shared homes (workflows/run/, activities/llm/, benchmarks/report/, …) know no concept, and a
- * layer's registry (its index.ts) is the one file that names them all. The browser app (web/) imports only itself;
- * nothing but the tests and the benchmark scripts imports the tests.
+ * layer's registry (its index.ts) is the one file that names them all. The browser app (web/) imports only itself, and
+ * the server's types (type-only: its replies are checked against them); nothing of the server imports it; nothing but
+ * the tests and the benchmark scripts imports the tests.
  *
  * Benchmarks stay behind their interface (benchmarks/benchmark.ts): a benchmark's folders in any layer
  * (workflows/dsbench/, activities/dsbench/, benchmarks/dsbench/) import no other benchmark's; the server, the workers,
@@ -77,7 +78,7 @@ export const BENCHMARK_BLIND = ['server/', 'workers/', 'client/'];
 /** Not part of the product: tests import anything; the benchmark scripts may use the tests' helpers. */
 const TESTS = 'test/';
 const MAY_IMPORT_TESTS = ['test/', 'bench/'];
-/** Files at the repository root that are configuration of tools (vitest), not source of the product. */
+/** Files at the repository root that are configuration of tools (vitest, ESLint), not source of the product. */
 const ROOT_TOOL_FILES = new Set(['vitest.config.ts', 'eslint.config.js']);
 
 export interface RuleBreak {
@@ -106,8 +107,10 @@ function brokenRule(i: Import, layers: readonly Layer[]): string | undefined {
     return MAY_IMPORT_TESTS.some((f) => i.from.startsWith(f))
       ? undefined
       : 'nothing but the tests and bench/ imports the tests (test/)';
-  if (i.from.startsWith('web/') !== i.to.startsWith('web/'))
-    return 'the browser app (web/) and the server side import nothing of each other';
+  if (i.to.startsWith('web/') && !i.from.startsWith('web/'))
+    return 'the server side imports nothing of the browser app (web/)';
+  if (i.from.startsWith('web/') && !i.to.startsWith('web/') && !i.typeOnly)
+    return 'the browser app (web/) sees the server side only as types (JSDoc `@import`): no server code reaches the browser';
   const from = layerOf(i.from, layers);
   const to = layerOf(i.to, layers);
   if (!from || !to) return undefined; // reported by unplacedFiles

@@ -12,7 +12,14 @@ import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { ConversationEvent, ConversationInfo, DebugStep, FileInfo, Pattern } from '../../web/api-types';
+import type { ConversationEvent as LogEvent } from '../../analysis/conversation/events';
+import type { DebugStep } from '../../analysis/conversation/debug';
+import type { FileInfo } from '../../analysis/conversation/types';
+import type { ConversationInfo } from '../../analysis/conversation/view';
+import type { Pattern } from '../../contracts/conversation';
+
+/** A scripted event: the log's event with data as loose as a script writes it (the page reads the server's fields). */
+type ConversationEvent = Omit<LogEvent, 'data'> & { data: Record<string, unknown> };
 import { webRoutes } from '../../server/routes/web';
 import { runsRoutes } from '../../server/routes/runs';
 import { AuditLog } from '../../server/auth/auditLog';

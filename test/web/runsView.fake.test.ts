@@ -52,4 +52,28 @@ describe('runs view (UI)', () => {
     expect(pageErrors).toEqual([]);
     await close();
   });
+
+  it('stops polling once the view is left, even with a load in flight then', async () => {
+    const { page, pageErrors, close } = await openPage(browser, fake.url);
+    let inFlight = 0;
+    let requests = 0;
+    // Each /api/runs answer takes 1 s, so leaving the view right after a request catches that load in flight.
+    await page.route('**/api/runs', async (route) => {
+      requests++;
+      inFlight++;
+      await new Promise((r) => setTimeout(r, 1000));
+      await route.continue();
+      inFlight--;
+    });
+    await page.goto(`${fake.url}/#/runs`);
+    await page.locator('tr[data-run-id=run-one]').waitFor();
+    await expect.poll(() => inFlight, { timeout: 10_000 }).toBe(1); // the next refresh, asked and not yet answered
+    await page.evaluate("location.hash = '#/'");
+    await page.locator('section.home').waitFor();
+    const atLeave = requests;
+    await page.waitForTimeout(8000); // more than two refresh intervals (3 s)
+    expect(requests).toBe(atLeave);
+    expect(pageErrors).toEqual([]);
+    await close();
+  });
 });

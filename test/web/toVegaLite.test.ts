@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fieldType, toVegaLite } from '../../web/viz/toVegaLite.js';
 import { tableRows } from '../../web/viz/tableRows.js';
-import type { VisualizationOutput } from '../../web/api-types';
+import type { VisualizationOutput } from '../../analysis/conversation/types';
 
 const sales = [
   { region: 'North', q1: 10, q2: 12, year: 2024 },
@@ -16,21 +16,22 @@ describe('toVegaLite', () => {
       out({ title: 'Sales', config: { xColumn: 'region', yColumn: 'q1', xLabel: 'Region', yLabel: 'Units' } }),
       sales,
     );
-    expect(spec.mark.type).toBe('bar');
+    expect(spec.mark?.type).toBe('bar');
     expect(spec.title).toBe('Sales');
-    expect(spec.data.values).toBe(sales);
-    expect(spec.encoding.x).toMatchObject({ field: 'region', type: 'nominal', title: 'Region', sort: null });
-    expect(spec.encoding.y).toMatchObject({ field: 'q1', type: 'quantitative', title: 'Units' });
-    expect(spec.encoding.color).toBeUndefined();
+    expect(spec.data).toEqual({ values: sales });
+    expect(spec.data && 'values' in spec.data && spec.data.values).toBe(sales);
+    expect(spec.encoding?.x).toMatchObject({ field: 'region', type: 'nominal', title: 'Region', sort: null });
+    expect(spec.encoding?.y).toMatchObject({ field: 'q1', type: 'quantitative', title: 'Units' });
+    expect(spec.encoding?.color).toBeUndefined();
   });
 
   it('several y columns fold into series: coloured, and side by side for bars', () => {
     const spec = toVegaLite(out({ config: { xColumn: 'region', yColumn: ['q1', 'q2'] } }), sales);
     expect(spec.transform).toEqual([{ fold: ['q1', 'q2'], as: ['__series', '__value'] }]);
-    expect(spec.encoding.y.field).toBe('__value');
-    expect(spec.encoding.y.title).toBe('q1, q2');
-    expect(spec.encoding.color.field).toBe('__series');
-    expect(spec.encoding.xOffset.field).toBe('__series');
+    expect(spec.encoding?.y?.field).toBe('__value');
+    expect(spec.encoding?.y?.title).toBe('q1, q2');
+    expect(spec.encoding?.color?.field).toBe('__series');
+    expect(spec.encoding?.xOffset?.field).toBe('__series');
   });
 
   it('groupBy colours a line chart; numeric x is quantitative; no xOffset outside bars', () => {
@@ -38,20 +39,20 @@ describe('toVegaLite', () => {
       out({ type: 'line_chart', config: { xColumn: 'year', yColumn: 'q1', groupBy: 'region' } }),
       sales,
     );
-    expect(spec.mark.type).toBe('line');
-    expect(spec.encoding.x.type).toBe('quantitative');
-    expect(spec.encoding.color).toMatchObject({ field: 'region', title: 'region' });
-    expect(spec.encoding.xOffset).toBeUndefined();
+    expect(spec.mark?.type).toBe('line');
+    expect(spec.encoding?.x?.type).toBe('quantitative');
+    expect(spec.encoding?.color).toMatchObject({ field: 'region', title: 'region' });
+    expect(spec.encoding?.xOffset).toBeUndefined();
   });
 
   it('scatter is a point mark; pie is an arc with theta and colour', () => {
-    expect(toVegaLite(out({ type: 'scatter', config: { xColumn: 'q1', yColumn: 'q2' } }), sales).mark.type).toBe(
+    expect(toVegaLite(out({ type: 'scatter', config: { xColumn: 'q1', yColumn: 'q2' } }), sales).mark?.type).toBe(
       'point',
     );
     const pie = toVegaLite(out({ type: 'pie_chart', config: { labelColumn: 'region', valueColumn: 'q2' } }), sales);
-    expect(pie.mark.type).toBe('arc');
-    expect(pie.encoding.theta).toMatchObject({ field: 'q2', type: 'quantitative' });
-    expect(pie.encoding.color).toMatchObject({ field: 'region', type: 'nominal' });
+    expect(pie.mark?.type).toBe('arc');
+    expect(pie.encoding?.theta).toMatchObject({ field: 'q2', type: 'quantitative' });
+    expect(pie.encoding?.color).toMatchObject({ field: 'region', type: 'nominal' });
   });
 
   it('names the config field and the columns when a column is missing', () => {

@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { applyEvent, emptyTurns, runningTurn } from '../../web/lib/turns.js';
 import { lineDiff } from '../../web/lib/lineDiff.js';
-import type { ConversationEvent } from '../../web/api-types';
+import type { ConversationEvent, ConversationEventType, EventData } from '../../analysis/conversation/events';
+import type { LogEvent } from '../../web/lib/events.js';
 
 let seq = 0;
-const ev = (type: ConversationEvent['type'], data: Record<string, unknown>, turnId = 't1'): ConversationEvent => ({
-  seq: ++seq,
-  at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}Z`,
-  turnId,
-  type,
-  data,
-});
+/** An event of the log, its data checked against the server's type for `type`. */
+const ev = <T extends ConversationEventType>(type: T, data: EventData[T], turnId = 't1') =>
+  ({
+    seq: ++seq,
+    at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}Z`,
+    turnId,
+    type,
+    data,
+  }) as ConversationEvent<T> as LogEvent;
 
 describe('turns from the event log', () => {
   it('folds a turn: steps and code in order, a tool result joins its call, visualizations and files replace by id/path', () => {
@@ -18,7 +21,7 @@ describe('turns from the event log', () => {
     const events = [
       ev('turn_started', { pattern: 'react', text: 'total by region' }),
       ev('step', { stepId: 's1', kind: 'think', text: 'load it' }),
-      ev('code', { stepId: 's1', language: 'python', code: 'print(1)' }),
+      ev('code', { stepId: 's1', callId: '', language: 'python', code: 'print(1)' }),
       ev('tool_call', { stepId: 's1', callId: 'c1', tool: 'python_execute', args: { code: 'print(1)' } }),
       ev('tool_result', { stepId: 's1', callId: 'c1', tool: 'python_execute', ok: true, stdout: '1\n', durationMs: 5 }),
       ev('visualization', { output: { id: 'v', type: 'table', dataFile: 'a.csv' } }),
@@ -54,7 +57,7 @@ describe('turns from the event log', () => {
       ev('code', { stepId: 's', callId: 'b', language: 'python', code: 'y = 2' }),
       ev('tool_call', { stepId: 's', callId: 'b', tool: 'python_execute', args: {} }),
     ].reduce(applyEvent, emptyTurns());
-    expect(s.turns[0].items.map((i) => [i.type, i.callId, i.code?.code])).toEqual([
+    expect(s.turns[0].items.map((i) => (i.type === 'tool' ? [i.type, i.callId, i.code?.code] : [i.type]))).toEqual([
       ['tool', 'a', 'x = 1'],
       ['tool', 'b', 'y = 2'],
     ]);

@@ -5,11 +5,16 @@ import { html } from 'htm/preact';
 import { usePolling } from '../lib/usePolling.js';
 import { compareHref, diffInterval, pct, runHref, taskApi, usd, withInterval } from '../lib/runFormat.js';
 import { TaskHeader, Trajectory } from './TaskPage.js';
+/** @import { CompareReply, TaskPageReply } from '../../server/routes/runPages' */
+/** @import { PairComparison, RunMetrics } from '../../benchmarks/report/comparison' */
 
-const compareApi = (ids) => `/api/compare?runs=${ids.map(encodeURIComponent).join(',')}`;
+const compareApi = (/** @type {string[]} */ ids) => `/api/compare?runs=${ids.map(encodeURIComponent).join(',')}`;
 
+/** @param {{ ids: string[] }} props */
 export function Compare({ ids }) {
-  const { data, error } = usePolling(compareApi(ids), (d) => d.runs.some((r) => r.inProgress));
+  const { data, error } = usePolling(compareApi(ids), (/** @type {CompareReply} */ d) =>
+    d.runs.some((r) => r.inProgress),
+  );
   if (error && !data)
     return html`<section class="compare"><h2>Comparison</h2><p class="error" role="alert">${error}</p><a href="#/runs">All runs</a></section>`;
   if (!data) return html`<section class="compare"><p class="muted">Comparing ${ids.join(', ')}…</p></section>`;
@@ -21,6 +26,7 @@ export function Compare({ ids }) {
   </section>`;
 }
 
+/** @param {{ runs: RunMetrics[] }} props */
 function Leaderboard({ runs }) {
   const ranked = [...runs].sort((x, y) => y.hard.mean - x.hard.mean || y.soft.mean - x.soft.mean);
   return html`<h3>Leaderboard</h3><div class="table-wrap"><table class="leaderboard">
@@ -33,9 +39,10 @@ function Leaderboard({ runs }) {
     })}</tbody></table></div>`;
 }
 
+/** @param {{ pair: PairComparison }} props */
 function Pair({ pair }) {
   const t = pair.hard;
-  const ids = (list) =>
+  const ids = (/** @type {string[]} */ list) =>
     list.length
       ? list.map(
           (id, i) =>
@@ -77,7 +84,10 @@ function Pair({ pair }) {
   </article>`;
 }
 
-/** One task in two runs, side by side: each run's verdicts and trajectory. */
+/**
+ * One task in two runs, side by side: each run's verdicts and trajectory.
+ * @param {{ ids: string[]; taskId: string }} props
+ */
 export function SideBySide({ ids, taskId }) {
   return html`<section class="side-by-side-task" aria-label="Task ${taskId} in ${ids.join(' and ')}">
     <header class="conv-head"><h2>Task ${taskId}: ${ids.join(' vs ')}</h2><p class="links"><a href=${compareHref(ids)}>Back to the comparison</a></p></header>
@@ -85,8 +95,12 @@ export function SideBySide({ ids, taskId }) {
   </section>`;
 }
 
+/** @param {{ runId: string; taskId: string }} props */
 function TaskColumn({ runId, taskId }) {
-  const { data: view, error } = usePolling(taskApi(runId, taskId), (v) => v.status === 'pending');
+  const { data: view, error } = usePolling(
+    taskApi(runId, taskId),
+    (/** @type {TaskPageReply} */ v) => v.status === 'pending',
+  );
   if (error) return html`<div class="column" data-run-id=${runId}><h3>${runId}</h3><p class="error">${error}</p></div>`;
   if (!view) return html`<div class="column" data-run-id=${runId}><p class="muted">Loading…</p></div>`;
   return html`<div class="column" data-run-id=${runId}>

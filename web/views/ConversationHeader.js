@@ -1,7 +1,18 @@
 // Title, totals and the chat/debug tabs of a conversation, with its workflow in the Temporal Web UI; `actions` (the
 // download and share menus) beside the tabs. A share's header passes its own `route` (#/s/<token>) and hides Debug.
 import { html } from 'htm/preact';
+/** @import { ConversationView } from '../../analysis/conversation/view' */
+/** @import { ComponentChildren } from 'preact' */
 
+/**
+ * @param {object} props
+ * @param {string} props.id
+ * @param {Pick<ConversationView, 'title' | 'turns' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'temporalUiUrl'>} [props.view]
+ * @param {'chat' | 'debug'} props.tab
+ * @param {ComponentChildren} [props.actions]
+ * @param {string} [props.route]
+ * @param {boolean} [props.debugTab]
+ */
 export function ConversationHeader({ id, view, tab, actions, route = `#/c/${id}`, debugTab = true }) {
   return html`<header class="conv-head">
     <h2>${view?.title || 'Conversation'}</h2>

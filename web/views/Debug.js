@@ -2,23 +2,45 @@
 // stdout/stderr, tool calls, tokens, cost, timings and the sandbox environment. Refreshes as events arrive.
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, conv } from '../lib/api.js';
+import { api, conv, errorText } from '../lib/api.js';
 import { followEvents } from '../lib/events.js';
 import { lineDiff } from '../lib/lineDiff.js';
 import { ConversationHeader } from './ConversationHeader.js';
 import { CodeBlock } from './Turn.js';
+/** @import { DebugStep } from '../../analysis/conversation/debug' */
+/** @import { Grounding } from '../../analysis/grounding/types' */
+/** @import { ConversationView } from '../../analysis/conversation/view' */
+/** @import { DebugReply } from '../../server/routes/conversations' */
+/** @import { SharedConversationReply } from '../../server/routes/shared' */
+/** @import { VNode } from 'preact' */
 
-/** `base`: the API path of the conversation, or of a share (which answers {share, conversation}); `header`: a share's own. */
+/**
+ * The conversation a header shows: the owner's view, or a share's (without the Temporal UI link).
+ * @typedef {SharedConversationReply['conversation']} HeaderView
+ */
+
+/**
+ * `base`: the API path of the conversation, or of a share (which answers {share, conversation}); `header`: a share's own.
+ * @param {object} props
+ * @param {string} props.id
+ * @param {string} [props.base]
+ * @param {(view: HeaderView | undefined) => VNode} [props.header]
+ */
 export function Debug({ id, base = conv(id), header }) {
-  const [view, setView] = useState(undefined);
-  const [steps, setSteps] = useState(undefined);
-  const [error, setError] = useState(undefined);
+  const [view, setView] = useState(/** @type {HeaderView | undefined} */ (undefined));
+  const [steps, setSteps] = useState(/** @type {DebugStep[] | undefined} */ (undefined));
+  const [error, setError] = useState(/** @type {string | undefined} */ (undefined));
   useEffect(() => {
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
+    // Shows its reply or its error: nothing to await.
     const load = () =>
-      Promise.all([api('GET', base), api('GET', `${base}/debug`)]).then(
-        ([v, d]) => (setView(v.conversation ?? v), setSteps(d.steps), setError(undefined)),
-        (err) => setError(err.message),
+      void Promise.all([
+        /** @type {Promise<ConversationView | SharedConversationReply>} */ (api('GET', base)),
+        /** @type {Promise<DebugReply>} */ (api('GET', `${base}/debug`)),
+      ]).then(
+        ([v, d]) => (setView('conversation' in v ? v.conversation : v), setSteps(d.steps), setError(undefined)),
+        (err) => setError(errorText(err)),
       );
     load();
     const live = followEvents(
@@ -38,25 +60,37 @@ export function Debug({ id, base = conv(id), header }) {
   </section>`;
 }
 
-/** stepId → the code of the previous step that had code (in the same turn), for the diff. */
+/**
+ * stepId → the code of the previous step that had code (in the same turn), for the diff.
+ * @param {DebugStep[]} steps
+ */
 function previousCode(steps) {
+  /** @type {Map<string, string>} */
   const out = new Map();
+  /** @type {Map<string, string>} */
   const last = new Map();
   for (const s of steps) {
     if (!s.code) continue;
-    if (last.has(s.turnId)) out.set(s.stepId, last.get(s.turnId));
+    const before = last.get(s.turnId);
+    if (before !== undefined) out.set(s.stepId, before);
     last.set(s.turnId, s.code);
   }
   return out;
 }
 
+/**
+ * @param {object} props
+ * @param {DebugStep} props.step
+ * @param {string} [props.before] the code of the turn's previous step with code
+ */
 function Step({ step, before }) {
+  /** @type {Partial<DebugStep['timing']>} records written before timings have none */
   const t = step.timing ?? {};
   return html`<article class="debug-step" data-step-id=${step.stepId}>
     <h3>Step ${step.index + 1} · ${step.kind}${step.model ? html` <span class="muted">· ${step.model}</span>` : null}</h3>
     <p class="muted">turn ${step.turnId} · ${step.inputTokens} in / ${step.outputTokens} out tokens · $${(step.costUsd ?? 0).toFixed(4)}</p>
     <dl class="timing" aria-label="Timing">
-      ${['modelMs', 'executionMs', 'toolsMs', 'waitingMs'].map((k) => html`<div><dt>${k.replace('Ms', '')}</dt><dd>${t[k] ?? 0} ms</dd></div>`)}
+      ${/** @type {const} */ (['modelMs', 'executionMs', 'toolsMs', 'waitingMs']).map((k) => html`<div><dt>${k.replace('Ms', '')}</dt><dd>${t[k] ?? 0} ms</dd></div>`)}
     </dl>
     ${
       step.prompt
@@ -107,7 +141,10 @@ function Step({ step, before }) {
   </article>`;
 }
 
-/** A turn's grounding record: each number of the answer, found (where) or not. */
+/**
+ * A turn's grounding record: each number of the answer, found (where) or not.
+ * @param {{ g: Grounding }} props
+ */
 function GroundingRecord({ g }) {
   return html`<div class="grounding-record">
     <p>${g.total ? `${g.grounded} of ${g.total} numbers found among ${g.produced} values the turn's tools produced` : ''}${g.inCode ? ` · ${g.inCode} in code, not checked` : ''}${g.note ? ` · ${g.note}` : ''}</p>
@@ -126,4 +163,4 @@ function GroundingRecord({ g }) {
   </div>`;
 }
 
-const json = (v) => JSON.stringify(v, null, 2);
+const json = (/** @type {unknown} */ v) => JSON.stringify(v, null, 2);

@@ -4,9 +4,14 @@ import { html } from 'htm/preact';
 import { useMemo, useState } from 'preact/hooks';
 import { usePolling, REFRESH_MS } from '../lib/usePolling.js';
 import { pct, runApi, taskHref, usd, withInterval } from '../lib/runFormat.js';
+import { byTypeRows } from '../lib/byTypeRows.js';
+/** @import { RunPageReply } from '../../server/routes/runPages' */
+/** @import { RunMetrics } from '../../benchmarks/report/comparison' */
+/** @import { TargetedEvent } from 'preact' */
 
+/** @param {{ id: string }} props */
 export function RunPage({ id }) {
-  const { data, error } = usePolling(runApi(id), (d) => Boolean(d.metrics.inProgress));
+  const { data, error } = usePolling(runApi(id), (/** @type {RunPageReply} */ d) => Boolean(d.metrics.inProgress));
   if (error && !data)
     return html`<section class="run-page"><h2>Run ${id}</h2><p class="error" role="alert">${error}</p><a href="#/runs">All runs</a></section>`;
   if (!data) return html`<section class="run-page"><p class="muted">Loading run ${id}…</p></section>`;
@@ -26,6 +31,7 @@ export function RunPage({ id }) {
   </section>`;
 }
 
+/** @param {{ m: RunMetrics }} props */
 function Scores({ m }) {
   const ks = Object.keys(m.passAt);
   return html`<dl class="score-cards" aria-label="Scores">
@@ -39,20 +45,9 @@ function Scores({ m }) {
   <p class="muted">Means over ${m.attempts} attempts; [95% interval] from a bootstrap over tasks (attempts of one task are not independent).</p>`;
 }
 
+/** @param {{ m: RunMetrics }} props */
 function ByType({ m }) {
-  const rows = [
-    ...m.byGroup,
-    ...(m.withoutExcluded
-      ? [
-          {
-            group: `without ${m.withoutExcluded.tasks.length} known-bad tasks`,
-            tasks: m.tasks - m.withoutExcluded.tasks.length,
-            ...m.withoutExcluded,
-            excluded: true,
-          },
-        ]
-      : []),
-  ];
+  const rows = byTypeRows(m);
   return html`<h3>By type</h3><div class="table-wrap"><table class="by-type">
     <thead><tr><th scope="col">type</th><th scope="col">tasks</th><th scope="col">soft [95%]</th><th scope="col">hard [95%]</th></tr></thead>
     <tbody>${rows.map((g) => html`<tr class=${g.excluded ? 'excluded' : ''}><td>${g.group}</td><td class="num">${g.tasks}</td><td class="num">${withInterval(g.soft)}</td><td class="num">${withInterval(g.hard)}</td></tr>`)}</tbody>
@@ -60,6 +55,7 @@ function ByType({ m }) {
   ${m.withoutExcluded ? html`<p class="muted">Known-bad (${m.withoutExcluded.why}): ${m.withoutExcluded.tasks.join(', ')}.</p>` : null}`;
 }
 
+/** @param {{ data: RunPageReply }} props */
 function Facts({ data }) {
   const failures = Object.entries(data.metrics.failureClasses);
   return html`<div class="facts">
@@ -78,12 +74,21 @@ function Facts({ data }) {
 
 const VERDICTS = ['pass', 'partial', 'fail', 'pending'];
 
+/**
+ * @param {object} props
+ * @param {string} props.runId
+ * @param {RunPageReply['tasks']} props.tasks
+ * @param {number} props.epochs
+ */
 function TaskTable({ runId, tasks, epochs }) {
   const [verdict, setVerdict] = useState('');
   const [failure, setFailure] = useState('');
   const [group, setGroup] = useState('');
   const [search, setSearch] = useState('');
-  const failures = useMemo(() => [...new Set(tasks.map((t) => t.failureClass).filter(Boolean))].sort(), [tasks]);
+  const failures = useMemo(
+    () => [...new Set(tasks.flatMap((t) => (t.failureClass ? [t.failureClass] : [])))].sort(),
+    [tasks],
+  );
   const groups = useMemo(() => [...new Set(tasks.map((t) => t.group))].sort(), [tasks]);
   const shown = tasks.filter(
     (t) =>
@@ -92,19 +97,25 @@ function TaskTable({ runId, tasks, epochs }) {
       (!group || t.group === group) &&
       (!search || t.id.toLowerCase().includes(search.toLowerCase())),
   );
+  /**
+   * @param {string} label
+   * @param {string} value
+   * @param {(value: string) => void} set
+   * @param {string[]} options
+   */
   const select = (
     label,
     value,
     set,
     options,
-  ) => html`<label>${label} <select aria-label=${label} value=${value} onChange=${(e) => set(e.currentTarget.value)}>
+  ) => html`<label>${label} <select aria-label=${label} value=${value} onChange=${(/** @type {TargetedEvent<HTMLSelectElement>} */ e) => set(e.currentTarget.value)}>
     <option value="">all</option>${options.map((o) => html`<option value=${o}>${o}</option>`)}</select></label>`;
   return html`<h3>Tasks</h3>
     <div class="filters" role="search">
       ${select('verdict', verdict, setVerdict, VERDICTS)}
       ${select('failure', failure, setFailure, ['none', ...failures])}
       ${select('type', group, setGroup, groups)}
-      <label>id <input type="search" aria-label="search task ids" value=${search} onInput=${(e) => setSearch(e.currentTarget.value)} /></label>
+      <label>id <input type="search" aria-label="search task ids" value=${search} onInput=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => setSearch(e.currentTarget.value)} /></label>
       <span class="muted shown-count">${shown.length} of ${tasks.length}</span>
     </div>
     <div class="table-wrap"><table class="task-table">

@@ -2,29 +2,35 @@
 // its run page, and two or more selected runs open the comparison view.
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
-import { compareHref, runHref } from '../lib/runFormat.js';
+import { api, errorText } from '../lib/api.js';
+import { compareHref, pct, runHref } from '../lib/runFormat.js';
+/** @import { RunsReply } from '../../server/routes/runs' */
 
 const REFRESH_MS = 3000;
 
 export function Runs() {
-  const [data, setData] = useState(undefined);
-  const [error, setError] = useState(undefined);
-  const [selected, setSelected] = useState([]);
-  const toggle = (id) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+  const [data, setData] = useState(/** @type {RunsReply | undefined} */ (undefined));
+  const [error, setError] = useState(/** @type {string | undefined} */ (undefined));
+  const [selected, setSelected] = useState(/** @type {string[]} */ ([]));
+  const toggle = (/** @type {string} */ id) =>
+    setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
   useEffect(() => {
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
+    let stopped = false;
+    // Shows its reply or its error, then comes again (until the view closes: a load in flight then schedules nothing).
     const load = () =>
-      api('GET', '/api/runs')
-        .then(
-          (d) => (setData(d), setError(undefined)),
-          (err) => setError(err.message),
-        )
-        .finally(() => (timer = setTimeout(load, REFRESH_MS)));
+      void (
+        /** @type {Promise<RunsReply>} */ (api('GET', '/api/runs'))
+          .then(
+            (d) => stopped || (setData(d), setError(undefined)),
+            (err) => stopped || setError(errorText(err)),
+          )
+          .finally(() => stopped || (timer = setTimeout(load, REFRESH_MS)))
+      );
     load();
-    return () => clearTimeout(timer);
+    return () => ((stopped = true), clearTimeout(timer));
   }, []);
-  const pct = (x) => (x === undefined || x === null ? '–' : `${(x * 100).toFixed(1)}%`);
   return html`<section class="runs" aria-label="Benchmark runs">
     <header class="conv-head"><h2>Benchmark runs</h2><p class="muted">updated every ${REFRESH_MS / 1000} s</p></header>
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}

@@ -2,18 +2,29 @@
 // owner's sharing (read-only links for a user or anyone signed in, revocable). Menus are <details>: no script to open.
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import { api, conv, downloadExport } from '../lib/api.js';
+import { api, conv, downloadExport, errorText } from '../lib/api.js';
+/** @import { ExportFormat } from '../../analysis/export' */
+/** @import { ShareView } from '../../server/sharing/access' */
+/** @import { ShareListReply, ShareReply } from '../../server/routes/shares' */
+/** @import { TargetedEvent } from 'preact' */
 
-const baseOf = (idOrBase) => (idOrBase.startsWith('/api/') ? idOrBase : conv(idOrBase));
-const linkOf = (share) => new URL(share.url, location.href).href;
+const baseOf = (/** @type {string} */ idOrBase) => (idOrBase.startsWith('/api/') ? idOrBase : conv(idOrBase));
+/** The share's link in full, or undefined when it has none (revoked, expired). */
+const linkOf = (/** @type {ShareView} */ share) => (share.url ? new URL(share.url, location.href).href : undefined);
 
-/** Download ▾: .ipynb, .py and (for a whole conversation) the inputs' zip; a refusal shows its reason. */
+/**
+ * Download ▾: .ipynb, .py and (for a whole conversation) the inputs' zip; a refusal shows its reason.
+ * @param {object} props
+ * @param {string} props.base a conversation id, or a share's API base
+ * @param {string} [props.turnId]
+ * @param {string} [props.label]
+ */
 export function ExportMenu({ base, turnId, label = 'Download' }) {
-  const [message, setMessage] = useState(undefined);
-  const get = (format) =>
+  const [message, setMessage] = useState(/** @type {{ ok: boolean; text: string } | undefined} */ (undefined));
+  const get = (/** @type {ExportFormat} */ format) =>
     downloadExport(baseOf(base), format, turnId).then(
       (name) => setMessage({ ok: true, text: `downloaded ${name}` }),
-      (err) => setMessage({ ok: false, text: err.message }),
+      (err) => setMessage({ ok: false, text: errorText(err) }),
     );
   return html`<details class="menu export-menu">
     <summary>${label}</summary>
@@ -26,14 +37,20 @@ export function ExportMenu({ base, turnId, label = 'Download' }) {
   </details>`;
 }
 
-/** Under an ended turn: download it, and (its owner) make a read-only link to it. */
+/**
+ * Under an ended turn: download it, and (its owner) make a read-only link to it.
+ * @param {object} props
+ * @param {string} props.conversationId
+ * @param {string | undefined} props.turnId
+ * @param {boolean} props.canShare
+ */
 export function TurnActions({ conversationId, turnId, canShare }) {
-  const [link, setLink] = useState(undefined);
-  const [error, setError] = useState(undefined);
+  const [link, setLink] = useState(/** @type {string | undefined} */ (undefined));
+  const [error, setError] = useState(/** @type {string | undefined} */ (undefined));
   const share = () =>
-    api('POST', `${conv(conversationId)}/shares`, { turn: turnId }).then(
+    /** @type {Promise<ShareReply>} */ (api('POST', `${conv(conversationId)}/shares`, { turn: turnId })).then(
       (d) => (setLink(linkOf(d.share)), setError(undefined)),
-      (err) => setError(err.message),
+      (err) => setError(errorText(err)),
     );
   return html`<div class="turn-actions">
     <${ExportMenu} base=${conversationId} turnId=${turnId} label="Download turn" />
@@ -43,6 +60,7 @@ export function TurnActions({ conversationId, turnId, canShare }) {
   </div>`;
 }
 
+/** @param {{ url: string }} props */
 function CopyLink({ url }) {
   const [copied, setCopied] = useState(false);
   const copy = () =>
@@ -50,33 +68,34 @@ function CopyLink({ url }) {
       () => setCopied(true),
       () => undefined,
     );
-  return html`<span class="share-link"><input readonly value=${url} aria-label="Share link" onFocus=${(e) => e.currentTarget.select()} />
+  return html`<span class="share-link"><input readonly value=${url} aria-label="Share link" onFocus=${(/** @type {TargetedEvent<HTMLInputElement>} */ e) => e.currentTarget.select()} />
     <button onClick=${copy}>${copied ? 'copied' : 'copy'}</button></span>`;
 }
 
-/** The owner's Share ▾: with a user, or a link that expires; the grants so far, with their links and a revoke. */
+/**
+ * The owner's Share ▾: with a user, or a link that expires; the grants so far, with their links and a revoke.
+ * @param {{ id: string }} props
+ */
 export function SharePanel({ id }) {
-  const [shares, setShares] = useState(undefined);
-  const [error, setError] = useState(undefined);
+  const [shares, setShares] = useState(/** @type {ShareView[] | undefined} */ (undefined));
+  const [error, setError] = useState(/** @type {string | undefined} */ (undefined));
   const load = () =>
-    api('GET', `${conv(id)}/shares`).then(
+    /** @type {Promise<ShareListReply>} */ (api('GET', `${conv(id)}/shares`)).then(
       (d) => setShares(d.shares),
-      (err) => setError(err.message),
+      (err) => setError(errorText(err)),
     );
-  const act = (fn) => fn().then(load, (err) => setError(err.message));
-  const submit = (e) => {
+  const act = (/** @type {() => Promise<unknown>} */ fn) => fn().then(load, (err) => setError(errorText(err)));
+  const submit = (/** @type {TargetedEvent<HTMLFormElement>} */ e) => {
     e.preventDefault();
     const form = e.currentTarget;
-    const user = form.elements.user.value.trim();
+    const user = field(form, 'user');
     const body = {
-      debug: form.elements.debug.checked,
-      ...(user ? { user } : { expiresInHours: Number(form.elements.hours.value) }),
+      debug: field(form, 'debug').checked,
+      ...(user.value.trim() ? { user: user.value.trim() } : { expiresInHours: Number(field(form, 'hours').value) }),
     };
-    act(() =>
-      api('POST', `${conv(id)}/shares`, body).then(() => ((form.elements.user.value = ''), setError(undefined))),
-    );
+    void act(() => api('POST', `${conv(id)}/shares`, body).then(() => ((user.value = ''), setError(undefined))));
   };
-  return html`<details class="menu share-menu" onToggle=${(e) => e.currentTarget.open && load()}>
+  return html`<details class="menu share-menu" onToggle=${(/** @type {TargetedEvent<HTMLDetailsElement>} */ e) => e.currentTarget.open && load()}>
     <summary>Share</summary>
     <div class="menu-body">
       <form class="share-form" onSubmit=${submit}>
@@ -89,11 +108,22 @@ export function SharePanel({ id }) {
       <ul class="share-list">
         ${(shares ?? []).map(
           (s) => html`<li data-share-id=${s.id} class=${`share-${s.status}`}>
-            <span>${s.to.user ? `user ${s.to.user}` : 'link'}${s.turnId ? ` · turn ${s.turnId}` : ''}${s.debug ? ' · debug' : ''} · ${s.status}${s.expires ? ` until ${s.expires.slice(0, 16).replace('T', ' ')}` : ''}</span>
-            ${s.url ? html`<${CopyLink} url=${linkOf(s)} /> <button class="danger" onClick=${() => act(() => api('DELETE', `${conv(id)}/shares/${encodeURIComponent(s.id)}`))}>Revoke</button>` : null}
+            <span>${'user' in s.to ? `user ${s.to.user}` : 'link'}${s.turnId ? ` · turn ${s.turnId}` : ''}${s.debug ? ' · debug' : ''} · ${s.status}${s.expires ? ` until ${s.expires.slice(0, 16).replace('T', ' ')}` : ''}</span>
+            ${s.url ? html`<${CopyLink} url=${linkOf(s) ?? ''} /> <button class="danger" onClick=${() => act(() => api('DELETE', `${conv(id)}/shares/${encodeURIComponent(s.id)}`))}>Revoke</button>` : null}
           </li>`,
         )}
       </ul>
     </div>
   </details>`;
+}
+
+/**
+ * The form's input named `name` (the form below has each).
+ * @param {HTMLFormElement} form
+ * @param {'user' | 'hours' | 'debug'} name
+ */
+function field(form, name) {
+  const input = form.elements.namedItem(name);
+  if (!(input instanceof HTMLInputElement)) throw new Error(`the share form has no input ${name}`);
+  return input;
 }

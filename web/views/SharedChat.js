@@ -2,22 +2,33 @@
 // tab when the share includes it, and a fork into my own conversations. No message box: the original cannot change.
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, shared } from '../lib/api.js';
+import { api, errorText, shared } from '../lib/api.js';
 import { followEvents } from '../lib/events.js';
 import { applyEvent, batched, emptyTurns } from '../lib/turns.js';
 import { ConversationHeader } from './ConversationHeader.js';
 import { Debug } from './Debug.js';
 import { ExportMenu } from './ShareMenu.js';
 import { Turn } from './Turn.js';
+/** @import { ConversationInfo } from '../../analysis/conversation/view' */
+/** @import { SharedConversationReply } from '../../server/routes/shared' */
+/** @import { HeaderView } from './Debug.js' */
 
-/** The header of a shared conversation: who shared it, read-only, downloads and the fork. */
+/**
+ * The header of a shared conversation: who shared it, read-only, downloads and the fork.
+ * @param {object} props
+ * @param {string} props.token
+ * @param {SharedConversationReply | undefined} props.data
+ * @param {HeaderView | undefined} props.view
+ * @param {'chat' | 'debug'} props.tab
+ * @param {(id: string) => void} props.onForked
+ */
 function SharedHeader({ token, data, view, tab, onForked }) {
-  const [error, setError] = useState(undefined);
+  const [error, setError] = useState(/** @type {string | undefined} */ (undefined));
   const base = shared(token);
   const fork = () =>
-    api('POST', `${base}/fork`).then(
+    /** @type {Promise<ConversationInfo>} */ (api('POST', `${base}/fork`)).then(
       (info) => onForked(info.id),
-      (err) => setError(err.message),
+      (err) => setError(errorText(err)),
     );
   const by = data
     ? ` · shared by ${data.share.owner ?? 'an admin'}${data.share.turnId ? ` · turn ${data.share.turnId}` : ''}`
@@ -29,14 +40,20 @@ function SharedHeader({ token, data, view, tab, onForked }) {
   return html`<${ConversationHeader} id=${token} view=${view} tab=${tab} route=${`#/s/${token}`} debugTab=${Boolean(data?.share.debug)} actions=${actions} />`;
 }
 
+/**
+ * @param {object} props
+ * @param {string} props.token
+ * @param {'chat' | 'debug'} props.tab
+ * @param {(id: string) => void} props.onForked
+ */
 export function SharedChat({ token, tab, onForked }) {
-  const [data, setData] = useState(undefined);
-  const [error, setError] = useState(undefined);
+  const [data, setData] = useState(/** @type {SharedConversationReply | undefined} */ (undefined));
+  const [error, setError] = useState(/** @type {string | undefined} */ (undefined));
   const [state, setState] = useState(emptyTurns);
   const base = shared(token);
   useEffect(() => {
     setState(emptyTurns());
-    api('GET', base).then(setData, (err) => setError(err.message));
+    /** @type {Promise<SharedConversationReply>} */ (api('GET', base)).then(setData, (err) => setError(errorText(err)));
     if (tab === 'debug') return undefined;
     const [push, cancelBatch] = batched((events) => setState((s) => events.reduce(applyEvent, s)));
     const stop = followEvents(`${base}/events`, 0, push, () => undefined);
@@ -44,7 +61,7 @@ export function SharedChat({ token, tab, onForked }) {
   }, [token, tab]);
   if (error)
     return html`<section class="chat empty shared"><p class="error" role="alert">${error}</p><p><a href="#/">Back to my conversations</a></p></section>`;
-  const header = (view) =>
+  const header = (/** @type {HeaderView | undefined} */ view) =>
     html`<${SharedHeader} token=${token} data=${data} view=${view ?? data?.conversation} tab=${tab} onForked=${onForked} />`;
   if (tab === 'debug') return html`<${Debug} id=${token} base=${base} header=${header} />`;
   return html`<section class="chat shared" aria-label="Shared conversation">

@@ -1,8 +1,23 @@
 // The list of conversations: open, new, rename, delete. Errors show above the list.
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import { api, conv } from '../lib/api.js';
+import { api, conv, errorText } from '../lib/api.js';
+/** @import { ConversationInfo } from '../../analysis/conversation/view' */
+/** @import { SharedListReply } from '../../server/routes/shared' */
+/** @import { PublicUser } from '../../server/auth/sessionRoutes' */
+/** @import { TargetedEvent } from 'preact' */
 
+/**
+ * @param {object} props
+ * @param {ConversationInfo[]} props.conversations
+ * @param {SharedListReply['shared']} [props.shared]
+ * @param {string} [props.currentId]
+ * @param {string} [props.listError]
+ * @param {() => Promise<unknown>} props.onChanged
+ * @param {PublicUser} [props.user]
+ * @param {boolean} [props.authRequired]
+ * @param {() => void} [props.onSignOut]
+ */
 export function Sidebar({
   conversations,
   shared = [],
@@ -13,32 +28,35 @@ export function Sidebar({
   authRequired,
   onSignOut,
 }) {
-  const [error, setError] = useState(undefined);
-  const [renaming, setRenaming] = useState(undefined);
-  const act = async (fn) => {
+  const [error, setError] = useState(/** @type {string | undefined} */ (undefined));
+  const [renaming, setRenaming] = useState(/** @type {string | undefined} */ (undefined));
+  const act = async (/** @type {() => Promise<void>} */ fn) => {
     try {
       setError(undefined);
       await fn();
     } catch (err) {
-      setError(err.message);
+      setError(errorText(err));
     }
   };
   const create = () =>
     act(async () => {
-      const info = await api('POST', '/api/conversations', {});
+      const info = /** @type {ConversationInfo} */ (await api('POST', '/api/conversations', {}));
       await onChanged();
       // What was being typed on the first screen meanwhile goes along to the new conversation's message box.
       const draft = sessionStorage.getItem('draft:new');
-      if (draft) (sessionStorage.setItem(`draft:${info.id}`, draft), sessionStorage.removeItem('draft:new'));
+      if (draft) {
+        sessionStorage.setItem(`draft:${info.id}`, draft);
+        sessionStorage.removeItem('draft:new');
+      }
       location.hash = `#/c/${info.id}`;
     });
-  const rename = (id, title) =>
+  const rename = (/** @type {string} */ id, /** @type {string} */ title) =>
     act(async () => {
       await api('PATCH', conv(id), { title });
       setRenaming(undefined);
       await onChanged();
     });
-  const remove = (c) =>
+  const remove = (/** @type {ConversationInfo} */ c) =>
     act(async () => {
       if (!confirm(`Delete “${c.title}”? Its workflow is cancelled.`)) return;
       await api('DELETE', conv(c.id));
@@ -62,9 +80,9 @@ export function Sidebar({
     <ul class="conv-list">
       ${conversations.map((c) =>
         renaming === c.id
-          ? html`<li><form class="rename" onSubmit=${(e) => (e.preventDefault(), rename(c.id, e.currentTarget.title.value))}>
+          ? html`<li><form class="rename" onSubmit=${(/** @type {TargetedEvent<HTMLFormElement>} */ e) => (e.preventDefault(), rename(c.id, titleOf(e.currentTarget)))}>
               <label class="sr-only" for="rename-${c.id}">New title</label>
-              <input id="rename-${c.id}" name="title" value=${c.title} autofocus onKeyDown=${(e) => e.key === 'Escape' && setRenaming(undefined)} />
+              <input id="rename-${c.id}" name="title" value=${c.title} autofocus onKeyDown=${(/** @type {KeyboardEvent} */ e) => e.key === 'Escape' && setRenaming(undefined)} />
               <button type="submit">Save</button></form></li>`
           : html`<li class=${c.id === currentId ? 'current' : ''}>
               <a href="#/c/${c.id}" aria-current=${c.id === currentId ? 'page' : undefined}>
@@ -87,4 +105,15 @@ export function Sidebar({
         : null
     }
   </nav>`;
+}
+
+/**
+ * The rename form's new title: its input named "title" (which `form.title` is too in a browser, where a form's named
+ * inputs hide its own properties, but which the DOM's types know as the form's title attribute).
+ * @param {HTMLFormElement} form
+ */
+function titleOf(form) {
+  const input = form.elements.namedItem('title');
+  if (!(input instanceof HTMLInputElement)) throw new Error('the rename form has no title input');
+  return input.value;
 }

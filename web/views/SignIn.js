@@ -2,6 +2,9 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 
+/** @typedef {'missing' | 'wrong' | 'expired' | 'signedOut'} SignInReason */
+
+/** @type {Record<SignInReason, string>} */
 const REASONS = {
   missing: 'This server needs its token. Open the login URL that `sheetbench serve` printed, or paste the token below.',
   wrong: 'That token is not right (or it was rotated). Check the login URL that `sheetbench serve` printed.',
@@ -9,12 +12,19 @@ const REASONS = {
   signedOut: 'You are signed out.',
 };
 
+/**
+ * @param {object} props
+ * @param {SignInReason} props.reason
+ * @param {string} [props.detail]
+ * @param {(token: string) => Promise<void>} props.onSignIn
+ */
 export function SignIn({ reason, detail, onSignIn }) {
   const [busy, setBusy] = useState(false);
-  const submit = async (e) => {
+  const submit = async (/** @type {SubmitEvent & { currentTarget: HTMLFormElement }} */ e) => {
     e.preventDefault();
     setBusy(true);
-    await onSignIn(e.currentTarget.token.value.trim());
+    const token = e.currentTarget.elements.namedItem('token');
+    await onSignIn(token instanceof HTMLInputElement ? token.value.trim() : '');
     setBusy(false);
   };
   return html`<main id="main" class="sign-in">

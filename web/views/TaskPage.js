@@ -5,13 +5,22 @@ import { html } from 'htm/preact';
 import { usePolling } from '../lib/usePolling.js';
 import { runHref, seconds, taskApi, taskHref, usd } from '../lib/runFormat.js';
 import { CodeBlock } from './Turn.js';
+/** @import { GridReply, TaskPageReply } from '../../server/routes/runPages' */
+/** @import { DiffValue, QuestionView, TestCaseView, TrajectoryStep } from '../../benchmarks/report/taskView' */
+/** @import { GridPiece, GridRows } from '../../benchmarks/report/taskView' */
 
-const epochQuery = (epoch) => (epoch ? `?epoch=${epoch}` : '');
+const epochQuery = (/** @type {number | undefined} */ epoch) => (epoch ? `?epoch=${epoch}` : '');
 
+/**
+ * @param {object} props
+ * @param {string} props.runId
+ * @param {string} props.taskId
+ * @param {number} [props.epoch]
+ */
 export function TaskPage({ runId, taskId, epoch }) {
   const { data: view, error } = usePolling(
     `${taskApi(runId, taskId)}${epochQuery(epoch)}`,
-    (v) => v.status === 'pending',
+    (/** @type {TaskPageReply} */ v) => v.status === 'pending',
   );
   if (error && !view)
     return html`<section class="task-page"><h2>Task ${taskId}</h2><p class="error" role="alert">${error}</p><a href=${runHref(runId)}>Run ${runId}</a></section>`;
@@ -28,6 +37,12 @@ export function TaskPage({ runId, taskId, epoch }) {
   </section>`;
 }
 
+/**
+ * @param {object} props
+ * @param {string} props.runId
+ * @param {TaskPageReply} props.view
+ * @param {boolean} [props.compact]
+ */
 export function TaskHeader({ runId, view, compact = false }) {
   return html`<header class="conv-head">
     <h2>Task ${view.taskId}</h2>
@@ -40,6 +55,7 @@ export function TaskHeader({ runId, view, compact = false }) {
   </header>`;
 }
 
+/** @param {{ q: QuestionView }} props */
 function Question({ q }) {
   return html`<dl class="question">
     <dt>Question</dt><dd><pre>${q.question}</pre></dd>
@@ -49,10 +65,13 @@ function Question({ q }) {
   </dl>`;
 }
 
-const valueText = (v) =>
+const valueText = (/** @type {DiffValue} */ v) =>
   `${v.value === null ? '(empty)' : JSON.stringify(v.value)} (${v.type}${v.uncachedFormula ? ', formula without cached value' : ''})`;
 
-/** `runId` is the run as the address names it (its folder), which the API takes. */
+/**
+ * `runId` is the run as the address names it (its folder), which the API takes.
+ * @param {{ runId: string; view: TaskPageReply; c: TestCaseView }} props
+ */
 function TestCase({ runId, view, c }) {
   const download = `${taskApi(runId, view.taskId)}/cases/${c.index}/output${epochQuery(view.epoch)}`;
   return html`<article class=${`test-case ${c.pass ? 'pass' : 'fail'}`} data-case=${c.index}>
@@ -75,10 +94,11 @@ function TestCase({ runId, view, c }) {
   </article>`;
 }
 
+/** @param {{ runId: string; view: TaskPageReply; index: number }} props */
 function Grid({ runId, view, index }) {
   const { data, error } = usePolling(
     `${taskApi(runId, view.taskId)}/cases/${index}/grid${epochQuery(view.epoch)}`,
-    () => false,
+    (/** @type {GridReply} */ _grid) => false,
   );
   if (error) return html`<p class="error">${error}</p>`;
   if (!data) return html`<p class="muted">Loading the grid…</p>`;
@@ -88,17 +108,20 @@ function Grid({ runId, view, index }) {
       (piece) => html`<figure class="grid-piece" data-sheet=${piece.sheet}>
       <figcaption>${piece.sheet}!${piece.shown} <span class="muted">(${piece.mismatches} differing cell${piece.mismatches === 1 ? '' : 's'}${piece.cut ? `; ${piece.cut}` : ''})</span></figcaption>
       <div class="side-by-side">
-        ${[
-          ['input', piece.input],
-          ['expected', piece.expected],
-          ['got', piece.got],
-        ].map(([name, rows]) => html`<${Sheet} name=${name} piece=${piece} rows=${rows} />`)}
+        ${
+          /** @type {const} */ ([
+            ['input', piece.input],
+            ['expected', piece.expected],
+            ['got', piece.got],
+          ]).map(([name, rows]) => html`<${Sheet} name=${name} piece=${piece} rows=${rows} />`)
+        }
       </div>
     </figure>`,
     )}
   </div>`;
 }
 
+/** @param {{ name: 'input' | 'expected' | 'got'; piece: GridPiece; rows: GridRows | null }} props */
 function Sheet({ name, piece, rows }) {
   if (!rows)
     return html`<div class=${`sheet sheet-${name} missing`}><h4>${name}</h4><p class="muted">not available</p></div>`;
@@ -116,6 +139,7 @@ function Sheet({ name, piece, rows }) {
   </table></div></div>`;
 }
 
+/** @param {{ steps: TrajectoryStep[] }} props */
 export function Trajectory({ steps }) {
   if (!steps.length) return html`<p class="muted">No steps recorded.</p>`;
   return html`<ol class="trajectory">${steps.map(

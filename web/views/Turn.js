@@ -7,9 +7,25 @@ import { groundingSummary, markGrounding } from '../lib/grounding.js';
 import { codeHtml, markdownHtml } from '../lib/markdown.js';
 import { TurnActions } from './ShareMenu.js';
 import { Visualization } from '../viz/Visualization.js';
+/** @import { Grounding } from '../../analysis/grounding/types' */
+/** @import { Turn as TurnState, TurnItem, ToolItem } from '../lib/turns.js' */
 
-/** Re-renders only when its turn changed (the event reducer keeps unchanged turns as the same objects). */
+/**
+ * @typedef {object} TurnProps
+ * @property {string} conversationId the conversation's id, or a share's API base (read-only)
+ * @property {TurnState} turn
+ * @property {boolean} canShare the owner's actions
+ */
+
+/**
+ * Re-renders only when its turn changed (the event reducer keeps unchanged turns as the same objects).
+ * @extends {Component<TurnProps>}
+ */
 export class Turn extends Component {
+  /**
+   * @override
+   * @param {TurnProps} next
+   */
   shouldComponentUpdate(next) {
     return (
       next.turn !== this.props.turn ||
@@ -17,12 +33,16 @@ export class Turn extends Component {
       next.canShare !== this.props.canShare
     );
   }
+  /**
+   * @override
+   * @param {TurnProps} props
+   */
   render({ conversationId, turn, canShare }) {
     return html`<${TurnView} conversationId=${conversationId} turn=${turn} canShare=${canShare} />`;
   }
 }
 
-/** `conversationId`: the conversation's id, or a share's API base (read-only); `canShare`: the owner's actions. */
+/** @param {TurnProps} props */
 function TurnView({ conversationId, turn, canShare }) {
   const running = turn.status === 'running';
   return html`<article class="turn turn-${turn.status}" data-turn-id=${turn.turnId} aria-busy=${running}>
@@ -48,7 +68,10 @@ function TurnView({ conversationId, turn, canShare }) {
   </article>`;
 }
 
-/** The answer; its numbers marked by grounding (the model's text only: a note the system put before it is not checked). */
+/**
+ * The answer; its numbers marked by grounding (the model's text only: a note the system put before it is not checked).
+ * @param {{ text: string; grounding: Grounding | undefined }} props
+ */
 function Answer({ text, grounding }) {
   const __html = useMemo(() => {
     const offset = grounding?.answerOffset ?? 0;
@@ -56,9 +79,10 @@ function Answer({ text, grounding }) {
   }, [text, grounding]);
   const summary = groundingSummary(grounding);
   return html`<div class="answer" dangerouslySetInnerHTML=${{ __html }}></div>
-    ${summary ? html`<p class=${`grounding-summary muted${grounding.total > grounding.grounded ? ' has-ungrounded' : ''}`}>${summary}</p>` : null}`;
+    ${summary ? html`<p class=${`grounding-summary muted${grounding && grounding.total > grounding.grounded ? ' has-ungrounded' : ''}`}>${summary}</p>` : null}`;
 }
 
+/** @param {{ turn: TurnState }} props */
 function TurnFooter({ turn }) {
   const status = turn.status === 'running' ? null : turn.status;
   return html`<footer class="turn-foot">
@@ -67,6 +91,7 @@ function TurnFooter({ turn }) {
   </footer>`;
 }
 
+/** @param {{ item: TurnItem; running: boolean }} props */
 function Item({ item, running }) {
   if (item.type === 'step')
     return html`<li class="step step-${item.kind}"><span class="kind">${item.kind}</span> ${item.text}</li>`;
@@ -77,6 +102,12 @@ function Item({ item, running }) {
   return html`<li class="tool">${item.code ? html`<${CodeBlock} code=${item.code.code} language=${item.code.language} />` : null}<${ToolResult} item=${item} running=${running} /></li>`;
 }
 
+/**
+ * @param {object} props
+ * @param {string} props.code
+ * @param {string} props.language
+ * @param {boolean} [props.open]
+ */
 export function CodeBlock({ code, language, open = false }) {
   const [copied, setCopied] = useState(false);
   const highlighted = useMemo(() => codeHtml(code, language), [code, language]);
@@ -92,6 +123,7 @@ export function CodeBlock({ code, language, open = false }) {
   </details>`;
 }
 
+/** @param {{ item: ToolItem; running: boolean }} props */
 function ToolResult({ item, running }) {
   const r = item.result;
   const head = html`<span class="kind">${item.tool}</span>`;
@@ -106,6 +138,7 @@ function ToolResult({ item, running }) {
   </div>`;
 }
 
+/** @param {number} n bytes */
 function size(n) {
   return n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`;
 }

@@ -2,11 +2,21 @@
 // A failure (missing data file, wrong column, library not loading) is shown in the output's own box.
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { fileUrl } from '../lib/api.js';
+import { errorText, fileUrl } from '../lib/api.js';
 import { loadPapa, loadVegaEmbed } from '../lib/scripts.js';
 import { tableRows } from './tableRows.js';
-import { toVegaLite } from './toVegaLite.js';
+import { dataUrl, toVegaLite } from './toVegaLite.js';
+/** @import { VisualizationOutput } from '../../analysis/conversation/types' */
+/** @import { Row, Spec } from './toVegaLite.js' */
+/** @import { EmbedOptions, Result } from 'vega-embed' */
 
+/**
+ * @typedef {object} OutputProps
+ * @property {string} conversationId the conversation's id, or a share's API base
+ * @property {VisualizationOutput} output
+ */
+
+/** @param {OutputProps} props */
 export function Visualization({ conversationId, output }) {
   const title = output.title ? html`<h4 class="viz-title">${output.title}</h4>` : null;
   let body;
@@ -17,37 +27,61 @@ export function Visualization({ conversationId, output }) {
   return html`<figure class="viz" data-viz-id=${output.id} data-viz-type=${output.type}>${output.type !== 'table' && output.type !== 'image' ? null : title}${body}</figure>`;
 }
 
-/** Rows of the output's data file (CSV through papaparse, or JSON), or an error message. */
+/**
+ * Rows of the output's data file (CSV through papaparse, or JSON), or an error message.
+ * @param {string} conversationId
+ * @param {string | undefined} dataFile
+ */
 function useRows(conversationId, dataFile) {
-  const [state, setState] = useState({ rows: undefined, error: undefined });
+  const [state, setState] = useState(
+    /** @type {{ rows: Row[] | undefined; error: string | undefined }} */ ({ rows: undefined, error: undefined }),
+  );
   useEffect(() => {
     if (!dataFile) return setState({ rows: undefined, error: undefined });
     let live = true;
     loadRows(conversationId, dataFile).then(
       (rows) => live && setState({ rows, error: undefined }),
-      (err) => live && setState({ rows: undefined, error: err.message }),
+      (err) => live && setState({ rows: undefined, error: errorText(err) }),
     );
     return () => (live = false);
   }, [conversationId, dataFile]);
   return state;
 }
 
+/**
+ * @param {string} conversationId
+ * @param {string} dataFile
+ * @returns {Promise<Row[]>}
+ */
 async function loadRows(conversationId, dataFile) {
   const res = await fetch(fileUrl(conversationId, dataFile, true));
   if (!res.ok) throw new Error(`data file ${dataFile}: HTTP ${res.status}`);
   const text = await res.text();
   if (/\.json$/i.test(dataFile)) {
+    /** @type {unknown} */
     const data = JSON.parse(text);
-    if (!Array.isArray(data)) throw new Error(`data file ${dataFile} is not a JSON array of rows`);
+    if (!Array.isArray(data) || !data.every(isRow))
+      throw new Error(`data file ${dataFile} is not a JSON array of rows`);
     return data;
   }
   const Papa = await loadPapa();
+  /** @type {import('papaparse').ParseResult<Row>} */
   const parsed = Papa.parse(text.trim(), { header: true, dynamicTyping: true, skipEmptyLines: true });
   if (parsed.errors.length && !parsed.data.length)
     throw new Error(`data file ${dataFile}: ${parsed.errors[0].message}`);
   return parsed.data;
 }
 
+/**
+ * A row of a JSON data file: an object of column → value.
+ * @param {unknown} row
+ * @returns {row is Row}
+ */
+function isRow(row) {
+  return typeof row === 'object' && row !== null && !Array.isArray(row);
+}
+
+/** @param {OutputProps} props */
 function TableOutput({ conversationId, output }) {
   const { rows, error } = useRows(conversationId, output.dataFile);
   if (error) return html`<p class="viz-error" role="alert">${error}</p>`;
@@ -56,7 +90,7 @@ function TableOutput({ conversationId, output }) {
   try {
     t = tableRows(rows, output.config);
   } catch (err) {
-    return html`<p class="viz-error" role="alert">${err.message}</p>`;
+    return html`<p class="viz-error" role="alert">${errorText(err)}</p>`;
   }
   return html`<div class="table-wrap" tabindex="0" role="region" aria-label=${output.title ?? 'table'}>
     <table>
@@ -67,24 +101,28 @@ function TableOutput({ conversationId, output }) {
   </div>`;
 }
 
+/** @param {OutputProps} props */
 function ChartOutput({ conversationId, output }) {
   const dataFile = output.dataFile ?? relativeSpecUrl(output);
   const { rows, error } = useRows(conversationId, dataFile);
-  const ref = useRef(null);
-  const [renderError, setRenderError] = useState(undefined);
+  const ref = useRef(/** @type {HTMLDivElement | null} */ (null));
+  const [renderError, setRenderError] = useState(/** @type {string | undefined} */ (undefined));
   const ready = rows !== undefined || !dataFile;
   useEffect(() => {
-    if (!ready || !ref.current) return;
+    const el = ref.current;
+    if (!ready || !el) return;
+    /** @type {Result['view'] | undefined} */
     let view;
     let live = true;
     (async () => {
       const spec = toVegaLite(output, rows);
       const { embed, expr } = await loadVegaEmbed();
       if (!live) return;
-      const result = await embed(ref.current, spec, embedOptions(expr));
+      // The spec is Vega-Lite JSON (an agent's is checked by vega-embed as it draws it).
+      const result = await embed(el, /** @type {import('vega-embed').VisualizationSpec} */ (spec), embedOptions(expr));
       view = result.view;
       setRenderError(undefined);
-    })().catch((err) => live && setRenderError(err.message));
+    })().catch((err) => live && setRenderError(errorText(err)));
     return () => {
       live = false;
       view?.finalize();
@@ -100,6 +138,8 @@ function ChartOutput({ conversationId, output }) {
  * instead of compiling them with Function, which needs eval. `defaultStyle: false` and the tooltip's `disableDefaultStyle`
  * stop vega-embed and vega-tooltip from inserting <style> elements (their CSS is in app.css); without vega-embed's style
  * the actions menu must be asked for (`forceActionsMenu`).
+ * @param {EmbedOptions['expr']} expr
+ * @returns {EmbedOptions}
  */
 function embedOptions(expr) {
   return {
@@ -113,8 +153,12 @@ function embedOptions(expr) {
   };
 }
 
-/** A vega_lite spec's data.url when it names a conversation file (toVegaLite refuses network URLs). */
+/**
+ * A vega_lite spec's data.url when it names a conversation file (toVegaLite refuses network URLs).
+ * @param {VisualizationOutput} output
+ */
 function relativeSpecUrl(output) {
-  const url = output.type === 'vega_lite' ? output.spec?.data?.url : undefined;
+  const spec = /** @type {Spec | null | undefined} the agent's */ (output.spec);
+  const url = output.type === 'vega_lite' && spec && typeof spec === 'object' ? dataUrl(spec) : undefined;
   return typeof url === 'string' && !/^[a-z][a-z0-9+.-]*:|^\/\//i.test(url) ? url : undefined;
 }

@@ -1,7 +1,14 @@
 // The rows and columns a manifest `table` output shows: the configured columns (all when none), at most maxRows rows.
+/** @import { VisualizationOutput } from '../../analysis/conversation/types' */
+/** @import { Row } from './toVegaLite.js' */
 
 export const DEFAULT_MAX_ROWS = 100;
 
+/**
+ * @param {Row[]} rows
+ * @param {VisualizationOutput['config']} [config]
+ * @returns {{ columns: string[]; rows: unknown[][]; total: number; truncated: boolean }}
+ */
 export function tableRows(rows, config = {}) {
   const all = rows.length ? Object.keys(rows[0]) : [];
   const columns = config.columns?.length ? config.columns : all;

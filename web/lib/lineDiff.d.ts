@@ -1,1 +1,0 @@
-export function lineDiff(before: string, after: string): Array<{ op: ' ' | '+' | '-'; line: string }>;
