@@ -47,7 +47,7 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
   const getJson = async (p: string) => {
     const res = await get(p);
     // A reply is read field by field, as the page reads it; each route's shape is the server's contract (README).
-     
+
     return { status: res.status, body: (await res.json()) as any };
   };
 
