@@ -7,7 +7,7 @@ import { parseJsonText } from './parseJson';
 export type JsonFileRead<T> = { kind: 'missing' } | { kind: 'ok'; value: T };
 
 /**
- * Reads `file` and checks it against `schema`. A missing file (ENOENT) is `{ kind: 'missing' }`; a file that exists
+ * Reads `file` and checks it against `schema`. A missing file (ENOENT, ENOTDIR) is `{ kind: 'missing' }`; a file that exists
  * but is not valid JSON or does not match throws a CorruptFileError naming the file and the problem; any other
  * read error (permissions, a folder in its place) is thrown as it is. Corrupt is never reported as missing.
  */
@@ -33,12 +33,13 @@ export async function readRequiredJson<S extends z.ZodType>(file: string, schema
   return read.value;
 }
 
-/** The file's text, or undefined when it does not exist. */
+/** The file's text, or undefined when it does not exist (nothing there, or a file where a folder on its path should be). */
 export async function readTextIfPresent(file: string): Promise<string | undefined> {
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw err;
   }
 }
