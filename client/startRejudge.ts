@@ -2,9 +2,11 @@ import path from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../config/schema';
 import type { RunManifest } from '../lib/runStore/manifest';
-import { readJson, writeJsonAtomic } from '../lib/runStore/files';
+import { writeJsonAtomic } from '../lib/runStore/files';
+import { z } from 'zod';
+import { readRequiredJson } from '../lib/json';
 import { questionsToRejudge } from '../benchmarks/dsbench/rejudge';
-import type { DsbenchQuestion } from '../benchmarks/dsbench/dataset';
+import { dsbenchQuestionSchema } from '../benchmarks/dsbench/dataset';
 import { dsbenchRejudge } from '../workflows/dsbench/dsbenchRejudge';
 
 export interface StartedRejudge {
@@ -22,7 +24,7 @@ export async function startRejudge(
 ): Promise<StartedRejudge | null> {
   if (manifest.benchmark !== 'dsbench')
     throw new Error(`run ${manifest.runId} is a ${manifest.benchmark} run: only DSBench runs have judgments`);
-  const questions = await readJson<DsbenchQuestion[]>(path.join(runDir, 'tasks.json'));
+  const questions = await readRequiredJson(path.join(runDir, 'tasks.json'), z.array(dsbenchQuestionSchema));
   const ids = await questionsToRejudge(runDir, questions, opts.all || opts.judgeModel !== undefined);
   if (!ids.length) return null;
   const tag = opts.tag ?? `rejudge-${new Date().toISOString().replace(/[-:.]/g, '')}`;

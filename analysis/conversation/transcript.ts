@@ -2,7 +2,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { writeJsonAtomic } from '../../lib/runStore/files';
 import { readJsonIfPresent } from '../../lib/json';
-import { chatMessageSchema } from './messageSchema';
+import { chatMessageSchema } from '../../lib/llm/chatMessageSchema';
 import type { ChatMessage } from '../../lib/llm/types';
 import type { ConversationLayout } from './layout';
 

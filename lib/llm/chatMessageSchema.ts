@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { ChatMessage } from '../../lib/llm/types';
+import type { ChatMessage } from './types';
 
 /**
- * One transcript message as stored in a conversation folder (turns/<turn>/<agent>/NNNN.json), read back by later
- * activities (a retried step, the grounding, the turn's end) and later versions. Loose: fields a newer writer adds
+ * A chat message as stored in a run or conversation folder (a task's conversations/<name>.json, a conversation's
+ * turns/<turn>/<agent>/NNNN.json), read back by later activities and later versions. Loose: fields a newer writer adds
  * are kept.
  */
 export const chatMessageSchema = z.looseObject({
