@@ -15,7 +15,9 @@ import { TaskViewError } from '../../benchmarks/report/taskView';
 import { testCaseGrid } from '../../benchmarks/spreadsheetbench/grid/testCaseGrid';
 import { scoringFacts } from '../../benchmarks/spreadsheetbench/scoringFacts';
 import { OfficialFiles } from '../../benchmarks/spreadsheetbench/layout';
-import { pathExists, readJsonOr } from '../../lib/runStore/files';
+import { pathExists } from '../../lib/runStore/files';
+import { readJsonIfPresent } from '../../lib/json';
+import { runSummarySchema } from '../../benchmarks/report/runSummarySchema';
 import { readManifest, type RunManifest } from '../../lib/runStore/manifest';
 import { RunLayout } from '../../lib/runStore/runLayout';
 import { attemptKey } from '../../lib/runStore/taskRecord';
@@ -249,7 +251,7 @@ async function scoringSummary(
   manifest: RunManifest,
   outcomes: RunOutcomes,
 ): Promise<Partial<Pick<RunSummary, 'floor' | 'unreachable' | 'excluded' | 'failureClasses' | 'topFailures'>>> {
-  const summary = await readJsonOr<RunSummary | null>(new RunLayout(dir).summaryPath, null).catch(() => null);
+  const summary = await readJsonIfPresent(new RunLayout(dir).summaryPath, runSummarySchema); // corrupt: an error naming it
   if (summary && !outcomes.inProgress) {
     return {
       floor: summary.floor,
