@@ -156,7 +156,7 @@ async function progressOf(
   // A deadline, not a race: the call (and its retries) ends when the time is up.
   const answer = () =>
     info.status.name === 'RUNNING' ? handle.query(progressQuery) : (handle.result() as Promise<RunProgress>);
-  return client.withDeadline(Date.now() + timeoutMs, answer).catch(() => undefined);
+  return client.withDeadline(Date.now() + timeoutMs, answer).catch(() => undefined); // no worker answered in time: listed without progress
 }
 
 function fromProgress(p: RunProgress, entry: RunListEntry): Partial<RunListEntry> {

@@ -14,6 +14,7 @@ const userEntry = z
       .string()
       .min(1)
       .max(200)
+      // eslint-disable-next-line no-control-regex -- control characters are what the name must not hold
       .regex(/^[^\s\u0000-\u001f]+$/, 'a name has no spaces or control characters'),
     role: z.enum(ROLES).default('user'),
     tokenSha256: z.string().regex(/^[0-9a-f]{64}$/, 'tokenSha256 must be 64 lower-case hex digits'),
@@ -65,7 +66,7 @@ export class UsersStore {
 
   /** Reads the file now (the server calls this before it listens, so a broken file stops the start). */
   async load(): Promise<this> {
-    const info = await stat(this.file).catch(() => undefined);
+    const info = await stat(this.file).catch(() => undefined); // no file yet: readUsersFile says so
     this.users = await readUsersFile(this.file);
     this.mtimeMs = info?.mtimeMs ?? -1;
     return this;
@@ -84,7 +85,7 @@ export class UsersStore {
 
   /** A file broken while the server runs keeps the last good list (and the error goes to the log), rather than opening up. */
   private async refresh(): Promise<void> {
-    const info = await stat(this.file).catch(() => undefined);
+    const info = await stat(this.file).catch(() => undefined); // no file yet: readUsersFile says so
     if (!info || info.mtimeMs === this.mtimeMs) return;
     try {
       this.users = await readUsersFile(this.file);
