@@ -62,7 +62,7 @@ export class SessionRegistry {
     const session = this.sessions.get(key);
     if (!session) return false;
     this.sessions.delete(key);
-    const s = await session.catch(() => undefined);
+    const s = await session.catch(() => undefined); // a session that failed to start has nothing to close
     if (s) {
       clearTimeout(s.idleTimer);
       await s.sandbox.dispose();

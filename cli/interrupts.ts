@@ -11,7 +11,7 @@ const FORCE_EXIT_MS = 15_000;
 export function followInterrupts(runId: string): { signalled: Promise<never>; dispose(): void } {
   let reject!: (err: Error) => void;
   const signalled = new Promise<never>((_, r) => (reject = r));
-  signalled.catch(() => undefined);
+  signalled.catch(() => undefined); // handled by whoever awaits it; this only keeps it from being unhandled
   let received: NodeJS.Signals | undefined;
   const onSignal = (sig: NodeJS.Signals) => {
     if (received) process.exit(sig === 'SIGINT' ? 130 : 143);

@@ -117,7 +117,7 @@ export class ConversationService {
     const dir = conversationDir(this.root, id);
     await mkdir(conversationLayout(dir).workspace, { recursive: true });
     // The sandbox runs as an unprivileged uid: it must reach the folder (o+x) to mount the workspace.
-    await chmod(this.root, 0o711).catch(() => undefined);
+    await chmod(this.root, 0o711).catch(() => undefined); // not our folder to chmod: the sandbox check reports if it cannot reach it
     await chmod(dir, 0o711);
     return { id, dir };
   }
@@ -330,7 +330,7 @@ export class ConversationService {
     const target = path.resolve(workspace, relPath);
     const notFound = new ConversationError('not_found', `no file "${relPath}" in the workspace`);
     if (path.isAbsolute(relPath) || !target.startsWith(workspace + path.sep)) throw notFound;
-    const real = await realpath(target).catch(() => undefined);
+    const real = await realpath(target).catch(() => undefined); // no such file: not found below
     const realWorkspace = await realpath(workspace);
     if (!real || !real.startsWith(realWorkspace + path.sep) || !(await stat(real)).isFile()) throw notFound;
     return real;

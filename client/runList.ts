@@ -1,11 +1,11 @@
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import { pathExists, readJsonOr } from '../lib/runStore/files';
+import { namesInFolder, pathExists } from '../lib/runStore/files';
+import { CorruptFileError, readJsonIfPresent, warnCorruptFile } from '../lib/json';
+import { z } from 'zod';
 import { SA } from '../lib/temporal/searchAttributes';
 import { progressQuery, type RunProgress } from '../contracts/run';
 import { runManifestSchema } from '../lib/runStore/manifest';
-import type { RunSummary } from '../benchmarks/report/runSummary';
 
 /** One benchmark run as the runs view lists it. */
 export interface RunListEntry {
@@ -63,20 +63,35 @@ export async function listRuns(src: RunListSource): Promise<{ runs: RunListEntry
 }
 
 async function runsFromFolders(runsDir: string): Promise<RunListEntry[]> {
-  const names = await readdir(runsDir).catch(() => [] as string[]);
+  const names = await namesInFolder(runsDir);
   const entries = await Promise.all(names.map((name) => runFromFolder(path.join(runsDir, name))));
   return entries.filter((e): e is RunListEntry => e !== undefined);
 }
 
+/**
+ * summary.json as the list reads it: benchmarks write different summaries, so every field is optional (a number that
+ * was NaN is written as null).
+ */
+const listedSummarySchema = z.looseObject({
+  tasks: z.number().nullish(),
+  attempts: z.number().nullish(),
+  scored: z.number().nullish(),
+  failed: z.number().nullish(),
+  costUsd: z.number().nullish(),
+  accuracy: z.number().nullish(),
+  overall: z.looseObject({ soft: z.number().nullish(), hard: z.number().nullish() }).nullish(),
+});
+type ListedSummary = z.infer<typeof listedSummarySchema>;
+
+/** A folder without run.json is not a run; one whose run.json (or summary.json) is corrupt is reported, not hidden. */
 async function runFromFolder(runDir: string): Promise<RunListEntry | undefined> {
-  const raw = await readJsonOr<unknown>(path.join(runDir, 'run.json'), null).catch(() => null); // not a run folder
-  const parsed = runManifestSchema.safeParse(raw);
-  if (!parsed.success) return undefined;
-  const m = parsed.data;
-  const summary = await readJsonOr<(Partial<RunSummary> & { accuracy?: number }) | null>(
-    path.join(runDir, 'summary.json'),
-    null,
-  ).catch(() => null);
+  const m = await readJsonIfPresent(path.join(runDir, 'run.json'), runManifestSchema).catch(
+    reportCorrupt('run not listed'),
+  );
+  if (!m) return undefined;
+  const summary = await readJsonIfPresent(path.join(runDir, 'summary.json'), listedSummarySchema).catch(
+    reportCorrupt('run listed without its scores'),
+  );
   return {
     id: m.runId,
     benchmark: m.benchmark,
@@ -89,8 +104,17 @@ async function runFromFolder(runDir: string): Promise<RunListEntry | undefined> 
   };
 }
 
+/** A corrupt file in a listed folder is reported on stderr and read as absent: one bad run does not hide the others. */
+function reportCorrupt(consequence: string): (err: unknown) => undefined {
+  return (err) => {
+    if (!(err instanceof CorruptFileError)) throw err;
+    warnCorruptFile(err, consequence);
+    return undefined;
+  };
+}
+
 /** Scores and spend from summary.json; benchmarks write different summaries, so every field is optional here. */
-function fromSummary(summary: Partial<RunSummary> & { accuracy?: number }): Partial<RunListEntry> {
+function fromSummary(summary: ListedSummary): Partial<RunListEntry> {
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   // A run with repeats counts attempts (tasks × epochs).
   const tasks = num(summary.attempts) ?? num(summary.tasks);
@@ -136,7 +160,7 @@ async function progressOf(
   // A deadline, not a race: the call (and its retries) ends when the time is up.
   const answer = () =>
     info.status.name === 'RUNNING' ? handle.query(progressQuery) : (handle.result() as Promise<RunProgress>);
-  return client.withDeadline(Date.now() + timeoutMs, answer).catch(() => undefined);
+  return client.withDeadline(Date.now() + timeoutMs, answer).catch(() => undefined); // no worker answered in time: listed without progress
 }
 
 function fromProgress(p: RunProgress, entry: RunListEntry): Partial<RunListEntry> {

@@ -23,7 +23,7 @@ export function workflowBundle(): Promise<{ code: string }> {
 
 async function loadOrBuild(): Promise<{ code: string }> {
   const file = path.join(CACHE_DIR, `${await sourceHash(REPO)}.js`);
-  const cached = await readFile(file, 'utf8').catch(() => undefined);
+  const cached = await readFile(file, 'utf8').catch(() => undefined); // no bundle cached for this source: build it
   if (cached) return { code: cached };
   const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
   await writeFileAtomic(file, code);

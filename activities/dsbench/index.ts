@@ -2,7 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { ApplicationFailure } from '@temporalio/activity';
 import { dsbenchRun, type DsbenchRun } from '../../benchmarks/dsbench/run';
 import { DatasetError } from '../../lib/runStore/taskRecord';
-import { pathExists, readJson, writeFileAtomic, writeJsonAtomic } from '../../lib/runStore/files';
+import { pathExists, writeFileAtomic, writeJsonAtomic } from '../../lib/runStore/files';
+import { readJsonIfPresent, readRequiredJson } from '../../lib/json';
+import {
+  dsbenchAnswerSchema,
+  dsbenchJudgmentSchema,
+  dsbenchQuestionResultSchema,
+} from '../../benchmarks/dsbench/resultSchema';
 import { competitionFiles, questionTexts, type DsbenchQuestion } from '../../benchmarks/dsbench/dataset';
 import { workbookText } from '../../benchmarks/dsbench/workbookText';
 import { agentTurnRequest, answerRequest, judgeRequest } from '../../benchmarks/dsbench/requests';
@@ -10,12 +16,7 @@ import { loadJudgeTemplate, parseVerdict } from '../../benchmarks/dsbench/judge'
 import { dsbenchSettingsOf } from '../../benchmarks/dsbench/settings';
 import { dsbenchPaths } from '../../benchmarks/dsbench/layout';
 import { Spend } from '../../lib/llm/usage';
-import {
-  questionResult,
-  type DsbenchAnswer,
-  type DsbenchJudgment,
-  type DsbenchQuestionResult,
-} from '../../benchmarks/dsbench/result';
+import { questionResult, type DsbenchAnswer, type DsbenchJudgment } from '../../benchmarks/dsbench/result';
 import type { TaskFailureClass } from '../../contracts/taskResult';
 import { cachedModelCall, costOfResponse } from '../llm/modelCall';
 import { SessionRegistry, STATE_RESET_NOTE } from '../sessionRegistry';
@@ -95,9 +96,7 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
       ]);
       const costUsd = costOfResponse(response, ctx.manifest.llm.model, deps);
       const previous =
-        input.round === 0
-          ? undefined
-          : await readJson<DsbenchAnswer>(dsbenchPaths.answer(taskDir)).catch(() => undefined);
+        input.round === 0 ? undefined : await readJsonIfPresent(dsbenchPaths.answer(taskDir), dsbenchAnswerSchema);
       const answer: DsbenchAnswer = {
         taskId: input.taskId,
         model: response.model,
@@ -208,7 +207,7 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
       const q = ctx.task(input.taskId);
       const settings = dsbenchSettingsOf(ctx.manifest);
       const taskDir = ctx.layout.taskDir(input.taskId);
-      const answer = await readJson<DsbenchAnswer>(dsbenchPaths.answer(taskDir));
+      const answer = await readRequiredJson(dsbenchPaths.answer(taskDir), dsbenchAnswerSchema);
       const template = await loadJudgeTemplate(settings.judgeTemplate);
       const judgeModel = input.judgeModel ?? settings.judgeModel;
       const request = await asDatasetFailure(() =>
@@ -249,11 +248,12 @@ export function dsbenchActivities(deps: WorkerDeps, registry = new SessionRegist
       const q = ctx.task(input.taskId);
       const taskDir = ctx.layout.taskDir(input.taskId);
       const recorded = input.addToRecorded
-        ? await readJson<DsbenchQuestionResult>(ctx.layout.taskResultPath(input.taskId)).catch(() => undefined)
+        ? await readJsonIfPresent(ctx.layout.taskResultPath(input.taskId), dsbenchQuestionResultSchema)
         : undefined;
       const spend = recorded ? Spend.add(recorded, input.spend) : input.spend;
-      const answer = await readJson<DsbenchAnswer>(dsbenchPaths.answer(taskDir)).catch(() => undefined);
-      const judgment = await readJson<DsbenchJudgment>(dsbenchPaths.judgment(taskDir)).catch(() => undefined);
+      // Either may be missing when the question failed first; a corrupt one throws naming its file.
+      const answer = await readJsonIfPresent(dsbenchPaths.answer(taskDir), dsbenchAnswerSchema);
+      const judgment = await readJsonIfPresent(dsbenchPaths.judgment(taskDir), dsbenchJudgmentSchema);
       const result = questionResult({
         question: q,
         answer,

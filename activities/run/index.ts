@@ -3,7 +3,8 @@ import { cancellationSignal, getClient, heartbeat, log } from '@temporalio/activ
 import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { benchmarkNamed } from '../../benchmarks';
 import { taskDoneSignal, type TaskDoneSignal } from '../../contracts/run';
-import { readJson } from '../../lib/runStore/files';
+import { z } from 'zod';
+import { readRequiredJson } from '../../lib/json';
 import { runContext } from '../../lib/runStore/runContext';
 import { taskKey } from '../../lib/runStore/taskRecord';
 
@@ -13,7 +14,7 @@ export const runActivities = {
   async listTaskIds(input: { runDir: string; offset: number; limit: number; taskIdsFile?: string }): Promise<string[]> {
     const ctx = await runContext(input.runDir);
     const ids = input.taskIdsFile
-      ? await readJson<string[]>(path.join(input.runDir, input.taskIdsFile))
+      ? await readRequiredJson(path.join(input.runDir, input.taskIdsFile), z.array(z.string()))
       : ctx.tasks.map((t) => taskKey(t.id));
     return ids.slice(input.offset, input.offset + input.limit);
   },

@@ -4,7 +4,9 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { testCaseFiles, OFFICIAL_TEST_CASES } from '../../benchmarks/spreadsheetbench/dataset';
 import { warmPreviewServer } from '../../benchmarks/spreadsheetbench/agents/preview';
-import { writeJsonAtomic, readJson, readJsonOr } from '../../lib/runStore/files';
+import { writeJsonAtomic, readJson } from '../../lib/runStore/files';
+import { readJsonIfPresent } from '../../lib/json';
+import { taskResultSchema } from '../../contracts/taskResultSchema';
 import type { TaskResult } from '../../contracts/taskResult';
 import { readConversation } from '../../lib/runStore/conversationStore';
 import type { RunManifest } from '../../lib/runStore/manifest';
@@ -126,7 +128,8 @@ export const taskActivities = {
 
   async readTaskResult(input: { runDir: string; taskId: string }): Promise<TaskResult | null> {
     const ctx = await sheetRun(input.runDir);
-    return readJsonOr<TaskResult | null>(ctx.layout.taskResultPath(input.taskId), null);
+    // A corrupt result throws naming the file: it is not taken for "not run yet" (which would pay for the task again).
+    return (await readJsonIfPresent(ctx.layout.taskResultPath(input.taskId), taskResultSchema)) ?? null;
   },
 };
 

@@ -1,4 +1,6 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readRequiredJson } from '../../lib/json';
+import { namesInFolder } from '../../lib/runStore/files';
+import { debugStepSchema, debugToolCallSchema } from './debugSchema';
 import path from 'node:path';
 import type { DebugStep, DebugToolCall } from './debug';
 import type { ConversationLayout } from './layout';
@@ -9,19 +11,17 @@ export async function readTurnToolCalls(
   turnId: string,
 ): Promise<Array<DebugToolCall & { stepId: string }>> {
   const stepDir = new RegExp(`^${turnId.replace(/[^A-Za-z0-9_-]/g, '')}-s(\\d+)\\.tools$`);
-  const dirs = (await readdir(layout.debug).catch(() => [] as string[])).flatMap((n) => {
+  const dirs = (await namesInFolder(layout.debug)).flatMap((n) => {
     const m = stepDir.exec(n);
     return m ? [{ name: n, index: Number(m[1]) }] : [];
   });
   const calls: Array<DebugToolCall & { stepId: string }> = [];
   for (const d of dirs.sort((a, b) => a.index - b.index)) {
     const stepId = d.name.slice(0, -'.tools'.length);
-    const files = (await readdir(path.join(layout.debug, d.name)).catch(() => [] as string[]))
-      .filter((n) => n.endsWith('.json'))
-      .sort();
+    const files = (await namesInFolder(path.join(layout.debug, d.name))).filter((n) => n.endsWith('.json')).sort();
     for (const f of files)
       calls.push({
-        ...(JSON.parse(await readFile(path.join(layout.debug, d.name, f), 'utf8')) as DebugToolCall),
+        ...(await readRequiredJson(path.join(layout.debug, d.name, f), debugToolCallSchema)),
         stepId,
       });
   }
@@ -30,7 +30,7 @@ export async function readTurnToolCalls(
 
 /** Every step's debug record, its tool calls merged in, in turn and step order. */
 export async function readDebugSteps(layout: ConversationLayout): Promise<DebugStep[]> {
-  const names = (await readdir(layout.debug).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
+  const names = (await namesInFolder(layout.debug)).filter((n) => n.endsWith('.json'));
   const steps = await Promise.all(names.map((n) => readStep(layout, n)));
   return steps.sort(
     (a, b) =>
@@ -41,12 +41,12 @@ export async function readDebugSteps(layout: ConversationLayout): Promise<DebugS
 }
 
 async function readStep(layout: ConversationLayout, name: string): Promise<DebugStep> {
-  const step = JSON.parse(await readFile(path.join(layout.debug, name), 'utf8')) as DebugStep;
+  const step = await readRequiredJson(path.join(layout.debug, name), debugStepSchema);
   const toolDir = path.join(layout.debug, `${step.stepId}.tools`);
-  const toolFiles = (await readdir(toolDir).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort();
+  const toolFiles = (await namesInFolder(toolDir)).filter((n) => n.endsWith('.json')).sort();
   if (!toolFiles.length) return step;
   const toolCalls = await Promise.all(
-    toolFiles.map(async (f) => JSON.parse(await readFile(path.join(toolDir, f), 'utf8')) as DebugToolCall),
+    toolFiles.map(async (f) => readRequiredJson(path.join(toolDir, f), debugToolCallSchema)),
   );
   const executions = toolCalls.map((c) => ({
     code: (c.args as { code?: unknown })?.code,

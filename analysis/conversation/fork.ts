@@ -53,7 +53,7 @@ async function copyTree(
   budget: { left: number; max?: number },
   rel = '',
 ): Promise<void> {
-  const entries = await readdir(path.join(from, rel), { withFileTypes: true }).catch(() => []);
+  const entries = await readdir(path.join(from, rel), { withFileTypes: true }).catch(() => []); // nothing there to copy
   for (const entry of entries) {
     const child = rel ? `${rel}/${entry.name}` : entry.name;
     const source = path.join(from, child);

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { withFileMutex } from '../../lib/llm/fileMutex';
-import { readJsonOr, writeJsonAtomic } from '../../lib/runStore/files';
+import { writeJsonAtomic } from '../../lib/runStore/files';
+import { readJsonIfPresent } from '../../lib/json';
 
 /**
  * Who may read a conversation besides its owner: `shares.json` in its folder. A grant names one signed-in user, or is
@@ -28,12 +29,14 @@ export type ShareGrant = z.infer<typeof shareGrantSchema>;
 
 const file = (dir: string) => path.join(dir, 'shares.json');
 
+const sharesFileSchema = z.looseObject({ shares: z.array(shareGrantSchema).default([]) });
+
+/**
+ * The folder's grants ([] when it has no shares.json). A corrupt file throws naming it: dropping the grants it cannot
+ * read would revoke them silently, and the next `addShare` would write the loss to disk.
+ */
 export async function readShares(dir: string): Promise<ShareGrant[]> {
-  const raw = await readJsonOr<{ shares?: unknown[] }>(file(dir), { shares: [] });
-  return (raw.shares ?? []).flatMap((s) => {
-    const parsed = shareGrantSchema.safeParse(s);
-    return parsed.success ? [parsed.data] : [];
-  });
+  return (await readJsonIfPresent(file(dir), sharesFileSchema))?.shares ?? [];
 }
 
 /** Adds a grant (its id made here) under the folder's lock. */

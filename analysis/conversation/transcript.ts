@@ -1,6 +1,8 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { writeJsonAtomic } from '../../lib/runStore/files';
+import { readJsonIfPresent } from '../../lib/json';
+import { chatMessageSchema } from '../../lib/llm/chatMessageSchema';
 import type { ChatMessage } from '../../lib/llm/types';
 import type { ConversationLayout } from './layout';
 
@@ -21,9 +23,9 @@ export async function writeMessage(dir: string, index: number, message: ChatMess
   await writeJsonAtomic(messageFile(dir, index), message, 0);
 }
 
+/** The message at `index`, or undefined when none was written there; a corrupt one throws naming its file. */
 export async function readMessage(dir: string, index: number): Promise<ChatMessage | undefined> {
-  const text = await readFile(messageFile(dir, index), 'utf8').catch(() => undefined);
-  return text === undefined ? undefined : (JSON.parse(text) as ChatMessage);
+  return readJsonIfPresent(messageFile(dir, index), chatMessageSchema);
 }
 
 /** Messages 0 … length-1; a gap means the workflow and the folder disagree, which is a bug worth stopping for. */

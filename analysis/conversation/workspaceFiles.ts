@@ -5,7 +5,7 @@ import type { FileInfo } from './types';
 
 /** The user-visible files of a workspace (hidden folders such as the tools' `.sheetbench/` left out), by path. */
 export async function listWorkspaceFiles(root: string, limit = 1_000): Promise<FileInfo[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []); // no workspace yet: empty
   const visible = entries
     .filter((e) => e.isFile())
     .map((e) => path.relative(root, path.join(e.parentPath, e.name)))

@@ -78,7 +78,7 @@ export async function exportConversation(
   if (opts.format === 'py')
     return { filename: `${base}.py`, contentType: TYPES.py, body: Buffer.from(scriptText(cells)) };
   const read = async (rel: string) =>
-    (await readInWorkspace(layout.workspace, rel, OUTPUT_BYTES).catch(() => undefined))?.data;
+    (await readInWorkspace(layout.workspace, rel, OUTPUT_BYTES).catch(() => undefined))?.data; // removed, or outside the workspace: left out of the export
   const notebook = await notebookJson(
     cells,
     { conversationId: info.id, turnId: opts.turnId, exportedAt: (opts.now ?? new Date()).toISOString() },

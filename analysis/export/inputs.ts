@@ -22,7 +22,7 @@ export async function collectInputs(
   downloads: string[],
 ): Promise<Inputs> {
   const inputs: Inputs = new Map();
-  const uploaded = (await readdir(layout.inputs, { withFileTypes: true }).catch(() => []))
+  const uploaded = (await readdir(layout.inputs, { withFileTypes: true }).catch(() => [])) // no uploads folder: nothing uploaded
     .filter((d) => d.isFile())
     .map((d) => d.name)
     .sort();
@@ -33,7 +33,7 @@ export async function collectInputs(
         e.type === 'turn_started' && Array.isArray(e.data.files) ? (e.data.files as string[]) : [],
       );
   for (const name of [...named, ...downloads]) {
-    const read = await readInWorkspace(layout.workspace, name, FILE_BYTES).catch(() => undefined);
+    const read = await readInWorkspace(layout.workspace, name, FILE_BYTES).catch(() => undefined); // removed, or outside the workspace: left out of the export
     if (read && read.size <= FILE_BYTES) inputs.set(name, read.data);
   }
   return inputs;

@@ -75,7 +75,7 @@ function filesOf(tool: string, result: Record<string, unknown>): Array<{ file: s
 
 /** The start of a workspace file as text; '' for a missing file or one that leads out of the workspace (a symlink the code planted). */
 async function readHead(workspace: string, rel: string): Promise<string> {
-  const read = await readInWorkspace(workspace, rel, FILE_BYTES).catch(() => undefined);
+  const read = await readInWorkspace(workspace, rel, FILE_BYTES).catch(() => undefined); // missing, or outside the workspace: no text (see above)
   return read?.data.toString('utf8') ?? '';
 }
 

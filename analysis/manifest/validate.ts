@@ -105,7 +105,7 @@ async function missingColumns(root: string, dataFile: string, wanted: string[]):
 async function checkImage(root: string, file: string): Promise<string[]> {
   if (!IMAGE_EXTENSIONS.has(extname(file).toLowerCase()))
     return [`image ${file} must be one of ${[...IMAGE_EXTENSIONS].join(', ')}`];
-  const info = await stat(await resolveInWorkspace(root, file)).catch(() => null);
+  const info = await stat(await resolveInWorkspace(root, file)).catch(() => null); // no such file: reported as missing below
   if (!info?.isFile() || info.size === 0) return [`image file ${file} does not exist or is empty`];
   return [];
 }
@@ -132,6 +132,7 @@ async function checkVegaLite(
         `data.url ${JSON.stringify(url)} must be a workspace-relative file (no http(s), absolute paths or ..)`,
       );
     } else if (!(await stat(await resolveInWorkspace(root, url)).catch(() => null))?.isFile()) {
+      // no such file: reported below
       problems.push(`data.url ${JSON.stringify(url)} does not exist in the workspace`);
     }
   }

@@ -54,7 +54,7 @@ export async function describeExecution(result: ExecutionResult, ctx: ToolContex
 async function describeExisting(root: string, paths: string[]): Promise<WorkspaceFile[]> {
   const out: WorkspaceFile[] = [];
   for (const path of paths) {
-    const info = await lstat(join(root, path)).catch(() => null);
+    const info = await lstat(join(root, path)).catch(() => null); // removed by the code meanwhile: not reported
     if (info?.isFile()) out.push(describeFile(path, info.size));
   }
   return out;
@@ -85,10 +85,10 @@ async function enforceWorkspaceLimit(ctx: ToolContext, changed: string[]): Promi
 /** Unlinks a workspace file unless a folder on its way was swapped for a symlink leading out (the worker may be root). */
 async function removeInWorkspace(root: string, rel: string): Promise<boolean> {
   const path = join(root, rel);
-  const parent = await realpath(dirname(path)).catch(() => null);
+  const parent = await realpath(dirname(path)).catch(() => null); // no such folder: not a file of the workspace
   if (!parent || !isInside(await realpath(root), parent)) return false;
   const target = join(parent, basename(path));
-  if (!(await lstat(target).catch(() => null))?.isFile()) return false;
+  if (!(await lstat(target).catch(() => null))?.isFile()) return false; // no such file
   await unlink(target);
   return true;
 }

@@ -64,7 +64,7 @@ async function write(path: string, content: string | undefined, ctx: ToolContext
   if (rel === '') throw new ToolRefusal('action "write" needs a file path');
   const host = await resolveInWorkspace(ctx.workspaceDir, rel);
   const bytes = Buffer.byteLength(content);
-  const previous = (await stat(host).catch(() => null))?.size ?? 0;
+  const previous = (await stat(host).catch(() => null))?.size ?? 0; // a new file: nothing before
   await assertRoomFor(ctx.workspaceDir, bytes - previous, ctx.config.workspaceMaxBytes);
   await mkdirForSandbox(ctx.workspaceDir, dirname(host));
   await handToSandbox(await writeInWorkspace(ctx.workspaceDir, rel, content));
@@ -74,7 +74,7 @@ async function write(path: string, content: string | undefined, ctx: ToolContext
 async function list(path: string, ctx: ToolContext): Promise<FileSystemResult> {
   const rel = checkRelativePath(path);
   const host = await resolveInWorkspace(ctx.workspaceDir, rel);
-  const info = await stat(host).catch(() => null);
+  const info = await stat(host).catch(() => null); // no such file: told to the model below
   if (!info?.isDirectory()) throw new ToolRefusal(`${path} is not a folder of the workspace`);
   const files = await listWorkspaceFiles(ctx.workspaceDir, rel);
   return { action: 'list', path: rel || '.', files };
@@ -82,7 +82,7 @@ async function list(path: string, ctx: ToolContext): Promise<FileSystemResult> {
 
 async function exists(path: string, ctx: ToolContext): Promise<FileSystemResult> {
   const rel = checkRelativePath(path);
-  const info = await stat(await resolveInWorkspace(ctx.workspaceDir, rel)).catch(() => null);
+  const info = await stat(await resolveInWorkspace(ctx.workspaceDir, rel)).catch(() => null); // no such file (or outside the workspace): told to the model below
   if (!info) return { action: 'exists', path: rel, exists: false };
   return { action: 'exists', path: rel, exists: true, kind: info.isDirectory() ? 'directory' : 'file' };
 }

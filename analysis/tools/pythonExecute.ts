@@ -73,7 +73,7 @@ export const pythonExecuteTool: AnalysisTool<PythonExecuteArgs, PythonExecuteRep
 async function checkWorkingDir(requested: string | undefined, ctx: ToolContext): Promise<string> {
   if (!requested) return '';
   const rel = checkRelativePath(requested);
-  const info = await stat(await resolveInWorkspace(ctx.workspaceDir, rel)).catch(() => null);
+  const info = await stat(await resolveInWorkspace(ctx.workspaceDir, rel)).catch(() => null); // no such file (or outside the workspace): told to the model below
   if (rel && !info?.isDirectory())
     throw new ToolRefusal(
       `workingDir ${requested} is not a folder of the workspace (create it first, or leave workingDir out)`,

@@ -69,7 +69,7 @@ export function withSandbox<T>(
       throw err;
     }
   });
-  session.queue = run.catch(() => undefined);
+  session.queue = run.catch(() => undefined); // the caller awaiting `run` gets its error; the queue only orders calls
   return run;
 }
 
@@ -86,7 +86,7 @@ async function disposeSession(conversationId: string, language: SandboxLanguage)
   byLanguage.delete(language);
   if (byLanguage.size === 0) sessions.delete(conversationId);
   clearTimeout(session.idleTimer);
-  const sandbox = await session.sandbox.catch(() => null);
+  const sandbox = await session.sandbox.catch(() => null); // a sandbox that failed to start has nothing to close
   await sandbox?.dispose();
 }
 

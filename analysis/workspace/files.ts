@@ -16,7 +16,7 @@ export function describeFile(relPath: string, size: number): WorkspaceFile {
 /** Every regular file under the workspace (symlinks not followed, the tools' own folder skipped). */
 export async function listWorkspaceFiles(root: string, sub = ''): Promise<WorkspaceFile[]> {
   const out: WorkspaceFile[] = [];
-  const entries = await readdir(join(root, sub), { withFileTypes: true }).catch(() => []);
+  const entries = await readdir(join(root, sub), { withFileTypes: true }).catch(() => []); // no such folder yet: empty
   for (const entry of entries) {
     const rel = sub ? `${sub}/${entry.name}` : entry.name;
     if (rel === INTERNAL_DIR) continue;
@@ -29,7 +29,7 @@ export async function listWorkspaceFiles(root: string, sub = ''): Promise<Worksp
 /** Bytes used by the workspace (every file, including the tools' own). */
 export async function workspaceBytes(root: string): Promise<number> {
   let total = 0;
-  const entries = await readdir(root, { withFileTypes: true, recursive: true }).catch(() => []);
+  const entries = await readdir(root, { withFileTypes: true, recursive: true }).catch(() => []); // no workspace yet: empty
   for (const entry of entries) {
     if (entry.isFile()) total += (await lstat(join(entry.parentPath, entry.name)).catch(() => ({ size: 0 }))).size;
   }

@@ -1,4 +1,6 @@
-import { readJsonOr, writeJsonAtomic } from '../../lib/runStore/files';
+import { writeJsonAtomic } from '../../lib/runStore/files';
+import { readJsonIfPresent } from '../../lib/json';
+import { analysisRequestResultSchema } from './resultSchema';
 import { analysisRun, type AnalysisRun } from './run';
 import type { AnalysisRequestResult } from './result';
 
@@ -47,7 +49,7 @@ export async function summarizeAnalysisRun(ctx: AnalysisRun): Promise<AnalysisSu
   const tasks = ctx.tasks;
   const results: AnalysisRequestResult[] = [];
   for (const t of tasks) {
-    const r = await readJsonOr<AnalysisRequestResult | null>(ctx.layout.taskResultPath(t.id), null);
+    const r = await readJsonIfPresent(ctx.layout.taskResultPath(t.id), analysisRequestResultSchema);
     if (r) results.push(r);
   }
   const scored = results.filter((r) => r.status === 'scored');

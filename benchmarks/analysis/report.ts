@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readJsonOr } from '../../lib/runStore/files';
+import { readJsonIfPresent } from '../../lib/json';
+import { analysisRequestResultSchema } from './resultSchema';
 import { analysisRun } from './run';
 import { tablesHtml, tablesMarkdown, type ReportTable } from '../report/tables';
 import { summarizeAnalysisRun, type AnalysisSummary } from './finalize';
@@ -16,14 +17,16 @@ export async function writeAnalysisReport(opts: {
   // Recomputed from the result files: a report of an unfinished run shows what is done so far.
   const summary = await summarizeAnalysisRun(ctx);
   const results = await Promise.all(
-    ctx.tasks.map((t) => readJsonOr<AnalysisRequestResult | null>(ctx.layout.taskResultPath(t.id), null)),
+    ctx.tasks.map((t): Promise<AnalysisRequestResult | undefined> =>
+      readJsonIfPresent(ctx.layout.taskResultPath(t.id), analysisRequestResultSchema),
+    ),
   );
   const outDir = opts.outDir ?? opts.runDir;
   await mkdir(outDir, { recursive: true });
   const title = `${ctx.manifest.runId}: analysis suite, pattern ${summary.pattern} × ${summary.model}`;
   const tables = reportTables(
     summary,
-    results.filter((r): r is AnalysisRequestResult => r !== null),
+    results.filter((r): r is AnalysisRequestResult => r !== undefined),
   );
   const markdown = path.join(outDir, 'report.md');
   const html = path.join(outDir, 'report.html');

@@ -1,7 +1,7 @@
 import { runContextReader, type RunContext } from '../../lib/runStore/runContext';
-import type { AnalysisTask } from './dataset';
+import { analysisTaskSchema, type AnalysisTask } from './dataset';
 
 /** An analysis-suite run as its activities and scorer see it: one task per request. */
 export type AnalysisRun = RunContext<AnalysisTask>;
 
-export const analysisRun = runContextReader<AnalysisTask>();
+export const analysisRun = runContextReader(analysisTaskSchema);

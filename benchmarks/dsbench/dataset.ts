@@ -33,6 +33,18 @@ export interface DsbenchQuestion {
   answerType: AnswerType;
 }
 
+/** A question as a run's tasks.json records it (read back by the run's activities, `show`, a rejudge). */
+export const dsbenchQuestionSchema = z.object({
+  id: z.string(),
+  competitionId: z.string(),
+  competitionName: z.string(),
+  url: z.string(),
+  year: z.number().optional(),
+  question: z.string(),
+  answer: z.string(),
+  answerType: z.enum(['choice', 'integer', 'numeric', 'text', 'object']),
+}) satisfies z.ZodType<DsbenchQuestion>;
+
 export function questionId(competitionId: string, question: string): string {
   return `${competitionId}_${question}`;
 }

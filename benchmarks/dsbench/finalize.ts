@@ -1,4 +1,6 @@
-import { readJsonOr, writeFileAtomic, writeJsonAtomic } from '../../lib/runStore/files';
+import { writeFileAtomic, writeJsonAtomic } from '../../lib/runStore/files';
+import { readJsonIfPresent } from '../../lib/json';
+import { dsbenchQuestionResultSchema } from './resultSchema';
 import { dsbenchPaths } from './layout';
 import { summarizeDsbenchRun, type DsbenchSummary } from './metrics';
 import type { DsbenchQuestionResult } from './result';
@@ -10,7 +12,7 @@ export async function finalizeDsbenchRun(runDir: string): Promise<DsbenchSummary
   const questions = ctx.tasks;
   const results: DsbenchQuestionResult[] = [];
   for (const q of questions) {
-    const r = await readJsonOr<DsbenchQuestionResult | null>(ctx.layout.taskResultPath(q.id), null);
+    const r = await readJsonIfPresent(ctx.layout.taskResultPath(q.id), dsbenchQuestionResultSchema);
     if (r) results.push(r);
   }
   const lines = results.map((r) =>

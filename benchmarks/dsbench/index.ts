@@ -2,14 +2,15 @@ import path from 'node:path';
 import { pathExists } from '../../lib/runStore/files';
 import type { Benchmark } from '../benchmark';
 import { fileVersion } from '../datasetVersion';
-import { readQuestions, selectQuestions, type DsbenchQuestion } from './dataset';
+import { z } from 'zod';
+import { dsbenchQuestionSchema, readQuestions, selectQuestions, type DsbenchQuestion } from './dataset';
 import { finalizeDsbenchRun } from './finalize';
 import { writeDsbenchReport } from './report';
 import { dsbenchSettingsFrom } from './settings';
 import { dsbenchSummaryLines } from './summaryLines';
 import { dsbenchTaskView } from './taskView';
 import { questionsToRejudge } from './rejudge';
-import { readJson } from '../../lib/runStore/files';
+import { readRequiredJson } from '../../lib/json';
 import { RunLayout } from '../../lib/runStore/runLayout';
 
 /** Prompt versions: the original runners' prompts (bump when our rendering of them changes). */
@@ -41,6 +42,10 @@ export const dsBench: Benchmark<DsbenchQuestion> = {
   rejudge: {
     workflow: 'dsbenchRejudge',
     tasksToRejudge: async (runDir, all) =>
-      questionsToRejudge(runDir, await readJson<DsbenchQuestion[]>(new RunLayout(runDir).taskListPath), all),
+      questionsToRejudge(
+        runDir,
+        await readRequiredJson(new RunLayout(runDir).taskListPath, z.array(dsbenchQuestionSchema)),
+        all,
+      ),
   },
 };

@@ -1,8 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { readJsonOr } from '../../lib/runStore/files';
+import { z } from 'zod';
+import { readJsonIfPresent, readRequiredJson, readTextIfPresent } from '../../lib/json';
 import { readManifest, type RunManifest } from '../../lib/runStore/manifest';
-import { questionTexts, type DsbenchQuestion } from './dataset';
+import { dsbenchQuestionSchema, questionTexts, type DsbenchQuestion } from './dataset';
+import { dsbenchQuestionResultSchema } from './resultSchema';
 import { dsbenchPaths } from './layout';
 import type { DsbenchQuestionResult } from './result';
 
@@ -25,20 +27,19 @@ export interface LoadedDsbenchRun {
 /** A DSBench run folder as the report and the Inspect log read it. */
 export async function loadDsbenchRun(dir: string): Promise<LoadedDsbenchRun> {
   const manifest = await readManifest(dir);
-  const tasks = JSON.parse(await readFile(path.join(dir, 'tasks.json'), 'utf8')) as DsbenchQuestion[];
+  const tasks = await readRequiredJson(path.join(dir, 'tasks.json'), z.array(dsbenchQuestionSchema));
   let lastResultAt: Date | undefined;
   const questions: LoadedQuestion[] = [];
   for (const question of tasks) {
     const file = path.join(dir, 'results', `${question.id}.json`);
-    const result = await readJsonOr<DsbenchQuestionResult | undefined>(file, undefined);
+    const result = await readJsonIfPresent(file, dsbenchQuestionResultSchema);
     if (result) {
       const at = (await stat(file)).mtime;
       if (!lastResultAt || at > lastResultAt) lastResultAt = at;
     }
+    // The dataset may not be on this host (a report made elsewhere): the question is then shown without its text.
     const texts = await questionTexts(manifest.datasetDir, question).catch(() => undefined);
-    const prompt = await readFile(dsbenchPaths.prompt(path.join(dir, 'tasks', question.id)), 'utf8').catch(
-      () => undefined,
-    );
+    const prompt = await readTextIfPresent(dsbenchPaths.prompt(path.join(dir, 'tasks', question.id)));
     questions.push({ question, result, input: texts ? `${texts.introduction}\n\n${texts.question}` : '', prompt });
   }
   return { dir, manifest, questions, lastResultAt };

@@ -1,7 +1,7 @@
-import { readJsonOr } from '../../lib/runStore/files';
+import { readJsonIfPresent } from '../../lib/json';
+import { dsbenchQuestionResultSchema } from './resultSchema';
 import path from 'node:path';
 import type { DsbenchQuestion } from './dataset';
-import type { DsbenchQuestionResult } from './result';
 
 /**
  * Questions to judge again: those with a recorded answer whose judgment is unparseable or missing (e.g. the judge call
@@ -14,7 +14,7 @@ export async function questionsToRejudge(
 ): Promise<string[]> {
   const ids: string[] = [];
   for (const q of questions) {
-    const r = await readJsonOr<DsbenchQuestionResult | null>(path.join(runDir, 'results', `${q.id}.json`), null);
+    const r = await readJsonIfPresent(path.join(runDir, 'results', `${q.id}.json`), dsbenchQuestionResultSchema);
     if (!r || r.predicted === undefined) continue;
     if (all || r.verdict === undefined || r.verdict === 'unparseable') ids.push(q.id);
   }

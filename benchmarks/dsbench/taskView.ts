@@ -3,8 +3,8 @@
  * expected answer, the model's reply, the judge's verdict and reply; the agent setting's rounds as the trajectory.
  */
 import path from 'node:path';
-import { readFile } from 'node:fs/promises';
-import { readJson, readJsonOr } from '../../lib/runStore/files';
+import { z } from 'zod';
+import { readJsonIfPresent, readRequiredJson, readTextIfPresent } from '../../lib/json';
 import { readManifest } from '../../lib/runStore/manifest';
 import { RunLayout } from '../../lib/runStore/runLayout';
 import {
@@ -15,14 +15,18 @@ import {
   type TaskView,
   type TrajectoryStep,
 } from '../report/taskView';
-import { questionTexts, type DsbenchQuestion } from './dataset';
+import { dsbenchQuestionSchema, questionTexts } from './dataset';
+import { dsbenchQuestionResultSchema } from './resultSchema';
 import { dsbenchPaths } from './layout';
 import type { DsbenchQuestionResult } from './result';
+
+/** tasks/<id>/conversations/agent.json as the trajectory reads it (roles and contents of any shape). */
+const agentConversationSchema = z.array(z.looseObject({ role: z.string(), content: z.unknown() }));
 
 export async function dsbenchTaskView(runDir: string, taskArg: string): Promise<TaskView> {
   const manifest = await readManifest(runDir);
   const layout = new RunLayout(runDir);
-  const questions = await readJson<DsbenchQuestion[]>(layout.taskListPath);
+  const questions = await readRequiredJson(layout.taskListPath, z.array(dsbenchQuestionSchema));
   const q = questions.find((x) => x.id === taskArg);
   if (!q)
     throw new TaskViewError(
@@ -31,10 +35,11 @@ export async function dsbenchTaskView(runDir: string, taskArg: string): Promise<
         .map((x) => x.id)
         .join(', ')}${questions.length > 8 ? ', …' : ''})`,
     );
-  const result = await readJsonOr<DsbenchQuestionResult | null>(layout.taskResultPath(q.id), null);
+  const result = (await readJsonIfPresent(layout.taskResultPath(q.id), dsbenchQuestionResultSchema)) ?? null;
+  // The dataset may not be on this host (`show` run elsewhere): the question is then shown without its text.
   const texts = await questionTexts(manifest.datasetDir, q).catch(() => undefined);
   const taskDir = layout.taskDir(q.id);
-  const prompt = await readFile(dsbenchPaths.prompt(taskDir), 'utf8').catch(() => undefined);
+  const prompt = await readTextIfPresent(dsbenchPaths.prompt(taskDir));
   const base = {
     runId: manifest.runId,
     benchmark: manifest.benchmark,
@@ -78,10 +83,8 @@ async function trajectory(
     exchanges,
     executions: [],
   });
-  const agent = await readJsonOr<{ role: string; content: unknown }[]>(
-    path.join(taskDir, 'conversations', 'agent.json'),
-    [],
-  );
+  const agent =
+    (await readJsonIfPresent(path.join(taskDir, 'conversations', 'agent.json'), agentConversationSchema)) ?? [];
   const rounds = exchangesOf('agent', agent).map((x, i) => step(`round-${i + 1}`, [x]));
   const answer = rounds.length
     ? rounds

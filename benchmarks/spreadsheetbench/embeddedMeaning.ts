@@ -1,6 +1,7 @@
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { readJsonOr } from '../../lib/runStore/files';
+import { namesInFolder } from '../../lib/runStore/files';
+import { readRequiredJson } from '../../lib/json';
+import { taskResultSchema } from '../../contracts/taskResultSchema';
 import { RunLayout } from '../../lib/runStore/runLayout';
 import type { RunManifest } from '../../lib/runStore/manifest';
 import { localModelNamed } from '../../lib/llm/localModels';
@@ -38,9 +39,6 @@ export async function embeddedModelMeaning(runDir: string, manifest: Pick<RunMan
 
 async function readResults(runDir: string): Promise<ResultFacts[]> {
   const dir = new RunLayout(runDir).resultsDir;
-  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.json'));
-  const results = await Promise.all(files.map((f) => readJsonOr<ResultFacts | null>(path.join(dir, f), null)));
-  return results.filter(
-    (r): r is ResultFacts => r !== null && Array.isArray(r.testCaseResults) && Array.isArray(r.reasons),
-  );
+  const files = (await namesInFolder(dir)).filter((f) => f.endsWith('.json'));
+  return Promise.all(files.map((f) => readRequiredJson(path.join(dir, f), taskResultSchema)));
 }

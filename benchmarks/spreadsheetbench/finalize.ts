@@ -1,7 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { attemptKey, taskKey } from '../../lib/runStore/taskRecord';
-import { readJsonOr, writeFileAtomic, writeJsonAtomic } from '../../lib/runStore/files';
+import { writeFileAtomic, writeJsonAtomic } from '../../lib/runStore/files';
+import { parseJsonText, readJsonIfPresent, readTextIfPresent } from '../../lib/json';
+import { taskResultSchema } from '../../contracts/taskResultSchema';
 import type { TaskResult } from '../../contracts/taskResult';
+import { z } from 'zod';
 import { sheetRun, type SheetRun } from './run';
 import { summarizeRun } from './summary';
 import { scoringFacts } from './scoringFacts';
@@ -26,10 +28,11 @@ async function finalizeEpoch(ctx: SheetRun, epoch: number): Promise<TaskResult[]
   const convLines: string[] = [];
   for (const task of ctx.tasks) {
     const key = attemptKey(taskKey(task.id), epoch);
-    const result = await readJsonOr<TaskResult | null>(ctx.layout.taskResultPath(key), null);
+    const result = await readJsonIfPresent(ctx.layout.taskResultPath(key), taskResultSchema);
     if (result) results.push(result);
-    const conv = await readFile(ctx.official.officialConvPath(key), 'utf8').catch(() => null);
-    if (conv !== null) convLines.push(JSON.stringify(JSON.parse(conv)));
+    const convFile = ctx.official.officialConvPath(key);
+    const conv = await readTextIfPresent(convFile);
+    if (conv !== undefined) convLines.push(JSON.stringify(parseJsonText(conv, z.unknown(), convFile)));
   }
   const evalJson = results.map((r) => ({
     id: r.id,

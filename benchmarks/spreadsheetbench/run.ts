@@ -1,5 +1,5 @@
 import { runContextReader, type RunContext } from '../../lib/runStore/runContext';
-import type { SheetTask } from './dataset';
+import { sheetTaskSchema, type SheetTask } from './dataset';
 import { OfficialFiles } from './layout';
 
 /** A SpreadsheetBench run as its activities and scorer see it: its tasks, and its official files. */
@@ -7,7 +7,7 @@ export interface SheetRun extends RunContext<SheetTask> {
   official: OfficialFiles;
 }
 
-const readRun = runContextReader<SheetTask>();
+const readRun = runContextReader(sheetTaskSchema);
 
 export async function sheetRun(runDir: string): Promise<SheetRun> {
   const ctx = await readRun(runDir);

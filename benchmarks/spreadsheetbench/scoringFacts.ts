@@ -3,9 +3,10 @@
  * input already passes) and the test cases no output can pass under the scoring mode. Both depend on the task, not on
  * the attempt, so each task counts once however many epochs the run has.
  */
-import { readJsonOr } from '../../lib/runStore/files';
+import { CorruptFileError, readJsonIfPresent, warnCorruptFile } from '../../lib/json';
 import { cellDiffsPath } from './layout';
 import type { TaskCellDiffs } from './scoring';
+import { taskCellDiffsSchema } from './scoring/cellDiffsSchema';
 
 export interface FloorLine {
   /** Tasks with a recorded floor (results written before cell diffs have none). */
@@ -28,9 +29,9 @@ export interface ScoringFacts {
   unreachable: UnreachableCase[];
 }
 
-/** A task attempt's cell diffs, or null when none was recorded (results of older versions). */
+/** A task attempt's cell diffs, or null when none was recorded (results of older versions); corrupt ones throw. */
 export async function readCellDiffs(runDir: string, key: string): Promise<TaskCellDiffs | null> {
-  return readJsonOr<TaskCellDiffs | null>(cellDiffsPath(runDir, key), null).catch(() => null);
+  return (await readJsonIfPresent(cellDiffsPath(runDir, key), taskCellDiffsSchema)) ?? null;
 }
 
 /** The floor and unreachable test cases over the given task attempts (`{taskKey, key}`: the task and one of its attempts). */
@@ -43,7 +44,11 @@ export async function scoringFacts(
   const unreachable: UnreachableCase[] = [];
   for (const { taskKey, key } of attempts) {
     if (seen.has(taskKey)) continue;
-    const diffs = await readCellDiffs(runDir, key);
+    const diffs = await readCellDiffs(runDir, key).catch((err: unknown) => {
+      if (!(err instanceof CorruptFileError)) throw err;
+      warnCorruptFile(err, 'the task is left out of the floor and the unreachable test cases');
+      return null;
+    });
     if (!diffs) continue;
     seen.add(taskKey);
     const cases = diffs.testCases;

@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { readJsonOr } from '../../lib/runStore/files';
+import { readJsonIfPresent } from '../../lib/json';
+import { runSummarySchema } from '../report/runSummarySchema';
 import { readManifest } from '../../lib/runStore/manifest';
-import { spendAndFailureLines, type RunSummary } from '../report/runSummary';
+import { spendAndFailureLines } from '../report/runSummary';
 import { embeddedModelMeaning } from './embeddedMeaning';
 
 /**
@@ -9,7 +10,7 @@ import { embeddedModelMeaning } from './embeddedMeaning';
  * for a run by an embedded model, what its scores mean.
  */
 export async function spreadsheetSummaryLines(runDir: string): Promise<string[]> {
-  const summary = await readJsonOr<RunSummary | null>(path.join(runDir, 'summary.json'), null);
+  const summary = await readJsonIfPresent(path.join(runDir, 'summary.json'), runSummarySchema);
   if (!summary) return [];
   const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
   return [

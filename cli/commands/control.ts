@@ -3,8 +3,10 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { pauseSignal, queueBudgetSignal, setBudgetUpdate } from '../../contracts/run';
-import { readJson, writeJsonAtomic } from '../../lib/runStore/files';
-import { INFRASTRUCTURE_FAILURES, type TaskResult } from '../../contracts/taskResult';
+import { namesInFolder, writeJsonAtomic } from '../../lib/runStore/files';
+import { readRequiredJson } from '../../lib/json';
+import { taskResultSchema } from '../../contracts/taskResultSchema';
+import { INFRASTRUCTURE_FAILURES } from '../../contracts/taskResult';
 import { startRunWorkflow } from '../../client/startRun';
 import { formatProgress } from '../progressBar';
 import { CliError, EXIT } from '../exitCodes';
@@ -121,9 +123,9 @@ export function registerControlCommands(program: Command): void {
 
 async function infrastructureFailures(runDir: string): Promise<string[]> {
   const dir = path.join(runDir, 'results');
-  const files = await readdir(dir).catch(() => [] as string[]);
+  const files = await namesInFolder(dir);
   const results = await Promise.all(
-    files.filter((f) => f.endsWith('.json')).map((f) => readJson<TaskResult>(path.join(dir, f))),
+    files.filter((f) => f.endsWith('.json')).map((f) => readRequiredJson(path.join(dir, f), taskResultSchema)),
   );
   return results.filter((r) => r.failure && INFRASTRUCTURE_FAILURES.includes(r.failure.class)).map((r) => r.taskId);
 }

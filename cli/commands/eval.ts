@@ -14,7 +14,7 @@ import {
 const modeSchema = z.enum(['official', 'strict']);
 
 async function requireDir(dir: string, what: string): Promise<void> {
-  const info = await stat(dir).catch(() => undefined);
+  const info = await stat(dir).catch(() => undefined); // no such folder: the usage error below
   if (!info?.isDirectory()) throw new CliError(`${what} ${dir} is not a folder`, EXIT.usage);
 }
 

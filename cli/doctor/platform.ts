@@ -91,7 +91,7 @@ export function runFolderCheck(runsDir: string): Check {
             : `chown -R "$(id -un)" ${JSON.stringify(runsDir)} (or give runs another folder: sheetbench run --out DIR)`;
         return fail(`cannot write in ${runsDir}: ${code}`, fix);
       } finally {
-        await rm(probe, { force: true }).catch(() => undefined);
+        await rm(probe, { force: true }).catch(() => undefined); // cleanup of the probe file
       }
     },
   };

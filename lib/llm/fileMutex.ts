@@ -15,7 +15,7 @@ export async function withFileMutex<T>(lockPath: string, fn: () => Promise<T>): 
   try {
     return await fn();
   } finally {
-    await unlink(lockPath).catch(() => undefined);
+    await unlink(lockPath).catch(() => undefined); // already released (or taken over as stale)
   }
 }
 
@@ -58,8 +58,8 @@ async function breakLock(lockPath: string): Promise<void> {
     return;
   }
   const stillStale = await isStale(aside);
-  if (!stillStale) await link(aside, lockPath).catch(() => undefined);
-  await unlink(aside).catch(() => undefined);
+  if (!stillStale) await link(aside, lockPath).catch(() => undefined); // another process took the lock meanwhile: it is theirs
+  await unlink(aside).catch(() => undefined); // cleanup of the set-aside lock
 }
 
 export function isProcessAlive(pid: number): boolean {

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { CorruptFileError, readJsonFile, warnCorruptFile } from '../json';
 import { canonicalJson } from './canonicalJson';
 import { legacyCallKeys } from './callKey';
 import type { ChatRequest, ChatResponse, CompleteOptions, LlmProvider } from './types';
@@ -61,21 +62,26 @@ export class ResponseCache {
     return path.join(this.dir, key.slice(0, 2), `${key}.json`);
   }
 
-  /** A stored reply, or undefined on a miss. A corrupt entry (e.g. a torn disk) counts as a miss and is removed. */
+  /**
+   * A stored reply, or undefined on a miss. A corrupt entry (not JSON, not a stored reply, or another key's reply) is
+   * a miss too, but never a silent one: it is reported on stderr (the call will be made, and paid, again) and moved
+   * aside to `<key>.json.corrupt` for inspection, so the fresh reply can take its place.
+   */
   async get(key: string): Promise<ChatResponse | undefined> {
-    let text: string;
+    const file = this.pathOf(key);
     try {
-      text = await readFile(this.pathOf(key), 'utf8');
+      const read = await readJsonFile(file, storedResponseSchema);
+      if (read.kind === 'missing') return undefined;
+      if (read.value.key !== key) throw new CorruptFileError(file, `holds the reply for key ${read.value.key}`);
+      return { ...read.value.response, cached: true };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
-    const parsed = storedResponseSchema.safeParse(safeJson(text));
-    if (!parsed.success || parsed.data.key !== key) {
-      await rm(this.pathOf(key), { force: true });
+      if (!(err instanceof CorruptFileError)) throw err;
+      warnCorruptFile(err, `cache entry set aside as ${file}.corrupt; the model is asked (and paid) again`);
+      await rename(file, `${file}.corrupt`).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw e; // ENOENT: a parallel reader of the same entry set it aside first
+      });
       return undefined;
     }
-    return { ...parsed.data.response, cached: true };
   }
 
   /**
@@ -126,12 +132,4 @@ async function legacyHit(
     if (hit) return hit;
   }
   return undefined;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

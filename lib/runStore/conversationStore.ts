@@ -1,6 +1,9 @@
 import path from 'node:path';
 import type { ChatMessage } from '../llm/types';
-import { readJsonOr, writeJsonAtomic } from './files';
+import { z } from 'zod';
+import { readJsonIfPresent } from '../json';
+import { chatMessageSchema } from '../llm/chatMessageSchema';
+import { writeJsonAtomic } from './files';
 import type { RunLayout } from './runLayout';
 
 /**
@@ -11,8 +14,9 @@ export function conversationPath(layout: RunLayout, taskId: string, name: string
   return path.join(layout.taskDir(taskId), 'conversations', `${name}.json`);
 }
 
+/** The conversation's messages ([] before its first turn); a corrupt file throws naming it. */
 export async function readConversation(layout: RunLayout, taskId: string, name: string): Promise<ChatMessage[]> {
-  return readJsonOr<ChatMessage[]>(conversationPath(layout, taskId, name), []);
+  return (await readJsonIfPresent(conversationPath(layout, taskId, name), z.array(chatMessageSchema))) ?? [];
 }
 
 export async function writeConversation(

@@ -1,4 +1,6 @@
-import { access, mkdir, rename, writeFile, readFile } from 'node:fs/promises';
+import { access, mkdir, readdir, rename, stat, writeFile, readFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { CorruptFileError } from '../json';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 
@@ -14,8 +16,17 @@ export async function writeJsonAtomic(file: string, value: unknown, indent = 2):
   await writeFileAtomic(file, JSON.stringify(value, null, indent));
 }
 
+/**
+ * Unchecked: prefer lib/json's `readJsonFile(path, schema)` for anything another process or version wrote. Kept for
+ * callers not yet given a schema; a file that is not JSON at least names itself (CorruptFileError).
+ */
 export async function readJson<T>(file: string): Promise<T> {
-  return JSON.parse(await readFile(file, 'utf8')) as T;
+  const text = await readFile(file, 'utf8');
+  try {
+    return JSON.parse(text) as T;
+  } catch (err) {
+    throw new CorruptFileError(file, `not valid JSON (${(err as Error).message})`);
+  }
 }
 
 export async function readJsonOr<T>(file: string, fallback: T): Promise<T> {
@@ -23,6 +34,26 @@ export async function readJsonOr<T>(file: string, fallback: T): Promise<T> {
     return await readJson<T>(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return fallback;
+    throw err;
+  }
+}
+
+/** The file's stats, or undefined when there is nothing at `p`; other errors (permissions) are thrown. */
+export async function statIfPresent(p: string): Promise<Stats | undefined> {
+  try {
+    return await stat(p);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** The names in folder `dir`, or [] when it does not exist (yet); other errors (permissions, a file) are thrown. */
+export async function namesInFolder(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
 }

@@ -1,7 +1,8 @@
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { writeFile, mkdir } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import { readJsonFile } from '../json';
 
 /**
  * The benchmark of a run.json that names none: runs were SpreadsheetBench runs before run.json named its benchmark. The
@@ -70,15 +71,11 @@ export function experimentHash(m: Omit<RunManifest, 'experimentHash' | 'runId' |
   return createHash('sha256').update(JSON.stringify(defining)).digest('hex').slice(0, 16);
 }
 
+/** The run's manifest; no run.json is "no run at …", one that does not parse or match throws a CorruptFileError. */
 export async function readManifest(runDir: string): Promise<RunManifest> {
-  const file = path.join(runDir, 'run.json');
-  let raw: string;
-  try {
-    raw = await readFile(file, 'utf8');
-  } catch {
-    throw new Error(`no run at ${runDir} (missing run.json)`);
-  }
-  const manifest = runManifestSchema.parse(JSON.parse(raw));
+  const read = await readJsonFile(path.join(runDir, 'run.json'), runManifestSchema);
+  if (read.kind === 'missing') throw new Error(`no run at ${runDir} (missing run.json)`);
+  const manifest = read.value;
   return { ...manifest, datasetDir: datasetDirOf(runDir, manifest.datasetDir) };
 }
 

@@ -32,7 +32,7 @@ let layoutPromise: Promise<Layout | null> | undefined;
 
 /** Detects (once) where this process may create child cgroups. */
 export function detectCgroupLayout(): Promise<Layout | null> {
-  layoutPromise ??= detect().catch(() => null);
+  layoutPromise ??= detect().catch(() => null); // no usable cgroup hierarchy: limits are applied without cgroups
   return layoutPromise;
 }
 
@@ -47,7 +47,7 @@ async function detect(): Promise<Layout | null> {
   const unified = own.get('');
   if (unified !== undefined) {
     const dir = join(ROOT, unified);
-    const controllers = await readFile(join(dir, 'cgroup.controllers'), 'utf8').catch(() => '');
+    const controllers = await readFile(join(dir, 'cgroup.controllers'), 'utf8').catch(() => ''); // not a cgroup v2 folder: no controllers
     if (['memory', 'pids'].every((c) => controllers.split(/\s+/).includes(c)) && (await allWritable([dir])))
       return { kind: 'v2', dir };
   }
@@ -116,7 +116,7 @@ async function createV1(
     procsFiles,
     pids: () => readPids(join(pids, 'cgroup.procs')),
     oomKilled: async () =>
-      /oom_kill [1-9]/.test(await readFile(join(memory, 'memory.oom_control'), 'utf8').catch(() => '')),
+      /oom_kill [1-9]/.test(await readFile(join(memory, 'memory.oom_control'), 'utf8').catch(() => '')), // cgroup gone with its process: no OOM recorded
     settle: (timeoutMs) =>
       settleGroup(join(pids, 'pids.current'), () => readPids(join(pids, 'cgroup.procs')), timeoutMs),
     remove: () => removeDirs(dirs, () => readPids(join(pids, 'cgroup.procs'))),
@@ -130,29 +130,29 @@ async function createV2(
   owner?: { uid: number; gid: number },
 ): Promise<SandboxCgroup> {
   const dir = join(base, name);
-  await writeFile(join(base, 'cgroup.subtree_control'), '+memory +pids +cpu').catch(() => undefined);
+  await writeFile(join(base, 'cgroup.subtree_control'), '+memory +pids +cpu').catch(() => undefined); // already enabled, or not delegated: the limits below say if they took
   await mkdir(dir);
   await writeFile(join(dir, 'memory.max'), bytes(limits.memoryMiB));
-  await writeFile(join(dir, 'memory.swap.max'), '0').catch(() => undefined);
+  await writeFile(join(dir, 'memory.swap.max'), '0').catch(() => undefined); // no swap accounting on this host
   await writeFile(join(dir, 'pids.max'), String(limits.maxProcesses));
-  await writeFile(join(dir, 'cpu.max'), `${CPU_QUOTA_US} 100000`).catch(() => undefined);
+  await writeFile(join(dir, 'cpu.max'), `${CPU_QUOTA_US} 100000`).catch(() => undefined); // cpu controller not delegated: no CPU quota
   const procs = join(dir, 'cgroup.procs');
   if (owner) await chown(procs, owner.uid, owner.gid);
   return {
     kind: 'v2',
     procsFiles: [procs],
     pids: () => readPids(procs),
-    oomKilled: async () => /oom_kill [1-9]/.test(await readFile(join(dir, 'memory.events'), 'utf8').catch(() => '')),
+    oomKilled: async () => /oom_kill [1-9]/.test(await readFile(join(dir, 'memory.events'), 'utf8').catch(() => '')), // cgroup gone: no OOM recorded
     settle: (timeoutMs) => settleGroup(join(dir, 'pids.current'), () => readPids(procs), timeoutMs),
     remove: async () => {
-      await writeFile(join(dir, 'cgroup.kill'), '1').catch(() => undefined);
+      await writeFile(join(dir, 'cgroup.kill'), '1').catch(() => undefined); // cgroup already empty or removed
       await removeDirs([dir], () => readPids(procs));
     },
   };
 }
 
 async function readPids(file: string): Promise<number[]> {
-  const text = await readFile(file, 'utf8').catch(() => '');
+  const text = await readFile(file, 'utf8').catch(() => ''); // no such cgroup file on this host
   return text.split('\n').filter(Boolean).map(Number);
 }
 

@@ -108,7 +108,7 @@ export class DockerLauncher implements Launcher {
       replies,
       stdout: null,
       stderr,
-      kill: () => void container.kill().catch(() => undefined),
+      kill: () => void container.kill().catch(() => undefined), // a container already stopped has nothing to kill
       exited,
     };
   }
@@ -124,7 +124,7 @@ export class DockerLauncher implements Launcher {
   }
 
   async oomKilled(): Promise<boolean> {
-    const info = await this.container?.inspect().catch(() => null);
+    const info = await this.container?.inspect().catch(() => null); // a container already removed has no state to read
     return info?.State?.OOMKilled ?? false;
   }
 

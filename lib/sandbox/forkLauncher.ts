@@ -85,7 +85,7 @@ export class ForkLauncher implements Launcher {
     await this.killLeftovers();
     await Promise.all([...this.kernels].map((k) => k.exited));
     await this.cgroup?.remove();
-    await (await this.nodeLauncher?.catch(() => null))?.dispose();
+    await (await this.nodeLauncher?.catch(() => null))?.dispose(); // a launcher that never started has nothing to dispose
   }
 
   private async killLeftovers(): Promise<void> {

@@ -233,7 +233,7 @@ export class KernelSandbox implements Sandbox {
   private async stopKernel(): Promise<void> {
     const pending = this.kernel;
     this.kernel = null;
-    const kernel = await pending?.catch(() => null);
+    const kernel = await pending?.catch(() => null); // a kernel that failed to start was reported to whoever awaited it; nothing to stop
     if (!kernel) return;
     kernel.kill();
     await kernel.exited;

@@ -9,13 +9,13 @@ const MAX_ENTRIES = 20_000;
 export async function snapshotDir(root: string): Promise<Snapshot> {
   const snap: Snapshot = new Map();
   const walk = async (dir: string): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []); // a folder the code removed meanwhile has no entries
     for (const entry of entries) {
       if (snap.size >= MAX_ENTRIES) return;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await walk(path);
       else {
-        const info = await lstat(path, { bigint: true }).catch(() => null);
+        const info = await lstat(path, { bigint: true }).catch(() => null); // a file removed meanwhile is not in the snapshot
         if (info) snap.set(relative(root, path), `${info.mtimeNs}:${info.size}`);
       }
     }

@@ -169,7 +169,7 @@ async function respond(
   const fault = queued ?? rule?.fault;
   const delay = (state.script.latencyMs ?? 0) + (rule?.delayMs ?? 0) + (fault?.kind === 'slow' ? fault.delayMs : 0);
   const labels = { rule: rule?.name, fault: fault?.kind };
-  if (delay > 0) await sleep(delay, undefined, { signal: clientGone }).catch(() => undefined);
+  if (delay > 0) await sleep(delay, undefined, { signal: clientGone }).catch(() => undefined); // the client hung up: stop waiting
   if (clientGone.aborted) return { status: 499, answered: false, ...labels };
   res.setHeader('x-request-id', `req_scripted_${seq}`);
   if (fault && replacesReply(fault)) return { ...sendFault(res, fault), ...labels };

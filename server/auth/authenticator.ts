@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
+import { parseJsonLines, readTextIfPresent } from '../../lib/json';
 import { signSession, verifySession, type SessionClaims } from './sessionCookie';
 import { FailureThrottle } from './throttle';
 import type { UsersStore } from './usersFile';
@@ -34,6 +36,9 @@ export type Identification =
 
 export const SIGN_IN_HINT = 'open the login URL that `sheetbench serve` printed, or send Authorization: Bearer <token>';
 
+/** One line of the signed-out file: a session id and when it would have expired (ms since the epoch). */
+const signedOutLineSchema = z.object({ sid: z.string(), exp: z.number() });
+
 /** Decides who a request is: trusted proxy header, Bearer token, session cookie, in that order. */
 export class Authenticator {
   readonly cookieName: string;
@@ -50,17 +55,17 @@ export class Authenticator {
     return this.s.token !== undefined;
   }
 
+  /**
+   * The sessions signed out before this start. A torn last line (a write cut off) is left out; any other line that
+   * is not a signed-out session stops the start with a CorruptFileError naming the file and line: skipping it would
+   * let a signed-out session back in.
+   */
   async loadSignedOut(): Promise<this> {
-    const text = await readFile(this.s.signedOutFile, 'utf8').catch(() => '');
+    const text = (await readTextIfPresent(this.s.signedOutFile)) ?? '';
+    const { values, corrupt } = parseJsonLines(text, signedOutLineSchema, this.s.signedOutFile);
+    if (corrupt.length) throw corrupt[0];
     const now = Date.now();
-    for (const line of text.split('\n')) {
-      try {
-        const { sid, exp } = JSON.parse(line) as { sid: string; exp: number };
-        if (exp > now) this.signedOut.set(sid, exp);
-      } catch {
-        // a torn last line: ignore it
-      }
-    }
+    for (const { sid, exp } of values) if (exp > now) this.signedOut.set(sid, exp);
     return this;
   }
 

@@ -27,7 +27,7 @@ export function sessionRoutes(deps: { auth: Authenticator; audit: AuditLog }): H
 
   app.post('/session', async (c) => {
     const client = clientAddress(c);
-    const body = signInBody.safeParse(await c.req.json().catch(() => undefined));
+    const body = signInBody.safeParse(await c.req.json().catch(() => undefined)); // not JSON: refused by the schema as a bad body
     if (!body.success) return c.json({ error: 'the body must be {"token": "<token>"}', signIn: true }, 401);
     const result = await deps.auth.signIn(client, body.data.token);
     if (!result.ok) {

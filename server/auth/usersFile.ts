@@ -65,7 +65,7 @@ export class UsersStore {
 
   /** Reads the file now (the server calls this before it listens, so a broken file stops the start). */
   async load(): Promise<this> {
-    const info = await stat(this.file).catch(() => undefined);
+    const info = await stat(this.file).catch(() => undefined); // no file yet: readUsersFile says so
     this.users = await readUsersFile(this.file);
     this.mtimeMs = info?.mtimeMs ?? -1;
     return this;
@@ -84,7 +84,7 @@ export class UsersStore {
 
   /** A file broken while the server runs keeps the last good list (and the error goes to the log), rather than opening up. */
   private async refresh(): Promise<void> {
-    const info = await stat(this.file).catch(() => undefined);
+    const info = await stat(this.file).catch(() => undefined); // no file yet: readUsersFile says so
     if (!info || info.mtimeMs === this.mtimeMs) return;
     try {
       this.users = await readUsersFile(this.file);

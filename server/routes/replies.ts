@@ -55,7 +55,7 @@ export function streamEvents(
     let seq = after;
     let lastWrite = Date.now();
     while (!stream.aborted && !stream.closed) {
-      const events = await load(seq).catch(() => []);
+      const events = await load(seq).catch(() => []); // a failed read is tried again at the next poll
       for (const e of events) {
         const { key: _key, ...event } = e;
         await stream.writeSSE({ id: String(e.seq), event: e.type, data: JSON.stringify(event) });

@@ -13,8 +13,9 @@ import {
 } from '../../benchmarks/report/comparison';
 import type { RunSummary } from '../../benchmarks/report/runSummary';
 import { TaskViewError, type TaskView } from '../../benchmarks/report/taskView';
-import { readJsonOr } from '../../lib/runStore/files';
 import type { RunManifest } from '../../lib/runStore/manifest';
+import { readJsonIfPresent } from '../../lib/json';
+import { runSummarySchema } from '../../benchmarks/report/runSummarySchema';
 import { RunLayout } from '../../lib/runStore/runLayout';
 import { attemptKey } from '../../lib/runStore/taskRecord';
 import type { AuthEnv } from '../auth/user';
@@ -259,7 +260,7 @@ async function scoringSummary(
   manifest: RunManifest,
   outcomes: RunOutcomes,
 ): Promise<Partial<Pick<RunSummary, 'floor' | 'unreachable' | 'excluded' | 'failureClasses' | 'topFailures'>>> {
-  const summary = await readJsonOr<RunSummary | null>(new RunLayout(dir).summaryPath, null).catch(() => null);
+  const summary = await readJsonIfPresent(new RunLayout(dir).summaryPath, runSummarySchema); // corrupt: an error naming it
   if (summary && !outcomes.inProgress) {
     return {
       floor: summary.floor,

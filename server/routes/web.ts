@@ -133,7 +133,7 @@ export function webRoutes(opts: WebRoutesOptions = {}): Hono {
     const file = path.resolve(webDir, rel);
     if (!file.startsWith(webDir + path.sep) || !TYPES[path.extname(file)])
       return c.json({ error: `no app file ${rel}` }, 404);
-    const body = await readFile(file).catch(() => undefined);
+    const body = await readFile(file).catch(() => undefined); // no such file: 404
     if (!body) return c.json({ error: `no app file ${rel}` }, 404);
     return sendRevalidated(c, body, TYPES[path.extname(file)]);
   });
@@ -145,7 +145,7 @@ export function webRoutes(opts: WebRoutesOptions = {}): Hono {
     if (!pkg || !file || !isVendorFile(pkg, file)) return c.json({ error: `no vendor file ${rest}` }, 404);
     if (version !== versions[pkg])
       return c.json({ error: `${pkg} is at version ${versions[pkg]}, not ${version}` }, 404);
-    const body = await readFile(path.join(modules, pkg, file)).catch(() => undefined);
+    const body = await readFile(path.join(modules, pkg, file)).catch(() => undefined); // no such file: 404
     if (!body) return c.json({ error: `no vendor file ${rest}` }, 404);
     return c.body(body, 200, {
       'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',

@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
+import { appendFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type ConversationError } from '../../analysis/conversation/errors';
 import { appendEvents, readEvents } from '../../analysis/conversation/eventLog';
 import { conversationLayout } from '../../analysis/conversation/layout';
@@ -26,6 +27,29 @@ describe('event log', () => {
       [2, 'answer'],
     ]);
     expect((await readEvents(layout, 1)).map((e) => e.seq)).toEqual([2]);
+  });
+
+  it('a corrupt complete line is reported with its line number and left out; a torn tail is quiet and appended past', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const layout = conversationLayout(mkdtempSync(path.join(os.tmpdir(), 'sb-log-')));
+    const answer = (n: number) => ({ type: 'answer' as const, turnId: 't1', key: `a${n}`, data: { text: `${n}` } });
+    await appendEvents(layout, [answer(1)]);
+    await appendFile(layout.events, '{"seq":2,"at":"x","type":"answer","data":{"te\n'); // a complete, broken line
+    await appendEvents(layout, [answer(3)]);
+    await appendFile(layout.events, '{"seq":9,"at":"x","type":"nonsense","data":{}}\n{"seq":4,"at'); // wrong type; torn tail
+    expect((await readEvents(layout)).map((e) => e.data)).toEqual([{ text: '1' }, { text: '3' }]);
+    const warned = warn.mock.calls.map((c) => String(c[0]));
+    expect(warned).toHaveLength(2);
+    expect(warned[0]).toContain(`corrupt file ${layout.events}:2: not valid JSON`);
+    expect(warned[1]).toContain(`corrupt file ${layout.events}:4: unexpected content: type: `);
+    expect(warned[1]).toContain('this event is left out of the conversation');
+    const [added] = await appendEvents(layout, [answer(5)]); // after the torn tail: on a line of its own
+    expect(added.seq).toBe(3);
+    expect((await readEvents(layout)).map((e) => e.data)).toEqual([{ text: '1' }, { text: '3' }, { text: '5' }]);
+    expect(warn.mock.calls.map((c) => String(c[0])).slice(2)).toEqual([
+      expect.stringContaining(`corrupt file ${layout.events}:5: not valid JSON`),
+    ]);
+    warn.mockRestore();
   });
 });
 

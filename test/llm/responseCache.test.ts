@@ -1,7 +1,7 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cachedComplete, cacheKeyOf, OpenAiProvider, ResponseCache } from '../../lib/llm';
 import { duplicatesAnswered, startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
 
@@ -64,13 +64,34 @@ describe('cachedComplete', () => {
     expect(server.log.map((e) => e.status)).toEqual([500, 200]);
   });
 
-  it('treats a corrupt entry as a miss and leaves no temp files behind', async () => {
+  it('a corrupt entry is a miss that is reported (the call is paid again) and set aside, never silently dropped', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const key = cacheKeyOf(request, 'k');
     await cachedComplete(provider, cache, request, { callKey: 'k' });
     await writeFile(cache.pathOf(key), '{"format":1,"key":');
     expect(await cache.get(key)).toBeUndefined();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toContain(`corrupt file ${cache.pathOf(key)}: not valid JSON`);
+    expect(warn.mock.calls[0][0]).toContain('the model is asked (and paid) again');
     await cachedComplete(provider, cache, request, { callKey: 'k' });
     expect(server.log).toHaveLength(2);
-    expect(await readdir(path.dirname(cache.pathOf(key)))).toEqual([`${key}.json`]);
+    expect((await readdir(path.dirname(cache.pathOf(key)))).sort()).toEqual([`${key}.json`, `${key}.json.corrupt`]);
+    expect(await readFile(`${cache.pathOf(key)}.corrupt`, 'utf8')).toBe('{"format":1,"key":');
+    warn.mockRestore();
+  });
+
+  it('an entry of the wrong shape or for another key is reported as corrupt, naming the zod issue', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const key = cacheKeyOf(request, 'shape');
+    await mkdir(path.dirname(cache.pathOf(key)), { recursive: true });
+    await writeFile(cache.pathOf(key), JSON.stringify({ format: 1, key, response: { text: 'x' } }));
+    expect(await cache.get(key)).toBeUndefined();
+    expect(warn.mock.calls[0][0]).toMatch(/unexpected content: response\.finishReason: /);
+    const other = cacheKeyOf(request, 'other');
+    await cachedComplete(provider, cache, request, { callKey: 'other' });
+    await writeFile(cache.pathOf(key), await readFile(cache.pathOf(other), 'utf8'));
+    expect(await cache.get(key)).toBeUndefined();
+    expect(warn.mock.calls[1][0]).toContain(`holds the reply for key ${other}`);
+    warn.mockRestore();
   });
 });

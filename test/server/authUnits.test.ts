@@ -150,6 +150,24 @@ describe('session cookies', () => {
     expect(await restarted.identify({ client: '1.2.3.4', cookieHeader })).toMatchObject({ ok: false, status: 401 });
   });
 
+  it('the signed-out file: a torn last line is left out, a corrupt complete line stops the start naming file and line', async () => {
+    const dir = await tmp();
+    const file = path.join(dir, 'signed-out.jsonl');
+    const settings = {
+      token: 't'.repeat(32),
+      ownerName: 'me',
+      cookieSecret: 's'.repeat(40),
+      sessionMs: 60_000,
+      proxy: { header: 'x-forwarded-email', addresses: [], roles: {} },
+      signedOutFile: file,
+    };
+    const exp = Date.now() + 60_000;
+    await writeFile(file, `${JSON.stringify({ sid: 'a', exp })}\n{"sid":"b","ex`);
+    await expect(new Authenticator(settings).loadSignedOut()).resolves.toBeInstanceOf(Authenticator);
+    await writeFile(file, `${JSON.stringify({ sid: 'a', exp })}\n{"sid":"b"}\n`);
+    await expect(new Authenticator(settings).loadSignedOut()).rejects.toThrow(`${file}:2: unexpected content: exp: `);
+  });
+
   it('the proxy header counts only from a configured proxy address', async () => {
     const auth = new Authenticator({
       token: 't'.repeat(32),

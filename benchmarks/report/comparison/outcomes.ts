@@ -3,13 +3,13 @@
  * and tokens of each recorded attempt (one per task, or K with `run --epochs K`). Every benchmark writes
  * `results/<key>.json` with `soft`/`hard` (the analysis suite: `pass`), `costUsd` and `usage`.
  */
-import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { readManifest, type RunManifest } from '../../../lib/runStore/manifest';
 import { RunLayout } from '../../../lib/runStore/runLayout';
 import { parseAttemptKey, taskKey } from '../../../lib/runStore/taskRecord';
-import { readJson } from '../../../lib/runStore/files';
+import { namesInFolder, statIfPresent } from '../../../lib/runStore/files';
+import { readRequiredJson } from '../../../lib/json';
 
 export interface AttemptOutcome {
   /** The attempt's key (`<task>` or `<task>@<epoch>`) and epoch. */
@@ -68,6 +68,9 @@ const resultSchema = z.looseObject({
 
 type Result = z.infer<typeof resultSchema>;
 
+/** tasks.json of any benchmark: records with an id (their group fields are read by `groupOf`). */
+const taskListSchema = z.array(z.looseObject({ id: z.union([z.number(), z.string()]) }));
+
 export interface LoadOptions {
   /** Task ids the benchmark sets aside for this run's edition (reported with and without them). */
   exclude?: { why: string; ids: readonly string[] };
@@ -81,15 +84,12 @@ export async function loadRunOutcomes(dir: string, opts: LoadOptions = {}): Prom
     throw new RunOutcomesError(`${dir} is not a run folder: ${(err as Error).message}`);
   }
   const layout = new RunLayout(dir);
-  const records = await readJson<Record<string, unknown>[]>(layout.taskListPath).catch((err: Error) => {
+  const records = await readRequiredJson(layout.taskListPath, taskListSchema).catch((err: Error) => {
     throw new RunOutcomesError(`run ${manifest.runId}: cannot read ${layout.taskListPath}: ${err.message}`);
   });
   const epochs = manifest.epochs ?? 1;
   const tasks = new Map<string, TaskOutcomes>(
-    records.map((r) => [
-      taskKey(r.id as string | number),
-      { key: taskKey(r.id as string | number), group: groupOf(r), attempts: [] },
-    ]),
+    records.map((r) => [taskKey(r.id), { key: taskKey(r.id), group: groupOf(r), attempts: [] }]),
   );
   const { results, newest } = await readResults(manifest, layout);
   for (const r of results) {
@@ -146,10 +146,10 @@ function outcomeOf(r: Result, epoch: number): AttemptOutcome {
 }
 
 async function readResults(manifest: RunManifest, layout: RunLayout): Promise<{ results: Result[]; newest: number }> {
-  const names = (await readdir(layout.resultsDir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
+  const names = (await namesInFolder(layout.resultsDir)).filter((n) => n.endsWith('.json'));
   const results: Result[] = [];
   // Results are written by rename (write-then-rename), so the folder's mtime is when the newest one arrived.
-  const newest = (await stat(layout.resultsDir).catch(() => undefined))?.mtimeMs ?? 0;
+  const newest = (await statIfPresent(layout.resultsDir))?.mtimeMs ?? 0;
   for (let i = 0; i < names.length; i += READ_AT_ONCE) {
     const batch = await Promise.all(
       names.slice(i, i + READ_AT_ONCE).map((name) => readResult(manifest, path.join(layout.resultsDir, name))),
@@ -163,12 +163,11 @@ async function readResults(manifest: RunManifest, layout: RunLayout): Promise<{ 
 const READ_AT_ONCE = 64;
 
 async function readResult(manifest: RunManifest, file: string): Promise<Result> {
-  const parsed = resultSchema.safeParse(await readJson<unknown>(file).catch(() => undefined));
-  if (!parsed.success)
-    throw new RunOutcomesError(
-      `run ${manifest.runId}: ${file} is not a task result (${parsed.error.issues[0]?.message ?? 'unreadable'})`,
-    );
-  return parsed.data;
+  try {
+    return await readRequiredJson(file, resultSchema);
+  } catch (err) {
+    throw new RunOutcomesError(`run ${manifest.runId}: not a task result: ${(err as Error).message}`);
+  }
 }
 
 /** A run is finished when its summary.json was written after its last result (a retry rewrites results, then the summary). */
@@ -178,7 +177,7 @@ async function progressNote(
   recorded: number,
   newestResult: number,
 ): Promise<string | undefined> {
-  const summary = await stat(layout.summaryPath).catch(() => undefined);
+  const summary = await statIfPresent(layout.summaryPath);
   if (summary && summary.mtimeMs >= newestResult) return undefined;
   return `${recorded} of ${planned} attempts recorded${summary ? ', results written after its summary' : ', no summary.json yet'}`;
 }

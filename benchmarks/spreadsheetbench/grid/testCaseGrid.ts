@@ -1,10 +1,11 @@
 /** The answer grid of a test case of a task (or attempt) of a run: its workbooks found through the run folder. */
-import { readJson } from '../../../lib/runStore/files';
+import { z } from 'zod';
+import { readRequiredJson } from '../../../lib/json';
 import { readManifest } from '../../../lib/runStore/manifest';
 import { RunLayout } from '../../../lib/runStore/runLayout';
 import { attemptKey, taskKey } from '../../../lib/runStore/taskRecord';
 import { TaskViewError, type TestCaseGrid } from '../../report/taskView';
-import { testCaseFiles, type SheetTask } from '../dataset';
+import { sheetTaskSchema, testCaseFiles } from '../dataset';
 import { OfficialFiles } from '../layout';
 import { resolveTask } from '../report/taskView';
 import { answerPathFor } from '../scoring/scoreTask';
@@ -17,9 +18,10 @@ export async function testCaseGrid(
   opts: { epoch?: number } = {},
 ): Promise<TestCaseGrid> {
   const manifest = await readManifest(runDir);
-  const tasks = await readJson<SheetTask[]>(new RunLayout(runDir).taskListPath);
+  const tasks = await readRequiredJson(new RunLayout(runDir).taskListPath, z.array(sheetTaskSchema));
   const { task, epoch } = resolveTask(manifest.runId, tasks, taskArg, opts.epoch, manifest.epochs ?? 1);
   const key = attemptKey(taskKey(task.id), epoch);
+  // The dataset may not be on this host (`show` run elsewhere): the grid then says the test case has no files.
   const files = await testCaseFiles(manifest.datasetDir, task).catch(() => []);
   const file = files.find((f) => f.index === testCase);
   const cases = Math.max(files.length, 1);

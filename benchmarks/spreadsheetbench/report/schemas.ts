@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TASK_FAILURE_CLASSES } from '../../../contracts/taskResult';
+import { stageRecordSchema, taskResultSchema } from '../../../contracts/taskResultSchema';
 import { runManifestSchema, type RunManifest } from '../../../lib/runStore/manifest';
 import { sheetTaskSchema } from '../dataset';
 
@@ -8,40 +8,11 @@ import { sheetTaskSchema } from '../dataset';
  * may grow fields; `passthrough`/loose objects keep the report working when they do.
  */
 
-const tokenUsageSchema = z.object({ inputTokens: z.number().nonnegative(), outputTokens: z.number().nonnegative() });
-
-/** The run manifest has one home: lib/runStore/manifest.ts. */
-export { runManifestSchema };
+/** The run manifest has one home: lib/runStore/manifest.ts; a task's result and stage records: contracts/. */
+export { runManifestSchema, stageRecordSchema, taskResultSchema };
 export type { RunManifest };
 
 export const taskListSchema = z.array(sheetTaskSchema);
-
-const failureClassSchema = z.enum(TASK_FAILURE_CLASSES);
-
-export const stageRecordSchema = z.looseObject({
-  stage: z.string(),
-  llmCalls: z.number().int().nonnegative(),
-  usage: tokenUsageSchema,
-  costUsd: z.number().nonnegative(),
-  wallMs: z.number().nonnegative(),
-  outcome: z.string(),
-});
-
-export const taskResultSchema = z.looseObject({
-  taskId: z.string().min(1),
-  id: z.union([z.number(), z.string()]),
-  instructionType: z.string(),
-  testCaseResults: z.array(z.number()),
-  soft: z.number().min(0).max(1),
-  hard: z.number().min(0).max(1),
-  failure: z.object({ class: failureClassSchema, message: z.string() }).optional(),
-  llmCalls: z.number().int().nonnegative(),
-  usage: tokenUsageSchema,
-  costUsd: z.number().nonnegative(),
-  stages: z.array(stageRecordSchema),
-  reasons: z.array(z.string().nullable()),
-  wallMs: z.number().nonnegative(),
-});
 
 /** Transcripts are written by several agents; only what the report shows is checked. */
 export const transcriptSchema = z.looseObject({

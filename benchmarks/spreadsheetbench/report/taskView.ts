@@ -4,7 +4,9 @@
  * stage records, conversations and execution records.
  */
 import path from 'node:path';
-import { pathExists, readJson, readJsonOr } from '../../../lib/runStore/files';
+import { pathExists } from '../../../lib/runStore/files';
+import { readJsonIfPresent, readRequiredJson } from '../../../lib/json';
+import { taskListSchema, taskResultSchema } from './schemas';
 import { readManifest } from '../../../lib/runStore/manifest';
 import { RunLayout } from '../../../lib/runStore/runLayout';
 import { attemptKey, parseAttemptKey, taskKey } from '../../../lib/runStore/taskRecord';
@@ -30,11 +32,11 @@ export async function spreadsheetTaskView(
 ): Promise<TaskView> {
   const manifest = await readManifest(runDir);
   const layout = new RunLayout(runDir);
-  const tasks = await readJson<SheetTask[]>(layout.taskListPath);
+  const tasks = await readRequiredJson(layout.taskListPath, taskListSchema);
   const { task, epoch } = resolveTask(manifest.runId, tasks, taskArg, opts.epoch, manifest.epochs ?? 1);
   const key = attemptKey(taskKey(task.id), epoch);
   const official = new OfficialFiles(runDir, manifest.setting, manifest.llm.model, manifest.epochs ?? 1);
-  const result = await readJsonOr<TaskResult | null>(layout.taskResultPath(key), null);
+  const result = (await readJsonIfPresent(layout.taskResultPath(key), taskResultSchema)) ?? null;
   const epochs = await recordedEpochs(layout, taskKey(task.id), manifest.epochs ?? 1);
   const base = {
     runId: manifest.runId,

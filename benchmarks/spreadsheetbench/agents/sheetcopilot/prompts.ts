@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { builtinTemplatePath, fillTemplate, type TemplateId } from '../prompts/render';
+import { readTextIfPresent } from '../../../../lib/json';
 
 /** The SheetCopilot prompt of each stage; a new wording is a new version file, and the run records which one it used. */
 export const COPILOT_TEMPLATES = {
@@ -44,7 +45,7 @@ export async function renderCopilotPrompt(
 async function templateText(id: TemplateId, overrideDir?: string): Promise<{ text: string; source: string }> {
   if (overrideDir) {
     const file = path.join(overrideDir, `${id}.txt`);
-    const text = await readFile(file, 'utf8').catch(() => undefined);
+    const text = await readTextIfPresent(file); // no override for this template: the built-in one; unreadable throws
     if (text !== undefined) return { text, source: file };
   }
   return { text: await readFile(builtinTemplatePath(id), 'utf8'), source: 'builtin' };
