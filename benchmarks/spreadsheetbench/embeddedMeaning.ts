@@ -1,16 +1,18 @@
 import path from 'node:path';
 import { namesInFolder } from '../../lib/runStore/files';
 import { readRequiredJson } from '../../lib/json';
-import { taskResultSchema } from '../../contracts/taskResultSchema';
+import { z } from 'zod';
 import { RunLayout } from '../../lib/runStore/runLayout';
 import type { RunManifest } from '../../lib/runStore/manifest';
 import { localModelNamed } from '../../lib/llm/localModels';
 
-interface ResultFacts {
-  testCaseResults: number[];
-  reasons: Array<string | null>;
-  failure?: { class: string; message: string };
-}
+/** What this reads of a task result (results/<key>.json): its test-case verdicts, their reasons, its failure. */
+const resultFactsSchema = z.looseObject({
+  testCaseResults: z.array(z.number()),
+  reasons: z.array(z.string().nullable()),
+  failure: z.looseObject({ class: z.string(), message: z.string() }).optional(),
+});
+type ResultFacts = z.infer<typeof resultFactsSchema>;
 
 /**
  * What the scores of a run by an embedded model mean, in plain words: how many tasks got code that ran and wrote a
@@ -40,5 +42,5 @@ export async function embeddedModelMeaning(runDir: string, manifest: Pick<RunMan
 async function readResults(runDir: string): Promise<ResultFacts[]> {
   const dir = new RunLayout(runDir).resultsDir;
   const files = (await namesInFolder(dir)).filter((f) => f.endsWith('.json'));
-  return Promise.all(files.map((f) => readRequiredJson(path.join(dir, f), taskResultSchema)));
+  return Promise.all(files.map((f) => readRequiredJson(path.join(dir, f), resultFactsSchema)));
 }

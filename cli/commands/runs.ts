@@ -6,7 +6,8 @@ import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { loadConfig } from '../../config/load';
 import { connectClient } from '../../lib/temporal/connection';
 import { SA } from '../../lib/temporal/searchAttributes';
-import { readJsonOr } from '../../lib/runStore/files';
+import { z } from 'zod';
+import { readJsonIfPresent } from '../../lib/json';
 import { fromPayloadPath } from '../../lib/runStore/artifactsRoot';
 import { resolveTemporal } from '../temporalSession';
 
@@ -78,12 +79,12 @@ function localFolder(folder: string, artifactsRoot: string | undefined): string 
   }
 }
 
+/** What the count reads of run.json (a corrupt one throws naming it). */
+const plannedSchema = z.looseObject({ taskCount: z.number().optional(), epochs: z.number().optional() });
+
 /** Planned results: tasks, times the attempts each (a run with repeats records one result per attempt). */
 async function taskCount(folder: string): Promise<number | null> {
-  const manifest = await readJsonOr<{ taskCount?: number; epochs?: number } | null>(
-    path.join(folder, 'run.json'),
-    null,
-  );
+  const manifest = await readJsonIfPresent(path.join(folder, 'run.json'), plannedSchema);
   return manifest?.taskCount === undefined ? null : manifest.taskCount * (manifest.epochs ?? 1);
 }
 
