@@ -1,4 +1,5 @@
 import { scoreTask as scoreOneTask, type TaskCellDiffs } from '../../benchmarks/spreadsheetbench/scoring';
+import { FloorStore } from '../../benchmarks/spreadsheetbench/scoring/floorStore';
 import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { cellDiffsPath } from '../../benchmarks/spreadsheetbench/layout';
 import { writeJsonAtomic } from '../../lib/runStore/files';
@@ -15,10 +16,14 @@ export interface ScoreTaskResult {
   reasons: (string | null)[];
 }
 
+/** The floors of every dataset version this worker scores, computed once and kept in the user's cache folder. */
+const floorStore = new FloorStore();
+
 export const scoreActivities = {
   /**
-   * Scores the task's outputs with the official rules (or strict mode, per run). The cell diffs and the floor go to
-   * the task's folder (`tasks/<id>/cell-diffs.json`), never into the workflow's history: only the verdicts are returned.
+   * Scores the task's outputs with the official rules (or strict mode, per run). The cell diffs and the floor (from the
+   * floor store once computed for the dataset version) go to the task's folder (`tasks/<id>/cell-diffs.json`), never
+   * into the workflow's history: only the verdicts are returned.
    */
   async scoreTask(input: ScoreTaskInput): Promise<ScoreTaskResult> {
     const ctx = await sheetRun(input.runDir);
@@ -29,6 +34,7 @@ export const scoreActivities = {
       outputPathFor: (n: number) => ctx.official.outputPath(input.taskId, n),
       mode: ctx.manifest.scoringMode,
       withFloor: true,
+      floorStore: { store: floorStore, datasetVersion: ctx.manifest.datasetVersion },
     });
     const diffs: TaskCellDiffs = {
       taskId: input.taskId,
