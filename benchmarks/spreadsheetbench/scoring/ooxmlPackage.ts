@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ZipArchive } from './zipArchive';
+import { ZipArchive } from '../../../lib/xlsx/zipArchive';
 import { attributesOf, elements } from './xmlScan';
 
 export class WorkbookReadError extends Error {
