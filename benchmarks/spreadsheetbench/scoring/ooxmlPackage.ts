@@ -3,7 +3,7 @@
  * The small parts (relationships, workbook.xml, styles.xml) are read with the element scanner (xmlScan.ts), as the
  * sheets are: a generic XML-to-object parser cost more than the cells themselves.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZipArchive } from '../../../lib/xlsx/zipArchive';
 import { attributesOf, elements } from './xmlScan';
@@ -68,10 +68,12 @@ export class OoxmlPackage {
 }
 
 /** Reads the file and its zip directory; throws WorkbookReadError where openpyxl would fail to open it. */
-export async function openPackage(file: string): Promise<OoxmlPackage> {
+export function openPackage(file: string): OoxmlPackage {
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    // One synchronous read: the parse after it is synchronous anyway, and the promise API's open/fstat/read/close
+    // round trips through the thread pool cost more CPU than the read itself.
+    bytes = readFileSync(file);
   } catch (err) {
     throw new WorkbookReadError(
       `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,

@@ -62,7 +62,7 @@ function parseWorkbookPart(xml: string, part: string): { epoch: DateEpoch; sheet
 
 /** Opens an xlsx and returns lazily parsed cached values; throws WorkbookReadError where openpyxl would fail to load. */
 export async function openWorkbookValues(file: string): Promise<WorkbookValues> {
-  const pkg = await openPackage(file);
+  const pkg = openPackage(file);
   const workbookPart = pkg.officeDocumentPart();
   const workbook = parseWorkbookPart(pkg.text(workbookPart) ?? '', workbookPart);
   const rels = pkg.rels(workbookPart);
