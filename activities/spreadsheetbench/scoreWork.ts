@@ -1,7 +1,11 @@
 import { scoreTask as scoreOneTask, type TaskCellDiffs } from '../../benchmarks/spreadsheetbench/scoring';
+import { FloorStore } from '../../benchmarks/spreadsheetbench/scoring/floorStore';
 import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { cellDiffsPath } from '../../benchmarks/spreadsheetbench/layout';
 import { writeJsonAtomic } from '../../lib/runStore/files';
+
+/** The floors of every dataset version this thread scores, computed once and kept in the user's cache folder. */
+const floorStore = new FloorStore();
 
 export interface ScoreTaskInput {
   runDir: string;
@@ -16,7 +20,8 @@ export interface ScoreTaskResult {
 }
 
 /**
- * Scores one task's outputs and writes its cell diffs and floor (`tasks/<id>/cell-diffs.json`). CPU-heavy (workbook
+ * Scores one task's outputs and writes its cell diffs and floor (`tasks/<id>/cell-diffs.json`; the floor from the
+ * floor store once computed for the dataset version). CPU-heavy (workbook
  * XML parsing, cell comparison, diffs): the scoring activity runs it in a worker thread (score.ts), never on the
  * worker's event loop.
  */
@@ -29,6 +34,7 @@ export async function scoreAndRecord(input: ScoreTaskInput): Promise<ScoreTaskRe
     outputPathFor: (n: number) => ctx.official.outputPath(input.taskId, n),
     mode: ctx.manifest.scoringMode,
     withFloor: true,
+    floorStore: { store: floorStore, datasetVersion: ctx.manifest.datasetVersion },
   });
   const diffs: TaskCellDiffs = {
     taskId: input.taskId,

@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { copyFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -9,6 +9,7 @@ import { startResult } from './result';
 import { LoInstance } from './loInstance';
 import { checkInput, stageOutput } from './outputFile';
 import { killOrphanedInstances } from './staleInstances';
+import { isFormulaFree } from './formulaFree';
 
 export const libreOfficeOptionsSchema = z.object({
   /** Pool size: soffice instances, each converting one file at a time. Two gave ≈ 1.5× on 2 cores. */
@@ -31,7 +32,8 @@ export const libreOfficeOptionsSchema = z.object({
 export type LibreOfficeOptions = z.input<typeof libreOfficeOptionsSchema>;
 
 /**
- * Recalculates with persistent headless LibreOffice instances: load read-only, calculateAll(), store as xlsx.
+ * Recalculates with persistent headless LibreOffice instances: load read-only, calculateAll(), store as xlsx. A workbook
+ * without any formula (formulaFree.ts) is copied as it is: nothing in it can be recalculated.
  * Requests go to the least-loaded instance; each instance converts one file at a time.
  */
 export class LibreOfficeRecalculator implements Recalculator {
@@ -80,6 +82,11 @@ export class LibreOfficeRecalculator implements Recalculator {
     const inputError = await checkInput(input);
     if (inputError) return done(inputError);
     const staged = await stageOutput(path.resolve(outputPath));
+    if (await isFormulaFree(input)) {
+      // No formula: recalculating cannot change a value, the workbook is its own recalculated copy.
+      await copyFile(input, staged.tempPath);
+      return { ...done(await staged.commit()), copied: true };
+    }
     const outcome = await this.leastLoaded().convert(input, staged.tempPath, opts.timeoutMs ?? this.defaultTimeoutMs);
     if (!outcome.ok) {
       await staged.discard();

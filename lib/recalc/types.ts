@@ -8,6 +8,8 @@ export interface RecalcResult {
   durationMs: number;
   /** Why it failed (timeout, load error, engine crash). */
   error?: string;
+  /** The workbook had no formula and was copied unchanged instead of going through the engine. */
+  copied?: boolean;
 }
 
 export interface Recalculator {

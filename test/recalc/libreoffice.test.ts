@@ -104,6 +104,19 @@ describe('LibreOffice recalculator (persistent soffice over UNO)', () => {
     expect(await cachedResults(file('tampered-out.xlsx'), ['B1'])).toEqual({ B1: 70 });
   });
 
+  it('copies a workbook without formulas unchanged instead of loading it in LibreOffice', async () => {
+    await writeWorkbook(file('values.xlsx'), { A1: 4, B1: 'four' });
+    const res = await recalc.recalc(file('values.xlsx'), file('values-out.xlsx'));
+    expect(res).toMatchObject({ ok: true, copied: true });
+    expect((await readFile(file('values-out.xlsx'))).equals(await readFile(file('values.xlsx')))).toBe(true);
+    // A workbook with a formula still goes through the engine.
+    await writeWorkbook(file('one-formula.xlsx'), { A1: 4, B1: formula('A1*2') });
+    const computed = await recalc.recalc(file('one-formula.xlsx'), file('one-formula-out.xlsx'));
+    expect(computed.ok).toBe(true);
+    expect(computed.copied).toBeUndefined();
+    expect(await cachedResults(file('one-formula-out.xlsx'), ['B1'])).toEqual({ B1: 8 });
+  });
+
   it('recalculates in place when the output is the input', async () => {
     await writeWorkbook(file('inplace.xlsx'), { A1: 4, B1: formula('A1^2') });
     const result = await recalc.recalc(file('inplace.xlsx'), file('inplace.xlsx'));

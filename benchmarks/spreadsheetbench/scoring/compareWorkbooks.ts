@@ -19,7 +19,12 @@ export interface EvaluateTestCaseInput {
   mode?: ScoringMode;
   /** 1-based test-case index reported in the verdict. */
   index?: number;
+  /** The answer workbook already opened (openForComparison), so one answer serves several comparisons; read when absent. */
+  answer?: OpenedWorkbook;
 }
+
+/** An opened workbook, or the message of the error that kept it from opening. */
+export type OpenedWorkbook = WorkbookValues | string;
 
 /** Result of one piece: pass, or the reason it fails (an `exception` fails the whole test case in the official script). */
 interface PieceResult {
@@ -161,7 +166,8 @@ async function answerSideOrError(
   }
 }
 
-async function open(file: string): Promise<WorkbookValues | string> {
+/** Opens a workbook for comparison; an unreadable one gives its error message instead of throwing. */
+export async function openForComparison(file: string): Promise<OpenedWorkbook> {
   try {
     return await openWorkbookValues(file);
   } catch (err) {
@@ -194,13 +200,13 @@ async function compareTestCase(input: EvaluateTestCaseInput, withDiff: boolean):
   let answer: { fill: AnswerFill | null; unreachable?: string } = { fill: null };
   try {
     const parsed = parseAnswerPosition(input.answerPosition, input.mode ?? 'official');
-    const gtBook = await open(input.answerPath);
+    const gtBook = input.answer ?? (await openForComparison(input.answerPath));
     if (typeof gtBook === 'string')
       answer = { fill: null, unreachable: `answer workbook cannot be opened (${gtBook}): every output scores 0` };
     else if (withDiff) answer = await answerSideOrError(parsed.pieces, gtBook);
     if (!(await pathExists(input.outputPath))) return result(false, 'File not exist', answer);
     if (typeof gtBook === 'string') return result(false, `load error: ${gtBook}`, answer);
-    const outBook = await open(input.outputPath);
+    const outBook = await openForComparison(input.outputPath);
     if (typeof outBook === 'string') return result(false, `load error: ${outBook}`, answer);
     const compared = await compareAllPieces(parsed.pieces, gtBook, outBook, collector);
     return result(compared.pass, compared.pass ? undefined : compared.reason, answer);

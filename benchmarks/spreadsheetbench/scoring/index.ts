@@ -25,6 +25,7 @@ export {
   type EvaluateOutputsResult,
   type TaskVerdicts,
 } from './evaluateOutputs';
+export { FloorStore, defaultFloorDir, type FloorQuery, type FloorCase } from './floorStore';
 export { summarize, type ScoreSummary, type ScoreGroup } from './summary';
 export {
   parseAnswerPosition,

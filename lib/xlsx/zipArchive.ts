@@ -54,6 +54,11 @@ export class ZipArchive {
     return this.entries.has(name);
   }
 
+  /** Every entry's name, in central-directory order. */
+  names(): string[] {
+    return [...this.entries.keys()];
+  }
+
   text(name: string): string | undefined {
     const entry = this.entries.get(name);
     if (!entry) return undefined;
