@@ -194,7 +194,8 @@ export function checkedVoteActivities(deps: WorkerDeps) {
           checkPath(ctx, input.taskId, c.label),
           undefined,
         );
-        if (record) ballots.push({ id: c.label, passed: record.passed, signature: record.signature });
+        // A candidate whose replies had no code was never checked: it votes, and fails.
+        ballots.push({ id: c.label, passed: record?.passed ?? false, signature: record?.signature ?? [] });
       }
       const vote = choose(ballots);
       await submit(ctx, input.taskId, vote.chosen);
