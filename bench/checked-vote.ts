@@ -124,7 +124,7 @@ async function report(): Promise<void> {
     if (existsSync(path.join(dir, 'run.json'))) runs.set(agent, await loadRunOutcomes(dir));
   }
   const rows = [...runs].map(([agent, run]) => agentRow(agent, run));
-  const anyRun = runs.get(OURS) ?? [...runs.values()][0];
+  const anyRun = [...runs.values()].sort((a, b) => recordedKeys(b).length - recordedKeys(a).length)[0];
   const floor = anyRun ? floorOf(anyRun.dir, recordedKeys(anyRun)) : undefined;
   const pairs = pairsWithOurs(runs);
   const out = { model: args.model, tasks: taskIds.length, floor, rows, pairs };
