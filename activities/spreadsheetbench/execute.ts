@@ -21,6 +21,11 @@ export interface ExecuteSolutionInput {
   code: string;
   /** Names this execution's work dir and record (`final-tc2`, `round3`, ...). */
   label: string;
+  /**
+   * Keep the output in this folder of the task's artifact folder instead of making it the test case's output (an
+   * agent that tries candidates before it submits one); the official output is then left as it is.
+   */
+  outputFolder?: string;
 }
 
 export interface ExecuteSolutionResult {
@@ -30,6 +35,8 @@ export interface ExecuteSolutionResult {
   feedback: string;
   error: string;
   timedOut: boolean;
+  /** With `outputFolder`: where the output was kept (absent when none was written). */
+  keptAt?: string;
 }
 
 export interface ExecuteOnTestCasesInput {
@@ -37,6 +44,8 @@ export interface ExecuteOnTestCasesInput {
   taskId: string;
   code: string;
   runs: { testCase: number; label: string }[];
+  /** See ExecuteSolutionInput.outputFolder. */
+  outputFolder?: string;
 }
 
 export function executeActivities(deps: WorkerDeps) {
@@ -52,7 +61,13 @@ export function executeActivities(deps: WorkerDeps) {
       const results: ExecuteSolutionResult[] = [];
       for (const run of input.runs)
         results.push(
-          await executeOnTestCase(deps, { runDir: input.runDir, taskId: input.taskId, code: input.code, ...run }),
+          await executeOnTestCase(deps, {
+            runDir: input.runDir,
+            taskId: input.taskId,
+            code: input.code,
+            outputFolder: input.outputFolder,
+            ...run,
+          }),
         );
       return results;
     },
@@ -70,7 +85,14 @@ async function executeOnTestCase(deps: WorkerDeps, input: ExecuteSolutionInput):
     );
   const id = taskKey(task.id);
   const workDir = await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, input.label);
-  const finalOutput = ctx.official.outputPath(input.taskId, input.testCase);
+  if (input.outputFolder && (path.isAbsolute(input.outputFolder) || input.outputFolder.split(/[\\/]/).includes('..')))
+    throw ApplicationFailure.nonRetryable(
+      `output folder ${input.outputFolder} is outside the task folder`,
+      'ConfigError',
+    );
+  const finalOutput = input.outputFolder
+    ? path.join(ctx.layout.taskDir(input.taskId), input.outputFolder, `${input.testCase}_${id}_output.xlsx`)
+    : ctx.official.outputPath(input.taskId, input.testCase);
   await rm(workDir, { recursive: true, force: true });
   await mkdir(workDir, { recursive: true });
   await copyFile(files.inputPath, path.join(workDir, files.inputName));
@@ -93,7 +115,14 @@ async function executeOnTestCase(deps: WorkerDeps, input: ExecuteSolutionInput):
     outputProduced,
   });
   await rm(workDir, { recursive: true, force: true });
-  return { outputProduced, feedback: executionFeedback(result), error: result.error, timedOut: result.timedOut };
+  const kept = input.outputFolder && outputProduced ? { keptAt: finalOutput } : {};
+  return {
+    outputProduced,
+    feedback: executionFeedback(result),
+    error: result.error,
+    timedOut: result.timedOut,
+    ...kept,
+  };
 }
 
 async function runInSandbox(

@@ -8,6 +8,8 @@ export const OUTPUT_SETTINGS = {
   react_exec: 'multi_react_exec',
   row_react_exec: 'multi_row_react_exec',
   sheetcopilot: 'sheetcopilot',
+  /** Ours, not a paper setting (agents/checkedVote/). */
+  checked_vote: 'checked_vote',
 } as const;
 
 export type SpreadsheetAgent = keyof typeof OUTPUT_SETTINGS;

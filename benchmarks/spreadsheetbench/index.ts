@@ -6,6 +6,7 @@ import { taskKey } from '../../lib/runStore/taskRecord';
 import { isSpreadsheetAgent, OUTPUT_SETTINGS, SPREADSHEET_AGENTS } from './agentSettings';
 import { OFFICIAL_PROMPT_VERSION } from './agents/prompts/spreadsheetbench';
 import { SHEETCOPILOT_PROMPT_VERSION } from './agents/sheetcopilot/prompts';
+import { CHECKED_VOTE_PROMPT_VERSION } from './agents/checkedVote/settings';
 import type { Benchmark } from '../benchmark';
 import { fileVersion } from '../datasetVersion';
 import { finalizeSpreadsheetRun } from './finalize';
@@ -46,7 +47,12 @@ export const spreadsheetBench: Benchmark<SheetTask> = {
       throw new Error(`unknown agent ${setting} (known: ${SPREADSHEET_AGENTS.join(', ')})`);
     return OUTPUT_SETTINGS[setting];
   },
-  promptVersion: (setting) => (setting === 'sheetcopilot' ? SHEETCOPILOT_PROMPT_VERSION : OFFICIAL_PROMPT_VERSION),
+  promptVersion: (setting) =>
+    setting === 'sheetcopilot'
+      ? SHEETCOPILOT_PROMPT_VERSION
+      : setting === 'checked_vote'
+        ? CHECKED_VOTE_PROMPT_VERSION
+        : OFFICIAL_PROMPT_VERSION,
   finalize: finalizeSpreadsheetRun,
   summaryLines: spreadsheetSummaryLines,
   knownBad: knownBadExclusion,

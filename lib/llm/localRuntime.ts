@@ -26,6 +26,8 @@ export interface LlamaContext {
   dispose(): Promise<void>;
 }
 export interface LlamaSequence {
+  /** The tokens the sequence holds (its KV cache): the last prompt and reply. */
+  readonly contextTokens: readonly unknown[];
   readonly tokenMeter: {
     getState(): object;
     diff(before: object): { usedInputTokens: number; usedOutputTokens: number };

@@ -35,6 +35,30 @@ describe('LocalProvider (node-llama-cpp + the embedded Qwen2.5-Coder GGUF instal
     console.log(`local model: first call ${second - started} ms (incl. load), second ${Date.now() - second} ms`);
   });
 
+  it('reuses its kept context: whole prompts are counted, requests at once each answer, and the opt-out still works', async () => {
+    const request = {
+      model: 'local-qwen2.5-coder-0.5b',
+      temperature: 0,
+      maxTokens: 4,
+      messages: [
+        { role: 'system' as const, content: 'You answer in one word.' },
+        { role: 'user' as const, content: 'Name a colour.' },
+      ],
+    };
+    const fresh = await new LocalProvider({ reusePrefix: false }).complete(request);
+    const provider = new LocalProvider();
+    const first = await provider.complete(request);
+    // The second request's prompt is all in the kept KV cache, yet it counts as a whole prompt, as an API counts it.
+    const again = await provider.complete(request);
+    expect(first.usage.inputTokens).toBe(fresh.usage.inputTokens);
+    expect(again.usage.inputTokens).toBe(fresh.usage.inputTokens);
+    expect(again.text).toBe(first.text);
+    // Two at once: one takes the kept context, the other a fresh one.
+    const both = await Promise.all([provider.complete(request), provider.complete({ ...request, maxTokens: 2 })]);
+    expect(both.map((r) => r.usage.inputTokens)).toEqual([fresh.usage.inputTokens, fresh.usage.inputTokens]);
+    expect(both[0].text).toBe(first.text);
+  }, 300_000);
+
   it('names the fix when the model file is missing, as a non-retryable failure', async () => {
     const provider = new LocalProvider({ localModelPath: '/nonexistent/model.gguf' });
     const err = await provider

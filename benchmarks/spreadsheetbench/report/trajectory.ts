@@ -7,6 +7,9 @@
  * - sheetcopilot: stage `<s>` (understand, plan, implement, validate) is conversation `copilot-<s>` (its last
  *   exchange: earlier messages are the context it was given) and executions `<s>-…`; stage `final-tc<N>` holds
  *   execution `final-tc<N>` and the revisions `copilot-revise-tc<N>-<k>`.
+ * - checked_vote: stage `cand-<k>.<a>` is exchange a of conversation `cand-<k>` (a = 0 the first reply, then the repairs,
+ *   whose prompt is the failed check's feedback) and executions `cand-<k>.<a>-tc<N>`; its outcome is the check's verdict;
+ *   stage `vote` says which candidate was submitted and why.
  * An execution no stage claims belongs to the `execute` stage (the solution run on the test cases the agent skipped).
  */
 import { readdir } from 'node:fs/promises';
@@ -51,6 +54,11 @@ function exchangesFor(stage: string, conversations: Conversations): ExchangeView
   if (stage === 'generate') return main();
   const round = /^round-(\d+)$/.exec(stage);
   if (round) return main().slice(Number(round[1]) - 1, Number(round[1]));
+  const candidate = /^(cand-\d+)\.(\d+)$/.exec(stage);
+  if (candidate) {
+    const attempt = Number(candidate[2]);
+    return exchangesOf(candidate[1], conversations.get(candidate[1]) ?? []).slice(attempt, attempt + 1);
+  }
   const copilot = conversations.get(`copilot-${stage}`);
   if (copilot) return exchangesOf(`copilot-${stage}`, copilot).slice(-1);
   const finalCase = /^final-tc(\d+)$/.exec(stage);

@@ -26,6 +26,8 @@ export interface StageTools {
   /** Runs code on test case 1 in the conversation's persistent kernel (see activities/spreadsheetbench/sessions.ts). */
   executeInSession(conversation: string, round: number, code: string, label: string): Promise<SessionExecuteResult>;
   charge(usage: TokenUsage, costUsd: number): void;
+  /** A model call made by another activity, inside the run's budget (granted, settled) and charged to this stage. */
+  withinBudget<T extends { usage: TokenUsage; costUsd: number }>(callKey: string, call: () => Promise<T>): Promise<T>;
   /** Replaces the stage's outcome ('ok') with why it did not go as planned. */
   note(outcome: string): void;
 }

@@ -47,6 +47,11 @@ export function createAgentContext(
       });
     },
     charge: (usage, costUsd) => ledger.charge(record, usage, costUsd),
+    async withinBudget(callKey, call) {
+      const reply = await budget.around(callKey, call);
+      ledger.charge(record, reply.usage, reply.costUsd);
+      return reply;
+    },
     note: setNote,
   });
   const withStage: AgentContext['inStage'] = async (stage, work) => {

@@ -1,0 +1,314 @@
+import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { withHeartbeat } from '../heartbeat';
+import { executionWorkDir } from '../workDirs';
+import { cachedModelCall, costOfResponse } from '../llm/modelCall';
+import type { WorkerDeps } from '../deps';
+import type { ChatMessage } from '../../lib/llm/types';
+import { conversationUpTo, writeConversation } from '../../lib/runStore/conversationStore';
+import { pathExists, readJsonOr, writeFileAtomic, writeJsonAtomic } from '../../lib/runStore/files';
+import { taskKey } from '../../lib/runStore/taskRecord';
+import { sheetRun, type SheetRun } from '../../benchmarks/spreadsheetbench/run';
+import { testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
+import { modelPaths, type ModelPaths } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
+import { workbookViewProgram } from '../../benchmarks/spreadsheetbench/agents/checkedVote/view';
+import { SYSTEM_PROMPT, taskPrompt } from '../../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
+import { solveCodeOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
+import { SAMPLE_TEMPERATURE } from '../../benchmarks/spreadsheetbench/agents/checkedVote/settings';
+import { readRegion, type RegionRead } from '../../benchmarks/spreadsheetbench/agents/checkedVote/regionCells';
+import {
+  checkCandidate,
+  type CaseEvidence,
+  type CheckResult,
+} from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
+import { noCodeMessage, repairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedVote/feedback';
+import {
+  CHECKED_VOTE_FOLDER,
+  candidateOutputFolder,
+} from '../../benchmarks/spreadsheetbench/agents/checkedVote/folders';
+import { choose, type Ballot } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
+
+/** Everything checked_vote keeps of a task: tasks/<id>/checked-vote/ (view, outputs, checks, vote). */
+const FOLDER = CHECKED_VOTE_FOLDER;
+
+export interface CandidateAskInput {
+  runDir: string;
+  taskId: string;
+  /** 1-based candidate; its conversation is `cand-<candidate>`. */
+  candidate: number;
+  /** 0 = the first reply, r ≥ 1 = the r-th repair. */
+  attempt: number;
+  callKey: string;
+  /** What the previous attempt needs fixed: its check record, or why its reply had no code. */
+  after?: { check: string } | { noCode: string };
+}
+
+export interface CandidateAskResult {
+  code?: string;
+  problem?: string;
+  finishReason: string;
+  usage: { inputTokens: number; outputTokens: number };
+  costUsd: number;
+  cached: boolean;
+}
+
+export interface CandidateRun {
+  testCase: number;
+  error: string;
+  timedOut: boolean;
+  outputProduced: boolean;
+  keptAt?: string;
+}
+
+export interface CandidateCheckResult {
+  passed: boolean;
+  /** The problems, one short line each (the full record is in checked-vote/checks/<label>.json). */
+  problems: string[];
+  /** Hash of what the candidate wrote into the answer cells on every test case (equal hashes = full agreement). */
+  digest: string;
+}
+
+export interface CandidateChoice {
+  chosen?: string;
+  reason: string;
+  /** The chosen candidate's code (the solution of the official conversation log). */
+  code: string;
+}
+
+export function checkedVoteActivities(deps: WorkerDeps) {
+  return {
+    /**
+     * The workbook view of test case 1's input (computed once, kept in the task folder), made by workbook_view.py in
+     * a sandbox that holds only that input. An input the program cannot open fails the task as a dataset error.
+     */
+    async checkedVoteView(input: { runDir: string; taskId: string }): Promise<{ chars: number; paths: ModelPaths }> {
+      const ctx = await sheetRun(input.runDir);
+      const task = ctx.task(input.taskId);
+      const paths = modelPaths(task, ctx.official.outputsName, 1);
+      const file = viewPath(ctx, input.taskId);
+      const kept = await readFile(file, 'utf8').catch(() => undefined);
+      if (kept !== undefined) return { chars: kept.length, paths };
+      const [first] = await testCaseFiles(ctx.manifest.datasetDir, task, 1);
+      if (!first) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case input`, 'DatasetError');
+      const result = await runFixedProgram(deps, ctx, input.taskId, 'view', first.inputPath, (inside) =>
+        workbookViewProgram(`${inside}/${path.basename(first.inputPath)}`, task.answer_position),
+      );
+      if (result.timedOut || result.error.trim() || !result.stdout.trim()) {
+        const why = result.timedOut ? 'timed out' : lastLine(result.error) || 'printed nothing';
+        throw ApplicationFailure.nonRetryable(
+          `task ${input.taskId}: cannot open ${path.basename(first.inputPath)} to view it: ${why}`,
+          'DatasetError',
+        );
+      }
+      await writeFileAtomic(file, result.stdout);
+      return { chars: result.stdout.length, paths };
+    },
+
+    /** One model call of a candidate (its first reply or a repair), through the run's response cache. */
+    async checkedVoteAsk(input: CandidateAskInput): Promise<CandidateAskResult> {
+      const ctx = await sheetRun(input.runDir);
+      const conversation = `cand-${input.candidate}`;
+      const messages = await messagesFor(ctx, input, conversation);
+      const { llm } = ctx.manifest;
+      const temperature = input.candidate === 1 ? llm.temperature : SAMPLE_TEMPERATURE;
+      const response = await cachedModelCall(
+        deps,
+        ctx,
+        { model: llm.model, temperature, maxTokens: llm.maxTokens, messages },
+        input.callKey,
+      );
+      await writeConversation(ctx.layout, input.taskId, conversation, [
+        ...messages,
+        { role: 'assistant', content: response.text },
+      ]);
+      const found = solveCodeOf(response.text, response.finishReason);
+      return {
+        ...('code' in found ? { code: found.code } : { problem: found.problem }),
+        finishReason: response.finishReason,
+        usage: response.usage,
+        costUsd: costOfResponse(response, llm.model, deps),
+        cached: response.cached,
+      };
+    },
+
+    /** Checks a candidate's outputs (after recalculation) on every test case; the record keeps the full evidence. */
+    async checkedVoteCheck(input: {
+      runDir: string;
+      taskId: string;
+      label: string;
+      runs: CandidateRun[];
+    }): Promise<CandidateCheckResult> {
+      const ctx = await sheetRun(input.runDir);
+      const task = ctx.task(input.taskId);
+      const inputs = await testCaseFiles(ctx.manifest.datasetDir, task);
+      const cases: CaseEvidence[] = [];
+      for (const run of input.runs) {
+        const inputFile = inputs.find((f) => f.index === run.testCase)?.inputPath;
+        const inputRegion = inputFile
+          ? await readRegion(inputFile, task.answer_position).catch(() => undefined)
+          : undefined;
+        const output = run.keptAt ? await readOrWhy(run.keptAt, task.answer_position) : undefined;
+        cases.push({
+          testCase: run.testCase,
+          error: run.error,
+          timedOut: run.timedOut,
+          outputProduced: run.outputProduced,
+          output: output?.region,
+          unreadable: output?.why,
+          input: inputRegion ?? { cells: [], missingSheets: [] },
+        });
+      }
+      const check = checkCandidate(cases);
+      const sample = cases.find((c) => c.output?.cells.length);
+      const feedback = check.passed
+        ? undefined
+        : repairMessage(check, cases.length, sample && { testCase: sample.testCase, region: sample.output! });
+      await writeJsonAtomic(checkPath(ctx, input.taskId, input.label), {
+        label: input.label,
+        ...check,
+        feedback,
+        runs: input.runs,
+      });
+      return {
+        passed: check.passed,
+        problems: check.problems.map((p) => `${p.testCase ? `tc${p.testCase} ` : ''}${p.kind}: ${firstLine(p.detail)}`),
+        digest: digestOf(check),
+      };
+    },
+
+    /**
+     * The vote among the checked candidates (by label), then the submission: the chosen candidate's outputs become
+     * the test cases' outputs; when none passed, each output is the unchanged input.
+     */
+    async checkedVoteChoose(input: {
+      runDir: string;
+      taskId: string;
+      candidates: { label: string; code: string }[];
+    }): Promise<CandidateChoice> {
+      const ctx = await sheetRun(input.runDir);
+      const ballots: Ballot[] = [];
+      for (const c of input.candidates) {
+        const record = await readJsonOr<(CheckResult & { runs: CandidateRun[] }) | undefined>(
+          checkPath(ctx, input.taskId, c.label),
+          undefined,
+        );
+        // A candidate whose replies had no code was never checked: it votes, and fails.
+        ballots.push({ id: c.label, passed: record?.passed ?? false, signature: record?.signature ?? [] });
+      }
+      const vote = choose(ballots);
+      await submit(ctx, input.taskId, vote.chosen);
+      await writeJsonAtomic(path.join(folder(ctx, input.taskId), 'vote.json'), {
+        ...vote,
+        ballots: ballots.map((b) => ({ id: b.id, passed: b.passed })),
+      });
+      const code = input.candidates.find((c) => c.label === vote.chosen)?.code ?? '';
+      return { ...(vote.chosen ? { chosen: vote.chosen } : {}), reason: vote.reason, code };
+    },
+  };
+}
+
+/** The chosen candidate's kept outputs, or every input unchanged, become the official outputs. */
+async function submit(ctx: SheetRun, taskId: string, chosen: string | undefined): Promise<void> {
+  const task = ctx.task(taskId);
+  for (const files of await testCaseFiles(ctx.manifest.datasetDir, task)) {
+    const target = ctx.official.outputPath(taskId, files.index);
+    await mkdir(path.dirname(target), { recursive: true });
+    const kept = chosen ? candidateOutput(ctx, taskId, chosen, files.index) : undefined;
+    if (kept && (await pathExists(kept))) await copyFile(kept, target);
+    else if (!chosen) await copyFile(files.inputPath, target);
+    else await rm(target, { force: true });
+  }
+}
+
+function candidateOutput(ctx: SheetRun, taskId: string, label: string, testCase: number): string {
+  const id = taskKey(ctx.task(taskId).id);
+  return path.join(ctx.layout.taskDir(taskId), candidateOutputFolder(label), `${testCase}_${id}_output.xlsx`);
+}
+
+/** [system, task prompt] for a first reply; the conversation so far and the repair request for a repair. */
+async function messagesFor(ctx: SheetRun, input: CandidateAskInput, conversation: string): Promise<ChatMessage[]> {
+  if (input.attempt === 0 || !input.after) {
+    const view = await readFile(viewPath(ctx, input.taskId), 'utf8');
+    return [
+      { role: 'system', content: SYSTEM_PROMPT },
+      { role: 'user', content: taskPrompt(ctx.task(input.taskId), view) },
+    ];
+  }
+  const history = await conversationUpTo(ctx.layout, input.taskId, conversation, 1 + 2 * input.attempt);
+  const after = input.after;
+  const text =
+    'noCode' in after
+      ? noCodeMessage(after.noCode)
+      : ((await readJsonOr<{ feedback?: string } | undefined>(checkPath(ctx, input.taskId, after.check), undefined))
+          ?.feedback ?? 'Your solve(wb) did not pass the checks. Reply with the complete corrected solve(wb).');
+  return [...history, { role: 'user', content: text }];
+}
+
+async function readOrWhy(file: string, answerPosition: string): Promise<{ region?: RegionRead; why?: string }> {
+  try {
+    return { region: await readRegion(file, answerPosition) };
+  } catch (err) {
+    return { why: `the output workbook could not be read: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/** A fixed program (no model code) on one input in a fresh sandbox that holds only a copy of that input. */
+async function runFixedProgram(
+  deps: WorkerDeps,
+  ctx: SheetRun,
+  taskId: string,
+  label: string,
+  inputPath: string,
+  program: (workDirInside: string) => string,
+) {
+  const workDir = await executionWorkDir(deps.config, ctx.manifest.runId, taskId, `checked-vote-${label}`);
+  await rm(workDir, { recursive: true, force: true });
+  await mkdir(workDir, { recursive: true });
+  await copyFile(inputPath, path.join(workDir, path.basename(inputPath)));
+  const sandbox = await (
+    await deps.sandboxFactory()
+  ).create({
+    workDir,
+    limits: { memoryMiB: deps.config.sandbox.memoryMiB, maxProcesses: deps.config.sandbox.maxProcesses },
+    warmModules: [],
+  });
+  try {
+    return await withHeartbeat(() =>
+      sandbox.execute(program(sandbox.workDirInside), {
+        timeoutMs: deps.config.sandbox.executionTimeoutMs,
+        signal: Context.current().cancellationSignal,
+      }),
+    );
+  } finally {
+    await sandbox.dispose();
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+function folder(ctx: SheetRun, taskId: string): string {
+  return path.join(ctx.layout.taskDir(taskId), FOLDER);
+}
+
+function viewPath(ctx: SheetRun, taskId: string): string {
+  return path.join(folder(ctx, taskId), 'view.txt');
+}
+
+function checkPath(ctx: SheetRun, taskId: string, label: string): string {
+  return path.join(folder(ctx, taskId), 'checks', `${label}.json`);
+}
+
+function digestOf(check: CheckResult): string {
+  return createHash('sha256').update(JSON.stringify(check.signature)).digest('hex').slice(0, 16);
+}
+
+function firstLine(text: string): string {
+  const lines = text.trim().split('\n');
+  const line = lines.length > 1 ? lines[lines.length - 1] : lines[0];
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+function lastLine(text: string): string {
+  return text.trim().split('\n').pop() ?? '';
+}

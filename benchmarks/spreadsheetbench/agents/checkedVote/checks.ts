@@ -1,0 +1,133 @@
+import { transformValue } from '../../scoring/cellValue';
+import type { RegionCell, RegionRead } from './regionCells';
+
+/** What one test case's run of a candidate gave: the execution, and the answer region of its output and input. */
+export interface CaseEvidence {
+  testCase: number;
+  error: string;
+  timedOut: boolean;
+  outputProduced: boolean;
+  /** The output's answer region; undefined when there is no output or it could not be read (`unreadable`). */
+  output?: RegionRead;
+  unreadable?: string;
+  input: RegionRead;
+}
+
+export type ProblemKind =
+  | 'crashed'
+  | 'timed_out'
+  | 'no_output'
+  | 'unreadable'
+  | 'missing_sheet'
+  | 'empty'
+  | 'unchanged'
+  | 'error_value'
+  | 'junk_text'
+  | 'inconsistent_types';
+
+export interface Problem {
+  kind: ProblemKind;
+  /** Absent for problems of the candidate as a whole (unchanged, inconsistent types). */
+  testCase?: number;
+  detail: string;
+}
+
+export interface CheckResult {
+  passed: boolean;
+  problems: Problem[];
+  /** Per test case, each answer cell as the scorer compares it (the candidate's vote). */
+  signature: string[][];
+}
+
+const ERROR_VALUE = /^(#N\/A|#VALUE!|#REF!|#DIV\/0!|#NUM!|#NAME\?|#NULL!|#SPILL!|#CALC!|#GETTING_DATA|Err:\d+)$/;
+/** Text a program writes instead of an answer: placeholders, code, tracebacks, talk about the solution. */
+const JUNK_TEXT =
+  /```|\bTODO\b|placeholder|lorem ipsum|path_to|Traceback|^\s*(None|nan|NaN|null|undefined)\s*$|\b(the|this) (formula|code|function|macro)\b|\byou (can|should|need)\b|^=?\s*(Sub|Function)\s+\w+\(/i;
+
+/**
+ * The checks a candidate must pass before it may be submitted, all without the answers: it ran on every test case,
+ * wrote the output, filled the answer region (and did not leave it exactly as the inputs had it), wrote no Excel
+ * error values and no prose or placeholders there, and wrote the same kind of values on every test case.
+ */
+export function checkCandidate(cases: CaseEvidence[]): CheckResult {
+  const problems = cases.flatMap(caseProblems);
+  problems.push(...candidateProblems(cases));
+  return {
+    passed: problems.length === 0,
+    problems,
+    signature: cases.map((c) => (c.output?.cells ?? []).map(token)),
+  };
+}
+
+function caseProblems(c: CaseEvidence): Problem[] {
+  const at = (kind: ProblemKind, detail: string): Problem => ({ kind, testCase: c.testCase, detail });
+  if (c.timedOut) return [at('timed_out', 'it did not finish within the time limit')];
+  if (c.error.trim()) return [at('crashed', c.error.trim())];
+  if (!c.outputProduced) return [at('no_output', 'no output workbook was saved')];
+  if (!c.output) return [at('unreadable', c.unreadable ?? 'the output workbook could not be read')];
+  const out: Problem[] = [];
+  if (c.output.missingSheets.length)
+    out.push(at('missing_sheet', `sheet(s) ${c.output.missingSheets.map((s) => `'${s}'`).join(', ')} missing`));
+  const written = c.output.cells.filter(isWritten);
+  if (!written.length && c.output.cells.length) out.push(at('empty', 'every answer cell is empty'));
+  const errors = written.filter((cell) => typeof cell.value === 'string' && ERROR_VALUE.test(cell.value));
+  if (errors.length) out.push(at('error_value', `${errors.length} cell(s) hold Excel errors, e.g. ${show(errors[0])}`));
+  const junk = written.filter((cell) => typeof cell.value === 'string' && JUNK_TEXT.test(cell.value));
+  if (junk.length)
+    out.push(at('junk_text', `${junk.length} cell(s) hold text that is not an answer, e.g. ${show(junk[0])}`));
+  return out;
+}
+
+function candidateProblems(cases: CaseEvidence[]): Problem[] {
+  const readable = cases.filter((c) => c.output && !c.error.trim() && !c.timedOut);
+  if (readable.length !== cases.length || !cases.length) return [];
+  const out: Problem[] = [];
+  if (readable.every((c) => unchanged(c.output!.cells, c.input.cells)) && readable.some((c) => c.output!.cells.length))
+    out.push({ kind: 'unchanged', detail: 'every answer cell is exactly as it was in the input, on every test case' });
+  const kinds = readable.map((c) => mainKind(c.output!.cells)).filter((k): k is string => k !== undefined);
+  if (new Set(kinds).size > 1)
+    out.push({
+      kind: 'inconsistent_types',
+      detail: `the answer cells hold mostly ${readable.map((c) => `${mainKind(c.output!.cells) ?? 'nothing'} (test case ${c.testCase})`).join(', ')}`,
+    });
+  return out;
+}
+
+function isWritten(cell: RegionCell): boolean {
+  return cell.uncachedFormula || (cell.value !== null && cell.value !== '');
+}
+
+function unchanged(output: RegionCell[], input: RegionCell[]): boolean {
+  if (output.length !== input.length) return false;
+  return output.every((cell, i) => token(cell) === token(input[i]));
+}
+
+/** The most frequent kind (number, text, date, …) among the written cells, as the scorer types them. */
+function mainKind(cells: RegionCell[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const cell of cells.filter(isWritten)) {
+    const kind = cell.uncachedFormula ? 'formula' : transformValue(cell.value).type;
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+/** One answer cell as the scorer compares it: numbers rounded to 2 places, numeric text as a number, None ≡ "". */
+export function token(cell: Pick<RegionCell, 'value' | 'uncachedFormula'>): string {
+  if (cell.uncachedFormula) return 'formula?';
+  const t = transformValue(cell.value);
+  switch (t.type) {
+    case 'none':
+      return '';
+    case 'str':
+      return t.value === '' ? '' : `s:${t.value}`;
+    case 'float':
+      return `f:${t.value}`;
+    default:
+      return `${t.type}:${JSON.stringify(t.value)}`;
+  }
+}
+
+function show(cell: RegionCell): string {
+  return `${cell.address} = ${JSON.stringify(cell.value)}`;
+}

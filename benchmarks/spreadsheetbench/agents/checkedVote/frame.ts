@@ -1,0 +1,40 @@
+import { extractCodeOrProblem } from '../../../codeAgent/codeExtraction';
+import type { ModelPaths } from '../officialPaths';
+
+/** Name under which the model's code runs: its tracebacks point at `solution.py`, line by line. */
+export const SOLUTION_FILE = 'solution.py';
+
+/**
+ * The frame the harness runs a candidate in: it opens the input (formulas kept), runs the model's code in its own
+ * namespace (`__name__` is not `__main__`, so a script's main block does not run), calls `solve(wb)` and saves the
+ * result to the output. The paths are the test-case-1 model paths: the execution activity binds them to test case N
+ * and to the sandbox's work dir, so the model never types a path.
+ */
+export function framedProgram(code: string, paths: ModelPaths): string {
+  return [
+    'import json as _json',
+    'import openpyxl as _openpyxl',
+    `INPUT_PATH = ${JSON.stringify(paths.input)}`,
+    `OUTPUT_PATH = ${JSON.stringify(paths.output)}`,
+    `_CODE = _json.loads(${JSON.stringify(JSON.stringify(code))})`,
+    "_ns = {'__name__': 'solution'}",
+    `exec(compile(_CODE, ${JSON.stringify(SOLUTION_FILE)}, 'exec'), _ns)`,
+    "if not callable(_ns.get('solve')):",
+    "    raise RuntimeError('the program defines no function solve(wb)')",
+    '_wb = _openpyxl.load_workbook(INPUT_PATH)',
+    "_result = _ns['solve'](_wb)",
+    'if isinstance(_result, _openpyxl.Workbook):',
+    '    _wb = _result',
+    '_wb.save(OUTPUT_PATH)',
+    '',
+  ].join('\n');
+}
+
+/** The model's code in a reply, or why there is none to run (a truncated reply's code is cut off mid-way). */
+export function solveCodeOf(reply: string, finishReason: string): { code: string } | { problem: string } {
+  if (finishReason === 'length') return { problem: 'the reply was cut off at the token limit (finish_reason: length)' };
+  const found = extractCodeOrProblem(reply);
+  if (found.code === undefined) return { problem: found.problem };
+  if (!/^\s*def\s+solve\s*\(/m.test(found.code)) return { problem: 'the code defines no function solve(wb)' };
+  return { code: found.code };
+}

@@ -1,0 +1,42 @@
+import type { SheetTask } from '../../dataset';
+
+/**
+ * The checked_vote prompt. The static part (the frame and the rules) comes first and is the same for every task and
+ * candidate, so a local model reuses its evaluated prefix; the task (workbook view, instruction, answer region) last.
+ */
+export const SYSTEM_PROMPT = `You are an expert in Excel and in Python with openpyxl. You solve a spreadsheet task by writing one Python function:
+
+\`\`\`python
+def solve(wb):
+    # wb: an openpyxl Workbook already opened from the task's input file (formulas kept).
+    # Change wb in place: write the answer into the answer cells. The harness saves it.
+    ...
+\`\`\`
+
+Rules:
+- Never open, load or save a file and never write a path: the harness opens the input, calls solve(wb) and saves the result.
+- The same function runs on several input workbooks with the same layout but different data: compute from the cells, never copy the values you see into the code.
+- Fill every cell of the answer region that should hold a value. Prefer plain values computed in Python (numbers as numbers, text as text). Write an Excel formula only when the task asks for one: a string starting with "=", e.g. ws["C4"] = "=SUM(A2:A9)".
+- Find sheets by name: ws = wb["Sheet name"]. Read cells with ws["B3"].value or ws.cell(row=3, column=2).value; an empty cell is None. Tables do not always start at A1 and headers are not always in row 1: use the header rows and table regions of the view.
+- Never write explanations, placeholders or error text into cells. VBA does not run here: do the work in Python.
+- You may import re, math, datetime, collections and openpyxl.
+
+Reply with one \`\`\`python block that defines solve(wb) (helper functions are allowed) and nothing else.`;
+
+/** The task part: what the workbook looks like, what is asked, which cells are checked. */
+export function taskPrompt(task: SheetTask, view: string): string {
+  return [
+    '# The input workbook (test case 1; cells as address:value, formulas as =formula -> cached value)',
+    view.trim(),
+    '',
+    `# Task (${task.instruction_type})`,
+    task.instruction.trim(),
+    '',
+    `# Answer region: ${task.answer_position}`,
+    task.instruction_type.startsWith('Sheet')
+      ? 'These cells are compared with the expected result: they must hold exactly the final table.'
+      : 'These cells are compared with the expected result.',
+    '',
+    'Write solve(wb).',
+  ].join('\n');
+}

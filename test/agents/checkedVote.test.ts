@@ -1,0 +1,242 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duplicatesAnswered, type ScriptRule } from '../../lib/scriptedLlm';
+import type { RunProgress } from '../../contracts/run';
+import type { WorkerSet } from '../../workers/createWorkers';
+import { compareRunOutcomes, loadRunOutcomes } from '../../benchmarks/report/comparison';
+import { spreadsheetTaskView } from '../../benchmarks/spreadsheetbench/report/taskView';
+import { readRegion } from '../../benchmarks/spreadsheetbench/agents/checkedVote/regionCells';
+import { startBenchmarkRun, startE2E, DEV20, type E2EEnv } from '../helpers/e2e';
+import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
+import { outputsOf, readTaskResult, startInProcessWorkers } from './harness';
+
+/**
+ * checked_vote end to end: real Temporal, real bwrap sandbox, real LibreOffice recalculation, official scoring, and a
+ * scripted model answering by call key (`<run>/<task>/cand-<k>/<attempt>`), so each run gets its own script.
+ */
+let env: E2EEnv;
+let workers: WorkerSet;
+let running: Promise<void>;
+const rules: ScriptRule[] = [];
+
+const SOLVE = {
+  '39604': "def solve(wb):\n    ws = wb['before']\n    ws['C4'] = '=MAX(0,IF((B3*1000)<22000,B4-20,B4-30))'",
+  '79-7':
+    "def solve(wb):\n    for ws in wb.worksheets:\n        for row in ws.iter_rows():\n            for cell in row:\n                if isinstance(cell.value, str):\n                    cell.value = cell.value.replace('\"', '')",
+  '599-9': "def solve(wb):\n    raise ValueError('model gave up')",
+};
+const CRASH = "def solve(wb):\n    ws = wb['Before Sheet']\n    ws['C4'] = 1";
+const WRONG = "def solve(wb):\n    wb['before']['C4'] = 999";
+const NOTHING = 'def solve(wb):\n    pass';
+const JUNK = "def solve(wb):\n    wb['Sheet1']['A1'] = 'TODO: put the cleaned text here'";
+const HANG = 'def solve(wb):\n    while True:\n        pass';
+
+function block(code: string): string {
+  return `Here is the function.\n\`\`\`python\n${code}\n\`\`\`\n`;
+}
+
+/** Replies of one run, by `<task>/cand-<k>/<attempt>`. */
+function script(runId: string, replies: Record<string, string>): void {
+  for (const [key, reply] of Object.entries(replies))
+    rules.push({
+      name: `${runId}/${key}`,
+      match: { callKey: new RegExp(`^${runId}/${key.replace(/[.]/g, '\\.')}$`) },
+      reply,
+    });
+}
+
+async function run(runId: string, agent: string, tasks: string[], dataset = DEV20, epochs?: number) {
+  const started = await startBenchmarkRun(env, { dataset, agent, tasks, runId, epochs });
+  const progress = (await started.handle.result()) as RunProgress;
+  return { ...started, progress };
+}
+
+function keysOf(runId: string): string[] {
+  return env.llm.log
+    .filter((e) => e.answered && e.callKey?.startsWith(`${runId}/`))
+    .map((e) => e.callKey!.slice(runId.length + 1));
+}
+
+beforeAll(async () => {
+  // Each test adds its run's rules to this array, which the server reads live (it keeps the script it was given).
+  rules.push(...Object.values(DEV20_SOLUTIONS));
+  env = await startE2E({ rules }, { config: { sandbox: { executionTimeoutMs: 8_000 } } });
+  workers = await startInProcessWorkers(env);
+  running = workers.run();
+}, 120_000);
+
+afterAll(async () => {
+  await workers?.shutdown();
+  await running;
+  await env?.close();
+}, 60_000);
+
+describe('checked_vote', () => {
+  it('with a model that writes correct programs it scores what single scores, and compare pairs the runs', async () => {
+    for (const task of ['39604', '79-7', '599-9'])
+      script('cv-right', {
+        [`${task}/cand-1/0`]: block(SOLVE[task as keyof typeof SOLVE]),
+        [`${task}/cand-1/1`]: block(SOLVE[task as keyof typeof SOLVE]),
+        [`${task}/cand-2/0`]: block(SOLVE[task as keyof typeof SOLVE]),
+        [`${task}/cand-2/1`]: block(SOLVE[task as keyof typeof SOLVE]),
+        [`${task}/cand-3/0`]: block(SOLVE[task as keyof typeof SOLVE]),
+        [`${task}/cand-3/1`]: block(SOLVE[task as keyof typeof SOLVE]),
+      });
+    const single = await run('cv-single', 'single', ['39604', '79-7', '599-9']);
+    const ours = await run('cv-right', 'checked_vote', ['39604', '79-7', '599-9']);
+    for (const task of ['39604', '79-7', '599-9'])
+      expect(readTaskResult(ours.runDir, task).testCaseResults).toEqual(
+        readTaskResult(single.runDir, task).testCaseResults,
+      );
+    expect(readTaskResult(ours.runDir, '39604').testCaseResults).toEqual([1, 1, 1]);
+    // Two agreeing candidates settle the vote: no third sample.
+    expect(keysOf('cv-right').filter((k) => k.startsWith('39604/'))).toEqual(['39604/cand-1/0', '39604/cand-2/0']);
+    const result = readTaskResult(ours.runDir, '39604');
+    expect(result.stages.map((s) => s.stage)).toEqual([
+      'prepare',
+      'view',
+      'cand-1.0',
+      'cand-2.0',
+      'vote',
+      'recalc',
+      'score',
+    ]);
+    expect(result.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(/cand-1\.0: 2 of 2 passing candidates/);
+    // 599-9's program always raises: nothing passes, the input is submitted unchanged (the floor), with the class.
+    const failed = readTaskResult(ours.runDir, '599-9');
+    expect(failed.failure?.class).toBe('model');
+    expect(failed.failure?.message).toMatch(/none of 3 candidate\(s\) passed the checks.*ValueError: model gave up/);
+    expect(outputsOf(ours.runDir, '599-9')).toEqual([1, 2, 3]);
+    const comparison = compareRunOutcomes([await loadRunOutcomes(single.runDir), await loadRunOutcomes(ours.runDir)]);
+    const pair = comparison.pairs[0];
+    expect(pair.hard.mcnemarP).toBe(1);
+    expect(pair.softDiff.mean).toBe(0);
+    expect(duplicatesAnswered(env.llm.log)).toEqual([]);
+  }, 400_000);
+
+  it('rejects a crash, a wrong guess loses the vote, a repair from the feedback wins; none passing leaves the input', async () => {
+    script('cv-mixed', {
+      '39604/cand-1/0': block(CRASH),
+      '39604/cand-1/1': block(SOLVE['39604']),
+      '39604/cand-2/0': block(WRONG),
+      '39604/cand-3/0': block(SOLVE['39604']),
+      '79-7/cand-1/0': block(NOTHING),
+      '79-7/cand-1/1': block(JUNK),
+      '79-7/cand-2/0': 'Use Find and Replace (Ctrl+H) to remove the quotes.',
+      '79-7/cand-2/1': 'Sorry, I cannot write code for this.',
+      '79-7/cand-3/0': block(CRASH),
+      '79-7/cand-3/1': block(CRASH),
+    });
+    const ours = await run('cv-mixed', 'checked_vote', ['39604', '79-7']);
+    const requests = env.llm.log.filter((e) => e.callKey === 'cv-mixed/39604/cand-1/1');
+    const repairPrompt = requests[0].messages[requests[0].messages.length - 1].content;
+    expect(repairPrompt).toMatch(
+      /input 1: it raised an error:[\s\S]*KeyError: 'Worksheet Before Sheet does not exist.'/,
+    );
+    const won = readTaskResult(ours.runDir, '39604');
+    expect(won.testCaseResults).toEqual([1, 1, 1]);
+    expect(won.stages.find((s) => s.stage === 'cand-1.0')?.outcome).toMatch(/^failed: tc1 crashed/);
+    expect(won.stages.find((s) => s.stage === 'cand-2.0')?.outcome).toMatch(/^passed the checks/);
+    expect(won.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(/^cand-1\.1: 2 of 3 passing candidates/);
+
+    const lost = readTaskResult(ours.runDir, '79-7');
+    expect(lost.failure?.class).toBe('model');
+    expect(lost.stages.find((s) => s.stage === 'cand-1.0')?.outcome).toMatch(/unchanged|empty/);
+    expect(lost.stages.find((s) => s.stage === 'cand-1.1')?.outcome).toMatch(/junk_text/);
+    expect(lost.stages.find((s) => s.stage === 'cand-2.0')?.outcome).toBe('no code: reply has no code block');
+    const noCodeRepair = env.llm.log.find((e) => e.callKey === 'cv-mixed/79-7/cand-2/1')!;
+    expect(noCodeRepair.messages[noCodeRepair.messages.length - 1].content).toMatch(
+      /could not be run: reply has no code block/,
+    );
+    // The outputs are the inputs, cell for cell (checked over the answer region, the scored cells).
+    for (const n of [1, 2, 3]) {
+      const input = path.join(DEV20, 'spreadsheet', '79-7', `${n}_79-7_input.xlsx`);
+      const output = path.join(ours.runDir, 'outputs', 'checked_vote_scripted-model', `${n}_79-7_output.xlsx`);
+      expect(await readRegion(output, "'Sheet1'!A1:A4")).toEqual(await readRegion(input, "'Sheet1'!A1:A4"));
+    }
+
+    // show: every candidate, check and repair is in the trajectory.
+    const view = await spreadsheetTaskView(ours.runDir, '39604');
+    const steps = view.trajectory;
+    const repair = steps.find((s) => s.stage === 'cand-1.1')!;
+    expect(repair.exchanges[0].prompt).toMatch(/KeyError/);
+    expect(repair.executions.map((e) => e.label)).toEqual(['cand-1.1-tc1', 'cand-1.1-tc2', 'cand-1.1-tc3']);
+    expect(steps.find((s) => s.stage === 'cand-1.0')!.exchanges[0].prompt).toContain('# Answer region: C4');
+  }, 400_000);
+
+  it('a candidate that hangs is stopped by the sandbox timeout, named in the feedback, and repaired', async () => {
+    script('cv-hang', {
+      '39604/cand-1/0': block(HANG),
+      '39604/cand-1/1': block(SOLVE['39604']),
+      '39604/cand-2/0': block(SOLVE['39604']),
+    });
+    const ours = await run('cv-hang', 'checked_vote', ['39604']);
+    const result = readTaskResult(ours.runDir, '39604');
+    expect(result.stages.find((s) => s.stage === 'cand-1.0')?.outcome).toMatch(/timed_out/);
+    const repair = env.llm.log.find((e) => e.callKey === 'cv-hang/39604/cand-1/1')!;
+    expect(repair.messages[repair.messages.length - 1].content).toMatch(/did not finish within the time limit/);
+    expect(result.testCaseResults).toEqual([1, 1, 1]);
+  }, 400_000);
+
+  it('a model that never writes code: the inputs stay as they were and the task fails as a model failure', async () => {
+    const prose = 'You can use a VBA macro for this.';
+    script(
+      'cv-prose',
+      Object.fromEntries(['1/0', '1/1', '2/0', '2/1', '3/0', '3/1'].map((k) => [`599-9/cand-${k}`, prose])),
+    );
+    const ours = await run('cv-prose', 'checked_vote', ['599-9']);
+    const result = readTaskResult(ours.runDir, '599-9');
+    expect(result.failure).toEqual({
+      class: 'model',
+      message: expect.stringMatching(/none of 3 candidate\(s\) passed.*reply has no code block/),
+    });
+    expect(result.llmCalls).toBe(6);
+    expect(outputsOf(ours.runDir, '599-9')).toEqual([1, 2, 3]);
+    expect(ours.progress.done).toBe(1);
+  }, 400_000);
+
+  it('an input that cannot be opened fails the task as a dataset error, naming it, with no model call', async () => {
+    const dataset = mkdtempSync(path.join(os.tmpdir(), 'cv-bad-'));
+    const all = JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8')) as { id: unknown }[];
+    writeFileSync(path.join(dataset, 'dataset.json'), JSON.stringify(all.filter((t) => String(t.id) === '39604')));
+    mkdirSync(path.join(dataset, 'spreadsheet'));
+    cpSync(path.join(DEV20, 'spreadsheet', '39604'), path.join(dataset, 'spreadsheet', '39604'), { recursive: true });
+    // A zip header, then garbage: it passes the quick file check and breaks only when opened.
+    writeFileSync(
+      path.join(dataset, 'spreadsheet', '39604', '1_39604_input.xlsx'),
+      Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(200, 7)]),
+    );
+    const ours = await run('cv-bad', 'checked_vote', ['39604'], dataset);
+    const result = readTaskResult(ours.runDir, '39604');
+    expect(result.failure?.class).toBe('dataset');
+    expect(result.failure?.message).toMatch(/^task 39604: cannot open 1_39604_input\.xlsx to view it: .*(zip|Zip)/);
+    expect(keysOf('cv-bad')).toEqual([]);
+    expect(existsSync(path.join(ours.runDir, 'results', '39604.json'))).toBe(true);
+    expect(ours.progress.done).toBe(1);
+  }, 400_000);
+
+  it('--epochs: each attempt samples its own candidates (distinct call keys), both scored', async () => {
+    script('cv-epochs', {
+      '39604/cand-1/0': block(SOLVE['39604']),
+      '39604/cand-2/0': block(SOLVE['39604']),
+      '39604@2/cand-1/0': block(WRONG),
+      '39604@2/cand-2/0': block(SOLVE['39604']),
+      '39604@2/cand-3/0': block(WRONG),
+    });
+    const ours = await run('cv-epochs', 'checked_vote', ['39604'], DEV20, 2);
+    expect(readTaskResult(ours.runDir, '39604').testCaseResults).toEqual([1, 1, 1]);
+    // The wrong value is written by two of three: the vote follows the majority (checks cannot know the answer).
+    expect(readTaskResult(ours.runDir, '39604@2').testCaseResults).toEqual([0, 0, 0]);
+    expect(keysOf('cv-epochs').sort()).toEqual([
+      '39604/cand-1/0',
+      '39604/cand-2/0',
+      '39604@2/cand-1/0',
+      '39604@2/cand-2/0',
+      '39604@2/cand-3/0',
+    ]);
+    const summary = JSON.parse(readFileSync(path.join(ours.runDir, 'summary.json'), 'utf8'));
+    expect(summary.overall.soft).toBeCloseTo(0.5, 6);
+  }, 400_000);
+});

@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { duplicatesAnswered } from '../../lib/scriptedLlm';
+import { taskStageQuery, type RunProgress } from '../../contracts/run';
+import type { WorkerSet } from '../../workers/createWorkers';
+import { startE2E, startBenchmarkRun, workerProcessEnv, DEV20, type E2EEnv } from '../helpers/e2e';
+import { waitUntil } from '../helpers/wait';
+import { readTaskResult, requestsOf, startInProcessWorkers } from './harness';
+
+const REPO = path.resolve(__dirname, '../..');
+let env: E2EEnv;
+let child: ChildProcess | undefined;
+let workers: WorkerSet | undefined;
+
+const SOLVE = "def solve(wb):\n    wb['before']['C4'] = '=MAX(0,IF((B3*1000)<22000,B4-20,B4-30))'";
+const reply = `\`\`\`python\n${SOLVE}\n\`\`\``;
+
+beforeAll(async () => {
+  env = await startE2E({
+    rules: [
+      // The second candidate's first request hangs long enough for the kill to land while it is in flight.
+      { name: 'slow-cand-2', match: { callKey: /\/39604\/cand-2\/0$/ }, reply, delayMs: 20_000, times: 1 },
+      { name: 'cand', match: { callKey: /\/39604\/cand-\d\/\d$/ }, reply },
+    ],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  if (child?.pid && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL');
+  await workers?.shutdown();
+  await env?.close();
+}, 60_000);
+
+it('checked_vote: a worker killed with -9 mid-task resumes on another, no model call answered twice', async () => {
+  child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+    cwd: REPO,
+    env: workerProcessEnv(env),
+    detached: true,
+    stdio: 'ignore',
+  });
+  const run = await startBenchmarkRun(env, { dataset: DEV20, agent: 'checked_vote', tasks: ['39604'] });
+  const task = env.client.workflow.getHandle(`${run.runId}/task/39604`);
+  await waitUntil(async () => (await task.query(taskStageQuery).catch(() => undefined))?.stage === 'cand-2.0', 180_000);
+  await sleep(4_000);
+  process.kill(-child.pid!, 'SIGKILL');
+  workers = await startInProcessWorkers(env);
+  const running = workers.run();
+  const progress = (await run.handle.result()) as RunProgress;
+  await workers.shutdown();
+  await running;
+  workers = undefined;
+
+  expect(progress.done).toBe(1);
+  const requests = requestsOf(env.llm.log, run.runId, '39604');
+  const answered = requests.filter((e) => e.answered).map((e) => e.callKey!.split('/39604/')[1]);
+  // The first candidate was asked once, before the kill; the second was asked again (its first request was cut).
+  expect(answered).toEqual(['cand-1/0', 'cand-2/0']);
+  expect(requests.filter((e) => e.callKey!.endsWith('/cand-2/0')).map((e) => e.answered)).toEqual([false, true]);
+  expect(duplicatesAnswered(env.llm.log)).toEqual([]);
+  const result = readTaskResult(run.runDir, '39604');
+  expect(result.failure).toBeUndefined();
+  expect(result.stages.map((s) => s.stage)).toEqual([
+    'prepare',
+    'view',
+    'cand-1.0',
+    'cand-2.0',
+    'vote',
+    'recalc',
+    'score',
+  ]);
+  expect(result.llmCalls).toBe(2);
+  expect(result.testCaseResults).toEqual([1, 1, 1]);
+}, 400_000);

@@ -1,0 +1,201 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkCandidate, type CaseEvidence } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
+import { choose, settled, similarity } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
+import { framedProgram, solveCodeOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
+import { repairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedVote/feedback';
+import { SYSTEM_PROMPT, taskPrompt } from '../../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
+import { workbookViewProgram } from '../../benchmarks/spreadsheetbench/agents/checkedVote/view';
+import { readRegion } from '../../benchmarks/spreadsheetbench/agents/checkedVote/regionCells';
+import type { CellValue } from '../../benchmarks/spreadsheetbench/scoring/cellValue';
+import { sandboxPythonPath } from '../../lib/sandbox/paths';
+import { DEV20 } from '../helpers/e2e';
+
+const region = (...values: CellValue[]) => ({
+  cells: values.map((value, i) => ({ address: `C${i + 1}`, value, uncachedFormula: false })),
+  missingSheets: [],
+});
+
+function evidence(testCase: number, out: CellValue[], inp: CellValue[] = out.map(() => null)): CaseEvidence {
+  return { testCase, error: '', timedOut: false, outputProduced: true, output: region(...out), input: region(...inp) };
+}
+
+describe('checks (no answers needed)', () => {
+  it('passes a candidate that filled the answer cells with consistent values', () => {
+    const check = checkCandidate([evidence(1, [1, 2]), evidence(2, [3, '4']), evidence(3, [5, 6.001])]);
+    expect(check.problems).toEqual([]);
+    expect(check.passed).toBe(true);
+    // Numbers as the scorer compares them: numeric text is a number, rounding to 2 places.
+    expect(check.signature).toEqual([
+      ['f:1', 'f:2'],
+      ['f:3', 'f:4'],
+      ['f:5', 'f:6'],
+    ]);
+  });
+
+  it('names a crash, a timeout, a missing output and an empty region, per test case', () => {
+    const check = checkCandidate([
+      { ...evidence(1, [1]), error: 'Traceback…\nKeyError: x' },
+      { ...evidence(2, [1]), timedOut: true },
+      { ...evidence(3, [1]), outputProduced: false, output: undefined },
+      evidence(4, [null, '']),
+    ]);
+    expect(check.passed).toBe(false);
+    expect(check.problems.map((p) => [p.testCase, p.kind])).toEqual([
+      [1, 'crashed'],
+      [2, 'timed_out'],
+      [3, 'no_output'],
+      [4, 'empty'],
+    ]);
+  });
+
+  it('rejects Excel errors, placeholders and prose, inconsistent types and a region left as the input had it', () => {
+    expect(checkCandidate([evidence(1, [1, '#N/A'])]).problems.map((p) => p.kind)).toEqual(['error_value']);
+    expect(checkCandidate([evidence(1, ['TODO: compute'])]).problems.map((p) => p.kind)).toEqual(['junk_text']);
+    expect(checkCandidate([evidence(1, ['You can use the formula =SUM(A:A)'])]).problems.map((p) => p.kind)).toEqual([
+      'junk_text',
+    ]);
+    expect(checkCandidate([evidence(1, [1, 2]), evidence(2, ['a', 'b'])]).problems.map((p) => p.kind)).toEqual([
+      'inconsistent_types',
+    ]);
+    const same = checkCandidate([evidence(1, [1, 'x'], [1, 'x']), evidence(2, [2], [2])]);
+    expect(same.problems.map((p) => p.kind)).toEqual(['unchanged']);
+    // Changed on one test case only: a real edit.
+    expect(checkCandidate([evidence(1, [1], [1]), evidence(2, [3], [2])]).passed).toBe(true);
+    // Real text answers are not prose.
+    expect(checkCandidate([evidence(1, ['Pass', 'Fail', 'John Smith'])]).passed).toBe(true);
+  });
+
+  it('feeds the problems back with the traceback tail and the cells as written', () => {
+    const check = checkCandidate([
+      { ...evidence(1, [1]), error: 'Traceback\n  File "solution.py", line 3\nKeyError: \'Total\'' },
+      evidence(2, ['#REF!']),
+    ]);
+    const text = repairMessage(check, 2, { testCase: 2, region: region('#REF!') });
+    expect(text).toContain(
+      '- input 1: it raised an error:\n    Traceback\n      File "solution.py", line 3\n    KeyError: \'Total\'',
+    );
+    expect(text).toContain('- input 2: 1 cell(s) hold Excel errors, e.g. C1 = "#REF!"');
+    expect(text).toContain('The answer cells after solve(wb) on input 2: C1: "#REF!"');
+    expect(text).toMatch(/complete corrected solve\(wb\)/);
+  });
+});
+
+describe('vote by agreement', () => {
+  const b = (id: string, passed: boolean, ...cases: string[][]) => ({ id, passed, signature: cases });
+
+  it('picks the agreeing majority among passing candidates, never a failing one', () => {
+    const vote = choose([
+      b('c1', true, ['f:1'], ['f:9']),
+      b('c2', true, ['f:2'], ['f:3']),
+      b('c3', true, ['f:2'], ['f:3']),
+      b('c4', false, ['f:2'], ['f:3']),
+    ]);
+    expect(vote.chosen).toBe('c2');
+    expect(vote.reason).toMatch(/2 of 3 passing candidates/);
+  });
+
+  it('prefers near-agreement (MBR), breaks ties by the earlier candidate, and chooses nothing when none passed', () => {
+    expect(
+      choose([b('c1', true, ['f:1', 'f:2']), b('c2', true, ['f:1', 'f:3']), b('c3', true, ['f:0', 'f:3'])]).chosen,
+    ).toBe('c2');
+    expect(choose([b('c1', true, ['f:1']), b('c2', true, ['f:2'])]).chosen).toBe('c1');
+    const none = choose([b('c1', false, []), b('c2', false, [])]);
+    expect(none.chosen).toBeUndefined();
+    expect(none.reason).toMatch(/input is left unchanged/);
+    expect(similarity([['a', 'b']], [['a', 'c']])).toBe(0.5);
+  });
+
+  it('stops sampling once more than half of the planned candidates agree', () => {
+    expect(settled([{ passed: true }, { passed: true }], ['x', 'x'], 3)).toBe(true);
+    expect(settled([{ passed: true }, { passed: true }], ['x', 'y'], 3)).toBe(false);
+    expect(settled([{ passed: false }, { passed: true }], ['x', 'x'], 3)).toBe(false);
+    expect(settled([{ passed: true }, { passed: true }], ['x', 'x'], 5)).toBe(false);
+  });
+});
+
+describe('frame and prompt', () => {
+  it('takes only code that defines solve(wb), never a truncated reply', () => {
+    expect(solveCodeOf('```python\ndef solve(wb):\n    pass\n```', 'stop')).toEqual({
+      code: 'def solve(wb):\n    pass',
+    });
+    expect(solveCodeOf('```python\nprint(1)\n```', 'stop')).toEqual({
+      problem: 'the code defines no function solve(wb)',
+    });
+    expect(solveCodeOf('The answer is 4.', 'stop')).toEqual({ problem: 'reply has no code block' });
+    expect(solveCodeOf('```python\ndef solve(wb):\n', 'length')).toHaveProperty('problem');
+  });
+
+  it('runs solve(wb) on the input and saves the output; a script main block does not run', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cv-frame-'));
+    const input = path.join(dir, 'in.xlsx');
+    execFileSync(sandboxPythonPath(), [
+      '-c',
+      `import openpyxl\nwb=openpyxl.Workbook()\nwb.active['A1']=2\nwb.save(${JSON.stringify(input)})`,
+    ]);
+    const code =
+      "def solve(wb):\n    wb.active['B1'] = wb.active['A1'].value * 21\nif __name__ == '__main__':\n    raise SystemExit('main ran')";
+    const program = framedProgram(code, { input, output: path.join(dir, 'out.xlsx') });
+    writeFileSync(path.join(dir, 'p.py'), program);
+    execFileSync(sandboxPythonPath(), [path.join(dir, 'p.py')]);
+    const read = execFileSync(sandboxPythonPath(), [
+      '-c',
+      `import openpyxl\nprint(openpyxl.load_workbook(${JSON.stringify(path.join(dir, 'out.xlsx'))}).active['B1'].value)`,
+    ]);
+    expect(read.toString().trim()).toBe('42');
+    // No solve: a clear error, not a silent no-op.
+    writeFileSync(path.join(dir, 'q.py'), framedProgram('x = 1', { input, output: path.join(dir, 'o2.xlsx') }));
+    expect(() => execFileSync(sandboxPythonPath(), [path.join(dir, 'q.py')], { stdio: 'pipe' })).toThrow(
+      /defines no function solve/,
+    );
+  });
+
+  it('puts the static rules first and the task last', () => {
+    const task = {
+      id: 1,
+      instruction: 'Sum column B.',
+      instruction_type: 'Cell-Level Manipulation',
+      answer_position: 'C4',
+      spreadsheet_path: 'spreadsheet/1',
+    };
+    const user = taskPrompt(task as never, 'VIEW');
+    expect(SYSTEM_PROMPT).not.toMatch(/Sum column B|VIEW/);
+    expect(user.indexOf('VIEW')).toBeLessThan(user.indexOf('Sum column B.'));
+    expect(user).toContain('# Answer region: C4');
+  });
+});
+
+describe('workbook view and answer region on real dev20 inputs', () => {
+  const view = (id: string, answerPosition: string) =>
+    execFileSync(sandboxPythonPath(), [
+      '-c',
+      workbookViewProgram(path.join(DEV20, 'spreadsheet', id, `1_${id}_input.xlsx`), answerPosition),
+    ]).toString();
+
+  it('shows cells by address with formulas and cached values, header rows and the answer region with neighbours', () => {
+    const text = view('39604', 'C4');
+    expect(text).toContain("## Sheet 'before' (active): used range A1:D4 (4 rows x 4 columns)");
+    expect(text).toContain('B4:=(B2*1000)-(B3*1000) -> 10');
+    expect(text).toContain("Answer region 'before'!C4:C4: 1 cells, 0 already filled");
+    const lookup = view('50066', "Updated Data'!B5:B9");
+    expect(lookup).toContain('table A1:E4, header row 1');
+    expect(lookup).toContain('A5:Name');
+  });
+
+  it('keeps a big sheet within the budget: head and tail rows and a column profile', () => {
+    const text = view('57232', "'Sea Freight Rates'!H2:H191");
+    expect(text.length).toBeLessThan(12_000);
+    expect(text).toMatch(/not shown/);
+    expect(text).toMatch(/column [A-Z]+ '.*': \d+ values/);
+  });
+
+  it('reads the answer region as the scorer does (host side, no answers)', async () => {
+    const read = await readRegion(path.join(DEV20, 'spreadsheet', '39604', '1_39604_input.xlsx'), 'C4');
+    expect(read).toEqual({ cells: [{ address: 'C4', value: null, uncachedFormula: false }], missingSheets: [] });
+    const missing = await readRegion(path.join(DEV20, 'spreadsheet', '39604', '1_39604_input.xlsx'), "'Nope'!A1");
+    expect(missing.missingSheets).toEqual(['Nope']);
+  });
+});
