@@ -8,7 +8,13 @@ import { sheetTaskSchema } from '../dataset';
  * may grow fields; `passthrough`/loose objects keep the report working when they do.
  */
 
-const tokenUsageSchema = z.object({ inputTokens: z.number().nonnegative(), outputTokens: z.number().nonnegative() });
+/** A usage as TokenUsage (lib/llm/usage.ts) records it: cached and reasoning counts only when the provider reported them. */
+const tokenUsageSchema = z.object({
+  inputTokens: z.number().nonnegative(),
+  outputTokens: z.number().nonnegative(),
+  cachedInputTokens: z.number().nonnegative().optional(),
+  reasoningTokens: z.number().nonnegative().optional(),
+});
 
 /** The run manifest has one home: lib/runStore/manifest.ts. */
 export { runManifestSchema };
