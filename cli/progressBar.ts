@@ -1,7 +1,8 @@
 import type { RunProgress } from '../contracts/run';
+import { tokenPartsText } from '../benchmarks/report/tokenParts';
 
 /**
- * One status line: done/total, pass rate so far, tokens, spend, elapsed, ETA (live: from the client's clock). With
+ * One status line: done/total, pass rate so far, tokens (the cached and reasoning ones among them, when reported), spend, elapsed, ETA (live: from the client's clock). With
  * `unpriced` models (no known price, lib/llm/pricing) the spend is unknown, not $0.
  */
 export function formatProgress(
@@ -20,7 +21,7 @@ export function formatProgress(
     `[${bar}] ${p.done}/${p.total}`,
     `running ${p.running}`,
     `soft ${(p.passRateSoft * 100).toFixed(1)}% hard ${(p.passRateHard * 100).toFixed(1)}%`,
-    `tokens ${tokens}`,
+    `tokens ${tokens}${tokenPartsText(p.usage)}`,
     costText(p.costUsd, opts.unpriced ?? []),
     `elapsed ${duration(elapsedMs)}`,
     `eta ${etaMs === null ? '?' : duration(etaMs)}`,

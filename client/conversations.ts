@@ -4,6 +4,7 @@ import { chmod, mkdir, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { conversationSettings } from '../analysis/conversation/settings';
+import { assertConversationPriced } from '../analysis/conversation/budgetPricing';
 import type { Config } from '../config/schema';
 import { conversation as conversationWorkflow } from '../workflows/analysis/conversation';
 import {
@@ -61,7 +62,9 @@ export interface ConversationServiceOptions {
 export class ConversationService {
   readonly root: string;
 
+  /** Refuses (UnknownPriceError) a conversation dollar budget on a model without a known price. */
   constructor(private readonly opts: ConversationServiceOptions) {
+    assertConversationPriced(opts.config);
     this.root = path.resolve(opts.config.conversation.dir);
   }
 

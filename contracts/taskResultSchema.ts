@@ -7,9 +7,12 @@ import { TASK_FAILURE_CLASSES, type StageRecord, type TaskResult } from './taskR
  * is kept, not an error; fields older writers did not write (`epoch`, `failure`) are optional.
  */
 
+/** A usage as TokenUsage (lib/llm/usage.ts) records it: cached and reasoning counts only when the provider reported them. */
 const tokenUsageSchema = z.looseObject({
   inputTokens: z.number().nonnegative(),
   outputTokens: z.number().nonnegative(),
+  cachedInputTokens: z.number().nonnegative().optional(),
+  reasoningTokens: z.number().nonnegative().optional(),
 });
 
 export const stageRecordSchema = z.looseObject({

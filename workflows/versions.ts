@@ -7,7 +7,7 @@
  * The DSBench rejudge and rate-limit workflows have never changed their commands: they have no marker.
  */
 export const CURRENT = {
-  benchmarkRun: 'benchmark-run-v9',
+  benchmarkRun: 'benchmark-run-v10',
   spreadsheetTask: 'spreadsheet-task-v8',
   dsbenchTask: 'dsbench-task-v4',
   analysisTask: 'analysis-task-v4',

@@ -1,4 +1,6 @@
 import type { TaskResult } from '../../contracts/taskResult';
+import type { TokenUsage } from '../../lib/llm/usage';
+import { tokenPartsText } from './tokenParts';
 
 /**
  * summary.json of a run scored per task (SpreadsheetBench: soft/hard; DSBench: soft = hard = accuracy): the shape
@@ -20,7 +22,8 @@ export interface RunSummary {
   overall: ScoreLine;
   byType: Record<string, ScoreLine>;
   llmCalls: number;
-  usage: { inputTokens: number; outputTokens: number };
+  /** Summed over the tasks, cached and reasoning tokens too when the provider reported them. */
+  usage: TokenUsage;
   costUsd: number;
   failureClasses: Record<string, number>;
   /** The most common failure messages (absent in summaries written before it existed). */
@@ -79,7 +82,7 @@ export function spendAndFailureLines(summary: RunSummary): string[] {
           `without ${excluded.tasks.length} ${excluded.why} (${excluded.tasks.join(', ')}): soft ${pct(excluded.overall.soft)}  hard ${pct(excluded.overall.hard)} (${excluded.overall.tasks})`,
         ]
       : []),
-    `LLM calls ${summary.llmCalls}, tokens in ${summary.usage.inputTokens} out ${summary.usage.outputTokens}, cost $${summary.costUsd.toFixed(4)}`,
+    `LLM calls ${summary.llmCalls}, tokens in ${summary.usage.inputTokens} out ${summary.usage.outputTokens}${tokenPartsText(summary.usage)}, cost $${summary.costUsd.toFixed(4)}`,
     ...(summary.failed ? [`tasks with failures: ${summary.failed} ${JSON.stringify(summary.failureClasses)}`] : []),
     ...(summary.topFailures ?? []).map((f) => `  ${f.tasks} × ${f.class}: ${f.message}`),
   ];

@@ -3,6 +3,7 @@
  * each test case's verdict with the cells that differ, and the agent's trajectory step by step. The JSON form is a
  * contract (`show --json`, `GET /api/runs/:id/tasks/:task`): fields are added, never renamed.
  */
+import type { TokenUsage } from '../../lib/llm/usage';
 
 /** Which comparison a cell failed: the official evaluator compares values only (its colour checks are off). */
 export type CellCheck = 'value' | 'fill' | 'font';
@@ -104,7 +105,16 @@ export interface TaskView {
   testCases: TestCaseView[];
   question?: QuestionView;
   trajectory: TrajectoryStep[];
-  totals: { llmCalls: number; inputTokens: number; outputTokens: number; costUsd: number; wallMs: number };
+  totals: {
+    llmCalls: number;
+    inputTokens: number;
+    outputTokens: number;
+    /** Of the input and output tokens, those the provider reported cached or spent reasoning (when it did). */
+    cachedInputTokens?: number;
+    reasoningTokens?: number;
+    costUsd: number;
+    wallMs: number;
+  };
   /** Said once for the whole task when its result predates cell diffs (shown as "no cell diff recorded"). */
   notes: string[];
 }
@@ -191,7 +201,7 @@ export interface RecordedResult {
   hard: number;
   failure?: { class: string; message: string };
   llmCalls: number;
-  usage: { inputTokens: number; outputTokens: number };
+  usage: TokenUsage;
   costUsd: number;
   wallMs: number;
 }
@@ -208,6 +218,8 @@ export function resultFields(
       llmCalls: result.llmCalls,
       inputTokens: result.usage.inputTokens,
       outputTokens: result.usage.outputTokens,
+      ...(result.usage.cachedInputTokens ? { cachedInputTokens: result.usage.cachedInputTokens } : {}),
+      ...(result.usage.reasoningTokens ? { reasoningTokens: result.usage.reasoningTokens } : {}),
       costUsd: result.costUsd,
       wallMs: result.wallMs,
     },

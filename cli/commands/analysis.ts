@@ -18,6 +18,7 @@ import { AuthSetupError } from '../../server/auth/secretFile';
 import { CliError, EXIT } from '../exitCodes';
 import { resolveTemporal, type TemporalSession } from '../temporalSession';
 import { assertReadyToStart } from '../doctor/startup';
+import { assertConversationPriced } from '../../analysis/conversation/budgetPricing';
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
@@ -63,6 +64,8 @@ export function registerAnalysisCommands(program: Command): void {
         ...loaded,
         server: { ...loaded.server, publicNames: [...loaded.server.publicNames, ...flags.publicName] },
       };
+      // A conversation dollar budget on a model without a price could never stop: refused before anything starts.
+      assertConversationPriced(config);
       // Sign-in is checked first: a server that would be open stops here, before Temporal or a worker starts.
       const signIn = await prepareSignIn({
         server: config.server,
@@ -129,6 +132,7 @@ export function registerAnalysisCommands(program: Command): void {
         llm: { model: flags.model, baseUrl: flags.baseUrl },
         conversation: flags.out ? { dir: flags.out } : {},
       });
+      assertConversationPriced(config);
       await assertReadyToStart(config, { recalc: false });
       const session = await resolveTemporal(config, log);
       const client = await connectClient(session);

@@ -8,6 +8,7 @@ import {
   type TrajectoryStep,
 } from '../../benchmarks/report/taskView';
 import { readManifest } from '../../lib/runStore/manifest';
+import { tokenPartsText } from '../../benchmarks/report/tokenParts';
 import { CliError, EXIT } from '../exitCodes';
 import { unpricedModelsOf } from '../../client/runPrices';
 import { findRunFolder } from '../runRef';
@@ -88,7 +89,7 @@ export function taskText(v: TaskView): string[] {
   for (const c of v.testCases) lines.push(...testCaseText(c));
   if (v.trajectory.length) lines.push('trajectory:', ...v.trajectory.flatMap(stepText));
   lines.push(
-    `total: ${v.totals.llmCalls} LLM calls, ${v.totals.inputTokens} in / ${v.totals.outputTokens} out tokens, $${v.totals.costUsd.toFixed(4)}, ${(v.totals.wallMs / 1000).toFixed(1)} s`,
+    `total: ${v.totals.llmCalls} LLM calls, ${v.totals.inputTokens} in / ${v.totals.outputTokens} out tokens${tokenPartsText(v.totals)}, $${v.totals.costUsd.toFixed(4)}, ${(v.totals.wallMs / 1000).toFixed(1)} s`,
   );
   return lines;
 }

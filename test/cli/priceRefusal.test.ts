@@ -41,3 +41,28 @@ describe('sheetbench run --budget-usd on a model without a price', () => {
     expect(existsSync(out)).toBe(false);
   }, 60_000);
 });
+
+/** The same for a conversation's dollar budget (`conversation.budgetUsd`): `ask` and `serve` refuse before anything starts. */
+describe('sheetbench ask and serve with conversation.budgetUsd on a model without a price', () => {
+  for (const command of ['ask', 'serve'] as const) {
+    it(`${command} refuses before Temporal or a worker starts, naming the model and the config keys (exit 3)`, async () => {
+      const work = mkdtempSync(path.join(os.tmpdir(), 'sb-price-refusal-'));
+      const conversations = path.join(work, 'conversations');
+      writeFileSync(
+        path.join(work, 'config.json'),
+        JSON.stringify({
+          llm: { model: 'acme-analyst-2', baseUrl: 'http://127.0.0.1:9/v1' },
+          conversation: { budgetUsd: 0.5, dir: conversations },
+        }),
+      );
+      const env = { ...process.env, SHEETBENCH_CONFIG: path.join(work, 'config.json'), OPENAI_API_KEY: 'k' };
+      const args = command === 'ask' ? ['ask', 'What is the total?'] : ['serve', '--port', '0'];
+      const res = await runCli(args, { cwd: work, env });
+      expect(res.code).toBe(EXIT.config);
+      expect(res.stderr).toContain('the conversation has a dollar budget (conversation.budgetUsd = 0.5)');
+      expect(res.stderr).toContain('no price is known for model "acme-analyst-2"');
+      expect(res.stderr).toContain('Set llm.prices["acme-analyst-2"]');
+      expect(existsSync(conversations)).toBe(false);
+    }, 60_000);
+  }
+});

@@ -18,6 +18,9 @@
  * `... recordHistories.ts handover [version]`: a run that continues as new with a slow task in flight (the server
  * suggests it after 60 events); the slow task is terminated once handed over, and the next execution's watch counts it.
  * Writes every execution of the run (`<version>-handover-run-<n>`).
+ * `... recordHistories.ts budget [version]`: a run with a dollar budget whose last task's spend request is held behind
+ * a reservation (test/helpers/heldSpendRequest.ts); from v10 ('benchmark-run-v10') the settle of that reservation
+ * pauses the run, and a raised budget finishes it (`<version>-budget-run`).
  */
 import { writeFileSync } from 'node:fs';
 import proto from '@temporalio/proto';
@@ -36,9 +39,12 @@ import { copilot797 } from '../agents/copilotScripts';
 import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
 import { startAnalysisEnv, waitForTurn } from '../helpers/analysis';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
+import { copyInputReply } from '../helpers/copyInput';
+import { HELD_CAP_USD, HELD_CONCURRENCY, HELD_PRICE, heldRequestRules, PAUSES } from '../helpers/heldSpendRequest';
+import { progressQuery, setBudgetUpdate } from '../../contracts/run';
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
-const MODE = ['conversation', 'dsbench', 'standalone', 'handover'].includes(process.argv[2])
+const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget'].includes(process.argv[2])
   ? process.argv[2]
   : 'spreadsheet';
 /**
@@ -50,12 +56,13 @@ const MODE = ['conversation', 'dsbench', 'standalone', 'handover'].includes(proc
  * (`patched('tasks-report-by-completion')`, workflows/run/taskCompletions.ts): the task sends nothing; v8 one marker
  * per workflow ('benchmark-run-v8', 'spreadsheet-task-v8', workflows/versions.ts) and the current code straight through,
  * older histories handed to the frozen legacy copies; v9 runs ('benchmark-run-v9') watch the tasks handed over to them
- * (tasks unchanged: their v9 fixtures are v8's generation).
+ * (tasks unchanged: their v9 fixtures are v8's generation); v10 runs ('benchmark-run-v10') look at held spend requests
+ * when a reservation settles (tasks unchanged: v8's generation).
  */
-/** The generations of workflows/versions.ts: spreadsheet runs v9 (tasks v8), DSBench v4, conversations (and their analysis task) v5. */
+/** The generations of workflows/versions.ts: spreadsheet runs v10 (tasks v8), DSBench v4, conversations (and their analysis task) v5. */
 const VERSION =
   (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ??
-  ({ spreadsheet: 'v9', handover: 'v9', dsbench: 'v4' } as Record<string, string>)[MODE] ??
+  ({ spreadsheet: 'v10', handover: 'v10', budget: 'v10', dsbench: 'v4' } as Record<string, string>)[MODE] ??
   'v5';
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
 const DSBENCH_SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/dsbench-sample');
@@ -174,7 +181,39 @@ async function recordHandOver(): Promise<void> {
   }
 }
 
+async function recordBudget(): Promise<void> {
+  const env = await startE2E(
+    { rules: heldRequestRules(PAUSES, true), fallback: copyInputReply },
+    {
+      config: {
+        run: { concurrency: HELD_CONCURRENCY, budgetUsd: HELD_CAP_USD },
+        llm: { prices: { 'scripted-model': HELD_PRICE } },
+        recalc: { engine: 'none' },
+      },
+    },
+  );
+  const serving = await serveWith(env);
+  try {
+    const run = await startBenchmarkRun(env, { dataset: DEV20, tasks: PAUSES });
+    await waitUntil(
+      async () => {
+        const p = await run.handle.query(progressQuery);
+        return p.paused && p.done === PAUSES.length - 1;
+      },
+      180_000,
+      'the run to pause with its last request held',
+    );
+    await run.handle.executeUpdate(setBudgetUpdate, { args: [{ usd: 1 }] });
+    await run.handle.result();
+    await writeHistory(env.client, run.runId, `${VERSION}-budget-run.history.bin`);
+  } finally {
+    await serving.stop();
+    await env.close();
+  }
+}
+
 async function main(): Promise<void> {
+  if (MODE === 'budget') return recordBudget();
   if (MODE === 'handover') return recordHandOver();
   if (MODE === 'conversation') return recordConversation();
   if (MODE === 'standalone') return recordStandaloneConversation();

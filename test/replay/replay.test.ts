@@ -58,13 +58,16 @@ describe('recorded workflow histories replay on the current code', () => {
     );
     // v9: both executions of a run that continued as new with a task in flight (handed over, then terminated).
     const handOver = ['v9-handover-run-1.history.bin', 'v9-handover-run-2.history.bin'];
+    // v10: a budgeted run whose last task's spend request was held behind a reservation, paused when it settled.
+    const heldRequest = ['v10-budget-run.history.bin'];
     expect(files.sort()).toEqual(
       [
         ...others,
         ...beforeLayout,
         ...conversationV2,
         ...handOver,
-        ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9'].flatMap((v) =>
+        ...heldRequest,
+        ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10'].flatMap((v) =>
           names.map((n) => `${v}-${n}.history.bin`),
         ),
       ].sort(),
@@ -185,6 +188,10 @@ describe('recorded workflow histories replay on the current code', () => {
       ['v8-sheetcopilot-run', 'benchmark-run-v8'],
       ['v9-single-run', 'benchmark-run-v9'],
       ['v9-sheetcopilot-run', 'benchmark-run-v9'],
+      ['v10-single-run', 'benchmark-run-v10'],
+      ['v10-sheetcopilot-run', 'benchmark-run-v10'],
+      ['v10-budget-run', 'benchmark-run-v10'],
+      ['v10-single-task-39604', 'spreadsheet-task-v8'],
       ['v9-single-task-39604', 'spreadsheet-task-v8'],
       ['v8-single-task-39604', 'spreadsheet-task-v8'],
       ['v8-sheetcopilot-task-79-7', 'spreadsheet-task-v8'],
@@ -217,6 +224,35 @@ describe('recorded workflow histories replay on the current code', () => {
     expect(handOver.map((f) => activityTypes(f).filter((a) => a === 'watchHandedOverTasks').length).sort()).toEqual([
       0, 1,
     ]);
+    // v10: a run without a budget takes v9's commands. The settle that left the held request past the budget paused
+    // the run in the same workflow task (its status upserted before anything else); the held request was granted only
+    // after the budget update raised the cap.
+    expect(activityTypes('v10-single-run.history.bin')).toEqual(activityTypes('v9-single-run.history.bin'));
+    const held = events('v10-budget-run.history.bin');
+    const raised = held.findIndex((e) => e.workflowExecutionUpdateAcceptedEventAttributes);
+    const settles = held.flatMap((e, i) =>
+      e.workflowExecutionSignaledEventAttributes?.signalName === 'spendSettle' && i < raised ? [i] : [],
+    );
+    const workflowTaskEvent = (i: number) =>
+      Boolean(
+        held[i].workflowTaskScheduledEventAttributes ||
+        held[i].workflowTaskStartedEventAttributes ||
+        held[i].workflowTaskCompletedEventAttributes,
+      );
+    let next = settles[settles.length - 1] + 1;
+    while (next < held.length && workflowTaskEvent(next)) next++;
+    const afterLastSettle = held[next];
+    expect(settles).toHaveLength(3);
+    expect(
+      Object.keys(
+        afterLastSettle?.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {},
+      ),
+    ).toEqual(['BenchStatus']);
+    const grants = held.flatMap((e, i) =>
+      e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName === 'spendGrant' ? [i] : [],
+    );
+    expect(grants).toHaveLength(4);
+    expect(grants[3]).toBeGreaterThan(raised);
     expect(
       events('v4-dsbench-run.history.bin').flatMap(
         (e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name ?? [],

@@ -39,6 +39,13 @@ describe('progress line', () => {
     expect(over).toContain('eta 0m00s');
     expect(over).toContain('PAUSED (budget reached)');
   });
+  it('shows the cached and reasoning tokens among the tokens when the provider reported them', () => {
+    const line = formatProgress(
+      { ...base, usage: { inputTokens: 1000, outputTokens: 234, cachedInputTokens: 512, reasoningTokens: 100 } },
+      1_000_000 + 120_000,
+    );
+    expect(line).toContain('| tokens 1234 (512 cached in, 100 reasoning out) |');
+  });
   it('formats durations', () => {
     expect(duration(59_400)).toBe('0m59s');
     expect(duration(-5)).toBe('0m00s');

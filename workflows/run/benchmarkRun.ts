@@ -2,8 +2,8 @@ import { allHandlersFinished, condition, continueAsNew, patched, workflowInfo } 
 import type { RunProgress, RunWorkflowInput } from '../../contracts/run';
 import { CURRENT } from '../versions';
 import { HandedOverTasks } from './handedOverTasks';
-import { benchmarkRunV1toV8 } from './legacy/benchmarkRunV8';
-import { RunControl } from './runControl';
+import { benchmarkRunV1toV9 } from './legacy/benchmarkRunV9';
+import { BUDGET_REACHED, RunControl } from './runControl';
 import { TaskCompletions } from './taskCompletions';
 import { awaitWindow, runToCompletion, startTask, TaskIdPages } from './runSteps';
 
@@ -11,12 +11,12 @@ import { awaitWindow, runToCompletion, startTask, TaskIdPages } from './runSteps
  * One benchmark run: a sliding window of task workflows of the run's benchmark (started by type name; they are
  * abandoned children, so they survive continue-as-new), each counted from its completion, or from its done signal once
  * handed over to the next execution, which watches those for one that ends without a result; progress by query,
- * pause/resume by signal, budget by update, spend reserved and settled per LLM call (RunControl). Histories recorded
- * before this generation replay on the legacy copies.
+ * pause/resume by signal, budget by update, spend reserved and settled per LLM call (RunControl), a settled call
+ * releasing the requests held behind it (v10). Histories recorded before this generation replay on the legacy copies.
  */
 export async function benchmarkRun(input: RunWorkflowInput): Promise<RunProgress> {
-  if (!patched(CURRENT.benchmarkRun)) return benchmarkRunV1toV8(input);
-  const run = new RunControl(input);
+  if (!patched(CURRENT.benchmarkRun)) return benchmarkRunV1toV9(input);
+  const run = new RunControl(input, { settleReleasesWaiting: true });
   const completions = new TaskCompletions((done) => run.taskDone(done));
   return runToCompletion(input, run, () => runTasks(input, run, completions));
 }
@@ -43,7 +43,7 @@ async function runTasks(input: RunWorkflowInput, run: RunControl, completions: T
     }
     if (!more) break;
     if (run.overBudget()) {
-      run.pause('budget reached: raise it with `sheetbench budget`');
+      run.pause(BUDGET_REACHED);
       continue;
     }
     const batch = await ids.slice(

@@ -33,6 +33,19 @@ export interface Budget {
   tokens?: number;
 }
 
+/** Why a run pauses when its spend reaches the budget. */
+export const BUDGET_REACHED = 'budget reached: raise it with `sheetbench budget`';
+
+/** What a generation of the run workflow does differently with the same controls. */
+export interface RunControlOptions {
+  /**
+   * From 'benchmark-run-v10': a settled call looks at the spend requests held behind its reservation, pausing the run
+   * if the spend reached the budget, else granting them. Before, nothing did until a new task started, and a run
+   * whose last task's request was held neither paused nor went on.
+   */
+  settleReleasesWaiting?: boolean;
+}
+
 /**
  * A run's state and the controls operators and tasks reach it by, the same for every generation of the run workflow:
  * tasks counted as they end (each once), spend reserved and settled per LLM call against the budget, pause and resume,
@@ -44,7 +57,10 @@ export class RunControl {
   /** Tasks started and not yet counted (carried over continue-as-new in `state.inFlight`). */
   readonly inFlight: Set<string>;
 
-  constructor(private readonly input: RunWorkflowInput) {
+  constructor(
+    private readonly input: RunWorkflowInput,
+    private readonly options: RunControlOptions = {},
+  ) {
     this.state = input.state ?? freshState();
     this.budget = { usd: input.budgetUsd, tokens: input.budgetTokens };
     this.inFlight = new Set(this.state.inFlight);
@@ -165,19 +181,27 @@ export class RunControl {
   private async onSpendRequest(req: SpendRequest): Promise<void> {
     if (this.state.paused || !this.canReserve()) {
       this.state.ledger.waiting.push(req);
-      if (!this.state.paused && this.overBudget()) this.pause('budget reached: raise it with `sheetbench budget`');
+      if (!this.state.paused && this.overBudget()) this.pause(BUDGET_REACHED);
       return;
     }
     await this.grant(req);
   }
 
-  private onSpendSettle(settle: SpendSettle): void {
+  private async onSpendSettle(settle: SpendSettle): Promise<void> {
     const ledger = this.state.ledger;
     if (!(settle.callKey in ledger.reservedUsd)) return;
     delete ledger.reservedUsd[settle.callKey];
     delete ledger.reservedTokens[settle.callKey];
     ledger.settledCalls++;
     this.addSpend(settle.usage, settle.costUsd, 1);
+    if (this.options.settleReleasesWaiting) await this.releaseWaiting();
+  }
+
+  /** The requests held behind a reservation just settled: the run pauses if the budget is spent, else they are granted. */
+  private async releaseWaiting(): Promise<void> {
+    if (this.state.paused || !this.state.ledger.waiting.length) return;
+    if (this.overBudget()) this.pause(BUDGET_REACHED);
+    else await this.grantWaiting();
   }
 
   /** Reserves the mean cost of a call so far for this one, and tells the task it may call. */

@@ -6,6 +6,7 @@ import { insightLines } from './insight';
 import { barChart } from './svg';
 import { htmlPage, htmlTable, td } from '../../report/htmlPage';
 import { count, escapeHtml, pct, transcriptHref, usd } from '../../report/format';
+import { tokenPartsText } from '../../report/tokenParts';
 import {
   changeCounts,
   changedTasks,
@@ -33,7 +34,7 @@ export function renderHtml(model: ReportModel): string {
     `<h1>SpreadsheetBench run ${escapeHtml(m.runId)}</h1>`,
     `<p class="meta">Agent <b>${escapeHtml(m.agent)}</b>, model <b>${escapeHtml(m.llm.model)}</b>, scoring ${escapeHtml(m.scoringMode)}, created ${escapeHtml(m.createdAt)}.<br>`,
     `${summary.finishedTasks} of ${summary.totalTasks} tasks finished (${summary.pendingTasks} pending); ${count(summary.llmCalls)} LLM calls; `,
-    `${count(summary.inputTokens)} input / ${count(summary.outputTokens)} output tokens; cost ${usd(summary.costUsd)}.`,
+    `${count(summary.inputTokens)} input / ${count(summary.outputTokens)} output tokens${escapeHtml(tokenPartsText(summary, count))}; cost ${usd(summary.costUsd)}.`,
     model.inspectLog
       ? `<br>Inspect eval log: <a href="${escapeHtml(model.inspectLog)}">${escapeHtml(model.inspectLog)}</a>`
       : '',

@@ -4,6 +4,7 @@ import type { ReportModel } from './model';
 import type { RunSummary } from './summary';
 import { insightLines } from './insight';
 import { count, mdCell, pct, transcriptHref, usd } from '../../report/format';
+import { tokenPartsText } from '../../report/tokenParts';
 import {
   changeCounts,
   changedTasks,
@@ -23,7 +24,7 @@ export function renderMarkdown(model: ReportModel): string {
     '',
     `- Agent: ${m.agent}; model: ${m.llm.model}; scoring: ${m.scoringMode}; created: ${m.createdAt}`,
     `- Tasks: ${summary.finishedTasks} finished of ${summary.totalTasks} (${summary.pendingTasks} pending)`,
-    `- LLM calls: ${count(summary.llmCalls)}; tokens: ${count(summary.inputTokens)} in / ${count(summary.outputTokens)} out; cost: ${usd(summary.costUsd)}`,
+    `- LLM calls: ${count(summary.llmCalls)}; tokens: ${count(summary.inputTokens)} in / ${count(summary.outputTokens)} out${tokenPartsText(summary, count)}; cost: ${usd(summary.costUsd)}`,
     ...(model.inspectLog ? [`- Inspect eval log: [${model.inspectLog}](${model.inspectLog})`] : []),
     '',
     '## Scores',

@@ -31,6 +31,9 @@ export interface RunSummary {
   llmCalls: number;
   inputTokens: number;
   outputTokens: number;
+  /** Of those, cached input and reasoning output tokens (0 when the provider reported none). */
+  cachedInputTokens: number;
+  reasoningTokens: number;
   costUsd: number;
 }
 
@@ -53,6 +56,8 @@ export function summarizeRun(run: LoadedRun): RunSummary {
     llmCalls: sum(finished.map((r) => r.llmCalls)),
     inputTokens: sum(finished.map((r) => r.usage.inputTokens)),
     outputTokens: sum(finished.map((r) => r.usage.outputTokens)),
+    cachedInputTokens: sum(finished.map((r) => r.usage.cachedInputTokens ?? 0)),
+    reasoningTokens: sum(finished.map((r) => r.usage.reasoningTokens ?? 0)),
     costUsd: sum(finished.map((r) => r.costUsd)),
   };
 }

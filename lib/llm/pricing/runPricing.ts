@@ -18,19 +18,27 @@ export function runPricingOf(models: string[], settings: PriceSettings): RunPric
   };
 }
 
-/** A dollar budget cannot be kept on a model whose price is unknown: such a run is refused before it starts. */
+/** A dollar budget cannot be kept on a model whose price is unknown: such a run (or conversation) is refused before it starts. */
 export class UnknownPriceError extends ConfigError {
   override name = 'UnknownPriceError';
 }
 
-export function assertPricedForBudget(pricing: RunPricing, budget: { key: string; usd: number } | undefined): void {
+export interface DollarBudget {
+  /** The config key (and flag) that set it, as the message names it. */
+  key: string;
+  usd: number;
+  /** What has the budget: 'the run' unless said. */
+  subject?: string;
+}
+
+export function assertPricedForBudget(pricing: RunPricing, budget: DollarBudget | undefined): void {
   if (!budget || !pricing.unpriced.length) return;
   const model = pricing.unpriced[0];
   throw new UnknownPriceError(
-    `refusing to start: the run has a dollar budget (${budget.key} = ${budget.usd}) but no price is known for model ` +
+    `refusing to start: ${budget.subject ?? 'the run'} has a dollar budget (${budget.key} = ${budget.usd}) but no price is known for model ` +
       `"${model}" (neither llm.prices nor the price library ${PRICE_LIBRARY} has it), so the budget could never stop ` +
       `it. Set ${priceConfigKey(model)} = { "inputPerMTok": …, "outputPerMTok": … } (USD per million tokens) in ` +
-      `sheetbench.config.json${pricing.unpriced.length > 1 ? ` (also unpriced: ${pricing.unpriced.slice(1).join(', ')})` : ''}, or run without a dollar budget.`,
+      `sheetbench.config.json${pricing.unpriced.length > 1 ? ` (also unpriced: ${pricing.unpriced.slice(1).join(', ')})` : ''}, or start ${budget.subject ?? 'the run'} without a dollar budget.`,
   );
 }
 
