@@ -35,9 +35,14 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 datasets', () => {
   it('detects the parent of the categories and a single category folder', async () => {
     const all = await detectBenchmark(data);
     expect(all).toMatchObject({ benchmark: { name: 'spreadsheetbench2' }, edition: 'v2', how: 'detected' });
-    expect(all.dataset.tasks).toHaveLength(11);
+    expect(all.dataset.tasks).toHaveLength(13);
     const one = await detectBenchmark(path.join(data, 'Debugging'));
-    expect(one.dataset.tasks.map((t) => t.id)).toEqual(['dbg_color', 'dbg_embedded', 'dbg_plain']);
+    expect(one.dataset.tasks.map((t) => t.id)).toEqual([
+      'dbg_color',
+      'dbg_embedded',
+      'dbg_embedded_shared',
+      'dbg_plain',
+    ]);
     expect(one.dataset.tasks[0]).toMatchObject({
       instruction: 'do dbg_color',
       spreadsheet_path: 'spreadsheet/Color_dbg_color/input.xlsx',
@@ -102,7 +107,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 datasets', () => {
       categories: Record<string, { total_tests: number }>;
     };
     expect(Object.keys(summary.categories)).toEqual(['Debugging', 'Financial_Model', 'Template', 'Visualization']);
-    expect(printed.out).toMatch(/Financial_Model: 5 tasks/);
+    expect(printed.out).toMatch(/Financial_Model: 6 tasks/);
     expect(printed.err).toMatch(/dataset problem: task fm_nosheet \(Financial_Model\)/);
   });
 });

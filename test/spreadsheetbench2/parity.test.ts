@@ -40,7 +40,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 parity with evaluation.py
       }
     }
     expect(variants.length).toBeGreaterThanOrEqual(14);
-    expect(compared).toBe(variants.length * 11);
+    expect(compared).toBe(variants.length * 13);
     expect([...accuracies].sort()).toEqual([0, 1]);
   }, 300_000);
 });
