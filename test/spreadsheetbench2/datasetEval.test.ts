@@ -1,5 +1,5 @@
 /** SpreadsheetBench 2 folders: detection, loading, dataset problems named by task, and `sheetbench eval`'s files. */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -63,6 +63,18 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 datasets', () => {
       'task fm1 (broken): answer file spreadsheet/fm1/answer.xlsx is missing',
       'task fm_nosheet (broken): answer_position "Ghost!A1:B5" names sheet "Ghost", which the answer spreadsheet/fm_nosheet/answer.xlsx does not have (sheets: Model)',
     ]);
+  });
+
+  it('refuses a record without its answer position, naming the task and the field', async () => {
+    const copy = path.join(tmp, 'badrecord');
+    cpSync(path.join(data, 'Template'), copy, { recursive: true });
+    const file = path.join(copy, 'dataset.json');
+    const records = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>[];
+    delete records[1].answer_position;
+    writeFileSync(file, JSON.stringify(records));
+    await expect(loadV2Dataset(copy)).rejects.toThrow(
+      /^task tpl_allnew: record 1 of .*dataset\.json: answer_position: /,
+    );
   });
 
   it('eval writes the official result file and per-category totals', async () => {

@@ -39,7 +39,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 parity with evaluation.py
         got.scores.forEach((s) => accuracies.add(s.accuracy));
       }
     }
-    expect(variants.length).toBeGreaterThanOrEqual(14);
+    expect(variants.length).toBeGreaterThanOrEqual(15);
     expect(compared).toBe(variants.length * 13);
     expect([...accuracies].sort()).toEqual([0, 1]);
   }, 300_000);
