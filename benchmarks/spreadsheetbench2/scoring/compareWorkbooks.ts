@@ -68,8 +68,8 @@ function findSheet(book: Book, name: string, formulas: boolean): Sheet | undefin
 }
 
 async function openBook(file: string): Promise<Book> {
-  const [values, details] = await Promise.all([openWorkbookValues(file), openWorkbookDetails(file)]);
-  return { values, details };
+  const values = await openWorkbookValues(file); // first: its errors are the ones openpyxl's load reports
+  return { values, details: await openWorkbookDetails(file) };
 }
 
 interface Pair {
