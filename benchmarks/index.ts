@@ -1,14 +1,18 @@
 import { stat } from 'node:fs/promises';
 import { BenchmarkError, type Benchmark, type DatasetContents } from './benchmark';
 import { spreadsheetBench } from './spreadsheetbench';
+import { spreadsheetBench2 } from './spreadsheetbench2';
 import { dsBench } from './dsbench';
 import { analysisBenchmark } from './analysis';
 
 export type { Benchmark, DatasetContents, WrittenReport } from './benchmark';
 export { BenchmarkError } from './benchmark';
 
-/** Every benchmark the tool runs, in detection order. A new benchmark adds its folder and one line here. */
-export const BENCHMARKS: readonly Benchmark[] = [spreadsheetBench, dsBench, analysisBenchmark];
+/**
+ * Every benchmark the tool runs, in detection order. A new benchmark adds its folder and one line here. SpreadsheetBench 2
+ * comes first: its category folders also hold dataset.json + spreadsheet/, told apart by `golden_response_path`.
+ */
+export const BENCHMARKS: readonly Benchmark[] = [spreadsheetBench2, spreadsheetBench, dsBench, analysisBenchmark];
 
 export function benchmarkNamed(name: string): Benchmark {
   const found = BENCHMARKS.find((b) => b.name === name);

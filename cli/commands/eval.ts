@@ -10,6 +10,7 @@ import {
   officialJson,
   type ScoreSummary,
 } from '../../benchmarks/spreadsheetbench/scoring';
+import { evaluateV2Outputs, v2ResultJson, type V2Evaluation } from '../../benchmarks/spreadsheetbench2';
 
 const modeSchema = z.enum(['official', 'strict']);
 
@@ -38,11 +39,37 @@ async function writeText(file: string, text: string): Promise<void> {
   await writeFile(file, text);
 }
 
+function formatV2(e: V2Evaluation): string {
+  const line = (name: string, r: V2Evaluation['result'] | V2Evaluation['categories'][string]) =>
+    `${name}: ${r.total_tests} tasks (${r.missing_outputs} outputs missing), accuracy ${pct(r.accuracy)}, regression ${pct(r.regression_accuracy)}, modification ${pct(r.modification_accuracy)}`;
+  return [line('overall', e.result), ...Object.entries(e.categories).map(([c, r]) => `  ${line(c, r)}`)].join('\n');
+}
+
+/** SpreadsheetBench 2 folders: evaluation.py's result file at <out>, per-category totals and dataset problems beside it. */
+async function evalV2(opts: { dataset: string; outputs: string; out: string; mode: string; tasks?: string }) {
+  const evaluation = await evaluateV2Outputs(opts.dataset, opts.outputs);
+  if (!evaluation) return false;
+  if (opts.mode !== 'official' || opts.tasks)
+    throw new CliError(
+      'a SpreadsheetBench 2 dataset is scored in official mode over all its tasks (no --mode strict, no --tasks)',
+      EXIT.usage,
+    );
+  await writeText(opts.out, v2ResultJson(evaluation.result));
+  const { categories, problems } = evaluation;
+  await writeText(
+    `${opts.out}.summary.json`,
+    JSON.stringify({ benchmark: 'spreadsheetbench2', categories, problems }, null, 2),
+  );
+  for (const p of problems) process.stderr.write(`dataset problem: ${p}\n`);
+  process.stdout.write(`${formatV2(evaluation)}\nwrote ${opts.out} and ${opts.out}.summary.json\n`);
+  return true;
+}
+
 export function registerEvalCommands(program: Command): void {
   program
     .command('eval')
     .description(
-      'score {N}_{id}_output.xlsx files exactly as the official SpreadsheetBench evaluation.py (no Temporal needed)',
+      'score {N}_{id}_output.xlsx (SpreadsheetBench 2: <id>_output.xlsx) exactly as the official evaluation.py (no Temporal needed)',
     )
     .requiredOption('--dataset <dir>', 'dataset folder with dataset.json and spreadsheet/')
     .requiredOption('--outputs <dir>', 'folder holding {N}_{id}_output.xlsx')
@@ -53,6 +80,7 @@ export function registerEvalCommands(program: Command): void {
       const mode = parseMode(opts.mode);
       await requireDir(opts.dataset, 'dataset');
       await requireDir(opts.outputs, 'outputs');
+      if (await evalV2(opts)) return;
       const tasks = opts.tasks
         ?.split(',')
         .map((s) => s.trim())

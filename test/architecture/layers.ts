@@ -54,7 +54,12 @@ export const LAYERS: readonly Layer[] = [
   {
     name: 'benchmarks',
     folders: ['benchmarks/'],
-    concepts: ['benchmarks/spreadsheetbench/', 'benchmarks/dsbench/', 'benchmarks/analysis/'],
+    concepts: [
+      'benchmarks/spreadsheetbench/',
+      'benchmarks/spreadsheetbench2/',
+      'benchmarks/dsbench/',
+      'benchmarks/analysis/',
+    ],
     shared: [
       'benchmarks/report/',
       'benchmarks/codeAgent/',
@@ -131,10 +136,22 @@ function benchmarkOf(file: string, layers: readonly Layer[]): string | undefined
   return undefined;
 }
 
+/**
+ * Named exceptions to "one benchmark never imports another", each with its reason. SpreadsheetBench 2 scores with the
+ * first edition's workbook reader and Python value semantics (`spreadsheetbench/scoring/`, through its exports) until
+ * that reader moves to a shared home of benchmarks/ (it is being reworked for speed, so it is not moved now; issue 30).
+ */
+const ALLOWED_ACROSS: readonly { from: string; to: string }[] = [
+  { from: 'benchmarks/spreadsheetbench2/', to: 'benchmarks/spreadsheetbench/scoring/' },
+];
+
+const allowedAcross = (i: Import) => ALLOWED_ACROSS.some((a) => i.from.startsWith(a.from) && i.to.startsWith(a.to));
+
 const conceptName = (folder: string) => folder.replace(/\/$/, '').split('/').pop()!;
 
 /** Across layers: one benchmark's folders never import another's; blind code and shared homes reach none but by the registry. */
 function benchmarkRule(i: Import, layers: readonly Layer[]): string | undefined {
+  if (allowedAcross(i)) return undefined;
   const target = i.to.startsWith('benchmarks/') ? benchmarkOf(i.to, layers) : undefined;
   if (!target) return undefined;
   const source = benchmarkOf(i.from, layers);
@@ -201,7 +218,7 @@ function conceptRule(layer: Layer, i: Import): string | undefined {
   const conceptOf = (file: string) => layer.concepts!.find((c) => file.startsWith(c));
   const isShared = (file: string) => layer.shared!.some((s) => file === s || file.startsWith(s));
   const isRegistry = (file: string) => file === `${layer.folders[0]}index.ts`;
-  if (isRegistry(i.from)) return undefined;
+  if (isRegistry(i.from) || allowedAcross(i)) return undefined;
   const target = conceptOf(i.to);
   const source = conceptOf(i.from);
   if (isShared(i.from) && target) return `a shared home (${i.from}) knows no concept: it may not import ${target}`;

@@ -53,7 +53,7 @@ describe('benchmark detection', () => {
       /unknown spreadsheetbench edition v9 \(known: 912_v0.1, sample_data_200, verified_400\)/,
     );
     await expect(detectBenchmark(path.join(ROOT, 'data/sample'), { benchmark: 'nope' })).rejects.toThrow(
-      /unknown benchmark nope \(known: spreadsheetbench, dsbench, analysis\)/,
+      /unknown benchmark nope \(known: spreadsheetbench2, spreadsheetbench, dsbench, analysis\)/,
     );
     await expect(detectBenchmark(mkdtempSync(path.join(tmpdir(), 'sb-empty-')))).rejects.toBeInstanceOf(BenchmarkError);
     await expect(detectBenchmark('/nonexistent/x')).rejects.toThrow(

@@ -1,0 +1,62 @@
+/**
+ * SpreadsheetBench 2 in the benchmark registry: its folders are detected and read (one category folder or the parent
+ * of the four), and `sheetbench eval` scores outputs exactly as evaluation.py. Runs need the paper's scaffold
+ * (issue 30 §3), which does not exist yet: everything a run needs refuses with a message saying so.
+ */
+import path from 'node:path';
+import { contentVersion } from '../datasetVersion';
+import { readFile } from 'node:fs/promises';
+import { BenchmarkError, type Benchmark } from '../benchmark';
+import { loadV2Dataset, v2CategoryFolders, type V2Task } from './dataset';
+
+export { loadV2Dataset, v2CategoryFolders, v2TaskProblems, V2_CATEGORIES, type V2Task } from './dataset';
+export { evaluateV2Outputs, type V2Evaluation } from './evaluate';
+export { v2ResultJson, type V2Result, type V2Score } from './scoring/scoreTask';
+
+export const SPREADSHEETBENCH2_EDITIONS = ['v2'] as const;
+
+const notRunnable = (what: string) =>
+  new BenchmarkError(
+    `SpreadsheetBench 2 ${what}: runs are not available yet (the paper's scaffold, issue 30 §3, is not built); score outputs with \`sheetbench eval\``,
+  );
+
+/** The content version: every category's dataset.json, in category order. */
+async function datasetVersion(datasetDir: string): Promise<string> {
+  const folders = (await v2CategoryFolders(datasetDir)) ?? [];
+  const parts = await Promise.all(folders.map((dir) => readFile(path.join(dir, 'dataset.json'))));
+  return contentVersion(Buffer.concat(parts));
+}
+
+export const spreadsheetBench2: Benchmark<V2Task> = {
+  name: 'spreadsheetbench2',
+  title: 'SpreadsheetBench 2',
+  editions: SPREADSHEETBENCH2_EDITIONS,
+  settings: [],
+  taskWorkflow: 'spreadsheetBench2Task',
+  recalculates: true,
+  repeatsTasks: false,
+  async read(datasetDir) {
+    const tasks = await loadV2Dataset(datasetDir);
+    if (!tasks) return null;
+    return { edition: 'v2', tasks, version: await datasetVersion(datasetDir) };
+  },
+  select() {
+    throw notRunnable('selecting tasks for a run');
+  },
+  datasetVersion,
+  outputSetting() {
+    throw notRunnable('output settings');
+  },
+  promptVersion() {
+    throw notRunnable('prompts');
+  },
+  finalize() {
+    return Promise.reject(notRunnable('finalizing a run'));
+  },
+  summaryLines() {
+    return Promise.reject(notRunnable('run summaries'));
+  },
+  writeReport() {
+    return Promise.reject(notRunnable('reports'));
+  },
+};

@@ -1,0 +1,100 @@
+/** evaluation.py's `process_single_item` and the result file's totals (`evaluation`), in the official JSON shape. */
+import path from 'node:path';
+import { pyRound } from '../../spreadsheetbench/scoring/pyNumber';
+import type { V2Task } from '../dataset';
+import { compareWorkbooksWithRegression, type CellCounts } from './compareWorkbooks';
+
+export interface V2Score {
+  id: number | string;
+  error_message: string;
+  regression_accuracy: number;
+  modification_accuracy: number;
+  accuracy: number;
+  interaction_turns: number;
+}
+
+export interface V2Result {
+  total_tests: number;
+  missing_outputs: number;
+  regression_accuracy: number;
+  modification_accuracy: number;
+  accuracy: number;
+  interaction_turns_stats: { average: number; maximum: number; minimum: number };
+  scores: V2Score[];
+}
+
+const ratio = (c: CellCounts) => (c.total ? pyRound(c.correct / c.total, 4) : 0.0);
+
+/** Debugging tasks only: `Color` in the input path adds font colours, `Embedded` compares formulas. */
+export function compareModeOf(task: V2Task) {
+  const debugging = task.category.includes('Debugging');
+  return {
+    withFontColour: debugging && task.spreadsheet_path.includes('Color'),
+    withFormula: debugging && task.spreadsheet_path.includes('Embedded'),
+  };
+}
+
+/** One task's score; `missing` when its output (or input) does not exist. */
+export async function scoreV2Task(task: V2Task, outputsDir: string): Promise<{ score: V2Score; missing: boolean }> {
+  let errorMessage: string;
+  let counts = { regression: { correct: 0, total: 0 }, modification: { correct: 0, total: 0 } };
+  let ok = false;
+  try {
+    const r = await compareWorkbooksWithRegression(
+      {
+        input: path.join(task.categoryDir, task.spreadsheet_path),
+        answer: path.join(task.categoryDir, task.golden_response_path),
+        output: path.join(outputsDir, `${String(task.id)}_output.xlsx`),
+      },
+      task.answer_position,
+      compareModeOf(task),
+    );
+    ok = r.isCorrect;
+    errorMessage = r.errorMessage;
+    counts = r;
+  } catch (err) {
+    errorMessage = (err as Error).message;
+  }
+  let reg = ratio(counts.regression);
+  const mod = ratio(counts.modification);
+  if (reg >= 0.998) reg = 1.0;
+  return {
+    score: {
+      id: task.id,
+      error_message: ok ? '' : errorMessage,
+      regression_accuracy: reg,
+      modification_accuracy: mod,
+      accuracy: reg === 1.0 && mod === 1.0 ? 1.0 : 0.0,
+      interaction_turns: 0,
+    },
+    missing: !ok && errorMessage.includes('not exist'),
+  };
+}
+
+const avg = (xs: number[]) => (xs.length ? pyRound(xs.reduce((a, b) => a + b, 0) / xs.length, 4) : 0.0);
+
+/** The totals of `evaluation()`; outputs that do not exist are left out of the two cell accuracies. */
+export function v2Result(scores: V2Score[], missingOutputs: number): V2Result {
+  const present = scores.filter((s) => !s.error_message.includes('not exist'));
+  const turns = scores.map((s) => s.interaction_turns);
+  return {
+    total_tests: scores.length,
+    missing_outputs: missingOutputs,
+    regression_accuracy: avg(present.map((s) => s.regression_accuracy)),
+    modification_accuracy: avg(present.map((s) => s.modification_accuracy)),
+    accuracy: avg(scores.map((s) => s.accuracy)),
+    interaction_turns_stats: {
+      average: turns.length ? pyRound(turns.reduce((a, b) => a + b, 0) / turns.length, 2) : 0,
+      maximum: turns.length ? Math.max(...turns) : 0,
+      minimum: turns.length ? Math.min(...turns) : 0,
+    },
+    scores,
+  };
+}
+
+const FLOAT_KEYS = /^(\s*"(?:regression_accuracy|modification_accuracy|accuracy|average)": )(-?\d+)(,?)$/gm;
+
+/** The result as Python's `json.dump(indent=4, ensure_ascii=False)` writes it (floats keep their `.0`). */
+export function v2ResultJson(result: V2Result): string {
+  return JSON.stringify(result, null, 4).replace(FLOAT_KEYS, '$1$2.0$3');
+}
