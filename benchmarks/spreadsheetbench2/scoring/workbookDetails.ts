@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ZipArchive } from '../../spreadsheetbench/scoring/zipArchive';
+import { ZipArchive } from '../../../lib/xlsx/zipArchive';
 import { attribute, attributesOf, decodeXmlText, elements } from '../../spreadsheetbench/scoring/xmlScan';
 import { WorkbookReadError } from '../../spreadsheetbench/scoring/ooxmlReader';
 import type { FontColour } from './fontColour';
