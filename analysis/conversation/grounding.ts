@@ -105,6 +105,6 @@ function reviseStep(
   if (!ungrounded.length) return undefined;
   return {
     why: `${ungrounded.length} of the answer's ${total} numbers are not in this turn's tool outputs (${ungrounded.join(', ')}): the model is asked once to check them with code and revise the answer.`,
-    instruction: reviseNumbersInstruction(ungrounded, correctness?.table),
+    instruction: reviseNumbersInstruction(ungrounded, correctness),
   };
 }

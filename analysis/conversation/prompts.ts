@@ -53,10 +53,15 @@ export const REFINE_INSTRUCTION =
 export const REVISE_NUMBERS_LEAD =
   'These numbers in your answer do not appear in any output of the code or tools you ran in this turn:';
 
-export function reviseNumbersInstruction(numbers: string[], table?: { file: string; head: string }): string {
+export function reviseNumbersInstruction(
+  numbers: string[],
+  evidence: Pick<CorrectnessEvidence, 'table' | 'printed'> = {},
+): string {
   const ask = `${REVISE_NUMBERS_LEAD} ${numbers.join(', ')}.`;
-  if (table)
-    return `${ask} ${savedTable(table)}\nGive your final answer again with the numbers of this table (or ones your code printed), rounded as written.`;
+  if (evidence.table)
+    return `${ask} ${savedTable(evidence.table)}\nGive your final answer again with the numbers of this table (or ones your code printed), rounded as written.`;
+  if (evidence.printed)
+    return `${ask} Your last code run printed:\n\`\`\`\n${evidence.printed}\n\`\`\`\nGive your final answer again with the numbers it printed (rounded as printed); if they do not answer the question, compute them with code first.`;
   return `${ask} Check each with code (print it), then give your final answer again using only numbers your code printed or wrote (rounded as printed); leave out any number you cannot compute.`;
 }
 

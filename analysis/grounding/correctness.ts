@@ -11,6 +11,8 @@ export interface CorrectnessEvidence {
   /** The last table the turn saved (workspace path and its first lines): what a revision should answer from. */
   table?: { file: string; head: string };
   rows: RowDisagreement[];
+  /** The first lines the turn's last code run printed: what to answer from when the turn saved no table. */
+  printed?: string;
 }
 
 /** Lines of the saved table quoted back to the model. */
@@ -29,5 +31,13 @@ export function checkCorrectness(input: {
   const table = saved
     ? { file: saved.file!, head: saved.text.split(/\r?\n/).slice(0, TABLE_LINES).join('\n').trim() }
     : undefined;
-  return { operation, rows, ...(table ? { table } : {}), wrong: Boolean(operation) || rows.length > 0 };
+  const stdout = input.sources.filter((s) => s.kind === 'stdout').at(-1);
+  const printed = stdout?.text.split(/\r?\n/).slice(0, TABLE_LINES).join('\n').trim();
+  return {
+    operation,
+    rows,
+    ...(table ? { table } : {}),
+    ...(printed ? { printed } : {}),
+    wrong: Boolean(operation) || rows.length > 0,
+  };
 }

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { checkCorrectness } from '../../analysis/grounding/correctness';
 import { operationMismatch } from '../../analysis/grounding/operation';
 import { labelledRows, tableDisagreements } from '../../analysis/grounding/tableAgreement';
-import { REVISE_ANSWER_LEAD, reviseAnswerInstruction } from '../../analysis/conversation/prompts';
+import {
+  REVISE_ANSWER_LEAD,
+  reviseAnswerInstruction,
+  reviseNumbersInstruction,
+} from '../../analysis/conversation/prompts';
 
 const QUESTION = 'What are the total visits per city?';
 const COUNT_CODE = "import pandas as pd\ndf = pd.read_csv('visits.csv')\nprint(df['city'].value_counts())";
@@ -95,6 +99,18 @@ describe('the evidence and the request to revise', () => {
     expect(text).toContain('you wrote 1000 for Paris, the table has 2324');
     expect(text).toContain('viz/bar-1.csv');
     expect(text).toContain('Nice,2290');
+  });
+
+  it('unfound numbers are sent back with what to answer from: the saved table, else what the code last printed', () => {
+    const printed = { kind: 'stdout' as const, text: 'city\nParis    2324\nLyon     1376\n' };
+    const evidence = (sources: Array<typeof table | typeof printed>) =>
+      checkCorrectness({ question: QUESTION, codes: [SUM_CODE], answer: 'Totals: 1000, 2000.', sources });
+    expect(evidence([printed, table])).toMatchObject({ wrong: false, table: { file: 'viz/bar-1.csv' } });
+    expect(reviseNumbersInstruction(['1000', '2000'], evidence([printed, table]))).toContain('Nice,2290');
+    const fromStdout = reviseNumbersInstruction(['1000', '2000'], evidence([printed]));
+    expect(fromStdout).toContain('Your last code run printed:');
+    expect(fromStdout).toContain('Paris    2324');
+    expect(reviseNumbersInstruction(['1000'])).toContain('Check each with code');
   });
 
   it('a right answer is not wrong', () => {
