@@ -28,6 +28,15 @@ async function turnEvidence(layout: ConversationLayout, turnId: string) {
   return { question, codes, sources: await turnSources(calls, layout.workspace, question) };
 }
 
+/** An answer's grounding and the evidence of whether it is right, from one read of the turn's tool calls. */
+export async function checkTurnAnswer(layout: ConversationLayout, turnId: string, answer: string) {
+  const evidence = await turnEvidence(layout, turnId);
+  return {
+    grounding: groundAnswer(answer, evidence.sources),
+    correctness: checkCorrectness({ ...evidence, answer }),
+  };
+}
+
 /** Checks the numbers of an answer (the model's text) against everything the turn's tools produced. */
 export async function groundTurnAnswer(
   layout: ConversationLayout,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkCorrectness } from '../../analysis/grounding/correctness';
+import { correctnessNote } from '../../analysis/grounding/correctnessNote';
 import { operationMismatch } from '../../analysis/grounding/operation';
 import { labelledRows, tableDisagreements } from '../../analysis/grounding/tableAgreement';
 import {
@@ -122,5 +123,28 @@ describe('the evidence and the request to revise', () => {
     });
     expect(evidence).toMatchObject({ wrong: false, rows: [] });
     expect(evidence.operation).toBeUndefined();
+  });
+});
+
+describe('the note under an answer still wrong when its turn ends', () => {
+  const table = { kind: 'table' as const, file: 'viz/bar-1.csv', text: TABLE };
+  const check = (answer: string, codes = [SUM_CODE]) =>
+    checkCorrectness({ question: QUESTION, codes, answer, sources: [table] });
+
+  it('numbers found nowhere, with a table saved: the note quotes the table', () => {
+    const note = correctnessNote(check('Totals: 1000, 2000.'), { total: 2, grounded: 0 });
+    expect(note).toMatch(/^> \*\*Check failed:\*\* .*none of its numbers/);
+    expect(note).toContain('Paris,2324');
+  });
+
+  it('a row count for a total: the note names the operation, and offers no table', () => {
+    const note = correctnessNote(check('Paris 8', [COUNT_CODE]), { total: 1, grounded: 1 });
+    expect(note).toContain('`value_counts`');
+    expect(note).not.toContain('Paris,2324');
+  });
+
+  it('a right answer, or one partly unfound, gets no note', () => {
+    expect(correctnessNote(check('Paris 2324, Lyon 1376.'), { total: 2, grounded: 2 })).toBeUndefined();
+    expect(correctnessNote(check('Paris 2324, up 12%.'), { total: 2, grounded: 1 })).toBeUndefined();
   });
 });

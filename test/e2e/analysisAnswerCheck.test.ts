@@ -8,7 +8,7 @@ import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
 /**
  * Right answers, not only grounded ones, end to end (real Temporal, sandbox and tools; the scripted analyst): a JIT
  * answer that counted rows for a total, or that disagrees with the table it saved, is revised once with the evidence;
- * a right answer is left untouched.
+ * a right answer is left untouched; one still wrong after its revision is shown with a note and the saved table.
  */
 describe('computed-but-wrong answers', () => {
   let a: AnalysisEnv;
@@ -18,6 +18,7 @@ describe('computed-but-wrong answers', () => {
     ['count', 'auto', question('[TALLY]')],
     ['wrong-table', 'auto', question('[WRONGTABLE]')],
     ['right', 'auto', question('[TABLE]')],
+    ['stubborn', 'auto', question('[STUBBORN]')],
   ];
 
   beforeAll(async () => {
@@ -65,12 +66,25 @@ describe('computed-but-wrong answers', () => {
     expect(o.answer).toBe('North: **15**, south: **32**.');
   });
 
+  it('an answer still wrong after its one revision ends the turn with a note under it quoting the saved table', () => {
+    const o = outcomes.get('stubborn')!;
+    expect(o.status).toBe('completed');
+    expect(revises(o)).toHaveLength(1);
+    expect(instructionsFor('[STUBBORN]').size).toBe(1);
+    expect(o.answer.startsWith('North: **1000**, south: **2000**.\n\n> **Check failed:**')).toBe(true);
+    expect(o.answer).toContain('viz/by_region.csv');
+    expect(o.answer).toContain('south,32');
+    // The grounding still covers the model's own text only.
+    expect(grounding(o)).toMatchObject({ answerOffset: 0, total: 2, grounded: 0 });
+  });
+
   it('a right answer passes untouched: no revise step, no request to revise, one answer', () => {
     const o = outcomes.get('right')!;
     expect(o.status).toBe('completed');
     expect(revises(o)).toHaveLength(0);
     expect(instructionsFor('[TABLE]').size).toBe(0);
     expect(o.answer).toBe('North sold **15** and south **32**: **47** in total.');
+    expect(o.answer).not.toContain('Check failed');
     expect(grounding(o)).toMatchObject({ total: 3, grounded: 3 });
   });
 });

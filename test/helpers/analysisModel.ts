@@ -18,7 +18,8 @@ import type { ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
  * (until asked to revise), `[ROUND]` cites printed values rounded and as a percentage, `[NONUM]` answers without
  * numbers, `[CODEANSWER]` answers with numbers only in a code block, `[SILENT]` runs code that prints and writes nothing.
  * Correctness: `[TALLY]` counts rows per region (`value_counts`) and cites the counts until asked to revise, then sums;
- * `[WRONGTABLE]` saves the right totals by region as a table and cites other numbers until asked to revise.
+ * `[WRONGTABLE]` saves the right totals by region as a table and cites other numbers until asked to revise,
+ * `[STUBBORN]` does the same and repeats its wrong numbers when asked.
  * Restore: `[SETUP]` defines `df` and `total` (`[SLOWSETUP]` after sleeping 8 s), `[USEVAR]` uses `total` from an
  * earlier turn (and defines it again itself after a failure).
  */
@@ -76,7 +77,7 @@ function revisingAnswer(r: ScriptedRequest): boolean {
 function taggedCode(question: string, failedBefore: boolean, revising: boolean): string | undefined {
   if (question.includes('[TALLY]'))
     return revising ? BY_REGION : `${LOAD}\nprint(df['region'].value_counts().to_string())`;
-  if (question.includes('[WRONGTABLE]')) return BY_REGION;
+  if (question.includes('[WRONGTABLE]') || question.includes('[STUBBORN]')) return BY_REGION;
   if (question.includes('[SLOWSETUP]')) return `import time\ntime.sleep(8)\n${SETUP}`;
   if (question.includes('[SETUP]')) return SETUP;
   if (question.includes('[USEVAR]')) return failedBefore ? `${SETUP}\nprint(total * 2)` : 'print(total * 2)';
@@ -91,6 +92,7 @@ function taggedCode(question: string, failedBefore: boolean, revising: boolean):
 function taggedAnswer(r: ScriptedRequest, question: string): ScriptedReply | undefined {
   const revising = r.messages.some((m) => m.role === 'user' && m.content.startsWith(REVISE_NUMBERS_LEAD));
   if (question.includes('[TABLE]')) return { text: 'North sold **15** and south **32**: **47** in total.' };
+  if (question.includes('[STUBBORN]')) return { text: 'North: **1000**, south: **2000**.' };
   if (question.includes('[TALLY]') || question.includes('[WRONGTABLE]')) {
     if (revisingAnswer(r)) return { text: 'North: **15**, south: **32**.' };
     return { text: question.includes('[TALLY]') ? 'North: **2**, south: **1**.' : 'North: **1000**, south: **2000**.' };
