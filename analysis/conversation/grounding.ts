@@ -90,7 +90,8 @@ export async function checkAnswerGrounding(input: CheckGroundingInput): Promise<
     agent: input.answer.agent,
   };
   await appendEvents(layout, [{ type: 'step', turnId: input.turnId, key: `${input.turnId}:revise`, data }]);
-  return { total: grounding.total, ungrounded, revision: revise.instruction };
+  const recompute = Boolean(correctness?.operation);
+  return { total: grounding.total, ungrounded, revision: revise.instruction, ...(recompute ? { recompute } : {}) };
 }
 
 /** Why the answer goes back to the model (shown as the `revise` step) and the instruction it gets; none when right. */

@@ -81,6 +81,8 @@ export interface CheckGroundingResult {
    * existed: those revise on `ungrounded` alone.
    */
   revision?: string;
+  /** The revision must run code first (the operation was wrong: the numbers in hand answer another question). */
+  recompute?: boolean;
 }
 
 export const PREVIEW_CHARS = 4_000;

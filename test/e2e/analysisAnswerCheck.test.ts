@@ -50,6 +50,7 @@ describe('computed-but-wrong answers', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0].startsWith(REVISE_ANSWER_LEAD)).toBe(true);
     expect(sent[0]).toContain('`value_counts`');
+    // The scripted model, like the 0.5B, repeats its counts unless the revision's first step must run code.
     expect(o.answer).toBe('North: **15**, south: **32**.');
     expect(grounding(o)).toMatchObject({ total: 2, grounded: 2 });
   });

@@ -17,7 +17,8 @@ import type { ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
  * Grounding: `[TABLE]` saves the totals by region as a table and cites them, `[INVENT]` adds a number no code produced
  * (until asked to revise), `[ROUND]` cites printed values rounded and as a percentage, `[NONUM]` answers without
  * numbers, `[CODEANSWER]` answers with numbers only in a code block, `[SILENT]` runs code that prints and writes nothing.
- * Correctness: `[TALLY]` counts rows per region (`value_counts`) and cites the counts until asked to revise, then sums;
+ * Correctness: `[TALLY]` counts rows per region (`value_counts`) and cites the counts until asked to revise with code
+ * required, then sums;
  * `[WRONGTABLE]` saves the right totals by region as a table and cites other numbers until asked to revise,
  * `[STUBBORN]` does the same and repeats its wrong numbers when asked.
  * Restore: `[SETUP]` defines `df` and `total` (`[SLOWSETUP]` after sleeping 8 s), `[USEVAR]` uses `total` from an
@@ -45,6 +46,9 @@ export function salesAnalyst(r: ScriptedRequest): ScriptedReply {
   ) {
     return taggedAnswer(r, question) ?? answerFromTools(r, 'I think the total is probably around 50.');
   }
+  // Like the 0.5B: asked to revise, it repeats its counts unless it must run code.
+  if (question.includes('[TALLY]') && last.role === 'user' && revisingAnswer(r) && r.toolChoice !== 'required')
+    return { text: 'North: **2**, south: **1**.' };
   const tagged = taggedCode(question, failed > 0, revisingAnswer(r));
   if (tagged) return { text: 'Computing.', toolCalls: [{ name: 'python_execute', arguments: { code: tagged } }] };
   if (question.includes('[MANIFEST]'))
