@@ -37,15 +37,6 @@ export async function checkTurnAnswer(layout: ConversationLayout, turnId: string
   };
 }
 
-/** Checks the numbers of an answer (the model's text) against everything the turn's tools produced. */
-export async function groundTurnAnswer(
-  layout: ConversationLayout,
-  turnId: string,
-  answer: string,
-): Promise<Omit<Grounding, 'answerOffset'>> {
-  return groundAnswer(answer, (await turnEvidence(layout, turnId)).sources);
-}
-
 /** The turn's grounding as a debug record (`debug/<turnId>-grounding.json`) and the event that goes with the answer. */
 export async function groundingRecord(
   layout: ConversationLayout,
