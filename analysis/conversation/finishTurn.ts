@@ -2,7 +2,8 @@ import { writeFileAtomic } from '../../lib/runStore/files';
 import path from 'node:path';
 import { appendEvents } from './eventLog';
 import type { NewEvent } from './events';
-import { groundingRecord, groundTurnAnswer } from './grounding';
+import { correctnessNote } from '../grounding/correctnessNote';
+import { checkTurnAnswer, groundingRecord } from './grounding';
 import { conversationLayout } from './layout';
 import type { FinishTurnInput } from './steps';
 import { readMessage, transcriptDir } from './transcript';
@@ -15,12 +16,15 @@ export async function finishTurn(input: FinishTurnInput): Promise<void> {
   if (input.answer) {
     const reply = await readMessage(transcriptDir(layout, input.turnId, input.answer.agent), input.answer.index);
     const said = reply?.content.trim() ?? '';
-    const text = [input.answer.prefix, said].filter(Boolean).join('\n\n') || '(the model gave no answer text)';
-    await writeFileAtomic(path.join(layout.turns, input.turnId, 'answer.md'), text);
-    events.push({ ...base, type: 'answer', key: `${input.turnId}:answer`, data: { text } });
     // The model's own text is checked; a note the system put before it is not the model's claim.
     const answerOffset = said && input.answer.prefix ? input.answer.prefix.length + 2 : 0;
-    const grounding = { answerOffset, ...(await groundTurnAnswer(layout, input.turnId, said)) };
+    const checked = await checkTurnAnswer(layout, input.turnId, said);
+    const grounding = { answerOffset, ...checked.grounding };
+    // A check that still fails after the turn's one revision is shown under the answer (after it: offsets unchanged).
+    const note = said && grounding.total ? correctnessNote(checked.correctness, grounding) : undefined;
+    const text = [input.answer.prefix, said, note].filter(Boolean).join('\n\n') || '(the model gave no answer text)';
+    await writeFileAtomic(path.join(layout.turns, input.turnId, 'answer.md'), text);
+    events.push({ ...base, type: 'answer', key: `${input.turnId}:answer`, data: { text } });
     events.push(await groundingRecord(layout, input.turnId, grounding));
   }
   if (input.error)

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { writeJsonAtomic } from '../../lib/runStore/files';
+import { checkCorrectness } from '../grounding/correctness';
 import { groundAnswer } from '../grounding/ground';
 import { turnSources } from '../grounding/sources';
 import type { Grounding } from '../grounding/types';
@@ -8,25 +9,32 @@ import { readTurnToolCalls } from './debugStore';
 import { appendEvents, readEvents } from './eventLog';
 import type { NewEvent } from './events';
 import { conversationLayout, type ConversationLayout } from './layout';
+import { reviseAnswerInstruction, reviseNumbersInstruction } from './prompts';
 import type { CheckGroundingInput, CheckGroundingResult } from './steps';
 import { readMessage, transcriptDir } from './transcript';
 
 /** Grounding records sort after every step of their turn in the debug view. */
 const GROUNDING_INDEX = 10_000;
 
-/** Checks the numbers of an answer (the model's text) against everything the turn's tools produced. */
-export async function groundTurnAnswer(
-  layout: ConversationLayout,
-  turnId: string,
-  answer: string,
-): Promise<Omit<Grounding, 'answerOffset'>> {
+/** The turn's question and what its tools produced (texts and code), which an answer is checked against. */
+async function turnEvidence(layout: ConversationLayout, turnId: string) {
   const started = (await readEvents(layout)).find((e) => e.type === 'turn_started' && e.turnId === turnId);
-  const sources = await turnSources(
-    await readTurnToolCalls(layout, turnId),
-    layout.workspace,
-    String(started?.data.text ?? ''),
-  );
-  return groundAnswer(answer, sources);
+  const question = String(started?.data.text ?? '');
+  const calls = await readTurnToolCalls(layout, turnId);
+  const codes = calls.flatMap((c) => {
+    const code = (c.args as { code?: unknown } | undefined)?.code;
+    return c.tool === 'python_execute' && typeof code === 'string' ? [code] : [];
+  });
+  return { question, codes, sources: await turnSources(calls, layout.workspace, question) };
+}
+
+/** An answer's grounding and the evidence of whether it is right, from one read of the turn's tool calls. */
+export async function checkTurnAnswer(layout: ConversationLayout, turnId: string, answer: string) {
+  const evidence = await turnEvidence(layout, turnId);
+  return {
+    grounding: groundAnswer(answer, evidence.sources),
+    correctness: checkCorrectness({ ...evidence, answer }),
+  };
 }
 
 /** The turn's grounding as a debug record (`debug/<turnId>-grounding.json`) and the event that goes with the answer. */
@@ -51,18 +59,53 @@ export async function groundingRecord(
 }
 
 /**
- * Checks an answer before its turn ends; when numbers are not found, records the `revise` step that asks the model to
- * check them (the workflow then asks). A retried check writes its step once (the event's key).
+ * Checks an answer before its turn ends: its numbers against the turn's tool outputs (grounding), and whether it is
+ * right (the operation against the question, the numbers against the table the turn saved). When something is off,
+ * records the `revise` step with its evidence and returns the request to revise (the workflow then asks, once). A
+ * retried check writes its step once (the event's key).
  */
 export async function checkAnswerGrounding(input: CheckGroundingInput): Promise<CheckGroundingResult> {
   const layout = conversationLayout(input.dir);
   const reply = await readMessage(transcriptDir(layout, input.turnId, input.answer.agent), input.answer.index);
-  const grounding = await groundTurnAnswer(layout, input.turnId, reply?.content.trim() ?? '');
+  const answer = reply?.content.trim() ?? '';
+  const evidence = await turnEvidence(layout, input.turnId);
+  const grounding = groundAnswer(answer, evidence.sources);
   const ungrounded = [...new Set(grounding.numbers.filter((n) => !n.grounded).map((n) => n.text))];
-  if (ungrounded.length) {
-    const text = `${ungrounded.length} of the answer's ${grounding.total} numbers are not in this turn's tool outputs (${ungrounded.join(', ')}): the model is asked once to check them with code and revise the answer.`;
-    const data = { stepId: `${input.turnId}-revise`, kind: 'revise' as const, text, agent: input.answer.agent };
-    await appendEvents(layout, [{ type: 'step', turnId: input.turnId, key: `${input.turnId}:revise`, data }]);
+  const correctness = grounding.total ? checkCorrectness({ ...evidence, answer }) : undefined;
+  const revise = reviseStep(grounding.total, ungrounded, correctness);
+  if (!revise) return { total: grounding.total, ungrounded };
+  const data = {
+    stepId: `${input.turnId}-revise`,
+    kind: 'revise' as const,
+    text: revise.why,
+    agent: input.answer.agent,
+  };
+  await appendEvents(layout, [{ type: 'step', turnId: input.turnId, key: `${input.turnId}:revise`, data }]);
+  const recompute = Boolean(correctness?.operation);
+  return { total: grounding.total, ungrounded, revision: revise.instruction, ...(recompute ? { recompute } : {}) };
+}
+
+/** Why the answer goes back to the model (shown as the `revise` step) and the instruction it gets; none when right. */
+function reviseStep(
+  total: number,
+  ungrounded: string[],
+  correctness: ReturnType<typeof checkCorrectness> | undefined,
+): { why: string; instruction: string } | undefined {
+  if (correctness?.wrong) {
+    const why = [
+      correctness.operation &&
+        `the question asks for the ${correctness.operation.asked} but the code counted rows (${correctness.operation.used})`,
+      correctness.rows.length &&
+        `${correctness.rows.length} of the answer's numbers disagree with the saved table ${correctness.table?.file ?? ''} (${correctness.rows.map((r) => `${r.label}: ${r.stated}, table ${r.expected.join(' / ')}`).join('; ')})`,
+    ].filter(Boolean);
+    return {
+      why: `The answer looks wrong: ${why.join('; ')}. The model is asked once to recompute and revise it.`,
+      instruction: reviseAnswerInstruction(correctness),
+    };
   }
-  return { total: grounding.total, ungrounded };
+  if (!ungrounded.length) return undefined;
+  return {
+    why: `${ungrounded.length} of the answer's ${total} numbers are not in this turn's tool outputs (${ungrounded.join(', ')}): the model is asked once to check them with code and revise the answer.`,
+    instruction: reviseNumbersInstruction(ungrounded, correctness),
+  };
 }

@@ -1,5 +1,6 @@
 /** The agent's prompts, one home (pure: the workflow builds step instructions from these). */
 import type { Pattern } from '../../contracts/conversation';
+import type { CorrectnessEvidence } from '../grounding/correctness';
 
 export const SYSTEM_PROMPT = `You are a data-analysis assistant. You answer questions about data by writing and running code with your tools.
 - The workspace folder is the current directory of your code: the user's files are there, and every file you write there is shown to the user.
@@ -52,8 +53,44 @@ export const REFINE_INSTRUCTION =
 export const REVISE_NUMBERS_LEAD =
   'These numbers in your answer do not appear in any output of the code or tools you ran in this turn:';
 
-export function reviseNumbersInstruction(numbers: string[]): string {
-  return `${REVISE_NUMBERS_LEAD} ${numbers.join(', ')}. Check each with code (print it), then give your final answer again using only numbers your code printed or wrote (rounded as printed); leave out any number you cannot compute.`;
+export function reviseNumbersInstruction(
+  numbers: string[],
+  evidence: Pick<CorrectnessEvidence, 'table' | 'printed'> = {},
+): string {
+  const ask = `${REVISE_NUMBERS_LEAD} ${numbers.join(', ')}.`;
+  if (evidence.table)
+    return `${ask} ${savedTable(evidence.table)}\nGive your final answer again with the numbers of this table (or ones your code printed), rounded as written.`;
+  if (evidence.printed)
+    return `${ask} Your last code run printed:\n\`\`\`\n${evidence.printed}\n\`\`\`\nGive your final answer again with the numbers it printed (rounded as printed); if they do not answer the question, compute them with code first.`;
+  return `${ask} Check each with code (print it), then give your final answer again using only numbers your code printed or wrote (rounded as printed); leave out any number you cannot compute.`;
+}
+
+/** Opens the request to revise an answer computed with the wrong operation or disagreeing with its table. */
+export const REVISE_ANSWER_LEAD = 'Your answer does not fit the question or what your code computed.';
+
+/** The evidence against a grounded answer, stated concretely, and what to do about it. */
+export function reviseAnswerInstruction(evidence: CorrectnessEvidence): string {
+  const parts = [REVISE_ANSWER_LEAD];
+  const op = evidence.operation;
+  if (op)
+    parts.push(
+      `The question asks for the ${op.asked}, but your code used \`${op.used}\`, which counts rows instead of adding up (or averaging) a column. Compute it again with the right operation (a total per group: \`df.groupby(<group column>)[<value column>].sum()\`; an average: \`.mean()\`), print the result, then give your final answer from what it printed.`,
+    );
+  if (evidence.rows.length) {
+    const wrong = evidence.rows.map(
+      (r) => `you wrote ${r.stated} for ${r.label}, the table has ${r.expected.join(' / ')}`,
+    );
+    parts.push(`Your answer disagrees with the table you saved: ${wrong.join('; ')}.`);
+  }
+  if (evidence.table && !op)
+    parts.push(
+      `${savedTable(evidence.table)}\nGive your final answer again with the numbers of this table, rounded as written.`,
+    );
+  return parts.join('\n');
+}
+
+function savedTable(table: { file: string; head: string }): string {
+  return `The table you saved (${table.file}) has:\n\`\`\`\n${table.head}\n\`\`\``;
 }
 
 export function fixInstruction(attempt: number, max: number): string {

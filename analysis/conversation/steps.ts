@@ -75,6 +75,14 @@ export interface CheckGroundingResult {
   total: number;
   /** The numbers (as written) not found in the turn's tool outputs; empty when all are. */
   ungrounded: string[];
+  /**
+   * The request to revise, with its evidence, when the answer has unfound numbers or is found wrong (the operation does
+   * not fit the question, its numbers disagree with the table the turn saved). Absent in checks recorded before it
+   * existed: those revise on `ungrounded` alone.
+   */
+  revision?: string;
+  /** The revision must run code first (the operation was wrong: the numbers in hand answer another question). */
+  recompute?: boolean;
 }
 
 export const PREVIEW_CHARS = 4_000;

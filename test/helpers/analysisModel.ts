@@ -3,6 +3,7 @@ import {
   CRITIQUE_INSTRUCTION,
   DIRECT_INSTRUCTION,
   PLAN_INSTRUCTION,
+  REVISE_ANSWER_LEAD,
   REVISE_NUMBERS_LEAD,
 } from '../../analysis/conversation/prompts';
 import type { ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
@@ -16,6 +17,10 @@ import type { ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
  * Grounding: `[TABLE]` saves the totals by region as a table and cites them, `[INVENT]` adds a number no code produced
  * (until asked to revise), `[ROUND]` cites printed values rounded and as a percentage, `[NONUM]` answers without
  * numbers, `[CODEANSWER]` answers with numbers only in a code block, `[SILENT]` runs code that prints and writes nothing.
+ * Correctness: `[TALLY]` counts rows per region (`value_counts`) and cites the counts until asked to revise with code
+ * required, then sums;
+ * `[WRONGTABLE]` saves the right totals by region as a table and cites other numbers until asked to revise,
+ * `[STUBBORN]` does the same and repeats its wrong numbers when asked.
  * Restore: `[SETUP]` defines `df` and `total` (`[SLOWSETUP]` after sleeping 8 s), `[USEVAR]` uses `total` from an
  * earlier turn (and defines it again itself after a failure).
  */
@@ -41,7 +46,10 @@ export function salesAnalyst(r: ScriptedRequest): ScriptedReply {
   ) {
     return taggedAnswer(r, question) ?? answerFromTools(r, 'I think the total is probably around 50.');
   }
-  const tagged = taggedCode(question, failed > 0);
+  // Like the 0.5B: asked to revise, it repeats its counts unless it must run code.
+  if (question.includes('[TALLY]') && last.role === 'user' && revisingAnswer(r) && r.toolChoice !== 'required')
+    return { text: 'North: **2**, south: **1**.' };
+  const tagged = taggedCode(question, failed > 0, revisingAnswer(r));
   if (tagged) return { text: 'Computing.', toolCalls: [{ name: 'python_execute', arguments: { code: tagged } }] };
   if (question.includes('[MANIFEST]'))
     return {
@@ -62,14 +70,22 @@ export function salesAnalyst(r: ScriptedRequest): ScriptedReply {
 const LOAD = "import pandas as pd\ndf = pd.read_csv('sales.csv')";
 const SETUP = `${LOAD}\ntotal = int(df['amount'].sum())\nprint(total)`;
 
-/** The code a grounding or restore tag asks for. */
-function taggedCode(question: string, failedBefore: boolean): string | undefined {
+const BY_REGION = `${LOAD}\nby_region = df.groupby('region', as_index=False)['amount'].sum()\nsave_table(by_region, id='by_region', title='Sales by region')\nprint(df['amount'].sum())`;
+
+/** Whether the model was asked to revise its answer as wrong (not only for unfound numbers). */
+function revisingAnswer(r: ScriptedRequest): boolean {
+  return r.messages.some((m) => m.role === 'user' && m.content.startsWith(REVISE_ANSWER_LEAD));
+}
+
+/** The code a grounding, correctness or restore tag asks for. */
+function taggedCode(question: string, failedBefore: boolean, revising: boolean): string | undefined {
+  if (question.includes('[TALLY]'))
+    return revising ? BY_REGION : `${LOAD}\nprint(df['region'].value_counts().to_string())`;
+  if (question.includes('[WRONGTABLE]') || question.includes('[STUBBORN]')) return BY_REGION;
   if (question.includes('[SLOWSETUP]')) return `import time\ntime.sleep(8)\n${SETUP}`;
   if (question.includes('[SETUP]')) return SETUP;
   if (question.includes('[USEVAR]')) return failedBefore ? `${SETUP}\nprint(total * 2)` : 'print(total * 2)';
-  if (question.includes('[TABLE]')) {
-    return `${LOAD}\nby_region = df.groupby('region', as_index=False)['amount'].sum()\nsave_table(by_region, id='by_region', title='Sales by region')\nprint(df['amount'].sum())`;
-  }
+  if (question.includes('[TABLE]')) return BY_REGION;
   if (question.includes('[ROUND]'))
     return `${LOAD}\ntotal = df['amount'].sum()\nprint(round(total * 26.2657, 2))\nprint(round(total / 390.4, 4))`;
   if (question.includes('[SILENT]')) return `${LOAD}\ntotal = df['amount'].sum()`;
@@ -80,6 +96,11 @@ function taggedCode(question: string, failedBefore: boolean): string | undefined
 function taggedAnswer(r: ScriptedRequest, question: string): ScriptedReply | undefined {
   const revising = r.messages.some((m) => m.role === 'user' && m.content.startsWith(REVISE_NUMBERS_LEAD));
   if (question.includes('[TABLE]')) return { text: 'North sold **15** and south **32**: **47** in total.' };
+  if (question.includes('[STUBBORN]')) return { text: 'North: **1000**, south: **2000**.' };
+  if (question.includes('[TALLY]') || question.includes('[WRONGTABLE]')) {
+    if (revisingAnswer(r)) return { text: 'North: **15**, south: **32**.' };
+    return { text: question.includes('[TALLY]') ? 'North: **2**, south: **1**.' : 'North: **1000**, south: **2000**.' };
+  }
   if (question.includes('[ROUND]')) return { text: 'The scaled total is **1,234.5**, a share of **12%**.' };
   if (question.includes('[NONUM]')) return { text: 'North sold the most.' };
   if (question.includes('[CODEANSWER]'))

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { checkCorrectness } from '../../analysis/grounding/correctness';
+import { correctnessNote } from '../../analysis/grounding/correctnessNote';
+import { operationMismatch } from '../../analysis/grounding/operation';
+import { labelledRows, tableDisagreements } from '../../analysis/grounding/tableAgreement';
+import {
+  REVISE_ANSWER_LEAD,
+  reviseAnswerInstruction,
+  reviseNumbersInstruction,
+} from '../../analysis/conversation/prompts';
+
+const QUESTION = 'What are the total visits per city?';
+const COUNT_CODE = "import pandas as pd\ndf = pd.read_csv('visits.csv')\nprint(df['city'].value_counts())";
+const SUM_CODE = "import pandas as pd\ndf = pd.read_csv('visits.csv')\nprint(df.groupby('city')['visits'].sum())";
+const TABLE = 'city,visits\nParis,2324\nLyon,1376\nNice,2290\n';
+
+describe('the operation against the question', () => {
+  it('a total per group computed with value_counts (or .size(), .count(), len) is flagged, naming both', () => {
+    expect(operationMismatch(QUESTION, [COUNT_CODE])).toEqual({ asked: 'total', used: 'value_counts' });
+    expect(operationMismatch('Average price per region?', ["df.groupby('region').size()"])).toEqual({
+      asked: 'Average',
+      used: 'size',
+    });
+    // Seen with the 0.5B: the sum of the counts is still a count of rows.
+    expect(operationMismatch(QUESTION, ["total = df['city'].value_counts().sum()\nprint(total)"])).toEqual({
+      asked: 'total',
+      used: 'value_counts',
+    });
+    expect(operationMismatch('Sum of sales by shop', ["print(len(df[df.shop == 'a']))"])).toMatchObject({
+      used: 'len',
+    });
+  });
+
+  it('a sum or mean in the code, a question asking for a count, or no code at all pass', () => {
+    expect(operationMismatch(QUESTION, [SUM_CODE])).toBeUndefined();
+    expect(operationMismatch(QUESTION, [COUNT_CODE, SUM_CODE])).toBeUndefined();
+    expect(operationMismatch('What is the total number of visits per city?', [COUNT_CODE])).toBeUndefined();
+    expect(operationMismatch('How many rows per city?', [COUNT_CODE])).toBeUndefined();
+    expect(operationMismatch('Which city is largest?', [COUNT_CODE])).toBeUndefined();
+    expect(operationMismatch(QUESTION, [])).toBeUndefined();
+  });
+});
+
+describe("the answer's numbers against the table it saved", () => {
+  it('reads labelled rows: the first text column, the numeric columns (quotes honoured)', () => {
+    expect(labelledRows('city,visits,share\n"Paris, FR",2324,0.3\nLyon,1376,0.2\n')).toEqual([
+      { label: 'Paris, FR', values: ['2324', '0.3'] },
+      { label: 'Lyon', values: ['1376', '0.2'] },
+    ]);
+    expect(labelledRows('a,b\n1,2\n')).toEqual([]);
+    expect(labelledRows('')).toEqual([]);
+  });
+
+  it('an answer stating other numbers for the rows it names disagrees, row by row', () => {
+    const answer = 'Visits per city: Paris 1000, Lyon 2000, Nice 3000.';
+    expect(tableDisagreements(answer, TABLE)).toEqual([
+      { label: 'Paris', stated: '1000', expected: ['2324'] },
+      { label: 'Lyon', stated: '2000', expected: ['1376'] },
+      { label: 'Nice', stated: '3000', expected: ['2290'] },
+    ]);
+  });
+
+  it('an answer matching the table (formatting and rounding allowed) or naming no row agrees', () => {
+    expect(tableDisagreements('- **Paris**: 2,324\n- **Lyon**: 1376\n- Nice: 2.29k visits', TABLE)).toEqual([]);
+    expect(tableDisagreements('The three cities total 5990 visits.', TABLE)).toEqual([]);
+    // One slip among several right rows (e.g. a count stated beside a label) is not called wrong.
+    expect(tableDisagreements('Paris (3 stores): 2324, Lyon: 1376, Nice: 2290', TABLE)).toEqual([]);
+  });
+});
+
+describe('the evidence and the request to revise', () => {
+  const table = { kind: 'table' as const, file: 'viz/bar-1.csv', text: TABLE };
+
+  it('a row count answered for a total is wrong, and the request names the operation and the fix', () => {
+    const counts = { kind: 'table' as const, file: 'viz/counts.csv', text: 'city,count\nParis,8\nLyon,8\n' };
+    const evidence = checkCorrectness({
+      question: QUESTION,
+      codes: [COUNT_CODE],
+      answer: 'Paris 8, Lyon 8.',
+      sources: [counts],
+    });
+    expect(evidence).toMatchObject({ wrong: true, operation: { used: 'value_counts' }, rows: [] });
+    const text = reviseAnswerInstruction(evidence);
+    expect(text.startsWith(REVISE_ANSWER_LEAD)).toBe(true);
+    expect(text).toContain('`value_counts`');
+    expect(text).toContain('.sum()');
+    // The counts table is not offered as the source of the answer.
+    expect(text).not.toContain('viz/counts.csv');
+  });
+
+  it('numbers that disagree with the saved table are wrong, and the request quotes the table', () => {
+    const evidence = checkCorrectness({
+      question: QUESTION,
+      codes: [SUM_CODE],
+      answer: 'Paris 1000, Lyon 2000, Nice 3000.',
+      sources: [table],
+    });
+    expect(evidence.wrong).toBe(true);
+    const text = reviseAnswerInstruction(evidence);
+    expect(text).toContain('you wrote 1000 for Paris, the table has 2324');
+    expect(text).toContain('viz/bar-1.csv');
+    expect(text).toContain('Nice,2290');
+  });
+
+  it('unfound numbers are sent back with what to answer from: the saved table, else what the code last printed', () => {
+    const printed = { kind: 'stdout' as const, text: 'city\nParis    2324\nLyon     1376\n' };
+    const evidence = (sources: Array<typeof table | typeof printed>) =>
+      checkCorrectness({ question: QUESTION, codes: [SUM_CODE], answer: 'Totals: 1000, 2000.', sources });
+    expect(evidence([printed, table])).toMatchObject({ wrong: false, table: { file: 'viz/bar-1.csv' } });
+    expect(reviseNumbersInstruction(['1000', '2000'], evidence([printed, table]))).toContain('Nice,2290');
+    const fromStdout = reviseNumbersInstruction(['1000', '2000'], evidence([printed]));
+    expect(fromStdout).toContain('Your last code run printed:');
+    expect(fromStdout).toContain('Paris    2324');
+    expect(reviseNumbersInstruction(['1000'])).toContain('Check each with code');
+  });
+
+  it('a right answer is not wrong', () => {
+    const evidence = checkCorrectness({
+      question: QUESTION,
+      codes: [SUM_CODE],
+      answer: 'Paris 2324, Lyon 1376, Nice 2290.',
+      sources: [table],
+    });
+    expect(evidence).toMatchObject({ wrong: false, rows: [] });
+    expect(evidence.operation).toBeUndefined();
+  });
+});
+
+describe('the note under an answer still wrong when its turn ends', () => {
+  const table = { kind: 'table' as const, file: 'viz/bar-1.csv', text: TABLE };
+  const check = (answer: string, codes = [SUM_CODE]) =>
+    checkCorrectness({ question: QUESTION, codes, answer, sources: [table] });
+
+  it('numbers found nowhere, with a table saved: the note quotes the table', () => {
+    const note = correctnessNote(check('Totals: 1000, 2000.'), { total: 2, grounded: 0 });
+    expect(note).toMatch(/^> \*\*Check failed:\*\* .*none of its numbers/);
+    expect(note).toContain('Paris,2324');
+  });
+
+  it('a row count for a total: the note names the operation, and offers no table', () => {
+    const note = correctnessNote(check('Paris 8', [COUNT_CODE]), { total: 1, grounded: 1 });
+    expect(note).toContain('`value_counts`');
+    expect(note).not.toContain('Paris,2324');
+  });
+
+  it('a right answer, or one partly unfound, gets no note', () => {
+    expect(correctnessNote(check('Paris 2324, Lyon 1376.'), { total: 2, grounded: 2 })).toBeUndefined();
+    expect(correctnessNote(check('Paris 2324, up 12%.'), { total: 2, grounded: 1 })).toBeUndefined();
+  });
+});
