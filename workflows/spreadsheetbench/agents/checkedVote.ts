@@ -8,6 +8,7 @@ import { framedProgram } from '../../../benchmarks/spreadsheetbench/agents/check
 import { CANDIDATES, REPAIRS } from '../../../benchmarks/spreadsheetbench/agents/checkedVote/settings';
 import { candidateOutputFolder } from '../../../benchmarks/spreadsheetbench/agents/checkedVote/folders';
 import { settled } from '../../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
+import { callKeyOf } from '../../../lib/llm/callKey';
 import { bookkeeping, execution, executionBatch, llm, recalcOn } from '../activities';
 import type { Agent, AgentContext, StageTools } from './agent';
 
@@ -77,7 +78,7 @@ async function attemptOnce(
   tools: StageTools,
   at: { k: number; attempt: number; label: string; after: CandidateAskInput['after']; paths: ModelPaths },
 ): Promise<Tried> {
-  const callKey = `${ctx.input.runId}/${ctx.input.taskId}/cand-${at.k}/${at.attempt}${ctx.input.rerunTag ? `#${ctx.input.rerunTag}` : ''}`;
+  const callKey = callKeyOf([ctx.input.runId, ctx.input.taskId, `cand-${at.k}`, at.attempt], ctx.input.rerunTag);
   const reply = await tools.withinBudget(callKey, () =>
     llm.checkedVoteAsk({ ...taskRef(ctx), candidate: at.k, attempt: at.attempt, callKey, after: at.after }),
   );
