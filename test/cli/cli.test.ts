@@ -1,13 +1,13 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
-import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
+import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer';
 import { copyInputReply } from '../helpers/copyInput';
 import { EXIT } from '../../cli/exitCodes';
 import { runCli, type CliResult } from '../helpers/cliProcess';
+import { cliWorkspace } from '../helpers/cliWorkspace';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SAMPLE = path.join(REPO, 'data/sample');
@@ -26,22 +26,10 @@ describe('sheetbench CLI: runs, control and clear failures', () => {
   beforeAll(async () => {
     temporal = await startTestTemporal();
     llm = await startScriptedServer({ script: { rules: [], fallback: copyInputReply } });
-    work = mkdtempSync(path.join(os.tmpdir(), 'sb-cli-'));
-    const configFile = path.join(work, 'config.json');
-    writeFileSync(
-      configFile,
-      JSON.stringify({
-        recalc: { engine: 'none' },
-        temporal: { taskQueue: 'cli-main', recalcTaskQueue: 'cli-recalc' },
-      }),
-    );
-    env = {
-      ...process.env,
-      SHEETBENCH_CONFIG: configFile,
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
-      OPENAI_API_KEY: 'test-key-not-secret',
-    };
+    ({ work, env } = cliWorkspace('sb-cli-', temporal, {
+      recalc: { engine: 'none' },
+      temporal: { taskQueue: 'cli-main', recalcTaskQueue: 'cli-recalc' },
+    }));
   }, 120_000);
   afterAll(async () => {
     await llm?.close();

@@ -5,10 +5,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
-import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
+import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer';
 import { copyInputReply } from '../helpers/copyInput';
 import { waitUntil } from '../helpers/wait';
 import { EXIT } from '../../cli/exitCodes';
+import { cliWorkspace } from '../helpers/cliWorkspace';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SAMPLE = path.join(REPO, 'data/sample');
@@ -60,20 +61,13 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
   beforeAll(async () => {
     temporal = await startTestTemporal();
     llm = await startScriptedServer({ script: SCRIPT, apiKey: KEY });
-    work = mkdtempSync(path.join(os.tmpdir(), 'sb-op-'));
+    ({ work, env } = cliWorkspace(
+      'sb-op-',
+      temporal,
+      { recalc: { engine: 'none' }, temporal: { taskQueue: 'op-main', recalcTaskQueue: 'op-recalc' } },
+      KEY,
+    ));
     elsewhere = mkdtempSync(path.join(os.tmpdir(), 'sb-op-elsewhere-'));
-    const configFile = path.join(work, 'config.json');
-    writeFileSync(
-      configFile,
-      JSON.stringify({ recalc: { engine: 'none' }, temporal: { taskQueue: 'op-main', recalcTaskQueue: 'op-recalc' } }),
-    );
-    env = {
-      ...process.env,
-      SHEETBENCH_CONFIG: configFile,
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
-      OPENAI_API_KEY: KEY,
-    };
   }, 120_000);
   afterAll(async () => {
     await llm?.close();
