@@ -1,8 +1,7 @@
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { executionWorkDir } from '../workDirs';
 import path from 'node:path';
-import { ApplicationFailure, Context } from '@temporalio/activity';
-import { withHeartbeat } from '../heartbeat';
+import { ApplicationFailure } from '@temporalio/activity';
 import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
 import { taskKey } from '../../lib/runStore/taskRecord';
@@ -12,6 +11,7 @@ import { pathExists, writeJsonAtomic } from '../../lib/runStore/files';
 import { SandboxLostError } from '../../lib/sandbox';
 import type { ExecutionResult } from '../../lib/sandbox/types';
 import type { WorkerDeps } from '../deps';
+import { executeOnce } from './sandboxProgram';
 import { FailureTypes } from '../../lib/failureTypes';
 
 export interface ExecuteSolutionInput {
@@ -130,24 +130,11 @@ async function runInSandbox(
   workDir: string,
   bindCode: (workDirInside: string) => string,
 ): Promise<ExecutionResult> {
-  const factory = await deps.sandboxFactory();
-  // One execution, then dispose: importing pandas in the background would only burn CPU the code may not need.
-  const sandbox = await factory.create({
-    workDir,
-    limits: { memoryMiB: deps.config.sandbox.memoryMiB, maxProcesses: deps.config.sandbox.maxProcesses },
-    warmModules: [],
-  });
   try {
-    return await withHeartbeat(() =>
-      sandbox.execute(bindCode(sandbox.workDirInside), {
-        timeoutMs: deps.config.sandbox.executionTimeoutMs,
-        signal: Context.current().cancellationSignal,
-      }),
-    );
+    // One execution, then dispose: importing pandas in the background would only burn CPU the code may not need.
+    return await executeOnce(deps, workDir, bindCode, []);
   } catch (err) {
     if (err instanceof SandboxLostError) throw ApplicationFailure.retryable(err.message, FailureTypes.SandboxLost);
     throw err;
-  } finally {
-    await sandbox.dispose();
   }
 }
