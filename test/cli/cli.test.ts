@@ -8,6 +8,7 @@ import { copyInputReply } from '../helpers/copyInput';
 import { EXIT } from '../../cli/exitCodes';
 import { runCli, type CliResult } from '../helpers/cliProcess';
 import { cliWorkspace } from '../helpers/cliWorkspace';
+import { runArgs } from '../helpers/runArgs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SAMPLE = path.join(REPO, 'data/sample');
@@ -38,17 +39,13 @@ describe('sheetbench CLI: runs, control and clear failures', () => {
 
   it('runs the bundled sample end to end and prints the scores', async () => {
     const res = await cli([
-      'run',
-      '--dataset',
-      SAMPLE,
-      '--base-url',
-      llm.url,
-      '--model',
-      'scripted',
-      '--run-id',
-      'cli-run-1',
-      '--out',
-      path.join(work, 'r1'),
+      ...runArgs({
+        dataset: SAMPLE,
+        baseUrl: llm.url,
+        model: 'scripted',
+        runId: 'cli-run-1',
+        out: path.join(work, 'r1'),
+      }),
     ]);
     expect(res.stderr).toContain('run cli-run-1: 3 tasks, agent single, model scripted (openai)');
     expect(res.code, res.stderr).toBe(0);
@@ -90,17 +87,13 @@ describe('sheetbench CLI: runs, control and clear failures', () => {
   it('a wrong API key fails each task with its cause, and the run still finishes', async () => {
     llm.setScript({ rules: [{ fault: { kind: 'status', status: 401, message: 'Incorrect API key provided' } }] });
     const res = await cli([
-      'run',
-      '--dataset',
-      SAMPLE,
-      '--base-url',
-      llm.url,
-      '--model',
-      'scripted',
-      '--run-id',
-      'cli-run-2',
-      '--out',
-      path.join(work, 'r2'),
+      ...runArgs({
+        dataset: SAMPLE,
+        baseUrl: llm.url,
+        model: 'scripted',
+        runId: 'cli-run-2',
+        out: path.join(work, 'r2'),
+      }),
     ]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toContain('tasks with failures: 3 {"llm":3}');

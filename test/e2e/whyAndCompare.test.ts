@@ -17,6 +17,7 @@ import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer'
 import { copyInputReply } from '../helpers/copyInput';
 import { runCli, type CliResult } from '../helpers/cliProcess';
 import { cliWorkspace } from '../helpers/cliWorkspace';
+import { runArgs } from '../helpers/runArgs';
 import { waitUntil } from '../helpers/wait';
 import { sampleSolver } from '../helpers/sampleSolver';
 import { EXIT } from '../../cli/exitCodes';
@@ -53,20 +54,7 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
     return JSON.parse(res.stdout) as T;
   };
   const run = (id: string, extra: string[], dataset = SAMPLE) =>
-    cli([
-      'run',
-      '--dataset',
-      dataset,
-      '--base-url',
-      llm.url,
-      '--model',
-      'scripted',
-      '--run-id',
-      id,
-      '--out',
-      runDir(id),
-      ...extra,
-    ]);
+    cli([...runArgs({ dataset: dataset, baseUrl: llm.url, model: 'scripted', runId: id, out: runDir(id) }), ...extra]);
 
   beforeAll(async () => {
     temporal = await startTestTemporal();
@@ -171,17 +159,7 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
 
     beforeAll(async () => {
       const child = spawnCli(work, env, [
-        'run',
-        '--dataset',
-        SAMPLE,
-        '--base-url',
-        llm.url,
-        '--model',
-        'scripted',
-        '--run-id',
-        'why-b',
-        '--out',
-        runDir('why-b'),
+        ...runArgs({ dataset: SAMPLE, baseUrl: llm.url, model: 'scripted', runId: 'why-b', out: runDir('why-b') }),
         '--epochs',
         '3',
         '--concurrency',
