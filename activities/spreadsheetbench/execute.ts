@@ -3,7 +3,6 @@ import { executionWorkDir } from '../workDirs';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
 import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
-import { testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
 import { taskKey } from '../../lib/runStore/taskRecord';
 import { bindCodeToTestCase } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
 import { executionFeedback } from '../../benchmarks/codeAgent/feedback';
@@ -11,6 +10,7 @@ import { pathExists, writeJsonAtomic } from '../../lib/runStore/files';
 import { SandboxLostError } from '../../lib/sandbox';
 import type { ExecutionResult } from '../../lib/sandbox/types';
 import type { WorkerDeps } from '../deps';
+import { testCaseOrFail } from './testCase';
 import { executeOnce } from './sandboxProgram';
 import { FailureTypes } from '../../lib/failureTypes';
 
@@ -77,12 +77,7 @@ export function executeActivities(deps: WorkerDeps) {
 async function executeOnTestCase(deps: WorkerDeps, input: ExecuteSolutionInput): Promise<ExecuteSolutionResult> {
   const ctx = await sheetRun(input.runDir);
   const task = ctx.task(input.taskId);
-  const files = (await testCaseFiles(ctx.manifest.datasetDir, task)).find((f) => f.index === input.testCase);
-  if (!files)
-    throw ApplicationFailure.nonRetryable(
-      `task ${input.taskId}: no test case ${input.testCase}`,
-      FailureTypes.DatasetError,
-    );
+  const files = await testCaseOrFail(ctx, input.taskId, input.testCase);
   const id = taskKey(task.id);
   const workDir = await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, input.label);
   if (input.outputFolder && (path.isAbsolute(input.outputFolder) || input.outputFolder.split(/[\\/]/).includes('..')))

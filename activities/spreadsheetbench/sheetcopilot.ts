@@ -33,6 +33,7 @@ import {
 } from '../../benchmarks/spreadsheetbench/agents/sheetcopilot/stages';
 import { EXCERPT_CHARS } from '../../benchmarks/spreadsheetbench/agents/sheetcopilot/excerpts';
 import type { WorkerDeps } from '../deps';
+import { testCaseOrFail } from './testCase';
 import { executeWithFiles } from './sandboxProgram';
 import { FailureTypes } from '../../lib/failureTypes';
 
@@ -63,12 +64,7 @@ export function sheetCopilotActivities(deps: WorkerDeps) {
     async copilotObserve(input: { runDir: string; taskId: string; testCase: number }): Promise<ObserveOutput> {
       const ctx = await sheetRun(input.runDir);
       const task = ctx.task(input.taskId);
-      const files = (await testCaseFiles(ctx.manifest.datasetDir, task)).find((f) => f.index === input.testCase);
-      if (!files)
-        throw ApplicationFailure.nonRetryable(
-          `task ${input.taskId}: no test case ${input.testCase}`,
-          FailureTypes.DatasetError,
-        );
+      const files = await testCaseOrFail(ctx, input.taskId, input.testCase);
       const result = await executeWithFiles(
         deps,
         await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, `observe-tc${input.testCase}`),
