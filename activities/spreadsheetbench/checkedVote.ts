@@ -1,11 +1,11 @@
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { ApplicationFailure, Context } from '@temporalio/activity';
-import { withHeartbeat } from '../heartbeat';
+import { ApplicationFailure } from '@temporalio/activity';
 import { executionWorkDir } from '../workDirs';
 import { cachedModelCall, costOfResponse } from '../llm/modelCall';
 import type { WorkerDeps } from '../deps';
+import { executeWithFiles } from './sandboxProgram';
 import type { ChatMessage } from '../../lib/llm/types';
 import { conversationUpTo, writeConversation } from '../../lib/runStore/conversationStore';
 import { pathExists, readJsonOr, writeFileAtomic, writeJsonAtomic } from '../../lib/runStore/files';
@@ -264,27 +264,7 @@ async function runFixedProgram(
   program: (workDirInside: string) => string,
 ) {
   const workDir = await executionWorkDir(deps.config, ctx.manifest.runId, taskId, `checked-vote-${label}`);
-  await rm(workDir, { recursive: true, force: true });
-  await mkdir(workDir, { recursive: true });
-  await copyFile(inputPath, path.join(workDir, path.basename(inputPath)));
-  const sandbox = await (
-    await deps.sandboxFactory()
-  ).create({
-    workDir,
-    limits: { memoryMiB: deps.config.sandbox.memoryMiB, maxProcesses: deps.config.sandbox.maxProcesses },
-    warmModules: [],
-  });
-  try {
-    return await withHeartbeat(() =>
-      sandbox.execute(program(sandbox.workDirInside), {
-        timeoutMs: deps.config.sandbox.executionTimeoutMs,
-        signal: Context.current().cancellationSignal,
-      }),
-    );
-  } finally {
-    await sandbox.dispose();
-    await rm(workDir, { recursive: true, force: true });
-  }
+  return executeWithFiles(deps, workDir, [inputPath], program, []);
 }
 
 function folder(ctx: SheetRun, taskId: string): string {

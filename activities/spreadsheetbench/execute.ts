@@ -1,10 +1,8 @@
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { executionWorkDir } from '../workDirs';
 import path from 'node:path';
-import { ApplicationFailure, Context } from '@temporalio/activity';
-import { withHeartbeat } from '../heartbeat';
+import { ApplicationFailure } from '@temporalio/activity';
 import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
-import { testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
 import { taskKey } from '../../lib/runStore/taskRecord';
 import { bindCodeToTestCase } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
 import { executionFeedback } from '../../benchmarks/codeAgent/feedback';
@@ -12,6 +10,8 @@ import { pathExists, writeJsonAtomic } from '../../lib/runStore/files';
 import { SandboxLostError } from '../../lib/sandbox';
 import type { ExecutionResult } from '../../lib/sandbox/types';
 import type { WorkerDeps } from '../deps';
+import { testCaseOrFail } from './testCase';
+import { executeOnce } from './sandboxProgram';
 import { FailureTypes } from '../../lib/failureTypes';
 
 export interface ExecuteSolutionInput {
@@ -77,12 +77,7 @@ export function executeActivities(deps: WorkerDeps) {
 async function executeOnTestCase(deps: WorkerDeps, input: ExecuteSolutionInput): Promise<ExecuteSolutionResult> {
   const ctx = await sheetRun(input.runDir);
   const task = ctx.task(input.taskId);
-  const files = (await testCaseFiles(ctx.manifest.datasetDir, task)).find((f) => f.index === input.testCase);
-  if (!files)
-    throw ApplicationFailure.nonRetryable(
-      `task ${input.taskId}: no test case ${input.testCase}`,
-      FailureTypes.DatasetError,
-    );
+  const files = await testCaseOrFail(ctx, input.taskId, input.testCase);
   const id = taskKey(task.id);
   const workDir = await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, input.label);
   if (input.outputFolder && (path.isAbsolute(input.outputFolder) || input.outputFolder.split(/[\\/]/).includes('..')))
@@ -130,24 +125,11 @@ async function runInSandbox(
   workDir: string,
   bindCode: (workDirInside: string) => string,
 ): Promise<ExecutionResult> {
-  const factory = await deps.sandboxFactory();
-  // One execution, then dispose: importing pandas in the background would only burn CPU the code may not need.
-  const sandbox = await factory.create({
-    workDir,
-    limits: { memoryMiB: deps.config.sandbox.memoryMiB, maxProcesses: deps.config.sandbox.maxProcesses },
-    warmModules: [],
-  });
   try {
-    return await withHeartbeat(() =>
-      sandbox.execute(bindCode(sandbox.workDirInside), {
-        timeoutMs: deps.config.sandbox.executionTimeoutMs,
-        signal: Context.current().cancellationSignal,
-      }),
-    );
+    // One execution, then dispose: importing pandas in the background would only burn CPU the code may not need.
+    return await executeOnce(deps, workDir, bindCode, []);
   } catch (err) {
     if (err instanceof SandboxLostError) throw ApplicationFailure.retryable(err.message, FailureTypes.SandboxLost);
     throw err;
-  } finally {
-    await sandbox.dispose();
   }
 }

@@ -1,8 +1,7 @@
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import { pathExists } from '../../lib/runStore/files';
-import { withHeartbeat } from '../heartbeat';
 import { executionWorkDir } from '../workDirs';
 import type { ChatMessage } from '../../lib/llm/types';
 import { cachedModelCall, costOfResponse } from '../llm/modelCall';
@@ -33,8 +32,9 @@ import {
   type StageOutput,
 } from '../../benchmarks/spreadsheetbench/agents/sheetcopilot/stages';
 import { EXCERPT_CHARS } from '../../benchmarks/spreadsheetbench/agents/sheetcopilot/excerpts';
-import type { ExecutionResult } from '../../lib/sandbox/types';
 import type { WorkerDeps } from '../deps';
+import { testCaseOrFail } from './testCase';
+import { executeWithFiles } from './sandboxProgram';
 import { FailureTypes } from '../../lib/failureTypes';
 
 interface StageCall {
@@ -64,13 +64,8 @@ export function sheetCopilotActivities(deps: WorkerDeps) {
     async copilotObserve(input: { runDir: string; taskId: string; testCase: number }): Promise<ObserveOutput> {
       const ctx = await sheetRun(input.runDir);
       const task = ctx.task(input.taskId);
-      const files = (await testCaseFiles(ctx.manifest.datasetDir, task)).find((f) => f.index === input.testCase);
-      if (!files)
-        throw ApplicationFailure.nonRetryable(
-          `task ${input.taskId}: no test case ${input.testCase}`,
-          FailureTypes.DatasetError,
-        );
-      const result = await runProgram(
+      const files = await testCaseOrFail(ctx, input.taskId, input.testCase);
+      const result = await executeWithFiles(
         deps,
         await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, `observe-tc${input.testCase}`),
         [files.inputPath],
@@ -134,7 +129,7 @@ export function sheetCopilotActivities(deps: WorkerDeps) {
       const ctx = await sheetRun(input.runDir);
       const task = ctx.task(input.taskId);
       const [files] = await testCaseFiles(ctx.manifest.datasetDir, task, 1);
-      const result = await runProgram(
+      const result = await executeWithFiles(
         deps,
         await executionWorkDir(deps.config, ctx.manifest.runId, input.taskId, 'validate-inspect'),
         [input.path, files.inputPath],
@@ -410,34 +405,6 @@ async function ask(
     cached: response.cached,
     callKey: input.callKey,
   };
-}
-
-/** A fixed program in a fresh sandbox whose work dir holds copies of `files`. */
-async function runProgram(
-  deps: WorkerDeps,
-  workDir: string,
-  files: string[],
-  program: (workDirInside: string) => string,
-): Promise<ExecutionResult> {
-  await rm(workDir, { recursive: true, force: true });
-  await mkdir(workDir, { recursive: true });
-  for (const f of files) await copyFile(f, path.join(workDir, path.basename(f)));
-  const factory = await deps.sandboxFactory();
-  const sandbox = await factory.create({
-    workDir,
-    limits: { memoryMiB: deps.config.sandbox.memoryMiB, maxProcesses: deps.config.sandbox.maxProcesses },
-  });
-  try {
-    return await withHeartbeat(() =>
-      sandbox.execute(program(sandbox.workDirInside), {
-        timeoutMs: deps.config.sandbox.executionTimeoutMs,
-        signal: Context.current().cancellationSignal,
-      }),
-    );
-  } finally {
-    await sandbox.dispose();
-    await rm(workDir, { recursive: true, force: true });
-  }
 }
 
 function lastJsonLine(stdout: string): unknown {

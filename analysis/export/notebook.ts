@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { VisualizationOutput } from '../conversation/types';
 import type { Cell } from './cells';
+import { parseCsv } from '../manifest/dataFiles';
 
 /** Rows of a table output shown in the notebook (the whole table is in its data file). */
 const TABLE_ROWS = 50;
@@ -51,8 +52,8 @@ async function displayData(v: VisualizationOutput, read: Read): Promise<Record<s
   const title = v.title ? `${v.title} ` : '';
   const file = v.type === 'image' ? (v as VisualizationOutput & { file?: string }).file : v.dataFile;
   const bytes = file ? await read(file) : undefined;
-  if (v.type === 'table' && bytes) {
-    const rows = parseCsv(bytes.toString('utf8')).slice(0, TABLE_ROWS + 1);
+  const rows = v.type === 'table' && bytes ? tableRows(bytes) : undefined;
+  if (rows) {
     return {
       'text/html': htmlTable(rows, v.title),
       'text/plain': `${title}(${file})\n${rows.map((r) => r.join('\t')).join('\n')}`,
@@ -76,35 +77,11 @@ function htmlTable(rows: string[][], title?: string): string {
   return `<table>${caption}<thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${body.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
 }
 
-/** RFC 4180 CSV (quoted fields, doubled quotes, CRLF or LF). */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
+/** The first rows of a CSV table output; undefined when the file is not valid CSV (shown as a line naming it). */
+function tableRows(bytes: Buffer): string[][] | undefined {
+  try {
+    return parseCsv(bytes.toString('utf8')).slice(0, TABLE_ROWS + 1);
+  } catch {
+    return undefined;
   }
-  if (field || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
 }

@@ -1,16 +1,12 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
-import { configSchema, type Config } from '../../config/schema';
-import { createRun, planRun } from '../../client/createRun';
+import type { Config } from '../../config/schema';
 import { llmTurnActivities, type LlmTurnInput, type LlmTurnResult } from '../../activities/spreadsheetbench/llmTurn';
 import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
-
-const SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/sample');
+import { createSampleRun, scriptedModelConfig } from '../helpers/sampleRun';
 
 describe('llmTurn activity: one retry policy, classified failures, no double payment', () => {
   let llm: ScriptedServer;
@@ -19,17 +15,8 @@ describe('llmTurn activity: one retry policy, classified failures, no double pay
 
   beforeAll(async () => {
     llm = await startScriptedServer({ script: { rules: [], fallback: '```python\nprint(1)\n```' } });
-    config = configSchema.parse({
-      llm: {
-        provider: 'openai',
-        baseUrl: llm.url,
-        apiKey: 'k',
-        model: 'scripted',
-        prices: { scripted: { inputPerMTok: 2, outputPerMTok: 4 } },
-      },
-    });
-    runDir = mkdtempSync(path.join(os.tmpdir(), 'sb-llmturn-'));
-    await createRun(config, await planRun({ datasetDir: SAMPLE, agent: 'single' }), { runDir, runId: 'llmturn' });
+    config = scriptedModelConfig(llm.url);
+    runDir = await createSampleRun(config, 'single', 'llmturn', 'sb-llmturn-');
   });
   afterAll(async () => llm?.close());
 

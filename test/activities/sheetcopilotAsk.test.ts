@@ -1,12 +1,9 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { configSchema, type Config } from '../../config/schema';
-import { createRun, planRun } from '../../client/createRun';
+import type { Config } from '../../config/schema';
 import {
   sheetCopilotActivities,
   type CopilotAskInput,
@@ -15,8 +12,7 @@ import {
 import { MODEL_CALL_HEARTBEAT_MS } from '../../activities/llm/modelCall';
 import type { ObserveOutput } from '../../benchmarks/spreadsheetbench/agents/sheetcopilot/stages';
 import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
-
-const SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/sample');
+import { createSampleRun, scriptedModelConfig } from '../helpers/sampleRun';
 
 /** SheetCopilot's LLM stages call the model through the one path (activities/llm/modelCall.ts), like every benchmark. */
 describe('copilotAsk: the one model-call path (heartbeat interval, per-class retry limits, cancellation)', () => {
@@ -26,20 +22,8 @@ describe('copilotAsk: the one model-call path (heartbeat interval, per-class ret
 
   beforeAll(async () => {
     llm = await startScriptedServer({ script: { rules: [], fallback: '## Goal\nsum the column' } });
-    config = configSchema.parse({
-      llm: {
-        provider: 'openai',
-        baseUrl: llm.url,
-        apiKey: 'k',
-        model: 'scripted',
-        prices: { scripted: { inputPerMTok: 2, outputPerMTok: 4 } },
-      },
-    });
-    runDir = mkdtempSync(path.join(os.tmpdir(), 'sb-copilot-ask-'));
-    await createRun(config, await planRun({ datasetDir: SAMPLE, agent: 'sheetcopilot' }), {
-      runDir,
-      runId: 'copilot',
-    });
+    config = scriptedModelConfig(llm.url);
+    runDir = await createSampleRun(config, 'sheetcopilot', 'copilot', 'sb-copilot-ask-');
     // Stage 1 (the observation program) runs in a sandbox; its recorded output is all stage 2 reads.
     const observe: ObserveOutput = {
       stage: 'observe',

@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { duplicatesAnswered } from '../../lib/scriptedLlm';
@@ -7,11 +5,11 @@ import { taskStageQuery, type RunProgress } from '../../contracts/run';
 import type { WorkerSet } from '../../workers/createWorkers';
 import { startE2E, startBenchmarkRun, workerProcessEnv, DEV20, type E2EEnv } from '../helpers/e2e';
 import { waitUntil } from '../helpers/wait';
+import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
 import { readTaskResult, requestsOf, startInProcessWorkers } from './harness';
 
-const REPO = path.resolve(__dirname, '../..');
 let env: E2EEnv;
-let child: ChildProcess | undefined;
+let worker: WorkerProcess | undefined;
 let workers: WorkerSet | undefined;
 
 const SOLVE = "def solve(wb):\n    wb['before']['C4'] = '=MAX(0,IF((B3*1000)<22000,B4-20,B4-30))'";
@@ -28,23 +26,18 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (child?.pid && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL');
+  if (worker && worker.child.exitCode === null && worker.child.signalCode === null) worker.crash();
   await workers?.shutdown();
   await env?.close();
 }, 60_000);
 
 it('checked_vote: a worker killed with -9 mid-task resumes on another, no model call answered twice', async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
-    cwd: REPO,
-    env: workerProcessEnv(env),
-    detached: true,
-    stdio: 'ignore',
-  });
+  worker = spawnWorker(workerProcessEnv(env));
   const run = await startBenchmarkRun(env, { dataset: DEV20, agent: 'checked_vote', tasks: ['39604'] });
   const task = env.client.workflow.getHandle(`${run.runId}/task/39604`);
   await waitUntil(async () => (await task.query(taskStageQuery).catch(() => undefined))?.stage === 'cand-2.0', 180_000);
   await sleep(4_000);
-  process.kill(-child.pid!, 'SIGKILL');
+  worker.crash();
   workers = await startInProcessWorkers(env);
   const running = workers.run();
   const progress = (await run.handle.result()) as RunProgress;

@@ -1,5 +1,5 @@
 import { waitUntil } from '../helpers/wait';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,9 +10,8 @@ import type { WorkerSet } from '../../workers/createWorkers';
 import { copilot797 } from './copilotScripts';
 import { readTaskResult, requestsOf, startInProcessWorkers } from './harness';
 
-const REPO = path.resolve(__dirname, '../..');
 let env: E2EEnv;
-let child: ChildProcess | undefined;
+let worker: WorkerProcess | undefined;
 let workers: WorkerSet | undefined;
 
 beforeAll(async () => {
@@ -28,25 +27,20 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (child?.pid && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL');
+  if (worker && worker.child.exitCode === null && worker.child.signalCode === null) worker.crash();
   await workers?.shutdown();
   await env?.close();
 }, 60_000);
 
 it('a worker killed during stage 5 costs no new stage 2–4 calls; the task completes on another worker', async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
-    cwd: REPO,
-    env: workerProcessEnv(env),
-    detached: true,
-    stdio: 'ignore',
-  });
+  worker = spawnWorker(workerProcessEnv(env));
   const run = await startBenchmarkRun(env, { dataset: DEV20, agent: 'sheetcopilot', tasks: ['79-7'] });
   const task = env.client.workflow.getHandle(`${run.runId}/task/79-7`);
   await waitUntil(async () => (await task.query(taskStageQuery).catch(() => undefined))?.stage === 'validate', 90_000);
   // Stage 5 copies the output for recalculation, recalculates and inspects it (~3 s), then asks the (slow) model.
   await waitUntil(() => existsSync(path.join(run.runDir, 'tasks', '79-7', 'validate', '1_output.xlsx')), 60_000);
   await sleep(8_000);
-  process.kill(-child.pid!, 'SIGKILL');
+  worker.crash();
   workers = await startInProcessWorkers(env);
   const running = workers.run();
   const progress = (await run.handle.result()) as RunProgress;

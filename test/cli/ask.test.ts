@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
-import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
+import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
+import { cliWorkspace } from '../helpers/cliWorkspace';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -20,25 +20,13 @@ describe('sheetbench ask', () => {
   beforeAll(async () => {
     temporal = await startTestTemporal();
     llm = await startScriptedServer({ script: { rules: [], fallback: salesAnalyst } });
-    work = mkdtempSync(path.join(os.tmpdir(), 'sb-ask-'));
+    ({ work, env } = cliWorkspace('sb-ask-', temporal, {
+      recalc: { engine: 'none' },
+      sandbox: { backend: 'bwrap' },
+      temporal: { taskQueue: 'ask-main' },
+    }));
     chmodSync(work, 0o711); // the sandbox uid must reach the conversation folders below it
-    const configFile = path.join(work, 'config.json');
-    writeFileSync(
-      configFile,
-      JSON.stringify({
-        recalc: { engine: 'none' },
-        sandbox: { backend: 'bwrap' },
-        temporal: { taskQueue: 'ask-main' },
-      }),
-    );
     writeFileSync(path.join(work, 'sales.csv'), SALES_CSV);
-    env = {
-      ...process.env,
-      SHEETBENCH_CONFIG: configFile,
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
-      OPENAI_API_KEY: 'test-key-not-secret',
-    };
   }, 120_000);
   afterAll(async () => {
     await llm?.close();

@@ -4,11 +4,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
-import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
+import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer';
 import { copyInputReply } from '../helpers/copyInput';
 import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
 import { EXIT } from '../../cli/exitCodes';
 import { runCli } from '../helpers/cliProcess';
+import { cliWorkspace } from '../helpers/cliWorkspace';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -24,22 +25,10 @@ describe('sheetbench CLI with several benchmarks', () => {
   beforeAll(async () => {
     temporal = await startTestTemporal();
     llm = await startScriptedServer({ script: { ...DSBENCH_SAMPLE_SCRIPT, fallback: copyInputReply } });
-    work = mkdtempSync(path.join(os.tmpdir(), 'sb-cli-bench-'));
-    const configFile = path.join(work, 'config.json');
-    writeFileSync(
-      configFile,
-      JSON.stringify({
-        recalc: { engine: 'none' },
-        temporal: { taskQueue: 'cli-bench-main', recalcTaskQueue: 'cli-bench-recalc' },
-      }),
-    );
-    env = {
-      ...process.env,
-      SHEETBENCH_CONFIG: configFile,
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
-      OPENAI_API_KEY: 'test-key-not-secret',
-    };
+    ({ work, env } = cliWorkspace('sb-cli-bench-', temporal, {
+      recalc: { engine: 'none' },
+      temporal: { taskQueue: 'cli-bench-main', recalcTaskQueue: 'cli-bench-recalc' },
+    }));
   }, 120_000);
   afterAll(async () => {
     await llm?.close();

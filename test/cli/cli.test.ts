@@ -1,13 +1,14 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
-import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
+import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer';
 import { copyInputReply } from '../helpers/copyInput';
 import { EXIT } from '../../cli/exitCodes';
 import { runCli, type CliResult } from '../helpers/cliProcess';
+import { cliWorkspace } from '../helpers/cliWorkspace';
+import { runArgs } from '../helpers/runArgs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SAMPLE = path.join(REPO, 'data/sample');
@@ -26,22 +27,10 @@ describe('sheetbench CLI: runs, control and clear failures', () => {
   beforeAll(async () => {
     temporal = await startTestTemporal();
     llm = await startScriptedServer({ script: { rules: [], fallback: copyInputReply } });
-    work = mkdtempSync(path.join(os.tmpdir(), 'sb-cli-'));
-    const configFile = path.join(work, 'config.json');
-    writeFileSync(
-      configFile,
-      JSON.stringify({
-        recalc: { engine: 'none' },
-        temporal: { taskQueue: 'cli-main', recalcTaskQueue: 'cli-recalc' },
-      }),
-    );
-    env = {
-      ...process.env,
-      SHEETBENCH_CONFIG: configFile,
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
-      OPENAI_API_KEY: 'test-key-not-secret',
-    };
+    ({ work, env } = cliWorkspace('sb-cli-', temporal, {
+      recalc: { engine: 'none' },
+      temporal: { taskQueue: 'cli-main', recalcTaskQueue: 'cli-recalc' },
+    }));
   }, 120_000);
   afterAll(async () => {
     await llm?.close();
@@ -50,17 +39,13 @@ describe('sheetbench CLI: runs, control and clear failures', () => {
 
   it('runs the bundled sample end to end and prints the scores', async () => {
     const res = await cli([
-      'run',
-      '--dataset',
-      SAMPLE,
-      '--base-url',
-      llm.url,
-      '--model',
-      'scripted',
-      '--run-id',
-      'cli-run-1',
-      '--out',
-      path.join(work, 'r1'),
+      ...runArgs({
+        dataset: SAMPLE,
+        baseUrl: llm.url,
+        model: 'scripted',
+        runId: 'cli-run-1',
+        out: path.join(work, 'r1'),
+      }),
     ]);
     expect(res.stderr).toContain('run cli-run-1: 3 tasks, agent single, model scripted (openai)');
     expect(res.code, res.stderr).toBe(0);
@@ -102,17 +87,13 @@ describe('sheetbench CLI: runs, control and clear failures', () => {
   it('a wrong API key fails each task with its cause, and the run still finishes', async () => {
     llm.setScript({ rules: [{ fault: { kind: 'status', status: 401, message: 'Incorrect API key provided' } }] });
     const res = await cli([
-      'run',
-      '--dataset',
-      SAMPLE,
-      '--base-url',
-      llm.url,
-      '--model',
-      'scripted',
-      '--run-id',
-      'cli-run-2',
-      '--out',
-      path.join(work, 'r2'),
+      ...runArgs({
+        dataset: SAMPLE,
+        baseUrl: llm.url,
+        model: 'scripted',
+        runId: 'cli-run-2',
+        out: path.join(work, 'r2'),
+      }),
     ]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toContain('tasks with failures: 3 {"llm":3}');

@@ -5,10 +5,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
-import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
+import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer';
 import { copyInputReply } from '../helpers/copyInput';
 import { waitUntil } from '../helpers/wait';
 import { EXIT } from '../../cli/exitCodes';
+import { cliWorkspace } from '../helpers/cliWorkspace';
+import { runArgs } from '../helpers/runArgs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SAMPLE = path.join(REPO, 'data/sample');
@@ -60,20 +62,13 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
   beforeAll(async () => {
     temporal = await startTestTemporal();
     llm = await startScriptedServer({ script: SCRIPT, apiKey: KEY });
-    work = mkdtempSync(path.join(os.tmpdir(), 'sb-op-'));
+    ({ work, env } = cliWorkspace(
+      'sb-op-',
+      temporal,
+      { recalc: { engine: 'none' }, temporal: { taskQueue: 'op-main', recalcTaskQueue: 'op-recalc' } },
+      KEY,
+    ));
     elsewhere = mkdtempSync(path.join(os.tmpdir(), 'sb-op-elsewhere-'));
-    const configFile = path.join(work, 'config.json');
-    writeFileSync(
-      configFile,
-      JSON.stringify({ recalc: { engine: 'none' }, temporal: { taskQueue: 'op-main', recalcTaskQueue: 'op-recalc' } }),
-    );
-    env = {
-      ...process.env,
-      SHEETBENCH_CONFIG: configFile,
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
-      OPENAI_API_KEY: KEY,
-    };
   }, 120_000);
   afterAll(async () => {
     await llm?.close();
@@ -83,17 +78,13 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
   it('refuses to start when the endpoint refuses the key or does not serve the model, before any task', async () => {
     const badKey = await done(
       [
-        'run',
-        '--dataset',
-        SAMPLE,
-        '--base-url',
-        llm.url,
-        '--model',
-        'scripted',
-        '--run-id',
-        'op-badkey',
-        '--out',
-        path.join(work, 'badkey'),
+        ...runArgs({
+          dataset: SAMPLE,
+          baseUrl: llm.url,
+          model: 'scripted',
+          runId: 'op-badkey',
+          out: path.join(work, 'badkey'),
+        }),
       ],
       {
         env: { OPENAI_API_KEY: 'a-wrong-key' },
@@ -103,17 +94,13 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
     expect(badKey.stderr).toContain(`refusing to start: the model endpoint ${llm.url} refused the API key`);
     expect(badKey.stderr).toContain('Incorrect API key provided');
     const badModel = await done([
-      'run',
-      '--dataset',
-      SAMPLE,
-      '--base-url',
-      llm.url,
-      '--model',
-      'gpt-9',
-      '--run-id',
-      'op-badmodel',
-      '--out',
-      path.join(work, 'badmodel'),
+      ...runArgs({
+        dataset: SAMPLE,
+        baseUrl: llm.url,
+        model: 'gpt-9',
+        runId: 'op-badmodel',
+        out: path.join(work, 'badmodel'),
+      }),
     ]);
     expect(badModel.code).toBe(EXIT.config);
     expect(badModel.stderr).toContain(`does not serve model gpt-9 (it lists: scripted)`);
@@ -124,17 +111,7 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
 
   it('SIGTERM ends `run` promptly, names the resume command and leaves the run on the server', async () => {
     const run = cli([
-      'run',
-      '--dataset',
-      SAMPLE,
-      '--base-url',
-      llm.url,
-      '--model',
-      'scripted',
-      '--run-id',
-      'op-1',
-      '--out',
-      path.join(work, 'op1'),
+      ...runArgs({ dataset: SAMPLE, baseUrl: llm.url, model: 'scripted', runId: 'op-1', out: path.join(work, 'op1') }),
       '--concurrency',
       '1',
     ]);
@@ -160,17 +137,13 @@ describe('sheetbench CLI for an operator: preflight, interrupts, control without
     );
     const follow = cli(
       [
-        'run',
-        '--dataset',
-        SAMPLE,
-        '--base-url',
-        llm.url,
-        '--model',
-        'scripted',
-        '--run-id',
-        'op-2',
-        '--out',
-        path.join(work, 'op2'),
+        ...runArgs({
+          dataset: SAMPLE,
+          baseUrl: llm.url,
+          model: 'scripted',
+          runId: 'op-2',
+          out: path.join(work, 'op2'),
+        }),
         '--no-worker',
       ],
       { env: idle },

@@ -8,15 +8,16 @@
  *   edition or scoring mode, naming the difference.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnsweredApartFromKills, startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
-import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
+import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer';
 import { copyInputReply } from '../helpers/copyInput';
 import { runCli, type CliResult } from '../helpers/cliProcess';
+import { cliWorkspace } from '../helpers/cliWorkspace';
+import { runArgs } from '../helpers/runArgs';
 import { waitUntil } from '../helpers/wait';
 import { sampleSolver } from '../helpers/sampleSolver';
 import { EXIT } from '../../cli/exitCodes';
@@ -53,43 +54,18 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
     return JSON.parse(res.stdout) as T;
   };
   const run = (id: string, extra: string[], dataset = SAMPLE) =>
-    cli([
-      'run',
-      '--dataset',
-      dataset,
-      '--base-url',
-      llm.url,
-      '--model',
-      'scripted',
-      '--run-id',
-      id,
-      '--out',
-      runDir(id),
-      ...extra,
-    ]);
+    cli([...runArgs({ dataset: dataset, baseUrl: llm.url, model: 'scripted', runId: id, out: runDir(id) }), ...extra]);
 
   beforeAll(async () => {
     temporal = await startTestTemporal();
     llm = await startScriptedServer({
       script: { rules: [sampleSolver(wrong)], fallback: copyInputReply, latencyMs: 600 },
     });
-    work = mkdtempSync(path.join(os.tmpdir(), 'sb-why-'));
-    const configFile = path.join(work, 'config.json');
     // The solutions write plain values: no recalculation needed.
-    writeFileSync(
-      configFile,
-      JSON.stringify({
-        recalc: { engine: 'none' },
-        temporal: { taskQueue: 'why-main', recalcTaskQueue: 'why-recalc' },
-      }),
-    );
-    env = {
-      ...process.env,
-      SHEETBENCH_CONFIG: configFile,
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
-      OPENAI_API_KEY: 'test-key-not-secret',
-    };
+    ({ work, env } = cliWorkspace('sb-why-', temporal, {
+      recalc: { engine: 'none' },
+      temporal: { taskQueue: 'why-main', recalcTaskQueue: 'why-recalc' },
+    }));
     const a = await run('why-a', []);
     expect(a.code, a.stderr).toBe(0);
   }, 240_000);
@@ -183,17 +159,7 @@ describe('why did it fail, and is B better than A (real runs, scripted model)', 
 
     beforeAll(async () => {
       const child = spawnCli(work, env, [
-        'run',
-        '--dataset',
-        SAMPLE,
-        '--base-url',
-        llm.url,
-        '--model',
-        'scripted',
-        '--run-id',
-        'why-b',
-        '--out',
-        runDir('why-b'),
+        ...runArgs({ dataset: SAMPLE, baseUrl: llm.url, model: 'scripted', runId: 'why-b', out: runDir('why-b') }),
         '--epochs',
         '3',
         '--concurrency',

@@ -1,22 +1,9 @@
-import { access } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/chromium';
 import { writeReport } from '../../benchmarks/spreadsheetbench/report/writeReport';
 import { baselineRun, buildRunFolder, makeTempDir, standardRun } from './fixtures';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Opens the generated report.html in Debian's headless Chromium (file:// URL, nothing else reachable). */
 describe('report.html in a browser', () => {
@@ -25,14 +12,11 @@ describe('report.html in a browser', () => {
   const requests: string[] = [];
 
   beforeAll(async () => {
-    await access(CHROMIUM).catch(() => {
-      throw new Error(`${CHROMIUM} missing: run scripts/setup.d/report.sh (via scripts/setup.sh)`);
-    });
+    browser = await launchChromium();
     const tmp = await makeTempDir();
     const runDir = await buildRunFolder(tmp, standardRun());
     const baseDir = await buildRunFolder(tmp, baselineRun());
     reportUrl = pathToFileURL((await writeReport({ runDir, compareDir: baseDir })).html).href;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   });
 
   afterAll(async () => {

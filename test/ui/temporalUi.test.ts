@@ -1,6 +1,6 @@
-import { access } from 'node:fs/promises';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/chromium';
 import { SA } from '../../lib/temporal/searchAttributes';
 import { copyInputReply } from '../helpers/copyInput';
 import {
@@ -13,18 +13,6 @@ import {
 } from '../helpers/e2e';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 import { TEST_NAMESPACE } from '../helpers/temporalServer';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Workflow ids of a run as the runner names them: the run workflow (id = run id) and one child per task. */
 function workflowIdsOf(run: StartedRun, tasks: string[]): string[] {
@@ -41,9 +29,7 @@ describe('Temporal Web UI lists a run by search attribute', () => {
   const tasksB = ['599-9'];
 
   beforeAll(async () => {
-    await access(CHROMIUM).catch(() => {
-      throw new Error(`${CHROMIUM} missing: run scripts/setup.d/report.sh (via scripts/setup.sh)`);
-    });
+    browser = await launchChromium();
     env = await startE2E(
       { rules: Object.values(DEV20_SOLUTIONS), fallback: copyInputReply },
       { config: { recalc: { engine: 'none' } } },
@@ -59,7 +45,6 @@ describe('Temporal Web UI lists a run by search attribute', () => {
       await running;
     }
     await waitForVisibility(env, runA.runId, tasksA.length + 1);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   }, 180_000);
 
   afterAll(async () => {

@@ -1,26 +1,6 @@
-import { access } from 'node:fs/promises';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
-/** Debian's Chromium, headless (Playwright's own browser download cannot work here); as test/report/browser.test.ts. */
-export const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** `extraArgs`: more Chromium switches, e.g. `--host-resolver-rules=MAP evil.test 127.0.0.1` for another site's name. */
-export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
-  await access(CHROMIUM).catch(() => {
-    throw new Error(`${CHROMIUM} missing: run scripts/setup.d/report.sh (via scripts/setup.sh)`);
-  });
-  return chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, ...extraArgs] });
-}
+export { launchChromium } from '../helpers/chromium';
 
 /** A page that records uncaught errors and every request that left the server under test (there must be none). */
 export async function openPage(
