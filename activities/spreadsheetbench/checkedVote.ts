@@ -2,6 +2,7 @@ import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
+import { FailureTypes } from '../../lib/failureTypes';
 import { executionWorkDir } from '../workDirs';
 import { cachedModelCall, costOfResponse } from '../llm/modelCall';
 import type { WorkerDeps } from '../deps';
@@ -91,7 +92,8 @@ export function checkedVoteActivities(deps: WorkerDeps) {
       const kept = await readFile(file, 'utf8').catch(() => undefined);
       if (kept !== undefined) return { chars: kept.length, paths };
       const [first] = await testCaseFiles(ctx.manifest.datasetDir, task, 1);
-      if (!first) throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case input`, 'DatasetError');
+      if (!first)
+        throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case input`, FailureTypes.DatasetError);
       const result = await runFixedProgram(deps, ctx, input.taskId, 'view', first.inputPath, (inside) =>
         workbookViewProgram(`${inside}/${path.basename(first.inputPath)}`, task.answer_position),
       );
@@ -99,7 +101,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
         const why = result.timedOut ? 'timed out' : lastLine(result.error) || 'printed nothing';
         throw ApplicationFailure.nonRetryable(
           `task ${input.taskId}: cannot open ${path.basename(first.inputPath)} to view it: ${why}`,
-          'DatasetError',
+          FailureTypes.DatasetError,
         );
       }
       await writeFileAtomic(file, result.stdout);

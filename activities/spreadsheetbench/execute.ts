@@ -83,7 +83,7 @@ async function executeOnTestCase(deps: WorkerDeps, input: ExecuteSolutionInput):
   if (input.outputFolder && (path.isAbsolute(input.outputFolder) || input.outputFolder.split(/[\\/]/).includes('..')))
     throw ApplicationFailure.nonRetryable(
       `output folder ${input.outputFolder} is outside the task folder`,
-      'ConfigError',
+      FailureTypes.ConfigError,
     );
   const finalOutput = input.outputFolder
     ? path.join(ctx.layout.taskDir(input.taskId), input.outputFolder, `${input.testCase}_${id}_output.xlsx`)
