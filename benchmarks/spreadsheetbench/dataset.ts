@@ -1,4 +1,5 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { readIndexFile } from '../datasetFile';
 import path from 'node:path';
 import { pathExists } from '../../lib/runStore/files';
 import { z } from 'zod';
@@ -38,7 +39,7 @@ export async function readDatasetIndex(datasetDir: string): Promise<{ tasks: She
   const file = path.join(datasetDir, 'dataset.json');
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    bytes = await readIndexFile(file);
   } catch {
     throw new DatasetError(`dataset folder ${datasetDir} has no readable dataset.json`);
   }

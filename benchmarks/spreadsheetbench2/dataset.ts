@@ -3,7 +3,8 @@
  * dataset.json and spreadsheet/; a dataset folder is one category folder or the parent of several. A record names its
  * input (`spreadsheet_path`) and answer (`golden_response_path`) relative to its category folder.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { readIndexFile } from '../datasetFile';
 import path from 'node:path';
 import { z } from 'zod';
 import { DatasetError } from '../../lib/runStore/taskRecord';
@@ -42,7 +43,7 @@ const isFile = (p: string) =>
 /** A category folder: dataset.json whose records carry `golden_response_path`, and spreadsheet/. */
 async function isCategoryFolder(dir: string): Promise<boolean> {
   if (!(await isFile(path.join(dir, 'dataset.json'))) || !(await isDir(path.join(dir, 'spreadsheet')))) return false;
-  const text = await readFile(path.join(dir, 'dataset.json'), 'utf8');
+  const text = (await readIndexFile(path.join(dir, 'dataset.json'))).toString('utf8');
   try {
     const data = JSON.parse(text) as unknown;
     return Array.isArray(data) && data.some((r) => typeof r === 'object' && r !== null && 'golden_response_path' in r);
@@ -64,7 +65,7 @@ async function readCategory(dir: string): Promise<V2Task[]> {
   const file = path.join(dir, 'dataset.json');
   let data: unknown;
   try {
-    data = JSON.parse(await readFile(file, 'utf8'));
+    data = JSON.parse((await readIndexFile(file)).toString('utf8'));
   } catch (err) {
     throw new DatasetError(`${file} is not valid JSON: ${(err as Error).message}`);
   }

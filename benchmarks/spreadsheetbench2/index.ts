@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { contentVersion } from '../datasetVersion';
-import { readFile } from 'node:fs/promises';
+import { readIndexFile } from '../datasetFile';
 import { BenchmarkError, type Benchmark } from '../benchmark';
 import { loadV2Dataset, v2CategoryFolders, type V2Task } from './dataset';
 
@@ -23,7 +23,7 @@ const notRunnable = (what: string) =>
 /** The content version: every category's dataset.json, in category order. */
 async function datasetVersion(datasetDir: string): Promise<string> {
   const folders = (await v2CategoryFolders(datasetDir)) ?? [];
-  const parts = await Promise.all(folders.map((dir) => readFile(path.join(dir, 'dataset.json'))));
+  const parts = await Promise.all(folders.map((dir) => readIndexFile(path.join(dir, 'dataset.json'))));
   return contentVersion(Buffer.concat(parts));
 }
 

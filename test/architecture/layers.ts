@@ -66,6 +66,7 @@ export const LAYERS: readonly Layer[] = [
       'benchmarks/benchmark.ts',
       'benchmarks/archive.ts',
       'benchmarks/datasetVersion.ts',
+      'benchmarks/datasetFile.ts',
     ],
   },
   { name: 'analysis', folders: ['analysis/'] },

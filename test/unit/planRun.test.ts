@@ -56,7 +56,7 @@ describe('planning a run reads the dataset folder once', () => {
       'unknown task id(s): nope',
     );
     await expect(planRun({ datasetDir: path.join(ROOT, 'data/sample'), agent: 'wizard' })).rejects.toThrow(
-      'unknown spreadsheetbench agent wizard (known: single, row_exec, react_exec, row_react_exec, sheetcopilot)',
+      'unknown spreadsheetbench agent wizard (known: single, row_exec, react_exec, row_react_exec, sheetcopilot, checked_vote)',
     );
   });
 });
