@@ -21,7 +21,7 @@ export function pollProgress<T>(
     });
   const loop = (async () => {
     for (await pause(); !stopping.signal.aborted; await pause()) {
-      const p = await ask(stopping.signal).catch(() => undefined);
+      const p = await ask(stopping.signal).catch(() => undefined); // a missed poll: the next one asks again
       if (p !== undefined && !stopping.signal.aborted) onProgress(p);
     }
   })();

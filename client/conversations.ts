@@ -184,7 +184,7 @@ export class ConversationService {
     await writeInfo(this.layout(id).dir, { ...info, deleted: true, updatedAt: new Date().toISOString() });
     await this.handle(id)
       .signal(closeConversationSignal)
-      .catch(() => undefined);
+      .catch(() => undefined); // its workflow already ended: the conversation is closed either way
   }
 
   /** Ends the conversation's workflow (its sandboxes are freed) and waits for it; the conversation stays listed. */

@@ -11,6 +11,7 @@ import type { ChatMessage } from '../../lib/llm/types';
 import { conversationUpTo, writeConversation } from '../../lib/runStore/conversationStore';
 import { pathExists, readJsonOr, writeFileAtomic, writeJsonAtomic } from '../../lib/runStore/files';
 import { taskKey } from '../../lib/runStore/taskRecord';
+import { readTextIfPresent } from '../../lib/json';
 import { sheetRun, type SheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
 import { modelPaths, type ModelPaths } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
@@ -89,7 +90,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
       const task = ctx.task(input.taskId);
       const paths = modelPaths(task, ctx.official.outputsName, 1);
       const file = viewPath(ctx, input.taskId);
-      const kept = await readFile(file, 'utf8').catch(() => undefined);
+      const kept = await readTextIfPresent(file);
       if (kept !== undefined) return { chars: kept.length, paths };
       const [first] = await testCaseFiles(ctx.manifest.datasetDir, task, 1);
       if (!first)
@@ -149,7 +150,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
       for (const run of input.runs) {
         const inputFile = inputs.find((f) => f.index === run.testCase)?.inputPath;
         const inputRegion = inputFile
-          ? await readRegion(inputFile, task.answer_position).catch(() => undefined)
+          ? await readRegion(inputFile, task.answer_position).catch(() => undefined) // evidence only: shown as absent
           : undefined;
         const output = run.keptAt ? await readOrWhy(run.keptAt, task.answer_position) : undefined;
         cases.push({

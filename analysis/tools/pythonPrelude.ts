@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,11 +49,18 @@ export interface PrepareReply {
   missing: string[];
 }
 
+/** The prelude's last line of output (the sandbox's Python, another process), checked. */
+const prepareReplySchema = z.looseObject({ fresh: z.boolean(), missing: z.array(z.string()) });
+
+/** The prelude's reply, or null when its last line is not one (callers report the prelude as failed, with its stderr). */
 export function parsePrepareReply(stdout: string): PrepareReply | null {
   const line = stdout.trim().split('\n').pop() ?? '';
+  let raw: unknown;
   try {
-    return JSON.parse(line) as PrepareReply;
+    raw = JSON.parse(line);
   } catch {
     return null;
   }
+  const parsed = prepareReplySchema.safeParse(raw);
+  return parsed.success ? parsed.data : null;
 }

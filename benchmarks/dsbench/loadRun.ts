@@ -38,7 +38,7 @@ export async function loadDsbenchRun(dir: string): Promise<LoadedDsbenchRun> {
       if (!lastResultAt || at > lastResultAt) lastResultAt = at;
     }
     // The dataset may not be on this host (a report made elsewhere): the question is then shown without its text.
-    const texts = await questionTexts(manifest.datasetDir, question).catch(() => undefined);
+    const texts = await questionTexts(manifest.datasetDir, question).catch(() => undefined); // see above
     const prompt = await readTextIfPresent(dsbenchPaths.prompt(path.join(dir, 'tasks', question.id)));
     questions.push({ question, result, input: texts ? `${texts.introduction}\n\n${texts.question}` : '', prompt });
   }

@@ -1,11 +1,14 @@
 import path from 'node:path';
-import { readJsonOr } from '../../lib/runStore/files';
+import { readJsonIfPresent } from '../../lib/json';
 import { spendAndFailureLines } from '../report/runSummary';
-import type { DsbenchSummary } from './metrics';
+import { dsbenchSummarySchema } from './summarySchema';
 
-/** What `run` prints at the end of a DSBench run: accuracy (question and competition level, by answer type), spend, failures. */
+/**
+ * What `run` prints at the end of a DSBench run: accuracy (question and competition level, by answer type), spend,
+ * failures. None before the run is summarized; a corrupt summary.json throws a CorruptFileError naming it.
+ */
 export async function dsbenchSummaryLines(runDir: string): Promise<string[]> {
-  const summary = await readJsonOr<DsbenchSummary | null>(path.join(runDir, 'summary.json'), null);
+  const summary = await readJsonIfPresent(path.join(runDir, 'summary.json'), dsbenchSummarySchema);
   if (!summary) return [];
   const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
   const ds = summary.dsbench;

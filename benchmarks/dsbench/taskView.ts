@@ -37,7 +37,7 @@ export async function dsbenchTaskView(runDir: string, taskArg: string): Promise<
     );
   const result = (await readJsonIfPresent(layout.taskResultPath(q.id), dsbenchQuestionResultSchema)) ?? null;
   // The dataset may not be on this host (`show` run elsewhere): the question is then shown without its text.
-  const texts = await questionTexts(manifest.datasetDir, q).catch(() => undefined);
+  const texts = await questionTexts(manifest.datasetDir, q).catch(() => undefined); // see above
   const taskDir = layout.taskDir(q.id);
   const prompt = await readTextIfPresent(dsbenchPaths.prompt(taskDir));
   const base = {

@@ -1,6 +1,8 @@
 import { copyFile, mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { isCorruptFileError, readJsonIfPresent } from '../../lib/json';
 import { DatasetError } from '../../lib/runStore/taskRecord';
 import type { Sandbox } from '../../lib/sandbox/types';
 import { pathExists } from '../../lib/runStore/files';
@@ -20,6 +22,9 @@ async function refuseEncrypted(competitionId: string, file: string): Promise<voi
     await handle.close();
   }
 }
+
+/** dsbench_error.json, written by workbook_text.py in the sandbox (another process): which workbook failed, and why. */
+export const workbookErrorSchema = z.looseObject({ file: z.string(), error: z.string() });
 
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'workbook_text.py');
 
@@ -47,8 +52,11 @@ export async function workbookText(opts: {
     const code = `import os\nos.environ['DSBENCH_WORKDIR'] = ${JSON.stringify(sandbox.workDirInside)}\n${script}`;
     const result = await sandbox.execute(code, { timeoutMs: opts.timeoutMs });
     const errorFile = path.join(opts.workDir, 'dsbench_error.json');
-    if (await pathExists(errorFile)) {
-      const { file, error } = JSON.parse(await readFile(errorFile, 'utf8')) as { file: string; error: string };
+    const reported = await readJsonIfPresent(errorFile, workbookErrorSchema).catch((err: unknown) => {
+      throw isCorruptFileError(err) ? new Error(`competition ${opts.competitionId}: ${err.message}`) : err;
+    });
+    if (reported) {
+      const { file, error } = reported;
       throw new DatasetError(
         `competition ${opts.competitionId}: workbook ${file} cannot be read (unreadable, encrypted or unsupported): ${error}`,
       );

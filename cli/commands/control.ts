@@ -76,7 +76,7 @@ export function registerControlCommands(program: Command): void {
         const update = handle.executeUpdate(setBudgetUpdate, { args: [change] });
         const p = await Promise.race([update, unanswered(BUDGET_ANSWER_MS)]);
         if (!p) {
-          update.catch(() => undefined);
+          update.catch(() => undefined); // abandoned: its outcome is reported as not confirmed just below
           throw new CliError(
             `budget change not confirmed: no worker of run ${handle.workflowId} (task queue ${taskQueue}) answered within ${BUDGET_ANSWER_MS / 1000} s. ` +
               'The server keeps the request until a worker takes it or the server restarts; check with `sheetbench status`.',

@@ -175,7 +175,7 @@ export function registerRunCommands(program: Command): void {
         await preflight({ ...config, llm });
         await assertReadyToStart({ ...config, llm }, { recalc: benchmarkNamed(manifest.benchmark).recalculates });
       }
-      await handle.signal(resumeSignal).catch(() => undefined);
+      await handle.signal(resumeSignal).catch(() => undefined); // an ended run takes no signal: followRun shows its state
       await followRun(client, session, config, handle, runDir, flags.worker);
     });
 }

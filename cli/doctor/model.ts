@@ -1,5 +1,7 @@
 import { existsSync, openSync, readFileSync, readSync, closeSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
+import { isCorruptFileError, parseJsonText } from '../../lib/json';
 import type { LlmConfig } from '../../config/schema';
 import { REPO_ROOT } from '../../config/paths';
 import { usesLocalModel } from '../../lib/llm';
@@ -59,7 +61,8 @@ async function embedded(llm: LlmConfig) {
   if (named) {
     const size = statSync(file).size;
     if (size !== named.spec.bytes) return fail(`${file} has ${size} bytes, ${named.spec.bytes} expected`, fix);
-    if (!verifiedBySetup(file, named.spec.sha256)) return fail(`${file} was not verified by set-up (sha256)`, fix);
+    const unverified = setupVerificationProblem(file, named.spec.sha256);
+    if (unverified) return fail(unverified, fix);
   }
   const llama = path.join(REPO_ROOT, '.tools/llama/node_modules/node-llama-cpp/package.json');
   if (!existsSync(llama))
@@ -79,17 +82,31 @@ function isGguf(file: string): boolean {
   }
 }
 
-/** scripts/fetch-model.py records the sha256 it checked and the file's size and mtime; a changed file needs checking again. */
-function verifiedBySetup(file: string, sha256: string): boolean {
+/** The stamp scripts/fetch-model.py (another process) writes beside a model it checked. */
+const setupStampSchema = z.looseObject({ sha256: z.string(), bytes: z.number(), mtime: z.string() });
+
+/**
+ * Why set-up's verification of `file` does not hold, or undefined when it does. scripts/fetch-model.py records the
+ * sha256 it checked and the file's size and mtime; no stamp or a changed file needs checking again; a corrupt stamp
+ * is named as such (the file and the problem), not taken for a missing one.
+ */
+export function setupVerificationProblem(file: string, sha256: string): string | undefined {
+  const stampFile = `${file}.verified`;
+  let text: string;
   try {
-    const stamp = JSON.parse(readFileSync(`${file}.verified`, 'utf8')) as {
-      sha256: string;
-      bytes: number;
-      mtime: string;
-    };
-    const info = statSync(file, { bigint: true });
-    return stamp.sha256 === sha256 && stamp.bytes === Number(info.size) && stamp.mtime === String(info.mtimeNs);
-  } catch {
-    return false;
+    text = readFileSync(stampFile, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return `${file} was not verified by set-up (sha256)`;
+    throw err;
   }
+  let stamp: z.output<typeof setupStampSchema>;
+  try {
+    stamp = parseJsonText(text, setupStampSchema, stampFile);
+  } catch (err) {
+    if (isCorruptFileError(err)) return err.message;
+    throw err;
+  }
+  const info = statSync(file, { bigint: true });
+  const same = stamp.sha256 === sha256 && stamp.bytes === Number(info.size) && stamp.mtime === String(info.mtimeNs);
+  return same ? undefined : `${file} changed since set-up verified it (sha256)`;
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
 
 /** A holder that has kept the mutex this long has crashed (critical sections take milliseconds). */
 const STALE_AFTER_MS = 10_000;
@@ -36,14 +38,36 @@ async function acquire(lockPath: string): Promise<void> {
 }
 
 async function isStale(lockPath: string): Promise<boolean> {
+  let text: string;
+  let info: Stats;
   try {
-    const [text, info] = await Promise.all([readFile(lockPath, 'utf8'), stat(lockPath)]);
-    if (Date.now() - info.mtimeMs > STALE_AFTER_MS) return true;
-    const owner = JSON.parse(text) as { pid?: number; host?: string };
-    return owner.host === hostname() && typeof owner.pid === 'number' && !isProcessAlive(owner.pid);
-  } catch {
-    return false; // vanished or half-written: its owner is still busy or already done
+    [text, info] = await Promise.all([readFile(lockPath, 'utf8'), stat(lockPath)]);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false; // released meanwhile: try to take it again
+    throw err;
   }
+  if (Date.now() - info.mtimeMs > STALE_AFTER_MS) return true;
+  const owner = lockOwner(text);
+  return owner?.host === hostname() && owner.pid !== undefined && !isProcessAlive(owner.pid);
+}
+
+/** What a holder writes into the lock file (another process, maybe another version: both fields optional). */
+const lockOwnerSchema = z.looseObject({ pid: z.number().optional(), host: z.string().optional() });
+
+/**
+ * The owner a lock file names, or undefined when its text is not an owner. Not an error: the holder creates the file
+ * and then writes its owner, so a half-written owner is an ordinary moment of a live lock; a lock that stays
+ * unreadable is broken by age (STALE_AFTER_MS) like any other.
+ */
+export function lockOwner(text: string): z.output<typeof lockOwnerSchema> | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = lockOwnerSchema.safeParse(raw);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /**

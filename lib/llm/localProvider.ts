@@ -64,7 +64,7 @@ export class LocalProvider implements LlmProvider {
       } catch (err) {
         // A context that failed mid-request is not trusted again: the next request builds a new one.
         keptContexts.delete(local.modelPath);
-        await kept.context.dispose().catch(() => undefined);
+        await kept.context.dispose().catch(() => undefined); // best-effort cleanup; the request's own error is thrown
         throw err;
       } finally {
         kept.busy = false;

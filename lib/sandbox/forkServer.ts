@@ -93,7 +93,7 @@ export class ForkServer {
       setTimeout(() => {
         fifos.streams?.close();
         // Best-effort: the fifo folder is ours and empty of anything worth keeping; a failure leaves a stale folder.
-        void rm(fifoDir, { recursive: true, force: true }).catch(() => undefined);
+        void rm(fifoDir, { recursive: true, force: true }).catch(() => undefined); // best-effort cleanup (see above)
       }, FIFO_DRAIN_MS);
     });
     this.send(proc, {

@@ -1,4 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { signedClaims } from './signedClaims';
 
 /** What a session cookie says: who, until when, and an id so that signing out can revoke it. */
 export interface SessionClaims {
@@ -7,6 +9,9 @@ export interface SessionClaims {
   /** The session's end, in ms since the epoch. */
   exp: number;
 }
+
+/** The claims read back from a cookie, maybe signed by another version of the server: loose, the three fields required. */
+const sessionClaimsSchema = z.looseObject({ sid: z.string(), user: z.string(), exp: z.number() });
 
 export type CookieCheck = { ok: true; claims: SessionClaims } | { ok: false; reason: string };
 
@@ -33,14 +38,9 @@ export function verifySession(value: string, secret: string, now = Date.now()): 
       reason: 'the session cookie is not valid (forged, or from before the token was rotated): sign in again',
     };
   }
-  let claims: SessionClaims;
-  try {
-    claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as SessionClaims;
-  } catch {
-    return { ok: false, reason: 'the session cookie is malformed' };
-  }
-  if (typeof claims.exp !== 'number' || claims.exp <= now)
-    return { ok: false, reason: 'the session has expired: sign in again' };
+  const claims = signedClaims(body, sessionClaimsSchema);
+  if (!claims) return { ok: false, reason: 'the session cookie is malformed' };
+  if (claims.exp <= now) return { ok: false, reason: 'the session has expired: sign in again' };
   return { ok: true, claims };
 }
 

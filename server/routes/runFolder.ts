@@ -63,7 +63,7 @@ async function memoFolder(
     if (err instanceof ArtifactsRootError) return notThisRun('is not a folder of this host');
     throw err;
   }
-  const runJson = await lstat(path.join(dir, 'run.json')).catch(() => undefined);
+  const runJson = await lstat(path.join(dir, 'run.json')).catch(() => undefined); // no (readable) run.json: no run
   if (!runJson?.isFile()) return notThisRun('holds no run');
   const run = await readRun(dir, id, `the folder of run ${id}`);
   if ('error' in run) return notThisRun('holds no readable run');

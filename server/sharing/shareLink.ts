@@ -1,4 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { signedClaims } from '../auth/signedClaims';
 
 /** What a share link names: the conversation, the grant, and the link's end (ms since the epoch; none for a user's grant without one). */
 export interface ShareClaims {
@@ -6,6 +8,9 @@ export interface ShareClaims {
   g: string;
   exp?: number;
 }
+
+/** The claims read back from a link, maybe signed by another version of the server. */
+const shareClaimsSchema = z.looseObject({ c: z.string(), g: z.string(), exp: z.number().optional() });
 
 export type LinkCheck = { ok: true; claims: ShareClaims } | { ok: false; reason: string };
 
@@ -27,19 +32,8 @@ export function verifyShareLink(token: string, secret: string, now = Date.now())
   const given = Buffer.from(sig);
   if (given.length !== expected.length || !timingSafeEqual(given, expected))
     return { ok: false, reason: 'this share link is not valid: it was altered, or forged' };
-  let claims: ShareClaims;
-  try {
-    claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as ShareClaims;
-  } catch {
-    return { ok: false, reason: 'this share link is malformed (copy the whole link)' };
-  }
-  if (
-    typeof claims.c !== 'string' ||
-    typeof claims.g !== 'string' ||
-    (claims.exp !== undefined && typeof claims.exp !== 'number')
-  ) {
-    return { ok: false, reason: 'this share link is malformed (copy the whole link)' };
-  }
+  const claims = signedClaims(body, shareClaimsSchema);
+  if (!claims) return { ok: false, reason: 'this share link is malformed (copy the whole link)' };
   if (claims.exp !== undefined && claims.exp <= now)
     return {
       ok: false,

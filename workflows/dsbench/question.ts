@@ -84,7 +84,7 @@ async function agentLoop(input: TaskWorkflowInput, maxRounds: number, call: Mode
   } finally {
     await CancellationScope.nonCancellable(() =>
       bookkeeping.closeDsbenchSession({ runDir: input.runDir, taskId: input.taskId }),
-    ).catch(() => undefined);
+    ).catch(() => undefined); // best-effort: an unclosed session expires by its idle TTL
   }
 }
 

@@ -105,7 +105,7 @@ export class RunControl {
       for (const taskId of this.inFlight) {
         await getExternalWorkflowHandle(childWorkflowId(taskId))
           .cancel()
-          .catch(() => undefined);
+          .catch(() => undefined); // that task already ended (or never started): nothing to cancel
       }
       upsertSearchAttributes([{ key: SA.status, value: 'cancelled' }]);
     });

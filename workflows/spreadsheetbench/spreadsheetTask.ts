@@ -92,5 +92,5 @@ async function closeSessions(input: TaskWorkflowInput, used: SessionUse): Promis
   // Also when the task is being cancelled: kernels are disposed, not left to their idle timeout.
   await CancellationScope.nonCancellable(() =>
     localBookkeeping.closeSessions({ runDir: input.runDir, taskId: input.taskId }),
-  ).catch(() => undefined);
+  ).catch(() => undefined); // best-effort: an unclosed session expires by its idle TTL
 }

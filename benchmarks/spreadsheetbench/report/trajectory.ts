@@ -12,9 +12,10 @@
  *   stage `vote` says which candidate was submitted and why.
  * An execution no stage claims belongs to the `execute` stage (the solution run on the test cases the agent skipped).
  */
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { readJson } from '../../../lib/runStore/files';
+import { readRequiredJson } from '../../../lib/json';
+import { namesInFolder } from '../../../lib/runStore/files';
+import { conversationRecordSchema, executionRecordSchema } from './trajectorySchema';
 import type { StageRecord } from '../../../contracts/taskResult';
 import { exchangesOf, type ExchangeView, type ExecutionView, type TrajectoryStep } from '../../report/taskView';
 import { extractPythonCode } from '../../codeAgent/codeExtraction';
@@ -75,8 +76,8 @@ function exchangesFor(stage: string, conversations: Conversations): ExchangeView
 /** tasks/<key>/executions/<label>.json, in label order (round-1, round-2, …, final-tc1, …). */
 async function executionsOf(taskDir: string): Promise<ExecutionView[]> {
   const dir = path.join(taskDir, 'executions');
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
-  const records = await Promise.all(names.map((n) => readJson<Record<string, unknown>>(path.join(dir, n))));
+  const names = (await namesInFolder(dir)).filter((n) => n.endsWith('.json'));
+  const records = await Promise.all(names.map((n) => readRequiredJson(path.join(dir, n), executionRecordSchema)));
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
   return records
     .map((r, i): ExecutionView => ({
@@ -95,8 +96,9 @@ async function executionsOf(taskDir: string): Promise<ExecutionView[]> {
 /** The task's conversations (tasks/<key>/conversations/<name>.json), by name. */
 async function conversationsOf(taskDir: string): Promise<Conversations> {
   const dir = path.join(taskDir, 'conversations');
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort();
+  const names = (await namesInFolder(dir)).filter((n) => n.endsWith('.json')).sort();
   const out: Conversations = new Map();
-  for (const name of names) out.set(name.slice(0, -'.json'.length), await readJson(path.join(dir, name)));
+  for (const name of names)
+    out.set(name.slice(0, -'.json'.length), await readRequiredJson(path.join(dir, name), conversationRecordSchema));
   return out;
 }

@@ -47,7 +47,7 @@ export function defaultFloorDir(): string {
 }
 
 async function stampOf(file: string): Promise<FileStamp | undefined> {
-  const s = await stat(file).catch(() => undefined);
+  const s = await stat(file).catch(() => undefined); // no stamp never matches: the floor is computed again
   return s && { size: s.size, mtimeMs: s.mtimeMs };
 }
 
@@ -62,7 +62,7 @@ export class FloorStore {
 
   /** The recorded floor per test case (in `q.cases` order), or undefined when it must be computed again. */
   async get(q: FloorQuery): Promise<boolean[] | undefined> {
-    const text = await readFile(this.fileOf(q), 'utf8').catch(() => undefined);
+    const text = await readFile(this.fileOf(q), 'utf8').catch(() => undefined); // a cache: unreadable is computed again
     if (text === undefined) return undefined;
     let parsed: unknown;
     try {

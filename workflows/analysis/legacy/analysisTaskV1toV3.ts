@@ -57,7 +57,7 @@ async function untilTurnEnds(turnEnded: Promise<void>, conversationEnded: Promis
     over = true;
   });
   // The loser of the race must not surface later as an unhandled rejection (it would fail the workflow task).
-  watched.catch(() => undefined);
+  watched.catch(() => undefined); // handled by the race below; this only keeps the loser from being unhandled
   await Promise.race([watched, conversationEnded]);
   if (over) return;
   throw new Error('the conversation workflow ended before its turn did');

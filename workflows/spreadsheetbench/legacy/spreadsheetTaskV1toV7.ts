@@ -132,5 +132,5 @@ async function closeSessions(input: TaskWorkflowInput, paths: TaskPaths, used: S
       runDir: input.runDir,
       taskId: input.taskId,
     }),
-  ).catch(() => undefined);
+  ).catch(() => undefined); // best-effort: an unclosed session expires by its idle TTL
 }
