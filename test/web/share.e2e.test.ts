@@ -114,7 +114,8 @@ describe('grounded numbers, downloads and sharing in the browser', () => {
     await page.locator('.conv-list a[aria-current=page]').waitFor();
     await expect.poll(() => page.locator('.conv-head h2').textContent(), { timeout: 30_000 }).toBe('Sales (fork)');
     await page.getByLabel('Message').waitFor();
-    expect(await page.locator('article.turn').count()).toBe(1);
+    // The fork's turns are rebuilt from its event log after the page opens: wait for them, do not sample once.
+    await expect.poll(() => page.locator('article.turn').count(), { timeout: 30_000 }).toBe(1);
     // The original is not among bob's conversations, and a forged link says why it is refused.
     expect(await page.locator(`.conv-list a[href="#/c/${id}"]`).count()).toBe(0);
     await page.goto(`${link.slice(0, -3)}AAA`);
