@@ -1,11 +1,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { z } from 'zod';
 import { sandboxPythonPath } from '../../lib/sandbox/paths';
 
-export interface SandboxEnvironment {
-  python?: string;
-  packages?: Record<string, string>;
-}
+const sandboxEnvironmentSchema = z.object({
+  python: z.string().optional(),
+  packages: z.record(z.string(), z.string()).optional(),
+});
+
+export type SandboxEnvironment = z.infer<typeof sandboxEnvironmentSchema>;
 
 const SCRIPT = `import json, sys, importlib.metadata as m
 out = {}
@@ -16,10 +19,17 @@ print(json.dumps({"python": sys.version.split()[0], "packages": out}))`;
 
 let cached: Promise<SandboxEnvironment> | undefined;
 
-/** The sandbox interpreter's version and the allowed packages' versions (asked once per worker; {} when unknown). */
+/**
+ * The sandbox interpreter's version and the allowed packages' versions (asked once per worker). Shown in the debug
+ * view only: when the interpreter cannot say (not installed, or a reply of another shape) the cause is logged once,
+ * naming the interpreter, and the view shows them as unknown ({}).
+ */
 export function sandboxEnvironment(packages: string[]): Promise<SandboxEnvironment> {
   cached ??= promisify(execFile)(sandboxPythonPath(), ['-c', SCRIPT, ...packages], { timeout: 30_000 })
-    .then(({ stdout }) => JSON.parse(stdout) as SandboxEnvironment)
-    .catch(() => ({}));
+    .then(({ stdout }) => sandboxEnvironmentSchema.parse(JSON.parse(stdout)))
+    .catch((err: unknown) => {
+      console.warn(`sandbox environment unknown (${sandboxPythonPath()} -c …): ${String(err).slice(0, 300)}`);
+      return {};
+    });
   return cached;
 }

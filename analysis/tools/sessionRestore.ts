@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Sandbox } from '../../lib/sandbox/types';
 import type { PythonCell } from './types';
 
@@ -103,8 +104,11 @@ print(json.dumps(sorted(n for n in names if not n.startswith('_') and n not in u
 async function lostVariables(sandbox: Sandbox, cells: PythonCell[], signal?: AbortSignal): Promise<string[]> {
   const cell = `exec(${JSON.stringify(LOST_NAMES)}, {'user_ns': globals(), 'cells': __import__('json').loads(${JSON.stringify(JSON.stringify(cells.map((c) => c.code)))})})`;
   const r = await sandbox.execute(cell, { timeoutMs: HELPER_CELL_TIMEOUT_MS, signal });
+  // Names only enrich the restore report: a helper cell that printed no list (it was killed, or printed something
+  // else last) reports none rather than failing the restore.
   try {
-    return JSON.parse(r.stdout.trim().split('\n').pop() ?? '[]') as string[];
+    const names = z.array(z.string()).safeParse(JSON.parse(r.stdout.trim().split('\n').pop() ?? '[]'));
+    return names.success ? names.data : [];
   } catch {
     return [];
   }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readlink, rm, chmod } from 'node:fs/promises';
@@ -13,6 +14,17 @@ import {
 } from '../../lib/sandbox/index';
 import { sandboxHostUser } from '../../lib/sandbox/processLauncher';
 import { REPO_ROOT } from '../../config/paths';
+
+/** What the version probe prints: each pinned package's installed version, or null when it is missing. */
+const installedVersionsSchema = z.record(z.string(), z.string().nullable());
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // not JSON: the schema check above reports the line
+  }
+}
 import { fail, ok, splitFix, type Check } from './check';
 
 const NAMESPACES = ['net', 'pid', 'mnt', 'user', 'ipc', 'uts'];
@@ -103,7 +115,14 @@ export function sandboxEnvironmentCheck(opts: { runtime?: SandboxRuntime } = {})
               `the sandbox's Python cannot import its packages: ${result.error.trim().split('\n').pop()}`,
               rebuildCommand(runtime),
             );
-          const found = JSON.parse(result.stdout.trim().split('\n').pop() ?? '{}') as Record<string, string | null>;
+          const last = result.stdout.trim().split('\n').pop() ?? '';
+          const parsed = installedVersionsSchema.safeParse(safeJson(last));
+          if (!parsed.success)
+            return fail(
+              `the sandbox's Python printed no package list (last line: ${JSON.stringify(last.slice(0, 200))})`,
+              rebuildCommand(runtime),
+            );
+          const found = parsed.data;
           const wrong = Object.entries(pins)
             .filter(([name, version]) => found[name] !== version)
             .map(([name, version]) => `${name} ${found[name] ?? 'missing'} (pinned ${version})`);
