@@ -92,7 +92,7 @@ describe('sheetbench CLI with several benchmarks', () => {
     const none = await cli(['run', '--dataset', empty, '--base-url', llm.url]);
     expect(none.code).toBe(EXIT.dataset);
     expect(none.stderr).toContain(
-      `${empty} is not a known benchmark dataset (looked for: spreadsheetbench, dsbench, analysis); name one with --benchmark`,
+      `${empty} is not a known benchmark dataset (looked for: spreadsheetbench2, spreadsheetbench, dsbench, analysis); name one with --benchmark`,
     );
     const edition = await cli([
       'run',
