@@ -196,7 +196,24 @@ export class KernelSandbox implements Sandbox {
     return this.kernel;
   }
 
+  /**
+   * Starts the kernel, again (every 250 ms, for up to 5 s) while bubblewrap cannot create its namespaces for want of a
+   * moment's resources: right after a fork bomb, the sandbox uid's processes still exiting count against its limits
+   * (EAGAIN, "Resource temporarily unavailable"). Any other failure is reported at once.
+   */
   private async spawnKernel(): Promise<KernelProcess> {
+    const started = Date.now();
+    for (;;) {
+      try {
+        return await this.spawnKernelOnce();
+      } catch (err) {
+        if (!isTransientStartFailure(err) || Date.now() - started > TRANSIENT_START_RETRY_MS) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+  }
+
+  private async spawnKernelOnce(): Promise<KernelProcess> {
     const streams = await this.startOrLose(() => this.launcher.startKernel());
     try {
       const kernel = await JsonLinesKernel.start(streams, {
@@ -254,4 +271,12 @@ function fromReply(reply: CellReply): Omit<ExecutionResult, 'files' | 'durationM
     exitCode: 0,
     truncated: reply.truncated,
   };
+}
+
+/** How long a kernel start is retried while namespaces cannot be created for a moment (see spawnKernel). */
+const TRANSIENT_START_RETRY_MS = 5_000;
+
+function isTransientStartFailure(err: unknown): boolean {
+  const cause = err instanceof Error ? err.cause : undefined;
+  return cause instanceof KernelExitedError && /Resource temporarily unavailable/.test(cause.partialStderr);
 }
