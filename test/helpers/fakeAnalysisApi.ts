@@ -23,6 +23,7 @@ type ConversationEvent = Omit<LogEvent, 'data'> & { data: Record<string, unknown
 import { webRoutes } from '../../server/routes/web';
 import { runsRoutes } from '../../server/routes/runs';
 import { AuditLog } from '../../server/auth/auditLog';
+import { claimPort, type PortClaim } from './portClaim';
 
 /** One scripted event, a debug step (kept for GET /debug, not streamed), or a pause until the test calls `release(conversationId)`. */
 export type ScriptEntry =
@@ -60,6 +61,7 @@ export class FakeAnalysisApi {
   private next = 1;
   private root = '';
   private server?: ServerType;
+  private claim?: PortClaim;
   port = 0;
 
   constructor(private readonly opts: FakeApiOptions) {
@@ -70,7 +72,13 @@ export class FakeAnalysisApi {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  async start(port = 0): Promise<void> {
+  /**
+   * Listens on a claimed port (see portClaim), the same one at every start: stop() then start() brings it back where the
+   * page expects it, with no other test's server on it in between.
+   */
+  async start(): Promise<void> {
+    this.claim ??= await claimPort();
+    const port = this.claim.port;
     this.root ||= await mkdtemp(path.join(os.tmpdir(), 'sb-fake-api-'));
     const app = new Hono();
     app.route('/', this.routes());
@@ -98,7 +106,7 @@ export class FakeAnalysisApi {
     });
   }
 
-  /** Stops listening (open streams are cut); `start(this.port)` brings it back with the same state. */
+  /** Stops listening (open streams are cut); `start()` brings it back on the same port with the same state. */
   async stop(): Promise<void> {
     const server = this.server as unknown as { close(cb: () => void): void; closeAllConnections?(): void } | undefined;
     if (!server) return;

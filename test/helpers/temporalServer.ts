@@ -1,5 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -9,18 +8,13 @@ import {
   type DevServerOptions,
 } from '../../lib/temporal/devServer';
 import { CLUSTER_ADDRESS, onCluster, restartClusterServer, useCluster } from './cluster';
+import { claimPort, type PortClaim } from './portClaim';
 
 export const TEST_NAMESPACE = 'sheetbench-test';
 
+/** A port no other test is given for the rest of this process (see portClaim: no race with a concurrent test). */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
+  return (await claimPort()).port;
 }
 
 export interface TestTemporal {
@@ -43,8 +37,9 @@ export async function startTestTemporal(
 ): Promise<TestTemporal> {
   if (onCluster) return clusterTemporal(stateDir);
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    const uiPort = await freePort();
+    // Claimed, not merely free: held until stop(), so a restart binds the same ports with no other test in between.
+    const claims = [await claimPort(), await claimPort()];
+    const [port, uiPort] = claims.map((c) => c.port);
     const opts = {
       stateDir,
       port,
@@ -56,15 +51,16 @@ export async function startTestTemporal(
       ...extra,
     };
     try {
-      return ownedTemporal(opts, await ensureDevServer(opts));
+      return ownedTemporal(opts, await ensureDevServer(opts), claims);
     } catch (err) {
-      // Free ports picked here can be taken by a concurrently starting server before ours binds them: pick others.
+      for (const claim of claims) claim.release();
+      // A program outside the tests may have bound a claimed port after it was checked: pick others.
       if (!(err instanceof DevServerStartError && err.takenPort !== undefined && attempt < 3)) throw err;
     }
   }
 }
 
-function ownedTemporal(opts: DevServerOptions, server: DevServer): TestTemporal {
+function ownedTemporal(opts: DevServerOptions, server: DevServer, claims: PortClaim[]): TestTemporal {
   const handle: TestTemporal = {
     server,
     address: `127.0.0.1:${opts.port}`,
@@ -77,6 +73,7 @@ function ownedTemporal(opts: DevServerOptions, server: DevServer): TestTemporal 
     },
     async stop() {
       await handle.server.stop();
+      for (const claim of claims) claim.release();
     },
   };
   return handle;

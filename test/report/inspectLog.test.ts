@@ -1,6 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { access, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +7,7 @@ import Ajv from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { evalLogFileName, parseIsoAsUtc } from '../../benchmarks/report/inspectIds';
 import { writeReport } from '../../benchmarks/spreadsheetbench/report/writeReport';
+import { claimPort } from '../helpers/portClaim';
 import { buildRunFolder, makeTempDir, standardRun } from './fixtures';
 
 const run = promisify(execFile);
@@ -137,7 +137,8 @@ describe('Inspect eval log', () => {
   });
 
   it('is listed and served by `inspect view` (its HTTP API on 127.0.0.1)', async () => {
-    const port = await freePort();
+    const claim = await claimPort();
+    const port = claim.port;
     const view = spawn(
       INSPECT_PYTHON,
       ['-m', 'inspect_ai', 'view', '--log-dir', logsDir, '--host', '127.0.0.1', '--port', String(port)],
@@ -159,6 +160,7 @@ describe('Inspect eval log', () => {
       expect(served.results.scores[0].metrics.accuracy.value).toBeCloseTo(2 / 3, 10);
     } finally {
       await stopProcess(view);
+      claim.release();
     }
   });
 
@@ -169,17 +171,6 @@ describe('Inspect eval log', () => {
     expect((await readdir(logsDir)).filter((n) => INSPECT_LISTING.test(n))).toHaveLength(1);
   });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** SIGTERM, then SIGKILL if the server has not exited within 5 s; resolves once it has exited. */
 async function stopProcess(child: ChildProcess): Promise<void> {

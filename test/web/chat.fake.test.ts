@@ -214,10 +214,9 @@ describe('analysis web app: bad input (against the fake API)', () => {
     await page.getByLabel('Message').fill(QUESTION);
     await page.getByLabel('Message').press('Enter');
     await expect.poll(() => page.locator('article.turn .work > li').count()).toBe(3);
-    const port = fake.port;
     await fake.stop();
     await expect.poll(() => page.locator('.banner').textContent(), { timeout: 20_000 }).toContain('reconnecting');
-    await fake.start(port);
+    await fake.start();
     fake.release(id);
     await page
       .locator('.status-completed')
