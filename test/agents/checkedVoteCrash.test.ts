@@ -1,9 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { duplicatesAnswered } from '../../lib/scriptedLlm';
 import { taskStageQuery, type RunProgress } from '../../contracts/run';
 import type { WorkerSet } from '../../workers/createWorkers';
 import { startE2E, startBenchmarkRun, workerProcessEnv, DEV20, type E2EEnv } from '../helpers/e2e';
+import { heldReply } from '../helpers/heldReply';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
 import { readTaskResult, requestsOf, startInProcessWorkers } from './harness';
@@ -14,12 +14,13 @@ let workers: WorkerSet | undefined;
 
 const SOLVE = "def solve(wb):\n    wb['before']['C4'] = '=MAX(0,IF((B3*1000)<22000,B4-20,B4-30))'";
 const reply = `\`\`\`python\n${SOLVE}\n\`\`\``;
+const secondCandidate = heldReply(reply, 20_000);
 
 beforeAll(async () => {
   env = await startE2E({
     rules: [
       // The second candidate's first request hangs long enough for the kill to land while it is in flight.
-      { name: 'slow-cand-2', match: { callKey: /\/39604\/cand-2\/0$/ }, reply, delayMs: 20_000, times: 1 },
+      { name: 'slow-cand-2', match: { callKey: /\/39604\/cand-2\/0$/ }, reply: secondCandidate.reply, times: 1 },
       { name: 'cand', match: { callKey: /\/39604\/cand-\d\/\d$/ }, reply },
     ],
   });
@@ -36,7 +37,7 @@ it('checked_vote: a worker killed with -9 mid-task resumes on another, no model 
   const run = await startBenchmarkRun(env, { dataset: DEV20, agent: 'checked_vote', tasks: ['39604'] });
   const task = env.client.workflow.getHandle(`${run.runId}/task/39604`);
   await waitUntil(async () => (await task.query(taskStageQuery).catch(() => undefined))?.stage === 'cand-2.0', 180_000);
-  await sleep(4_000);
+  await waitUntil(secondCandidate.arrived, 120_000, "the second candidate's first request");
   worker.crash();
   workers = await startInProcessWorkers(env);
   const running = workers.run();

@@ -1,8 +1,6 @@
+import { heldReply } from '../helpers/heldReply';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startE2E, startBenchmarkRun, workerProcessEnv, DEV20, type E2EEnv } from '../helpers/e2e';
 import { taskStageQuery, type RunProgress } from '../../contracts/run';
@@ -13,14 +11,14 @@ import { readTaskResult, requestsOf, startInProcessWorkers } from './harness';
 let env: E2EEnv;
 let worker: WorkerProcess | undefined;
 let workers: WorkerSet | undefined;
+const firstValidation = heldReply('VALIDATION PASSED', 20_000);
 
 beforeAll(async () => {
   // The first validation request hangs long enough for the kill to land while stage 5 is in flight.
   const slowValidate = {
     name: 'slow-validate',
     match: { callKey: /\/79-7\/copilot\/validate$/ },
-    reply: 'VALIDATION PASSED',
-    delayMs: 20_000,
+    reply: firstValidation.reply,
     times: 1,
   };
   env = await startE2E({ rules: [slowValidate, ...copilot797()] });
@@ -37,9 +35,8 @@ it('a worker killed during stage 5 costs no new stage 2–4 calls; the task comp
   const run = await startBenchmarkRun(env, { dataset: DEV20, agent: 'sheetcopilot', tasks: ['79-7'] });
   const task = env.client.workflow.getHandle(`${run.runId}/task/79-7`);
   await waitUntil(async () => (await task.query(taskStageQuery).catch(() => undefined))?.stage === 'validate', 90_000);
-  // Stage 5 copies the output for recalculation, recalculates and inspects it (~3 s), then asks the (slow) model.
-  await waitUntil(() => existsSync(path.join(run.runDir, 'tasks', '79-7', 'validate', '1_output.xlsx')), 60_000);
-  await sleep(8_000);
+  // Stage 5 copies the output for recalculation, recalculates and inspects it, then asks the (held) model: kill then.
+  await waitUntil(firstValidation.arrived, 120_000, 'the first validation request');
   worker.crash();
   workers = await startInProcessWorkers(env);
   const running = workers.run();

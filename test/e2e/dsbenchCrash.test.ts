@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnsweredApartFromKills } from '../../lib/scriptedLlm';
 import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
+import { heldReply } from '../helpers/heldReply';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker, workerKillTimes } from '../helpers/workerProcess';
 import type { RunProgress } from '../../contracts/run';
@@ -18,7 +19,8 @@ describe('a DSBench run survives a worker crash between an answer and its judgme
   let answeredAtCrash: string[] = [];
 
   beforeAll(async () => {
-    const rules = DSBENCH_SAMPLE_SCRIPT.rules.map((r) => (r.name === 'judge' ? { ...r, delayMs: 4_000 } : r));
+    const slowJudge = heldReply(DSBENCH_SAMPLE_SCRIPT.rules.find((r) => r.name === 'judge')!.reply!, 4_000);
+    const rules = DSBENCH_SAMPLE_SCRIPT.rules.map((r) => (r.name === 'judge' ? { ...r, reply: slowJudge.reply } : r));
     env = await startE2E({ rules }, { config: { recalc: { engine: 'none' }, run: { concurrency: 3 } } });
     run = await startBenchmarkRun(env, { dataset: SAMPLE, agent: 'model-only' });
     const answeredKeys = () => env.llm.log.filter((e) => e.answered).map((e) => e.callKey!);
@@ -29,8 +31,8 @@ describe('a DSBench run survives a worker crash between an answer and its judgme
       120_000,
       '2 answered questions',
     );
-    // Let the judge calls of those answers reach the (slow) judge, then crash before any of them replies.
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Let a judge call of those answers reach the (slow) judge, then crash before any of them replies.
+    await waitUntil(slowJudge.arrived, 120_000, 'a judge call at the model');
     answeredAtCrash = answeredKeys();
     worker.crash();
     await worker.exited;

@@ -8,6 +8,7 @@ import os from 'node:os';
 import { LibreOfficeRecalculator } from '../../lib/recalc/libreoffice';
 import { createRecalculator } from '../../lib/recalc/index';
 import { writeWorkbook, formula, cachedResults, rawCellXml } from './workbooks';
+import { waitUntil } from '../helpers/wait';
 
 // Real LibreOffice (soffice + python3-uno, installed by scripts/setup.sh).
 
@@ -176,7 +177,8 @@ describe('LibreOffice recalculator (persistent soffice over UNO)', () => {
     const hung = await recalc.recalc(file('hang.xlsx'), file('hang-out.xlsx'), { timeoutMs: 2_000 });
 
     expect(hung).toMatchObject({ ok: false, error: expect.stringContaining('timed out after 2000 ms') });
-    expect(hung.durationMs).toBeLessThan(8_000);
+    // Ended by the 2 s timeout, not by the 60 s test limit (how far past 2 s depends on the machine's load).
+    expect(hung.durationMs).toBeLessThan(30_000);
     expect(groupAlive(pgid)).toBe(false);
     expect(await exists(file('hang-out.xlsx'))).toBe(false);
 
@@ -197,7 +199,7 @@ describe('LibreOffice recalculator (persistent soffice over UNO)', () => {
     const died = await pending;
 
     expect(died).toMatchObject({ ok: false, error: expect.stringContaining('LibreOffice died during the conversion') });
-    expect(died.durationMs).toBeLessThan(10_000);
+    expect(died.durationMs).toBeLessThan(30_000); // the death ended it, not the 30 s timeout
     const next = await recalc.recalc(file('hang.xlsx'), file('after-death.xlsx'));
     expect(next.ok).toBe(true);
   });
@@ -206,7 +208,8 @@ describe('LibreOffice recalculator (persistent soffice over UNO)', () => {
     const instance = recalc.pool[0];
     const pgid = instance.processGroupId!;
     process.kill(-pgid, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 200));
+    // Died while idle: the group is gone (and its exit seen) before the next file comes.
+    await waitUntil(() => !groupAlive(pgid), 30_000, 'the killed soffice group to be gone');
 
     const next = await recalc.recalc(file('hang.xlsx'), file('after-idle-death.xlsx'));
 

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxFactory, type Sandbox, type SandboxFactory } from '../../lib/sandbox/index';
 import { makeWorkRoot, testConfig } from './helpers';
+import { waitUntil } from '../helpers/wait';
 
 const REPO = resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -116,8 +117,9 @@ describe('fork server (bwrap)', () => {
   it('if the zygote itself dies, its kernels are reported lost and the next kernel starts a fresh zygote', async () => {
     const sb = await sandbox('zygote-dies');
     const pid = zygotePid()!;
-    const running = sb.execute('import time\ntime.sleep(5)\n"finished"');
-    await new Promise((r) => setTimeout(r, 300));
+    const running = sb.execute('import time\nopen("/job/started", "w").close()\ntime.sleep(30)\n"finished"');
+    // The zygote dies while the kernel runs (it has started its code), not before it forked one.
+    await waitUntil(() => existsSync(join(env.root, 'zygote-dies', 'started')), 60_000, 'the kernel to start');
     process.kill(pid, 'SIGKILL');
     const r = await running;
     expect(r.stateReset).toBe(true);

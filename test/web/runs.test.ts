@@ -12,6 +12,7 @@ import { AuditLog } from '../../server/auth/auditLog';
 import { SA } from '../../lib/temporal/searchAttributes';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
 import { buildRunFolder, standardRun } from '../report/fixtures';
+import { waitUntil } from '../helpers/wait';
 
 interface RunsReply {
   runs: Array<Record<string, unknown> & { id: string }>;
@@ -92,10 +93,13 @@ describe('runs route', () => {
       uiUrl: 'http://ui.test/namespaces/ns/workflows',
     });
     let body: RunsReply = { runs: [] };
-    for (let i = 0; i < 40 && !body.runs.some((r) => r.id === 'run-live'); i++) {
-      body = (await (await app.request('/api/runs')).json()) as RunsReply;
-      await new Promise((r) => setTimeout(r, 250)); // visibility is eventually consistent
-    }
+    // Visibility is eventually consistent: wait until the run is listed.
+    await waitUntil(
+      async () =>
+        (body = (await (await app.request('/api/runs')).json()) as RunsReply).runs.some((r) => r.id === 'run-live'),
+      60_000,
+      'the live run to be listed',
+    );
     const live = body.runs.find((r) => r.id === 'run-live');
     expect(live).toMatchObject({
       benchmark: 'spreadsheetbench',
@@ -146,11 +150,12 @@ describe('runs route', () => {
     });
     try {
       let body: RunsReply = { runs: [] };
-      for (let i = 0; i < 40 && !body.runs.some((r) => r.id === 'run-live'); i++) {
+      const listed = async () => {
         const res = await fetch(`${server.url}/api/runs`, { headers: { authorization: `Bearer ${server.token}` } });
         body = (await res.json()) as RunsReply;
-        if (!body.runs.some((r) => r.id === 'run-live')) await new Promise((r) => setTimeout(r, 250));
-      }
+        return body.runs.some((r) => r.id === 'run-live') || body.temporalError !== undefined;
+      };
+      await waitUntil(listed, 60_000, 'the live run to be listed');
       expect(body.temporalError).toBeUndefined();
       expect(body.runs.find((r) => r.id === 'run-live')).toMatchObject({ status: 'running' });
       expect(dial).not.toHaveBeenCalled();
