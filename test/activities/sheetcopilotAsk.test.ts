@@ -114,13 +114,13 @@ describe('copilotAsk: the one model-call path (heartbeat interval, per-class ret
 
   it('a cancelled stage aborts its request and ends as the cancellation, not as a retryable model failure', async () => {
     const env = environment();
-    llm.inject({ kind: 'slow', delayMs: 10_000 });
+    llm.inject({ kind: 'slow', delayMs: 60_000 });
     const started = Date.now();
     const pending = failureOf(ask(env, understand('copilot/1001/understand/cancelled')));
     setTimeout(() => env.cancel(), 500);
     const err = await pending;
     expect(err).toBeInstanceOf(CancelledFailure);
     expect(err).not.toBeInstanceOf(ApplicationFailure);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(30_000); // the cancel ended it, not the 60 s reply
   });
 });

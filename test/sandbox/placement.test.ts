@@ -65,7 +65,8 @@ describe('a sandbox runtime in a folder the sandbox uid may not enter (mktemp -d
       const message = (err as Error).message;
       expect(message).toContain(`the sandbox's Python environment ${join(placed.root, 'via link/.tools/sandbox-py')}`);
       expect(message).toContain('has mode 700, so that uid may not read it. Fix: chmod -R a+rX');
-      expect(Date.now() - started).toBeLessThan(2000);
+      // Refused at once, not retried as a namespace hiccup (those retries go on for 5 s); load stretches "at once".
+      expect(Date.now() - started).toBeLessThan(4_500);
     } finally {
       chmodSync(venv, 0o755);
     }
