@@ -3,7 +3,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formulaOf, formulaProblem } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaReply';
+import {
+  formulaOf,
+  formulaProblem,
+  normalizeFunctions,
+} from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaReply';
 import { fillDescription, formulaRegionOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaRegion';
 import { formulaSolveCode } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProgram';
 import {
@@ -64,6 +68,35 @@ describe('formula replies', () => {
     expect(formulaProblem('=A1)')).toBe('the formula closes a parenthesis it never opened');
     expect(formulaProblem("='Sheet1!A1")).toBe("the formula leaves a sheet name unclosed (')");
     expect(formulaProblem('=')).toBe('the formula is empty after "="');
+  });
+});
+
+describe('function names', () => {
+  it('names a function that does not exist with the nearest real one, before anything runs', () => {
+    expect(formulaOf('```excel\n=SUMIFS($L:$L,$K:$K,"<="&EOM($A4,0))\n```', 'stop')).toEqual({
+      problem: 'EOM is not an Excel function (did you mean EOMONTH?)',
+    });
+    expect(normalizeFunctions('=VLOKUP(A1,B:C,2,0)')).toEqual({
+      problem: 'VLOKUP is not an Excel function (did you mean VLOOKUP?)',
+    });
+    expect(normalizeFunctions('=FROBNICATE(A1)')).toEqual({ problem: 'FROBNICATE is not an Excel function' });
+    expect(normalizeFunctions('=XLOOKUP(A1,B:B,C:C)')).toMatchObject({
+      problem: expect.stringMatching(/^XLOOKUP is not available here/),
+    });
+  });
+
+  it('spells names as the file format wants: upper case, _xlfn. before post-2007 functions', () => {
+    expect(normalizeFunctions('=iferror(index(A:A,match(B1,C:C,0)),"")')).toEqual({
+      formula: '=IFERROR(INDEX(A:A,MATCH(B1,C:C,0)),"")',
+    });
+    expect(normalizeFunctions('=ifs(A1>0,1,TRUE(),2)')).toEqual({ formula: '=_xlfn.IFS(A1>0,1,TRUE(),2)' });
+    expect(normalizeFunctions('=_xlfn.IFS(A1,1)+STDEV.S(A1:A9)')).toEqual({
+      formula: '=_xlfn.IFS(A1,1)+_xlfn.STDEV.S(A1:A9)',
+    });
+    // Text and sheet names are never touched, even when they look like calls.
+    expect(normalizeFunctions(`=IF(A1="sum(",'My sheet (2)'!A1,Sheet1!B2)`)).toEqual({
+      formula: `=IF(A1="sum(",'My sheet (2)'!A1,Sheet1!B2)`,
+    });
   });
 });
 
