@@ -14,6 +14,7 @@ The harness writes your formula into the first cell of the answer region and fil
 
 Rules:
 - Reference the cells of the workbook; never type in the values you see (the data differs between inputs).
+- When the answer cells already hold a formula, it is usually the user's attempt that gives a wrong result: do not copy it, write the formula the task asks for.
 - Anchor with $ the ranges that must not move when the formula is filled (lookup tables, criteria ranges).
 - To refer to another sheet write 'Sheet name'!A1:B9.
 - Use classic Excel functions (SUMIFS, COUNTIFS, INDEX, MATCH, VLOOKUP, IF, IFERROR, SUMPRODUCT, TEXT, LEFT, MID, EOMONTH, ...). XLOOKUP, FILTER, UNIQUE, SORT, LET and LAMBDA are not available.
