@@ -18,7 +18,19 @@ import { modelPaths, type ModelPaths } from '../../benchmarks/spreadsheetbench/a
 import { workbookViewProgram } from '../../benchmarks/spreadsheetbench/agents/checkedVote/view';
 import { SYSTEM_PROMPT, taskPrompt } from '../../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
 import { solveCodeOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
-import { SAMPLE_TEMPERATURE } from '../../benchmarks/spreadsheetbench/agents/checkedVote/settings';
+import { FORMULA_MAX_TOKENS, SAMPLE_TEMPERATURE } from '../../benchmarks/spreadsheetbench/agents/checkedVote/settings';
+import {
+  formulaRegionOf,
+  type FormulaRegion,
+} from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaRegion';
+import { formulaOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaReply';
+import { formulaSolveCode } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProgram';
+import {
+  FORMULA_SYSTEM_PROMPT,
+  formulaRepairMessage,
+  formulaTaskPrompt,
+  noFormulaMessage,
+} from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaPrompt';
 import { readRegion, type RegionRead } from '../../benchmarks/spreadsheetbench/agents/checkedVote/regionCells';
 import {
   checkCandidate,
@@ -38,8 +50,10 @@ const FOLDER = CHECKED_VOTE_FOLDER;
 export interface CandidateAskInput {
   runDir: string;
   taskId: string;
-  /** 1-based candidate; its conversation is `cand-<candidate>`. */
+  /** 1-based candidate; its conversation is `cand-<candidate>` (`formula-<candidate>` for a formula candidate). */
   candidate: number;
+  /** 'formula': the reply is one Excel formula filled across the answer region; absent: a Python solve(wb). */
+  kind?: CandidateKind;
   /** 0 = the first reply, r ≥ 1 = the r-th repair. */
   attempt: number;
   callKey: string;
@@ -47,8 +61,14 @@ export interface CandidateAskInput {
   after?: { check: string } | { noCode: string };
 }
 
+/** What a candidate's reply is: a Python `solve(wb)`, or one Excel formula the harness fills across the region. */
+export type CandidateKind = 'python' | 'formula';
+
 export interface CandidateAskResult {
+  /** The solve(wb) to run (for a formula candidate, the harness's fill program around its formula). */
   code?: string;
+  /** A formula candidate's formula. */
+  formula?: string;
   problem?: string;
   finishReason: string;
   usage: { inputTokens: number; outputTokens: number };
@@ -85,13 +105,15 @@ export function checkedVoteActivities(deps: WorkerDeps) {
      * The workbook view of test case 1's input (computed once, kept in the task folder), made by workbook_view.py in
      * a sandbox that holds only that input. An input the program cannot open fails the task as a dataset error.
      */
-    async checkedVoteView(input: { runDir: string; taskId: string }): Promise<{ chars: number; paths: ModelPaths }> {
+    async checkedVoteView(input: { runDir: string; taskId: string }): Promise<CandidateView> {
       const ctx = await sheetRun(input.runDir);
       const task = ctx.task(input.taskId);
       const paths = modelPaths(task, ctx.official.outputsName, 1);
+      const region = task.instruction_type.startsWith('Cell') ? formulaRegionOf(task.answer_position) : undefined;
+      const formulaRegion = region ? { formulaRegion: region } : {};
       const file = viewPath(ctx, input.taskId);
       const kept = await readTextIfPresent(file);
-      if (kept !== undefined) return { chars: kept.length, paths };
+      if (kept !== undefined) return { chars: kept.length, paths, ...formulaRegion };
       const [first] = await testCaseFiles(ctx.manifest.datasetDir, task, 1);
       if (!first)
         throw ApplicationFailure.nonRetryable(`task ${input.taskId}: no test case input`, FailureTypes.DatasetError);
@@ -106,29 +128,37 @@ export function checkedVoteActivities(deps: WorkerDeps) {
         );
       }
       await writeFileAtomic(file, result.stdout);
-      return { chars: result.stdout.length, paths };
+      return { chars: result.stdout.length, paths, ...formulaRegion };
     },
 
-    /** One model call of a candidate (its first reply or a repair), through the run's response cache. */
+    /**
+     * One model call of a candidate (its first reply or a repair), through the run's response cache. A formula
+     * candidate's reply is capped at FORMULA_MAX_TOKENS and its formula becomes the harness's fill program.
+     */
     async checkedVoteAsk(input: CandidateAskInput): Promise<CandidateAskResult> {
       const ctx = await sheetRun(input.runDir);
-      const conversation = `cand-${input.candidate}`;
-      const messages = await messagesFor(ctx, input, conversation);
+      const region = input.kind === 'formula' ? formulaRegionFor(ctx, input.taskId) : undefined;
+      const conversation = conversationOf(input);
+      const messages = await messagesFor(ctx, input, conversation, region);
       const { llm } = ctx.manifest;
       const temperature = input.candidate === 1 ? llm.temperature : SAMPLE_TEMPERATURE;
+      const maxTokens = region ? Math.min(llm.maxTokens ?? FORMULA_MAX_TOKENS, FORMULA_MAX_TOKENS) : llm.maxTokens;
       const response = await cachedModelCall(
         deps,
         ctx,
-        { model: llm.model, temperature, maxTokens: llm.maxTokens, messages },
+        { model: llm.model, temperature, maxTokens, messages },
         input.callKey,
       );
       await writeConversation(ctx.layout, input.taskId, conversation, [
         ...messages,
         { role: 'assistant', content: response.text },
       ]);
-      const found = solveCodeOf(response.text, response.finishReason);
+      const found: { code: string; formula?: string } | { problem: string } = region
+        ? programOfFormula(response.text, response.finishReason, region)
+        : solveCodeOf(response.text, response.finishReason);
       return {
         ...('code' in found ? { code: found.code } : { problem: found.problem }),
+        ...('formula' in found && found.formula !== undefined ? { formula: found.formula } : {}),
         finishReason: response.finishReason,
         usage: response.usage,
         costUsd: costOfResponse(response, llm.model, deps),
@@ -142,6 +172,8 @@ export function checkedVoteActivities(deps: WorkerDeps) {
       taskId: string;
       label: string;
       runs: CandidateRun[];
+      /** A formula candidate's formula: its repair request then asks for a corrected formula. */
+      formula?: string;
     }): Promise<CandidateCheckResult> {
       const ctx = await sheetRun(input.runDir);
       const task = ctx.task(input.taskId);
@@ -165,9 +197,13 @@ export function checkedVoteActivities(deps: WorkerDeps) {
       }
       const check = checkCandidate(cases);
       const sample = cases.find((c) => c.output?.cells.length);
+      const shown = sample && { testCase: sample.testCase, region: sample.output! };
+      const region = input.formula === undefined ? undefined : formulaRegionOf(task.answer_position);
       const feedback = check.passed
         ? undefined
-        : repairMessage(check, cases.length, sample && { testCase: sample.testCase, region: sample.output! });
+        : region
+          ? formulaRepairMessage(input.formula, region, check, shown)
+          : repairMessage(check, cases.length, shown);
       await writeJsonAtomic(checkPath(ctx, input.taskId, input.label), {
         label: input.label,
         ...check,
@@ -230,22 +266,70 @@ function candidateOutput(ctx: SheetRun, taskId: string, label: string, testCase:
   return path.join(ctx.layout.taskDir(taskId), candidateOutputFolder(label), `${testCase}_${id}_output.xlsx`);
 }
 
+/** The view activity's answer: the view's size, the model paths and, for a cell-level task, its formula region. */
+export interface CandidateView {
+  chars: number;
+  paths: ModelPaths;
+  /** Set when formula candidates can fill the answer region (a cell-level task, one rectangle of cells). */
+  formulaRegion?: FormulaRegion;
+}
+
+function conversationOf(input: CandidateAskInput): string {
+  return `${input.kind === 'formula' ? 'formula' : 'cand'}-${input.candidate}`;
+}
+
+function formulaRegionFor(ctx: SheetRun, taskId: string): FormulaRegion {
+  const region = formulaRegionOf(ctx.task(taskId).answer_position);
+  if (!region)
+    throw ApplicationFailure.nonRetryable(
+      `task ${taskId}: a formula candidate was asked for, but the answer position is not one rectangle of cells`,
+      FailureTypes.DatasetError,
+    );
+  return region;
+}
+
+/** A formula reply as a candidate: the harness's fill program around the formula, or why there is none. */
+function programOfFormula(
+  reply: string,
+  finishReason: string,
+  region: FormulaRegion,
+): { code: string; formula: string } | { problem: string } {
+  const found = formulaOf(reply, finishReason);
+  return 'formula' in found ? { code: formulaSolveCode(found.formula, region), formula: found.formula } : found;
+}
+
 /** [system, task prompt] for a first reply; the conversation so far and the repair request for a repair. */
-async function messagesFor(ctx: SheetRun, input: CandidateAskInput, conversation: string): Promise<ChatMessage[]> {
+async function messagesFor(
+  ctx: SheetRun,
+  input: CandidateAskInput,
+  conversation: string,
+  region: FormulaRegion | undefined,
+): Promise<ChatMessage[]> {
+  const task = ctx.task(input.taskId);
   if (input.attempt === 0 || !input.after) {
     const view = await readFile(viewPath(ctx, input.taskId), 'utf8');
-    return [
-      { role: 'system', content: SYSTEM_PROMPT },
-      { role: 'user', content: taskPrompt(ctx.task(input.taskId), view) },
-    ];
+    return region
+      ? [
+          { role: 'system', content: FORMULA_SYSTEM_PROMPT },
+          { role: 'user', content: formulaTaskPrompt(task, view, region) },
+        ]
+      : [
+          { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'user', content: taskPrompt(task, view) },
+        ];
   }
   const history = await conversationUpTo(ctx.layout, input.taskId, conversation, 1 + 2 * input.attempt);
   const after = input.after;
+  const fallback = region
+    ? `Your formula did not pass the checks. Reply with the corrected formula for ${region.first}.`
+    : 'Your solve(wb) did not pass the checks. Reply with the complete corrected solve(wb).';
   const text =
     'noCode' in after
-      ? noCodeMessage(after.noCode)
+      ? region
+        ? noFormulaMessage(after.noCode, region)
+        : noCodeMessage(after.noCode)
       : ((await readJsonOr<{ feedback?: string } | undefined>(checkPath(ctx, input.taskId, after.check), undefined))
-          ?.feedback ?? 'Your solve(wb) did not pass the checks. Reply with the complete corrected solve(wb).');
+          ?.feedback ?? fallback);
   return [...history, { role: 'user', content: text }];
 }
 

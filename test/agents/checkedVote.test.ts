@@ -14,7 +14,9 @@ import { outputsOf, readTaskResult, startInProcessWorkers } from './harness';
 
 /**
  * checked_vote end to end: real Temporal, real bwrap sandbox, real LibreOffice recalculation, official scoring, and a
- * scripted model answering by call key (`<run>/<task>/cand-<k>/<attempt>`), so each run gets its own script.
+ * scripted model answering by call key (`<run>/<task>/cand-<k>/<attempt>` for Python candidates,
+ * `<run>/<task>/formula-<k>/<attempt>` for formula candidates), so each run gets its own script. 39604 is cell-level
+ * (formula candidates first); 79-7 and 599-9 are sheet-level (Python candidates only).
  */
 let env: E2EEnv;
 let workers: WorkerSet;
@@ -28,10 +30,15 @@ const SOLVE = {
   '599-9': "def solve(wb):\n    raise ValueError('model gave up')",
 };
 const CRASH = "def solve(wb):\n    ws = wb['Before Sheet']\n    ws['C4'] = 1";
-const WRONG = "def solve(wb):\n    wb['before']['C4'] = 999";
 const NOTHING = 'def solve(wb):\n    pass';
 const JUNK = "def solve(wb):\n    wb['Sheet1']['A1'] = 'TODO: put the cleaned text here'";
 const HANG = 'def solve(wb):\n    while True:\n        pass';
+/** 39604's answer as one formula for C4 (a cell-level task: formula candidates come first). */
+const FORMULA_39604 = '=MAX(0,IF((B3*1000)<22000,B4-20,B4-30))';
+
+function excel(formula: string): string {
+  return `The formula for C4:\n\`\`\`excel\n${formula}\n\`\`\`\n`;
+}
 
 function block(code: string): string {
   return `Here is the function.\n\`\`\`python\n${code}\n\`\`\`\n`;
@@ -74,8 +81,9 @@ afterAll(async () => {
 }, 60_000);
 
 describe('checked_vote', () => {
-  it('with a model that writes correct programs it scores what single scores, and compare pairs the runs', async () => {
-    for (const task of ['39604', '79-7', '599-9'])
+  it('with a model that writes correct formulas and programs it scores what single scores, and compare pairs the runs', async () => {
+    script('cv-right', { '39604/formula-1/0': excel(FORMULA_39604), '39604/formula-2/0': excel(FORMULA_39604) });
+    for (const task of ['79-7', '599-9'])
       script('cv-right', {
         [`${task}/cand-1/0`]: block(SOLVE[task as keyof typeof SOLVE]),
         [`${task}/cand-1/1`]: block(SOLVE[task as keyof typeof SOLVE]),
@@ -91,19 +99,30 @@ describe('checked_vote', () => {
         readTaskResult(single.runDir, task).testCaseResults,
       );
     expect(readTaskResult(ours.runDir, '39604').testCaseResults).toEqual([1, 1, 1]);
-    // Two agreeing candidates settle the vote: no third sample.
-    expect(keysOf('cv-right').filter((k) => k.startsWith('39604/'))).toEqual(['39604/cand-1/0', '39604/cand-2/0']);
+    // Two agreeing formula candidates settle the vote: no third sample, no Python candidate.
+    expect(keysOf('cv-right').filter((k) => k.startsWith('39604/'))).toEqual([
+      '39604/formula-1/0',
+      '39604/formula-2/0',
+    ]);
     const result = readTaskResult(ours.runDir, '39604');
     expect(result.stages.map((s) => s.stage)).toEqual([
       'prepare',
       'view',
-      'cand-1.0',
-      'cand-2.0',
+      'formula-1.0',
+      'formula-2.0',
       'vote',
       'recalc',
       'score',
     ]);
-    expect(result.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(/cand-1\.0: 2 of 2 passing candidates/);
+    expect(result.stages.find((s) => s.stage === 'formula-1.0')?.outcome).toMatch(
+      /^=MAX\(0,IF\(\(B3\*1000\)<22000,B4-20,B4-30\)\): passed the checks/,
+    );
+    expect(result.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(/formula-1\.0: 2 of 2 passing candidates/);
+    // The formula prompt: one reply capped for a formula, the region and its first cell named.
+    const ask = env.llm.log.find((e) => e.callKey === 'cv-right/39604/formula-1/0')!;
+    expect(ask.messages[ask.messages.length - 1].content).toMatch(/Write the formula for C4\.$/);
+    // 79-7 is sheet-level: Python candidates only.
+    expect(keysOf('cv-right').filter((k) => k.startsWith('79-7/'))).toEqual(['79-7/cand-1/0', '79-7/cand-2/0']);
     // 599-9's program always raises: nothing passes, the input is submitted unchanged (the floor), with the class.
     const failed = readTaskResult(ours.runDir, '599-9');
     expect(failed.failure?.class).toBe('model');
@@ -118,34 +137,41 @@ describe('checked_vote', () => {
 
   it('rejects a crash, a wrong guess loses the vote, a repair from the feedback wins; none passing leaves the input', async () => {
     script('cv-mixed', {
-      '39604/cand-1/0': block(CRASH),
-      '39604/cand-1/1': block(SOLVE['39604']),
-      '39604/cand-2/0': block(WRONG),
-      '39604/cand-3/0': block(SOLVE['39604']),
-      '79-7/cand-1/0': block(NOTHING),
+      '39604/formula-1/0': excel('=B4/0'),
+      '39604/formula-1/1': excel(FORMULA_39604),
+      '39604/formula-2/0': excel('=B4*1000'),
+      '39604/formula-3/0': excel(FORMULA_39604),
+      '79-7/cand-1/0': block(CRASH),
       '79-7/cand-1/1': block(JUNK),
       '79-7/cand-2/0': 'Use Find and Replace (Ctrl+H) to remove the quotes.',
       '79-7/cand-2/1': 'Sorry, I cannot write code for this.',
-      '79-7/cand-3/0': block(CRASH),
+      '79-7/cand-3/0': block(NOTHING),
       '79-7/cand-3/1': block(CRASH),
     });
     const ours = await run('cv-mixed', 'checked_vote', ['39604', '79-7']);
-    const requests = env.llm.log.filter((e) => e.callKey === 'cv-mixed/39604/cand-1/1');
+    // The formula's repair request names the error value the recalculated formula gave.
+    const formulaRepair = env.llm.log.find((e) => e.callKey === 'cv-mixed/39604/formula-1/1')!;
+    expect(formulaRepair.messages[formulaRepair.messages.length - 1].content).toMatch(
+      /Your formula =B4\/0 was filled across C4[\s\S]*hold Excel errors, e\.g\. C4 = "#DIV\/0!"[\s\S]*corrected formula for C4/,
+    );
+    const won = readTaskResult(ours.runDir, '39604');
+    expect(won.testCaseResults).toEqual([1, 1, 1]);
+    expect(won.stages.find((s) => s.stage === 'formula-1.0')?.outcome).toMatch(/failed: tc1 error_value/);
+    expect(won.stages.find((s) => s.stage === 'formula-2.0')?.outcome).toMatch(/^=B4\*1000: passed the checks/);
+    expect(won.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(/^formula-1\.1: 2 of 3 passing candidates/);
+    expect(keysOf('cv-mixed').some((k) => k.startsWith('39604/cand-'))).toBe(false);
+
+    const requests = env.llm.log.filter((e) => e.callKey === 'cv-mixed/79-7/cand-1/1');
     const repairPrompt = requests[0].messages[requests[0].messages.length - 1].content;
     expect(repairPrompt).toMatch(
       /input 1: it raised an error:[\s\S]*KeyError: 'Worksheet Before Sheet does not exist.'/,
     );
-    const won = readTaskResult(ours.runDir, '39604');
-    expect(won.testCaseResults).toEqual([1, 1, 1]);
-    expect(won.stages.find((s) => s.stage === 'cand-1.0')?.outcome).toMatch(/^failed: tc1 crashed/);
-    expect(won.stages.find((s) => s.stage === 'cand-2.0')?.outcome).toMatch(/^passed the checks/);
-    expect(won.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(/^cand-1\.1: 2 of 3 passing candidates/);
-
     const lost = readTaskResult(ours.runDir, '79-7');
     expect(lost.failure?.class).toBe('model');
-    expect(lost.stages.find((s) => s.stage === 'cand-1.0')?.outcome).toMatch(/unchanged|empty/);
+    expect(lost.stages.find((s) => s.stage === 'cand-1.0')?.outcome).toMatch(/^failed: tc1 crashed/);
     expect(lost.stages.find((s) => s.stage === 'cand-1.1')?.outcome).toMatch(/junk_text/);
     expect(lost.stages.find((s) => s.stage === 'cand-2.0')?.outcome).toBe('no code: reply has no code block');
+    expect(lost.stages.find((s) => s.stage === 'cand-3.0')?.outcome).toMatch(/unchanged|empty/);
     const noCodeRepair = env.llm.log.find((e) => e.callKey === 'cv-mixed/79-7/cand-2/1')!;
     expect(noCodeRepair.messages[noCodeRepair.messages.length - 1].content).toMatch(
       /could not be run: reply has no code block/,
@@ -158,26 +184,37 @@ describe('checked_vote', () => {
     }
 
     // show: every candidate, check and repair is in the trajectory.
-    const view = await spreadsheetTaskView(ours.runDir, '39604');
+    const view = await spreadsheetTaskView(ours.runDir, '79-7');
     const steps = view.trajectory;
     const repair = steps.find((s) => s.stage === 'cand-1.1')!;
     expect(repair.exchanges[0].prompt).toMatch(/KeyError/);
     expect(repair.executions.map((e) => e.label)).toEqual(['cand-1.1-tc1', 'cand-1.1-tc2', 'cand-1.1-tc3']);
-    expect(steps.find((s) => s.stage === 'cand-1.0')!.exchanges[0].prompt).toContain('# Answer region: C4');
+    expect(steps.find((s) => s.stage === 'cand-1.0')!.exchanges[0].prompt).toContain("# Answer region: 'Sheet1'!A1:A4");
+    // …and every formula candidate, its repair and its executions.
+    const formulaSteps = (await spreadsheetTaskView(ours.runDir, '39604')).trajectory;
+    const formulaRepairStep = formulaSteps.find((s) => s.stage === 'formula-1.1')!;
+    expect(formulaRepairStep.exchanges[0].prompt).toMatch(/#DIV\/0!/);
+    expect(formulaRepairStep.exchanges[0].reply).toContain(FORMULA_39604);
+    expect(formulaRepairStep.executions.map((e) => e.label)).toEqual([
+      'formula-1.1-tc1',
+      'formula-1.1-tc2',
+      'formula-1.1-tc3',
+    ]);
   }, 400_000);
 
   it('a candidate that hangs is stopped by the sandbox timeout, named in the feedback, and repaired', async () => {
     script('cv-hang', {
-      '39604/cand-1/0': block(HANG),
-      '39604/cand-1/1': block(SOLVE['39604']),
-      '39604/cand-2/0': block(SOLVE['39604']),
+      '79-7/cand-1/0': block(HANG),
+      '79-7/cand-1/1': block(SOLVE['79-7']),
+      '79-7/cand-2/0': block(SOLVE['79-7']),
     });
-    const ours = await run('cv-hang', 'checked_vote', ['39604']);
-    const result = readTaskResult(ours.runDir, '39604');
+    const ours = await run('cv-hang', 'checked_vote', ['79-7']);
+    const result = readTaskResult(ours.runDir, '79-7');
     expect(result.stages.find((s) => s.stage === 'cand-1.0')?.outcome).toMatch(/timed_out/);
-    const repair = env.llm.log.find((e) => e.callKey === 'cv-hang/39604/cand-1/1')!;
+    const repair = env.llm.log.find((e) => e.callKey === 'cv-hang/79-7/cand-1/1')!;
     expect(repair.messages[repair.messages.length - 1].content).toMatch(/did not finish within the time limit/);
-    expect(result.testCaseResults).toEqual([1, 1, 1]);
+    expect(result.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(/^cand-1\.1: 2 of 2 passing candidates/);
+    expect(result.failure).toBeUndefined();
   }, 400_000);
 
   it('a model that never writes code: the inputs stay as they were and the task fails as a model failure', async () => {
@@ -195,6 +232,31 @@ describe('checked_vote', () => {
     expect(result.llmCalls).toBe(6);
     expect(outputsOf(ours.runDir, '599-9')).toEqual([1, 2, 3]);
     expect(ours.progress.done).toBe(1);
+  }, 400_000);
+
+  it('a model that never writes a usable formula: each reply is fed back, then the Python candidate solves the task', async () => {
+    const prose = 'You can do this with a VBA macro or by hand.';
+    script('cv-noformula', {
+      ...Object.fromEntries(['1/1', '2/0', '2/1', '3/0', '3/1'].map((k) => [`39604/formula-${k}`, prose])),
+      '39604/formula-1/0': excel('=IF(B4<=20,0,EOM(B4,0))'),
+      '39604/cand-1/0': block(SOLVE['39604']),
+    });
+    const ours = await run('cv-noformula', 'checked_vote', ['39604']);
+    const result = readTaskResult(ours.runDir, '39604');
+    // A misspelt function is caught before anything runs and named with the real one.
+    expect(result.stages.find((s) => s.stage === 'formula-1.0')?.outcome).toBe(
+      'no formula: EOM is not an Excel function (did you mean EOMONTH?)',
+    );
+    const retry = env.llm.log.find((e) => e.callKey === 'cv-noformula/39604/formula-1/1')!;
+    expect(retry.messages[retry.messages.length - 1].content).toMatch(
+      /could not be used: EOM is not an Excel function \(did you mean EOMONTH\?\)/,
+    );
+    expect(result.stages.find((s) => s.stage === 'formula-2.0')?.outcome).toBe(
+      'no formula: the reply holds no formula (no line starting with "=")',
+    );
+    expect(result.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(/^cand-1\.0 is the only candidate of 4/);
+    expect(result.testCaseResults).toEqual([1, 1, 1]);
+    expect(result.llmCalls).toBe(7);
   }, 400_000);
 
   it('an input that cannot be opened fails the task as a dataset error, naming it, with no model call', async () => {
@@ -219,22 +281,22 @@ describe('checked_vote', () => {
 
   it('--epochs: each attempt samples its own candidates (distinct call keys), both scored', async () => {
     script('cv-epochs', {
-      '39604/cand-1/0': block(SOLVE['39604']),
-      '39604/cand-2/0': block(SOLVE['39604']),
-      '39604@2/cand-1/0': block(WRONG),
-      '39604@2/cand-2/0': block(SOLVE['39604']),
-      '39604@2/cand-3/0': block(WRONG),
+      '39604/formula-1/0': excel(FORMULA_39604),
+      '39604/formula-2/0': excel(FORMULA_39604),
+      '39604@2/formula-1/0': excel('=999'),
+      '39604@2/formula-2/0': excel(FORMULA_39604),
+      '39604@2/formula-3/0': excel('=999'),
     });
     const ours = await run('cv-epochs', 'checked_vote', ['39604'], DEV20, 2);
     expect(readTaskResult(ours.runDir, '39604').testCaseResults).toEqual([1, 1, 1]);
     // The wrong value is written by two of three: the vote follows the majority (checks cannot know the answer).
     expect(readTaskResult(ours.runDir, '39604@2').testCaseResults).toEqual([0, 0, 0]);
     expect(keysOf('cv-epochs').sort()).toEqual([
-      '39604/cand-1/0',
-      '39604/cand-2/0',
-      '39604@2/cand-1/0',
-      '39604@2/cand-2/0',
-      '39604@2/cand-3/0',
+      '39604/formula-1/0',
+      '39604/formula-2/0',
+      '39604@2/formula-1/0',
+      '39604@2/formula-2/0',
+      '39604@2/formula-3/0',
     ]);
     const summary = JSON.parse(readFileSync(path.join(ours.runDir, 'summary.json'), 'utf8'));
     expect(summary.overall.soft).toBeCloseTo(0.5, 6);

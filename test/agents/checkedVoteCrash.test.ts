@@ -12,16 +12,16 @@ let env: E2EEnv;
 let worker: WorkerProcess | undefined;
 let workers: WorkerSet | undefined;
 
-const SOLVE = "def solve(wb):\n    wb['before']['C4'] = '=MAX(0,IF((B3*1000)<22000,B4-20,B4-30))'";
-const reply = `\`\`\`python\n${SOLVE}\n\`\`\``;
+/** 39604 is cell-level: its candidates are formula candidates (one formula for C4). */
+const reply = '```excel\n=MAX(0,IF((B3*1000)<22000,B4-20,B4-30))\n```';
 const secondCandidate = heldReply(reply, 20_000);
 
 beforeAll(async () => {
   env = await startE2E({
     rules: [
       // The second candidate's first request hangs long enough for the kill to land while it is in flight.
-      { name: 'slow-cand-2', match: { callKey: /\/39604\/cand-2\/0$/ }, reply: secondCandidate.reply, times: 1 },
-      { name: 'cand', match: { callKey: /\/39604\/cand-\d\/\d$/ }, reply },
+      { name: 'slow-formula-2', match: { callKey: /\/39604\/formula-2\/0$/ }, reply: secondCandidate.reply, times: 1 },
+      { name: 'formula', match: { callKey: /\/39604\/formula-\d\/\d$/ }, reply },
     ],
   });
 }, 120_000);
@@ -36,7 +36,10 @@ it('checked_vote: a worker killed with -9 mid-task resumes on another, no model 
   worker = spawnWorker(workerProcessEnv(env));
   const run = await startBenchmarkRun(env, { dataset: DEV20, agent: 'checked_vote', tasks: ['39604'] });
   const task = env.client.workflow.getHandle(`${run.runId}/task/39604`);
-  await waitUntil(async () => (await task.query(taskStageQuery).catch(() => undefined))?.stage === 'cand-2.0', 180_000);
+  await waitUntil(
+    async () => (await task.query(taskStageQuery).catch(() => undefined))?.stage === 'formula-2.0',
+    180_000,
+  );
   await waitUntil(secondCandidate.arrived, 120_000, "the second candidate's first request");
   worker.crash();
   workers = await startInProcessWorkers(env);
@@ -50,10 +53,10 @@ it('checked_vote: a worker killed with -9 mid-task resumes on another, no model 
   const requests = requestsOf(env.llm.log, run.runId, '39604');
   const answered = requests.filter((e) => e.answered).map((e) => e.callKey!.split('/39604/')[1]);
   // The first candidate was asked once, before the kill; the second was asked again (its first request was cut).
-  expect(answered).toEqual(['cand-1/0', 'cand-2/0']);
+  expect(answered).toEqual(['formula-1/0', 'formula-2/0']);
   // In arrival order (the log is in completion order: the held first request is logged when its hold ends).
   const secondCandidateRequests = requests
-    .filter((e) => e.callKey!.endsWith('/cand-2/0'))
+    .filter((e) => e.callKey!.endsWith('/formula-2/0'))
     .sort((x, y) => x.seq - y.seq);
   expect(secondCandidateRequests.map((e) => e.answered)).toEqual([false, true]);
   expect(duplicatesAnswered(env.llm.log)).toEqual([]);
@@ -62,8 +65,8 @@ it('checked_vote: a worker killed with -9 mid-task resumes on another, no model 
   expect(result.stages.map((s) => s.stage)).toEqual([
     'prepare',
     'view',
-    'cand-1.0',
-    'cand-2.0',
+    'formula-1.0',
+    'formula-2.0',
     'vote',
     'recalc',
     'score',

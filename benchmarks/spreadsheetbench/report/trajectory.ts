@@ -55,7 +55,7 @@ function exchangesFor(stage: string, conversations: Conversations): ExchangeView
   if (stage === 'generate') return main();
   const round = /^round-(\d+)$/.exec(stage);
   if (round) return main().slice(Number(round[1]) - 1, Number(round[1]));
-  const candidate = /^(cand-\d+)\.(\d+)$/.exec(stage);
+  const candidate = /^((?:cand|formula)-\d+)\.(\d+)$/.exec(stage);
   if (candidate) {
     const attempt = Number(candidate[2]);
     return exchangesOf(candidate[1], conversations.get(candidate[1]) ?? []).slice(attempt, attempt + 1);

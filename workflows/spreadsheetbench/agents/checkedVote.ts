@@ -1,11 +1,20 @@
+import { patched } from '@temporalio/workflow';
 import type {
   CandidateAskInput,
   CandidateCheckResult,
+  CandidateKind,
   CandidateRun,
+  CandidateView,
 } from '../../../activities/spreadsheetbench/checkedVote';
 import type { ModelPaths } from '../../../benchmarks/spreadsheetbench/agents/officialPaths';
 import { framedProgram } from '../../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
-import { CANDIDATES, REPAIRS } from '../../../benchmarks/spreadsheetbench/agents/checkedVote/settings';
+import {
+  CANDIDATES,
+  FORMULA_CANDIDATES,
+  FORMULA_REPAIRS,
+  PYTHON_AFTER_FORMULAS,
+  REPAIRS,
+} from '../../../benchmarks/spreadsheetbench/agents/checkedVote/settings';
 import { candidateOutputFolder } from '../../../benchmarks/spreadsheetbench/agents/checkedVote/folders';
 import { settled } from '../../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
 import { callKeyOf } from '../../../lib/llm/callKey';
@@ -21,27 +30,54 @@ interface Tried {
 }
 
 /**
- * checked_vote, our own agent: the workbook as a spreadsheet user sees it (view), then up to CANDIDATES candidates,
- * each a `solve(wb)` run in the harness's frame on every test case's input, checked without the answers and repaired
- * from the check's feedback up to REPAIRS times; then the vote by agreement of the answer cells, and the submission
- * (the unchanged inputs when no candidate passed). Ledger stages: `view`, `cand-<k>.<attempt>` (one model call, the
- * executions `cand-<k>.<attempt>-tc<N>`, the recalculation and the check), `vote`. Sampling stops early once more than
- * half of the planned candidates agree.
+ * Patch marker of the formula candidates (checked-vote-v2): a history recorded before it replays the Python-only
+ * path (its view result carries no formula region either). workflows/VERSIONS.md.
+ */
+export const FORMULA_CANDIDATES_PATCH = 'checked-vote-formula-candidates';
+
+/** One kind of candidate and how many of it to sample at most. */
+interface Phase {
+  kind: CandidateKind;
+  count: number;
+}
+
+/**
+ * checked_vote, our own agent: the workbook as a spreadsheet user sees it (view), then candidates, each a `solve(wb)`
+ * run in the harness's frame on every test case's input, checked without the answers and repaired from the check's
+ * feedback; then the vote by agreement of the answer cells over candidates of every kind, and the submission (the
+ * unchanged inputs when no candidate passed). A cell-level task whose answer region is one rectangle first gets up
+ * to FORMULA_CANDIDATES formula candidates (one Excel formula, filled across the region by the harness), and
+ * PYTHON_AFTER_FORMULAS Python candidates when none of them passed; any other task up to CANDIDATES Python ones.
+ * Ledger stages: `view`, `formula-<k>.<attempt>` / `cand-<k>.<attempt>` (one model call, the executions
+ * `<stage>-tc<N>`, the recalculation and the check), `vote`. Sampling of a kind stops early once more than half of
+ * its planned candidates agree.
  */
 export const checkedVoteAgent: Agent = async (ctx) => {
-  const { paths } = await ctx.inStage('view', () => execution.checkedVoteView(taskRef(ctx)));
+  const withFormulas = patched(FORMULA_CANDIDATES_PATCH);
+  const view = await ctx.inStage('view', async (tools) => {
+    const seen = await execution.checkedVoteView(taskRef(ctx));
+    if (withFormulas && seen.formulaRegion && !ctx.input.recalcTaskQueue)
+      tools.note('no recalculation queue: formula candidates could not be checked, so Python candidates only');
+    return seen;
+  });
   const tried: Tried[] = [];
-  for (let k = 1; k <= CANDIDATES; k++) {
-    tried.push(await candidate(ctx, k, paths));
-    const ballots = tried.map((t) => ({ passed: t.check?.passed ?? false }));
-    if (
-      settled(
-        ballots,
-        tried.map((t) => t.check?.digest),
-        CANDIDATES,
+  for (const phase of phasesFor(ctx, view, withFormulas)) {
+    if (tried.some((t) => t.check?.passed)) break; // a later kind is only the fallback when none passed
+    const ofPhase: Tried[] = [];
+    for (let k = 1; k <= phase.count; k++) {
+      const one = await candidate(ctx, phase.kind, k, view.paths);
+      tried.push(one);
+      ofPhase.push(one);
+      const ballots = ofPhase.map((t) => ({ passed: t.check?.passed ?? false }));
+      if (
+        settled(
+          ballots,
+          ofPhase.map((t) => t.check?.digest),
+          phase.count,
+        )
       )
-    )
-      break;
+        break;
+    }
   }
   const choice = await ctx.inStage('vote', async (tools) => {
     const chosen = await bookkeeping.checkedVoteChoose({
@@ -54,19 +90,35 @@ export const checkedVoteAgent: Agent = async (ctx) => {
   const whyNot = tried.map((t) => `${t.label}: ${t.problem ?? t.check?.problems[0] ?? 'failed'}`).join('; ');
   return {
     solution: choice.code,
-    conversation: `cand-${choice.chosen ? choice.chosen.slice('cand-'.length).split('.')[0] : 1}`,
+    conversation: choice.chosen ? choice.chosen.split('.')[0] : (tried[0]?.label.split('.')[0] ?? 'cand-1'),
     executedTestCases: ctx.prepared.testCases,
     problem: choice.chosen ? undefined : `${choice.reason} (${whyNot})`,
   };
 };
 
+/**
+ * The kinds of candidates to try, in order: formula candidates first for a cell-level task whose region one formula
+ * can fill (when the run recalculates: an uncalculated formula has no value to check), then Python as the fallback;
+ * Python candidates only for every other task and for histories from before the formula candidates.
+ */
+function phasesFor(ctx: AgentContext, view: CandidateView, withFormulas: boolean): Phase[] {
+  if (withFormulas && view.formulaRegion && ctx.input.recalcTaskQueue)
+    return [
+      { kind: 'formula', count: FORMULA_CANDIDATES },
+      { kind: 'python', count: PYTHON_AFTER_FORMULAS },
+    ];
+  return [{ kind: 'python', count: CANDIDATES }];
+}
+
 /** One candidate: a first reply, then repairs while its check fails (or its reply has no code) and repairs remain. */
-async function candidate(ctx: AgentContext, k: number, paths: ModelPaths): Promise<Tried> {
+async function candidate(ctx: AgentContext, kind: CandidateKind, k: number, paths: ModelPaths): Promise<Tried> {
+  const prefix = kind === 'formula' ? 'formula' : 'cand';
+  const repairs = kind === 'formula' ? FORMULA_REPAIRS : REPAIRS;
   let after: CandidateAskInput['after'];
-  let last: Tried = { label: `cand-${k}.0`, code: '' };
-  for (let attempt = 0; attempt <= REPAIRS; attempt++) {
-    const label = `cand-${k}.${attempt}`;
-    last = await ctx.inStage(label, (tools) => attemptOnce(ctx, tools, { k, attempt, label, after, paths }));
+  let last: Tried = { label: `${prefix}-${k}.0`, code: '' };
+  for (let attempt = 0; attempt <= repairs; attempt++) {
+    const label = `${prefix}-${k}.${attempt}`;
+    last = await ctx.inStage(label, (tools) => attemptOnce(ctx, tools, { kind, k, attempt, label, after, paths }));
     if (last.check?.passed) return last;
     after = last.check ? { check: label } : { noCode: last.problem ?? 'no code' };
   }
@@ -76,22 +128,38 @@ async function candidate(ctx: AgentContext, k: number, paths: ModelPaths): Promi
 async function attemptOnce(
   ctx: AgentContext,
   tools: StageTools,
-  at: { k: number; attempt: number; label: string; after: CandidateAskInput['after']; paths: ModelPaths },
+  at: {
+    kind: CandidateKind;
+    k: number;
+    attempt: number;
+    label: string;
+    after: CandidateAskInput['after'];
+    paths: ModelPaths;
+  },
 ): Promise<Tried> {
-  const callKey = callKeyOf([ctx.input.runId, ctx.input.taskId, `cand-${at.k}`, at.attempt], ctx.input.rerunTag);
+  const formula = at.kind === 'formula';
+  const conversation = `${formula ? 'formula' : 'cand'}-${at.k}`;
+  const callKey = callKeyOf([ctx.input.runId, ctx.input.taskId, conversation, at.attempt], ctx.input.rerunTag);
+  const ask = { ...taskRef(ctx), candidate: at.k, attempt: at.attempt, callKey, after: at.after };
   const reply = await tools.withinBudget(callKey, () =>
-    llm.checkedVoteAsk({ ...taskRef(ctx), candidate: at.k, attempt: at.attempt, callKey, after: at.after }),
+    llm.checkedVoteAsk(formula ? { ...ask, kind: 'formula' } : ask),
   );
   if (reply.code === undefined) {
-    tools.note(`no code: ${reply.problem}`);
+    tools.note(`no ${formula ? 'formula' : 'code'}: ${reply.problem}`);
     return { label: at.label, code: '', problem: reply.problem };
   }
   const runs = await runOnEveryInput(ctx, at.label, framedProgram(reply.code, at.paths));
-  const check = await bookkeeping.checkedVoteCheck({ ...taskRef(ctx), label: at.label, runs });
+  const check = await bookkeeping.checkedVoteCheck({
+    ...taskRef(ctx),
+    label: at.label,
+    runs,
+    ...(reply.formula === undefined ? {} : { formula: reply.formula }),
+  });
+  const what = reply.formula === undefined ? '' : `${reply.formula}: `;
   tools.note(
     check.passed
-      ? `passed the checks (answer cells ${check.digest})`
-      : `failed: ${check.problems.slice(0, 3).join('; ')}`,
+      ? `${what}passed the checks (answer cells ${check.digest})`
+      : `${what}failed: ${check.problems.slice(0, 3).join('; ')}`,
   );
   return { label: at.label, code: reply.code, check };
 }

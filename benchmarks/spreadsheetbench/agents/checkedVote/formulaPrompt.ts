@@ -1,0 +1,89 @@
+import type { SheetTask } from '../../dataset';
+import type { CheckResult, Problem } from './checks';
+import { fillDescription, type FormulaRegion } from './formulaRegion';
+import type { RegionRead } from './regionCells';
+
+/**
+ * The formula candidate's prompt: one Excel formula for the answer region's first cell (about 30 tokens to generate
+ * instead of a ~400-token program). The static part comes first, the same for every task and sample, so a local model
+ * reuses its evaluated prefix; the view, the task and the region last.
+ */
+export const FORMULA_SYSTEM_PROMPT = `You are an Excel expert. You solve a spreadsheet task with ONE Excel formula.
+
+The harness writes your formula into the first cell of the answer region and fills it across the whole region like Excel's fill handle: relative references (A2) shift with each cell, anchored references ($A$2, $A2, A$2) stay where anchored. The workbook is then recalculated and the answer cells are checked on several input workbooks with the same layout but different data.
+
+Rules:
+- Reference the cells of the workbook; never type in the values you see (the data differs between inputs).
+- When the answer cells already hold a formula, it is usually the user's attempt that gives a wrong result: do not copy it, write the formula the task asks for.
+- Anchor with $ the ranges that must not move when the formula is filled (lookup tables, criteria ranges).
+- To refer to another sheet write 'Sheet name'!A1:B9.
+- Use classic Excel functions (SUMIFS, COUNTIFS, INDEX, MATCH, VLOOKUP, IF, IFERROR, SUMPRODUCT, TEXT, LEFT, MID, EOMONTH, ...). XLOOKUP, FILTER, UNIQUE, SORT, LET and LAMBDA are not available.
+- No VBA, no explanations.
+
+Reply with the formula for the first cell in one \`\`\`excel block, for example:
+\`\`\`excel
+=SUMIFS($D$2:$D$99,$B$2:$B$99,F2)
+\`\`\``;
+
+/** The task part of a formula candidate's prompt. */
+export function formulaTaskPrompt(task: SheetTask, view: string, region: FormulaRegion): string {
+  return [
+    '# The input workbook (test case 1; cells as address:value, formulas as =formula -> cached value)',
+    view.trim(),
+    '',
+    `# Task (${task.instruction_type})`,
+    task.instruction.trim(),
+    '',
+    `# Answer region: ${task.answer_position}`,
+    fillDescription(region),
+    '',
+    `Write the formula for ${region.first}.`,
+  ].join('\n');
+}
+
+const SAMPLE_CELLS = 8;
+
+/** The repair request after a formula candidate's failed check: what the filled formula gave, then the ask. */
+export function formulaRepairMessage(
+  formula: string | undefined,
+  region: FormulaRegion,
+  check: CheckResult,
+  sample?: { testCase: number; region: RegionRead },
+): string {
+  const lines = [
+    `Your formula${formula ? ` ${formula}` : ''} was filled across ${region.range}, calculated on each input workbook and checked. It did not pass:`,
+    ...check.problems.map(describe),
+  ];
+  if (sample?.region.cells.length) {
+    const cells = sample.region.cells
+      .slice(0, SAMPLE_CELLS)
+      .map((c) => `${c.address}: ${c.uncachedFormula ? '(not calculated)' : JSON.stringify(c.value)}`);
+    lines.push('', `The answer cells on input ${sample.testCase}: ${cells.join(' | ')}`);
+  }
+  lines.push(
+    '',
+    `Fix it. Reply with the corrected formula for ${region.first} in one \`\`\`excel block and nothing else.`,
+  );
+  return lines.join('\n');
+}
+
+/** A reply without a usable formula: the same ask, with why. */
+export function noFormulaMessage(problem: string, region: FormulaRegion): string {
+  return `Your reply could not be used: ${problem}.\nReply with one Excel formula for ${region.first} (starting with "=") in one \`\`\`excel block, and nothing else.`;
+}
+
+function describe(p: Problem): string {
+  const where = p.testCase === undefined ? 'all inputs' : `input ${p.testCase}`;
+  const detail = p.kind === 'crashed' ? lastLine(p.detail) : p.detail;
+  return `- ${where}: ${detail}`;
+}
+
+function lastLine(text: string): string {
+  return (
+    text
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim())
+      .pop() ?? text
+  );
+}

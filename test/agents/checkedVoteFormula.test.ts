@@ -1,0 +1,197 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  formulaOf,
+  formulaProblem,
+  normalizeFunctions,
+} from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaReply';
+import { fillDescription, formulaRegionOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaRegion';
+import { formulaSolveCode } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProgram';
+import {
+  FORMULA_SYSTEM_PROMPT,
+  formulaRepairMessage,
+  formulaTaskPrompt,
+  noFormulaMessage,
+} from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaPrompt';
+import { framedProgram } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
+import { checkCandidate } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
+import { sandboxPythonPath } from '../../lib/sandbox/paths';
+
+describe('formula replies', () => {
+  it('takes the formula from an ```excel block, prose around it ignored', () => {
+    expect(formulaOf('Use this:\n```excel\n=SUMIFS($K:$K,$L:$L,B4)\n```\nIt sums K.', 'stop')).toEqual({
+      formula: '=SUMIFS($K:$K,$L:$L,B4)',
+    });
+    expect(formulaOf('```\n  =A1+B1  \n```', 'stop')).toEqual({ formula: '=A1+B1' });
+    // A block in another language is not a formula block; the bare line after it is taken.
+    expect(formulaOf('```python\nx = 1\n```\n=B4*2', 'stop')).toEqual({ formula: '=B4*2' });
+  });
+
+  it('takes a bare "=…" line or an inline `=…` span when there is no block', () => {
+    expect(formulaOf('The formula for C4 is:\n\n=IF(B4<=20,0,B4-20).', 'stop')).toEqual({
+      formula: '=IF(B4<=20,0,B4-20)',
+    });
+    expect(formulaOf('- =MAX(0,B4)', 'stop')).toEqual({ formula: '=MAX(0,B4)' });
+    expect(formulaOf('Put `=VLOOKUP(D2,Data!$A$1:$B$6,2,FALSE)` in G2.', 'stop')).toEqual({
+      formula: '=VLOOKUP(D2,Data!$A$1:$B$6,2,FALSE)',
+    });
+  });
+
+  it('a reply without a formula, or a broken one, is a problem to feed back, never a crash', () => {
+    expect(formulaOf('Use a VBA macro.', 'stop')).toEqual({
+      problem: 'the reply holds no formula (no line starting with "=")',
+    });
+    expect(formulaOf('', 'stop')).toHaveProperty('problem');
+    expect(formulaOf('```excel\nSUM(A1:A3)\n```', 'stop')).toHaveProperty('problem');
+    expect(formulaOf('```excel\n=SUM(A1:A3\n```', 'stop')).toEqual({
+      problem: 'the formula leaves 1 parenthesis(es) unclosed',
+    });
+    expect(formulaOf('=IF(A1="x,1,2)', 'stop')).toEqual({ problem: 'the formula leaves a text string unclosed (")' });
+    // Cut at the token limit: only a closed block counts.
+    expect(formulaOf('Sure! The formula is\n=SUMIFS($K$4:$K$99,', 'length')).toHaveProperty('problem');
+    expect(formulaOf('```excel\n=A1*2\n```\nExplanation: this multiplies', 'length')).toEqual({ formula: '=A1*2' });
+    // Hostile text: a huge reply, control characters, nested fences.
+    expect(formulaOf(`=${'A1+'.repeat(2_000)}A1`, 'stop')).toEqual({
+      problem: 'the formula is longer than 2000 characters',
+    });
+    expect(formulaOf('```excel\n```excel\n=1\n```\n```', 'stop')).toEqual({ formula: '=1' });
+    expect(formulaProblem('=A1\u0007')).toBe('the formula contains a line break or control character');
+  });
+
+  it('checks balance outside strings and sheet names only', () => {
+    expect(formulaProblem(`='Sheet (1)'!A1&")"`)).toBeUndefined();
+    expect(formulaProblem(`=IF(A1="""",1,2)`)).toBeUndefined();
+    expect(formulaProblem(`='It''s'!A1`)).toBeUndefined();
+    expect(formulaProblem('=A1)')).toBe('the formula closes a parenthesis it never opened');
+    expect(formulaProblem("='Sheet1!A1")).toBe("the formula leaves a sheet name unclosed (')");
+    expect(formulaProblem('=')).toBe('the formula is empty after "="');
+  });
+});
+
+describe('function names', () => {
+  it('names a function that does not exist with the nearest real one, before anything runs', () => {
+    expect(formulaOf('```excel\n=SUMIFS($L:$L,$K:$K,"<="&EOM($A4,0))\n```', 'stop')).toEqual({
+      problem: 'EOM is not an Excel function (did you mean EOMONTH?)',
+    });
+    expect(normalizeFunctions('=VLOKUP(A1,B:C,2,0)')).toEqual({
+      problem: 'VLOKUP is not an Excel function (did you mean VLOOKUP?)',
+    });
+    expect(normalizeFunctions('=FROBNICATE(A1)')).toEqual({ problem: 'FROBNICATE is not an Excel function' });
+    expect(normalizeFunctions('=XLOOKUP(A1,B:B,C:C)')).toMatchObject({
+      problem: expect.stringMatching(/^XLOOKUP is not available here/),
+    });
+  });
+
+  it('spells names as the file format wants: upper case, _xlfn. before post-2007 functions', () => {
+    expect(normalizeFunctions('=iferror(index(A:A,match(B1,C:C,0)),"")')).toEqual({
+      formula: '=IFERROR(INDEX(A:A,MATCH(B1,C:C,0)),"")',
+    });
+    expect(normalizeFunctions('=ifs(A1>0,1,TRUE(),2)')).toEqual({ formula: '=_xlfn.IFS(A1>0,1,TRUE(),2)' });
+    expect(normalizeFunctions('=_xlfn.IFS(A1,1)+STDEV.S(A1:A9)')).toEqual({
+      formula: '=_xlfn.IFS(A1,1)+_xlfn.STDEV.S(A1:A9)',
+    });
+    // Text and sheet names are never touched, even when they look like calls.
+    expect(normalizeFunctions(`=IF(A1="sum(",'My sheet (2)'!A1,Sheet1!B2)`)).toEqual({
+      formula: `=IF(A1="sum(",'My sheet (2)'!A1,Sheet1!B2)`,
+    });
+  });
+});
+
+describe('formula regions', () => {
+  it('one rectangle of cells is a region (first cell, size); anything else is not', () => {
+    expect(formulaRegionOf('C4:C15')).toEqual({ sheet: null, first: 'C4', range: 'C4:C15', rows: 12, columns: 1 });
+    expect(formulaRegionOf("'Sea Freight Rates'!H2:H191")).toMatchObject({ sheet: 'Sea Freight Rates', rows: 190 });
+    expect(formulaRegionOf("Updated Data'!B5:B9")).toMatchObject({ sheet: 'Updated Data', first: 'B5' });
+    expect(formulaRegionOf('C4')).toEqual({ sheet: null, first: 'C4', range: 'C4', rows: 1, columns: 1 });
+    expect(formulaRegionOf('J5:L16')).toMatchObject({ first: 'J5', rows: 12, columns: 3 });
+    expect(formulaRegionOf('D1,D5,D9')).toBeUndefined();
+    expect(formulaRegionOf("'Sheet3'!A:G")).toBeUndefined();
+    expect(formulaRegionOf('A1:ZZ9999')).toBeUndefined();
+  });
+
+  it('tells the model which cell to write and how it is filled', () => {
+    expect(fillDescription(formulaRegionOf('J5:L16')!)).toMatch(
+      /first cell J5; the harness fills it down to row 16 and right to column L/,
+    );
+    expect(fillDescription(formulaRegionOf('C4')!)).toBe('The answer region is the single cell C4.');
+    const task = {
+      id: 1,
+      instruction: 'Total per month.',
+      instruction_type: 'Cell-Level Manipulation',
+      answer_position: 'C4:C15',
+      spreadsheet_path: 'spreadsheet/1',
+    };
+    const user = formulaTaskPrompt(task as never, 'VIEW', formulaRegionOf('C4:C15')!);
+    expect(FORMULA_SYSTEM_PROMPT).not.toMatch(/Total per month|VIEW/);
+    expect(user.indexOf('VIEW')).toBeLessThan(user.indexOf('Total per month.'));
+    expect(user).toMatch(/Write the formula for C4\.$/);
+  });
+});
+
+describe('the fill program', () => {
+  const python = (args: string[]) => execFileSync(sandboxPythonPath(), args, { stdio: 'pipe' }).toString();
+
+  function runFill(formula: string, answerPosition: string, setup: string): Record<string, unknown> {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cv-formula-'));
+    const input = path.join(dir, 'in.xlsx');
+    const output = path.join(dir, 'out.xlsx');
+    python([
+      '-c',
+      `import openpyxl\nwb=openpyxl.Workbook()\nws=wb.active\nws.title='Data'\n${setup}\nwb.save(${JSON.stringify(input)})`,
+    ]);
+    writeFileSync(
+      path.join(dir, 'p.py'),
+      framedProgram(formulaSolveCode(formula, formulaRegionOf(answerPosition)!), { input, output }),
+    );
+    python([path.join(dir, 'p.py')]);
+    const read = python([
+      '-c',
+      `import json, openpyxl\nws=openpyxl.load_workbook(${JSON.stringify(output)}).worksheets[0]\nprint(json.dumps({c.coordinate: c.value for row in ws.iter_rows() for c in row if c.value is not None}))`,
+    ]);
+    return JSON.parse(read) as Record<string, unknown>;
+  }
+
+  it('writes the formula into every cell, shifted as Excel fills down and right ($ anchors kept)', () => {
+    const cells = runFill('=SUMIFS($E:$E,$B:$B,$I5,$C:$C,J$4)', 'J5:K6', "ws['A1'] = 1");
+    expect(cells).toMatchObject({
+      J5: '=SUMIFS($E:$E,$B:$B,$I5,$C:$C,J$4)',
+      K5: '=SUMIFS($E:$E,$B:$B,$I5,$C:$C,K$4)',
+      J6: '=SUMIFS($E:$E,$B:$B,$I6,$C:$C,J$4)',
+      K6: '=SUMIFS($E:$E,$B:$B,$I6,$C:$C,K$4)',
+    });
+  });
+
+  it('fills a named sheet and keeps strings with quotes; merged cells are skipped, not a crash', () => {
+    const cells = runFill(`=IF(A2>1,"big ""x""",'Data'!B2)`, "'Data'!C2:C4", "ws['A2'] = 2\nws.merge_cells('B3:C3')");
+    expect(cells.C2).toBe(`=IF(A2>1,"big ""x""",'Data'!B2)`);
+    expect(cells.C3).toBeUndefined(); // inside the B3:C3 merge: it holds no value of its own
+    expect(cells.C4).toBe(`=IF(A4>1,"big ""x""",'Data'!B4)`);
+  });
+});
+
+describe('formula feedback', () => {
+  it('names the formula, the region and what the check found, and asks for a corrected formula', () => {
+    const check = checkCandidate([
+      {
+        testCase: 1,
+        error: '',
+        timedOut: false,
+        outputProduced: true,
+        output: { cells: [{ address: 'C4', value: '#NAME?', uncachedFormula: false }], missingSheets: [] },
+        input: { cells: [{ address: 'C4', value: null, uncachedFormula: false }], missingSheets: [] },
+      },
+    ]);
+    const region = formulaRegionOf('C4')!;
+    const text = formulaRepairMessage('=XLOOKUP(B4,A:A,B:B)', region, check, {
+      testCase: 1,
+      region: { cells: [{ address: 'C4', value: '#NAME?', uncachedFormula: false }], missingSheets: [] },
+    });
+    expect(text).toContain('Your formula =XLOOKUP(B4,A:A,B:B) was filled across C4');
+    expect(text).toContain('- input 1: 1 cell(s) hold Excel errors, e.g. C4 = "#NAME?"');
+    expect(text).toMatch(/corrected formula for C4 in one ```excel block/);
+    expect(noFormulaMessage('the reply holds no formula', region)).toMatch(/one Excel formula for C4/);
+  });
+});
