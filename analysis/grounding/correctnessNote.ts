@@ -12,7 +12,7 @@ export function correctnessNote(
   const unfound = grounding.total > 0 && grounding.grounded === 0 && evidence.table !== undefined;
   if (!evidence.wrong && !unfound) return undefined;
   const why = evidence.operation
-    ? `the question asks for the ${evidence.operation.asked}, but the code counted rows (\`${evidence.operation.used}\`)`
+    ? `the question asks for the ${evidence.operation.asked}, but the code counted ${evidence.operation.kind === 'distinct' ? 'every row' : 'rows'} (\`${evidence.operation.used}\`)`
     : evidence.rows.length
       ? `its numbers disagree with the table the code saved (${evidence.rows.map((r) => `${r.label}: ${r.stated}, table ${r.expected.join(' / ')}`).join('; ')})`
       : 'none of its numbers are in what the code computed';

@@ -16,15 +16,21 @@ const TABLE = 'city,visits\nParis,2324\nLyon,1376\nNice,2290\n';
 
 describe('the operation against the question', () => {
   it('a total per group computed with value_counts (or .size(), .count(), len) is flagged, naming both', () => {
-    expect(operationMismatch(QUESTION, [COUNT_CODE])).toEqual({ asked: 'total', used: 'value_counts' });
+    expect(operationMismatch(QUESTION, [COUNT_CODE])).toEqual({
+      asked: 'total',
+      used: 'value_counts',
+      kind: 'aggregate',
+    });
     expect(operationMismatch('Average price per region?', ["df.groupby('region').size()"])).toEqual({
       asked: 'Average',
       used: 'size',
+      kind: 'aggregate',
     });
     // Seen with the 0.5B: the sum of the counts is still a count of rows.
     expect(operationMismatch(QUESTION, ["total = df['city'].value_counts().sum()\nprint(total)"])).toEqual({
       asked: 'total',
       used: 'value_counts',
+      kind: 'aggregate',
     });
     expect(operationMismatch('Sum of sales by shop', ["print(len(df[df.shop == 'a']))"])).toMatchObject({
       used: 'len',
@@ -38,6 +44,42 @@ describe('the operation against the question', () => {
     expect(operationMismatch('How many rows per city?', [COUNT_CODE])).toBeUndefined();
     expect(operationMismatch('Which city is largest?', [COUNT_CODE])).toBeUndefined();
     expect(operationMismatch(QUESTION, [])).toBeUndefined();
+  });
+});
+
+describe('distinct values against a count of every row', () => {
+  const DISTINCT = 'How many distinct products are in sales.csv?';
+  it("the 0.5B's len(df['product']) for a distinct count is flagged; nunique, unique, set or drop_duplicates pass", () => {
+    expect(operationMismatch(DISTINCT, ["df = pd.read_csv('sales.csv')\nprint(len(df['product']))"])).toEqual({
+      asked: 'number of distinct values',
+      used: 'len',
+      kind: 'distinct',
+    });
+    expect(operationMismatch(DISTINCT, ["print(df['product'].count())"])).toMatchObject({ used: 'count' });
+    for (const ok of [
+      "print(df['product'].nunique())",
+      "print(len(df['product'].unique()))",
+      "print(len(set(df['product'])))",
+      "print(len(df['product'].drop_duplicates()))",
+    ])
+      expect(operationMismatch(DISTINCT, [ok]), ok).toBeUndefined();
+  });
+
+  it('a question not asking for a count of distinct values is not checked this way', () => {
+    expect(operationMismatch('How many rows are in sales.csv?', ['print(len(df))'])).toBeUndefined();
+    expect(operationMismatch('List the unique products.', ['print(len(df))'])).toBeUndefined();
+  });
+
+  it('the request to revise asks for each value counted once', () => {
+    const evidence = checkCorrectness({
+      question: DISTINCT,
+      codes: ["print(len(df['product']))"],
+      answer: 'There are 36 distinct products.',
+      sources: [{ kind: 'stdout', text: '36\n' }],
+    });
+    expect(evidence.wrong).toBe(true);
+    expect(reviseAnswerInstruction(evidence)).toContain('nunique()');
+    expect(correctnessNote(evidence, { total: 1, grounded: 1 })).toContain('counted every row (`len`)');
   });
 });
 
