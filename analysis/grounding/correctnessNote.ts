@@ -1,5 +1,8 @@
 import type { CorrectnessEvidence } from './correctness';
 
+/** Opens the note; everything from it to the end of the shown answer is the system's, not the answer. */
+export const CHECK_FAILED_LEAD = '> **Check failed:**';
+
 /**
  * What the reader is told under an answer that is still wrong when its turn ends (after the one revision): the
  * operation that does not fit, or the numbers that match nothing the code computed, with the table the code saved,
@@ -20,5 +23,5 @@ export function correctnessNote(
     evidence.table && !evidence.operation
       ? `\n\nThe table the code saved (${evidence.table.file}):\n\n\`\`\`\n${evidence.table.head}\n\`\`\``
       : '';
-  return `> **Check failed:** this answer is likely wrong: ${why}.${table}`;
+  return `${CHECK_FAILED_LEAD} this answer is likely wrong: ${why}.${table}`;
 }
