@@ -60,7 +60,7 @@ export function conversationActivities(deps: WorkerDeps, toolbox: Toolbox = defa
     },
 
     async conversationFinishTurn(input: FinishTurnInput): Promise<void> {
-      await finishTurn(input);
+      await finishTurn(input, { answerFromResult: speaksTextProtocol(deps) });
     },
 
     async conversationDispose(input: { conversationId: string }): Promise<void> {
@@ -79,6 +79,10 @@ function defaultToolbox(deps: WorkerDeps): Toolbox {
  */
 function conversationProvider(deps: WorkerDeps): LlmProvider {
   const provider = providerFor(deps, deps.config.llm);
-  const text = deps.config.conversation.toolCalling === 'text' || usesLocalModel(deps.config.llm);
-  return text ? new TextActionProvider(provider) : provider;
+  return speaksTextProtocol(deps) ? new TextActionProvider(provider) : provider;
+}
+
+/** The conversation's model has no native tool calling here: the text protocol, and answers rebuilt from results. */
+function speaksTextProtocol(deps: WorkerDeps): boolean {
+  return deps.config.conversation.toolCalling === 'text' || usesLocalModel(deps.config.llm);
 }

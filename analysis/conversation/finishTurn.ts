@@ -2,23 +2,38 @@ import { writeFileAtomic } from '../../lib/runStore/files';
 import path from 'node:path';
 import { appendEvents } from './eventLog';
 import type { NewEvent } from './events';
+import { computedAnswer } from '../grounding/computedAnswer';
 import { correctnessNote } from '../grounding/correctnessNote';
 import { checkTurnAnswer, groundingRecord } from './grounding';
 import { conversationLayout } from './layout';
 import type { FinishTurnInput } from './steps';
 import { readMessage, transcriptDir } from './transcript';
 
+export interface FinishTurnOptions {
+  /**
+   * An answer whose numbers its code did not compute is rebuilt from the computed result (`computedAnswer`): for models
+   * speaking the text protocol (the embedded ones), which retype results wrongly. Off for providers with real tool
+   * calling, whose answer stays the model's own, checked and noted.
+   */
+  answerFromResult?: boolean;
+}
+
 /** Closes a turn in the event log: its answer (read from the transcript) and its grounding, its usage and its end. */
-export async function finishTurn(input: FinishTurnInput): Promise<void> {
+export async function finishTurn(input: FinishTurnInput, options: FinishTurnOptions = {}): Promise<void> {
   const layout = conversationLayout(input.dir);
   const base = { turnId: input.turnId };
   const events: NewEvent[] = [];
   if (input.answer) {
     const reply = await readMessage(transcriptDir(layout, input.turnId, input.answer.agent), input.answer.index);
-    const said = reply?.content.trim() ?? '';
+    let said = reply?.content.trim() ?? '';
     // The model's own text is checked; a note the system put before it is not the model's claim.
     const answerOffset = said && input.answer.prefix ? input.answer.prefix.length + 2 : 0;
-    const checked = await checkTurnAnswer(layout, input.turnId, said);
+    let checked = await checkTurnAnswer(layout, input.turnId, said);
+    const rebuilt = options.answerFromResult ? computedAnswer(said, checked.correctness, checked.grounding) : undefined;
+    if (rebuilt) {
+      said = rebuilt.text;
+      checked = await checkTurnAnswer(layout, input.turnId, said);
+    }
     const grounding = { answerOffset, ...checked.grounding };
     // A check that still fails after the turn's one revision is shown under the answer (after it: offsets unchanged).
     const note = said && grounding.total ? correctnessNote(checked.correctness, grounding) : undefined;

@@ -94,7 +94,7 @@ function reviseStep(
   if (correctness?.wrong) {
     const why = [
       correctness.operation &&
-        `the question asks for the ${correctness.operation.asked} but the code counted rows (${correctness.operation.used})`,
+        `the question asks for the ${correctness.operation.asked} but the code counted ${correctness.operation.kind === 'distinct' ? 'every row' : 'rows'} (${correctness.operation.used})`,
       correctness.rows.length &&
         `${correctness.rows.length} of the answer's numbers disagree with the saved table ${correctness.table?.file ?? ''} (${correctness.rows.map((r) => `${r.label}: ${r.stated}, table ${r.expected.join(' / ')}`).join('; ')})`,
     ].filter(Boolean);

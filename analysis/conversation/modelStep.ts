@@ -12,6 +12,7 @@ import type { DebugStep } from './debug';
 import { appendEvents, readEvents } from './eventLog';
 import type { NewEvent } from './events';
 import { conversationLayout, type ConversationLayout } from './layout';
+import { dataPreview } from './dataPreview';
 import { historySection } from './prompts';
 import { PREVIEW_CHARS, type ModelStepInput, type ModelStepResult } from './steps';
 import { readMessage, readTranscript, transcriptDir, writeMessage } from './transcript';
@@ -132,7 +133,8 @@ async function withHistory(layout: ConversationLayout, text: string, turnId: str
     if (e.type === 'answer' && turns.length) turns[turns.length - 1].answer = String(e.data.text);
   }
   const files = (await listWorkspaceFiles(layout.workspace, 200)).map((f) => f.path);
-  return `${text}\n\n${historySection(turns.slice(-10), files)}`;
+  const preview = await dataPreview(layout.workspace, files);
+  return [text, historySection(turns.slice(-10), files), preview].filter(Boolean).join('\n\n');
 }
 
 interface DebugFacts {

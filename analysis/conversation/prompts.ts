@@ -72,7 +72,11 @@ export const REVISE_ANSWER_LEAD = 'Your answer does not fit the question or what
 export function reviseAnswerInstruction(evidence: CorrectnessEvidence): string {
   const parts = [REVISE_ANSWER_LEAD];
   const op = evidence.operation;
-  if (op)
+  if (op?.kind === 'distinct')
+    parts.push(
+      `The question asks for the ${op.asked}, but your code used \`${op.used}\`, which counts every row, repeated values included. Compute it again counting each value once (\`df[<column>].nunique()\`), print the result, then give your final answer from what it printed.`,
+    );
+  else if (op)
     parts.push(
       `The question asks for the ${op.asked}, but your code used \`${op.used}\`, which counts rows instead of adding up (or averaging) a column. Compute it again with the right operation (a total per group: \`df.groupby(<group column>)[<value column>].sum()\`; an average: \`.mean()\`), print the result, then give your final answer from what it printed.`,
     );

@@ -17,19 +17,49 @@ const AGGREGATES =
 /** A sum or mean taken of counts (`value_counts().sum()`): still a count of rows, not a total of a measure. */
 const SUM_OF_COUNTS = /(\.value_counts|\.count|\.size|\.nunique)\s*\([^)]*\)\s*\.(?:sum|mean)\s*\(/g;
 
+/** Words that ask for distinct values, where the number of rows is not the answer. */
+const ASKS_DISTINCT = /\b(distinct|unique|different)\b/i;
+/** Operations that keep each value once. */
+const DEDUPLICATES =
+  /\.nunique\s*\(|\.unique\s*\(|\.drop_duplicates\s*\(|\bset\s*\(|\.value_counts\s*\(|\.groupby\s*\(/;
+/** Counting all rows. */
+const COUNTS_ALL_ROWS = /\blen\s*\(|\.count\s*\(|\.size\b|\.shape\b/;
+
 export interface OperationMismatch {
   /** What the question asked for, as the question worded it. */
   asked: string;
   /** The counting operation the code used. */
   used: string;
+  /** A total or mean answered with a row count, or distinct values answered with the number of rows. */
+  kind: 'aggregate' | 'distinct';
 }
 
-/** The mismatch when the question asks for a total/average and the turn's code only counted rows; else undefined. */
+/**
+ * The mismatch when the question asks for a total/average and the turn's code only counted rows, or asks how many
+ * distinct values there are and the code counted every row without de-duplicating; else undefined.
+ */
 export function operationMismatch(question: string, codes: string[]): OperationMismatch | undefined {
+  return aggregateMismatch(question, codes) ?? distinctMismatch(question, codes);
+}
+
+function distinctMismatch(question: string, codes: string[]): OperationMismatch | undefined {
+  const asked = ASKS_DISTINCT.exec(question)?.[0];
+  if (!asked || !ASKS_COUNT.test(question) || !codes.length) return undefined;
+  const code = codes.join('\n');
+  const used = COUNTS_ALL_ROWS.exec(code)?.[0];
+  if (!used || DEDUPLICATES.test(code)) return undefined;
+  return {
+    asked: `number of ${asked.toLowerCase()} values`,
+    used: used.replace(/\s*\($/, '').replace(/^\./, ''),
+    kind: 'distinct',
+  };
+}
+
+function aggregateMismatch(question: string, codes: string[]): OperationMismatch | undefined {
   const asked = ASKS_AGGREGATE.exec(question)?.[0];
   if (!asked || ASKS_COUNT.test(question) || !codes.length) return undefined;
   const code = codes.join('\n');
   const used = COUNTS_ROWS.exec(code)?.[0];
   if (!used || AGGREGATES.test(code.replace(SUM_OF_COUNTS, '$1('))) return undefined;
-  return { asked, used: used.replace(/\s*\($/, '').replace(/^\./, '') };
+  return { asked, used: used.replace(/\s*\($/, '').replace(/^\./, ''), kind: 'aggregate' };
 }

@@ -80,7 +80,7 @@ function isNumber(cell: string): boolean {
 }
 
 /** One CSV line's cells (double quotes honoured, `""` inside quotes). */
-function splitCsvLine(line: string): string[] {
+export function splitCsvLine(line: string): string[] {
   const out: string[] = [];
   let cell = '';
   let quoted = false;

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { VisualizationOutput } from '../../analysis/conversation/types';
+import { CHECK_FAILED_LEAD } from '../../analysis/grounding/correctnessNote';
 import type { Expected } from './dataset';
 
 export interface TurnOutput {
@@ -15,7 +16,8 @@ export interface Score {
 }
 
 /** Checks one request's outcome: a number in the answer, names in order, a phrase, a chart of the right type and columns, a table. */
-export async function scoreAnalysis(expected: Expected, out: TurnOutput): Promise<Score> {
+export async function scoreAnalysis(expected: Expected, turn: TurnOutput): Promise<Score> {
+  const out = { ...turn, answer: withoutCheckNote(turn.answer) };
   switch (expected.kind) {
     case 'number': {
       const found = numbersIn(out.answer).some((n) => Math.abs(n - expected.value) <= expected.tolerance);
@@ -57,6 +59,15 @@ export async function scoreAnalysis(expected: Expected, out: TurnOutput): Promis
       return { pass: false, reason: `no table with columns ${expected.columns.join(', ')} and ${expected.rows} rows` };
     }
   }
+}
+
+/**
+ * The answer without the note the answer check puts under an answer it found wrong: that note quotes the table the code
+ * saved, and an answer flagged as likely wrong is not scored right on the numbers the note shows.
+ */
+export function withoutCheckNote(answer: string): string {
+  const at = answer.indexOf(CHECK_FAILED_LEAD);
+  return at < 0 ? answer : answer.slice(0, at).trimEnd();
 }
 
 /** Numbers as written in prose or markdown: 1,988 · **47** · -0.5 · 6.2e3. */

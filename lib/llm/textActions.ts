@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatRequest, ChatResponse, CompleteOptions, LlmProvider, ToolCall, ToolSpec } from './types';
+import { TokenUsage } from './usage';
 
 /**
  * The plain-text action protocol, for endpoints and local models without native tool calling: the tools are described
@@ -21,16 +22,39 @@ export class TextActionProvider implements LlmProvider {
   }
 
   async complete(request: ChatRequest, opts?: CompleteOptions): Promise<ChatResponse> {
-    const { tools = [], toolChoice: _choice, ...rest } = request;
+    const { tools = [], toolChoice, ...rest } = request;
     // Earlier calls and their results are rendered as text even in a step offered no tools (the answer after them).
     const history = request.messages.some((m) => m.role === 'tool' || m.toolCalls?.length);
     if (!tools.length && !history) return this.inner.complete(request, opts);
-    const response = await this.inner.complete({ ...rest, messages: textMessages(request.messages, tools) }, opts);
+    const messages = textMessages(request.messages, tools);
+    const response = await this.inner.complete({ ...rest, messages }, opts);
     if (!tools.length) return response;
-    const found = parseToolCalls(response.text, tools, codeRunBefore(request.messages));
-    if (!found.calls.length) return response;
-    return { ...response, text: found.rest, toolCalls: found.calls, finishReason: 'tool_calls' };
+    const ranBefore = codeRunBefore(request.messages);
+    const found = parseToolCalls(response.text, tools, ranBefore);
+    if (found.calls.length) return withCalls(response, found);
+    if (toolChoice !== 'required') return response;
+    // A required call the model did not make (it answered in prose, or wrote code it never ran): asked once more.
+    const nudge: ChatMessage[] = [
+      ...messages,
+      { role: 'assistant', content: response.text },
+      { role: 'user', content: requiredCallNudge(tools) },
+    ];
+    const retry = await this.inner.complete({ ...rest, messages: nudge }, opts);
+    const usage = TokenUsage.add(response.usage, retry.usage);
+    const again = parseToolCalls(retry.text, tools, ranBefore);
+    return again.calls.length ? { ...withCalls(retry, again), usage } : { ...retry, usage };
   }
+}
+
+function withCalls(response: ChatResponse, found: { calls: ToolCall[]; rest: string }): ChatResponse {
+  return { ...response, text: found.rest, toolCalls: found.calls, finishReason: 'tool_calls' };
+}
+
+/** What a model that must call a tool but did not is told (the second and last chance in that step). */
+export function requiredCallNudge(tools: ToolSpec[]): string {
+  return tools.some((t) => t.function.name === PYTHON_TOOL)
+    ? 'You did not run any code. This step must run code: reply with only one ```python block holding the complete code (it is run with python_execute and you will see its output).'
+    : 'You did not call a tool. This step must call one: reply with only one ```action block.';
 }
 
 const ACTION_BLOCK = /```action\s*\n([\s\S]*?)```/g;
@@ -58,7 +82,7 @@ export function actionProtocolPrompt(tools: ToolSpec[]): string {
 export function parseActions(text: string): ToolCall[] {
   return [...text.matchAll(ACTION_BLOCK)].map((m, i) => {
     const raw = m[1].trim();
-    const parsed = safeJson(raw) as { tool?: unknown; args?: unknown } | undefined;
+    const parsed = lenientJson(raw) as { tool?: unknown; args?: unknown } | undefined;
     const name = typeof parsed?.tool === 'string' ? parsed.tool : 'invalid_action';
     return { id: `action_${i}`, name, arguments: parsed && 'args' in parsed ? JSON.stringify(parsed.args ?? {}) : raw };
   });
@@ -126,7 +150,7 @@ type NamedCall = Omit<ToolCall, 'id'>;
 
 /** `{"name": tool, "arguments": {…} | "json"}` (or `{"tool", "args"}`) naming an offered tool, as a call. */
 function nativeJsonCall(raw: string, offered: string[]): NamedCall | undefined {
-  const parsed = safeJson(raw) as Record<string, unknown> | undefined;
+  const parsed = lenientJson(raw) as Record<string, unknown> | undefined;
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
   const name = parsed.name ?? parsed.tool;
   if (typeof name !== 'string' || !offered.includes(name)) return undefined;
@@ -203,4 +227,27 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+const TRIPLE_QUOTED = /(?:"""|''')([\s\S]*?)(?:"""|''')/g;
+
+/**
+ * JSON as small models write it for code: the code in a Python triple-quoted string (`"code": """\n    import …"""`),
+ * which JSON does not allow. Parsed with each such string as a JSON string of its dedented text; strict JSON as is.
+ */
+export function lenientJson(text: string): unknown {
+  const strict = safeJson(text);
+  if (strict !== undefined || !/"""|'''/.test(text)) return strict;
+  return safeJson(text.replace(TRIPLE_QUOTED, (_m, body: string) => JSON.stringify(dedent(body))));
+}
+
+/** Text without its leading blank line, its common indentation and its trailing whitespace. */
+function dedent(body: string): string {
+  const lines = body
+    .replace(/^[ \t]*\r?\n/, '')
+    .replace(/\s+$/, '')
+    .split(/\r?\n/);
+  const indents = lines.filter((l) => l.trim()).map((l) => /^[ \t]*/.exec(l)![0].length);
+  const common = indents.length ? Math.min(...indents) : 0;
+  return lines.map((l) => l.slice(Math.min(common, /^[ \t]*/.exec(l)![0].length))).join('\n');
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { checkCorrectness } from '../../analysis/grounding/correctness';
+import { COMPUTED_LEAD, computedAnswer, REPLACED_NOTE } from '../../analysis/grounding/computedAnswer';
 import { correctnessNote } from '../../analysis/grounding/correctnessNote';
+import { groundAnswer } from '../../analysis/grounding/ground';
+import type { SourceText } from '../../analysis/grounding/sources';
 import { operationMismatch } from '../../analysis/grounding/operation';
 import { labelledRows, tableDisagreements } from '../../analysis/grounding/tableAgreement';
 import {
@@ -16,15 +19,21 @@ const TABLE = 'city,visits\nParis,2324\nLyon,1376\nNice,2290\n';
 
 describe('the operation against the question', () => {
   it('a total per group computed with value_counts (or .size(), .count(), len) is flagged, naming both', () => {
-    expect(operationMismatch(QUESTION, [COUNT_CODE])).toEqual({ asked: 'total', used: 'value_counts' });
+    expect(operationMismatch(QUESTION, [COUNT_CODE])).toEqual({
+      asked: 'total',
+      used: 'value_counts',
+      kind: 'aggregate',
+    });
     expect(operationMismatch('Average price per region?', ["df.groupby('region').size()"])).toEqual({
       asked: 'Average',
       used: 'size',
+      kind: 'aggregate',
     });
     // Seen with the 0.5B: the sum of the counts is still a count of rows.
     expect(operationMismatch(QUESTION, ["total = df['city'].value_counts().sum()\nprint(total)"])).toEqual({
       asked: 'total',
       used: 'value_counts',
+      kind: 'aggregate',
     });
     expect(operationMismatch('Sum of sales by shop', ["print(len(df[df.shop == 'a']))"])).toMatchObject({
       used: 'len',
@@ -38,6 +47,42 @@ describe('the operation against the question', () => {
     expect(operationMismatch('How many rows per city?', [COUNT_CODE])).toBeUndefined();
     expect(operationMismatch('Which city is largest?', [COUNT_CODE])).toBeUndefined();
     expect(operationMismatch(QUESTION, [])).toBeUndefined();
+  });
+});
+
+describe('distinct values against a count of every row', () => {
+  const DISTINCT = 'How many distinct products are in sales.csv?';
+  it("the 0.5B's len(df['product']) for a distinct count is flagged; nunique, unique, set or drop_duplicates pass", () => {
+    expect(operationMismatch(DISTINCT, ["df = pd.read_csv('sales.csv')\nprint(len(df['product']))"])).toEqual({
+      asked: 'number of distinct values',
+      used: 'len',
+      kind: 'distinct',
+    });
+    expect(operationMismatch(DISTINCT, ["print(df['product'].count())"])).toMatchObject({ used: 'count' });
+    for (const ok of [
+      "print(df['product'].nunique())",
+      "print(len(df['product'].unique()))",
+      "print(len(set(df['product'])))",
+      "print(len(df['product'].drop_duplicates()))",
+    ])
+      expect(operationMismatch(DISTINCT, [ok]), ok).toBeUndefined();
+  });
+
+  it('a question not asking for a count of distinct values is not checked this way', () => {
+    expect(operationMismatch('How many rows are in sales.csv?', ['print(len(df))'])).toBeUndefined();
+    expect(operationMismatch('List the unique products.', ['print(len(df))'])).toBeUndefined();
+  });
+
+  it('the request to revise asks for each value counted once', () => {
+    const evidence = checkCorrectness({
+      question: DISTINCT,
+      codes: ["print(len(df['product']))"],
+      answer: 'There are 36 distinct products.',
+      sources: [{ kind: 'stdout', text: '36\n' }],
+    });
+    expect(evidence.wrong).toBe(true);
+    expect(reviseAnswerInstruction(evidence)).toContain('nunique()');
+    expect(correctnessNote(evidence, { total: 1, grounded: 1 })).toContain('counted every row (`len`)');
   });
 });
 
@@ -146,5 +191,47 @@ describe('the note under an answer still wrong when its turn ends', () => {
   it('a right answer, or one partly unfound, gets no note', () => {
     expect(correctnessNote(check('Paris 2324, Lyon 1376.'), { total: 2, grounded: 2 })).toBeUndefined();
     expect(correctnessNote(check('Paris 2324, up 12%.'), { total: 2, grounded: 1 })).toBeUndefined();
+  });
+});
+
+describe('the answer rebuilt from what the code computed (text protocol)', () => {
+  const tableSource = { kind: 'table' as const, file: 'viz/bar-1.csv', text: TABLE };
+  const evidenceFor = (answer: string, sources: SourceText[], codes = [SUM_CODE]) =>
+    checkCorrectness({ question: QUESTION, codes, answer, sources });
+  const rebuild = (answer: string, sources: SourceText[], codes = [SUM_CODE]) =>
+    computedAnswer(answer, evidenceFor(answer, sources, codes), groundAnswer(answer, sources));
+
+  it("the 1.5B's retyped 1000, 2000, 3000 next to the right table: the table is shown instead", () => {
+    const r = rebuild('Paris: 1000, Lyon: 2000, Nice: 3000.', [tableSource]);
+    expect(r?.how).toBe('replaced');
+    expect(r?.text).toBe(
+      `${COMPUTED_LEAD} (the table the code saved, \`viz/bar-1.csv\`):\n\n| city | visits |\n| --- | --- |\n| Paris | 2324 |\n| Lyon | 1376 |\n| Nice | 2290 |\n\n${REPLACED_NOTE}`,
+    );
+  });
+
+  it('an unfound number with no table: what the code printed is shown, each line quoted, long output cut', () => {
+    const printed = { kind: 'stdout' as const, text: 'total 1988\n' };
+    expect(rebuild('The total is 2000.', [printed])?.text).toBe(
+      `${COMPUTED_LEAD} (what the code printed):\n\n> total 1988\n\n${REPLACED_NOTE}`,
+    );
+    const long = { kind: 'stdout' as const, text: Array.from({ length: 30 }, (_, i) => `row ${i}`).join('\n') };
+    const text = rebuild('The total is 2000.', [long])!.text;
+    expect(text).toContain('> row 19  \n> … (cut here)');
+    expect(text).not.toContain('row 20');
+  });
+
+  it('a right answer is never touched; one stating no number gets the result below it', () => {
+    expect(rebuild('Paris 2,324, Lyon 1376 and Nice 2290.', [tableSource])).toBeUndefined();
+    expect(rebuild('The average is 4.42.', [{ kind: 'stdout', text: '4.4166\n' }])).toBeUndefined();
+    expect(rebuild('Paris has the most visits.', [tableSource])).toMatchObject({
+      how: 'appended',
+      text: expect.stringMatching(/^Paris has the most visits\.\n\n\*\*Computed result\*\*/),
+    });
+  });
+
+  it('nothing computed, or the wrong operation (its result answers another question): left for the note', () => {
+    expect(rebuild('The total is 2000.', [])).toBeUndefined();
+    const counts = { kind: 'table' as const, file: 'viz/counts.csv', text: 'city,count\nParis,8\nLyon,8\n' };
+    expect(rebuild('Paris 9, Lyon 9.', [counts], [COUNT_CODE])).toBeUndefined();
   });
 });

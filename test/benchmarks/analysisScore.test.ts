@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadAnalysisSuite } from '../../benchmarks/analysis/dataset';
+import { CHECK_FAILED_LEAD } from '../../analysis/grounding/correctnessNote';
 import { numbersIn, scoreAnalysis } from '../../benchmarks/analysis/score';
 
 const SUITE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
@@ -22,6 +23,13 @@ describe('analysis suite scorer', () => {
     const expected = { kind: 'number' as const, value: 0.99, tolerance: 0.01 };
     expect((await scoreAnalysis(expected, out('r = 0.99'))).pass).toBe(true);
     expect((await scoreAnalysis(expected, out('r = 0.95'))).pass).toBe(false);
+  });
+
+  it('an answer flagged by the check is scored without the note: the saved table the note quotes does not count', async () => {
+    const expected = { kind: 'number' as const, value: 1988, tolerance: 0.01 };
+    const flagged = `The total is 36.\n\n${CHECK_FAILED_LEAD} this answer is likely wrong: none of its numbers are in what the code computed.\n\n\`\`\`\ntotal\n1988\n\`\`\``;
+    expect((await scoreAnalysis(expected, out(flagged))).pass).toBe(false);
+    expect((await scoreAnalysis(expected, out('The total is 1988.'))).pass).toBe(true);
   });
 
   it('lists must be in order; text must be present', async () => {

@@ -12,7 +12,7 @@ import {
   type ChatMessage,
   type ToolSpec,
 } from '../../lib/llm';
-import { readableResult } from '../../lib/llm/textActions';
+import { readableResult, requiredCallNudge } from '../../lib/llm/textActions';
 import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
 
 const calculator: ToolSpec = {
@@ -171,6 +171,25 @@ describe('the forms small instruction-tuned models write tool calls in (text pro
     expect(parseToolCalls(text, [calculator]).calls).toEqual([]);
   });
 
+  it("reads code in a Python triple-quoted string inside the call's JSON (the 0.5B's form), dedented", () => {
+    const text =
+      '```json\n{\n  "tool": "python_execute",\n  "args": {\n    "code": """\n    import pandas as pd\n    df = pd.read_csv("sales.csv")\n    if True:\n        print(df["amount"].sum())\n    """\n  }\n}\n```';
+    const r = parseToolCalls(text, offered);
+    expect(r.calls).toEqual([
+      {
+        id: 'action_0',
+        name: 'python_execute',
+        arguments: JSON.stringify({
+          code: 'import pandas as pd\ndf = pd.read_csv("sales.csv")\nif True:\n    print(df["amount"].sum())',
+        }),
+      },
+    ]);
+    // Data in triple quotes naming no offered tool stays text.
+    expect(
+      parseToolCalls('```json\n{"name": "shell", "arguments": {"cmd": """rm -rf /"""}}\n```', offered).calls,
+    ).toEqual([]);
+  });
+
   it('never takes JSON data or a tool that was not offered for a call', () => {
     expect(parseToolCalls('{"name": "Alice", "arguments": 3}', offered).calls).toEqual([]);
     expect(parseToolCalls('```json\n{"region": "North", "total": 150}\n```', offered).calls).toEqual([]);
@@ -210,5 +229,62 @@ describe('the forms small instruction-tuned models write tool calls in (text pro
     expect(seen[0][1].content).toContain('```action\n{"tool": "python_execute", "args": {"code":"print(3)"}}');
     expect(seen[0][2].content).toBe('Result of python_execute (action_0):\nsuccess: true\nstdout:\na\nb');
     expect(readableResult('plain text')).toBe('plain text');
+  });
+});
+
+describe('a required tool call in the text protocol', () => {
+  const python: ToolSpec = {
+    type: 'function',
+    function: {
+      name: 'python_execute',
+      description: 'Runs Python',
+      parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] },
+    },
+  };
+  /** A model replying with `replies` in turn, recording what it was sent. */
+  function scripted(replies: string[]) {
+    const seen: ChatMessage[][] = [];
+    const inner = {
+      name: 'scripted',
+      complete: (r: { messages: ChatMessage[] }) => {
+        seen.push(r.messages);
+        return Promise.resolve({
+          text: replies[seen.length - 1] ?? '',
+          finishReason: 'stop' as const,
+          usage: { inputTokens: 10, outputTokens: 5 },
+          model: 'm',
+          cached: false,
+        });
+      },
+    };
+    return { provider: new TextActionProvider(inner), seen };
+  }
+  const ask = { model: 'm', messages: [{ role: 'user' as const, content: 'total amount?' }], tools: [python] };
+
+  it('a reply without a call is asked once more; the code it then writes runs as the call, the usage of both counted', async () => {
+    const { provider: p, seen } = scripted([
+      'You can compute it with pandas: read the file and sum the amount column.',
+      '```python\nimport pandas as pd\nprint(pd.read_csv("sales.csv")["amount"].sum())\n```',
+    ]);
+    const reply = await p.complete({ ...ask, toolChoice: 'required' });
+    expect(seen).toHaveLength(2);
+    expect(seen[1].at(-1)).toEqual({ role: 'user', content: requiredCallNudge([python]) });
+    expect(seen[1].at(-2)).toMatchObject({ role: 'assistant', content: expect.stringContaining('sum the amount') });
+    expect(reply).toMatchObject({
+      finishReason: 'tool_calls',
+      toolCalls: [{ name: 'python_execute', arguments: expect.stringContaining('sum()') }],
+      usage: { inputTokens: 20, outputTokens: 10 },
+    });
+  });
+
+  it('a model that still writes no code gives its reply without a call (the pattern goes on as before); auto asks once', async () => {
+    const stubborn = scripted(['The total is 1988.', 'It is 1988.']);
+    const reply = await stubborn.provider.complete({ ...ask, toolChoice: 'required' });
+    expect(stubborn.seen).toHaveLength(2);
+    expect(reply.toolCalls).toBeUndefined();
+    expect(reply.text).toBe('It is 1988.');
+    const free = scripted(['The total is 1988.']);
+    expect((await free.provider.complete({ ...ask, toolChoice: 'auto' })).toolCalls).toBeUndefined();
+    expect(free.seen).toHaveLength(1);
   });
 });

@@ -1,0 +1,75 @@
+import type { CorrectnessEvidence } from './correctness';
+import { splitCsvLine } from './tableAgreement';
+
+/**
+ * The answer rebuilt from what the turn's code computed, for models that retype results wrongly (the embedded ones):
+ * when the answer states numbers its code did not compute, or numbers that disagree with the table the code saved, the
+ * computed result (the saved table, else what the last run printed) is shown as the answer instead; an answer stating
+ * no number gets the computed result below it. A right answer (every number found, none disagreeing) is left as it is,
+ * and so is one whose code did the wrong operation (its result answers another question: the note says so instead).
+ * Pure functions, no I/O.
+ */
+
+/** Lines of printed output or table rows shown (a longer result is cut, saying so). */
+const MAX_LINES = 20;
+const MAX_CHARS = 3_000;
+
+export const COMPUTED_LEAD = '**Computed result**';
+export const REPLACED_NOTE =
+  "_The model's own answer stated numbers that its code did not compute (it is kept in the debug view), so the result the code computed is shown instead._";
+
+export interface ComputedAnswer {
+  text: string;
+  /** replaced: the model's text is not shown; appended: the result follows it. */
+  how: 'replaced' | 'appended';
+}
+
+/** The answer to show instead of `answer`, or undefined to keep it. */
+export function computedAnswer(
+  answer: string,
+  evidence: CorrectnessEvidence,
+  grounding: { total: number; grounded: number },
+): ComputedAnswer | undefined {
+  if (evidence.operation) return undefined;
+  const result = renderedResult(evidence);
+  if (!result) return undefined;
+  const unsupported = grounding.grounded < grounding.total || evidence.rows.length > 0;
+  if (unsupported) return { text: `${result}\n\n${REPLACED_NOTE}`, how: 'replaced' };
+  if (grounding.total === 0) return { text: `${answer}\n\n${result}`.trim(), how: 'appended' };
+  return undefined;
+}
+
+/** The saved table as a markdown table, else the last printed output as quoted lines; undefined when neither. */
+function renderedResult(evidence: CorrectnessEvidence): string | undefined {
+  if (evidence.table) {
+    const table = markdownTable(evidence.table.head);
+    if (table) return `${COMPUTED_LEAD} (the table the code saved, \`${evidence.table.file}\`):\n\n${table}`;
+  }
+  const printed = evidence.printed?.trim();
+  if (!printed) return undefined;
+  const lines = cutLines(printed.split(/\r?\n/));
+  return `${COMPUTED_LEAD} (what the code printed):\n\n${lines.map((l) => `> ${l}`).join('  \n')}`;
+}
+
+function markdownTable(csv: string): string | undefined {
+  const [header, ...rows] = csv.split(/\r?\n/).filter((l) => l.trim());
+  if (!header || !rows.length) return undefined;
+  const cells = (line: string) => splitCsvLine(line).map((c) => c.trim().replace(/\|/g, '\\|'));
+  const head = cells(header);
+  const body = cutLines(rows).map((r) => (r.startsWith('…') ? [r] : cells(r)));
+  return [head, head.map(() => '---'), ...body].map((r) => `| ${r.join(' | ')} |`).join('\n');
+}
+
+function cutLines(lines: string[]): string[] {
+  const kept: string[] = [];
+  let chars = 0;
+  for (const line of lines) {
+    if (kept.length >= MAX_LINES || chars + line.length > MAX_CHARS) {
+      kept.push('… (cut here)');
+      break;
+    }
+    kept.push(line);
+    chars += line.length;
+  }
+  return kept;
+}
