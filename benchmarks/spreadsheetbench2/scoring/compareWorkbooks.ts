@@ -5,8 +5,8 @@
  * `Embedded` paths compare formulas only.
  */
 import { existsSync } from 'node:fs';
-import { openWorkbookValues, type WorkbookValues } from '../../spreadsheetbench/scoring/ooxmlReader';
-import { describeValue } from '../../spreadsheetbench/scoring/cellValue';
+import { openWorkbookValues, type WorkbookValues } from '../../workbook/ooxmlReader';
+import { describeValue } from '../../workbook/cellValue';
 import { openWorkbookDetails, type WorkbookDetails } from './workbookDetails';
 import { compareCellFormula, compareCellValueV2, hasExcelError, type ScoredValue } from './compareCell';
 import { sameFontColour } from './fontColour';

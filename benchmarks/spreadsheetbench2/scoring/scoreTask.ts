@@ -1,6 +1,6 @@
 /** evaluation.py's `process_single_item` and the result file's totals (`evaluation`), in the official JSON shape. */
 import path from 'node:path';
-import { pyRound } from '../../spreadsheetbench/scoring/pyNumber';
+import { pyRound } from '../../workbook/pyNumber';
 import type { V2Task } from '../dataset';
 import { compareWorkbooksWithRegression, type CellCounts } from './compareWorkbooks';
 
