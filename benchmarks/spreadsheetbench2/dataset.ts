@@ -8,7 +8,7 @@ import { readIndexFile } from '../datasetFile';
 import path from 'node:path';
 import { z } from 'zod';
 import { DatasetError } from '../../lib/runStore/taskRecord';
-import { openWorkbookValues } from '../spreadsheetbench/scoring/ooxmlReader';
+import { openWorkbookValues } from '../workbook/ooxmlReader';
 import { findSheetName } from './scoring/compareWorkbooks';
 import { splitAnswerPosition, splitPiece } from './scoring/cellNames';
 

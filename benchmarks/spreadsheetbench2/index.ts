@@ -11,6 +11,7 @@ import { loadV2Dataset, v2CategoryFolders, type V2Task } from './dataset';
 
 export { loadV2Dataset, v2CategoryFolders, v2TaskProblems, V2_CATEGORIES, type V2Task } from './dataset';
 export { evaluateV2Outputs, type V2Evaluation } from './evaluate';
+export { RecalculatedCopies, RecalculationError, defaultRecalculatedDir } from './recalculatedCopies';
 export { v2ResultJson, type V2Result, type V2Score } from './scoring/scoreTask';
 
 export const SPREADSHEETBENCH2_EDITIONS = ['v2'] as const;

@@ -10,7 +10,13 @@ import {
   officialJson,
   type ScoreSummary,
 } from '../../benchmarks/spreadsheetbench/scoring';
-import { evaluateV2Outputs, v2ResultJson, type V2Evaluation } from '../../benchmarks/spreadsheetbench2';
+import {
+  evaluateV2Outputs,
+  RecalculatedCopies,
+  v2ResultJson,
+  type V2Evaluation,
+} from '../../benchmarks/spreadsheetbench2';
+import { createRecalculator } from '../../lib/recalc';
 
 const modeSchema = z.enum(['official', 'strict']);
 
@@ -45,9 +51,35 @@ function formatV2(e: V2Evaluation): string {
   return [line('overall', e.result), ...Object.entries(e.categories).map(([c, r]) => `  ${line(c, r)}`)].join('\n');
 }
 
+interface EvalOptions {
+  dataset: string;
+  outputs: string;
+  out: string;
+  mode: string;
+  tasks?: string;
+  recalc?: boolean;
+}
+
+/** `--recalc`: inputs, answers and outputs scored as recalculated copies (LibreOffice, cached by content). */
+async function evaluateV2(opts: EvalOptions): Promise<V2Evaluation | null> {
+  if (!opts.recalc) return evaluateV2Outputs(opts.dataset, opts.outputs);
+  const recalculator = createRecalculator('libreoffice');
+  try {
+    const recalculated = new RecalculatedCopies(recalculator);
+    const evaluation = await evaluateV2Outputs(opts.dataset, opts.outputs, { recalculated });
+    if (evaluation)
+      process.stderr.write(
+        `recalculated ${recalculated.made} workbooks, reused ${recalculated.reused} from ${recalculated.dir}\n`,
+      );
+    return evaluation;
+  } finally {
+    await recalculator.close();
+  }
+}
+
 /** SpreadsheetBench 2 folders: evaluation.py's result file at <out>, per-category totals and dataset problems beside it. */
-async function evalV2(opts: { dataset: string; outputs: string; out: string; mode: string; tasks?: string }) {
-  const evaluation = await evaluateV2Outputs(opts.dataset, opts.outputs);
+async function evalV2(opts: EvalOptions) {
+  const evaluation = await evaluateV2(opts);
   if (!evaluation) return false;
   if (opts.mode !== 'official' || opts.tasks)
     throw new CliError(
@@ -76,7 +108,11 @@ export function registerEvalCommands(program: Command): void {
     .requiredOption('--out <file>', 'official-shape JSON result; the summary goes to <out>.summary.json')
     .option('--mode <mode>', 'official (parity, quirks included) or strict (documented fixes)', 'official')
     .option('--tasks <ids>', 'comma-separated task ids to score')
-    .action(async (opts: { dataset: string; outputs: string; out: string; mode: string; tasks?: string }) => {
+    .option(
+      '--recalc',
+      'SpreadsheetBench 2: score recalculated copies of inputs, answers and outputs (LibreOffice; cached by content, your files untouched)',
+    )
+    .action(async (opts: EvalOptions) => {
       const mode = parseMode(opts.mode);
       await requireDir(opts.dataset, 'dataset');
       await requireDir(opts.outputs, 'outputs');

@@ -10,7 +10,7 @@ import { repairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedV
 import { SYSTEM_PROMPT, taskPrompt } from '../../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
 import { workbookViewProgram } from '../../benchmarks/spreadsheetbench/agents/checkedVote/view';
 import { readRegion } from '../../benchmarks/spreadsheetbench/agents/checkedVote/regionCells';
-import type { CellValue } from '../../benchmarks/spreadsheetbench/scoring/cellValue';
+import type { CellValue } from '../../benchmarks/workbook/cellValue';
 import { sandboxPythonPath } from '../../lib/sandbox/paths';
 import { DEV20 } from '../helpers/e2e';
 

@@ -96,6 +96,12 @@ describe('the rule check finds what breaks it', () => {
   // Benchmarks behind their interface: a name branch, a look inside a benchmark, one benchmark using another's parts.
   write('benchmarks/spreadsheetbench/agents/feedback.ts', 'export const feedback = 1;\n');
   write('benchmarks/spreadsheetbench/grid/testCaseGrid.ts', 'export const grid = 1;\n');
+  write('benchmarks/spreadsheetbench/scoring/cellValue.ts', 'export const transformValue = 1;\n');
+  write('benchmarks/workbook/ooxmlReader.ts', 'export const openWorkbookValues = 1;\n');
+  write(
+    'benchmarks/spreadsheetbench2/scoring/compareCell.ts',
+    "import { transformValue } from '../../spreadsheetbench/scoring/cellValue';\nimport { openWorkbookValues } from '../../workbook/ooxmlReader';\nexport const c = [transformValue, openWorkbookValues];\n",
+  );
   write(
     'benchmarks/dsbench/index.ts',
     "export const dsBench = { name: 'dsbench' };\nexport const own = (b: string) => b === 'dsbench';\n",
@@ -196,6 +202,15 @@ describe('the rule check finds what breaks it', () => {
         "activities/dsbench/index.ts:1 imports benchmarks/spreadsheetbench/agents/feedback.ts ('../../benchmarks/spreadsheetbench/agents/feedback'): breaks \"a benchmark's folders do not import another benchmark's: activities/dsbench/ (dsbench) may not import benchmarks/spreadsheetbench/",
       ),
     );
+  });
+
+  it("SpreadsheetBench 2 using the first edition's scorer is a break (no exception); the shared workbook reader is not", () => {
+    expect(breaks).toContainEqual(
+      expect.stringContaining(
+        'benchmarks/spreadsheetbench2/scoring/compareCell.ts:1 imports benchmarks/spreadsheetbench/scoring/cellValue.ts',
+      ),
+    );
+    expect(breaks.filter((b) => b.includes('imports benchmarks/workbook/'))).toEqual([]);
   });
 
   it('code that serves every benchmark (the server, workers, client) looking inside one', () => {

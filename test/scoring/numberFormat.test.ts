@@ -1,7 +1,7 @@
 /** Cell values as Excel shows them under their number format (what the task page's grid displays). */
 import { describe, expect, it } from 'vitest';
 import { formatCell, generalNumber } from '../../benchmarks/spreadsheetbench/grid/numberFormat';
-import type { PyDateTime } from '../../benchmarks/spreadsheetbench/scoring/cellValue';
+import type { PyDateTime } from '../../benchmarks/workbook/cellValue';
 
 const dt = (year: number, month: number, day: number, hour = 0, minute = 0, second = 0): PyDateTime => ({
   kind: 'datetime',

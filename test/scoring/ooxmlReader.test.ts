@@ -8,8 +8,8 @@ import path from 'node:path';
 import JSZip from 'jszip';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkbookValues } from '../../benchmarks/spreadsheetbench/scoring/ooxmlReader';
-import { transformValue } from '../../benchmarks/spreadsheetbench/scoring/cellValue';
+import { openWorkbookValues } from '../../benchmarks/workbook/ooxmlReader';
+import { transformValue } from '../../benchmarks/workbook/cellValue';
 import { evaluateTestCase } from '../../benchmarks/spreadsheetbench/scoring';
 import { hasSandboxPython, oracleScore, runPython } from './oracle';
 

@@ -1,7 +1,7 @@
 /** Python round()/float() semantics checked value by value against the real interpreter. */
 import { describe, expect, it } from 'vitest';
-import { pyFloat, pyRound } from '../../benchmarks/spreadsheetbench/scoring/pyNumber';
-import { compareCellValue, transformValue } from '../../benchmarks/spreadsheetbench/scoring/cellValue';
+import { pyFloat, pyRound } from '../../benchmarks/workbook/pyNumber';
+import { compareCellValue, transformValue } from '../../benchmarks/workbook/cellValue';
 import { hasSandboxPython, runPython } from './oracle';
 
 function randomDoubles(n: number): number[] {

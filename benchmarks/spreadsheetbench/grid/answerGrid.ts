@@ -5,9 +5,9 @@
  */
 import { pathExists } from '../../../lib/runStore/files';
 import { cellsOf, columnName, parseAnswerPosition, type AnswerPiece } from '../scoring/answerPosition';
-import { compareCellValue, type CellValue } from '../scoring/cellValue';
+import { compareCellValue, type CellValue } from '../../workbook/cellValue';
 import { diffValue } from '../scoring/cellDiff';
-import { openWorkbookValues, type SheetValues, type WorkbookValues } from '../scoring/ooxmlReader';
+import { openWorkbookValues, type SheetValues, type WorkbookValues } from '../../workbook/ooxmlReader';
 import type { ScoringMode } from '../scoring/types';
 import type { AnswerGrid, GridCell, GridPiece } from '../../report/taskView';
 import { formatCell } from './numberFormat';

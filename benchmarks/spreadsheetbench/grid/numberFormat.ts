@@ -3,7 +3,7 @@
  * scientific, currency and literal text, sections for negative/zero/text, and date/time codes. Covers what answer
  * ranges use; an exotic code (fractions, conditions) falls back to General rather than guessing.
  */
-import type { CellValue, PyDate, PyDateTime, PyTime, PyTimedelta } from '../scoring/cellValue';
+import type { CellValue, PyDate, PyDateTime, PyTime, PyTimedelta } from '../../workbook/cellValue';
 
 const MONTHS = [
   'January',

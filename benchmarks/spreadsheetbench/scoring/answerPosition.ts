@@ -8,7 +8,7 @@
  * (vacuous pass); `int('')` raises.
  */
 import type { ScoringMode } from './types';
-import { pyIntStrict, pyIsDigit } from './pyNumber';
+import { pyIntStrict, pyIsDigit } from '../../workbook/pyNumber';
 
 export const MAX_ROW = 1_048_576;
 /** openpyxl accepts up to three column letters (ZZZ). */

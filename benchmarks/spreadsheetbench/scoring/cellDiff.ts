@@ -3,7 +3,7 @@
  * rest), how much of the checked range the expected answer fills, and, when no output could ever pass, why.
  * The verdict itself is the official one (compareWorkbooks.ts); this is its explanation.
  */
-import { timeToString, transformValue, type CellValue } from './cellValue';
+import { timeToString, transformValue, type CellValue } from '../../workbook/cellValue';
 import type { CellMismatch, DiffValue } from '../../report/taskView';
 
 export type { CellCheck, DiffValue, CellMismatch } from '../../report/taskView';

@@ -8,9 +8,9 @@
 import { pathExists } from '../../../lib/runStore/files';
 import type { ScoringMode, TestCaseVerdict } from './types';
 import { parseAnswerPosition, cellsOf, columnName, type AnswerPiece } from './answerPosition';
-import { compareCellValue, describeValue } from './cellValue';
+import { compareCellValue, describeValue } from '../../workbook/cellValue';
 import { diffValue, isBlankCell, MismatchList, type AnswerFill, type TestCaseDiff } from './cellDiff';
-import { openWorkbookValues, type SheetValues, type WorkbookValues } from './ooxmlReader';
+import { openWorkbookValues, type SheetValues, type WorkbookValues } from '../../workbook/ooxmlReader';
 
 export interface EvaluateTestCaseInput {
   answerPath: string;

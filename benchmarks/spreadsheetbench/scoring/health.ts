@@ -9,7 +9,7 @@ import { loadDataset, testCaseFiles, type SheetTask } from '../dataset';
 import type { ScoringMode } from './types';
 import { categorize, cellsOf, columnName, parseAnswerPosition } from './answerPosition';
 import { evaluateTestCase } from './compareWorkbooks';
-import { openWorkbookValues } from './ooxmlReader';
+import { openWorkbookValues } from '../../workbook/ooxmlReader';
 import { answerPathFor, officialScore, scoreTask } from './scoreTask';
 import { summarize, type ScoreSummary } from './summary';
 

@@ -39,5 +39,5 @@ export {
 export { verdictDifferences, parseDifferences, type ModeDifference } from './modeDifferences';
 export { benchmarkHealth, type HealthReport } from './health';
 export { officialJson } from './officialJson';
-export { compareCellValue, transformValue, type CellValue } from './cellValue';
-export { openWorkbookValues, WorkbookReadError } from './ooxmlReader';
+export { compareCellValue, transformValue, type CellValue } from '../../workbook/cellValue';
+export { openWorkbookValues, WorkbookReadError } from '../../workbook/ooxmlReader';

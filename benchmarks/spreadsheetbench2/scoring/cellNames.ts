@@ -2,7 +2,7 @@
  * evaluation.py's answer-position handling: `parse_answer_position` (commas inside quoted sheet names kept),
  * `generate_cell_names` (column by column, its own letter arithmetic) and the `'Sheet'!range` split.
  */
-import { WorkbookReadError } from '../../spreadsheetbench/scoring/ooxmlReader';
+import { WorkbookReadError } from '../../workbook/ooxmlReader';
 
 /** Comma-separated pieces; a quote toggles "inside a sheet name", where commas do not split. */
 export function splitAnswerPosition(answerPosition: string): string[] {

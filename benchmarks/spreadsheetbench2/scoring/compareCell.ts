@@ -3,7 +3,7 @@
  * equivalents, raw numbers within 1%, then the first edition's transform with None ≡ "" ≡ 0, formulas without `$`,
  * rounded numbers within 1%), `compare_cell_formula` (`=+` as `=`) and `_has_excel_error`.
  */
-import { transformValue, type CellValue, type Transformed } from '../../spreadsheetbench/scoring/cellValue';
+import { transformValue, type CellValue, type Transformed } from '../../workbook/cellValue';
 import type { FormulaObject, FormulaValue } from './workbookDetails';
 
 /** A cell's value in either load mode: cached values, or formulas where the cell has one. */

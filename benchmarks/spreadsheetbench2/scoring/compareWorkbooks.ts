@@ -5,8 +5,8 @@
  * `Embedded` paths compare formulas only.
  */
 import { existsSync } from 'node:fs';
-import { openWorkbookValues, type WorkbookValues } from '../../spreadsheetbench/scoring/ooxmlReader';
-import { describeValue } from '../../spreadsheetbench/scoring/cellValue';
+import { openWorkbookValues, type WorkbookValues } from '../../workbook/ooxmlReader';
+import { describeValue } from '../../workbook/cellValue';
 import { openWorkbookDetails, type WorkbookDetails } from './workbookDetails';
 import { compareCellFormula, compareCellValueV2, hasExcelError, type ScoredValue } from './compareCell';
 import { sameFontColour } from './fontColour';
@@ -22,11 +22,32 @@ export interface CellCounts {
   total: number;
 }
 
+/** Which comparison a cell failed: its value, its formula (`Embedded`, or an error value compared by formula), its font colour. */
+export type CellCheckV2 = 'value' | 'formula' | 'font';
+
+/** A regression or modification cell whose output differs from the answer (not in the official file: for `show`). */
+export interface CellDifference {
+  /** `Sheet!A1`, the sheet as the answer position names it. */
+  cell: string;
+  kind: 'regression' | 'modification';
+  check: CellCheckV2;
+  expected: ScoredValue;
+  got: ScoredValue;
+}
+
+/** Differing cells kept per task; the rest are counted. */
+export const MAX_DIFFERENCES = 100;
+
 export interface WorkbookComparison {
   isCorrect: boolean;
   errorMessage: string;
   regression: CellCounts;
   modification: CellCounts;
+  /** The first MAX_DIFFERENCES differing cells, and how many more there were. */
+  differences: CellDifference[];
+  omittedDifferences: number;
+  /** The workbook that could not be read (the message is `errorMessage`, as openpyxl's load reports it). */
+  unreadable?: 'input' | 'answer' | 'output';
 }
 
 interface Book {
@@ -80,15 +101,15 @@ interface Pair {
   bf?: Sheet;
 }
 
-/** `_compare_cells` with the error-value fallback of the classification and comparison loops. */
-async function sameCell(p: Pair, cell: string, mode: CompareMode): Promise<boolean> {
+/** `_compare_cells` with the error-value fallback of the classification and comparison loops: what differs, if anything. */
+async function cellDifference(p: Pair, cell: string, mode: CompareMode): Promise<CellCheckV2 | undefined> {
   const va = await p.a.value(cell);
   const vb = await p.b.value(cell);
   if (!mode.withFormula && p.af && p.bf && (hasExcelError(va) || hasExcelError(vb)))
-    return compareCellFormula(await p.af.value(cell), await p.bf.value(cell));
-  if (mode.withFormula) return compareCellFormula(va, vb);
-  if (!compareCellValueV2(va, vb)) return false;
-  return !mode.withFontColour || sameFontColour(p.a.fontColour(cell), p.b.fontColour(cell));
+    return compareCellFormula(await p.af.value(cell), await p.bf.value(cell)) ? undefined : 'formula';
+  if (mode.withFormula) return compareCellFormula(va, vb) ? undefined : 'formula';
+  if (!compareCellValueV2(va, vb)) return 'value';
+  return !mode.withFontColour || sameFontColour(p.a.fontColour(cell), p.b.fontColour(cell)) ? undefined : 'font';
 }
 
 const textOf = (v: ScoredValue) =>
@@ -127,7 +148,7 @@ async function comparePiece(
   const classify = pairOf(books.input, books.answer);
   if (classify)
     for (const cell of generateCellNames(range))
-      ((await sameCell(classify, cell, mode)) ? regression : modification).push(cell);
+      ((await cellDifference(classify, cell, mode)) === undefined ? regression : modification).push(cell);
   totals.regression.total += regression.length;
   totals.modification.total += modification.length;
   const compare = pairOf(books.answer, books.output);
@@ -140,11 +161,23 @@ async function comparePiece(
     [modification, 'Modification', totals.modification],
   ] as const) {
     for (const cell of cells) {
-      if (await sameCell(compare!, cell, mode)) counts.correct++;
-      else
-        msgs.push(
-          `${label} error at ${sheet}!${cell}: answer=${textOf(await compare!.a.value(cell))}, output=${textOf(await compare!.b.value(cell))}`,
-        );
+      const check = await cellDifference(compare!, cell, mode);
+      if (check === undefined) {
+        counts.correct++;
+        continue;
+      }
+      const expected = await compare!.a.value(cell);
+      const got = await compare!.b.value(cell);
+      msgs.push(`${label} error at ${sheet}!${cell}: answer=${textOf(expected)}, output=${textOf(got)}`);
+      if (totals.differences.length < MAX_DIFFERENCES)
+        totals.differences.push({
+          cell: `${sheet}!${cell}`,
+          kind: label === 'Regression' ? 'regression' : 'modification',
+          check,
+          expected,
+          got,
+        });
+      else totals.omittedDifferences++;
     }
   }
 }
@@ -160,21 +193,22 @@ export async function compareWorkbooksWithRegression(
     errorMessage: '',
     regression: { correct: 0, total: 0 },
     modification: { correct: 0, total: 0 },
+    differences: [],
+    omittedDifferences: 0,
   };
   if (!existsSync(files.output)) return { ...result, errorMessage: 'output file not exist' };
   if (!existsSync(files.input)) return { ...result, errorMessage: 'input file not exist' };
-  let books: Books;
-  try {
-    books = {
-      input: await openBook(files.input),
-      answer: await openBook(files.answer),
-      output: await openBook(files.output),
-    };
-  } catch (err) {
-    return { ...result, errorMessage: (err as Error).message };
+  const books: Partial<Books> = {};
+  for (const which of ['input', 'answer', 'output'] as const) {
+    try {
+      books[which] = await openBook(files[which]);
+    } catch (err) {
+      return { ...result, errorMessage: (err as Error).message, unreadable: which };
+    }
   }
   const msgs: string[] = [];
-  for (const piece of splitAnswerPosition(answerPosition)) await comparePiece(books, piece, mode, result, msgs);
+  for (const piece of splitAnswerPosition(answerPosition))
+    await comparePiece(books as Books, piece, mode, result, msgs);
   const correct = result.regression.correct + result.modification.correct;
   result.isCorrect = correct === result.regression.total + result.modification.total;
   result.errorMessage = result.isCorrect ? '' : (msgs.find(Boolean) ?? '');

@@ -1,8 +1,8 @@
 /** evaluation.py's `process_single_item` and the result file's totals (`evaluation`), in the official JSON shape. */
 import path from 'node:path';
-import { pyRound } from '../../spreadsheetbench/scoring/pyNumber';
+import { pyRound } from '../../workbook/pyNumber';
 import type { V2Task } from '../dataset';
-import { compareWorkbooksWithRegression, type CellCounts } from './compareWorkbooks';
+import { compareWorkbooksWithRegression, type CellCounts, type WorkbookComparison } from './compareWorkbooks';
 
 export interface V2Score {
   id: number | string;
@@ -34,34 +34,55 @@ export function compareModeOf(task: V2Task) {
   };
 }
 
-/** One task's score; `missing` when its output (or input) does not exist. */
-export async function scoreV2Task(task: V2Task, outputsDir: string): Promise<{ score: V2Score; missing: boolean }> {
-  let errorMessage: string;
-  let counts = { regression: { correct: 0, total: 0 }, modification: { correct: 0, total: 0 } };
-  let ok = false;
+/** The workbooks a task is scored on: its input and answer (or their recalculated copies) and the output. */
+export interface V2TaskFiles {
+  input: string;
+  answer: string;
+  output: string;
+}
+
+/** The dataset's own files and `<outputsDir>/<id>_output.xlsx`. */
+export function datasetFilesOf(task: V2Task, outputsDir: string): V2TaskFiles {
+  return {
+    input: path.join(task.categoryDir, task.spreadsheet_path),
+    answer: path.join(task.categoryDir, task.golden_response_path),
+    output: path.join(outputsDir, `${String(task.id)}_output.xlsx`),
+  };
+}
+
+export interface V2TaskScore {
+  score: V2Score;
+  /** Its output (or input) does not exist. */
+  missing: boolean;
+  /** The cells compared and those that differ (empty when the workbooks could not be read). */
+  comparison: WorkbookComparison;
+}
+
+const NO_COMPARISON: WorkbookComparison = {
+  isCorrect: false,
+  errorMessage: '',
+  regression: { correct: 0, total: 0 },
+  modification: { correct: 0, total: 0 },
+  differences: [],
+  omittedDifferences: 0,
+};
+
+/** One task's score on the given files, as `process_single_item` computes it. */
+export async function scoreV2Files(task: V2Task, files: V2TaskFiles): Promise<V2TaskScore> {
+  let comparison: WorkbookComparison;
   try {
-    const r = await compareWorkbooksWithRegression(
-      {
-        input: path.join(task.categoryDir, task.spreadsheet_path),
-        answer: path.join(task.categoryDir, task.golden_response_path),
-        output: path.join(outputsDir, `${String(task.id)}_output.xlsx`),
-      },
-      task.answer_position,
-      compareModeOf(task),
-    );
-    ok = r.isCorrect;
-    errorMessage = r.errorMessage;
-    counts = r;
+    comparison = await compareWorkbooksWithRegression(files, task.answer_position, compareModeOf(task));
   } catch (err) {
-    errorMessage = (err as Error).message;
+    comparison = { ...NO_COMPARISON, errorMessage: (err as Error).message };
   }
-  let reg = ratio(counts.regression);
-  const mod = ratio(counts.modification);
+  const ok = comparison.isCorrect;
+  let reg = ratio(comparison.regression);
+  const mod = ratio(comparison.modification);
   if (reg >= 0.998) reg = 1.0;
   return {
     score: {
       id: task.id,
-      error_message: ok ? '' : errorMessage,
+      error_message: ok ? '' : comparison.errorMessage,
       regression_accuracy: reg,
       modification_accuracy: mod,
       accuracy: reg === 1.0 && mod === 1.0 ? 1.0 : 0.0,
@@ -69,8 +90,14 @@ export async function scoreV2Task(task: V2Task, outputsDir: string): Promise<{ s
       // run exists yet, issue 30 §3). 0 keeps the file's shape; the closing note says so.
       interaction_turns: 0,
     },
-    missing: !ok && errorMessage.includes('not exist'),
+    missing: !ok && comparison.errorMessage.includes('not exist'),
+    comparison,
   };
+}
+
+/** One task's score from `<outputsDir>/<id>_output.xlsx`; `missing` when its output (or input) does not exist. */
+export async function scoreV2Task(task: V2Task, outputsDir: string): Promise<V2TaskScore> {
+  return scoreV2Files(task, datasetFilesOf(task, outputsDir));
 }
 
 const avg = (xs: number[]) => (xs.length ? pyRound(xs.reduce((a, b) => a + b, 0) / xs.length, 4) : 0.0);

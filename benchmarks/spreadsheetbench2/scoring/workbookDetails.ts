@@ -7,8 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ZipArchive } from '../../../lib/xlsx/zipArchive';
-import { attribute, attributesOf, decodeXmlText, elements } from '../../spreadsheetbench/scoring/xmlScan';
-import { WorkbookReadError } from '../../spreadsheetbench/scoring/ooxmlReader';
+import { attribute, attributesOf, decodeXmlText, elements } from '../../workbook/xmlScan';
+import { WorkbookReadError } from '../../workbook/ooxmlReader';
 import type { FontColour } from './fontColour';
 import { translateFormula } from './sharedFormula';
 import { parseCellName } from './cellNames';

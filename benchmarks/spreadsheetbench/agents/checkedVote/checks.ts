@@ -1,4 +1,4 @@
-import { transformValue } from '../../scoring/cellValue';
+import { transformValue } from '../../../workbook/cellValue';
 import type { RegionCell, RegionRead } from './regionCells';
 
 /** What one test case's run of a candidate gave: the execution, and the answer region of its output and input. */

@@ -1,6 +1,6 @@
 import { cellsOf, columnName, parseAnswerPosition } from '../../scoring/answerPosition';
-import type { CellValue } from '../../scoring/cellValue';
-import { openWorkbookValues, type WorkbookValues } from '../../scoring/ooxmlReader';
+import type { CellValue } from '../../../workbook/cellValue';
+import { openWorkbookValues, type WorkbookValues } from '../../../workbook/ooxmlReader';
 
 /** At most this many cells of a region are read (a whole-column target on a big sheet stays bounded). */
 const MAX_REGION_CELLS = 20_000;

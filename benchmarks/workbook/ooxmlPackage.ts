@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ZipArchive } from '../../../lib/xlsx/zipArchive';
+import { ZipArchive } from '../../lib/xlsx/zipArchive';
 import { attributesOf, elements } from './xmlScan';
 
 export class WorkbookReadError extends Error {
