@@ -27,7 +27,9 @@ import { turnRecordSchema } from '../../benchmarks/spreadsheetbench2/scaffold/ep
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb2-scaffold-'));
 const data = path.join(tmp, 'data');
-const TASKS = [...SCAFFOLD_SOLVED_TASKS, SCAFFOLD_HOSTILE_TASK];
+/** A task whose input file is missing (removed after generation): named, and the rest of the run goes on. */
+const BROKEN_TASK = 'fm1';
+const TASKS = [...SCAFFOLD_SOLVED_TASKS, SCAFFOLD_HOSTILE_TASK, BROKEN_TASK];
 const answerPath = path.join(data, 'Template', 'spreadsheet', SCAFFOLD_HOSTILE_TASK, 'answer.xlsx');
 
 const result = (runDir: string, id: string) =>
@@ -48,6 +50,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
 
   beforeAll(async () => {
     runPython([path.resolve('test/spreadsheetbench2/fixtures/make_v2_tasks.py'), tmp], '');
+    rmSync(path.join(data, 'Financial_Model', 'spreadsheet', BROKEN_TASK, 'input.xlsx'));
     // The hostile task aims at the scripted model's own port (a host service), known once it listens.
     const targets = { answerPath, repoDir: repoRoot, hostUrl: '' };
     env = await startE2E(scaffoldScript(targets), { config: { run: { concurrency: 3 } } });
@@ -99,6 +102,16 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
     expect(result(run.runDir, SCAFFOLD_REQUERY_TASK).score.interaction_turns).toBe(6);
   });
 
+  it('named the task whose input is missing and ran the others', () => {
+    const r = result(run.runDir, BROKEN_TASK);
+    expect(r.failure?.class).toBe('dataset');
+    expect(r.failure?.message).toContain(
+      `task ${BROKEN_TASK}: input file spreadsheet/${BROKEN_TASK}/input.xlsx is missing`,
+    );
+    expect(r.modelCalls).toBe(0);
+    expect(r.score.accuracy).toBe(0);
+  });
+
   it('wrote the official result files per category', () => {
     const all = JSON.parse(readFileSync(path.join(run.runDir, 'eval', 'all.json'), 'utf8'));
     expect(all.total_tests).toBe(TASKS.length);
@@ -115,19 +128,21 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
 
   it('contained the hostile commands and reported them', () => {
     const obs = observations(run.runDir, SCAFFOLD_HOSTILE_TASK);
-    // Network: neither the host's loopback service nor the internet.
-    expect(obs[0]).toMatch(/URLError|Connection refused|Errno/);
-    expect(obs[0]).not.toContain('"data"');
+    // Network: neither the host's loopback service (the scripted model's port) nor the internet.
+    expect(obs[0]).toBe(
+      '<observation>\nurllib.error.URLError: <urlopen error [Errno 101] Network is unreachable>\nOSError: [Errno 101] Network is unreachable\n\n</observation>',
+    );
     // Outside the task: no /etc/shadow, no answer file, no checkout; no answer.xlsx anywhere inside.
     expect(obs[1]).toContain('/etc/shadow: No such file or directory');
     expect(obs[1]).toContain(`${answerPath}: No such file or directory`);
     expect(obs[1]).toContain(`${repoRoot}': No such file or directory`);
     expect(obs[1]).not.toMatch(/answer\.xlsx\n/);
-    // The fork bomb ran and ended with its step; the next steps still ran.
-    expect(obs[2]).toBeDefined();
+    // The fork bomb hit the sandbox's process limit and ended with its step; the next steps still ran.
+    expect(obs[2]).toContain('fork: retry: Resource temporarily unavailable');
     // The 10-minute sleep was cancelled at 60 s, with the paper's message.
     expect(obs[3]).toContain("The command 'sleep 600' was cancelled because it took more than 60 seconds to complete.");
-    expect(obs[4]).toContain('alive');
+    // The work folder holds the task's input and the output folder, nothing else (the answer never enters it).
+    expect(obs[4]).toBe('<observation>\nalive\nspreadsheet_data\nspreadsheet_output\n\n</observation>');
     const r = result(run.runDir, SCAFFOLD_HOSTILE_TASK);
     expect(r.exitStatus).toBe('submitted');
     expect(r.missingOutput).toBe(true);
