@@ -4,6 +4,7 @@ import { dsbenchActivities, type DsbenchActivities } from './dsbench';
 import { recalcActivities, type RecalcActivities } from './recalc';
 import { runActivities, type RunActivities } from './run';
 import { spreadsheetActivities, type SpreadsheetActivities } from './spreadsheetbench';
+import { spreadsheetBench2Activities, type SpreadsheetBench2Activities } from './spreadsheetbench2';
 
 /**
  * Every activity of the main task queue, for the worker (the recalc queue's are `recalcActivities`). Each workflow
@@ -13,6 +14,7 @@ export function createActivities(deps: WorkerDeps) {
   return {
     ...spreadsheetActivities(deps),
     ...dsbenchActivities(deps),
+    ...spreadsheetBench2Activities(deps),
     ...analysisActivities(deps),
     ...runActivities,
   };
@@ -25,5 +27,6 @@ export type {
   RecalcActivities,
   RunActivities,
   SpreadsheetActivities,
+  SpreadsheetBench2Activities,
   WorkerDeps,
 };

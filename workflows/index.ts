@@ -5,3 +5,4 @@ export { dsbenchTask } from './dsbench/dsbenchTask';
 export { conversation } from './analysis/conversation';
 export { dsbenchRejudge } from './dsbench/dsbenchRejudge';
 export { analysisTask } from './analysis/analysisTask';
+export { spreadsheetBench2Task } from './spreadsheetbench2/spreadsheetBench2Task';

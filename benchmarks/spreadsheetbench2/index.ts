@@ -1,13 +1,17 @@
 /**
  * SpreadsheetBench 2 in the benchmark registry: its folders are detected and read (one category folder or the parent
- * of the four), and `sheetbench eval` scores outputs exactly as evaluation.py. Runs need the paper's scaffold
- * (issue 30 §3), which does not exist yet: everything a run needs refuses with a message saying so.
+ * of the four), `sheetbench eval` scores outputs exactly as evaluation.py, and `run` runs the paper's scaffold
+ * (`--agent swe_agent`: bash, view_xlsx and submit under SWE-agent's rules, scaffold/) and scores its outputs the same
+ * way. Reports are not written yet (they refuse, naming why).
  */
 import path from 'node:path';
 import { contentVersion } from '../datasetVersion';
 import { readIndexFile } from '../datasetFile';
 import { BenchmarkError, type Benchmark } from '../benchmark';
 import { loadV2Dataset, v2CategoryFolders, type V2Task } from './dataset';
+import { selectTasks } from '../../lib/runStore/taskRecord';
+import { finalizeV2Run } from './finalize';
+import { v2SummaryLines } from './summaryLines';
 
 export { loadV2Dataset, v2CategoryFolders, v2TaskProblems, V2_CATEGORIES, type V2Task } from './dataset';
 export { evaluateV2Outputs, type V2Evaluation } from './evaluate';
@@ -16,10 +20,17 @@ export { v2ResultJson, type V2Result, type V2Score } from './scoring/scoreTask';
 
 export const SPREADSHEETBENCH2_EDITIONS = ['v2'] as const;
 
-const notRunnable = (what: string) =>
-  new BenchmarkError(
-    `SpreadsheetBench 2 ${what}: runs are not available yet (the paper's scaffold, issue 30 §3, is not built); score outputs with \`sheetbench eval\``,
-  );
+/** The agents a v2 run takes: the paper's scaffold (SWE-agent with its spreadsheet and visualisation configs). */
+export const SPREADSHEETBENCH2_SETTINGS = ['swe_agent'] as const;
+
+/**
+ * Prompt versions (run.json; a resume refuses another): the configs and tools of RUCKBReasoning/SpreadsheetBench-2 at
+ * 599b24a (scaffold/upstream/). Bump when our rendering of them changes.
+ */
+const PROMPT_VERSIONS: Record<string, string> = { swe_agent: 'sb2-swe-agent-599b24a-v1' };
+
+const notYet = (what: string) =>
+  new BenchmarkError(`SpreadsheetBench 2 ${what} are not available yet; the run's results are in results/ and eval/`);
 
 /** The content version: every category's dataset.json, in category order. */
 async function datasetVersion(datasetDir: string): Promise<string> {
@@ -32,7 +43,7 @@ export const spreadsheetBench2: Benchmark<V2Task> = {
   name: 'spreadsheetbench2',
   title: 'SpreadsheetBench 2',
   editions: SPREADSHEETBENCH2_EDITIONS,
-  settings: [],
+  settings: SPREADSHEETBENCH2_SETTINGS,
   taskWorkflow: 'spreadsheetBench2Task',
   recalculates: true,
   repeatsTasks: false,
@@ -41,23 +52,13 @@ export const spreadsheetBench2: Benchmark<V2Task> = {
     if (!tasks) return null;
     return { edition: 'v2', tasks, version: await datasetVersion(datasetDir) };
   },
-  select() {
-    throw notRunnable('selecting tasks for a run');
-  },
+  select: (tasks, select) => selectTasks(tasks, select, (missing) => `unknown task id(s): ${missing.join(', ')}`),
   datasetVersion,
-  outputSetting() {
-    throw notRunnable('output settings');
-  },
-  promptVersion() {
-    throw notRunnable('prompts');
-  },
-  finalize() {
-    return Promise.reject(notRunnable('finalizing a run'));
-  },
-  summaryLines() {
-    return Promise.reject(notRunnable('run summaries'));
-  },
+  outputSetting: (setting) => setting,
+  promptVersion: (setting) => PROMPT_VERSIONS[setting] ?? 'unknown',
+  finalize: finalizeV2Run,
+  summaryLines: v2SummaryLines,
   writeReport() {
-    return Promise.reject(notRunnable('reports'));
+    return Promise.reject(notYet('reports'));
   },
 };

@@ -3,8 +3,19 @@ import type { Bind } from './runtime';
 
 export const BWRAP = '/usr/bin/bwrap';
 
-/** Host paths the sandbox can read (bound read-only at the same absolute path). */
-const ETC_BINDS = ['/etc/alternatives', '/etc/ld.so.cache', '/etc/fonts', '/etc/matplotlibrc', '/etc/localtime'];
+/**
+ * Host paths the sandbox can read (bound read-only at the same absolute path). /etc/libreoffice is Debian's LibreOffice
+ * configuration (sofficerc, registry/main.xcd, which /usr/lib/libreoffice links to): without it soffice cannot start
+ * inside, and SpreadsheetBench 2's scaffold offers LibreOffice to the agent.
+ */
+const ETC_BINDS = [
+  '/etc/alternatives',
+  '/etc/ld.so.cache',
+  '/etc/fonts',
+  '/etc/matplotlibrc',
+  '/etc/localtime',
+  '/etc/libreoffice',
+];
 
 export interface BwrapPlan {
   workDir: string;

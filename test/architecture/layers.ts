@@ -34,13 +34,25 @@ export const LAYERS: readonly Layer[] = [
   {
     name: 'workflows',
     folders: ['workflows/'],
-    concepts: ['workflows/spreadsheetbench/', 'workflows/dsbench/', 'workflows/analysis/', 'workflows/rateLimit/'],
+    concepts: [
+      'workflows/spreadsheetbench/',
+      'workflows/spreadsheetbench2/',
+      'workflows/dsbench/',
+      'workflows/analysis/',
+      'workflows/rateLimit/',
+    ],
     shared: ['workflows/run/', 'workflows/versions.ts'],
   },
   {
     name: 'activities',
     folders: ['activities/'],
-    concepts: ['activities/spreadsheetbench/', 'activities/dsbench/', 'activities/analysis/', 'activities/recalc/'],
+    concepts: [
+      'activities/spreadsheetbench/',
+      'activities/spreadsheetbench2/',
+      'activities/dsbench/',
+      'activities/analysis/',
+      'activities/recalc/',
+    ],
     shared: [
       'activities/run/',
       'activities/llm/',

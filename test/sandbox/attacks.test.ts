@@ -137,7 +137,7 @@ describe.each(CASES)('attack suite ($name; runtime in $where)', (launcher) => {
     expect(r.stdout.trim()).toBe('gaierror');
   });
 
-  // Observed: FileNotFoundError (only 5 /etc entries are bound).
+  // Observed: FileNotFoundError (only a few /etc entries are bound, lib/sandbox/bwrap.ts).
   it('04 cannot read /etc/shadow or /etc/passwd', async () => {
     const r = await run(
       'import os\nprint(os.path.exists("/etc/shadow"), os.path.exists("/etc/passwd"), sorted(os.listdir("/etc")))',

@@ -1,0 +1,25 @@
+import type { WorkerDeps } from '../deps';
+import { scoreAndRecord, type RecordInput } from './record';
+import {
+  collectOutput,
+  prepareEpisode,
+  removeWorkDir,
+  scaffoldModelCall,
+  scaffoldShellStep,
+  type ScaffoldStepInput,
+} from './episode';
+import type { EpisodeRecord } from '../../benchmarks/spreadsheetbench2/scaffold/episodeFiles';
+
+/** A SpreadsheetBench 2 task's activities: the scaffold's steps, the output collected, scored and recorded. */
+export function spreadsheetBench2Activities(deps: WorkerDeps) {
+  return {
+    prepareV2Episode: (input: { runDir: string; taskId: string }) => prepareEpisode(deps, input.runDir, input.taskId),
+    v2ScaffoldModelCall: (input: ScaffoldStepInput & { callKey: string }) => scaffoldModelCall(deps, input),
+    v2ScaffoldShellStep: (input: ScaffoldStepInput) => scaffoldShellStep(deps, input),
+    collectV2Output: (input: { runDir: string; taskId: string }) => collectOutput(deps, input.runDir, input.taskId),
+    removeV2WorkDir: (input: { runDir: string; taskId: string }) => removeWorkDir(deps, input.runDir, input.taskId),
+    scoreAndRecordV2Task: (input: RecordInput & { episode?: EpisodeRecord }) => scoreAndRecord(input),
+  };
+}
+
+export type SpreadsheetBench2Activities = ReturnType<typeof spreadsheetBench2Activities>;

@@ -1,0 +1,150 @@
+/**
+ * The paper's scaffold end to end on generated v2-layout tasks (one or more per category), with a scripted model
+ * speaking function calls, the real bubblewrap sandbox, LibreOffice recalculation and a worker in its own process that
+ * is killed with kill -9 mid-episode and replaced: every task ends with one result, the outputs are scored as
+ * evaluation.py scores them, no model call is answered twice, and the hostile task's commands are contained and
+ * reported in its observations.
+ */
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duplicatesAnswered, duplicatesAnsweredApartFromKills } from '../../lib/scriptedLlm';
+import { repoRoot } from '../../lib/sandbox/paths';
+import type { RunProgress } from '../../contracts/run';
+import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { waitUntil } from '../helpers/wait';
+import { spawnWorker, workerKillTimes } from '../helpers/workerProcess';
+import { hasSandboxPython, runPython } from '../scoring/oracle';
+import {
+  SCAFFOLD_HOSTILE_TASK,
+  SCAFFOLD_REQUERY_TASK,
+  SCAFFOLD_SOLVED_TASKS,
+  scaffoldScript,
+} from '../helpers/scaffoldScript';
+import { v2TaskResultSchema } from '../../benchmarks/spreadsheetbench2/result';
+import { turnRecordSchema } from '../../benchmarks/spreadsheetbench2/scaffold/episodeFiles';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb2-scaffold-'));
+const data = path.join(tmp, 'data');
+/** A task whose input file is missing (removed after generation): named, and the rest of the run goes on. */
+const BROKEN_TASK = 'fm1';
+const TASKS = [...SCAFFOLD_SOLVED_TASKS, SCAFFOLD_HOSTILE_TASK, BROKEN_TASK];
+const answerPath = path.join(data, 'Template', 'spreadsheet', SCAFFOLD_HOSTILE_TASK, 'answer.xlsx');
+
+const result = (runDir: string, id: string) =>
+  v2TaskResultSchema.parse(JSON.parse(readFileSync(path.join(runDir, 'results', `${id}.json`), 'utf8')));
+const observations = (runDir: string, id: string) => {
+  const dir = path.join(runDir, 'tasks', id, 'scaffold');
+  return readdirSync(dir)
+    .filter((f) => /^turn-\d+\.json$/.test(f))
+    .sort((a, b) => parseInt(a.slice(5)) - parseInt(b.slice(5)))
+    .map((f) => turnRecordSchema.parse(JSON.parse(readFileSync(path.join(dir, f), 'utf8'))).tool.content);
+};
+
+describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold', () => {
+  let env: E2EEnv;
+  let run: StartedRun;
+  let final: RunProgress;
+  let answeredAtCrash = 0;
+
+  beforeAll(async () => {
+    runPython([path.resolve('test/spreadsheetbench2/fixtures/make_v2_tasks.py'), tmp], '');
+    rmSync(path.join(data, 'Financial_Model', 'spreadsheet', BROKEN_TASK, 'input.xlsx'));
+    // The hostile task aims at the scripted model's own port (a host service), known once it listens.
+    const targets = { answerPath, repoDir: repoRoot, hostUrl: '' };
+    env = await startE2E(scaffoldScript(targets), { config: { run: { concurrency: 3 } } });
+    targets.hostUrl = env.llm.url.replace(/\/v1\/?$/, '');
+    run = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: TASKS });
+    const answered = () => env.llm.log.filter((e) => e.answered && e.callKey?.includes('/scaffold/')).length;
+    let worker = spawnWorker(workerProcessEnv(env));
+    await worker.ready;
+    await waitUntil(() => answered() >= 8, 240_000, '8 scaffold calls answered');
+    answeredAtCrash = answered();
+    worker.crash();
+    await worker.exited;
+    worker = spawnWorker(workerProcessEnv(env));
+    await worker.ready;
+    final = (await run.handle.result()) as RunProgress;
+    worker.crash();
+  }, 600_000);
+  afterAll(async () => {
+    await env?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('was killed mid-episode and finished every task once', () => {
+    expect(answeredAtCrash).toBeGreaterThanOrEqual(8);
+    expect(answeredAtCrash).toBeLessThan(env.llm.log.filter((e) => e.answered).length);
+    expect(final.done).toBe(TASKS.length);
+    expect(readdirSync(path.join(run.runDir, 'results')).sort()).toEqual(TASKS.map((t) => `${t}.json`).sort());
+  });
+
+  it('answered no model call twice', () => {
+    expect(duplicatesAnsweredApartFromKills(env.llm.log, workerKillTimes())).toEqual([]);
+    expect(duplicatesAnswered(env.llm.log)).toEqual([]);
+  });
+
+  it('scored the solved tasks right, as evaluation.py scores them', () => {
+    for (const id of SCAFFOLD_SOLVED_TASKS) {
+      const r = result(run.runDir, id);
+      expect({ id, accuracy: r.score.accuracy, exit: r.exitStatus, error: r.score.error_message }).toEqual({
+        id,
+        accuracy: 1,
+        exit: 'submitted',
+        error: '',
+      });
+      expect(existsSync(path.join(run.runDir, 'outputs', `${id}_output.xlsx`))).toBe(true);
+    }
+    // 5 turns; the requeried task made one call more.
+    expect(result(run.runDir, 'tpl0').modelCalls).toBe(5);
+    expect(result(run.runDir, SCAFFOLD_REQUERY_TASK).modelCalls).toBe(6);
+    expect(result(run.runDir, SCAFFOLD_REQUERY_TASK).score.interaction_turns).toBe(6);
+  });
+
+  it('named the task whose input is missing and ran the others', () => {
+    const r = result(run.runDir, BROKEN_TASK);
+    expect(r.failure?.class).toBe('dataset');
+    expect(r.failure?.message).toContain(
+      `task ${BROKEN_TASK}: input file spreadsheet/${BROKEN_TASK}/input.xlsx is missing`,
+    );
+    expect(r.modelCalls).toBe(0);
+    expect(r.score.accuracy).toBe(0);
+  });
+
+  it('wrote the official result files per category', () => {
+    const all = JSON.parse(readFileSync(path.join(run.runDir, 'eval', 'all.json'), 'utf8'));
+    expect(all.total_tests).toBe(TASKS.length);
+    expect(all.accuracy).toBeCloseTo(SCAFFOLD_SOLVED_TASKS.length / TASKS.length, 4);
+    for (const c of ['Debugging', 'Financial_Model', 'Template', 'Visualization'])
+      expect(existsSync(path.join(run.runDir, 'eval', `${c}.json`))).toBe(true);
+  });
+
+  it('kept the shell state from step to step (files in /tmp, the working folder, exported variables)', () => {
+    const obs = observations(run.runDir, 'tpl0');
+    expect(obs[0]).toContain("Sheets: ['Template']");
+    expect(obs[3]).toMatch(/saved \/job\/spreadsheet_output\/tpl0_output\.xlsx from \/tmp/);
+  });
+
+  it('contained the hostile commands and reported them', () => {
+    const obs = observations(run.runDir, SCAFFOLD_HOSTILE_TASK);
+    // Network: neither the host's loopback service (the scripted model's port) nor the internet.
+    expect(obs[0]).toBe(
+      '<observation>\nurllib.error.URLError: <urlopen error [Errno 101] Network is unreachable>\nOSError: [Errno 101] Network is unreachable\n\n</observation>',
+    );
+    // Outside the task: no /etc/shadow, no answer file, no checkout; no answer.xlsx anywhere inside.
+    expect(obs[1]).toContain('/etc/shadow: No such file or directory');
+    expect(obs[1]).toContain(`${answerPath}: No such file or directory`);
+    expect(obs[1]).toContain(`${repoRoot}': No such file or directory`);
+    expect(obs[1]).not.toMatch(/answer\.xlsx\n/);
+    // The fork bomb hit the sandbox's process limit and ended with its step; the next steps still ran.
+    expect(obs[2]).toContain('fork: retry: Resource temporarily unavailable');
+    // The 10-minute sleep was cancelled at 60 s, with the paper's message.
+    expect(obs[3]).toContain("The command 'sleep 600' was cancelled because it took more than 60 seconds to complete.");
+    // The work folder holds the task's input and the output folder, nothing else (the answer never enters it).
+    expect(obs[4]).toBe('<observation>\nalive\nspreadsheet_data\nspreadsheet_output\n\n</observation>');
+    const r = result(run.runDir, SCAFFOLD_HOSTILE_TASK);
+    expect(r.exitStatus).toBe('submitted');
+    expect(r.missingOutput).toBe(true);
+  });
+});

@@ -1,0 +1,19 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { RecalcActivities, SpreadsheetBench2Activities } from '../../activities';
+import { BOOKKEEPING, EXECUTION, LLM_CALL } from '../run/activityOptions';
+
+/** A v2 task's activities, by the kind of work (options: workflows/run/activityOptions.ts). */
+export const llm = proxyActivities<SpreadsheetBench2Activities>(LLM_CALL);
+/** A shell step: its 60 s command, the sandbox's start and the syntax check fit well within EXECUTION's 5 minutes. */
+export const execution = proxyActivities<SpreadsheetBench2Activities>(EXECUTION);
+export const bookkeeping = proxyActivities<SpreadsheetBench2Activities>(BOOKKEEPING);
+
+/** The output's recalculation on the recalc queue, as the release asks before scoring (open_spreadsheet.py). */
+export function recalcOn(taskQueue: string) {
+  return proxyActivities<RecalcActivities>({
+    taskQueue,
+    startToCloseTimeout: '5 minutes',
+    heartbeatTimeout: '20s',
+    retry: { maximumAttempts: 10, initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '30s' },
+  });
+}
