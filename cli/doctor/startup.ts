@@ -3,7 +3,6 @@ import { checkSandboxRuntime } from '../../lib/sandbox/index';
 import { dockerAvailable } from '../../lib/sandbox/docker';
 import { CliError, EXIT } from '../exitCodes';
 import { ok, runChecks, splitFix, type Check } from './check';
-import { modelCheck } from './model';
 import { sofficeOnPath } from './recalc';
 import { bubblewrapCheck } from './sandbox';
 
@@ -30,7 +29,9 @@ export async function assertReadyToStart(config: Config, opts: { recalc: boolean
   }
   if (opts.recalc && config.recalc.engine === 'libreoffice') checks.push(sofficeOnPath());
   // An endpoint is checked by the model preflight (key, model name); an embedded model must be installed.
-  if (!config.llm.baseUrl && !config.llm.apiKey) checks.push(modelCheck(config.llm));
+  // The embedded model's check (and the LLM client under it) is loaded only when it is needed: every command that opens
+  // a Temporal session passes here.
+  if (!config.llm.baseUrl && !config.llm.apiKey) checks.push((await import('./model')).modelCheck(config.llm));
   const failed = (await runChecks(checks, 15_000)).filter((r) => r.status === 'fail');
   if (!failed.length) return;
   const lines = failed.map((r) => `${r.name}: ${r.detail}${r.fix ? `. Fix: ${r.fix}` : ''}`);

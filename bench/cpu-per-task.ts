@@ -1,0 +1,116 @@
+/**
+ * CPU-seconds per task counted by the kernel, not by the CLI's reaped process tree (issue 33 §1): a SpreadsheetBench run
+ * with an instant scripted model (its own process, left out), recalculation on, in-process workers.
+ *
+ *   node --import tsx bench/cpu-per-task.ts [--tasks 30] [--concurrency 4] [--recalc libreoffice|none] [--agent single]
+ *
+ * dev20 has 20 tasks: more are its first tasks repeated as epochs (e.g. 30 = 15 tasks × 2 epochs; an epoch is a task
+ * run again with its own call keys, nothing reused but what the harness caches across runs of a task).
+ *
+ * Figures (CPU-seconds per task):
+ * - `cgroup`: everything this bench started (bench/kindCgroups.ts: one cpuacct group per process kind; the Temporal
+ *   server, LibreOffice, sandboxes and whatever they fork, reaped or not), user and system apart, less the model;
+ * - `machine`: /proc/stat busy time over the run less the model's group (everyone's load included: read it beside the
+ *   load average and the cgroup figure), by mode, and the kernel threads' time (deferred kernel work lands there);
+ * - forks per task (machine-wide) and processes the run left behind in its groups.
+ */
+import { parseArgs } from 'node:util';
+import { DEV20, runToEnd, startBenchmarkRun, startE2EWith } from '../test/helpers/e2e';
+import { KindCgroups, METERED_KINDS, type MeteredKind, type UserSys } from './kindCgroups';
+import { machineDelta, readMachineCpu } from './machineCpu';
+import { startModelProcess } from './modelProcess';
+import { loadAverage } from './processCpu';
+
+const { values: args } = parseArgs({
+  options: {
+    tasks: { type: 'string', default: '30' },
+    concurrency: { type: 'string', default: '4' },
+    recalc: { type: 'string', default: 'libreoffice' },
+    agent: { type: 'string', default: 'single' },
+  },
+});
+const DEV20_TASKS = 20;
+
+function plan(tasks: number): { limit: number; epochs: number } {
+  const epochs = Math.ceil(tasks / DEV20_TASKS);
+  if (tasks % epochs !== 0) throw new Error(`--tasks ${tasks}: give a multiple of ${epochs} (tasks × epochs)`);
+  return { limit: tasks / epochs, epochs };
+}
+
+const r3 = (v: number) => Math.round(v * 1000) / 1000;
+
+function diff(a: Record<MeteredKind, UserSys>, b: Record<MeteredKind, UserSys>): Record<MeteredKind, UserSys> {
+  return Object.fromEntries(
+    METERED_KINDS.map((k) => [k, { user: b[k].user - a[k].user, sys: b[k].sys - a[k].sys }]),
+  ) as Record<MeteredKind, UserSys>;
+}
+
+async function main(): Promise<void> {
+  const tasks = Number(args.tasks);
+  const { limit, epochs } = plan(tasks);
+  const groups = KindCgroups.enter();
+  const env = await startE2EWith(await startModelProcess('dev20', 0), {
+    config: {
+      run: { concurrency: Number(args.concurrency) },
+      recalc: { engine: args.recalc === 'none' ? 'none' : 'libreoffice' },
+    },
+  });
+  try {
+    const run = await startBenchmarkRun(env, { dataset: DEV20, agent: args.agent, limit, epochs });
+    const loadAtStart = loadAverage();
+    const cgroupBefore = groups.usage();
+    const machineBefore = readMachineCpu();
+    const t0 = Date.now();
+    const final = await runToEnd(env, run);
+    const wallS = (Date.now() - t0) / 1000;
+    const byKind = diff(cgroupBefore, groups.usage());
+    const machine = machineDelta(machineBefore, readMachineCpu());
+    const left = groups.remaining();
+    const model = byKind.model.user + byKind.model.sys;
+    const harness = METERED_KINDS.filter((k) => k !== 'model');
+    const total = (f: (u: UserSys) => number) => harness.reduce((s, k) => s + f(byKind[k]), 0);
+    const per = (v: number) => r3(v / final.done);
+    console.log(
+      JSON.stringify(
+        {
+          command: `node --import tsx bench/cpu-per-task.ts --tasks ${tasks} --concurrency ${args.concurrency} --recalc ${args.recalc} --agent ${args.agent}`,
+          tasks: final.done,
+          plan: `${limit} dev20 tasks × ${epochs} epoch(s)`,
+          wallS: r3(wallS),
+          loadAverage: { atStart: loadAtStart, atEnd: loadAverage() },
+          cpuPerTaskS: {
+            cgroup: per(total((u) => u.user + u.sys)),
+            cgroupUser: per(total((u) => u.user)),
+            cgroupSys: per(total((u) => u.sys)),
+            machineLessModel: per(machine.busy - model),
+          },
+          cgroupByKindPerTaskS: Object.fromEntries(
+            METERED_KINDS.map((k) => [k, { user: per(byKind[k].user), sys: per(byKind[k].sys) }]),
+          ),
+          machinePerTaskS: {
+            user: per(machine.user + machine.nice),
+            system: per(machine.system),
+            irq: per(machine.irq),
+            softirq: per(machine.softirq),
+            steal: per(machine.steal),
+            kernelThreads: per(machine.kernelThreads),
+            outsideTheRunsGroups: per(machine.busy - total((u) => u.user + u.sys) - model),
+          },
+          forksPerTask: r3(machine.forks / final.done),
+          childrenStartedByKind: groups.spawnedCounts(),
+          leftInGroupsAfterRun: left,
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await env.close();
+    groups.leave();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
