@@ -120,7 +120,7 @@ export function parseToolCalls(
     };
   if (names.includes(PYTHON_TOOL)) {
     const code = [...text.matchAll(PYTHON_FENCE)]
-      .map((m) => m[1].replace(/\n$/, ''))
+      .map((m) => unwrapToolCallSyntax(m[1].replace(/\n$/, '')))
       .filter((c) => c.trim() && !ranBefore.has(c.trim()));
     if (code.length)
       return {
@@ -132,6 +132,18 @@ export function parseToolCalls(
 }
 
 const PYTHON_TOOL = 'python_execute';
+
+/** A block that is only `python_execute(code="…")` (the 0.5B writes the call as Python): the string literal it passes. */
+const CALL_SYNTAX = /^\s*python_execute\s*\(\s*(?:code\s*=\s*)?("""|'''|"|')([\s\S]*?)\1\s*\)\s*$/;
+
+/** The code inside `python_execute(code="…")`, its escapes read as Python would (\n, \t, \", \', \\); other code as is. */
+export function unwrapToolCallSyntax(code: string): string {
+  const m = CALL_SYNTAX.exec(code);
+  if (!m) return code;
+  const body = m[1].length === 3 ? dedent(m[2]) : m[2];
+  return body.replace(/\\([nt"'\\])/g, (_e, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
+}
+
 const PYTHON_FENCE = /```(?:python|py)[ \t]*\n([\s\S]*?)```/g;
 
 /** The code python_execute already ran in this transcript (trimmed). */

@@ -12,7 +12,7 @@ import {
   type ChatMessage,
   type ToolSpec,
 } from '../../lib/llm';
-import { readableResult, requiredCallNudge } from '../../lib/llm/textActions';
+import { readableResult, requiredCallNudge, unwrapToolCallSyntax } from '../../lib/llm/textActions';
 import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm';
 
 const calculator: ToolSpec = {
@@ -188,6 +188,24 @@ describe('the forms small instruction-tuned models write tool calls in (text pro
     expect(
       parseToolCalls('```json\n{"name": "shell", "arguments": {"cmd": """rm -rf /"""}}\n```', offered).calls,
     ).toEqual([]);
+  });
+
+  it('a ```python block that only calls python_execute(code="…") (the 0.5B on a04) runs the code it passes', () => {
+    const r = parseToolCalls(
+      "```python\npython_execute(code=\"import pandas as pd\\nprint(pd.read_csv('w.csv')['t'].max())\")\n```",
+      offered,
+    );
+    expect(r.calls).toEqual([
+      {
+        id: 'action_0',
+        name: 'python_execute',
+        arguments: JSON.stringify({ code: "import pandas as pd\nprint(pd.read_csv('w.csv')['t'].max())" }),
+      },
+    ]);
+    expect(unwrapToolCallSyntax("python_execute('''\n    print(1)\n    ''')")).toBe('print(1)');
+    // Code that merely uses the name, or does more than the one call, is run as written.
+    const more = 'x = 1\npython_execute(code="print(x)")';
+    expect(unwrapToolCallSyntax(more)).toBe(more);
   });
 
   it('never takes JSON data or a tool that was not offered for a call', () => {
