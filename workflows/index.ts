@@ -5,3 +5,5 @@ export { dsbenchTask } from './dsbench/dsbenchTask';
 export { conversation } from './analysis/conversation';
 export { dsbenchRejudge } from './dsbench/dsbenchRejudge';
 export { analysisTask } from './analysis/analysisTask';
+export { llmBatchQueue } from './batch/llmBatchQueue';
+export { llmBatch } from './batch/llmBatch';

@@ -34,7 +34,13 @@ export const LAYERS: readonly Layer[] = [
   {
     name: 'workflows',
     folders: ['workflows/'],
-    concepts: ['workflows/spreadsheetbench/', 'workflows/dsbench/', 'workflows/analysis/', 'workflows/rateLimit/'],
+    concepts: [
+      'workflows/spreadsheetbench/',
+      'workflows/dsbench/',
+      'workflows/analysis/',
+      'workflows/rateLimit/',
+      'workflows/batch/',
+    ],
     shared: ['workflows/run/', 'workflows/versions.ts'],
   },
   {

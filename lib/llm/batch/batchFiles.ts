@@ -31,6 +31,9 @@ export class BatchLayout {
   submittedPath(name: string): string {
     return path.join(this.batchDir(name), 'submitted.json');
   }
+  statusPath(name: string): string {
+    return path.join(this.batchDir(name), 'status.json');
+  }
   outcomePath(name: string): string {
     return path.join(this.batchDir(name), 'outcome.json');
   }
@@ -46,6 +49,19 @@ export const batchedRequestSchema = z.object({
   messages: z.array(z.object({ role: z.string(), content: z.string() }).loose()),
 });
 export type BatchedRequest = z.infer<typeof batchedRequestSchema>;
+
+/** A batch's status as its last poll saw it (`<run>/batches/<name>/status.json`): what `status` and the run page show. */
+export const batchStatusSchema = z.object({
+  name: z.string(),
+  batchId: z.string(),
+  status: z.string(),
+  calls: z.number(),
+  completed: z.number(),
+  failed: z.number(),
+  errors: z.array(z.string()),
+  updatedAt: z.string(),
+});
+export type BatchStatusFile = z.infer<typeof batchStatusSchema>;
 
 export const submittedSchema = z.object({ fileId: z.string(), batchId: z.string() });
 
