@@ -1,4 +1,5 @@
 import { analysisActivities, type AnalysisActivities } from './analysis';
+import { batchActivities, type BatchActivities } from './llm/batchActivities';
 import type { WorkerDeps } from './deps';
 import { dsbenchActivities, type DsbenchActivities } from './dsbench';
 import { recalcActivities, type RecalcActivities } from './recalc';
@@ -17,12 +18,14 @@ export function createActivities(deps: WorkerDeps) {
     ...spreadsheetBench2Activities(deps),
     ...analysisActivities(deps),
     ...runActivities,
+    ...batchActivities(deps),
   };
 }
 
 export { recalcActivities };
 export type {
   AnalysisActivities,
+  BatchActivities,
   DsbenchActivities,
   RecalcActivities,
   RunActivities,

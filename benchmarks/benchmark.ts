@@ -41,6 +41,11 @@ export interface Benchmark<T extends TaskRecord = TaskRecord> {
   readonly recalculates: boolean;
   /** It keeps repeated attempts of a task apart (`run --epochs K`: results, outputs and diffs per `<id>@<epoch>`). */
   readonly repeatsTasks: boolean;
+  /**
+   * Settings whose model calls take one batch round trip each (`run --batch`): one call a task (and its judge's), not
+   * rounds that wait on one another. Absent: none.
+   */
+  readonly batchSettings?: readonly string[];
   /** Reads the folder once: null when it holds no data of this benchmark; a folder that does but is broken throws DatasetError. */
   read(datasetDir: string): Promise<DatasetContents<T> | null>;
   /** The tasks a run takes (`--tasks`, `--limit`); an unknown id is refused, named. */

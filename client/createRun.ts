@@ -81,6 +81,8 @@ export interface CreateRunOptions {
   runDir?: string;
   /** Benchmark-specific settings recorded in run.json (part of the experiment); default: the benchmark's, from the config. */
   benchmarkSettings?: Record<string, unknown>;
+  /** `run --batch`: model calls go through the provider's batch API (config `llm.batch`, recorded in run.json). */
+  batch?: boolean;
 }
 
 /** Writes a new run folder: run.json (the experiment) and tasks.json (the planned task records). */
@@ -115,6 +117,7 @@ export async function createRun(
       maxTokens: config.llm.maxTokens ?? (usesLocalModel(config.llm) ? LOCAL_MODEL_MAX_TOKENS : undefined),
       ...(config.llm.reasoningEffort ? { reasoningEffort: config.llm.reasoningEffort } : {}),
       localModelPath: config.llm.localModelPath,
+      ...(opts.batch ? { batch: config.llm.batch } : {}),
     },
     // Recorded names (run.json, its experiment hash, task histories): `maxTurns` is config spreadsheetbench.maxSteps.
     agentSettings: {

@@ -6,7 +6,14 @@ import { LLM_FAILURE_CLASSES, type LlmFailureClass } from './llm/types';
  * the task workflows' `classifyFailure` (workflows/run/taskFailure.ts) maps every member to a task failure class.
  * Pure data: safe in the workflow bundle.
  */
-export const FAILURE_TYPES = ['DatasetError', 'StageMissing', 'ConfigError', 'BudgetExceeded', 'SandboxLost'] as const;
+export const FAILURE_TYPES = [
+  'DatasetError',
+  'StageMissing',
+  'ConfigError',
+  'BudgetExceeded',
+  'SandboxLost',
+  'BatchPending',
+] as const;
 export type FailureType = (typeof FAILURE_TYPES)[number];
 
 /** The members by name, for throwers: `ApplicationFailure.nonRetryable(message, FailureTypes.DatasetError)`. */
@@ -16,6 +23,7 @@ export const FailureTypes: { readonly [T in FailureType]: T } = {
   ConfigError: 'ConfigError',
   BudgetExceeded: 'BudgetExceeded',
   SandboxLost: 'SandboxLost',
+  BatchPending: 'BatchPending',
 };
 
 /** A failed model call: `Llm.<class>`, one per failure class of lib/llm/failures.ts (the retry policy's classes). */

@@ -19,7 +19,9 @@ export function workerLogLine(entry: LogEntry, focusRunId?: string): WorkerLogLi
   const meta = entry.meta ?? {};
   const workflowId = String(meta.workflowId ?? '?');
   if (focusRunId && workflowId !== focusRunId && !workflowId.startsWith(`${focusRunId}/`)) return {};
-  const error = meta.error as { message?: string } | undefined;
+  const error = meta.error as { message?: string; type?: string } | undefined;
+  // A call handed to a batch (run --batch) ends its activity so, by design: the task waits for the batch, not a retry.
+  if (error?.type === 'BatchPending') return {};
   const message = (error?.message ?? String(meta.error ?? '')).split('\n')[0];
   return {
     line: `[${entry.level}] ${workflowId}: ${String(meta.activityType ?? 'activity')} attempt ${String(meta.attempt ?? '?')} failed: ${message}`,

@@ -6,3 +6,5 @@ export { conversation } from './analysis/conversation';
 export { dsbenchRejudge } from './dsbench/dsbenchRejudge';
 export { analysisTask } from './analysis/analysisTask';
 export { spreadsheetBench2Task } from './spreadsheetbench2/spreadsheetBench2Task';
+export { llmBatchQueue } from './batch/llmBatchQueue';
+export { llmBatch } from './batch/llmBatch';

@@ -15,6 +15,7 @@ import type { LlmConfig } from '../../config/schema';
 import type { RunContext } from '../../lib/runStore/runContext';
 import type { WorkerDeps } from '../deps';
 import { TemporalRateLimiter } from './sharedRateLimit';
+import { batchedReply } from './batchedCall';
 
 /**
  * The one path of every LLM call made by an activity: the run's provider settings, its response cache (a retried or
@@ -28,6 +29,9 @@ export async function cachedModelCall(
 ): Promise<ChatResponse> {
   const provider = providerFor(deps, { ...deps.config.llm, ...ctx.manifest.llm, apiKey: deps.config.llm.apiKey });
   const cache = new ResponseCache(ctx.layout.llmCacheDir);
+  // run --batch: the batch's reply, or BatchPending while it is on its way; undefined means: ask singly, as below.
+  const batched = await batchedReply(deps, ctx, cache, request, callKey);
+  if (batched) return batched;
   return underRetryPolicy(deps.config.llm, () =>
     cachedComplete(provider, cache, request, { callKey, signal: cancellationSignal() }),
   );
@@ -56,9 +60,13 @@ export async function underRetryPolicy<T>(config: LlmConfig, request: () => Prom
   });
 }
 
-/** What a reply cost: nothing when it came from the cache (it was paid for once, when first answered). */
+/**
+ * What a reply cost: nothing when it came from the cache (it was paid for once, when first answered); a batch's reply
+ * at the batch rate (its `priceFactor`).
+ */
 export function costOfResponse(response: ChatResponse, model: string, deps: WorkerDeps): number {
-  return response.cached ? 0 : costOf(response.usage, model, deps.config.llm.prices, deps.config.llm);
+  if (response.cached) return 0;
+  return costOf(response.usage, model, deps.config.llm.prices, deps.config.llm) * (response.priceFactor ?? 1);
 }
 
 /** Failures per class in earlier attempts of this call (carried in heartbeat details from attempt to attempt). */

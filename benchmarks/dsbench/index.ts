@@ -25,6 +25,7 @@ export const dsBench: Benchmark<DsbenchQuestion> = {
   taskWorkflow: 'dsbenchTask',
   recalculates: false,
   repeatsTasks: false,
+  batchSettings: ['model-only'],
   async read(datasetDir) {
     if (!(await pathExists(path.join(datasetDir, 'data.json')))) return null;
     const { questions, version } = await readQuestions(datasetDir);

@@ -29,6 +29,7 @@ export const spreadsheetBench: Benchmark<SheetTask> = {
   taskWorkflow: 'spreadsheetTask',
   recalculates: true,
   repeatsTasks: true,
+  batchSettings: ['single'],
   async read(datasetDir) {
     if (!(await pathExists(path.join(datasetDir, 'dataset.json')))) return null;
     if (!(await pathExists(path.join(datasetDir, 'spreadsheet')))) return null;

@@ -3,6 +3,9 @@ import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@tempor
 import { loadConfig } from '../../config/load';
 import type { Config } from '../../config/schema';
 import { checkRunPricing, createRun, planRun } from '../../client/createRun';
+import { batchRefusal } from '../../client/batchSuitability';
+import { formatBatchStatuses, readBatchStatuses } from '../../client/batchStatus';
+import { describeBatchMode } from '../batchStatus';
 import { BENCHMARKS, benchmarkNamed } from '../../benchmarks';
 import { readManifest } from '../../lib/runStore/manifest';
 import { connectClient } from '../../lib/temporal/connection';
@@ -43,6 +46,7 @@ interface RunFlags {
   budgetTokens?: string;
   mode?: 'official' | 'strict';
   preflight: boolean;
+  batch?: boolean;
 }
 
 export function registerRunCommands(program: Command): void {
@@ -77,6 +81,10 @@ export function registerRunCommands(program: Command): void {
     .option('--mode <mode>', 'scoring mode: official | strict')
     .option('--no-worker', 'do not start an in-process worker (workers run elsewhere)')
     .option('--no-preflight', 'skip checking the model endpoint, key and model name before the run starts')
+    .option(
+      '--batch',
+      "send the model calls through the endpoint's batch API (files + batches) at its batch price (config llm.batch); single-round settings only",
+    )
     .action(async (flags: RunFlags) => {
       const config = loadConfig({
         llm: { model: flags.model, baseUrl: flags.baseUrl },
@@ -101,14 +109,23 @@ export function registerRunCommands(program: Command): void {
         limit: intFlag(flags.limit),
         epochs: intFlag(flags.epochs),
       });
+      if (flags.batch) {
+        const refusal = batchRefusal(config, plan);
+        if (refusal) throw new CliError(refusal, EXIT.usage);
+      }
       await checkRunPricing(config, plan);
       if (flags.preflight) await preflight(config);
       if (flags.worker) await assertReadyToStart(config, { recalc: plan.benchmark.recalculates });
-      const { manifest, runDir, pricing } = await createRun(config, plan, { runId: flags.runId, runDir: flags.out });
+      const { manifest, runDir, pricing } = await createRun(config, plan, {
+        runId: flags.runId,
+        runDir: flags.out,
+        batch: flags.batch,
+      });
       log(
         `dataset ${manifest.datasetDir}: ${manifest.benchmark} edition ${manifest.edition} (${plan.how === 'given' ? 'as given' : 'detected'})`,
       );
       log(describePricing(pricing));
+      if (manifest.llm.batch) log(describeBatchMode(manifest.llm.batch));
       log(
         `run ${manifest.runId}: ${manifest.taskCount} tasks${plan.epochs > 1 ? ` × ${plan.epochs} epochs` : ''}, agent ${manifest.agent}, model ${manifest.llm.model} (${manifest.llm.provider}); folder ${runDir}`,
       );
@@ -141,9 +158,12 @@ export function registerRunCommands(program: Command): void {
     .description('progress of a run (run id or run folder)')
     .option('--json', 'print JSON')
     .action(async (run: string, flags: { json?: boolean }) => {
-      const { handle } = await openRun(run);
+      const { handle, runDir } = await openRun(run);
       const progress = await queryProgress(handle);
-      process.stdout.write(flags.json ? `${JSON.stringify(progress, null, 2)}\n` : `${formatProgress(progress)}\n`);
+      const batches = await readBatchStatuses(runDir);
+      const json = { ...progress, ...(batches.length ? { batches } : {}) };
+      const text = [formatProgress(progress), ...formatBatchStatuses(batches)].join('\n');
+      process.stdout.write(flags.json ? `${JSON.stringify(json, null, 2)}\n` : `${text}\n`);
     });
 
   program
@@ -180,6 +200,15 @@ export function registerRunCommands(program: Command): void {
     });
 }
 
+/** A `run --batch` run's batches: each new status line once (batch id, status, answered and failed calls). */
+async function printBatchChanges(runDir: string, printed: Set<string>, tty: boolean): Promise<void> {
+  const lines = formatBatchStatuses(await readBatchStatuses(runDir).catch(() => []));
+  for (const l of lines.filter((x) => !printed.has(x))) {
+    printed.add(l);
+    process.stderr.write(`${tty ? '\r\x1b[K' : ''}${l}\n`);
+  }
+}
+
 export async function followRun(
   client: Client,
   session: TemporalSession,
@@ -203,9 +232,11 @@ export async function followRun(
   const unpriced = await unpricedModelsOf(runDir);
   const line = (p: RunProgress) => formatProgress(p, Date.now(), 24, { unpriced });
   let lastPrinted = 0;
+  const batchLines = new Set<string>();
   const poller = pollProgress(
     (signal) => client.connection.withAbortSignal(signal, () => queryProgress(handle)),
     (p) => {
+      void printBatchChanges(runDir, batchLines, tty);
       if (tty) process.stderr.write(`\r${line(p)}\x1b[K`);
       else if (Date.now() - lastPrinted > 10_000) {
         lastPrinted = Date.now();

@@ -13,7 +13,52 @@ export const priceSchema = z.strictObject({
     .nonnegative()
     .optional()
     .describe('USD per million reasoning tokens (part of the output); unset: the output rate.'),
+  batchFactor: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe('The fraction of this price a batch request (`run --batch`) costs; unset: `llm.batch.priceFactor`.'),
 });
+
+export const batchConfigSchema = z
+  .strictObject({
+    priceFactor: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.5)
+      .describe(
+        'The fraction of the regular price a batch request costs (OpenAI, Anthropic, Google and Together bill batches ' +
+          'at half price; the price library has no batch rates). `llm.prices.<model>.batchFactor` overrides it per model.',
+      ),
+    maxRequests: z
+      .number()
+      .int()
+      .positive()
+      .max(50_000)
+      .default(1_000)
+      .describe("Most requests in one batch (OpenAI's limit is 50,000); a full batch is sent at once."),
+    windowMs: z
+      .number()
+      .int()
+      .positive()
+      .default(30_000)
+      .describe(
+        'How long requests are collected, from the first one waiting, before a batch that is not full is sent.',
+      ),
+    pollIntervalMs: z
+      .number()
+      .int()
+      .positive()
+      .default(30_000)
+      .describe("How often a batch's status is asked for (a durable timer between polls)."),
+  })
+  .describe(
+    '`run --batch`: model calls of many tasks sent through the OpenAI-compatible files + batches API, each batch a ' +
+      'workflow; a call its batch does not answer (a failed, missing or expired line, a rejected batch) is asked again ' +
+      'as a single request at the regular price.',
+  );
 
 export const sharedLimitsConfigSchema = z
   .strictObject({
@@ -138,6 +183,7 @@ export const llmConfigSchema = z
       .default('.state/rate-limit')
       .describe("Folder of the per-host limiter's files (one limiter per provider/key)."),
     sharedLimits: sharedLimitsConfigSchema.optional(),
+    batch: batchConfigSchema.default(batchConfigSchema.parse({})),
     retryLimits: z
       .partialRecord(z.enum(FAILURE_CLASSES), z.number().int().positive())
       .default({ rate_limit: 10, provider_5xx: 4, timeout: 4, connection: 4, malformed_reply: 2 })

@@ -82,30 +82,17 @@ export class OpenAiProvider implements LlmProvider {
 
   private async send(request: ChatRequest, fields: SamplingFields, opts: CompleteOptions): Promise<ChatResponse> {
     const { data, request_id } = await this.client.chat.completions
-      .create(
-        {
-          model: request.model,
-          messages: request.messages.map(toOpenAiMessage),
-          ...fields,
-          ...(request.tools?.length ? { tools: request.tools, tool_choice: request.toolChoice ?? 'auto' } : {}),
-        },
-        { signal: opts.signal, headers: opts.callKey ? { [CALL_KEY_HEADER]: opts.callKey } : undefined },
-      )
+      .create(chatCompletionParams(request, fields), {
+        signal: opts.signal,
+        headers: opts.callKey ? { [CALL_KEY_HEADER]: opts.callKey } : undefined,
+      })
       .withResponse();
     return toChatResponse(data, request, request_id ?? undefined);
   }
 
   /** The token cap under the field the model takes; temperature/top_p only where the model accepts them. */
   private samplingFields(request: ChatRequest): SamplingFields {
-    const caps = capabilitiesOf(request.model, this.config.modelCapabilities);
-    const maxTokens = request.maxTokens ?? this.config.maxTokens;
-    const temperature = request.temperature ?? this.config.temperature;
-    let fields: SamplingFields = {
-      ...(maxTokens !== undefined ? { [caps.maxTokensField]: maxTokens } : {}),
-      ...(caps.sampling && temperature !== undefined ? { temperature } : {}),
-      ...(caps.sampling && request.topP !== undefined ? { top_p: request.topP } : {}),
-      ...(this.config.reasoningEffort ? { reasoning_effort: this.config.reasoningEffort } : {}),
-    };
+    let fields = samplingFieldsOf(request, this.config);
     for (const refusal of this.refusedByModel.get(request.model) ?? [])
       fields = withoutRefused(fields, refusal) ?? fields;
     return fields;
@@ -115,6 +102,32 @@ export class OpenAiProvider implements LlmProvider {
     const known = this.refusedByModel.get(model) ?? [];
     if (!known.some((r) => r.param === refusal.param)) this.refusedByModel.set(model, [...known, refusal]);
   }
+}
+
+/** The token cap under the field the model takes; temperature/top_p only where the model accepts them. */
+export function samplingFieldsOf(
+  request: ChatRequest,
+  config: Pick<OpenAiProviderConfig, 'maxTokens' | 'temperature' | 'reasoningEffort' | 'modelCapabilities'>,
+): SamplingFields {
+  const caps = capabilitiesOf(request.model, config.modelCapabilities);
+  const maxTokens = request.maxTokens ?? config.maxTokens;
+  const temperature = request.temperature ?? config.temperature;
+  return {
+    ...(maxTokens !== undefined ? { [caps.maxTokensField]: maxTokens } : {}),
+    ...(caps.sampling && temperature !== undefined ? { temperature } : {}),
+    ...(caps.sampling && request.topP !== undefined ? { top_p: request.topP } : {}),
+    ...(config.reasoningEffort ? { reasoning_effort: config.reasoningEffort } : {}),
+  };
+}
+
+/** The body of one chat completion request (also a batch line's `body`). */
+export function chatCompletionParams(request: ChatRequest, fields: SamplingFields) {
+  return {
+    model: request.model,
+    messages: request.messages.map(toOpenAiMessage),
+    ...fields,
+    ...(request.tools?.length ? { tools: request.tools, tool_choice: request.toolChoice ?? ('auto' as const) } : {}),
+  };
 }
 
 /** Tool results, assistant tool calls, user messages with images (text + image parts); others stay plain strings. */
@@ -143,7 +156,12 @@ function toOpenAiMessage(m: ChatMessage): ChatCompletionMessageParam {
   return { role: m.role, content: m.content };
 }
 
-function toChatResponse(data: ChatCompletion, request: ChatRequest, requestId: string | undefined): ChatResponse {
+/** A chat completion as the project's reply (a batch output line's `response.body` too). */
+export function toChatResponse(
+  data: ChatCompletion,
+  request: ChatRequest,
+  requestId: string | undefined,
+): ChatResponse {
   const choice = data?.choices?.[0];
   const toolCalls = toolCallsOf(choice?.message?.tool_calls);
   const content = choice?.message?.content;

@@ -28,6 +28,7 @@ const storedResponseSchema = z.object({
     model: z.string(),
     requestId: z.string().optional(),
     adjustments: z.array(z.string()).optional(),
+    batchId: z.string().optional(),
   }),
 });
 
@@ -93,7 +94,7 @@ export class ResponseCache {
   put(key: string, response: ChatResponse): void {
     const file = this.pathOf(key);
     mkdirSync(path.dirname(file), { recursive: true });
-    const { cached: _cached, ...stored } = response;
+    const { cached: _cached, priceFactor: _factor, ...stored } = response;
     const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(tmp, JSON.stringify({ format: CACHE_FORMAT, key, response: stored }));
     renameSync(tmp, file);

@@ -68,6 +68,10 @@ export interface ChatResponse {
   cached: boolean;
   /** Provider request id, when given. */
   requestId?: string;
+  /** The batch that answered this call (`run --batch`), kept with the reply in the response cache. */
+  batchId?: string;
+  /** The fraction of the price this reply costs: a batch's reply is charged at the batch rate. Absent: 1. */
+  priceFactor?: number;
 }
 
 /** Failure classes drive the retry policy and the budget (see lib/llm/failures.ts). */

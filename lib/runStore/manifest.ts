@@ -40,6 +40,18 @@ export const runManifestSchema = z.object({
     /** `llm.reasoningEffort` (reasoning models); part of the experiment when set. */
     reasoningEffort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).optional(),
     localModelPath: z.string().optional(),
+    /**
+     * `run --batch`: the batch settings the run was started with (config `llm.batch`). Not part of the experiment: a
+     * call answered in a batch is the same call.
+     */
+    batch: z
+      .object({
+        priceFactor: z.number(),
+        maxRequests: z.number().int(),
+        windowMs: z.number().int(),
+        pollIntervalMs: z.number().int(),
+      })
+      .optional(),
   }),
   agentSettings: z.object({
     /** Config `spreadsheetbench.maxSteps`, under the name runs have always recorded (the experiment hash covers it). */

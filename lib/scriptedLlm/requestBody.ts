@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import type { ChatMessage, ChatRole } from '../llm/types';
+import type { ScriptedRequest } from './script';
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -65,4 +66,56 @@ function textOf(content: z.infer<typeof contentSchema> | undefined): string {
   if (typeof content === 'string') return content;
   if (!content) return '';
   return content.map((part) => part.text ?? '').join('');
+}
+
+/** A chat request read from its raw body; `callKey` is the `X-Sheetbench-Call` header (or a batch line's custom_id). */
+export function parseChatRequest(body: Buffer, callKey?: string): { request: ScriptedRequest } | { error: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    return { error: 'request body is not JSON' };
+  }
+  return chatRequestOf(json, callKey);
+}
+
+/** A chat request from its parsed JSON body (a batch line's `body`). */
+export function chatRequestOf(json: unknown, callKey?: string): { request: ScriptedRequest } | { error: string } {
+  const parsed = chatCompletionRequestSchema.safeParse(json);
+  if (!parsed.success)
+    return {
+      error: `invalid chat completion request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    };
+  if (parsed.data.stream) return { error: 'scripted-llm does not stream; send stream: false' };
+  // DeepSeek refuses a request whose messages carry an earlier reply's reasoning: clients must strip it.
+  if (parsed.data.messages.some((m) => m.reasoning_content !== undefined))
+    return { error: 'messages[].reasoning_content must not be sent back (as DeepSeek refuses it)' };
+  const messages = messagesOf(parsed.data);
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const { model, temperature, top_p, max_tokens, max_completion_tokens, reasoning_effort, tools, tool_choice } =
+    parsed.data;
+  return {
+    request: {
+      model,
+      messages,
+      lastUser,
+      callKey,
+      temperature: temperature ?? undefined,
+      maxTokens: max_tokens ?? max_completion_tokens ?? undefined,
+      maxTokensField: maxTokensFieldOf(max_tokens, max_completion_tokens),
+      topP: top_p ?? undefined,
+      reasoningEffort: reasoning_effort ?? undefined,
+      tools: (tools ?? []).map((t) => t.function.name),
+      toolChoice: tool_choice,
+    },
+  };
+}
+
+function maxTokensFieldOf(
+  maxTokens: number | null | undefined,
+  maxCompletionTokens: number | null | undefined,
+): ScriptedRequest['maxTokensField'] {
+  if (maxTokens !== undefined && maxTokens !== null) return 'max_tokens';
+  if (maxCompletionTokens !== undefined && maxCompletionTokens !== null) return 'max_completion_tokens';
+  return undefined;
 }

@@ -17,6 +17,10 @@ export const requestLogEntrySchema = z.object({
   rule: z.string().optional(),
   fault: z.string().optional(),
   durationMs: z.number(),
+  /** A files or batches API request (`POST /v1/batches`, …); absent for chat completions and batch lines. */
+  route: z.string().optional(),
+  /** A batch line's batch (its `callKey` is the line's custom_id). */
+  batchId: z.string().optional(),
 });
 
 export type RequestLogEntry = z.infer<typeof requestLogEntrySchema>;

@@ -86,6 +86,23 @@ export interface Script {
   strictReasoning?: { models: RegExp; reasoningTokens?: number };
   /** Where a reply's reasoning text goes: `reasoning_content` (DeepSeek, the default) or `reasoning` (OpenRouter). */
   reasoningField?: 'reasoning_content' | 'reasoning';
+  /** How the files + batches endpoints behave (batchApi.ts); every batch completes at once without it. */
+  batch?: BatchScript;
+}
+
+/**
+ * The batch endpoints' scripted behaviours. Lines are answered by the rules like chat requests (a rule's `fault`
+ * becomes that line's error in the error file); these add what only batches do.
+ */
+export interface BatchScript {
+  /** Time from a batch's creation until it is done (`in_progress` until then). */
+  delayMs?: number;
+  /** A batch with a line for a matching model is rejected at validation (status `failed`, `errors` naming the line). */
+  rejectModels?: RegExp;
+  /** Lines whose custom_id matches are in neither the output nor the error file (a partial output). */
+  dropLines?: RegExp;
+  /** Lines whose custom_id matches expire: the batch ends `expired`, those lines in the error file as `batch_expired`. */
+  expireLines?: RegExp;
 }
 
 export function ruleMatches(rule: ScriptRule, request: ScriptedRequest): boolean {

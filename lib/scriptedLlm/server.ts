@@ -4,17 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { completionBody, errorBody } from './completionBody';
 import { RequestLog, type RequestLogEntry } from './requestLog';
-import { BodyTooLargeError, chatCompletionRequestSchema, messagesOf, readBody } from './requestBody';
+import { BodyTooLargeError, parseChatRequest, readBody } from './requestBody';
+import { ScriptState } from './scriptState';
+import { handleBatchApi, isBatchApiPath } from './batchApi';
+import { BatchStore } from './batchStore';
 import { DEFAULT_REASONING_TOKENS, isStrictReasoningModel, strictRefusalOf } from './strictReasoning';
-import {
-  replyOf,
-  ruleMatches,
-  type Fault,
-  type ScriptedReply,
-  type ScriptedRequest,
-  type Script,
-  type ScriptRule,
-} from './script';
+import { replyOf, type Fault, type ScriptedReply, type ScriptedRequest, type Script } from './script';
 
 export interface ScriptedServerOptions {
   script?: Script;
@@ -60,8 +55,9 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
   const state = new ScriptState(opts.script ?? { rules: [] });
   state.apiKey = opts.apiKey;
   const log = new RequestLog(opts.logFile);
+  const batches = new BatchStore(state, log);
   const server = createServer((req, res) => {
-    handle(req, res, state, log).catch((err: unknown) => {
+    handle(req, res, state, log, batches).catch((err: unknown) => {
       if (!res.headersSent)
         sendJson(res, 500, errorBody(`scripted-llm internal error: ${String(err)}`, 'server_error'));
     });
@@ -78,38 +74,13 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
   };
 }
 
-class ScriptState {
-  private uses = new Map<ScriptRule, number>();
-  private queued: Fault[] = [];
-  seq = 0;
-  apiKey?: string;
-
-  constructor(public script: Script) {}
-
-  reset(script: Script): void {
-    this.script = script;
-    this.uses = new Map();
-  }
-
-  inject(fault: Fault, count: number): void {
-    for (let i = 0; i < count; i++) this.queued.push(fault);
-  }
-
-  takeQueuedFault(): Fault | undefined {
-    return this.queued.shift();
-  }
-
-  /** First matching rule that has uses left; using it counts against its `times`. */
-  takeRule(request: ScriptedRequest): ScriptRule | undefined {
-    const rule = this.script.rules.find(
-      (r) => ruleMatches(r, request) && (r.times === undefined || (this.uses.get(r) ?? 0) < r.times),
-    );
-    if (rule) this.uses.set(rule, (this.uses.get(rule) ?? 0) + 1);
-    return rule;
-  }
-}
-
-async function handle(req: IncomingMessage, res: ServerResponse, state: ScriptState, log: RequestLog): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  state: ScriptState,
+  log: RequestLog,
+  batches: BatchStore,
+): Promise<void> {
   const path = (req.url ?? '').split('?')[0];
   if (state.apiKey !== undefined && req.headers.authorization !== `Bearer ${state.apiKey}`) {
     return sendJson(res, 401, errorBody('Incorrect API key provided', 'invalid_request_error'));
@@ -120,6 +91,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, state: ScriptSt
       data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'sheetbench' }],
     });
   }
+  if (isBatchApiPath(path)) return handleBatchApi(req, res, path, batches, log, () => ++state.seq);
   if (req.method !== 'POST' || path !== '/v1/chat/completions') {
     return sendJson(res, 404, errorBody(`no route ${req.method} ${path}`, 'invalid_request_error'));
   }
@@ -138,7 +110,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, state: ScriptSt
     if (!(err instanceof BodyTooLargeError)) throw err;
     return reject(413, err.message, '');
   }
-  const parsed = parseRequest(body, req);
+  const parsed = parseChatRequest(body, headerOf(req));
   if ('error' in parsed) return reject(400, parsed.error, sha256(body));
   const { model, messages } = parsed.request;
   // The reply leaves the socket only after its log entry is written: whoever has seen the reply finds the entry (a
@@ -237,52 +209,6 @@ function sendMalformed(
 function sent(res: ServerResponse, status: number, body: unknown): { status: number; answered: false } {
   sendJson(res, status, body);
   return { status, answered: false };
-}
-
-function parseRequest(body: Buffer, req: IncomingMessage): { request: ScriptedRequest } | { error: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(body.toString('utf8'));
-  } catch {
-    return { error: 'request body is not JSON' };
-  }
-  const parsed = chatCompletionRequestSchema.safeParse(json);
-  if (!parsed.success)
-    return {
-      error: `invalid chat completion request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    };
-  if (parsed.data.stream) return { error: 'scripted-llm does not stream; send stream: false' };
-  // DeepSeek refuses a request whose messages carry an earlier reply's reasoning: clients must strip it.
-  if (parsed.data.messages.some((m) => m.reasoning_content !== undefined))
-    return { error: 'messages[].reasoning_content must not be sent back (as DeepSeek refuses it)' };
-  const messages = messagesOf(parsed.data);
-  const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-  const { model, temperature, top_p, max_tokens, max_completion_tokens, reasoning_effort, tools, tool_choice } =
-    parsed.data;
-  return {
-    request: {
-      model,
-      messages,
-      lastUser,
-      callKey: headerOf(req),
-      temperature: temperature ?? undefined,
-      maxTokens: max_tokens ?? max_completion_tokens ?? undefined,
-      maxTokensField: maxTokensFieldOf(max_tokens, max_completion_tokens),
-      topP: top_p ?? undefined,
-      reasoningEffort: reasoning_effort ?? undefined,
-      tools: (tools ?? []).map((t) => t.function.name),
-      toolChoice: tool_choice,
-    },
-  };
-}
-
-function maxTokensFieldOf(
-  maxTokens: number | null | undefined,
-  maxCompletionTokens: number | null | undefined,
-): ScriptedRequest['maxTokensField'] {
-  if (maxTokens !== undefined && maxTokens !== null) return 'max_tokens';
-  if (maxCompletionTokens !== undefined && maxCompletionTokens !== null) return 'max_completion_tokens';
-  return undefined;
 }
 
 /** Aborts when the client disconnects before the reply was written (e.g. its process was killed). */

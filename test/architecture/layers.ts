@@ -40,6 +40,7 @@ export const LAYERS: readonly Layer[] = [
       'workflows/dsbench/',
       'workflows/analysis/',
       'workflows/rateLimit/',
+      'workflows/batch/',
     ],
     shared: ['workflows/run/', 'workflows/versions.ts'],
   },

@@ -101,6 +101,10 @@ export async function startBenchmarkRun(
     limit?: number;
     runId?: string;
     epochs?: number;
+    /** `run --batch`. */
+    batch?: boolean;
+    /** The config the run is created with (default: the env's). */
+    config?: Config;
   },
 ): Promise<StartedRun> {
   const runDir = opts.runDir ?? mkdtempSync(path.join(os.tmpdir(), 'sb-run-'));
@@ -111,9 +115,10 @@ export async function startBenchmarkRun(
     limit: opts.limit,
     epochs: opts.epochs,
   });
-  const { manifest } = await createRun(env.config, plan, {
+  const { manifest } = await createRun(opts.config ?? env.config, plan, {
     runDir,
     runId: opts.runId ?? `test-${randomUUID().slice(0, 8)}`,
+    batch: opts.batch,
   });
   const handle = await startRunWorkflow(env.client, env.config, manifest, runDir);
   return { runDir, runId: manifest.runId, handle };

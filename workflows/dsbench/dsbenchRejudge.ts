@@ -1,3 +1,4 @@
+import { throughBatch } from '../run/batchedCall';
 import { runBookkeeping } from '../run/activities';
 import { bookkeeping, llm } from './activities';
 import { callKeyOf } from '../../lib/llm/callKey';
@@ -25,7 +26,9 @@ export async function dsbenchRejudge(input: RejudgeInput): Promise<{ rejudged: n
 
 async function rejudge(input: RejudgeInput, taskId: string): Promise<void> {
   const callKey = callKeyOf([input.runId, taskId, 'judge'], input.tag);
-  const spend = await llm.judgeDsbenchAnswer({ runDir: input.runDir, taskId, callKey, judgeModel: input.judgeModel });
+  const spend = await throughBatch(() =>
+    llm.judgeDsbenchAnswer({ runDir: input.runDir, taskId, callKey, judgeModel: input.judgeModel }),
+  );
   await bookkeeping.recordDsbenchResult({
     runDir: input.runDir,
     taskId,

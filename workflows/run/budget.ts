@@ -1,3 +1,4 @@
+import { throughBatch } from './batchedCall';
 import {
   ApplicationFailure,
   condition,
@@ -41,7 +42,7 @@ export class TaskBudget {
     }
     let settled: SpendSettle = { callKey, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 };
     try {
-      const result = await call();
+      const result = await throughBatch(call);
       settled = { callKey, usage: result.usage, costUsd: result.costUsd };
       this.spentUsd += result.costUsd;
       return result;

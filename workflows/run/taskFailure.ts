@@ -13,6 +13,9 @@ export const TASK_FAILURE_CLASS_OF: Readonly<Record<FailureType, TaskFailureClas
   ConfigError: 'config',
   BudgetExceeded: 'budget',
   SandboxLost: 'sandbox',
+  // A model call handed to a batch (run --batch): the task waits for the batch's reply (workflows/run/batchedCall.ts);
+  // one that escapes that wait is a bug.
+  BatchPending: 'internal',
 };
 
 /** Why a task workflow has no normal verdict, from the failure type its activity (or child workflow) raised. */
