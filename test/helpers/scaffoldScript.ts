@@ -2,7 +2,7 @@
  * A scripted model that drives SpreadsheetBench 2's scaffold on the tasks of test/spreadsheetbench2/fixtures/
  * make_v2_tasks.py: per task a fixed sequence of tool calls chosen by how many tool results the conversation holds.
  * Solver tasks look at the input (view_xlsx), write a script to /tmp, change directory and export a variable in one
- * step, run the script (relying on both) in the next, then submit; one first replies with no tool call (a requery).
+ * step, run the script (relying on both) in the next, then submit; one converts its output with LibreOffice first; one first replies with no tool call (a requery).
  * The hostile task tries the network, files outside its folder, a fork bomb and a 10-minute sleep, then submits
  * without an output.
  */
@@ -27,6 +27,8 @@ const SOLUTIONS: Record<string, { sheet: string; cells: Record<string, string | 
 };
 
 export const SCAFFOLD_SOLVED_TASKS = Object.keys(SOLUTIONS);
+/** The task that also recalculates its output with LibreOffice inside the sandbox before it submits. */
+export const SCAFFOLD_LIBREOFFICE_TASK = 'dbg_plain';
 export const SCAFFOLD_HOSTILE_TASK = 'tpl_allnew';
 /** The task whose first reply has no tool call (SWE-agent requeries it). */
 export const SCAFFOLD_REQUERY_TASK = 'fm0';
@@ -73,6 +75,14 @@ function solverStep(id: string, turn: number, paths: { input: string; output: st
     () => bash(`cat > /tmp/solve.py << 'EOF'\n${solverScript(id)}\nEOF`),
     () => bash(`cd /tmp && export SOLVE_IN=${paths.input} SOLVE_OUT=${paths.output}`),
     () => bash('python3 solve.py'),
+    ...(id === SCAFFOLD_LIBREOFFICE_TASK
+      ? [
+          () =>
+            bash(
+              'soffice --headless --convert-to xlsx --outdir /tmp/lo "$SOLVE_OUT" 2>&1 | grep -v javaldx; ls /tmp/lo',
+            ),
+        ]
+      : []),
     () => call('submit', {}),
   ];
   return (steps[turn] ?? steps[steps.length - 1])();

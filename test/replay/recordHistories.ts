@@ -18,11 +18,14 @@
  * `... recordHistories.ts handover [version]`: a run that continues as new with a slow task in flight (the server
  * suggests it after 60 events); the slow task is terminated once handed over, and the next execution's watch counts it.
  * Writes every execution of the run (`<version>-handover-run-<n>`).
+ * `... recordHistories.ts sb2 [version]`: SpreadsheetBench 2's scaffold on one generated task (`<version>-sb2-run`,
+ * `<version>-sb2-task-fm0`).
  * `... recordHistories.ts budget [version]`: a run with a dollar budget whose last task's spend request is held behind
  * a reservation (test/helpers/heldSpendRequest.ts); from v10 ('benchmark-run-v10') the settle of that reservation
  * pauses the run, and a raised budget finishes it (`<version>-budget-run`).
  */
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import proto from '@temporalio/proto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,9 +45,11 @@ import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
 import { copyInputReply } from '../helpers/copyInput';
 import { HELD_CAP_USD, HELD_CONCURRENCY, HELD_PRICE, heldRequestRules, PAUSES } from '../helpers/heldSpendRequest';
 import { progressQuery, setBudgetUpdate } from '../../contracts/run';
+import { scaffoldScript } from '../helpers/scaffoldScript';
+import { runPython } from '../scoring/oracle';
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
-const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget'].includes(process.argv[2])
+const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget', 'sb2'].includes(process.argv[2])
   ? process.argv[2]
   : 'spreadsheet';
 /**
@@ -62,7 +67,7 @@ const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget'].inc
 /** The generations of workflows/versions.ts: spreadsheet runs v10 (tasks v8), DSBench v4, conversations (and their analysis task) v5. */
 const VERSION =
   (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ??
-  ({ spreadsheet: 'v10', handover: 'v10', budget: 'v10', dsbench: 'v4' } as Record<string, string>)[MODE] ??
+  ({ spreadsheet: 'v10', handover: 'v10', budget: 'v10', dsbench: 'v4', sb2: 'v1' } as Record<string, string>)[MODE] ??
   'v5';
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
 const DSBENCH_SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/dsbench-sample');
@@ -108,6 +113,25 @@ async function recordDsbench(): Promise<void> {
     await writeHistory(env.client, child.workflowExecution.workflowId, `${VERSION}-dsbench-task.history.bin`);
   } finally {
     await env.close();
+  }
+}
+
+/**
+ * SpreadsheetBench 2 with the paper's scaffold on one generated task (fm0: its first reply has no tool call and is
+ * requeried, then five turns): the run and the task (`<version>-sb2-run`, `<version>-sb2-task-fm0`).
+ */
+async function recordSpreadsheetBench2(): Promise<void> {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'sb2-record-'));
+  runPython([path.resolve('test/spreadsheetbench2/fixtures/make_v2_tasks.py'), tmp], '');
+  const env = await startE2E(scaffoldScript({ answerPath: '/nonexistent', repoDir: '/nonexistent', hostUrl: '' }));
+  try {
+    const run = await startBenchmarkRun(env, { dataset: path.join(tmp, 'data'), agent: 'swe_agent', tasks: ['fm0'] });
+    await runToEnd(env, run);
+    await writeHistory(env.client, run.runId, `${VERSION}-sb2-run.history.bin`);
+    await writeHistory(env.client, `${run.runId}/task/fm0`, `${VERSION}-sb2-task-fm0.history.bin`);
+  } finally {
+    await env.close();
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
 
@@ -218,6 +242,7 @@ async function main(): Promise<void> {
   if (MODE === 'conversation') return recordConversation();
   if (MODE === 'standalone') return recordStandaloneConversation();
   if (MODE === 'dsbench') return recordDsbench();
+  if (MODE === 'sb2') return recordSpreadsheetBench2();
   const env = await startE2E({ rules: [...copilot797(), ...Object.values(DEV20_SOLUTIONS)] });
   try {
     for (const [agent, tasks] of [

@@ -60,9 +60,12 @@ describe('recorded workflow histories replay on the current code', () => {
     const handOver = ['v9-handover-run-1.history.bin', 'v9-handover-run-2.history.bin'];
     // v10: a budgeted run whose last task's spend request was held behind a reservation, paused when it settled.
     const heldRequest = ['v10-budget-run.history.bin'];
+    // SpreadsheetBench 2 with the paper's scaffold (its first generation): a run and its task.
+    const spreadsheetBench2 = ['v1-sb2-run.history.bin', 'v1-sb2-task-fm0.history.bin'];
     expect(files.sort()).toEqual(
       [
         ...others,
+        ...spreadsheetBench2,
         ...beforeLayout,
         ...conversationV2,
         ...handOver,
@@ -314,6 +317,20 @@ describe('recorded workflow histories replay on the current code', () => {
       expect(patchIds(f), f).toEqual([]);
       expect(checks(f), f).toBe(0);
     }
+  });
+
+  it("covers the SpreadsheetBench 2 scaffold's paths: a requeried reply, model calls and shell steps, the output's recalculation and scoring", () => {
+    const f = 'v1-sb2-task-fm0.history.bin';
+    expect(events(f)[0].workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('spreadsheetBench2Task');
+    expect(activityTypes(f)).toEqual([
+      'prepareV2Episode',
+      'v2ScaffoldModelCall',
+      ...['view_xlsx', 'write', 'cd', 'run', 'submit'].flatMap(() => ['v2ScaffoldModelCall', 'v2ScaffoldShellStep']),
+      'collectV2Output',
+      'recalcWorkbooks',
+      'removeV2WorkDir',
+      'scoreAndRecordV2Task',
+    ]);
   });
 
   it('replays each of them without a determinism error', async () => {

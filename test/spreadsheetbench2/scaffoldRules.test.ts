@@ -4,6 +4,8 @@
  * (50 model calls, 3 unrunnable replies per turn, 3 time-outs in a row).
  */
 import { describe, expect, it } from 'vitest';
+import { TextActionProvider } from '../../lib/llm';
+import type { ChatRequest, ChatResponse, LlmProvider } from '../../lib/llm/types';
 import { scaffoldConfigFor, upstreamToolScripts } from '../../benchmarks/spreadsheetbench2/scaffold/config';
 import {
   afterStep,
@@ -112,6 +114,53 @@ describe('SWE-agent function calling', () => {
     for (const a of ['python3', 'bash', 'nano', 'tail -f', 'les', 'make']) expect(shouldBlock(a)).toBe(true);
     for (const a of ['python3 x.py', 'ls', 'make all', 'tail -n 5 f', 'cat f | less'])
       expect(shouldBlock(a)).toBe(false);
+  });
+});
+
+describe('the text action protocol (the embedded models, which have no native tool calling)', () => {
+  const replying = (text: string): LlmProvider & { seen: ChatRequest[] } => {
+    const seen: ChatRequest[] = [];
+    return {
+      name: 'fake',
+      seen,
+      complete: (request) => {
+        seen.push(request);
+        const reply: ChatResponse = {
+          text,
+          finishReason: 'stop',
+          usage: { inputTokens: 1, outputTokens: 1 },
+          model: 'm',
+          cached: false,
+        };
+        return Promise.resolve(reply);
+      },
+    };
+  };
+  const ask = async (text: string) => {
+    const inner = replying(text);
+    const reply = await new TextActionProvider(inner).complete({
+      model: 'm',
+      messages: [{ role: 'user', content: 'task' }],
+      tools: SCAFFOLD_TOOLS,
+    });
+    return { action: parseAction(reply), prompt: inner.seen[0].messages.map((m) => m.content).join('\n') };
+  };
+
+  it('describes the three tools in the prompt and reads the forms small models write as their calls', async () => {
+    const block = await ask(
+      '```action\n{"tool": "view_xlsx", "args": {"file_path": "/job/in.xlsx", "mode": "list"}}\n```',
+    );
+    expect(block.prompt).toContain('- view_xlsx: view the content of an xlsx file.');
+    expect(block.action).toMatchObject({ ok: true, action: 'view_xlsx /job/in.xlsx list' });
+    expect((await ask('{"name": "bash", "arguments": {"command": "ls /job"}}')).action).toMatchObject({
+      ok: true,
+      action: 'ls /job',
+    });
+    expect((await ask('```bash\npython3 /tmp/s.py\n```')).action).toMatchObject({
+      ok: true,
+      action: 'python3 /tmp/s.py',
+    });
+    expect((await ask('I am done.')).action).toMatchObject({ ok: false, code: 'missing' });
   });
 });
 

@@ -18,12 +18,14 @@ import { spawnWorker, workerKillTimes } from '../helpers/workerProcess';
 import { hasSandboxPython, runPython } from '../scoring/oracle';
 import {
   SCAFFOLD_HOSTILE_TASK,
+  SCAFFOLD_LIBREOFFICE_TASK,
   SCAFFOLD_REQUERY_TASK,
   SCAFFOLD_SOLVED_TASKS,
   scaffoldScript,
 } from '../helpers/scaffoldScript';
 import { v2TaskResultSchema } from '../../benchmarks/spreadsheetbench2/result';
 import { turnRecordSchema } from '../../benchmarks/spreadsheetbench2/scaffold/episodeFiles';
+import { spreadsheetBench2 } from '../../benchmarks/spreadsheetbench2';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb2-scaffold-'));
 const data = path.join(tmp, 'data');
@@ -80,6 +82,18 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
     expect(readdirSync(path.join(run.runDir, 'results')).sort()).toEqual(TASKS.map((t) => `${t}.json`).sort());
   });
 
+  it('killed tasks mid-episode: some had model calls answered both before and after the kill', () => {
+    const kill = workerKillTimes()[0];
+    const taskOf = (key: string) => key.split('/')[1];
+    const before = new Set(
+      env.llm.log.filter((e) => e.answered && Date.parse(e.time) < kill).map((e) => taskOf(e.callKey!)),
+    );
+    const after = new Set(
+      env.llm.log.filter((e) => e.answered && Date.parse(e.time) > kill).map((e) => taskOf(e.callKey!)),
+    );
+    expect([...before].filter((t) => after.has(t)).length).toBeGreaterThan(0);
+  });
+
   it('answered no model call twice', () => {
     expect(duplicatesAnsweredApartFromKills(env.llm.log, workerKillTimes())).toEqual([]);
     expect(duplicatesAnswered(env.llm.log)).toEqual([]);
@@ -124,6 +138,22 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
     const obs = observations(run.runDir, 'tpl0');
     expect(obs[0]).toContain("Sheets: ['Template']");
     expect(obs[3]).toMatch(/saved \/job\/spreadsheet_output\/tpl0_output\.xlsx from \/tmp/);
+  });
+
+  it('ran LibreOffice inside the sandbox', () => {
+    const obs = observations(run.runDir, SCAFFOLD_LIBREOFFICE_TASK);
+    expect(obs[4]).toContain(`-> /tmp/lo/${SCAFFOLD_LIBREOFFICE_TASK}_output.xlsx using filter : Calc Office Open XML`);
+    expect(obs[4]).toMatch(new RegExp(`\\n${SCAFFOLD_LIBREOFFICE_TASK}_output\\.xlsx\\n`));
+  });
+
+  it('prints the official totals overall and per category at the end of the run', async () => {
+    const lines = await spreadsheetBench2.summaryLines(run.runDir);
+    expect(lines[0]).toBe(
+      `overall: accuracy ${((100 * SCAFFOLD_SOLVED_TASKS.length) / TASKS.length).toFixed(2)}% of ${TASKS.length} tasks (regression 100.00%, modification 100.00%, missing outputs 2)`,
+    );
+    expect(lines).toContain(
+      '  Template: accuracy 50.00% of 2 tasks (regression 100.00%, modification 100.00%, missing outputs 1)',
+    );
   });
 
   it('contained the hostile commands and reported them', () => {
