@@ -50,6 +50,12 @@ it('checked_vote: a worker killed with -9 mid-task resumes on another, no model 
   workers = undefined;
 
   expect(progress.done).toBe(1);
+  // The log is in completion order: the held first request is logged when its hold ends; wait for it.
+  await waitUntil(
+    () => requestsOf(env.llm.log, run.runId, '39604').filter((e) => e.callKey!.endsWith('/cand-2/0')).length >= 2,
+    60_000,
+    "the second candidate's held request to end",
+  );
   const requests = requestsOf(env.llm.log, run.runId, '39604');
   const answered = requests.filter((e) => e.answered).map((e) => e.callKey!.split('/39604/')[1]);
   // The first candidate was asked once, before the kill; the second was asked again (its first request was cut).

@@ -52,11 +52,15 @@ it('a worker killed during stage 5 costs no new stage 2–4 calls; the task comp
   for (const stage of ['understand', 'plan', 'implement']) expect(keys.filter((k) => k === stage)).toHaveLength(1);
   expect(keys.filter((k) => k === 'validate')).toHaveLength(1);
   // The kill cut the first validation request (never answered); only that stage was asked again.
-  const validateRequests = requestsOf(env.llm.log, run.runId, '79-7').filter((e) =>
-    e.callKey!.endsWith('/copilot/validate'),
-  );
-  // In arrival order (the log is in completion order: the held first request is logged when its hold ends).
-  expect(validateRequests.sort((x, y) => x.seq - y.seq).map((e) => e.answered)).toEqual([false, true]);
+  const validateRequests = () =>
+    requestsOf(env.llm.log, run.runId, '79-7').filter((e) => e.callKey!.endsWith('/copilot/validate'));
+  // The log is in completion order: the held first request is logged when its hold ends (wait), then compare by arrival.
+  await waitUntil(() => validateRequests().length >= 2, 60_000, 'the held validation request to end');
+  expect(
+    validateRequests()
+      .sort((x, y) => x.seq - y.seq)
+      .map((e) => e.answered),
+  ).toEqual([false, true]);
   const result = readTaskResult(run.runDir, '79-7');
   expect(result.failure).toBeUndefined();
   expect(

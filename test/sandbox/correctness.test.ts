@@ -62,9 +62,10 @@ describe('bwrap sandbox: kernel behaviour', () => {
   });
 
   it('hard-kills code that ignores the interrupt, respawns and reports stateReset', async () => {
-    // Code that ignores SIGALRM cannot be interrupted softly: only the Node-side hard kill ends it.
+    // Code that ignores SIGALRM cannot be interrupted softly: only the Node-side hard kill ends it. The timeout leaves the
+    // code time to ignore the alarm first even on a loaded machine (else the soft interrupt would end it).
     const r = await sb.execute('import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True: pass', {
-      timeoutMs: 300,
+      timeoutMs: 2_000,
     });
     expect(r.timedOut).toBe(true);
     expect(r.stateReset).toBe(true);

@@ -80,8 +80,9 @@ describe('docker backend (fake Engine API)', () => {
     });
     const sb = await factory.create({ workDir });
     await sb.execute('keep = 1');
+    // Long enough for the code to ignore the alarm before it fires, on a loaded machine too.
     const r = await sb.execute('import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True: pass', {
-      timeoutMs: 200,
+      timeoutMs: 2_000,
     });
     expect(r).toMatchObject({ timedOut: true, stateReset: true });
     expect((await sb.execute('"keep" in globals()')).stdout).toBe('False\n');
