@@ -12,6 +12,10 @@
  * nothing and reports what the folders hold (runs stopped part-way are reported on the tasks they finished, and said
  * to be partial). `--parallel` runs the agents at the same time (each at `--concurrency`). Slow by nature on CPU.
  * The table is also written to `<root>/<model>/report.json`.
+ *
+ * `--merge-root DIR` (repeatable): the same model and agent run on other tasks in another root (e.g. a second process
+ * on a subset, to use a second core): for each agent, tasks this root's run has not recorded are taken from
+ * `DIR/<model>/<agent>/` (same dataset and scoring, checked as `compare` pairs runs) and the rows say so.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { compareRunOutcomes, loadRunOutcomes, type RunOutcomes } from '../benchmarks/report/comparison';
+import { pairingProblem } from '../benchmarks/report/comparison/pairing';
 import { clusteredMean, type Interval } from '../benchmarks/report/statistics';
 import { DEFAULT_LOCAL_MODEL } from '../lib/llm/localModels';
 
@@ -35,9 +40,12 @@ const { values: args } = parseArgs({
     parallel: { type: 'boolean', default: false },
     root: { type: 'string', default: path.join(REPO, 'bench/out/checked-vote') },
     'report-only': { type: 'boolean', default: false },
+    'merge-root': { type: 'string', multiple: true, default: [] },
   },
 });
 const OURS = 'checked_vote';
+/** Per agent, where each merged task's records are: task key -> run folder (this root's own tasks are not listed). */
+const mergedFrom = new Map<string, Map<string, string>>();
 const DEV20 = sharedData('spreadsheetbench-dev20');
 const agents = args.agents
   .split(',')
@@ -115,17 +123,23 @@ interface AgentRow {
   meanTaskS: number;
   llmCalls: number;
   failures: Record<string, number>;
+  /** Tasks taken from a --merge-root run. */
+  mergedTasks?: string[];
 }
 
 async function report(): Promise<void> {
   const runs = new Map<string, RunOutcomes>();
   for (const agent of agents) {
     const dir = runDir(agent);
-    if (existsSync(path.join(dir, 'run.json'))) runs.set(agent, await loadRunOutcomes(dir));
+    const extra = await mergedRuns(agent);
+    if (existsSync(path.join(dir, 'run.json'))) runs.set(agent, merge(agent, await loadRunOutcomes(dir), extra));
+    else if (extra.length) runs.set(agent, merge(agent, extra[0], extra.slice(1)));
   }
   const rows = [...runs].map(([agent, run]) => agentRow(agent, run));
   const anyRun = [...runs.values()].sort((a, b) => recordedKeys(b).length - recordedKeys(a).length)[0];
-  const floor = anyRun ? floorOf(anyRun.dir, recordedKeys(anyRun)) : undefined;
+  const floor = anyRun
+    ? floorOf(anyRun.dir, recordedKeys(anyRun), mergedFrom.get(anyRunAgent(runs, anyRun)))
+    : undefined;
   const pairs = pairsWithOurs(runs);
   const out = { model: args.model, tasks: taskIds.length, floor, rows, pairs };
   mkdirSync(modelRoot, { recursive: true });
@@ -133,9 +147,48 @@ async function report(): Promise<void> {
   print(out);
 }
 
+/** The agent's runs in the --merge-root folders. */
+async function mergedRuns(agent: string): Promise<RunOutcomes[]> {
+  const out: RunOutcomes[] = [];
+  for (const root of args['merge-root']) {
+    const dir = path.join(path.resolve(root), args.model, agent);
+    if (existsSync(path.join(dir, 'run.json'))) out.push(await loadRunOutcomes(dir));
+  }
+  return out;
+}
+
+/** One run's outcomes with the tasks it has not recorded taken from the other runs (first recorded wins). */
+function merge(agent: string, main: RunOutcomes, others: RunOutcomes[]): RunOutcomes {
+  const from = new Map<string, string>();
+  const tasks = main.tasks.map((t) => {
+    if (t.attempts.length) return t;
+    for (const other of others) {
+      const problem = pairingProblem(main, other);
+      if (problem) throw new Error(`--merge-root: ${problem}`);
+      const found = other.tasks.find((o) => o.key === t.key && o.attempts.length);
+      if (found) {
+        from.set(t.key, other.dir);
+        return found;
+      }
+    }
+    return t;
+  });
+  mergedFrom.set(agent, from);
+  const recorded = tasks.reduce((n, t) => n + t.attempts.length, 0);
+  return { ...main, tasks, recordedAttempts: recorded };
+}
+
+function anyRunAgent(runs: Map<string, RunOutcomes>, run: RunOutcomes): string {
+  return [...runs].find(([, r]) => r === run)?.[0] ?? '';
+}
+
 function agentRow(agent: string, run: RunOutcomes): AgentRow {
   const metrics = compareRunOutcomes([run]).runs[0];
-  const results = readResults(run.dir);
+  const merged = mergedFrom.get(agent) ?? new Map<string, string>();
+  const results = [
+    ...readResults(run.dir, (key) => !merged.has(key)),
+    ...[...merged].flatMap(([key, dir]) => readResults(dir, (k) => k === key)),
+  ];
   return {
     agent,
     tasks: metrics.tasks,
@@ -145,6 +198,7 @@ function agentRow(agent: string, run: RunOutcomes): AgentRow {
     meanTaskS: results.length ? results.reduce((s, r) => s + r.wallMs, 0) / results.length / 1000 : 0,
     llmCalls: metrics.llmCalls,
     failures: metrics.failureClasses,
+    ...(merged.size ? { mergedTasks: [...merged.keys()] } : {}),
   };
 }
 
@@ -153,10 +207,14 @@ function recordedKeys(run: RunOutcomes): string[] {
 }
 
 /** The floor over these tasks: the share of test cases (and of tasks wholly) the unchanged inputs pass. */
-function floorOf(dir: string, keys: string[]): { tasks: number; soft: Interval; hard: Interval } | undefined {
+function floorOf(
+  dir: string,
+  keys: string[],
+  merged?: Map<string, string>,
+): { tasks: number; soft: Interval; hard: Interval } | undefined {
   const perTask: { soft: number; hard: number }[] = [];
   for (const key of keys) {
-    const file = path.join(dir, 'tasks', key, 'cell-diffs.json');
+    const file = path.join(merged?.get(key) ?? dir, 'tasks', key, 'cell-diffs.json');
     if (!existsSync(file)) continue;
     const cases = (JSON.parse(readFileSync(file, 'utf8')) as { testCases: { inputPasses?: boolean }[] }).testCases;
     const passed = cases.filter((c) => c.inputPasses === true).length;
@@ -196,11 +254,11 @@ function pairsWithOurs(runs: Map<string, RunOutcomes>) {
     });
 }
 
-function readResults(dir: string): { wallMs: number }[] {
+function readResults(dir: string, keep: (key: string) => boolean = () => true): { wallMs: number }[] {
   const results = path.join(dir, 'results');
   if (!existsSync(results)) return [];
   return readdirSync(results)
-    .filter((f) => f.endsWith('.json'))
+    .filter((f) => f.endsWith('.json') && keep(f.slice(0, -'.json'.length)))
     .map((f) => JSON.parse(readFileSync(path.join(results, f), 'utf8')) as { wallMs: number });
 }
 
@@ -228,6 +286,9 @@ function print(out: {
     );
   if (out.rows.some((r) => r.partial))
     lines.push('* partial: the run recorded fewer tasks than planned (stopped or still running)');
+  for (const r of out.rows)
+    if (r.mergedTasks?.length)
+      lines.push(`${r.agent}: ${r.mergedTasks.length} task(s) from a --merge-root run: ${r.mergedTasks.join(', ')}`);
   for (const p of out.pairs)
     lines.push(
       `${OURS} vs ${p.baseline} on ${p.pairedTasks} paired task(s): hard both ${p.hard.bothPass}, ${p.baseline} only ${p.hard.baselineOnly}, ${OURS} only ${p.hard.oursOnly}, McNemar p = ${p.hard.mcnemarP.toFixed(3)}; soft diff ${pct(p.softDiff)}, hard diff ${pct(p.hardDiff)}`,

@@ -26,7 +26,6 @@ import {
 import { formulaOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaReply';
 import { formulaSolveCode } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProgram';
 import {
-  FORMULA_SYSTEM_PROMPT,
   formulaRepairMessage,
   formulaTaskPrompt,
   noFormulaMessage,
@@ -308,15 +307,10 @@ async function messagesFor(
   const task = ctx.task(input.taskId);
   if (input.attempt === 0 || !input.after) {
     const view = await readFile(viewPath(ctx, input.taskId), 'utf8');
-    return region
-      ? [
-          { role: 'system', content: FORMULA_SYSTEM_PROMPT },
-          { role: 'user', content: formulaTaskPrompt(task, view, region) },
-        ]
-      : [
-          { role: 'system', content: SYSTEM_PROMPT },
-          { role: 'user', content: taskPrompt(task, view) },
-        ];
+    return [
+      { role: 'system', content: SYSTEM_PROMPT },
+      { role: 'user', content: region ? formulaTaskPrompt(task, view, region) : taskPrompt(task, view) },
+    ];
   }
   const history = await conversationUpTo(ctx.layout, input.taskId, conversation, 1 + 2 * input.attempt);
   const after = input.after;

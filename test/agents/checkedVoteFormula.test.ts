@@ -11,12 +11,13 @@ import {
 import { fillDescription, formulaRegionOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaRegion';
 import { formulaSolveCode } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProgram';
 import {
-  FORMULA_SYSTEM_PROMPT,
+  FORMULA_INSTRUCTIONS,
   formulaRepairMessage,
   formulaTaskPrompt,
   noFormulaMessage,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaPrompt';
 import { framedProgram } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
+import { taskContext, taskPrompt } from '../../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
 import { checkCandidate } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
 import { sandboxPythonPath } from '../../lib/sandbox/paths';
 
@@ -125,9 +126,14 @@ describe('formula regions', () => {
       spreadsheet_path: 'spreadsheet/1',
     };
     const user = formulaTaskPrompt(task as never, 'VIEW', formulaRegionOf('C4:C15')!);
-    expect(FORMULA_SYSTEM_PROMPT).not.toMatch(/Total per month|VIEW/);
+    expect(FORMULA_INSTRUCTIONS).not.toMatch(/Total per month|VIEW/);
     expect(user.indexOf('VIEW')).toBeLessThan(user.indexOf('Total per month.'));
+    expect(user.indexOf('Total per month.')).toBeLessThan(user.indexOf(FORMULA_INSTRUCTIONS));
     expect(user).toMatch(/Write the formula for C4\.$/);
+    // The Python prompt of the same task starts with the same context: one evaluated prefix serves both kinds.
+    const python = taskPrompt(task as never, 'VIEW');
+    const shared = taskContext(task as never, 'VIEW');
+    expect(user.startsWith(shared) && python.startsWith(shared)).toBe(true);
   });
 });
 

@@ -7,7 +7,11 @@ import { checkCandidate, type CaseEvidence } from '../../benchmarks/spreadsheetb
 import { choose, settled, similarity } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
 import { framedProgram, solveCodeOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
 import { repairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedVote/feedback';
-import { SYSTEM_PROMPT, taskPrompt } from '../../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
+import {
+  PYTHON_INSTRUCTIONS,
+  SYSTEM_PROMPT,
+  taskPrompt,
+} from '../../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
 import { workbookViewProgram } from '../../benchmarks/spreadsheetbench/agents/checkedVote/view';
 import { readRegion } from '../../benchmarks/spreadsheetbench/agents/checkedVote/regionCells';
 import type { CellValue } from '../../benchmarks/workbook/cellValue';
@@ -153,7 +157,7 @@ describe('frame and prompt', () => {
     );
   });
 
-  it('puts the static rules first and the task last', () => {
+  it('puts the static system prompt first, then the task, then how to reply', () => {
     const task = {
       id: 1,
       instruction: 'Sum column B.',
@@ -165,6 +169,8 @@ describe('frame and prompt', () => {
     expect(SYSTEM_PROMPT).not.toMatch(/Sum column B|VIEW/);
     expect(user.indexOf('VIEW')).toBeLessThan(user.indexOf('Sum column B.'));
     expect(user).toContain('# Answer region: C4');
+    expect(user.indexOf('Sum column B.')).toBeLessThan(user.indexOf(PYTHON_INSTRUCTIONS));
+    expect(user).toMatch(/Write solve\(wb\)\.$/);
   });
 });
 

@@ -2,13 +2,13 @@ import type { SheetTask } from '../../dataset';
 import type { CheckResult, Problem } from './checks';
 import { fillDescription, type FormulaRegion } from './formulaRegion';
 import type { RegionRead } from './regionCells';
+import { taskContext } from './prompt';
 
 /**
- * The formula candidate's prompt: one Excel formula for the answer region's first cell (about 30 tokens to generate
- * instead of a ~400-token program). The static part comes first, the same for every task and sample, so a local model
- * reuses its evaluated prefix; the view, the task and the region last.
+ * How a formula candidate answers: one Excel formula for the answer region's first cell (about 30 tokens to generate
+ * instead of a ~400-token program). It follows the task's context shared with Python candidates (prompt.ts).
  */
-export const FORMULA_SYSTEM_PROMPT = `You are an Excel expert. You solve a spreadsheet task with ONE Excel formula.
+export const FORMULA_INSTRUCTIONS = `# How to reply: ONE Excel formula
 
 The harness writes your formula into the first cell of the answer region and fills it across the whole region like Excel's fill handle: relative references (A2) shift with each cell, anchored references ($A$2, $A2, A$2) stay where anchored. The workbook is then recalculated and the answer cells are checked on several input workbooks with the same layout but different data.
 
@@ -25,18 +25,14 @@ Reply with the formula for the first cell in one \`\`\`excel block, for example:
 =SUMIFS($D$2:$D$99,$B$2:$B$99,F2)
 \`\`\``;
 
-/** The task part of a formula candidate's prompt. */
+/** A formula candidate's user message: the task's context (shared with Python candidates), then how to reply. */
 export function formulaTaskPrompt(task: SheetTask, view: string, region: FormulaRegion): string {
   return [
-    '# The input workbook (test case 1; cells as address:value, formulas as =formula -> cached value)',
-    view.trim(),
+    taskContext(task, view),
     '',
-    `# Task (${task.instruction_type})`,
-    task.instruction.trim(),
+    FORMULA_INSTRUCTIONS,
     '',
-    `# Answer region: ${task.answer_position}`,
     fillDescription(region),
-    '',
     `Write the formula for ${region.first}.`,
   ].join('\n');
 }
@@ -74,6 +70,8 @@ export function noFormulaMessage(problem: string, region: FormulaRegion): string
 
 function describe(p: Problem): string {
   const where = p.testCase === undefined ? 'all inputs' : `input ${p.testCase}`;
+  if (p.kind === 'unchanged')
+    return `- ${where}: the formula gives exactly the values the cells already had, so it does not do what the task asks: write a different formula`;
   const detail = p.kind === 'crashed' ? lastLine(p.detail) : p.detail;
   return `- ${where}: ${detail}`;
 }

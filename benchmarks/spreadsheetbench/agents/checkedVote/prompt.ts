@@ -1,10 +1,14 @@
 import type { SheetTask } from '../../dataset';
 
 /**
- * The checked_vote prompt. The static part (the frame and the rules) comes first and is the same for every task and
- * candidate, so a local model reuses its evaluated prefix; the task (workbook view, instruction, answer region) last.
+ * checked_vote's prompts share one prefix: this system prompt, then the task's context (workbook view, instruction,
+ * answer region); how to answer (a Python solve(wb), or one formula) comes last. So a local model evaluates the
+ * prefix once per task and reuses it for every candidate of either kind, and the static text is the same across tasks.
  */
-export const SYSTEM_PROMPT = `You are an expert in Excel and in Python with openpyxl. You solve a spreadsheet task by writing one Python function:
+export const SYSTEM_PROMPT = `You are an expert in Excel and in Python with openpyxl. You solve spreadsheet tasks from an Excel forum. The input workbook, the task and the answer region (the cells that are checked) come first; how to reply comes last.`;
+
+/** How a Python candidate answers: the harness's frame and its rules. */
+export const PYTHON_INSTRUCTIONS = `# How to reply: one Python function
 
 \`\`\`python
 def solve(wb):
@@ -23,8 +27,8 @@ Rules:
 
 Reply with one \`\`\`python block that defines solve(wb) (helper functions are allowed) and nothing else.`;
 
-/** The task part: what the workbook looks like, what is asked, which cells are checked. */
-export function taskPrompt(task: SheetTask, view: string): string {
+/** The task's context, the shared part of every candidate's prompt: the workbook, the instruction, the answer region. */
+export function taskContext(task: SheetTask, view: string): string {
   return [
     '# The input workbook (test case 1; cells as address:value, formulas as =formula -> cached value)',
     view.trim(),
@@ -36,7 +40,10 @@ export function taskPrompt(task: SheetTask, view: string): string {
     task.instruction_type.startsWith('Sheet')
       ? 'These cells are compared with the expected result: they must hold exactly the final table.'
       : 'These cells are compared with the expected result.',
-    '',
-    'Write solve(wb).',
   ].join('\n');
+}
+
+/** A Python candidate's user message: the task's context, then how to reply. */
+export function taskPrompt(task: SheetTask, view: string): string {
+  return [taskContext(task, view), '', PYTHON_INSTRUCTIONS, '', 'Write solve(wb).'].join('\n');
 }
