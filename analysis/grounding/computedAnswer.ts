@@ -10,9 +10,11 @@ import { splitCsvLine } from './tableAgreement';
  * Pure functions, no I/O.
  */
 
-/** Lines of printed output or table rows shown (a longer result is cut, saying so). */
-const MAX_LINES = 20;
-const MAX_CHARS = 3_000;
+/** Table rows shown (a longer table is cut, saying so). */
+const MAX_TABLE_ROWS = 19;
+/** Printed output longer than this is not shown as the answer. */
+const MAX_PRINTED_LINES = 12;
+const MAX_PRINTED_CHARS = 1_500;
 
 export const COMPUTED_LEAD = '**Computed result**';
 export const REPLACED_NOTE =
@@ -47,7 +49,9 @@ function renderedResult(evidence: CorrectnessEvidence): string | undefined {
   }
   const printed = evidence.printed?.trim();
   if (!printed) return undefined;
-  const lines = cutLines(printed.split(/\r?\n/));
+  const lines = printed.split(/\r?\n/);
+  // A long dump (a whole column, a data frame) is not a result to answer with: the answer and its note stay.
+  if (lines.length > MAX_PRINTED_LINES || printed.length > MAX_PRINTED_CHARS) return undefined;
   return `${COMPUTED_LEAD} (what the code printed):\n\n${lines.map((l) => `> ${l}`).join('  \n')}`;
 }
 
@@ -56,20 +60,8 @@ function markdownTable(csv: string): string | undefined {
   if (!header || !rows.length) return undefined;
   const cells = (line: string) => splitCsvLine(line).map((c) => c.trim().replace(/\|/g, '\\|'));
   const head = cells(header);
-  const body = cutLines(rows).map((r) => (r.startsWith('…') ? [r] : cells(r)));
+  // The head quoted by the check has at most 20 rows: 19 are shown, and a marker when the file has more.
+  const shown = rows.slice(0, MAX_TABLE_ROWS).map(cells);
+  const body = rows.length > MAX_TABLE_ROWS ? [...shown, ['… (more rows in the file)']] : shown;
   return [head, head.map(() => '---'), ...body].map((r) => `| ${r.join(' | ')} |`).join('\n');
-}
-
-function cutLines(lines: string[]): string[] {
-  const kept: string[] = [];
-  let chars = 0;
-  for (const line of lines) {
-    if (kept.length >= MAX_LINES || chars + line.length > MAX_CHARS) {
-      kept.push('… (cut here)');
-      break;
-    }
-    kept.push(line);
-    chars += line.length;
-  }
-  return kept;
 }

@@ -209,15 +209,22 @@ describe('the answer rebuilt from what the code computed (text protocol)', () =>
     );
   });
 
-  it('an unfound number with no table: what the code printed is shown, each line quoted, long output cut', () => {
+  it('an unfound number with no table: what the code printed is shown, each line quoted; a long table is cut', () => {
     const printed = { kind: 'stdout' as const, text: 'total 1988\n' };
     expect(rebuild('The total is 2000.', [printed])?.text).toBe(
       `${COMPUTED_LEAD} (what the code printed):\n\n> total 1988\n\n${REPLACED_NOTE}`,
     );
+    // A long dump (a whole column printed) is not an answer: left as it is, for the note.
     const long = { kind: 'stdout' as const, text: Array.from({ length: 30 }, (_, i) => `row ${i}`).join('\n') };
-    const text = rebuild('The total is 2000.', [long])!.text;
-    expect(text).toContain('> row 19  \n> … (cut here)');
-    expect(text).not.toContain('row 20');
+    expect(rebuild('The total is 2000.', [long])).toBeUndefined();
+    const longTable = {
+      kind: 'table' as const,
+      file: 'viz/t.csv',
+      text: ['city,visits', ...Array.from({ length: 30 }, (_, i) => `c${i},${i}`)].join('\n'),
+    };
+    const text = rebuild('c1: 500.', [longTable])!.text;
+    expect(text).toContain('| c18 | 18 |\n| … (more rows in the file) |');
+    expect(text).not.toContain('c19');
   });
 
   it('a right answer is never touched; one stating no number gets the result below it', () => {
