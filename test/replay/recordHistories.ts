@@ -18,6 +18,8 @@
  * `... recordHistories.ts handover [version]`: a run that continues as new with a slow task in flight (the server
  * suggests it after 60 events); the slow task is terminated once handed over, and the next execution's watch counts it.
  * Writes every execution of the run (`<version>-handover-run-<n>`).
+ * `... recordHistories.ts batch [version]`: `run --batch` on two dev20 tasks (one batch): the run, task 39604, the
+ * batch queue and the batch (`<version>-batch-*`).
  * `... recordHistories.ts budget [version]`: a run with a dollar budget whose last task's spend request is held behind
  * a reservation (test/helpers/heldSpendRequest.ts); from v10 ('benchmark-run-v10') the settle of that reservation
  * pauses the run, and a raised budget finishes it (`<version>-budget-run`).
@@ -42,9 +44,10 @@ import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
 import { copyInputReply } from '../helpers/copyInput';
 import { HELD_CAP_USD, HELD_CONCURRENCY, HELD_PRICE, heldRequestRules, PAUSES } from '../helpers/heldSpendRequest';
 import { progressQuery, setBudgetUpdate } from '../../contracts/run';
+import { batchQueueWorkflowId, batchWorkflowId } from '../../contracts/batch';
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
-const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget'].includes(process.argv[2])
+const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget', 'batch'].includes(process.argv[2])
   ? process.argv[2]
   : 'spreadsheet';
 /**
@@ -62,7 +65,9 @@ const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget'].inc
 /** The generations of workflows/versions.ts: spreadsheet runs v10 (tasks v8), DSBench v4, conversations (and their analysis task) v5. */
 const VERSION =
   (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ??
-  ({ spreadsheet: 'v10', handover: 'v10', budget: 'v10', dsbench: 'v4' } as Record<string, string>)[MODE] ??
+  ({ spreadsheet: 'v10', handover: 'v10', budget: 'v10', batch: 'v10', dsbench: 'v4' } as Record<string, string>)[
+    MODE
+  ] ??
   'v5';
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
 const DSBENCH_SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/dsbench-sample');
@@ -212,7 +217,38 @@ async function recordBudget(): Promise<void> {
   }
 }
 
+/**
+ * `run --batch` on two dev20 tasks in one batch: the run, a task that waited for its batch, the run's batch queue and
+ * the batch workflow (`<version>-batch-*`; no marker: the batch workflows are new, and a task's wait issues commands
+ * only in batch runs).
+ */
+async function recordBatch(): Promise<void> {
+  const env = await startE2E(
+    { rules: Object.values(DEV20_SOLUTIONS), batch: { delayMs: 1_000 } },
+    {
+      config: {
+        llm: { model: 'gpt-4o-mini', batch: { maxRequests: 2, windowMs: 600_000, pollIntervalMs: 300 } },
+        recalc: { engine: 'none' },
+      },
+    },
+  );
+  try {
+    const run = await startBenchmarkRun(env, { dataset: DEV20, tasks: ['39604', '79-7'], batch: true });
+    await runToEnd(env, run);
+    const ids: [string, string][] = [
+      [run.runId, 'batch-run'],
+      [`${run.runId}/task/39604`, 'batch-task-39604'],
+      [batchQueueWorkflowId(run.runId), 'batch-queue'],
+      [batchWorkflowId(run.runId, 'b0001'), 'batch-b0001'],
+    ];
+    for (const [id, name] of ids) await writeHistory(env.client, id, `${VERSION}-${name}.history.bin`);
+  } finally {
+    await env.close();
+  }
+}
+
 async function main(): Promise<void> {
+  if (MODE === 'batch') return recordBatch();
   if (MODE === 'budget') return recordBudget();
   if (MODE === 'handover') return recordHandOver();
   if (MODE === 'conversation') return recordConversation();

@@ -60,6 +60,8 @@ describe('recorded workflow histories replay on the current code', () => {
     const handOver = ['v9-handover-run-1.history.bin', 'v9-handover-run-2.history.bin'];
     // v10: a budgeted run whose last task's spend request was held behind a reservation, paused when it settled.
     const heldRequest = ['v10-budget-run.history.bin'];
+    // run --batch: the run, a task that waited for its batch, the run's batch queue and its batch workflow.
+    const batch = ['batch-run', 'batch-task-39604', 'batch-queue', 'batch-b0001'].map((n) => `v10-${n}.history.bin`);
     expect(files.sort()).toEqual(
       [
         ...others,
@@ -67,6 +69,7 @@ describe('recorded workflow histories replay on the current code', () => {
         ...conversationV2,
         ...handOver,
         ...heldRequest,
+        ...batch,
         ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10'].flatMap((v) =>
           names.map((n) => `${v}-${n}.history.bin`),
         ),
