@@ -1,4 +1,5 @@
 import type { LogEntry } from '@temporalio/worker';
+import { FailureTypes } from '../lib/failureTypes';
 
 /** Expected for the recalc worker, which by design serves activities only: not worth a warning on every start. */
 const EXPECTED_NOTICES = new Set(['No workflows registered, not polling for workflow tasks']);
@@ -21,7 +22,7 @@ export function workerLogLine(entry: LogEntry, focusRunId?: string): WorkerLogLi
   if (focusRunId && workflowId !== focusRunId && !workflowId.startsWith(`${focusRunId}/`)) return {};
   const error = meta.error as { message?: string; type?: string } | undefined;
   // A call handed to a batch (run --batch) ends its activity so, by design: the task waits for the batch, not a retry.
-  if (error?.type === 'BatchPending') return {};
+  if (error?.type === FailureTypes.BatchPending) return {};
   const message = (error?.message ?? String(meta.error ?? '')).split('\n')[0];
   return {
     line: `[${entry.level}] ${workflowId}: ${String(meta.activityType ?? 'activity')} attempt ${String(meta.attempt ?? '?')} failed: ${message}`,

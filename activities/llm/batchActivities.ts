@@ -20,6 +20,7 @@ import { readManifest } from '../../lib/runStore/manifest';
 import { RunLayout } from '../../lib/runStore/runLayout';
 import type { BatchOutcome } from '../../contracts/batch';
 import type { WorkerDeps } from '../deps';
+import { withHeartbeat } from '../heartbeat';
 
 export interface SubmitBatchInput {
   runId: string;
@@ -41,20 +42,8 @@ export function batchActivities(deps: WorkerDeps) {
      * when not done before: a recorded id is used as is, an upload or batch made before a crash (before its id was
      * recorded) is found at the provider by file name and metadata tag.
      */
-    async submitLlmBatch(input: SubmitBatchInput): Promise<SubmittedBatch> {
-      const layout = BatchLayout.ofRun(input.runDir);
-      const recorded = await readJsonFile(layout.submittedPath(input.name), submittedSchema);
-      if (recorded.kind === 'ok') return recorded.value;
-      const requests = await Promise.all(input.cacheKeys.map((k) => readBatchedRequest(layout.requestPath(k))));
-      const content = Buffer.from(requests.map((r) => `${inputLineOf(r)}\n`).join(''));
-      writeJsonAtomic(layout.inputPath(input.name), content.toString('utf8'));
-      const api = await apiOf(deps, input.runDir);
-      const { fileId } = await api.uploadOnce(`sheetbench-${input.runId}-${input.name}.jsonl`, content);
-      const { batchId } = await api.createOnce(`${input.runId}/${input.name}`, fileId);
-      const submitted: SubmittedBatch = { batchId, fileId };
-      writeJsonAtomic(layout.submittedPath(input.name), submitted);
-      return submitted;
-    },
+    submitLlmBatch: (input: SubmitBatchInput): Promise<SubmittedBatch> =>
+      withHeartbeat(() => submit(deps, input), { everyMs: 2_000 }),
 
     /** One look at the batch (the workflow sleeps between looks); its status file is rewritten for the CLI and pages. */
     async pollLlmBatch(input: { runDir: string; name: string; batchId: string }): Promise<BatchState> {
@@ -69,39 +58,59 @@ export function batchActivities(deps: WorkerDeps) {
      * a failed, missing or expired line, or every line of a refused batch, gets a marker that sends its call back as a
      * single request. A call already answered (by an earlier collect, or singly) is left as it is.
      */
-    async collectLlmBatch(input: {
-      runDir: string;
-      name: string;
-      batchId: string;
-      cacheKeys: string[];
-    }): Promise<BatchOutcome> {
-      const layout = BatchLayout.ofRun(input.runDir);
-      const api = await apiOf(deps, input.runDir);
-      const state = await api.state(input.batchId);
-      writeStatus(input.runDir, input.name, state);
-      const results = await downloadResults(api, state, layout, input.name);
-      const cache = new ResponseCache(new RunLayout(input.runDir).llmCacheDir);
-      let answered = 0;
-      for (const cacheKey of input.cacheKeys) {
-        const request = await readBatchedRequest(layout.requestPath(cacheKey));
-        const outcome = handOver(cache, layout, request, results.get(request.callKey), state);
-        if (outcome) answered++;
-      }
-      const outcome: BatchOutcome = {
-        name: input.name,
-        batchId: input.batchId,
-        status: state.status,
-        answered,
-        single: input.cacheKeys.length - answered,
-        errors: state.errors,
-      };
-      await writeFile(layout.outcomePath(input.name), JSON.stringify(outcome, null, 2));
-      return outcome;
-    },
+    collectLlmBatch: (input: CollectBatchInput): Promise<BatchOutcome> =>
+      withHeartbeat(() => collect(deps, input), { everyMs: 2_000 }),
   };
 }
 
 export type BatchActivities = ReturnType<typeof batchActivities>;
+
+interface CollectBatchInput {
+  runDir: string;
+  name: string;
+  batchId: string;
+  cacheKeys: string[];
+}
+
+async function submit(deps: WorkerDeps, input: SubmitBatchInput): Promise<SubmittedBatch> {
+  const layout = BatchLayout.ofRun(input.runDir);
+  const recorded = await readJsonFile(layout.submittedPath(input.name), submittedSchema);
+  if (recorded.kind === 'ok') return recorded.value;
+  const requests = await Promise.all(input.cacheKeys.map((k) => readBatchedRequest(layout.requestPath(k))));
+  const content = Buffer.from(requests.map((r) => `${inputLineOf(r)}\n`).join(''));
+  writeJsonAtomic(layout.inputPath(input.name), content.toString('utf8'));
+  const api = await apiOf(deps, input.runDir);
+  const { fileId } = await api.uploadOnce(`sheetbench-${input.runId}-${input.name}.jsonl`, content);
+  const { batchId } = await api.createOnce(`${input.runId}/${input.name}`, fileId);
+  const submitted: SubmittedBatch = { batchId, fileId };
+  writeJsonAtomic(layout.submittedPath(input.name), submitted);
+  return submitted;
+}
+
+async function collect(deps: WorkerDeps, input: CollectBatchInput): Promise<BatchOutcome> {
+  const layout = BatchLayout.ofRun(input.runDir);
+  const api = await apiOf(deps, input.runDir);
+  const state = await api.state(input.batchId);
+  writeStatus(input.runDir, input.name, state);
+  const results = await downloadResults(api, state, layout, input.name);
+  const cache = new ResponseCache(new RunLayout(input.runDir).llmCacheDir);
+  let answered = 0;
+  for (const cacheKey of input.cacheKeys) {
+    const request = await readBatchedRequest(layout.requestPath(cacheKey));
+    const outcome = handOver(cache, layout, request, results.get(request.callKey), state);
+    if (outcome) answered++;
+  }
+  const outcome: BatchOutcome = {
+    name: input.name,
+    batchId: input.batchId,
+    status: state.status,
+    answered,
+    single: input.cacheKeys.length - answered,
+    errors: state.errors,
+  };
+  await writeFile(layout.outcomePath(input.name), JSON.stringify(outcome, null, 2));
+  return outcome;
+}
 
 async function apiOf(deps: WorkerDeps, runDir: string): Promise<BatchApiClient> {
   const manifest = await readManifest(runDir);

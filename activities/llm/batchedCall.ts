@@ -18,7 +18,7 @@ import type { WorkerDeps } from '../deps';
 /**
  * A model call of a `run --batch` run: its reply when a batch (or an earlier attempt) has it, `undefined` when it is to
  * be asked as a single request (its batch line failed, was missing or expired, or the batch was refused); otherwise
- * the call joins the run's batch queue and this throws `BatchPending`, which the task workflow waits out
+ * the call joins the run's batch queue and this throws a BatchPending failure, which the task workflow waits out
  * (workflows/run/batchedCall.ts) before asking again. The request goes to the queue as a file, never as a payload.
  */
 export async function batchedReply(

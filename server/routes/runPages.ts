@@ -1,4 +1,6 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
+import { readBatchStatuses } from '../../client/batchStatus';
+import type { BatchStatusFile } from '../../lib/llm/batch/batchFiles';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import type { Client } from '@temporalio/client';
@@ -34,7 +36,10 @@ export interface RunPagesDeps {
 }
 
 /** Replies of the run pages' routes (the web app is type-checked against them: web/tsconfig.json). */
-export type RunPageReply = Awaited<ReturnType<typeof runPage>>;
+export type RunPageReply = Awaited<ReturnType<typeof runPage>> & {
+  /** `run --batch`: each batch's id, status and answered/failed calls as its last poll saw them (read on every request). */
+  batches: BatchStatusFile[];
+};
 /** `grids`: the benchmark draws a test case's grids (the page asks for them only then). */
 export type TaskPageReply = TaskView & { grids: boolean; temporalUiUrl?: string };
 export type { TestCaseGrid as GridReply } from '../../benchmarks/report/taskView';
@@ -63,11 +68,13 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
     const run = await runFolder(c.req.param('id'));
     if ('error' in run) return c.json({ error: run.error }, run.status);
     const version = await folderVersion(run.dir);
+    const batches = await readBatchStatuses(run.dir);
     const cached = pages.get(run.dir, version);
-    if (cached) return c.json(cached);
+    if (cached) return c.json({ ...(cached), batches });
     const outcomes = await outcomesOf(run);
     if ('error' in outcomes) return c.json({ error: outcomes.error }, 404);
-    return c.json(pages.put(run.dir, version, await runPage(run, outcomes, deps.uiUrl)));
+    const page = pages.put(run.dir, version, await runPage(run, outcomes, deps.uiUrl));
+    return c.json({ ...(page as object), batches });
   });
 
   app.get('/api/runs/:id/tasks/:task', async (c) => {

@@ -18,6 +18,8 @@ const MODEL = 'gpt-4o-mini';
 /** The same price; the scripted provider refuses batches for it. */
 const REFUSED_MODEL = 'gpt-4o-mini-2024-07-18';
 const DROP_RUN = 'batch-drop';
+/** Its batch: 39604's line expires, 79-7's line fails with a 500 (once: asked singly, it is answered). */
+const EXPIRE_RUN = 'batch-expire';
 
 /**
  * `run --batch` on dev20 single-round tasks against the scripted provider's files + batches API: the same run without
@@ -32,9 +34,17 @@ describe('run --batch on dev20 single-round tasks', () => {
   beforeAll(async () => {
     env = await startE2E(
       {
-        rules: Object.values(DEV20_SOLUTIONS),
+        rules: [
+          { match: { callKey: new RegExp(`^${EXPIRE_RUN}/79-7/`) }, fault: { kind: 'server_error' }, times: 1 },
+          ...Object.values(DEV20_SOLUTIONS),
+        ],
         fallback: copyInputReply,
-        batch: { delayMs: 1_500, rejectModels: /^gpt-4o-mini-2024/, dropLines: new RegExp(`^${DROP_RUN}/79-7/`) },
+        batch: {
+          delayMs: 1_500,
+          rejectModels: /^gpt-4o-mini-2024/,
+          dropLines: new RegExp(`^${DROP_RUN}/79-7/`),
+          expireLines: new RegExp(`^${EXPIRE_RUN}/39604/`),
+        },
       },
       {
         config: {
@@ -55,6 +65,7 @@ describe('run --batch on dev20 single-round tasks', () => {
         config: refused,
       }),
       drop: await startBenchmarkRun(env, { dataset: DEV20, tasks: PAIR, runId: DROP_RUN, batch: true }),
+      expire: await startBenchmarkRun(env, { dataset: DEV20, tasks: PAIR, runId: EXPIRE_RUN, batch: true }),
     };
     const serving = await serveWith(env);
     try {
@@ -95,6 +106,9 @@ describe('run --batch on dev20 single-round tasks', () => {
       [1, 1, 1],
       [1, 1, 1],
     ]);
+    console.log(
+      `dev20 batch: ${TASKS.length} tasks in 2 batches, cost $${finals.batch.costUsd} vs $${finals.plain.costUsd} without batches`,
+    );
     for (const t of TASKS)
       expect(readTaskResult(runs.batch.runDir, t).costUsd).toBeCloseTo(
         readTaskResult(runs.plain.runDir, t).costUsd / 2,
@@ -133,6 +147,31 @@ describe('run --batch on dev20 single-round tasks', () => {
     expect(second).toBeCloseTo(plainSecond, 12);
     const marker = readdirJson(path.join(runs.drop.runDir, 'batches', 'single'));
     expect(marker.map((m) => m.reason)).toEqual([expect.stringMatching(/has no line for this call/)]);
+  });
+
+  it('an expired line and a failed line: both calls asked singly at the full price, the reasons recorded', async () => {
+    const log = env.llm.log.filter(ofRun(EXPIRE_RUN));
+    expect(log.filter((e) => e.batchId && e.answered)).toHaveLength(0);
+    expect(log.filter((e) => e.batchId && e.status === 500).map((e) => e.callKey?.split('/')[1])).toEqual(['79-7']);
+    expect(
+      log
+        .filter((e) => !e.batchId && e.answered)
+        .map((e) => e.callKey?.split('/')[1])
+        .sort(),
+    ).toEqual([...PAIR].sort());
+    expect(verdicts('expire', PAIR)).toEqual(verdicts('plain', PAIR));
+    const [status] = await readBatchStatuses(runs.expire.runDir);
+    expect([status.status, status.completed, status.failed]).toEqual(['expired', 0, 2]);
+    const reasons = readdirJson(path.join(runs.expire.runDir, 'batches', 'single')).map((m) => m.reason);
+    expect(reasons.sort()).toEqual([
+      expect.stringMatching(/line failed: HTTP 500: The server had an error/),
+      expect.stringMatching(/line failed: batch_expired: This request could not be executed before the completion/),
+    ]);
+    for (const t of PAIR)
+      expect(readTaskResult(runs.expire.runDir, t).costUsd).toBeCloseTo(
+        readTaskResult(runs.plain.runDir, t).costUsd,
+        12,
+      );
   });
 
   it('never answered a call twice, in batches and singly together', () => {

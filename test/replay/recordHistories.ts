@@ -20,6 +20,8 @@
  * Writes every execution of the run (`<version>-handover-run-<n>`).
  * `... recordHistories.ts sb2 [version]`: SpreadsheetBench 2's scaffold on one generated task (`<version>-sb2-run`,
  * `<version>-sb2-task-fm0`).
+ * `... recordHistories.ts batch [version]`: `run --batch` on two dev20 tasks (one batch): the run, task 39604, the
+ * batch queue and the batch (`<version>-batch-*`).
  * `... recordHistories.ts budget [version]`: a run with a dollar budget whose last task's spend request is held behind
  * a reservation (test/helpers/heldSpendRequest.ts); from v10 ('benchmark-run-v10') the settle of that reservation
  * pauses the run, and a raised budget finishes it (`<version>-budget-run`).
@@ -47,9 +49,10 @@ import { HELD_CAP_USD, HELD_CONCURRENCY, HELD_PRICE, heldRequestRules, PAUSES } 
 import { progressQuery, setBudgetUpdate } from '../../contracts/run';
 import { scaffoldScript } from '../helpers/scaffoldScript';
 import { runPython } from '../scoring/oracle';
+import { batchQueueWorkflowId, batchWorkflowId } from '../../contracts/batch';
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
-const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget', 'sb2'].includes(process.argv[2])
+const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget', 'sb2', 'batch'].includes(process.argv[2])
   ? process.argv[2]
   : 'spreadsheet';
 /**
@@ -67,7 +70,12 @@ const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget', 'sb
 /** The generations of workflows/versions.ts: spreadsheet runs v10 (tasks v8), DSBench v4, conversations (and their analysis task) v5. */
 const VERSION =
   (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ??
-  ({ spreadsheet: 'v10', handover: 'v10', budget: 'v10', dsbench: 'v4', sb2: 'v1' } as Record<string, string>)[MODE] ??
+  (
+    { spreadsheet: 'v10', handover: 'v10', budget: 'v10', batch: 'v10', dsbench: 'v4', sb2: 'v1' } as Record<
+      string,
+      string
+    >
+  )[MODE] ??
   'v5';
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
 const DSBENCH_SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/dsbench-sample');
@@ -236,7 +244,38 @@ async function recordBudget(): Promise<void> {
   }
 }
 
+/**
+ * `run --batch` on two dev20 tasks in one batch: the run, a task that waited for its batch, the run's batch queue and
+ * the batch workflow (`<version>-batch-*`; no marker: the batch workflows are new, and a task's wait issues commands
+ * only in batch runs).
+ */
+async function recordBatch(): Promise<void> {
+  const env = await startE2E(
+    { rules: Object.values(DEV20_SOLUTIONS), batch: { delayMs: 1_000 } },
+    {
+      config: {
+        llm: { model: 'gpt-4o-mini', batch: { maxRequests: 2, windowMs: 600_000, pollIntervalMs: 300 } },
+        recalc: { engine: 'none' },
+      },
+    },
+  );
+  try {
+    const run = await startBenchmarkRun(env, { dataset: DEV20, tasks: ['39604', '79-7'], batch: true });
+    await runToEnd(env, run);
+    const ids: [string, string][] = [
+      [run.runId, 'batch-run'],
+      [`${run.runId}/task/39604`, 'batch-task-39604'],
+      [batchQueueWorkflowId(run.runId), 'batch-queue'],
+      [batchWorkflowId(run.runId, 'b0001'), 'batch-b0001'],
+    ];
+    for (const [id, name] of ids) await writeHistory(env.client, id, `${VERSION}-${name}.history.bin`);
+  } finally {
+    await env.close();
+  }
+}
+
 async function main(): Promise<void> {
+  if (MODE === 'batch') return recordBatch();
   if (MODE === 'budget') return recordBudget();
   if (MODE === 'handover') return recordHandOver();
   if (MODE === 'conversation') return recordConversation();

@@ -62,6 +62,8 @@ describe('recorded workflow histories replay on the current code', () => {
     const heldRequest = ['v10-budget-run.history.bin'];
     // SpreadsheetBench 2 with the paper's scaffold (its first generation): a run and its task.
     const spreadsheetBench2 = ['v1-sb2-run.history.bin', 'v1-sb2-task-fm0.history.bin'];
+    // run --batch: the run, a task that waited for its batch, the run's batch queue and its batch workflow.
+    const batch = ['batch-run', 'batch-task-39604', 'batch-queue', 'batch-b0001'].map((n) => `v10-${n}.history.bin`);
     expect(files.sort()).toEqual(
       [
         ...others,
@@ -70,6 +72,7 @@ describe('recorded workflow histories replay on the current code', () => {
         ...conversationV2,
         ...handOver,
         ...heldRequest,
+        ...batch,
         ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10'].flatMap((v) =>
           names.map((n) => `${v}-${n}.history.bin`),
         ),

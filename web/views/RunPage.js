@@ -27,6 +27,7 @@ export function RunPage({ id }) {
     <${Scores} m=${m} />
     <${ByType} m=${m} />
     <${Facts} data=${data} />
+    <${Batches} batches=${data.batches ?? []} />
     <${TaskTable} runId=${data.runId} tasks=${data.tasks} epochs=${m.epochs} />
   </section>`;
 }
@@ -43,6 +44,18 @@ function Scores({ m }) {
     <div class="card tokens"><dt>tokens</dt><dd>${m.tokens.input.toLocaleString('en-US')} in / ${m.tokens.output.toLocaleString('en-US')} out</dd></div>
   </dl>
   <p class="muted">Means over ${m.attempts} attempts; [95% interval] from a bootstrap over tasks (attempts of one task are not independent).</p>`;
+}
+
+/**
+ * `run --batch`: each batch's provider id, status and calls answered/failed (as its last poll saw them).
+ * @param {{ batches: RunPageReply['batches'] }} props
+ */
+function Batches({ batches }) {
+  if (!batches.length) return null;
+  return html`<h3>Batches</h3><div class="table-wrap"><table class="batches">
+    <thead><tr><th scope="col">batch</th><th scope="col">provider id</th><th scope="col">status</th><th scope="col">calls</th><th scope="col">answered</th><th scope="col">failed</th></tr></thead>
+    <tbody>${batches.map((b) => html`<tr><td>${b.name}</td><td><code>${b.batchId}</code></td><td>${b.status}${b.errors.length ? html` <span class="muted">(${b.errors.join('; ')})</span>` : null}</td><td class="num">${b.calls}</td><td class="num">${b.completed}</td><td class="num">${b.failed}</td></tr>`)}</tbody>
+  </table></div>`;
 }
 
 /** @param {{ m: RunMetrics }} props */

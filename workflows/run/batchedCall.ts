@@ -11,7 +11,7 @@ let listening = false;
 
 /**
  * A model call that may go through a batch (`run --batch`): the activity either answers, or hands its request to the
- * run's batch queue and fails with `BatchPending`; then this workflow waits (no activity, no worker slot held) until
+ * run's batch queue and fails (FailureTypes.BatchPending); then this workflow waits (no activity, no worker slot held) until
  * the batch signals `batchReply` for that call, and calls the activity again, which finds the reply in the response
  * cache, or the marker that makes it ask singly. Outside batch runs the activity never fails so: the same commands
  * as a plain call.

@@ -14,8 +14,8 @@ export const TASK_FAILURE_CLASS_OF: Readonly<Record<FailureType, TaskFailureClas
   BudgetExceeded: 'budget',
   SandboxLost: 'sandbox',
   // A model call handed to a batch (run --batch): the task waits for the batch's reply (workflows/run/batchedCall.ts);
-  // one that escapes that wait is a bug.
-  BatchPending: 'internal',
+  // were one to escape that wait, the task would lack its model's reply.
+  BatchPending: 'llm',
 };
 
 /** Why a task workflow has no normal verdict, from the failure type its activity (or child workflow) raised. */
