@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { BatchStore, StoredFile } from './batchStore';
 import { errorBody } from './completionBody';
@@ -48,6 +49,8 @@ export async function handleBatchApi(
     route: route_,
     ...(batchIdOf(path, reply) ? { batchId: batchIdOf(path, reply) } : {}),
   });
+  if (req.method === 'POST' && path === '/v1/batches' && store.createReplyDelayMs > 0)
+    await sleep(store.createReplyDelayMs);
   if (reply.raw) {
     res.writeHead(reply.status, { 'content-type': 'application/octet-stream', 'content-length': reply.raw.length });
     res.end(reply.raw);

@@ -77,6 +77,11 @@ export class BatchStore {
     private readonly log: RequestLog,
   ) {}
 
+  /** How long a batch creation's reply is held (see BatchScript.createReplyDelayMs). */
+  get createReplyDelayMs(): number {
+    return this.script.createReplyDelayMs ?? 0;
+  }
+
   private get script(): BatchScript {
     return this.state.script.batch ?? {};
   }

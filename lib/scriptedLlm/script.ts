@@ -97,6 +97,11 @@ export interface Script {
 export interface BatchScript {
   /** Time from a batch's creation until it is done (`in_progress` until then). */
   delayMs?: number;
+  /**
+   * How long the reply to `POST /v1/batches` is held after the batch exists (and is logged): a client killed meanwhile
+   * created a batch it never heard of (the crash that a metadata tag lets the next attempt find).
+   */
+  createReplyDelayMs?: number;
   /** A batch with a line for a matching model is rejected at validation (status `failed`, `errors` naming the line). */
   rejectModels?: RegExp;
   /** Lines whose custom_id matches are in neither the output nor the error file (a partial output). */

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchLayout } from '../../lib/llm/batch/batchFiles';
 import { duplicatesAnswered } from '../../lib/scriptedLlm';
 import type { RunProgress } from '../../contracts/run';
 import { readBatchStatuses } from '../../client/batchStatus';
@@ -20,11 +22,16 @@ describe('run --batch survives kill -9 of every worker while a batch is in fligh
   let env: E2EEnv;
   let runDir: string;
   let final: RunProgress;
-  const kills: { at: string; batchesCreated: number; polls: number }[] = [];
+  const kills: { at: string; batchesCreated: number; polls: number; b0001Recorded: boolean }[] = [];
 
   beforeAll(async () => {
     env = await startE2E(
-      { rules: Object.values(DEV20_SOLUTIONS), fallback: copyInputReply, batch: { delayMs: 6_000 } },
+      {
+        rules: Object.values(DEV20_SOLUTIONS),
+        fallback: copyInputReply,
+        // The first kill lands while the worker waits for the creation's reply: the batch exists, its id is unrecorded.
+        batch: { delayMs: 6_000, createReplyDelayMs: 3_000 },
+      },
       {
         config: {
           llm: { model: 'gpt-4o-mini', batch: { maxRequests: 2, windowMs: 600_000, pollIntervalMs: 500 } },
@@ -39,7 +46,12 @@ describe('run --batch survives kill -9 of every worker while a batch is in fligh
     const crash = async (worker: WorkerProcess, at: string) => {
       worker.crash();
       await worker.exited;
-      kills.push({ at, batchesCreated: created(), polls: polls() });
+      kills.push({
+        at,
+        batchesCreated: created(),
+        polls: polls(),
+        b0001Recorded: existsSync(BatchLayout.ofRun(runDir).submittedPath('b0001')),
+      });
     };
 
     let worker = spawnWorker(workerProcessEnv(env));
@@ -61,6 +73,8 @@ describe('run --batch survives kill -9 of every worker while a batch is in fligh
   it('killed every worker twice with a batch in flight', () => {
     expect(kills).toHaveLength(2);
     expect(kills[0].batchesCreated).toBeGreaterThanOrEqual(1);
+    // The provider had created the batch, the worker had not recorded its id: the next attempt found it by its tag.
+    expect(kills[0].b0001Recorded).toBe(false);
     console.log('batch kill test:', JSON.stringify(kills));
   });
 

@@ -6,6 +6,8 @@ import type { RunProgress } from '../../contracts/run';
 import type { Config } from '../../config/schema';
 import { costOf } from '../../lib/llm/cost';
 import { readBatchStatuses } from '../../client/batchStatus';
+import { batchProgressQuery, batchWorkflowId } from '../../contracts/batch';
+import { SA } from '../../lib/temporal/searchAttributes';
 import { checkRunPricing, planRun } from '../../client/createRun';
 import { DEV20, readTaskResult, serveWith, startBenchmarkRun, startE2E, type E2EEnv } from '../helpers/e2e';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
@@ -95,6 +97,26 @@ describe('run --batch on dev20 single-round tasks', () => {
     ]);
     expect(env.llm.log.filter((e) => e.route === 'POST /v1/batches').length).toBeGreaterThanOrEqual(2);
   });
+
+  it(
+    'shows each batch in Temporal: its id in the memo, its status as BenchStatus, its progress by query',
+    { timeout: 60_000 },
+    async () => {
+      const [first] = await readBatchStatuses(runs.batch.runDir);
+      const handle = env.client.workflow.getHandle(batchWorkflowId('batch', 'b0001'));
+      const described = await handle.describe();
+      expect(described.type).toBe('llmBatch');
+      expect(described.memo).toMatchObject({ batchId: first.batchId, calls: 2, answered: 2, single: 0 });
+      expect(described.typedSearchAttributes.get(SA.status)).toBe('batch:completed');
+      expect(described.typedSearchAttributes.get(SA.runId)).toBe('batch');
+      const serving = await serveWith(env); // a query is answered by a worker
+      try {
+        expect(await handle.query(batchProgressQuery)).toMatchObject({ batchId: first.batchId, status: 'completed' });
+      } finally {
+        await serving.stop();
+      }
+    },
+  );
 
   it('costs half of the same run without batches, and gives identical verdicts', () => {
     expect(finals.plain.done).toBe(TASKS.length);
