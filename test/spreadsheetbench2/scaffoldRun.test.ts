@@ -173,8 +173,16 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
     expect(obs[3]).toContain("The command 'sleep 600' was cancelled because it took more than 60 seconds to complete.");
     // The work folder holds the task's input and the output folder, nothing else (the answer never enters it).
     expect(obs[4]).toBe('<observation>\nalive\nspreadsheet_data\nspreadsheet_output\n\n</observation>');
+    // Its output, a link to /etc/passwd, was not taken.
     const r = result(run.runDir, SCAFFOLD_HOSTILE_TASK);
     expect(r.exitStatus).toBe('submitted');
     expect(r.missingOutput).toBe(true);
+    const episode = JSON.parse(
+      readFileSync(path.join(run.runDir, 'tasks', SCAFFOLD_HOSTILE_TASK, 'scaffold', 'episode.json'), 'utf8'),
+    );
+    expect(episode).toMatchObject({
+      output: false,
+      outputProblem: `the output ${SCAFFOLD_HOSTILE_TASK}_output.xlsx is a link; not taken`,
+    });
   });
 });
