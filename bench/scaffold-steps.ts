@@ -36,6 +36,7 @@ function kindOf(action: string): string {
   if (action.startsWith('cat >')) return 'bash: write /tmp/solve.py';
   if (action.startsWith('cd /tmp')) return 'bash: cd + export';
   if (action.startsWith('python3')) return 'bash: python3 solve.py (openpyxl edit + save)';
+  if (action.startsWith('soffice')) return 'bash: soffice --headless --convert-to xlsx (LibreOffice in the sandbox)';
   return action.split(' ')[0];
 }
 

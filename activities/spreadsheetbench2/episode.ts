@@ -304,7 +304,7 @@ export async function collectOutput(
   else if (st && !st.isFile()) result = { problem: `the output ${outputName(task)} is not a regular file; not taken` };
   else if (st) {
     const real = await realpath(produced);
-    if (!real.startsWith(path.resolve(workDir) + path.sep))
+    if (!real.startsWith((await realpath(workDir)) + path.sep))
       result = { problem: `the output ${outputName(task)} lies outside the task's folder; not taken` };
     else {
       await mkdir(path.dirname(target), { recursive: true });

@@ -3,8 +3,8 @@
  * make_v2_tasks.py: per task a fixed sequence of tool calls chosen by how many tool results the conversation holds.
  * Solver tasks look at the input (view_xlsx), write a script to /tmp, change directory and export a variable in one
  * step, run the script (relying on both) in the next, then submit; one converts its output with LibreOffice first; one first replies with no tool call (a requery).
- * The hostile task tries the network, files outside its folder, a fork bomb and a 10-minute sleep, then submits
- * without an output.
+ * The hostile task tries the network, files outside its folder, a fork bomb and a 10-minute sleep, leaves a link to a
+ * host file as its output, then submits.
  */
 import type { Script, ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
 
@@ -88,7 +88,7 @@ function solverStep(id: string, turn: number, paths: { input: string; output: st
   return (steps[turn] ?? steps[steps.length - 1])();
 }
 
-function hostileStep(turn: number, t: HostileTargets): ScriptedReply {
+function hostileStep(turn: number, t: HostileTargets, output: string): ScriptedReply {
   const steps = [
     () =>
       bash(
@@ -103,6 +103,8 @@ function hostileStep(turn: number, t: HostileTargets): ScriptedReply {
     () => bash(':(){ :|:& };:'),
     () => bash('sleep 600'),
     () => bash('echo alive; ls /job'),
+    // An output that is a link to a host file: never taken.
+    () => bash(`ln -s /etc/passwd ${output}`),
     () => call('submit', {}),
   ];
   return (steps[turn] ?? steps[steps.length - 1])();
@@ -121,7 +123,7 @@ export function scaffoldScript(targets: HostileTargets, opts: { delayMs?: number
           const requeried = /did not use any tool calls/.test(request.lastUser);
           if (task.id === SCAFFOLD_REQUERY_TASK && turn === 0 && !requeried)
             return { text: 'I will start by listing the sheets with view_xlsx.' };
-          if (task.id === SCAFFOLD_HOSTILE_TASK) return hostileStep(turn, targets);
+          if (task.id === SCAFFOLD_HOSTILE_TASK) return hostileStep(turn, targets, task.output);
           return solverStep(task.id, turn, task);
         },
       },

@@ -50,7 +50,8 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 datasets', () => {
       answer_position: 'Sheet1!A1:B5',
       category: 'Debugging',
     });
-    expect(() => one.benchmark.select(one.dataset.tasks, {})).toThrow(/runs are not available yet/);
+    expect(one.benchmark.select(one.dataset.tasks, { ids: ['dbg_plain'] }).map((t) => t.id)).toEqual(['dbg_plain']);
+    expect(() => one.benchmark.select(one.dataset.tasks, { ids: ['nope'] })).toThrow('unknown task id(s): nope');
   });
 
   it('names the task of a missing file and of an answer position naming no sheet', async () => {

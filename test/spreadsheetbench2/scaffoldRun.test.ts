@@ -61,7 +61,15 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
     const answered = () => env.llm.log.filter((e) => e.answered && e.callKey?.includes('/scaffold/')).length;
     let worker = spawnWorker(workerProcessEnv(env));
     await worker.ready;
-    await waitUntil(() => answered() >= 8, 240_000, '8 scaffold calls answered');
+    // The crash comes while the hostile task's `sleep 600` runs (its 4th turn): that command runs again on the next
+    // worker; the other tasks are mid-episode too.
+    const sleepCall = `/${SCAFFOLD_HOSTILE_TASK}/scaffold/3/0`;
+    await waitUntil(
+      () => env.llm.log.some((e) => e.answered && e.callKey?.endsWith(sleepCall)),
+      400_000,
+      "the hostile task's sleep command asked for",
+    );
+    await new Promise((r) => setTimeout(r, 3_000));
     answeredAtCrash = answered();
     worker.crash();
     await worker.exited;
@@ -69,7 +77,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
     await worker.ready;
     final = (await run.handle.result()) as RunProgress;
     worker.crash();
-  }, 600_000);
+  }, 900_000);
   afterAll(async () => {
     await env?.close();
     rmSync(tmp, { recursive: true, force: true });
@@ -171,10 +179,20 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
     expect(obs[2]).toContain('fork: retry: Resource temporarily unavailable');
     // The 10-minute sleep was cancelled at 60 s, with the paper's message.
     expect(obs[3]).toContain("The command 'sleep 600' was cancelled because it took more than 60 seconds to complete.");
+    // Killed 3 s into the sleep, it ran again in full on the next worker (after the activity's heartbeat time-out).
+    expect(result(run.runDir, SCAFFOLD_HOSTILE_TASK).wallMs).toBeGreaterThan(80_000);
     // The work folder holds the task's input and the output folder, nothing else (the answer never enters it).
     expect(obs[4]).toBe('<observation>\nalive\nspreadsheet_data\nspreadsheet_output\n\n</observation>');
+    // Its output, a link to /etc/passwd, was not taken.
     const r = result(run.runDir, SCAFFOLD_HOSTILE_TASK);
     expect(r.exitStatus).toBe('submitted');
     expect(r.missingOutput).toBe(true);
+    const episode = JSON.parse(
+      readFileSync(path.join(run.runDir, 'tasks', SCAFFOLD_HOSTILE_TASK, 'scaffold', 'episode.json'), 'utf8'),
+    );
+    expect(episode).toMatchObject({
+      output: false,
+      outputProblem: `the output ${SCAFFOLD_HOSTILE_TASK}_output.xlsx is a link; not taken`,
+    });
   });
 });

@@ -86,8 +86,8 @@ export async function scoreV2Files(task: V2Task, files: V2TaskFiles): Promise<V2
       regression_accuracy: reg,
       modification_accuracy: mod,
       accuracy: reg === 1.0 && mod === 1.0 ? 1.0 : 0.0,
-      // Not measured: the official tool counts a trajectory's turns, and `eval` scores outputs without one (no v2
-      // run exists yet, issue 30 §3). 0 keeps the file's shape; the closing note says so.
+      // The official tool counts a trajectory's model calls; `eval` scores outputs without one (0 keeps the file's
+      // shape), and a run sets the episode's calls (activities/spreadsheetbench2/record.ts).
       interaction_turns: 0,
     },
     missing: !ok && comparison.errorMessage.includes('not exist'),
