@@ -70,7 +70,7 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
     const version = await folderVersion(run.dir);
     const batches = await readBatchStatuses(run.dir);
     const cached = pages.get(run.dir, version);
-    if (cached) return c.json({ ...(cached), batches });
+    if (cached) return c.json({ ...cached, batches });
     const outcomes = await outcomesOf(run);
     if ('error' in outcomes) return c.json({ error: outcomes.error }, 404);
     const page = pages.put(run.dir, version, await runPage(run, outcomes, deps.uiUrl));
