@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await env.close();
-    groups.leave();
+    await groups.leave();
   }
 }
 

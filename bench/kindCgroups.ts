@@ -9,7 +9,7 @@
  * those machine-wide (other users' load included).
  */
 import { ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { classifyCommand, type ProcessKind } from './processCpu';
 
 export type MeteredKind = ProcessKind | 'worker';
@@ -61,6 +61,7 @@ export class KindCgroups {
     if (!own) throw new Error('no cpuacct cgroup (v1) for this process: cannot count CPU by cgroup here');
     const path = own.split(':')[2];
     const home = `${CPUACCT}${path === '/' ? '' : path}`;
+    removeStaleGroups(home);
     const root = `${home}/sheetbench-cpu-${process.pid}`;
     for (const kind of METERED_KINDS) {
       mkdirSync(`${root}/${kind}`, { recursive: true });
@@ -102,19 +103,27 @@ export class KindCgroups {
     return out;
   }
 
-  /** Back to the original group; empty groups are removed (one still holding a process is left, harmless). */
-  leave(): void {
+  /**
+   * Back to the original group; each group is removed once its last process has gone (up to 5 s: processes stopped
+   * just before may still be exiting). The workers' preview servers and fork server end only when this process does
+   * (they die with it): their groups are left, and removed by the next bench's enter().
+   */
+  async leave(): Promise<void> {
     spawnable.spawn = this.originalSpawn;
     writeFileSync(`${this.home}/cgroup.procs`, String(process.pid));
+    const deadline = Date.now() + 5_000;
     for (const kind of METERED_KINDS) {
+      const dir = `${this.root}/${kind}`;
+      while (readFileSync(`${dir}/cgroup.procs`, 'utf8').trim() && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
       try {
-        rmdirSync(`${this.root}/${kind}`);
+        rmdirSync(dir);
       } catch {
         // still holds a process (reported by remaining()): left behind
       }
     }
     try {
-      if (readdirSync(this.root).every((n) => !METERED_KINDS.includes(n as MeteredKind))) rmdirSync(this.root);
+      rmdirSync(this.root);
     } catch {
       // a kind's group is left: so is the root
     }
@@ -148,6 +157,20 @@ export class KindCgroups {
       };
       return original.call(this, wrapped);
     };
+  }
+}
+
+/** Groups of earlier benches whose process has ended: removed when empty (a group still holding a process stays). */
+function removeStaleGroups(home: string): void {
+  for (const name of readdirSync(home)) {
+    const owner = /^sheetbench-cpu-(\d+)$/.exec(name)?.[1];
+    if (!owner || existsSync(`/proc/${owner}`)) continue;
+    try {
+      for (const kind of METERED_KINDS) if (existsSync(`${home}/${name}/${kind}`)) rmdirSync(`${home}/${name}/${kind}`);
+      rmdirSync(`${home}/${name}`);
+    } catch {
+      // a process is still in it: left for a later bench
+    }
   }
 }
 
