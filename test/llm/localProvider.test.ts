@@ -73,9 +73,10 @@ describe('LocalProvider (node-llama-cpp + the embedded Qwen2.5-Coder GGUF instal
       /gpt-4o-mini is not an embedded model \(embedded: local-qwen2\.5-coder-0\.5b, local-qwen2\.5-coder-1\.5b\); for a model behind an endpoint give --base-url/,
     );
     expect(embeddedModelPath('local')).toBe(embeddedModelPath(DEFAULT_LOCAL_MODEL));
-    expect(installCommand('local-qwen2.5-coder-1.5b')).toBe(
-      'bash scripts/setup.sh --with-model local-qwen2.5-coder-1.5b',
+    expect(installCommand('local-qwen2.5-coder-0.5b')).toBe(
+      'bash scripts/setup.sh --with-model local-qwen2.5-coder-0.5b',
     );
+    expect(installCommand(DEFAULT_LOCAL_MODEL)).toBe('bash scripts/setup.sh');
   });
 
   it('the registry set-up verifies against holds the published sizes and checksums', () => {
