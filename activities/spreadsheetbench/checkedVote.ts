@@ -23,7 +23,8 @@ import {
   formulaRegionOf,
   type FormulaRegion,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaRegion';
-import { formulaOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaReply';
+import { formulaOf, sheetReferenceProblem } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaReply';
+import { openWorkbookValues } from '../../benchmarks/spreadsheetbench/scoring/ooxmlReader';
 import { formulaSolveCode } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProgram';
 import {
   formulaRepairMessage,
@@ -153,7 +154,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
         { role: 'assistant', content: response.text },
       ]);
       const found: { code: string; formula?: string } | { problem: string } = region
-        ? programOfFormula(response.text, response.finishReason, region)
+        ? programOfFormula(response.text, response.finishReason, region, await sheetnamesOf(ctx, input.taskId))
         : solveCodeOf(response.text, response.finishReason);
       return {
         ...('code' in found ? { code: found.code } : { problem: found.problem }),
@@ -287,14 +288,27 @@ function formulaRegionFor(ctx: SheetRun, taskId: string): FormulaRegion {
   return region;
 }
 
-/** A formula reply as a candidate: the harness's fill program around the formula, or why there is none. */
+/**
+ * A formula reply as a candidate: the harness's fill program around the formula, or why there is none (no formula,
+ * a broken one, an unknown function, a sheet the workbook does not have).
+ */
 function programOfFormula(
   reply: string,
   finishReason: string,
   region: FormulaRegion,
+  sheetnames: string[],
 ): { code: string; formula: string } | { problem: string } {
   const found = formulaOf(reply, finishReason);
-  return 'formula' in found ? { code: formulaSolveCode(found.formula, region), formula: found.formula } : found;
+  if (!('formula' in found)) return found;
+  const problem = sheetReferenceProblem(found.formula, sheetnames);
+  return problem ? { problem } : { code: formulaSolveCode(found.formula, region), formula: found.formula };
+}
+
+/** Test case 1's sheet names (host side, from the workbook's index; inputs share their layout). */
+async function sheetnamesOf(ctx: SheetRun, taskId: string): Promise<string[]> {
+  const [first] = await testCaseFiles(ctx.manifest.datasetDir, ctx.task(taskId), 1);
+  if (!first) throw ApplicationFailure.nonRetryable(`task ${taskId}: no test case input`, FailureTypes.DatasetError);
+  return (await openWorkbookValues(first.inputPath)).sheetnames;
 }
 
 /** [system, task prompt] for a first reply; the conversation so far and the repair request for a repair. */

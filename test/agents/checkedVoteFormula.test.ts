@@ -7,6 +7,7 @@ import {
   formulaOf,
   formulaProblem,
   normalizeFunctions,
+  sheetReferenceProblem,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaReply';
 import { fillDescription, formulaRegionOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaRegion';
 import { formulaSolveCode } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProgram';
@@ -98,6 +99,26 @@ describe('function names', () => {
     expect(normalizeFunctions(`=IF(A1="sum(",'My sheet (2)'!A1,Sheet1!B2)`)).toEqual({
       formula: `=IF(A1="sum(",'My sheet (2)'!A1,Sheet1!B2)`,
     });
+  });
+});
+
+describe('sheet references', () => {
+  const sheets = ['Personal Data', 'Updated Data', "It's"];
+
+  it('names a sheet the workbook does not have, with the sheets it has', () => {
+    expect(sheetReferenceProblem('=VLOOKUP(A2,Sheet1!A1:E4,2,FALSE)', sheets)).toBe(
+      "the formula refers to sheet 'Sheet1', which this workbook does not have (its sheets: 'Personal Data', 'Updated Data', 'It's')",
+    );
+    expect(sheetReferenceProblem(`=IF(A1="a""b",'Nope'!A1,2)`, sheets)).toMatch(/^the formula refers to sheet 'Nope'/);
+  });
+
+  it('accepts real sheets (any case, quoted, with doubled quotes) and ignores text that looks like a reference', () => {
+    expect(
+      sheetReferenceProblem("=INDEX('personal data'!A:E,MATCH(A2,'Personal Data'!A1:A4,0))", sheets),
+    ).toBeUndefined();
+    expect(sheetReferenceProblem("='It''s'!A1", sheets)).toBeUndefined();
+    expect(sheetReferenceProblem('=IF(A1="Sheet1!x",1,2)', sheets)).toBeUndefined();
+    expect(sheetReferenceProblem('=A1+$B$2', sheets)).toBeUndefined();
   });
 });
 
@@ -198,6 +219,7 @@ describe('formula feedback', () => {
     expect(text).toContain('Your formula =XLOOKUP(B4,A:A,B:B) was filled across C4');
     expect(text).toContain('- input 1: 1 cell(s) hold Excel errors, e.g. C4 = "#NAME?"');
     expect(text).toMatch(/corrected formula for C4 in one ```excel block/);
+    expect(text).toContain('#NAME? means a function name or a sheet name in the formula is not known.');
     expect(noFormulaMessage('the reply holds no formula', region)).toMatch(/one Excel formula for C4/);
   });
 });

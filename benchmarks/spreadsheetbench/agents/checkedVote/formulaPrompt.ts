@@ -39,6 +39,18 @@ export function formulaTaskPrompt(task: SheetTask, view: string, region: Formula
 
 const SAMPLE_CELLS = 8;
 
+/** What an error value in the answer cells tells a formula's author (LibreOffice's and Excel's meanings). */
+const ERROR_MEANINGS: Record<string, string> = {
+  '#NAME?': 'a function name or a sheet name in the formula is not known',
+  '#N/A': 'a lookup (VLOOKUP, MATCH, ...) found no match: check the lookup value and the range it searches',
+  '#REF!': 'a reference points outside the sheet or to a sheet that does not exist',
+  '#VALUE!': 'an argument has the wrong type (text where a number is needed, or a range where one cell is needed)',
+  '#DIV/0!': 'a division by zero or by an empty cell',
+  'Err:502': 'an argument is not valid for its function',
+  'Err:504': 'a function got the wrong number or kind of arguments',
+  'Err:508': 'the parentheses do not match',
+};
+
 /** The repair request after a formula candidate's failed check: what the filled formula gave, then the ask. */
 export function formulaRepairMessage(
   formula: string | undefined,
@@ -55,6 +67,12 @@ export function formulaRepairMessage(
       .slice(0, SAMPLE_CELLS)
       .map((c) => `${c.address}: ${c.uncachedFormula ? '(not calculated)' : JSON.stringify(c.value)}`);
     lines.push('', `The answer cells on input ${sample.testCase}: ${cells.join(' | ')}`);
+    const errors = new Set(sample.region.cells.map((c) => c.value).filter((v) => typeof v === 'string'));
+    lines.push(
+      ...Object.entries(ERROR_MEANINGS).flatMap(([error, meaning]) =>
+        errors.has(error) ? [`${error} means ${meaning}.`] : [],
+      ),
+    );
   }
   lines.push(
     '',

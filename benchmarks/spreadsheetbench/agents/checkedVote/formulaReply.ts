@@ -154,3 +154,51 @@ function editDistance(a: string, b: string): number {
   }
   return prev[b.length];
 }
+
+/**
+ * Why a formula's sheet references cannot work, or undefined: each `'Name'!` or `Name!` it uses (outside text) must be
+ * a sheet of the workbook (compared without case, as Excel does). Small models write `Sheet1!` for a sheet that is
+ * called otherwise, which LibreOffice turns into #NAME?/#REF! with nothing to tell why.
+ */
+export function sheetReferenceProblem(formula: string, sheetnames: readonly string[]): string | undefined {
+  const known = new Set(sheetnames.map((n) => n.toLowerCase()));
+  for (const name of referencedSheets(formula))
+    if (!known.has(name.toLowerCase()))
+      return `the formula refers to sheet '${name}', which this workbook does not have (its sheets: ${sheetnames.map((n) => `'${n}'`).join(', ')})`;
+  return undefined;
+}
+
+function referencedSheets(formula: string): string[] {
+  const out: string[] = [];
+  const unquoted = /^([A-Za-z_\u00C0-\uFFFF][\w.\u00C0-\uFFFF]*)!/;
+  for (let i = 1; i < formula.length; i++) {
+    const c = formula[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < formula.length && !(formula[j] === '"' && formula[j + 1] !== '"')) j += formula[j] === '"' ? 2 : 1;
+      i = j; // past the closing quote ("" inside text skipped in pairs)
+      continue;
+    }
+    if (c === "'") {
+      let j = i + 1;
+      let name = '';
+      while (j < formula.length) {
+        if (formula[j] === "'" && formula[j + 1] === "'") {
+          name += "'";
+          j += 2;
+        } else if (formula[j] === "'") break;
+        else name += formula[j++];
+      }
+      if (formula[j + 1] === '!') out.push(name);
+      i = j;
+      continue;
+    }
+    if (/[A-Za-z0-9_.$:]/.test(formula[i - 1])) continue;
+    const m = unquoted.exec(formula.slice(i));
+    if (m) {
+      out.push(m[1]);
+      i += m[0].length - 1;
+    }
+  }
+  return out;
+}

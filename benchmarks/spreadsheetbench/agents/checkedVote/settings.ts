@@ -15,7 +15,7 @@ export const REPAIRS = 1;
 export const SAMPLE_TEMPERATURE = 0.7;
 export const FORMULA_CANDIDATES = 3;
 export const FORMULA_REPAIRS = 1;
-export const FORMULA_MAX_TOKENS = 160;
+export const FORMULA_MAX_TOKENS = 256;
 export const PYTHON_AFTER_FORMULAS = 1;
 /** Characters of workbook view in the prompt (about 3,000 tokens). */
 export const VIEW_BUDGET_CHARS = 9_000;
