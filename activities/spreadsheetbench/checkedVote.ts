@@ -24,7 +24,7 @@ import {
   type FormulaRegion,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaRegion';
 import { formulaOf, sheetReferenceProblem } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaReply';
-import { openWorkbookValues } from '../../benchmarks/spreadsheetbench/scoring/ooxmlReader';
+import { openWorkbookValues } from '../../benchmarks/workbook/ooxmlReader';
 import { formulaSolveCode } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProgram';
 import {
   formulaRepairMessage,

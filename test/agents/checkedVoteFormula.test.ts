@@ -82,8 +82,10 @@ describe('function names', () => {
       problem: 'VLOKUP is not an Excel function (did you mean VLOOKUP?)',
     });
     expect(normalizeFunctions('=FROBNICATE(A1)')).toEqual({ problem: 'FROBNICATE is not an Excel function' });
-    expect(normalizeFunctions('=XLOOKUP(A1,B:B,C:C)')).toMatchObject({
-      problem: expect.stringMatching(/^XLOOKUP is not available here/),
+    expect(normalizeFunctions('=TEXTSPLIT(A1,",")')).toMatchObject({
+      problem: expect.stringMatching(
+        /^TEXTSPLIT is not available here \(the workbook is calculated by LibreOffice 25\.2/,
+      ),
     });
   });
 
@@ -92,6 +94,15 @@ describe('function names', () => {
       formula: '=IFERROR(INDEX(A:A,MATCH(B1,C:C,0)),"")',
     });
     expect(normalizeFunctions('=ifs(A1>0,1,TRUE(),2)')).toEqual({ formula: '=_xlfn.IFS(A1>0,1,TRUE(),2)' });
+    // Dynamic-array functions LibreOffice 25.2 computes when spelled as Excel files spell them (FILTER and SORT with
+    // `_xlfn._xlws.`); a name already prefixed is kept as it is.
+    expect(normalizeFunctions('=xlookup(A1,$B$2:$B$9,$C$2:$C$9)')).toEqual({
+      formula: '=_xlfn.XLOOKUP(A1,$B$2:$B$9,$C$2:$C$9)',
+    });
+    expect(normalizeFunctions('=INDEX(SORT($A$2:$A$9),ROWS($C$2:C2))+SUM(filter(B:B,B:B>1))')).toEqual({
+      formula: '=INDEX(_xlfn._xlws.SORT($A$2:$A$9),ROWS($C$2:C2))+SUM(_xlfn._xlws.FILTER(B:B,B:B>1))',
+    });
+    expect(normalizeFunctions('=_xlfn._xlws.FILTER(A:A,B:B>1)')).toEqual({ formula: '=_xlfn._xlws.FILTER(A:A,B:B>1)' });
     expect(normalizeFunctions('=_xlfn.IFS(A1,1)+STDEV.S(A1:A9)')).toEqual({
       formula: '=_xlfn.IFS(A1,1)+_xlfn.STDEV.S(A1:A9)',
     });

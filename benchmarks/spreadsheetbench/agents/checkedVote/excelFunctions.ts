@@ -361,8 +361,9 @@ export const EXCEL_FUNCTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Functions added after Excel 2007 that LibreOffice 7.4 computes, but only when the file spells them with the `_xlfn.`
- * prefix (measured: `=IFS(…)` written by openpyxl recalculates to #NAME?, `=_xlfn.IFS(…)` to its value).
+ * Functions added after Excel 2007 that LibreOffice (25.2, what set-up installs) computes, but only when the file
+ * spells them with the `_xlfn.` prefix (measured: `=IFS(…)` written by openpyxl recalculates to #NAME?, `=_xlfn.IFS(…)`
+ * to its value; likewise XLOOKUP, XMATCH, UNIQUE, SORTBY, SEQUENCE, RANDARRAY and LET).
  */
 export const PREFIXED_FUNCTIONS: ReadonlySet<string> = new Set([
   'AGGREGATE',
@@ -377,6 +378,7 @@ export const PREFIXED_FUNCTIONS: ReadonlySet<string> = new Set([
   'IFNA',
   'IFS',
   'ISOWEEKNUM',
+  'LET',
   'MAXIFS',
   'MINIFS',
   'MODE.SNGL',
@@ -387,33 +389,33 @@ export const PREFIXED_FUNCTIONS: ReadonlySet<string> = new Set([
   'PERCENTILE.INC',
   'QUARTILE.EXC',
   'QUARTILE.INC',
+  'RANDARRAY',
   'RANK.AVG',
   'RANK.EQ',
+  'SEQUENCE',
   'SHEET',
   'SHEETS',
+  'SORTBY',
   'STDEV.P',
   'STDEV.S',
   'SWITCH',
   'TEXTJOIN',
   'UNICHAR',
   'UNICODE',
+  'UNIQUE',
   'VAR.P',
   'VAR.S',
   'WORKDAY.INTL',
+  'XLOOKUP',
+  'XMATCH',
   'XOR',
 ]);
 
-/** Dynamic-array and newer functions LibreOffice 7.4 lacks (#NAME? after recalculation). */
+/** Dynamic-array functions Excel files spell `_xlfn._xlws.` (measured: LibreOffice 25.2 computes them so spelled). */
+export const WORKSHEET_PREFIXED_FUNCTIONS: ReadonlySet<string> = new Set(['FILTER', 'SORT']);
+
+/** Newer functions LibreOffice 25.2 lacks (measured for TAKE, TEXTBEFORE and VSTACK: #NAME? after recalculation). */
 export const UNAVAILABLE_FUNCTIONS: ReadonlySet<string> = new Set([
-  'XLOOKUP',
-  'XMATCH',
-  'FILTER',
-  'UNIQUE',
-  'SORT',
-  'SORTBY',
-  'SEQUENCE',
-  'RANDARRAY',
-  'LET',
   'LAMBDA',
   'TEXTSPLIT',
   'TEXTBEFORE',

@@ -17,7 +17,7 @@ Rules:
 - When the answer cells already hold a formula, it is usually the user's attempt that gives a wrong result: do not copy it, write the formula the task asks for.
 - Anchor with $ the ranges that must not move when the formula is filled (lookup tables, criteria ranges).
 - To refer to another sheet write 'Sheet name'!A1:B9.
-- Use classic Excel functions (SUMIFS, COUNTIFS, INDEX, MATCH, VLOOKUP, IF, IFERROR, SUMPRODUCT, TEXT, LEFT, MID, EOMONTH, ...). XLOOKUP, FILTER, UNIQUE, SORT, LET and LAMBDA are not available.
+- Use Excel functions (SUMIFS, COUNTIFS, INDEX, MATCH, XLOOKUP, VLOOKUP, IF, IFERROR, SUMPRODUCT, TEXT, LEFT, MID, EOMONTH, ...). A function that returns several values (FILTER, SORT, UNIQUE) shows only its first in each cell: pick the n-th with INDEX(SORT($A$2:$A$9),ROWS($C$2:C2)). TEXTSPLIT, VSTACK, TAKE and LAMBDA are not available.
 - No VBA, no explanations.
 
 Reply with the formula for the first cell in one \`\`\`excel block, for example:

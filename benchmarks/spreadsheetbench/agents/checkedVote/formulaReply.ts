@@ -1,4 +1,9 @@
-import { EXCEL_FUNCTIONS, PREFIXED_FUNCTIONS, UNAVAILABLE_FUNCTIONS } from './excelFunctions';
+import {
+  EXCEL_FUNCTIONS,
+  PREFIXED_FUNCTIONS,
+  UNAVAILABLE_FUNCTIONS,
+  WORKSHEET_PREFIXED_FUNCTIONS,
+} from './excelFunctions';
 
 /** Longest formula accepted (Excel's own limit is 8,192 characters; a longer reply is not a formula). */
 const MAX_FORMULA_CHARS = 2_000;
@@ -86,7 +91,7 @@ function balanceProblem(formula: string): string | undefined {
 /**
  * The formula with its function names as the file format wants them (upper case; `_xlfn.` before the functions added
  * after Excel 2007, without which LibreOffice computes #NAME?), or why it cannot be calculated: a function that does
- * not exist (with the nearest real name, e.g. EOM → EOMONTH) or one LibreOffice lacks (XLOOKUP, FILTER, …). Caught
+ * not exist (with the nearest real name, e.g. EOM → EOMONTH) or one LibreOffice lacks (TEXTSPLIT, VSTACK, …). Caught
  * here, before anything runs, the problem goes back to the model as a precise request.
  */
 export function normalizeFunctions(formula: string): { formula: string } | { problem: string } {
@@ -119,12 +124,13 @@ export function normalizeFunctions(formula: string): { formula: string } | { pro
 
 function functionSpelling(name: string): { name: string } | { problem: string } {
   const upper = name.toUpperCase();
-  const bare = upper.replace(/^_XL(FN|WS)\./, '').replace(/^_XLFN\._XLWS\./, '');
+  const bare = upper.replace(/^(_XLFN\.)?(_XLWS\.)?/, '');
   if (EXCEL_FUNCTIONS.has(bare)) return { name: bare };
   if (PREFIXED_FUNCTIONS.has(bare)) return { name: `_xlfn.${bare}` };
+  if (WORKSHEET_PREFIXED_FUNCTIONS.has(bare)) return { name: `_xlfn._xlws.${bare}` };
   if (UNAVAILABLE_FUNCTIONS.has(bare))
     return {
-      problem: `${name} is not available here (the workbook is calculated by LibreOffice 7.4); use classic functions such as INDEX/MATCH, SUMIFS, COUNTIFS or SUMPRODUCT`,
+      problem: `${name} is not available here (the workbook is calculated by LibreOffice 25.2, which lacks it); use functions such as INDEX/MATCH, XLOOKUP, FILTER, SUMIFS or SUMPRODUCT`,
     };
   const near = nearestFunction(bare);
   return { problem: `${name} is not an Excel function${near ? ` (did you mean ${near}?)` : ''}` };

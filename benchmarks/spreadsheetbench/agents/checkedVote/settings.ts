@@ -19,4 +19,4 @@ export const FORMULA_MAX_TOKENS = 256;
 export const PYTHON_AFTER_FORMULAS = 1;
 /** Characters of workbook view in the prompt (about 3,000 tokens). */
 export const VIEW_BUDGET_CHARS = 9_000;
-export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v2';
+export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v3';
