@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { completionBody, errorBody } from './completionBody';
 import { RequestLog, type RequestLogEntry } from './requestLog';
-import { BodyTooLargeError, chatCompletionRequestSchema, messagesOf, readBody } from './requestBody';
+import { BodyTooLargeError, chatCompletionRequestSchema, imagesOf, messagesOf, readBody } from './requestBody';
 import { DEFAULT_REASONING_TOKENS, isStrictReasoningModel, strictRefusalOf } from './strictReasoning';
 import {
   replyOf,
@@ -140,14 +140,23 @@ async function handle(req: IncomingMessage, res: ServerResponse, state: ScriptSt
   }
   const parsed = parseRequest(body, req);
   if ('error' in parsed) return reject(400, parsed.error, sha256(body));
-  const { model, messages } = parsed.request;
+  const { model, messages, images } = parsed.request;
   // The reply leaves the socket only after its log entry is written: whoever has seen the reply finds the entry (a
   // reader in another process reads the log file right after its call returns).
   const socket = res.socket;
   socket?.cork();
   try {
     const outcome = await respond(parsed.request, state, res, clientGone, seq);
-    log.add({ ...base, bodyHash: sha256(body), model, messages, ...outcome, durationMs: Date.now() - started });
+    const seen = images.length ? { images } : {};
+    log.add({
+      ...base,
+      bodyHash: sha256(body),
+      model,
+      messages,
+      ...seen,
+      ...outcome,
+      durationMs: Date.now() - started,
+    });
   } finally {
     if (socket && !socket.destroyed) socket.uncork();
   }
@@ -229,7 +238,7 @@ function sendMalformed(
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": "chatcmpl-broken", "choices": [');
     return { status: 200, answered: false };
   }
-  const request: ScriptedRequest = { model: 'scripted', messages: [], lastUser: '', tools: [] };
+  const request: ScriptedRequest = { model: 'scripted', messages: [], lastUser: '', tools: [], images: [] };
   const body = completionBody(request, { text: '' }, null);
   return sent(res, 200, variant === 'empty_choices' ? { ...body, choices: [] } : body);
 }
@@ -255,6 +264,8 @@ function parseRequest(body: Buffer, req: IncomingMessage): { request: ScriptedRe
   // DeepSeek refuses a request whose messages carry an earlier reply's reasoning: clients must strip it.
   if (parsed.data.messages.some((m) => m.reasoning_content !== undefined))
     return { error: 'messages[].reasoning_content must not be sent back (as DeepSeek refuses it)' };
+  const images = imagesOf(parsed.data);
+  if ('error' in images) return { error: `invalid chat completion request: ${images.error}` };
   const messages = messagesOf(parsed.data);
   const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   const { model, temperature, top_p, max_tokens, max_completion_tokens, reasoning_effort, tools, tool_choice } =
@@ -272,6 +283,7 @@ function parseRequest(body: Buffer, req: IncomingMessage): { request: ScriptedRe
       reasoningEffort: reasoning_effort ?? undefined,
       tools: (tools ?? []).map((t) => t.function.name),
       toolChoice: tool_choice,
+      images: images.images,
     },
   };
 }
