@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../llm/types';
+import type { RequestImage } from './requestBody';
 
 /** What a rule sees of one request. */
 export interface ScriptedRequest {
@@ -16,6 +17,8 @@ export interface ScriptedRequest {
   /** Names of the tools the request offered (native tool calling); [] when none. */
   tools: string[];
   toolChoice?: unknown;
+  /** Images the messages carried as `image_url` content parts (vision requests); [] when none. */
+  images: RequestImage[];
 }
 
 /** A tool call in a scripted reply; `arguments` given as an object is JSON-encoded, a string is sent as is (may be invalid JSON). */
@@ -60,6 +63,8 @@ export interface RuleMatch {
   /** Tested against the `X-Sheetbench-Call` header. */
   callKey?: RegExp;
   model?: string;
+  /** At least this many images in the request (vision requests). */
+  minImages?: number;
 }
 
 export interface ScriptRule {
@@ -117,6 +122,7 @@ export function ruleMatches(rule: ScriptRule, request: ScriptedRequest): boolean
   if (match.lastUser && !match.lastUser.test(request.lastUser)) return false;
   if (match.anyMessage && !request.messages.some((m) => match.anyMessage!.test(m.content))) return false;
   if (match.callKey && !match.callKey.test(request.callKey ?? '')) return false;
+  if (match.minImages !== undefined && request.images.length < match.minImages) return false;
   return true;
 }
 
