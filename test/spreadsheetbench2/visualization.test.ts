@@ -4,7 +4,7 @@
  * (accuracy 1 above 0.7); an unparseable reply is recorded as such; a malformed image part is refused as OpenAI does.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
@@ -13,6 +13,13 @@ import { startScriptedServer, type ScriptedServer, type ScriptedRequest } from '
 import { exportChartImages, ChartExportError } from '../../benchmarks/spreadsheetbench2/visualization/chartImages';
 import { judgeCharts, type ChartImage } from '../../benchmarks/spreadsheetbench2/visualization/checklistJudge';
 import { hasSandboxPython, runPython } from '../scoring/oracle';
+import { benchmarkNamed } from '../../benchmarks';
+import {
+  judgeVisualizationOutput,
+  readChartJudgment,
+} from '../../benchmarks/spreadsheetbench2/visualization/judgeOutput';
+import { V2RunFiles } from '../../benchmarks/spreadsheetbench2';
+import { buildV2Run, V2_MODEL, V2_SETTING } from './v2RunFolder';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb2-vis-'));
 let server: ScriptedServer;
@@ -134,5 +141,62 @@ describe.skipIf(!hasSandboxPython)('charts exported by LibreOffice', () => {
     writeFileSync(corrupt, 'no workbook');
     await expect(exportChartImages(corrupt)).rejects.toThrow(ChartExportError);
     await expect(exportChartImages(corrupt)).rejects.toThrow(corrupt);
+  }, 240_000);
+});
+
+describe.skipIf(!hasSandboxPython)('a Visualization task of a run judged on its charts, and judged again', () => {
+  it('the judgment is recorded beside the task and enters the figures; judging again re-runs nothing', async () => {
+    runPython([path.resolve('test/spreadsheetbench2/fixtures/make_v2_tasks.py'), path.join(tmp, 'gen')], '');
+    const chartBook = path.join(tmp, 'vis0-charts.xlsx');
+    runPython(
+      [
+        '-c',
+        [
+          'import sys, openpyxl',
+          'from openpyxl.chart import BarChart, Reference',
+          'wb = openpyxl.Workbook(); ws = wb.active; ws.title = "Data "',
+          'for r in range(1, 6): ws.append([r * 10, r * 2.5])',
+          'ws["D1"] = "Total"; ws["D2"] = 150',
+          'c = BarChart(); c.title = "Sales"; c.add_data(Reference(ws, min_col=1, min_row=1, max_row=5)); ws.add_chart(c, "F2")',
+          'wb.save(sys.argv[1])',
+        ].join('\n'),
+        chartBook,
+      ],
+      '',
+    );
+    const runs = path.join(tmp, 'runs');
+    const runDir = await buildV2Run(runs, {
+      runId: 'vis-run',
+      dataset: path.join(tmp, 'gen/data/Visualization'),
+      variants: path.join(tmp, 'gen/outputs'),
+      outputOf: () => readFileSync(chartBook),
+    });
+    const output = new V2RunFiles(runDir, V2_SETTING, V2_MODEL).outputPath('vis0');
+    const judge = () =>
+      judgeVisualizationOutput({
+        runDir,
+        key: 'vis0',
+        instruction: 'chart the totals',
+        checklist: CHECKLIST,
+        output,
+        endpoint: { baseUrl: server.url, model: 'scripted-vision', apiKey: 'none' },
+      });
+    answer = () => 'I cannot tell.';
+    expect(await judge()).toMatchObject({ verdict: 'unparseable', accuracy: 0, images: [{ label: 'Data  chart 1' }] });
+    const resultFile = path.join(runDir, 'results', 'vis0.json');
+    const resultBefore = statSync(resultFile).mtimeMs;
+    const v2 = benchmarkNamed('spreadsheetbench2');
+    const figure = async () =>
+      (await v2.finalize(runDir)) as { figures: { name: string; overall: number; byGroup: Record<string, number> }[] };
+    expect((await figure()).figures.at(-1)).toEqual({
+      name: 'chart accuracy (vision checklist > 0.7)',
+      overall: 0,
+      byGroup: { Visualization: 0 },
+    });
+    answer = (r) => (r.images.length === 1 ? items([true, true, true]) : 'no');
+    await judge();
+    expect((await readChartJudgment(runDir, 'vis0'))?.verdict).toBe('judged');
+    expect((await figure()).figures.at(-1)?.byGroup).toEqual({ Visualization: 1 });
+    expect(statSync(resultFile).mtimeMs).toBe(resultBefore);
   }, 240_000);
 });

@@ -13,6 +13,7 @@ import type { V2Task } from '../dataset';
 import { v2Result, v2ResultJson, type V2Result, type V2Score } from '../scoring/scoreTask';
 import { v2Run, type V2Run } from './files';
 import { v2TaskResultSchema, type V2TaskResult } from './taskResult';
+import { readChartJudgment } from '../visualization/judgeOutput';
 
 type Recorded = V2TaskResult | (Omit<V2TaskResult, 'v2'> & { v2?: undefined });
 
@@ -91,6 +92,25 @@ function scoreLine(results: Recorded[]): ScoreLine {
   return { tasks: n, soft, hard: n ? results.reduce((s, r) => s + r.hard, 0) / n : 0 };
 }
 
+/** Visualization tasks judged on their charts (chart-judgment.json): the share above the checklist rule, per category. */
+async function chartFigure(run: V2Run): Promise<Figure[]> {
+  const byCategory = new Map<string, number[]>();
+  for (const task of run.tasks) {
+    const judgment = await readChartJudgment(run.layout.root, taskKey(task.id));
+    if (!judgment) continue;
+    byCategory.set(task.category, [...(byCategory.get(task.category) ?? []), judgment.accuracy]);
+  }
+  if (!byCategory.size) return [];
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return [
+    {
+      name: 'chart accuracy (vision checklist > 0.7)',
+      overall: mean([...byCategory.values()].flat()),
+      byGroup: Object.fromEntries([...byCategory].map(([c, xs]) => [c, mean(xs)])),
+    },
+  ];
+}
+
 function summaryOf(run: V2Run, scored: Scored[], byCategory: Record<string, V2Result>, overall: V2Result): RunSummary {
   const results = scored.flatMap((s) => (s.result ? [s.result] : []));
   const failureClasses: Record<string, number> = {};
@@ -124,7 +144,9 @@ export async function summarizeV2Run(
   const byCategory: Record<string, V2Result> = {};
   for (const category of categoriesOf(scored))
     byCategory[category] = resultOver(scored.filter((s) => s.task.category === category));
-  return { run, summary: summaryOf(run, scored, byCategory, resultOver(scored)), byCategory };
+  const summary = summaryOf(run, scored, byCategory, resultOver(scored));
+  summary.figures = [...(summary.figures ?? []), ...(await chartFigure(run))];
+  return { run, summary, byCategory };
 }
 
 export async function finalizeV2Run(runDir: string): Promise<RunSummary> {
