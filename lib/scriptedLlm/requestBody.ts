@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import type { ChatMessage, ChatRole } from '../llm/types';
-import type { ScriptedRequest } from './script';
+import type { RequestImage, ScriptedRequest } from './script';
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -47,14 +47,6 @@ const toolCallsSchema = z.array(
 );
 
 /** Text of each message (content-part arrays joined, developer → system), with assistant tool calls and tool-message call ids. */
-/** An image a request carried in a content part (`image_url`): its media type, size and digest, as a rule sees it. */
-export interface RequestImage {
-  /** Index of the message that carried it. */
-  message: number;
-  mediaType: string;
-  bytes: number;
-  sha256: string;
-}
 
 const imagePartSchema = z.object({
   type: z.literal('image_url'),

@@ -1,5 +1,13 @@
 import type { ChatMessage } from '../llm/types';
-import type { RequestImage } from './requestBody';
+
+/** An image a request carried in a content part (`image_url`): its media type, size and digest, as a rule sees it. */
+export interface RequestImage {
+  /** Index of the message that carried it. */
+  message: number;
+  mediaType: string;
+  bytes: number;
+  sha256: string;
+}
 
 /** What a rule sees of one request. */
 export interface ScriptedRequest {
