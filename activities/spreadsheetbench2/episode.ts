@@ -13,7 +13,7 @@ import type { ChatMessage, ChatRequest } from '../../lib/llm/types';
 import { writeJsonAtomic } from '../../lib/runStore/files';
 import { DatasetError } from '../../lib/runStore/taskRecord';
 import { FailureTypes } from '../../lib/failureTypes';
-import { v2Run, type V2Run } from '../../benchmarks/spreadsheetbench2/run';
+import { v2Run, type V2Run } from '../../benchmarks/spreadsheetbench2/run/files';
 import type { V2Task } from '../../benchmarks/spreadsheetbench2/dataset';
 import { scaffoldConfigFor, upstreamToolScripts } from '../../benchmarks/spreadsheetbench2/scaffold/config';
 import {
@@ -284,8 +284,8 @@ async function runStep(
 const wholeOutput = (text: string) => ({ whole: text, head: '', tail: '', length: text.length, blank: !text.trim() });
 
 /**
- * After the episode: the file the agent left at the output path, copied to the run's outputs (only a regular file
- * inside the work folder: a link is refused, named). Then the work folder is removed.
+ * After the episode: the file the agent left at the output path, copied to the run's outputs (`V2RunFiles.outputPath`;
+ * only a regular file inside the work folder: a link is refused, named). Then the work folder is removed.
  */
 export async function collectOutput(
   deps: WorkerDeps,
@@ -296,7 +296,7 @@ export async function collectOutput(
   const task = ctx.task(taskId);
   const workDir = await episodeWorkDir(deps, ctx, taskId);
   const produced = path.join(workDir, OUTPUT_DIR, outputName(task));
-  const target = path.join(ctx.layout.root, 'outputs', outputName(task));
+  const target = ctx.files.outputPath(taskId);
   await rm(target, { force: true });
   const st = await lstat(produced).catch(() => undefined);
   let result: { outputPath?: string; problem?: string } = {};

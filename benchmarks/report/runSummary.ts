@@ -37,6 +37,14 @@ export interface RunSummary {
   unreachable?: { taskId: string; testCase: number; reason: string }[];
   /** The scores without tasks set aside (e.g. data errors reported upstream), when the run has any. */
   excluded?: { why: string; tasks: string[]; overall: ScoreLine };
+  /** A benchmark's own figures beside soft/hard (SpreadsheetBench 2: accuracy, regression and modification accuracy), overall and by group. */
+  figures?: Figure[];
+}
+
+export interface Figure {
+  name: string;
+  overall: number;
+  byGroup: Record<string, number>;
 }
 
 export interface FailureCount {
@@ -59,6 +67,21 @@ export function topFailures(results: readonly Pick<TaskResult, 'failure'>[], lim
     counts.set(key, entry);
   }
   return [...counts.values()].sort((a, b) => b.tasks - a.tasks).slice(0, limit);
+}
+
+/** A benchmark's own figures, one line each: overall, then by group. */
+export function figureLines(figures: readonly Figure[]): string[] {
+  const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+  return figures.map(
+    (f) =>
+      `${f.name} ${pct(f.overall)}${
+        Object.keys(f.byGroup).length
+          ? ` (${Object.entries(f.byGroup)
+              .map(([g, v]) => `${g} ${pct(v)}`)
+              .join(', ')})`
+          : ''
+      }`,
+  );
 }
 
 /** The lines every such summary ends with: spend, failures and the commonest failure messages. */

@@ -31,4 +31,5 @@ export const runSummarySchema = z.looseObject({
     .optional(),
   unreachable: z.array(z.looseObject({ taskId: z.string(), testCase: z.number(), reason: z.string() })).optional(),
   excluded: z.looseObject({ why: z.string(), tasks: z.array(z.string()), overall: scoreLineSchema }).optional(),
+  figures: z.array(z.looseObject({ name: z.string(), overall: mean, byGroup: z.record(z.string(), mean) })).optional(),
 }) satisfies z.ZodType<RunSummary, unknown>;

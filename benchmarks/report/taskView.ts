@@ -5,8 +5,11 @@
  */
 import type { TokenUsage } from '../../lib/llm/usage';
 
-/** Which comparison a cell failed: the official evaluator compares values only (its colour checks are off). */
-export type CellCheck = 'value' | 'fill' | 'font';
+/**
+ * Which comparison a cell failed: the official evaluator compares values only (its colour checks are off);
+ * SpreadsheetBench 2 compares formulas (Debugging's `Embedded` tasks, and cells holding an error value) and font colours.
+ */
+export type CellCheck = 'value' | 'fill' | 'font' | 'formula';
 
 /** A cell's value as the scorer read it (openpyxl data_only semantics) and its type. */
 export interface DiffValue {
@@ -23,6 +26,16 @@ export interface CellMismatch {
   expected: DiffValue;
   got: DiffValue;
   check: CellCheck;
+  /** Benchmarks that tell them apart (SpreadsheetBench 2): a cell the task should keep (regression) or change (modification). */
+  kind?: 'regression' | 'modification';
+}
+
+/** Cells of one kind checked and found right. */
+export interface CellTally {
+  correct: number;
+  total: number;
+  /** correct / total as the benchmark rounds it (0 when total is 0). */
+  accuracy: number;
 }
 
 export interface TestCaseView {
@@ -41,6 +54,8 @@ export interface TestCaseView {
   unreachable?: string;
   /** The output workbook, relative to the run folder, when one was written. */
   output?: string;
+  /** Benchmarks that score kept and changed cells apart (SpreadsheetBench 2): each tally. */
+  cells?: { regression: CellTally; modification: CellTally };
 }
 
 export interface ExchangeView {

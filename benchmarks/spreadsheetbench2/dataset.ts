@@ -29,6 +29,12 @@ export interface V2Task extends z.infer<typeof recordSchema> {
   categoryDir: string;
 }
 
+/** A task as a run's tasks.json keeps it (the record and its category), read back by later processes. */
+export const v2TaskSchema = recordSchema.extend({
+  category: z.string(),
+  categoryDir: z.string(),
+}) satisfies z.ZodType<V2Task>;
+
 const isDir = (p: string) =>
   stat(p).then(
     (s) => s.isDirectory(),

@@ -1,22 +1,30 @@
 /**
  * SpreadsheetBench 2 in the benchmark registry: its folders are detected and read (one category folder or the parent
  * of the four), `sheetbench eval` scores outputs exactly as evaluation.py, and `run` runs the paper's scaffold
- * (`--agent swe_agent`: bash, view_xlsx and submit under SWE-agent's rules, scaffold/) and scores its outputs the same
- * way. Reports are not written yet (they refuse, naming why).
+ * (`--agent swe_agent`: bash, view_xlsx and submit under SWE-agent's rules, scaffold/). A run's results are scored
+ * (`scoreV2Attempt`), finalized (official result file per category, summary with per-category figures), shown and
+ * reported.
  */
 import path from 'node:path';
 import { contentVersion } from '../datasetVersion';
 import { readIndexFile } from '../datasetFile';
-import { BenchmarkError, type Benchmark } from '../benchmark';
+import type { Benchmark } from '../benchmark';
 import { loadV2Dataset, v2CategoryFolders, type V2Task } from './dataset';
 import { selectTasks } from '../../lib/runStore/taskRecord';
-import { finalizeV2Run } from './finalize';
-import { v2SummaryLines } from './summaryLines';
+import { finalizeV2Run } from './run/finalize';
+import { V2RunFiles } from './run/files';
+import { v2SummaryLines } from './report/summaryLines';
+import { v2TaskView } from './report/taskView';
+import { writeV2Report } from './report/writeReport';
 
 export { loadV2Dataset, v2CategoryFolders, v2TaskProblems, V2_CATEGORIES, type V2Task } from './dataset';
 export { evaluateV2Outputs, type V2Evaluation } from './evaluate';
 export { RecalculatedCopies, RecalculationError, defaultRecalculatedDir } from './recalculatedCopies';
-export { v2ResultJson, type V2Result, type V2Score } from './scoring/scoreTask';
+export { v2ResultJson, type V2Result, type V2Score, type V2TaskFiles } from './scoring/scoreTask';
+export { scoreV2Attempt, type ScoreAttemptInput, type V2Scored } from './run/scoreAttempt';
+export { V2RunFiles, v2Run, type V2Run } from './run/files';
+export { v2TaskResultSchema, type V2TaskResult, type V2Figures } from './run/taskResult';
+export { v2TaskSchema } from './dataset';
 
 export const SPREADSHEETBENCH2_EDITIONS = ['v2'] as const;
 
@@ -28,9 +36,6 @@ export const SPREADSHEETBENCH2_SETTINGS = ['swe_agent'] as const;
  * 599b24a (scaffold/upstream/). Bump when our rendering of them changes.
  */
 const PROMPT_VERSIONS: Record<string, string> = { swe_agent: 'sb2-swe-agent-599b24a-v1' };
-
-const notYet = (what: string) =>
-  new BenchmarkError(`SpreadsheetBench 2 ${what} are not available yet; the run's results are in results/ and eval/`);
 
 /** The content version: every category's dataset.json, in category order. */
 async function datasetVersion(datasetDir: string): Promise<string> {
@@ -58,7 +63,8 @@ export const spreadsheetBench2: Benchmark<V2Task> = {
   promptVersion: (setting) => PROMPT_VERSIONS[setting] ?? 'unknown',
   finalize: finalizeV2Run,
   summaryLines: v2SummaryLines,
-  writeReport() {
-    return Promise.reject(notYet('reports'));
-  },
+  describeTask: v2TaskView,
+  outputWorkbook: ({ dir, manifest }, attempt) =>
+    new V2RunFiles(dir, manifest.setting, manifest.llm.model).outputPath(attempt),
+  writeReport: writeV2Report,
 };

@@ -97,9 +97,17 @@ export function taskText(v: TaskView): string[] {
 function testCaseText(c: TestCaseView): string[] {
   const head = `test case ${c.index}: ${c.pass ? 'pass' : 'FAIL'}${c.reason ? ` — ${c.reason}` : ''}`;
   const cells = c.mismatches.map(
-    (m) => `    ${m.cell}  expected ${value(m.expected)}  got ${value(m.got)}  [${m.check}]`,
+    (m) =>
+      `    ${m.cell}  expected ${value(m.expected)}  got ${value(m.got)}  [${m.kind ? `${m.kind} ` : ''}${m.check}]`,
   );
+  const tally = (t: { correct: number; total: number; accuracy: number }) =>
+    `${t.correct} of ${t.total} right (${t.accuracy.toFixed(4)})`;
   const facts = [
+    ...(c.cells
+      ? [
+          `    regression cells (to keep): ${tally(c.cells.regression)}; modification cells (to change): ${tally(c.cells.modification)}`,
+        ]
+      : []),
     ...(c.omitted ? [`    … and ${c.omitted} more differing cells`] : []),
     ...(!c.diffRecorded ? ['    no cell diff recorded'] : []),
     ...(c.fill ? [`    the answer fills ${c.fill.filled} of ${c.fill.cells} checked cells`] : []),

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import type { ChatMessage, ChatRole } from '../llm/types';
-import type { ScriptedRequest } from './script';
+import type { RequestImage, ScriptedRequest } from './script';
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -46,6 +47,44 @@ const toolCallsSchema = z.array(
 );
 
 /** Text of each message (content-part arrays joined, developer → system), with assistant tool calls and tool-message call ids. */
+
+const imagePartSchema = z.object({
+  type: z.literal('image_url'),
+  image_url: z.object({ url: z.string(), detail: z.enum(['auto', 'low', 'high']).optional() }).loose(),
+});
+
+const DATA_URL = /^data:(image\/(?:png|jpeg|gif|webp));base64,([A-Za-z0-9+/]+={0,2})$/;
+
+/**
+ * The images of the request's content parts, as OpenAI's chat API takes them (`{type: 'image_url', image_url: {url}}`,
+ * a base64 data URL of a PNG, JPEG, GIF or WebP); a malformed image part is an error naming the message and part, as
+ * the real API refuses it. Remote URLs are refused: the scripted server fetches nothing.
+ */
+export function imagesOf(body: ChatCompletionRequest): { images: RequestImage[] } | { error: string } {
+  const images: RequestImage[] = [];
+  for (const [i, m] of body.messages.entries()) {
+    if (!Array.isArray(m.content)) continue;
+    for (const [j, part] of m.content.entries()) {
+      if (part.type !== 'image_url') continue;
+      const parsed = imagePartSchema.safeParse(part);
+      const where = `messages.${i}.content.${j}`;
+      if (!parsed.success) return { error: `${where}: an image_url part needs image_url.url` };
+      const data = DATA_URL.exec(parsed.data.image_url.url);
+      if (!data)
+        return { error: `${where}: image_url.url must be a base64 data URL of a PNG, JPEG, GIF or WebP image` };
+      const decoded = Buffer.from(data[2], 'base64');
+      if (!decoded.length) return { error: `${where}: the image is empty` };
+      images.push({
+        message: i,
+        mediaType: data[1],
+        bytes: decoded.length,
+        sha256: createHash('sha256').update(decoded).digest('hex'),
+      });
+    }
+  }
+  return { images };
+}
+
 export function messagesOf(body: ChatCompletionRequest): ChatMessage[] {
   return body.messages.map((m) => {
     const message: ChatMessage = { role: roleOf(m.role), content: textOf(m.content) };
@@ -90,6 +129,8 @@ export function chatRequestOf(json: unknown, callKey?: string): { request: Scrip
   // DeepSeek refuses a request whose messages carry an earlier reply's reasoning: clients must strip it.
   if (parsed.data.messages.some((m) => m.reasoning_content !== undefined))
     return { error: 'messages[].reasoning_content must not be sent back (as DeepSeek refuses it)' };
+  const images = imagesOf(parsed.data);
+  if ('error' in images) return { error: `invalid chat completion request: ${images.error}` };
   const messages = messagesOf(parsed.data);
   const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   const { model, temperature, top_p, max_tokens, max_completion_tokens, reasoning_effort, tools, tool_choice } =
@@ -107,6 +148,7 @@ export function chatRequestOf(json: unknown, callKey?: string): { request: Scrip
       reasoningEffort: reasoning_effort ?? undefined,
       tools: (tools ?? []).map((t) => t.function.name),
       toolChoice: tool_choice,
+      images: images.images,
     },
   };
 }

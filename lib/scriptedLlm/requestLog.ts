@@ -10,6 +10,10 @@ export const requestLogEntrySchema = z.object({
   bodyHash: z.string(),
   model: z.string().optional(),
   messages: z.array(z.object({ role: z.string(), content: z.string() })),
+  /** Images the request carried (vision requests): which message, media type, size and sha256 of the decoded bytes. */
+  images: z
+    .array(z.object({ message: z.number().int(), mediaType: z.string(), bytes: z.number().int(), sha256: z.string() }))
+    .optional(),
   /** HTTP status sent; 0 for a reset connection, 499 when the client had gone before the reply. */
   status: z.number().int(),
   /** True only when a well-formed completion was delivered with 200 to a still-connected client (i.e. a paid call). */

@@ -1,5 +1,14 @@
 import type { ChatMessage } from '../llm/types';
 
+/** An image a request carried in a content part (`image_url`): its media type, size and digest, as a rule sees it. */
+export interface RequestImage {
+  /** Index of the message that carried it. */
+  message: number;
+  mediaType: string;
+  bytes: number;
+  sha256: string;
+}
+
 /** What a rule sees of one request. */
 export interface ScriptedRequest {
   model: string;
@@ -16,6 +25,8 @@ export interface ScriptedRequest {
   /** Names of the tools the request offered (native tool calling); [] when none. */
   tools: string[];
   toolChoice?: unknown;
+  /** Images the messages carried as `image_url` content parts (vision requests); [] when none. */
+  images: RequestImage[];
 }
 
 /** A tool call in a scripted reply; `arguments` given as an object is JSON-encoded, a string is sent as is (may be invalid JSON). */
@@ -60,6 +71,8 @@ export interface RuleMatch {
   /** Tested against the `X-Sheetbench-Call` header. */
   callKey?: RegExp;
   model?: string;
+  /** At least this many images in the request (vision requests). */
+  minImages?: number;
 }
 
 export interface ScriptRule {
@@ -117,6 +130,7 @@ export function ruleMatches(rule: ScriptRule, request: ScriptedRequest): boolean
   if (match.lastUser && !match.lastUser.test(request.lastUser)) return false;
   if (match.anyMessage && !request.messages.some((m) => match.anyMessage!.test(m.content))) return false;
   if (match.callKey && !match.callKey.test(request.callKey ?? '')) return false;
+  if (match.minImages !== undefined && request.images.length < match.minImages) return false;
   return true;
 }
 

@@ -112,14 +112,23 @@ async function handle(
   }
   const parsed = parseChatRequest(body, headerOf(req));
   if ('error' in parsed) return reject(400, parsed.error, sha256(body));
-  const { model, messages } = parsed.request;
+  const { model, messages, images } = parsed.request;
   // The reply leaves the socket only after its log entry is written: whoever has seen the reply finds the entry (a
   // reader in another process reads the log file right after its call returns).
   const socket = res.socket;
   socket?.cork();
   try {
     const outcome = await respond(parsed.request, state, res, clientGone, seq);
-    log.add({ ...base, bodyHash: sha256(body), model, messages, ...outcome, durationMs: Date.now() - started });
+    const seen = images.length ? { images } : {};
+    log.add({
+      ...base,
+      bodyHash: sha256(body),
+      model,
+      messages,
+      ...seen,
+      ...outcome,
+      durationMs: Date.now() - started,
+    });
   } finally {
     if (socket && !socket.destroyed) socket.uncork();
   }
@@ -201,7 +210,7 @@ function sendMalformed(
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": "chatcmpl-broken", "choices": [');
     return { status: 200, answered: false };
   }
-  const request: ScriptedRequest = { model: 'scripted', messages: [], lastUser: '', tools: [] };
+  const request: ScriptedRequest = { model: 'scripted', messages: [], lastUser: '', tools: [], images: [] };
   const body = completionBody(request, { text: '' }, null);
   return sent(res, 200, variant === 'empty_choices' ? { ...body, choices: [] } : body);
 }

@@ -127,14 +127,18 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
       return c.json({ error: `run ${run.manifest.runId} has no output workbooks` }, 404);
     if (!Number.isInteger(n) || n < 1 || epoch === null)
       return c.json({ error: `bad test case ${c.req.param('n')} or epoch` }, 400);
-    let view;
+    let view: TaskView;
     try {
       view = await describe(run.dir, c.req.param('task'), { epoch });
     } catch (err) {
       if (err instanceof TaskViewError) return c.json({ error: err.message }, 404);
       throw err;
     }
-    const file = await confined(run.dir, outputWorkbook(run, attemptKey(view.taskId, view.epoch), n));
+    // A recorded task names its test cases: none beyond them is asked of the benchmark (SpreadsheetBench 2 has one).
+    const known = view.testCases.length === 0 || view.testCases.some((t) => t.index === n);
+    const file = known
+      ? await confined(run.dir, outputWorkbook(run, attemptKey(view.taskId, view.epoch), n))
+      : undefined;
     if (!file)
       return c.json(
         { error: `task ${view.attempt} of run ${run.manifest.runId} has no output workbook for test case ${n}` },
@@ -266,7 +270,9 @@ async function scoringSummary(
   dir: string,
   manifest: RunManifest,
   outcomes: RunOutcomes,
-): Promise<Partial<Pick<RunSummary, 'floor' | 'unreachable' | 'excluded' | 'failureClasses' | 'topFailures'>>> {
+): Promise<
+  Partial<Pick<RunSummary, 'floor' | 'unreachable' | 'excluded' | 'failureClasses' | 'topFailures' | 'figures'>>
+> {
   const summary = await readJsonIfPresent(new RunLayout(dir).summaryPath, runSummarySchema); // corrupt: an error naming it
   if (summary && !outcomes.inProgress) {
     return {
@@ -275,6 +281,7 @@ async function scoringSummary(
       excluded: summary.excluded,
       failureClasses: summary.failureClasses,
       topFailures: summary.topFailures,
+      figures: summary.figures,
     };
   }
   const scoringFacts = benchmarkNamed(manifest.benchmark).scoringFacts;

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { hasSandboxPython, runPython } from '../scoring/oracle';
 import { scaffoldScript } from '../helpers/scaffoldScript';
-import { v2TaskResultSchema } from '../../benchmarks/spreadsheetbench2/result';
+import { v2TaskResultSchema } from '../../benchmarks/spreadsheetbench2';
+import { episodeRecordSchema } from '../../benchmarks/spreadsheetbench2/scaffold/episodeFiles';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb2-budget-'));
 
@@ -40,9 +41,13 @@ describe.skipIf(!hasSandboxPython)('the scaffold under a task budget', () => {
     const r = v2TaskResultSchema.parse(JSON.parse(readFileSync(path.join(run.runDir, 'results', 'tpl0.json'), 'utf8')));
     expect(r.failure?.class).toBe('budget');
     expect(r.failure?.message).toContain('task budget $0.01 reached');
-    expect(r.exitStatus).toBe('exit_error');
-    expect(r.modelCalls).toBe(1);
+    const episode = episodeRecordSchema.parse(
+      JSON.parse(readFileSync(path.join(run.runDir, 'tasks', 'tpl0', 'scaffold', 'episode.json'), 'utf8')),
+    );
+    expect(episode).toMatchObject({ exitStatus: 'exit_error', modelCalls: 1 });
+    expect(r.llmCalls).toBe(1);
+    expect(r.v2?.interactionTurns).toBe(1);
     expect(r.costUsd).toBeGreaterThan(0.01);
-    expect(r.score.accuracy).toBe(0);
+    expect(r.v2?.accuracy).toBe(0);
   });
 });

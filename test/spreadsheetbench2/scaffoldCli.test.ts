@@ -14,6 +14,7 @@ import { runCli } from '../helpers/cliProcess';
 import { runArgs } from '../helpers/runArgs';
 import { scaffoldScript } from '../helpers/scaffoldScript';
 import { hasSandboxPython, runPython } from '../scoring/oracle';
+import { V2RunFiles } from '../../benchmarks/spreadsheetbench2';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb2-cli-'));
 
@@ -58,13 +59,15 @@ describe.skipIf(!hasSandboxPython)('sheetbench run on SpreadsheetBench 2', () =>
     );
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain('run sb2-cli-1: 2 tasks, agent swe_agent, model scripted (openai)');
-    expect(res.stdout).toContain(
-      'overall: accuracy 100.00% of 2 tasks (regression 100.00%, modification 100.00%, missing outputs 0)',
-    );
-    expect(res.stdout).toContain('  Template: accuracy 100.00% of 1 tasks');
-    expect(res.stdout).toContain('  Visualization: accuracy 100.00% of 1 tasks');
-    expect(existsSync(path.join(out, 'outputs', 'vis0_output.xlsx'))).toBe(true);
-    const template = JSON.parse(readFileSync(path.join(out, 'eval', 'Template.json'), 'utf8'));
+    expect(res.stdout).toContain('accuracy (2/2 tasks): 100.00%');
+    expect(res.stdout).toContain('  Template: 100.00%  (1 tasks)');
+    expect(res.stdout).toContain('  Visualization: 100.00%  (1 tasks)');
+    expect(res.stdout).toContain('regression accuracy 100.00% (Template 100.00%, Visualization 100.00%)');
+    expect(res.stdout).toContain('modification accuracy 100.00% (Template 100.00%, Visualization 100.00%)');
+    const files = new V2RunFiles(out, 'swe_agent', 'scripted');
+    expect(existsSync(files.outputPath('vis0'))).toBe(true);
+    const template = JSON.parse(readFileSync(files.officialResultPath('Template'), 'utf8'));
+    expect(template.missing_outputs).toBe(0);
     expect(template.scores).toEqual([
       {
         id: 'tpl0',

@@ -23,9 +23,8 @@ import {
   SCAFFOLD_SOLVED_TASKS,
   scaffoldScript,
 } from '../helpers/scaffoldScript';
-import { v2TaskResultSchema } from '../../benchmarks/spreadsheetbench2/result';
-import { turnRecordSchema } from '../../benchmarks/spreadsheetbench2/scaffold/episodeFiles';
-import { spreadsheetBench2 } from '../../benchmarks/spreadsheetbench2';
+import { episodeRecordSchema, turnRecordSchema } from '../../benchmarks/spreadsheetbench2/scaffold/episodeFiles';
+import { spreadsheetBench2, v2Run, v2TaskResultSchema, type V2RunFiles } from '../../benchmarks/spreadsheetbench2';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb2-scaffold-'));
 const data = path.join(tmp, 'data');
@@ -36,6 +35,19 @@ const answerPath = path.join(data, 'Template', 'spreadsheet', SCAFFOLD_HOSTILE_T
 
 const result = (runDir: string, id: string) =>
   v2TaskResultSchema.parse(JSON.parse(readFileSync(path.join(runDir, 'results', `${id}.json`), 'utf8')));
+/** How the task's episode ended (tasks/<id>/scaffold/episode.json). */
+const episodeOf = (runDir: string, id: string) =>
+  episodeRecordSchema.parse(
+    JSON.parse(readFileSync(path.join(runDir, 'tasks', id, 'scaffold', 'episode.json'), 'utf8')),
+  );
+/** The official result file of a category (evaluation.py's shape). */
+const officialResult = (files: V2RunFiles, category: string) =>
+  JSON.parse(readFileSync(files.officialResultPath(category), 'utf8')) as {
+    total_tests: number;
+    missing_outputs: number;
+    accuracy: number;
+    scores: { id: string | number; accuracy: number; interaction_turns: number }[];
+  };
 const observations = (runDir: string, id: string) => {
   const dir = path.join(runDir, 'tasks', id, 'scaffold');
   return readdirSync(dir)
@@ -47,6 +59,7 @@ const observations = (runDir: string, id: string) => {
 describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold', () => {
   let env: E2EEnv;
   let run: StartedRun;
+  let files: V2RunFiles;
   let final: RunProgress;
   let answeredAtCrash = 0;
 
@@ -77,6 +90,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
     await worker.ready;
     final = (await run.handle.result()) as RunProgress;
     worker.crash();
+    files = (await v2Run(run.runDir)).files;
   }, 900_000);
   afterAll(async () => {
     await env?.close();
@@ -110,18 +124,20 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
   it('scored the solved tasks right, as evaluation.py scores them', () => {
     for (const id of SCAFFOLD_SOLVED_TASKS) {
       const r = result(run.runDir, id);
-      expect({ id, accuracy: r.score.accuracy, exit: r.exitStatus, error: r.score.error_message }).toEqual({
+      const exit = episodeOf(run.runDir, id).exitStatus;
+      expect({ id, accuracy: r.v2?.accuracy, exit, error: r.v2?.errorMessage }).toEqual({
         id,
         accuracy: 1,
         exit: 'submitted',
         error: '',
       });
-      expect(existsSync(path.join(run.runDir, 'outputs', `${id}_output.xlsx`))).toBe(true);
+      expect(existsSync(files.outputPath(id))).toBe(true);
     }
     // 5 turns; the requeried task made one call more.
-    expect(result(run.runDir, 'tpl0').modelCalls).toBe(5);
-    expect(result(run.runDir, SCAFFOLD_REQUERY_TASK).modelCalls).toBe(6);
-    expect(result(run.runDir, SCAFFOLD_REQUERY_TASK).score.interaction_turns).toBe(6);
+    expect(result(run.runDir, 'tpl0').llmCalls).toBe(5);
+    expect(episodeOf(run.runDir, 'tpl0').modelCalls).toBe(5);
+    expect(result(run.runDir, SCAFFOLD_REQUERY_TASK).llmCalls).toBe(6);
+    expect(result(run.runDir, SCAFFOLD_REQUERY_TASK).v2?.interactionTurns).toBe(6);
   });
 
   it('named the task whose input is missing and ran the others', () => {
@@ -130,16 +146,24 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
     expect(r.failure?.message).toContain(
       `task ${BROKEN_TASK}: input file spreadsheet/${BROKEN_TASK}/input.xlsx is missing`,
     );
-    expect(r.modelCalls).toBe(0);
-    expect(r.score.accuracy).toBe(0);
+    expect(r.llmCalls).toBe(0);
+    expect(r.v2?.accuracy).toBe(0);
   });
 
-  it('wrote the official result files per category', () => {
-    const all = JSON.parse(readFileSync(path.join(run.runDir, 'eval', 'all.json'), 'utf8'));
-    expect(all.total_tests).toBe(TASKS.length);
-    expect(all.accuracy).toBeCloseTo(SCAFFOLD_SOLVED_TASKS.length / TASKS.length, 4);
-    for (const c of ['Debugging', 'Financial_Model', 'Template', 'Visualization'])
-      expect(existsSync(path.join(run.runDir, 'eval', `${c}.json`))).toBe(true);
+  it("wrote the official result files per category, with the episodes' model calls as interaction turns", () => {
+    const results = ['Debugging', 'Financial_Model', 'Template', 'Visualization'].map((c) => officialResult(files, c));
+    const scores = results.flatMap((r) => r.scores);
+    expect(results.reduce((n, r) => n + r.total_tests, 0)).toBe(TASKS.length);
+    expect(
+      scores
+        .filter((s) => s.accuracy === 1)
+        .map((s) => String(s.id))
+        .sort(),
+    ).toEqual([...SCAFFOLD_SOLVED_TASKS].sort());
+    // The hostile task's output (a link) and the broken task's missing input count as missing outputs.
+    expect(results.reduce((n, r) => n + r.missing_outputs, 0)).toBe(2);
+    expect(officialResult(files, 'Template')).toMatchObject({ total_tests: 2, missing_outputs: 1, accuracy: 0.5 });
+    expect(scores.find((s) => s.id === SCAFFOLD_REQUERY_TASK)?.interaction_turns).toBe(6);
   });
 
   it('kept the shell state from step to step (files in /tmp, the working folder, exported variables)', () => {
@@ -157,11 +181,11 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
   it('prints the official totals overall and per category at the end of the run', async () => {
     const lines = await spreadsheetBench2.summaryLines(run.runDir);
     expect(lines[0]).toBe(
-      `overall: accuracy ${((100 * SCAFFOLD_SOLVED_TASKS.length) / TASKS.length).toFixed(2)}% of ${TASKS.length} tasks (regression 100.00%, modification 100.00%, missing outputs 2)`,
+      `accuracy (${TASKS.length}/${TASKS.length} tasks): ${((100 * SCAFFOLD_SOLVED_TASKS.length) / TASKS.length).toFixed(2)}%`,
     );
-    expect(lines).toContain(
-      '  Template: accuracy 50.00% of 2 tasks (regression 100.00%, modification 100.00%, missing outputs 1)',
-    );
+    expect(lines).toContain('  Template: 50.00%  (2 tasks)');
+    expect(lines.find((l) => l.startsWith('regression accuracy '))).toMatch(/^regression accuracy 100\.00% \(/);
+    expect(lines.find((l) => l.startsWith('modification accuracy '))).toMatch(/^modification accuracy 100\.00% \(/);
   });
 
   it('contained the hostile commands and reported them', () => {
@@ -185,12 +209,10 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
     expect(obs[4]).toBe('<observation>\nalive\nspreadsheet_data\nspreadsheet_output\n\n</observation>');
     // Its output, a link to /etc/passwd, was not taken.
     const r = result(run.runDir, SCAFFOLD_HOSTILE_TASK);
-    expect(r.exitStatus).toBe('submitted');
-    expect(r.missingOutput).toBe(true);
-    const episode = JSON.parse(
-      readFileSync(path.join(run.runDir, 'tasks', SCAFFOLD_HOSTILE_TASK, 'scaffold', 'episode.json'), 'utf8'),
-    );
-    expect(episode).toMatchObject({
+    expect(r.v2?.missingOutput).toBe(true);
+    expect(r.stages.map((s) => s.outcome)).toEqual(['submitted']);
+    expect(episodeOf(run.runDir, SCAFFOLD_HOSTILE_TASK)).toMatchObject({
+      exitStatus: 'submitted',
       output: false,
       outputProblem: `the output ${SCAFFOLD_HOSTILE_TASK}_output.xlsx is a link; not taken`,
     });

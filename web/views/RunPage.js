@@ -72,6 +72,20 @@ function ByType({ m }) {
 function Facts({ data }) {
   const failures = Object.entries(data.metrics.failureClasses);
   return html`<div class="facts">
+    ${
+      data.figures?.length
+        ? html`<ul class="figures" aria-label="The benchmark's figures">${data.figures.map(
+            (f) =>
+              html`<li>${f.name}: ${pct(f.overall)}${
+                Object.keys(f.byGroup).length
+                  ? ` (${Object.entries(f.byGroup)
+                      .map(([g, v]) => `${g} ${pct(v)}`)
+                      .join(', ')})`
+                  : ''
+              }</li>`,
+          )}</ul>`
+        : null
+    }
     ${data.floor ? html`<p class="floor">Floor (unchanged inputs, the do-nothing agent): ${data.floor.passedByInput} of ${data.floor.testCases} test cases already pass; soft ${pct(data.floor.soft)}, hard ${pct(data.floor.hard)}.</p>` : null}
     ${
       data.unreachable?.length

@@ -78,6 +78,7 @@ function TestCase({ runId, view, c }) {
     <h3>Test case ${c.index}: <span class="verdict">${c.pass ? 'pass' : 'fail'}</span></h3>
     ${c.reason ? html`<p class="reason">${c.reason}</p>` : null}
     <ul class="case-facts muted">
+      ${c.cells ? html`<li class="cell-tallies">regression cells (to keep): ${c.cells.regression.correct} of ${c.cells.regression.total} right; modification cells (to change): ${c.cells.modification.correct} of ${c.cells.modification.total} right</li>` : null}
       ${c.fill ? html`<li>the expected answer fills ${c.fill.filled} of ${c.fill.cells} checked cells</li>` : null}
       ${c.inputPasses !== undefined ? html`<li class="floor">the unchanged input ${c.inputPasses ? 'already passes' : 'does not pass'}</li>` : null}
       ${c.unreachable ? html`<li class="unreachable">unreachable: ${c.unreachable}</li>` : null}
@@ -85,7 +86,7 @@ function TestCase({ runId, view, c }) {
     </ul>
     ${
       c.mismatches.length
-        ? html`<ul class="mismatches" aria-label="Cells that differ">${c.mismatches.map((m) => html`<li data-cell=${m.cell}><code>${m.cell}</code> expected ${valueText(m.expected)}, got ${valueText(m.got)} <span class="kind">${m.check}</span></li>`)}
+        ? html`<ul class="mismatches" aria-label="Cells that differ">${c.mismatches.map((m) => html`<li data-cell=${m.cell}><code>${m.cell}</code> expected ${valueText(m.expected)}, got ${valueText(m.got)} <span class="kind">${m.kind ? `${m.kind} ` : ''}${m.check}</span></li>`)}
       ${c.omitted ? html`<li class="muted">… and ${c.omitted} more</li>` : null}</ul>`
         : null
     }

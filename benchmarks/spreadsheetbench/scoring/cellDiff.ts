@@ -3,8 +3,10 @@
  * rest), how much of the checked range the expected answer fills, and, when no output could ever pass, why.
  * The verdict itself is the official one (compareWorkbooks.ts); this is its explanation.
  */
-import { timeToString, transformValue, type CellValue } from '../../workbook/cellValue';
-import type { CellMismatch, DiffValue } from '../../report/taskView';
+import { transformValue, type CellValue } from '../../workbook/cellValue';
+import type { CellMismatch } from '../../report/taskView';
+
+export { diffValue } from '../../workbook/diffValue';
 
 export type { CellCheck, DiffValue, CellMismatch } from '../../report/taskView';
 
@@ -34,33 +36,6 @@ export interface TestCaseDiff {
 
 /** Enough to see the pattern of a failure; the grid view shows the whole range. */
 export const MAX_MISMATCHES = 100;
-
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
-export function diffValue(v: CellValue, uncachedFormula = false): DiffValue {
-  const out = plainValue(v);
-  return uncachedFormula ? { ...out, uncachedFormula: true } : out;
-}
-
-function plainValue(v: CellValue): DiffValue {
-  if (v === null) return { value: null, type: 'empty' };
-  if (typeof v === 'boolean') return { value: v, type: 'bool' };
-  if (typeof v === 'number') return { value: v, type: 'number' };
-  if (typeof v === 'string') return { value: v, type: 'text' };
-  switch (v.kind) {
-    case 'datetime':
-      return {
-        value: `${v.year}-${pad(v.month)}-${pad(v.day)}T${timeToString({ ...v, kind: 'time' })}`,
-        type: 'datetime',
-      };
-    case 'date':
-      return { value: `${v.year}-${pad(v.month)}-${pad(v.day)}`, type: 'date' };
-    case 'time':
-      return { value: timeToString(v), type: 'time' };
-    case 'timedelta':
-      return { value: `${v.days}d ${v.seconds}s ${v.microseconds}µs`, type: 'duration' };
-  }
-}
 
 /** Blank as the official compare sees it (None or ""). */
 export function isBlankCell(v: CellValue): boolean {

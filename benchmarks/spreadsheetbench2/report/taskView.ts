@@ -1,0 +1,105 @@
+/**
+ * A SpreadsheetBench 2 task of a run for `sheetbench show` and the task page: the instruction, category and answer
+ * position, its one verdict with the regression and modification tallies and the differing cells
+ * (tasks/<key>/cell-diffs.json), and its trajectory from its stage records. An unknown task throws TaskViewError.
+ */
+import path from 'node:path';
+import { pathExists } from '../../../lib/runStore/files';
+import { readJsonIfPresent } from '../../../lib/json';
+import { taskKey } from '../../../lib/runStore/taskRecord';
+import {
+  pendingFields,
+  resultFields,
+  TaskViewError,
+  type TaskView,
+  type TestCaseView,
+  type TrajectoryStep,
+} from '../../report/taskView';
+import { v2Run, type V2Run } from '../run/files';
+import { v2CellDiffsSchema, type V2CellDiffs } from '../run/cellDiffs';
+import { v2TaskResultSchema } from '../run/taskResult';
+import type { V2Task } from '../dataset';
+import type { StageRecord } from '../../../contracts/taskResult';
+
+export const NO_CELL_DIFF_V2 = 'no cell diff recorded: the task failed before its output was compared';
+
+function findTask(run: V2Run, arg: string, epoch: number | undefined): V2Task {
+  if (epoch !== undefined && epoch !== 1)
+    throw new TaskViewError(
+      `run ${run.manifest.runId} has no attempt ${epoch} of task ${arg}: it samples each task once`,
+    );
+  const task = run.tasks.find((t) => taskKey(t.id) === arg);
+  if (task) return task;
+  const some = run.tasks.slice(0, 8).map((t) => taskKey(t.id));
+  throw new TaskViewError(
+    `run ${run.manifest.runId} has no task ${JSON.stringify(arg)} (its ${run.tasks.length} tasks: ${some.join(', ')}${run.tasks.length > 8 ? ', …' : ''})`,
+  );
+}
+
+export async function v2TaskView(runDir: string, arg: string, opts: { epoch?: number } = {}): Promise<TaskView> {
+  const run = await v2Run(runDir);
+  const task = findTask(run, arg, opts.epoch);
+  const key = taskKey(task.id);
+  const base = {
+    runId: run.manifest.runId,
+    benchmark: run.manifest.benchmark,
+    taskId: key,
+    attempt: key,
+    epoch: 1,
+    epochs: [] as number[],
+    instruction: task.instruction,
+    instructionType: task.category,
+    answerPosition: task.answer_position,
+  };
+  const result = await readJsonIfPresent(run.layout.taskResultPath(key), v2TaskResultSchema);
+  if (!result) return { ...base, testCases: [], ...pendingFields(`task ${key}`) };
+  const diffs = await readJsonIfPresent(run.files.cellDiffsPath(key), v2CellDiffsSchema);
+  const output = run.files.outputPath(key);
+  const outputRel = (await pathExists(output))
+    ? { output: path.relative(runDir, output).split(path.sep).join('/') }
+    : {};
+  return {
+    ...base,
+    epochs: [1],
+    ...resultFields(result),
+    testCases: [testCaseView(result.hard === 1, result.reasons[0] ?? undefined, diffs, outputRel)],
+    trajectory: result.stages.map(stepOf),
+    notes: diffs ? [] : [NO_CELL_DIFF_V2],
+  };
+}
+
+function testCaseView(
+  pass: boolean,
+  reason: string | undefined,
+  diffs: V2CellDiffs | undefined,
+  output: { output?: string },
+): TestCaseView {
+  return {
+    index: 1,
+    pass,
+    ...(reason ? { reason } : {}),
+    diffRecorded: diffs !== undefined,
+    mismatches: diffs?.mismatches ?? [],
+    omitted: diffs?.omitted ?? 0,
+    ...(diffs
+      ? {
+          checkedCells: diffs.regression.total + diffs.modification.total,
+          cells: { regression: diffs.regression, modification: diffs.modification },
+        }
+      : {}),
+    ...output,
+  };
+}
+
+/** A stage as recorded in the result (the scaffold's own records, when it writes them, add its exchanges). */
+const stepOf = (s: StageRecord): TrajectoryStep => ({
+  stage: s.stage,
+  outcome: s.outcome,
+  llmCalls: s.llmCalls,
+  inputTokens: s.usage.inputTokens,
+  outputTokens: s.usage.outputTokens,
+  costUsd: s.costUsd,
+  wallMs: s.wallMs,
+  exchanges: [],
+  executions: [],
+});

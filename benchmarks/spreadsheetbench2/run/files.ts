@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { runContextReader, type RunContext } from '../../../lib/runStore/runContext';
+import { safeName } from '../../../lib/runStore/runLayout';
+import { v2TaskSchema, type V2Task } from '../dataset';
+
+/**
+ * The files of a SpreadsheetBench 2 run: outputs named as the release names them (`<id>_output.xlsx`, one folder per
+ * `<setting>_<model>`), the official result file per category (evaluation.py writes one per `--dataset`), and each
+ * task's cell diffs beside its other records.
+ */
+export class V2RunFiles {
+  constructor(
+    readonly root: string,
+    readonly setting: string,
+    readonly model: string,
+  ) {}
+
+  get outputsName(): string {
+    return `${this.setting}_${safeName(this.model)}`;
+  }
+  get outputsDir(): string {
+    return path.join(this.root, 'outputs', this.outputsName);
+  }
+  outputPath(taskKey: string): string {
+    return path.join(this.outputsDir, `${taskKey}_output.xlsx`);
+  }
+  /** `eval_<setting>_<model>/<category>.json`: the official result file of one category. */
+  officialResultPath(category: string): string {
+    return path.join(this.root, `eval_${this.outputsName}`, `${safeName(category)}.json`);
+  }
+  cellDiffsPath(taskKey: string): string {
+    return path.join(this.root, 'tasks', taskKey, 'cell-diffs.json');
+  }
+}
+
+/** A SpreadsheetBench 2 run as its scorer and report see it: its tasks and its files. */
+export interface V2Run extends RunContext<V2Task> {
+  files: V2RunFiles;
+}
+
+const readRun = runContextReader(v2TaskSchema);
+
+export async function v2Run(runDir: string): Promise<V2Run> {
+  const ctx = await readRun(runDir);
+  return { ...ctx, files: new V2RunFiles(ctx.layout.root, ctx.manifest.setting, ctx.manifest.llm.model) };
+}
