@@ -52,7 +52,7 @@ it('checked_vote: a worker killed with -9 mid-task resumes on another, no model 
   expect(progress.done).toBe(1);
   // The log is in completion order: the held first request is logged when its hold ends; wait for it.
   await waitUntil(
-    () => requestsOf(env.llm.log, run.runId, '39604').filter((e) => e.callKey!.endsWith('/cand-2/0')).length >= 2,
+    () => requestsOf(env.llm.log, run.runId, '39604').filter((e) => e.callKey!.endsWith('/formula-2/0')).length >= 2,
     60_000,
     "the second candidate's held request to end",
   );
