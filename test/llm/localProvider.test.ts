@@ -9,7 +9,7 @@ describe('LocalProvider (node-llama-cpp + the embedded Qwen2.5-Coder GGUF instal
     expect(provider).toBeInstanceOf(LocalProvider);
     const started = Date.now();
     const reply = await provider.complete({
-      model: 'local-qwen2.5-coder-0.5b',
+      model: DEFAULT_LOCAL_MODEL,
       temperature: 0,
       maxTokens: 8,
       messages: [
@@ -37,7 +37,7 @@ describe('LocalProvider (node-llama-cpp + the embedded Qwen2.5-Coder GGUF instal
 
   it('reuses its kept context: whole prompts are counted, requests at once each answer, and the opt-out still works', async () => {
     const request = {
-      model: 'local-qwen2.5-coder-0.5b',
+      model: DEFAULT_LOCAL_MODEL,
       temperature: 0,
       maxTokens: 4,
       messages: [
