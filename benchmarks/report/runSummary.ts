@@ -1,5 +1,5 @@
 import type { TaskResult } from '../../contracts/taskResult';
-import type { TokenUsage } from '../../lib/llm/usage';
+import { TokenUsage } from '../../lib/llm/usage';
 import { tokenPartsText } from './tokenParts';
 
 /**
@@ -109,4 +109,17 @@ export function spendAndFailureLines(summary: RunSummary): string[] {
     ...(summary.failed ? [`tasks with failures: ${summary.failed} ${JSON.stringify(summary.failureClasses)}`] : []),
     ...(summary.topFailures ?? []).map((f) => `  ${f.tasks} × ${f.class}: ${f.message}`),
   ];
+}
+
+/** What a run's results spent and how they failed, as every benchmark's summary reports it. */
+export function spendOf(
+  results: readonly Pick<TaskResult, 'failure' | 'llmCalls' | 'usage' | 'costUsd'>[],
+): Pick<RunSummary, 'failed' | 'llmCalls' | 'usage' | 'costUsd' | 'topFailures'> {
+  return {
+    failed: results.filter((r) => r.failure).length,
+    llmCalls: results.reduce((s, r) => s + r.llmCalls, 0),
+    usage: results.reduce((s, r) => TokenUsage.add(s, r.usage), TokenUsage.zero()),
+    costUsd: results.reduce((s, r) => s + r.costUsd, 0),
+    topFailures: topFailures(results),
+  };
 }

@@ -1,10 +1,9 @@
 import type { RunManifest } from '../../lib/runStore/manifest';
 import { taskKey } from '../../lib/runStore/taskRecord';
 import type { TaskResult } from '../../contracts/taskResult';
-import { topFailures, type RunSummary, type ScoreLine } from '../report/runSummary';
+import { spendOf, type RunSummary, type ScoreLine } from '../report/runSummary';
 import { knownBadExclusion } from './knownBad';
 import type { ScoringFacts } from './scoringFacts';
-import { TokenUsage } from '../../lib/llm/usage';
 
 /**
  * Means of soft and hard, overall and per instruction type (as papers report them), over every recorded attempt (one
@@ -38,14 +37,10 @@ export function summarizeRun(
     tasks: taskCount,
     ...(epochs > 1 ? { epochs, attempts: taskCount * epochs } : {}),
     scored: n,
-    failed: results.filter((r) => r.failure).length,
+    ...spendOf(results),
     overall: scoreLine(results),
     byType,
-    llmCalls: results.reduce((s, r) => s + r.llmCalls, 0),
-    usage: results.reduce((s, r) => TokenUsage.add(s, r.usage), TokenUsage.zero()),
-    costUsd: results.reduce((s, r) => s + r.costUsd, 0),
     failureClasses,
-    topFailures: topFailures(results),
     ...(facts?.floor ? { floor: facts.floor } : {}),
     ...(facts?.unreachable.length ? { unreachable: facts.unreachable } : {}),
     ...withoutKnownBad(manifest, results),

@@ -7,8 +7,7 @@
 import { readJsonIfPresent } from '../../../lib/json';
 import { writeFileAtomic, writeJsonAtomic } from '../../../lib/runStore/files';
 import { taskKey } from '../../../lib/runStore/taskRecord';
-import { TokenUsage } from '../../../lib/llm/usage';
-import { topFailures, type Figure, type RunSummary, type ScoreLine } from '../../report/runSummary';
+import { spendOf, type Figure, type RunSummary, type ScoreLine } from '../../report/runSummary';
 import type { V2Task } from '../dataset';
 import { v2Result, v2ResultJson, type V2Result, type V2Score } from '../scoring/scoreTask';
 import { v2Run, type V2Run } from './files';
@@ -123,14 +122,10 @@ function summaryOf(run: V2Run, scored: Scored[], byCategory: Record<string, V2Re
     model: run.manifest.llm.model,
     tasks: run.tasks.length,
     scored: results.length,
-    failed: results.filter((r) => r.failure).length,
+    ...spendOf(results),
     overall: scoreLine(results),
     byType,
-    llmCalls: results.reduce((s, r) => s + r.llmCalls, 0),
-    usage: results.reduce((s, r) => TokenUsage.add(s, r.usage), TokenUsage.zero()),
-    costUsd: results.reduce((s, r) => s + r.costUsd, 0),
     failureClasses,
-    topFailures: topFailures(results),
     figures: v2Figures(overall, byCategory),
   };
 }
