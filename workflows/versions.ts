@@ -12,6 +12,7 @@ export const CURRENT = {
   dsbenchTask: 'dsbench-task-v4',
   analysisTask: 'analysis-task-v4',
   conversation: 'conversation-v2',
+  spreadsheetBench2Task: 'sb2-task-v2',
 } as const;
 
 /**
