@@ -59,8 +59,10 @@ export function adaptedTask(task: V2Task, taskKey: string, sheetnames: readonly 
 }
 
 /**
- * Each piece's sheet resolved against the input's sheets as v2 resolves it, quoted. A piece on the first sheet whose
- * name holds a comma is left unqualified (SpreadsheetBench splits positions at every comma; unqualified = first sheet).
+ * Each piece's sheet resolved against the input's sheets as v2 resolves it, quoted. SpreadsheetBench splits positions
+ * at every comma and trims sheet names, so a sheet named with a comma or outer spaces cannot be written: on the first
+ * sheet its pieces are left unqualified (= the first sheet there); elsewhere they stay as they are (checked_vote's
+ * checks then miss that sheet).
  */
 export function adaptedPosition(answerPosition: string, sheetnames: readonly string[]): string {
   const first = sheetnames[0] ?? '';
@@ -68,7 +70,8 @@ export function adaptedPosition(answerPosition: string, sheetnames: readonly str
     .map((piece) => {
       const { sheet, range } = splitPiece(piece, () => first);
       const name = findSheetName(sheetnames, sheet) ?? sheet;
-      return name.includes(',') && name === first ? range : `'${name}'!${range}`;
+      const writable = !name.includes(',') && name.trim() === name;
+      return !writable && name === first ? range : `'${name}'!${range}`;
     })
     .join(',');
 }
