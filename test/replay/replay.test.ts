@@ -60,8 +60,15 @@ describe('recorded workflow histories replay on the current code', () => {
     const handOver = ['v9-handover-run-1.history.bin', 'v9-handover-run-2.history.bin'];
     // v10: a budgeted run whose last task's spend request was held behind a reservation, paused when it settled.
     const heldRequest = ['v10-budget-run.history.bin'];
-    // SpreadsheetBench 2 with the paper's scaffold (its first generation): a run and its task.
-    const spreadsheetBench2 = ['v1-sb2-run.history.bin', 'v1-sb2-task-fm0.history.bin'];
+    // SpreadsheetBench 2 with the paper's scaffold: a run and its task of each generation; from v2 ('sb2-task-v2': the
+    // input and answer recalculated first) also a task run by checked_vote through its adapter.
+    const spreadsheetBench2 = [
+      'v1-sb2-run.history.bin',
+      'v1-sb2-task-fm0.history.bin',
+      'v2-sb2-run.history.bin',
+      'v2-sb2-task-fm0.history.bin',
+      'v2-sb2-checked-vote-task-tpl0.history.bin',
+    ];
     // run --batch: the run, a task that waited for its batch, the run's batch queue and its batch workflow.
     const batch = ['batch-run', 'batch-task-39604', 'batch-queue', 'batch-b0001'].map((n) => `v10-${n}.history.bin`);
     expect(files.sort()).toEqual(
@@ -206,8 +213,40 @@ describe('recorded workflow histories replay on the current code', () => {
       ['v5-analysis-task-a01', 'analysis-task-v4'],
       ['v5-conversation-a01', 'conversation-v2'],
       ['v5-standalone-conversation', 'conversation-v2'],
+      ['v2-sb2-task-fm0', 'sb2-task-v2'],
     ])
       expect(patchIds(`${file}.history.bin`), file).toEqual([marker]);
+    // checked_vote records its own marker too (the agent's, shared with SpreadsheetBench's task workflow).
+    expect(patchIds('v2-sb2-checked-vote-task-tpl0.history.bin')).toEqual([
+      'sb2-task-v2',
+      'checked-vote-formula-candidates',
+    ]);
+    // SpreadsheetBench 2 v2: the input and answer recalculated on the recalc queue before anything else (v1: never);
+    // checked_vote's task runs SpreadsheetBench's candidate activities in between its adapter's.
+    expect(activityTypes('v2-sb2-task-fm0.history.bin')[0]).toBe('v2RecalculatedCopies');
+    expect(activityTypes('v1-sb2-task-fm0.history.bin')).not.toContain('v2RecalculatedCopies');
+    expect(activityTypes('v2-sb2-task-fm0.history.bin').slice(1)).toEqual(activityTypes('v1-sb2-task-fm0.history.bin'));
+    expect(activityTypes('v2-sb2-checked-vote-task-tpl0.history.bin')).toEqual([
+      'v2RecalculatedCopies',
+      'prepareV2CheckedVote',
+      'checkedVoteView',
+      // cand-1.0 crashed: no output to recalculate; its repair (cand-1.1) and cand-2.0 agree.
+      'checkedVoteAsk',
+      'executeOnTestCases',
+      'checkedVoteCheck',
+      'checkedVoteAsk',
+      'executeOnTestCases',
+      'recalcWorkbooks',
+      'checkedVoteCheck',
+      'checkedVoteAsk',
+      'executeOnTestCases',
+      'recalcWorkbooks',
+      'checkedVoteCheck',
+      'checkedVoteChoose',
+      'collectV2CheckedVoteOutput',
+      'recalcWorkbooks',
+      'scoreAndRecordV2Task',
+    ]);
     // A v8 task takes v7's commands: the outputs recalculated in one activity, scoring and records local, nothing signalled.
     expect(activityTypes('v8-single-task-39604.history.bin')).toEqual(
       activityTypes('v7-single-task-39604.history.bin'),
