@@ -133,6 +133,7 @@ async function recordDsbench(): Promise<void> {
 async function recordSpreadsheetBench2(): Promise<void> {
   const tmp = mkdtempSync(path.join(tmpdir(), 'sb2-record-'));
   runPython([path.resolve('test/spreadsheetbench2/fixtures/make_v2_tasks.py'), tmp], '');
+  process.env.XDG_CACHE_HOME = path.join(tmp, 'xdg-cache'); // recalculated copies: not into the user's cache
   const scaffold = scaffoldScript({ answerPath: '/nonexistent', repoDir: '/nonexistent', hostUrl: '' });
   const env = await startE2E({ ...scaffold, rules: [...scaffold.rules, ...checkedVoteTpl0Rules] });
   try {
