@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v2RecalcActivities } from '../../activities/spreadsheetbench2/recalculatedCopies';
 import { collectCheckedVoteOutput, prepareCheckedVote } from '../../activities/spreadsheetbench2/checkedVote';
 import { adaptedPosition } from '../../benchmarks/spreadsheetbench2/checkedVote/adapter';
-import { V2RunFiles } from '../../benchmarks/spreadsheetbench2';
+import { loadV2Dataset, V2RunFiles } from '../../benchmarks/spreadsheetbench2';
 import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
 import type { Recalculator } from '../../lib/recalc/types';
@@ -228,6 +228,19 @@ describe("a v2 run's recalculated dataset files", () => {
       problem: `used as it is: ${path.join(category, 'spreadsheet/unopenable/input.xlsx')} could not be recalculated (libreoffice): load failed`,
     });
     expect(existsSync(new V2RunFiles(run, 'checked_vote', MODEL).recalculatedPath('unopenable', 'input'))).toBe(false);
+  });
+});
+
+describe('task ids', () => {
+  it('refuses an id that is a path (it would name files outside the run folder), naming the record', async () => {
+    const dir = path.join(tmp, 'ids', 'Template');
+    mkdirSync(path.join(dir, 'spreadsheet'), { recursive: true });
+    for (const id of ['../escape', 'a/b', '..']) {
+      writeFileSync(path.join(dir, 'dataset.json'), JSON.stringify([{ ...record(id, 'x.xlsx'), category: undefined }]));
+      await expect(loadV2Dataset(path.join(tmp, 'ids'))).rejects.toThrow(
+        `record 0 of ${path.join(dir, 'dataset.json')}: id ${JSON.stringify(id)} cannot name a file`,
+      );
+    }
   });
 });
 
