@@ -12,14 +12,23 @@
  *   server, LibreOffice, sandboxes and whatever they fork, reaped or not), user and system apart, less the model;
  * - `machine`: /proc/stat busy time over the run less the model's group (everyone's load included: read it beside the
  *   load average and the cgroup figure), by mode, and the kernel threads' time (deferred kernel work lands there);
+ * - the worker process by thread name (bench/threadCpu.ts: JavaScript main thread, workflow thread, SDK core, libuv
+ *   pool, V8 helpers, our worker threads);
+ * - history events per task by type (the task workflows' and the run workflow's), and one task's timeline;
  * - forks per task (machine-wide) and processes the run left behind in its groups.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { taskKey } from '../lib/runStore/taskRecord';
 import { DEV20, runToEnd, startBenchmarkRun, startE2EWith } from '../test/helpers/e2e';
 import { KindCgroups, METERED_KINDS, type MeteredKind, type UserSys } from './kindCgroups';
 import { machineDelta, readMachineCpu } from './machineCpu';
 import { startModelProcess } from './modelProcess';
 import { loadAverage } from './processCpu';
+import { readThreadCpu, threadDeltaByName } from './threadCpu';
+import { eventsByType } from './historyEvents';
+import { workflowTimeline } from './harness-histories';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,6 +44,12 @@ function plan(tasks: number): { limit: number; epochs: number } {
   const epochs = Math.ceil(tasks / DEV20_TASKS);
   if (tasks % epochs !== 0) throw new Error(`--tasks ${tasks}: give a multiple of ${epochs} (tasks × epochs)`);
   return { limit: tasks / epochs, epochs };
+}
+
+/** The run's first task (tasks.json order). */
+async function firstTaskId(runDir: string): Promise<string> {
+  const tasks = JSON.parse(await readFile(path.join(runDir, 'tasks.json'), 'utf8')) as { id: string | number }[];
+  return taskKey(tasks[0].id);
 }
 
 const r3 = (v: number) => Math.round(v * 1000) / 1000;
@@ -60,11 +75,13 @@ async function main(): Promise<void> {
     const loadAtStart = loadAverage();
     const cgroupBefore = groups.usage();
     const machineBefore = readMachineCpu();
+    const threadsBefore = readThreadCpu();
     const t0 = Date.now();
     const final = await runToEnd(env, run);
     const wallS = (Date.now() - t0) / 1000;
     const byKind = diff(cgroupBefore, groups.usage());
     const machine = machineDelta(machineBefore, readMachineCpu());
+    const threads = threadDeltaByName(threadsBefore, readThreadCpu());
     const left = groups.remaining();
     const model = byKind.model.user + byKind.model.sys;
     const harness = METERED_KINDS.filter((k) => k !== 'model');
@@ -87,6 +104,12 @@ async function main(): Promise<void> {
           cgroupByKindPerTaskS: Object.fromEntries(
             METERED_KINDS.map((k) => [k, { user: per(byKind[k].user), sys: per(byKind[k].sys) }]),
           ),
+          workerThreadsPerTaskS: Object.fromEntries(
+            Object.entries(threads)
+              .filter(([, t]) => t.user + t.sys > 0)
+              .sort((a, b) => b[1].user + b[1].sys - (a[1].user + a[1].sys))
+              .map(([name, t]) => [name, { user: per(t.user), sys: per(t.sys) }]),
+          ),
           machinePerTaskS: {
             user: per(machine.user + machine.nice),
             system: per(machine.system),
@@ -97,6 +120,8 @@ async function main(): Promise<void> {
             outsideTheRunsGroups: per(machine.busy - total((u) => u.user + u.sys) - model),
           },
           forksPerTask: r3(machine.forks / final.done),
+          historyEventsPerTask: await eventsByType(env.client, run.runId, final.done),
+          oneTaskTimeline: await workflowTimeline(env.client, `${run.runId}/task/${await firstTaskId(run.runDir)}`),
           childrenStartedByKind: groups.spawnedCounts(),
           leftInGroupsAfterRun: left,
         },
