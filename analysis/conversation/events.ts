@@ -23,7 +23,7 @@ export const EVENT_TYPES = [
 
 export type ConversationEventType = (typeof EVENT_TYPES)[number];
 
-export type StepKind = 'think' | 'plan' | 'critique' | 'evaluate' | 'classify' | 'revise';
+export type StepKind = 'think' | 'plan' | 'critique' | 'evaluate' | 'classify' | 'revise' | 'cross_check';
 
 /** The data of each event type. */
 export interface EventData {

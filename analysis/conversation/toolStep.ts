@@ -57,7 +57,13 @@ export async function runToolStep(
   };
   await writeJsonAtomic(path.join(layout.debug, `${input.stepId}.tools`, `${safe(call.id)}.json`), record);
   await appendEvents(layout, toolEvents(input, call.name, args, outcome));
-  return { ok: outcome.ok, error: outcome.error?.slice(0, 500), signature: signatureOf(call.name, args) };
+  const codeFailed = (outcome.result as ExecutionLike | undefined)?.success === false;
+  return {
+    ok: outcome.ok,
+    error: outcome.error?.slice(0, 500),
+    signature: signatureOf(call.name, args),
+    ...(codeFailed ? { codeFailed } : {}),
+  };
 }
 
 function toolMessage(outcome: ToolOutcome): string {
