@@ -5,6 +5,7 @@ import { printedResult } from '../grounding/computedAnswer';
 import { CHECK_FAILED_LEAD } from '../grounding/correctnessNote';
 import { compareWithProgram, pickByOperation, type Agreement } from '../grounding/crossCheck';
 import { numbersInProse } from '../grounding/numbers';
+import { turnSources } from '../grounding/sources';
 import type { OperationMismatch } from '../grounding/operation';
 import type { DebugStep } from './debug';
 import { readTurnToolCalls } from './debugStore';
@@ -15,6 +16,9 @@ import { shownAnswer, turnEvidence, turnQuestion } from './grounding';
 import { conversationLayout, type ConversationLayout } from './layout';
 import type { CheckGroundingInput } from './steps';
 import { readMessage, transcriptDir } from './transcript';
+
+/** Lines of a table the second program saved that are compared and quoted. */
+const TABLE_LINES = 21;
 
 /** Cross-check records sort after the turn's steps and before its grounding record in the debug view. */
 const CROSS_CHECK_INDEX = 9_000;
@@ -162,7 +166,7 @@ async function answerShown(
   return (await shownAnswer(layout, input.turnId, said, options.answerFromResult)).said;
 }
 
-/** The second program's last successful python run (its code and output: stdout, else the table it saved). */
+/** The second program's last successful python run: its code and output (stdout, and the head of any table it saved). */
 async function secondProgram(
   layout: ConversationLayout,
   turnId: string,
@@ -175,9 +179,16 @@ async function secondProgram(
   });
   const last = runs.filter((c) => (c.result as { success?: unknown } | undefined)?.success === true).at(-1);
   const code = (last?.args as { code?: unknown } | undefined)?.code;
-  const stdout = (last?.result as { stdout?: unknown } | undefined)?.stdout;
-  if (!last || typeof code !== 'string' || typeof stdout !== 'string' || !stdout.trim()) return undefined;
-  return { code, printed: stdout.trim(), codes };
+  if (!last || typeof code !== 'string') return undefined;
+  // What it printed, then any table it saved anyway (a result it did not print in full).
+  const outputs = (await turnSources([last], layout.workspace, '')).filter(
+    (s) => s.kind === 'stdout' || s.kind === 'table',
+  );
+  const printed = outputs
+    .map((s) => (s.kind === 'table' ? s.text.split(/\r?\n/).slice(0, TABLE_LINES).join('\n') : s.text).trim())
+    .filter(Boolean)
+    .join('\n');
+  return printed ? { code, printed, codes } : undefined;
 }
 
 function recordPath(layout: ConversationLayout, turnId: string): string {

@@ -7,13 +7,14 @@ import {
   SECOND_PROGRAM_FIX,
 } from '../../analysis/conversation/crossCheckPrompts';
 import { conversationLayout } from '../../analysis/conversation/layout';
+import { REVISE_ANSWER_LEAD } from '../../analysis/conversation/prompts';
 import { COMPUTED_LEAD } from '../../analysis/grounding/computedAnswer';
 import { CHECK_FAILED_LEAD } from '../../analysis/grounding/correctnessNote';
 import { withoutCheckNote } from '../../benchmarks/analysis/score';
 import type { Pattern } from '../../contracts/conversation';
 import type { ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
 import { runCases, startAnalysisEnv, type AnalysisEnv, type CaseOutcome } from '../helpers/analysis';
-import { SALES_CSV } from '../helpers/analysisModel';
+import { instructionReply, SALES_CSV } from '../helpers/analysisModel';
 
 /**
  * The catcher of computed-but-wrong answers, end to end over real HTTP (the scripted OpenAI-compatible server, the text
@@ -40,9 +41,12 @@ function model(r: ScriptedRequest): ScriptedReply {
   const question = r.messages.find((m) => m.role === 'user')?.content ?? '';
   const last = r.messages.at(-1)!;
   if (isSecondProgram(r)) return secondProgram(question, last.content === SECOND_PROGRAM_FIX);
+  const instructed = instructionReply(r);
+  if (instructed) return instructed;
   const revising = r.messages.some((m) => m.role === 'user' && m.content.startsWith(REVISE_DISAGREEMENT_LEAD));
   if (last.role === 'user' && last.content.startsWith('Result of ')) return { text: answerFor(question, revising) };
-  if (question.includes('[VC]')) return python(COUNTS);
+  const revisingCount = r.messages.some((m) => m.role === 'user' && m.content.startsWith(REVISE_ANSWER_LEAD));
+  if (question.includes('[VC]')) return python(revisingCount ? `${COUNTS}\n# again` : COUNTS);
   if (question.includes('[HEAD]')) return python(revising ? TOTAL : HEAD_TOTAL);
   if (question.includes('[STUBBORNHEAD]')) return python(revising ? `${HEAD_TOTAL}\n# again` : HEAD_TOTAL);
   if (question.includes('[NONUM]')) return python(`${LOAD}\nprint('loaded')`);
@@ -77,6 +81,9 @@ describe('cross-check: a second, independently written program', () => {
     ['head', 'react', total('[HEAD]')],
     ['stubborn', 'react', total('[STUBBORNHEAD]')],
     ['nonum', 'react', total('[NONUM]')],
+    // Under JIT the answer check catches the count first and asks for a revision, which counts again.
+    ['auto-count', 'auto', perRegion('[VC] [JIT:react]')],
+    ['ensemble', 'ensemble', perRegion('[ENSEMBLE]')],
     ['second-fails', 'react', total('[SECONDFAILS]')],
     ['second-dumps', 'react', total('[SECONDDUMP]')],
   ];
@@ -95,7 +102,7 @@ describe('cross-check: a second, independently written program', () => {
   const code = (o: CaseOutcome) => o.events.filter((e) => e.type === 'code').map((e) => String(e.data.code));
 
   it('the second program never sees the first: its own prompt, the question, no first code, output or answer', () => {
-    const seen = secondRequests('[VC]');
+    const seen = secondRequests('[VC]').filter((e) => !e.messages.some((m) => m.content.includes('[JIT')));
     expect(seen).toHaveLength(1);
     const text = seen[0].messages.map((m) => m.content).join('\n');
     expect(text).toContain('What is the total amount per region in sales.csv?');
@@ -153,6 +160,24 @@ describe('cross-check: a second, independently written program', () => {
     expect(o.answer.startsWith(`The total amount is **42**.\n\n${CHECK_FAILED_LEAD} a second program`)).toBe(true);
     expect(o.answer).toContain('```\n47\n```');
     expect(withoutCheckNote(o.answer)).toBe('The total amount is **42**.');
+  });
+
+  it("under JIT, a count the answer check could not get revised is replaced by the second program's sums", () => {
+    const o = outcomes.get('auto-count')!;
+    expect(o.events.filter((e) => e.type === 'step' && e.data.kind === 'revise')).toHaveLength(1);
+    expect(checks(o)).toHaveLength(1);
+    expect(code(o)).toEqual([COUNTS, `${COUNTS}\n# again`, SUMS]);
+    expect(o.answer).toContain('> north 15');
+    expect(o.answer).not.toContain('**2**');
+  });
+
+  it("ensemble: the recommended member's answer is cross-checked like any other (the members' runs are the first's)", () => {
+    const o = outcomes.get('ensemble')!;
+    expect(o.status).toBe('completed');
+    expect(checks(o)).toHaveLength(1);
+    expect(String(checks(o)[0].data.text)).toContain('they agree');
+    expect(secondRequests('[ENSEMBLE]')).toHaveLength(1);
+    expect(o.answer).toContain('North sold **15** and south **32**.');
   });
 
   it('an answer with no number of its own costs no second program', () => {
