@@ -29,7 +29,8 @@ export type StepKind = 'think' | 'plan' | 'critique' | 'evaluate' | 'classify' |
 export interface EventData {
   turn_started: { pattern: Pattern; text: string; files?: string[] };
   step: { stepId: string; kind: StepKind; text: string; agent?: string };
-  code: { stepId: string; callId: string; language: 'python' | 'javascript'; code: string };
+  /** `agent`: the transcript whose call ran it (absent in logs written before it was recorded). */
+  code: { stepId: string; callId: string; language: 'python' | 'javascript'; code: string; agent?: string };
   tool_call: { stepId: string; callId: string; tool: string; args: unknown };
   tool_result: {
     stepId: string;

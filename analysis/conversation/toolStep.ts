@@ -87,7 +87,7 @@ function toolEvents(input: ToolStepInput, tool: string, args: unknown, outcome: 
       ...base,
       type: 'code',
       key: `${key}:code`,
-      data: { stepId: input.stepId, callId: input.callId, language, code },
+      data: { stepId: input.stepId, callId: input.callId, language, code, agent: input.agent },
     });
   }
   events.push({
