@@ -50,6 +50,8 @@ export interface ToolStepResult {
   error?: string;
   /** Same tool + same arguments → same signature (loop detection). */
   signature: string;
+  /** The code ran and failed (an outcome, not an error of the call); absent in results recorded before it existed. */
+  codeFailed?: boolean;
 }
 
 export interface FinishTurnInput {
@@ -84,5 +86,7 @@ export interface CheckGroundingResult {
   /** The revision must run code first (the operation was wrong: the numbers in hand answer another question). */
   recompute?: boolean;
 }
+
+export type { CrossCheckInput, CrossCheckResult } from './crossCheck';
 
 export const PREVIEW_CHARS = 4_000;

@@ -57,7 +57,13 @@ export async function runToolStep(
   };
   await writeJsonAtomic(path.join(layout.debug, `${input.stepId}.tools`, `${safe(call.id)}.json`), record);
   await appendEvents(layout, toolEvents(input, call.name, args, outcome));
-  return { ok: outcome.ok, error: outcome.error?.slice(0, 500), signature: signatureOf(call.name, args) };
+  const codeFailed = (outcome.result as ExecutionLike | undefined)?.success === false;
+  return {
+    ok: outcome.ok,
+    error: outcome.error?.slice(0, 500),
+    signature: signatureOf(call.name, args),
+    ...(codeFailed ? { codeFailed } : {}),
+  };
 }
 
 function toolMessage(outcome: ToolOutcome): string {
@@ -81,7 +87,7 @@ function toolEvents(input: ToolStepInput, tool: string, args: unknown, outcome: 
       ...base,
       type: 'code',
       key: `${key}:code`,
-      data: { stepId: input.stepId, callId: input.callId, language, code },
+      data: { stepId: input.stepId, callId: input.callId, language, code, agent: input.agent },
     });
   }
   events.push({

@@ -14,7 +14,8 @@
  * to v4; from v5 ('conversation-v2': a JIT answer's numbers are checked and may be revised once) a third turn, auto,
  * whose answer invents a number, so the revise step runs.
  * Conversation generations: v1–v4 of the `conversation` mode are the conversation before its marker (no grounding check);
- * v5 is 'conversation-v2' under the v4 analysis task.
+ * v5 is 'conversation-v2' under the v4 analysis task; v6 'conversation-v3' (every answer stating numbers cross-checked by
+ * a second, independently written program).
  * `... recordHistories.ts handover [version]`: a run that continues as new with a slow task in flight (the server
  * suggests it after 60 events); the slow task is terminated once handed over, and the next execution's watch counts it.
  * Writes every execution of the run (`<version>-handover-run-<n>`).
@@ -67,7 +68,7 @@ const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget', 'sb
  * (tasks unchanged: their v9 fixtures are v8's generation); v10 runs ('benchmark-run-v10') look at held spend requests
  * when a reservation settles (tasks unchanged: v8's generation).
  */
-/** The generations of workflows/versions.ts: spreadsheet runs v10 (tasks v8), DSBench v4, conversations (and their analysis task) v5. */
+/** The generations of workflows/versions.ts: spreadsheet runs v10 (tasks v8), DSBench v4, conversations (and their analysis task) v6. */
 const VERSION =
   (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ??
   (
@@ -76,7 +77,7 @@ const VERSION =
       string
     >
   )[MODE] ??
-  'v5';
+  'v6';
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
 const DSBENCH_SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/dsbench-sample');
 

@@ -56,6 +56,10 @@ describe('recorded workflow histories replay on the current code', () => {
     const conversationV2 = ['v5-analysis-task-a01', 'v5-conversation-a01', 'v5-standalone-conversation'].map(
       (n) => `${n}.history.bin`,
     );
+    // Conversations of the 'conversation-v3' generation (the second program's cross-check), as v2's.
+    const conversationV3 = ['v6-analysis-task-a01', 'v6-conversation-a01', 'v6-standalone-conversation'].map(
+      (n) => `${n}.history.bin`,
+    );
     // v9: both executions of a run that continued as new with a task in flight (handed over, then terminated).
     const handOver = ['v9-handover-run-1.history.bin', 'v9-handover-run-2.history.bin'];
     // v10: a budgeted run whose last task's spend request was held behind a reservation, paused when it settled.
@@ -77,6 +81,7 @@ describe('recorded workflow histories replay on the current code', () => {
         ...spreadsheetBench2,
         ...beforeLayout,
         ...conversationV2,
+        ...conversationV3,
         ...handOver,
         ...heldRequest,
         ...batch,
@@ -214,6 +219,9 @@ describe('recorded workflow histories replay on the current code', () => {
       ['v5-conversation-a01', 'conversation-v2'],
       ['v5-standalone-conversation', 'conversation-v2'],
       ['v2-sb2-task-fm0', 'sb2-task-v2'],
+      ['v6-analysis-task-a01', 'analysis-task-v4'],
+      ['v6-conversation-a01', 'conversation-v3'],
+      ['v6-standalone-conversation', 'conversation-v3'],
     ])
       expect(patchIds(`${file}.history.bin`), file).toEqual([marker]);
     // checked_vote records its own marker too (the agent's, shared with SpreadsheetBench's task workflow).
@@ -358,6 +366,20 @@ describe('recorded workflow histories replay on the current code', () => {
     )) {
       expect(patchIds(f), f).toEqual([]);
       expect(checks(f), f).toBe(0);
+    }
+  });
+
+  it('conversation-v3 cross-checks an answer stating numbers with a second program; v2 conversations never do', () => {
+    const count = (f: string, type: string) => activityTypes(f).filter((a) => a === type).length;
+    // One turn (a01, auto): the answer states the total, a second program computes it again, one comparison.
+    expect(count('v6-conversation-a01.history.bin', 'conversationCrossCheckNeeded')).toBe(1);
+    expect(count('v6-conversation-a01.history.bin', 'conversationCrossCheck')).toBe(1);
+    // Three turns, each answer stating numbers: each is cross-checked.
+    expect(count('v6-standalone-conversation.history.bin', 'conversationCrossCheckNeeded')).toBe(3);
+    expect(count('v6-standalone-conversation.history.bin', 'conversationCrossCheck')).toBeGreaterThanOrEqual(3);
+    for (const f of ['v5-conversation-a01', 'v5-standalone-conversation'].map((n) => `${n}.history.bin`)) {
+      expect(count(f, 'conversationCrossCheckNeeded'), f).toBe(0);
+      expect(count(f, 'conversationCrossCheck'), f).toBe(0);
     }
   });
 
