@@ -17,6 +17,6 @@ export const FORMULA_CANDIDATES = 3;
 export const FORMULA_REPAIRS = 1;
 export const FORMULA_MAX_TOKENS = 256;
 export const PYTHON_AFTER_FORMULAS = 1;
-/** Characters of workbook view in the prompt (about 3,000 tokens). */
-export const VIEW_BUDGET_CHARS = 9_000;
-export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v3';
+/** Characters of workbook view in the prompt (about 2,000 tokens: cell addresses and numbers tokenize to ~2 characters a token). */
+export const VIEW_BUDGET_CHARS = 5_000;
+export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v4';
