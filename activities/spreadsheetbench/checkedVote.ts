@@ -18,7 +18,11 @@ import { modelPaths, type ModelPaths } from '../../benchmarks/spreadsheetbench/a
 import { workbookViewProgram } from '../../benchmarks/spreadsheetbench/agents/checkedVote/view';
 import { PYTHON_SYSTEM_PROMPT, taskPrompt } from '../../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
 import { solveCodeOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
-import { FORMULA_MAX_TOKENS, SAMPLE_TEMPERATURE } from '../../benchmarks/spreadsheetbench/agents/checkedVote/settings';
+import {
+  FORMULA_MAX_TOKENS,
+  PYTHON_MAX_TOKENS,
+  SAMPLE_TEMPERATURE,
+} from '../../benchmarks/spreadsheetbench/agents/checkedVote/settings';
 import {
   formulaRegionOf,
   type FormulaRegion,
@@ -144,7 +148,8 @@ export function checkedVoteActivities(deps: WorkerDeps) {
       const messages = await messagesFor(ctx, input, conversation, region);
       const { llm } = ctx.manifest;
       const temperature = input.candidate === 1 ? llm.temperature : SAMPLE_TEMPERATURE;
-      const maxTokens = region ? Math.min(llm.maxTokens ?? FORMULA_MAX_TOKENS, FORMULA_MAX_TOKENS) : llm.maxTokens;
+      const cap = region ? FORMULA_MAX_TOKENS : PYTHON_MAX_TOKENS;
+      const maxTokens = Math.min(llm.maxTokens ?? cap, cap);
       const response = await cachedModelCall(
         deps,
         ctx,
