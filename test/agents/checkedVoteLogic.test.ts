@@ -16,6 +16,7 @@ import {
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
 import { PYTHON_EXAMPLE } from '../../benchmarks/spreadsheetbench/agents/checkedVote/examples';
 import { workbookViewProgram } from '../../benchmarks/spreadsheetbench/agents/checkedVote/view';
+import { VIEW_BUDGET_CHARS } from '../../benchmarks/spreadsheetbench/agents/checkedVote/settings';
 import { readRegion } from '../../benchmarks/spreadsheetbench/agents/checkedVote/regionCells';
 import type { CellValue } from '../../benchmarks/workbook/cellValue';
 import { sandboxPythonPath } from '../../lib/sandbox/paths';
@@ -216,6 +217,20 @@ describe('workbook view and answer region on real dev20 inputs', () => {
     expect(text.length).toBeLessThan(12_000);
     expect(text).toMatch(/not shown/);
     expect(text).toMatch(/column [A-Z]+ '.*': \d+ values/);
+  });
+
+  it('does not repeat answer rows the sheet already shows in full', () => {
+    const text = view('17251', 'C2:C11');
+    expect(text.match(/A2:abc \| B2:1\.1/g)).toHaveLength(1);
+    expect(text).toContain('(its rows and neighbouring columns are shown in full in the sheet above)');
+  });
+
+  it("gives the answer's sheet the budget; each other sheet gets a short share", () => {
+    const text = view('18645', "'Opportunities'!G2:G3");
+    expect(text.length).toBeLessThan(VIEW_BUDGET_CHARS + 2_000); // column profiles come on top of the row budget
+    const sheetOf = (name: string) => text.split('\n## ').find((s) => s.startsWith(`Sheet '${name}'`)) ?? '';
+    expect(sheetOf('Lawyers').length).toBeLessThan(1_200);
+    expect(sheetOf('Opportunities')).toMatch(/G1:/);
   });
 
   it('reads the answer region as the scorer does (host side, no answers)', async () => {
