@@ -126,7 +126,14 @@ describe('checked_vote', () => {
     // 599-9's program always raises: nothing passes, the input is submitted unchanged (the floor), with the class.
     const failed = readTaskResult(ours.runDir, '599-9');
     expect(failed.failure?.class).toBe('model');
-    expect(failed.failure?.message).toMatch(/none of 2 candidate\(s\) passed the checks.*ValueError: model gave up/);
+    expect(failed.stages.find((s) => s.stage === 'cand-1.0')?.outcome).toMatch(/ValueError: model gave up/);
+    // Its repair gives back the same program: not run a second time, and said so.
+    expect(failed.failure?.message).toMatch(
+      /none of 2 candidate\(s\) passed the checks.*cand-1\.1: the repair repeats the code that failed the checks/,
+    );
+    expect(failed.stages.find((s) => s.stage === 'cand-1.1')?.outcome).toBe(
+      'no code: the repair repeats the code that failed the checks, unchanged',
+    );
     expect(outputsOf(ours.runDir, '599-9')).toEqual([1, 2, 3]);
     const comparison = compareRunOutcomes([await loadRunOutcomes(single.runDir), await loadRunOutcomes(ours.runDir)]);
     const pair = comparison.pairs[0];

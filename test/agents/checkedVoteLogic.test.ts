@@ -83,6 +83,10 @@ describe('checks (no answers needed)', () => {
     expect(constant.problems[0].detail).toMatch(/4 on input 1, 7 on input 2, 7 on input 3/);
     // Numbers equal as the scorer rounds them count as the same value.
     expect(checkCandidate([evidence(1, [1.001, 1.002, 1])]).problems.map((p) => p.kind)).toEqual(['constant']);
+    // Error values everywhere are reported as errors, not also as a constant.
+    expect(checkCandidate([evidence(1, ['#VALUE!', '#VALUE!', '#VALUE!'])]).problems.map((p) => p.kind)).toEqual([
+      'error_value',
+    ]);
     // Varying on one input is enough: the formula follows its rows there.
     expect(checkCandidate([evidence(1, ['a', 'a', 'a']), evidence(2, ['a', 'b', 'a'])]).passed).toBe(true);
     // Fewer than three written cells: one repeated value is an ordinary answer.

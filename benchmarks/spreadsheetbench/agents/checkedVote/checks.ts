@@ -71,7 +71,7 @@ function caseProblems(c: CaseEvidence): Problem[] {
     out.push(at('missing_sheet', `sheet(s) ${c.output.missingSheets.map((s) => `'${s}'`).join(', ')} missing`));
   const written = c.output.cells.filter(isWritten);
   if (!written.length && c.output.cells.length) out.push(at('empty', 'every answer cell is empty'));
-  const errors = written.filter((cell) => typeof cell.value === 'string' && ERROR_VALUE.test(cell.value));
+  const errors = written.filter(isErrorValue);
   if (errors.length) out.push(at('error_value', `${errors.length} cell(s) hold Excel errors, e.g. ${show(errors[0])}`));
   const junk = written.filter((cell) => typeof cell.value === 'string' && JUNK_TEXT.test(cell.value));
   if (junk.length)
@@ -86,7 +86,8 @@ function candidateProblems(cases: CaseEvidence[]): Problem[] {
   if (readable.every((c) => unchanged(c.output!.cells, c.input.cells)) && readable.some((c) => c.output!.cells.length))
     out.push({ kind: 'unchanged', detail: 'every answer cell is exactly as it was in the input, on every test case' });
   const constant = readable.map((c) => constantValue(c.output!.cells));
-  if (constant.every((v) => v !== undefined))
+  const errors = readable.some((c) => c.output!.cells.some(isErrorValue));
+  if (!errors && constant.every((v) => v !== undefined))
     out.push({
       kind: 'constant',
       detail: `every answer cell holds the same value on each input (${constant.map((v, i) => `${v} on input ${readable[i].testCase}`).join(', ')}): the answer does not follow each row's data`,
@@ -113,6 +114,10 @@ function constantValue(cells: RegionCell[]): string | undefined {
   if (written.length < MIN_CONSTANT_CELLS) return undefined;
   const values = new Set(written.map(token));
   return values.size === 1 ? JSON.stringify(written[0].value) : undefined;
+}
+
+function isErrorValue(cell: RegionCell): boolean {
+  return typeof cell.value === 'string' && ERROR_VALUE.test(cell.value);
 }
 
 function isWritten(cell: RegionCell): boolean {
