@@ -27,7 +27,10 @@ const DEFAULT_MAX_TOKENS = 1024;
 const TEMPLATE_OVERHEAD_TOKENS = 64;
 /**
  * One thread per request: llama.cpp threads spin-wait, and on a small shared host more threads than free cores made
- * an 8-token reply take 19 s instead of 0.4 s (measured on the 2-core dev machine under load).
+ * an 8-token reply take 19 s instead of 0.4 s (measured on the 2-core dev machine under load). Measured again with
+ * `bench/llm-local-threads.ts` (1.5B, a 2,779-token checked_vote prompt, one request at a time, another local-model
+ * run holding one of the 2 cores): 1 thread 45.9 prompt tokens/s and 16.7 generation tokens/s; 2 threads had not
+ * finished the same prompt after 4 minutes.
  */
 const THREADS_PER_REQUEST = 1;
 
