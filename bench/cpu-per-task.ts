@@ -3,6 +3,10 @@
  * with an instant scripted model (its own process, left out), recalculation on, in-process workers.
  *
  *   node --import tsx bench/cpu-per-task.ts [--tasks 30] [--concurrency 4] [--recalc libreoffice|none] [--agent single]
+ *     [--cold-caches]
+ *
+ * What is kept per dataset version (the floors, the previews: in the user's cache folder) is read back from earlier
+ * runs; `--cold-caches` starts from an empty cache folder (every floor and preview built during the run).
  *
  * dev20 has 20 tasks: more are its first tasks repeated as epochs (e.g. 30 = 15 tasks × 2 epochs; an epoch is a task
  * run again with its own call keys, nothing reused but what the harness caches across runs of a task).
@@ -17,7 +21,9 @@
  * - history events per task by type (the task workflows' and the run workflow's), and one task's timeline;
  * - forks per task (machine-wide) and processes the run left behind in its groups.
  */
+import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { taskKey } from '../lib/runStore/taskRecord';
@@ -36,6 +42,7 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '4' },
     recalc: { type: 'string', default: 'libreoffice' },
     agent: { type: 'string', default: 'single' },
+    'cold-caches': { type: 'boolean', default: false },
   },
 });
 const DEV20_TASKS = 20;
@@ -63,6 +70,8 @@ function diff(a: Record<MeteredKind, UserSys>, b: Record<MeteredKind, UserSys>):
 async function main(): Promise<void> {
   const tasks = Number(args.tasks);
   const { limit, epochs } = plan(tasks);
+  // The floors and previews kept per dataset version (user cache folder) are read back unless asked to start empty.
+  if (args['cold-caches']) process.env.XDG_CACHE_HOME = mkdtempSync(path.join(os.tmpdir(), 'sb-cold-cache-'));
   const groups = KindCgroups.enter();
   const env = await startE2EWith(await startModelProcess('dev20', 0), {
     config: {
@@ -90,7 +99,7 @@ async function main(): Promise<void> {
     console.log(
       JSON.stringify(
         {
-          command: `node --import tsx bench/cpu-per-task.ts --tasks ${tasks} --concurrency ${args.concurrency} --recalc ${args.recalc} --agent ${args.agent}`,
+          command: `node --import tsx bench/cpu-per-task.ts --tasks ${tasks} --concurrency ${args.concurrency} --recalc ${args.recalc} --agent ${args.agent}${args['cold-caches'] ? ' --cold-caches' : ''}`,
           tasks: final.done,
           plan: `${limit} dev20 tasks × ${epochs} epoch(s)`,
           wallS: r3(wallS),
