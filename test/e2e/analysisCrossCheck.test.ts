@@ -58,6 +58,8 @@ function model(r: ScriptedRequest): ScriptedReply {
 function secondProgram(question: string, fixing: boolean): ScriptedReply {
   if (question.includes('[SECONDFAILS]')) return python(fixing ? `${FAILS}  # fixed?` : FAILS);
   if (question.includes('[SECONDDUMP]')) return python(DUMP);
+  // Reads the first program's `df` from the kernel, which its own namespace does not have; loads it on the fix.
+  if (question.includes('[PEEK]')) return python(fixing ? TOTAL : "print(df['amount'].sum())");
   return python(question.includes('per region') ? SUMS : TOTAL);
 }
 
@@ -86,6 +88,7 @@ describe('cross-check: a second, independently written program', () => {
     ['ensemble', 'ensemble', perRegion('[ENSEMBLE]')],
     ['second-fails', 'react', total('[SECONDFAILS]')],
     ['second-dumps', 'react', total('[SECONDDUMP]')],
+    ['peek', 'react', total('[PEEK]')],
   ];
 
   beforeAll(async () => {
@@ -198,6 +201,18 @@ describe('cross-check: a second, independently written program', () => {
     const o = outcomes.get('second-dumps')!;
     expect(String(checks(o)[0].data.text)).toContain('printed 1000 numbers');
     expect(o.answer).toBe('The total amount is **47**.');
+  });
+
+  it("the second program runs in a namespace of its own: the first program's variables are not there", () => {
+    const o = outcomes.get('peek')!;
+    const runs = o.events.filter((e) => e.type === 'tool_result').map((e) => e.data);
+    expect(runs).toHaveLength(3);
+    expect(runs[1]).toMatchObject({ ok: false });
+    expect(String(runs[1].error ?? runs[1].stderr)).toContain("NameError: name 'df' is not defined");
+    expect(runs[2]).toMatchObject({ ok: true, stdout: '47\n' });
+    // Recorded as the model wrote it.
+    expect(code(o)[1]).toBe("print(df['amount'].sum())");
+    expect(String(checks(o)[0].data.text)).toContain('they agree');
   });
 
   it('the second program is in the trace: its steps under its own agent, its tool call, the verdict record', () => {
