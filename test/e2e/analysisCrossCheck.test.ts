@@ -40,7 +40,8 @@ function model(r: ScriptedRequest): ScriptedReply {
   if (r.tools.length) throw new Error('the text protocol must not send native tools');
   const question = r.messages.find((m) => m.role === 'user')?.content ?? '';
   const last = r.messages.at(-1)!;
-  if (isSecondProgram(r)) return secondProgram(question, last.content === SECOND_PROGRAM_FIX);
+  const fixes = r.messages.filter((m) => m.content === SECOND_PROGRAM_FIX).length;
+  if (isSecondProgram(r)) return secondProgram(question, last.content === SECOND_PROGRAM_FIX, fixes);
   const instructed = instructionReply(r);
   if (instructed) return instructed;
   const revising = r.messages.some((m) => m.role === 'user' && m.content.startsWith(REVISE_DISAGREEMENT_LEAD));
@@ -55,8 +56,8 @@ function model(r: ScriptedRequest): ScriptedReply {
 }
 
 /** The second program: right unless told to fail or dump. */
-function secondProgram(question: string, fixing: boolean): ScriptedReply {
-  if (question.includes('[SECONDFAILS]')) return python(fixing ? `${FAILS}  # fixed?` : FAILS);
+function secondProgram(question: string, fixing: boolean, fixes: number): ScriptedReply {
+  if (question.includes('[SECONDFAILS]')) return python(`${FAILS}${'  # fixed?'.repeat(fixes)}`);
   if (question.includes('[SECONDDUMP]')) return python(DUMP);
   // Reads the first program's `df` from the kernel, which its own namespace does not have; loads it on the fix.
   if (question.includes('[PEEK]')) return python(fixing ? TOTAL : "print(df['amount'].sum())");
@@ -190,9 +191,9 @@ describe('cross-check: a second, independently written program', () => {
     expect(secondRequests('[NONUM]')).toHaveLength(0);
   });
 
-  it('a second program whose code keeps failing is fixed once, then nothing is compared and the answer stands', () => {
+  it('a second program whose code keeps failing is fixed twice at most, then nothing is compared and the answer stands', () => {
     const o = outcomes.get('second-fails')!;
-    expect(secondRequests('[SECONDFAILS]')).toHaveLength(2);
+    expect(secondRequests('[SECONDFAILS]')).toHaveLength(3);
     expect(String(checks(o)[0].data.text)).toContain('did not run successfully');
     expect(o.answer).toBe('The total amount is **47**.');
   });
