@@ -6,15 +6,14 @@ import { CHECK_FAILED_LEAD } from '../grounding/correctnessNote';
 import { compareWithProgram, pickByOperation, type Agreement } from '../grounding/crossCheck';
 import { numbersInProse } from '../grounding/numbers';
 import { turnSources } from '../grounding/sources';
-import type { OperationMismatch } from '../grounding/operation';
 import type { DebugStep } from './debug';
 import { readTurnToolCalls } from './debugStore';
 import { appendEvents } from './eventLog';
-import { crossCheckRecordSchema } from './crossCheckRecord';
+import { crossCheckRecordSchema, type CrossCheckRecord, type SecondProgram } from './crossCheckRecord';
 import { reviseDisagreementInstruction, SECOND_PROGRAM_AGENT } from './crossCheckPrompts';
 import { shownAnswer, turnEvidence, turnQuestion } from './grounding';
 import { conversationLayout, type ConversationLayout } from './layout';
-import type { CheckGroundingInput } from './steps';
+import type { CheckGroundingInput, CrossCheckInput, CrossCheckResult } from './steps';
 import { readMessage, transcriptDir } from './transcript';
 
 /** Lines of a table the second program saved that are compared and quoted. */
@@ -22,41 +21,6 @@ const TABLE_LINES = 21;
 
 /** Cross-check records sort after the turn's steps and before its grounding record in the debug view. */
 const CROSS_CHECK_INDEX = 9_000;
-
-export interface CrossCheckInput extends CheckGroundingInput {
-  /** 1: the answer the pattern gave; 2: the answer revised after a disagreement. */
-  round: number;
-}
-
-export interface CrossCheckResult {
-  verdict: Agreement['verdict'];
-  /** When the programs disagree and the operation check trusts one of them: the answer to show is that one's. */
-  use?: 'first' | 'second';
-  /** When they disagree, nothing picks one, and this is the first round: the request to revise, with the evidence. */
-  revision?: string;
-}
-
-/** What the second program ran and printed (its last successful python run). */
-export interface SecondProgram {
-  code: string;
-  printed: string;
-}
-
-/** What a cross-check found: `turns/<turnId>/cross-check.json` (the last round), read when the turn ends. */
-export interface CrossCheckRecord {
-  round: number;
-  /** The answer checked (a transcript message): the record applies to that answer only. */
-  answer: { agent: string; index: number };
-  verdict: Agreement['verdict'];
-  /** The numbers of the answer the second program did not compute; or why nothing could be compared. */
-  unmatched?: string[];
-  why?: string;
-  use?: 'first' | 'second';
-  second?: SecondProgram;
-  firstOperation?: OperationMismatch;
-  secondOperation?: OperationMismatch;
-  text: string;
-}
 
 export interface CrossCheckOptions {
   /** The answer is shown rebuilt from the computed result when it states numbers its code did not compute. */

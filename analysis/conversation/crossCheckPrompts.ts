@@ -12,8 +12,8 @@ export function answersTurn(agent: string | undefined): boolean {
   return agent !== SECOND_PROGRAM_AGENT;
 }
 
-/** Fix attempts of a second program whose code failed (each one more model step). */
-export const SECOND_PROGRAM_FIXES = 1;
+/** Steps a second program gets after its first until a Python run succeeds (a fix, or the program after a fetch). */
+export const SECOND_PROGRAM_FIXES = 2;
 
 export const SECOND_PROGRAM_PROMPT = `You are a careful data engineer who checks results by computing them again from scratch.
 Write ONE complete, self-contained Python program that computes the answer to the user's question from the files in

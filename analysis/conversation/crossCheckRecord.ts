@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { CrossCheckRecord } from './crossCheck';
+import type { Agreement } from '../grounding/crossCheck';
+import type { OperationMismatch } from '../grounding/operation';
 
 const operationSchema = z.looseObject({
   asked: z.string(),
@@ -20,3 +21,25 @@ export const crossCheckRecordSchema = z.looseObject({
   secondOperation: operationSchema.optional(),
   text: z.string(),
 }) satisfies z.ZodType<CrossCheckRecord>;
+
+/** What the second program ran and printed (its last successful python run). */
+export interface SecondProgram {
+  code: string;
+  printed: string;
+}
+
+/** What a cross-check found: `turns/<turnId>/cross-check.json` (the last round), read when the turn ends. */
+export interface CrossCheckRecord {
+  round: number;
+  /** The answer checked (a transcript message): the record applies to that answer only. */
+  answer: { agent: string; index: number };
+  verdict: Agreement['verdict'];
+  /** The numbers of the answer the second program did not compute; or why nothing could be compared. */
+  unmatched?: string[];
+  why?: string;
+  use?: 'first' | 'second';
+  second?: SecondProgram;
+  firstOperation?: OperationMismatch;
+  secondOperation?: OperationMismatch;
+  text: string;
+}

@@ -87,6 +87,18 @@ export interface CheckGroundingResult {
   recompute?: boolean;
 }
 
-export type { CrossCheckInput, CrossCheckResult } from './crossCheck';
+/** The cross-check of an answer against the second program (`conversationCrossCheck`). */
+export interface CrossCheckInput extends CheckGroundingInput {
+  /** 1: the answer the pattern gave; 2: the answer revised after a disagreement. */
+  round: number;
+}
+
+export interface CrossCheckResult {
+  verdict: 'agree' | 'disagree' | 'inconclusive';
+  /** When the programs disagree and the operation check trusts one of them: the answer to show is that one's. */
+  use?: 'first' | 'second';
+  /** When they disagree, nothing picks one, and this is the first round: the request to revise, with the evidence. */
+  revision?: string;
+}
 
 export const PREVIEW_CHARS = 4_000;

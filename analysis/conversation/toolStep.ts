@@ -3,6 +3,7 @@ import path from 'node:path';
 import { writeJsonAtomic } from '../../lib/runStore/files';
 import { canonicalJson } from '../../lib/llm/canonicalJson';
 import { restorableCells } from './codeHistory';
+import { runArguments } from './isolatedProgram';
 import { appendEvents } from './eventLog';
 import type { NewEvent } from './events';
 import { conversationLayout } from './layout';
@@ -37,7 +38,7 @@ export async function runToolStep(
           error: `the arguments of ${call.name} are not valid JSON: ${call.arguments.slice(0, 200)}`,
           durationMs: 0,
         }
-      : await toolbox.run(call.name, args, {
+      : await toolbox.run(call.name, runArguments(input.agent, call.name, args), {
           conversationId: input.conversationId,
           workspaceDir: layout.workspace,
           signal: ctx.signal,

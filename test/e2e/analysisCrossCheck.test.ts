@@ -40,7 +40,8 @@ function model(r: ScriptedRequest): ScriptedReply {
   if (r.tools.length) throw new Error('the text protocol must not send native tools');
   const question = r.messages.find((m) => m.role === 'user')?.content ?? '';
   const last = r.messages.at(-1)!;
-  if (isSecondProgram(r)) return secondProgram(question, last.content === SECOND_PROGRAM_FIX);
+  const fixes = r.messages.filter((m) => m.content === SECOND_PROGRAM_FIX).length;
+  if (isSecondProgram(r)) return secondProgram(question, last.content === SECOND_PROGRAM_FIX, fixes);
   const instructed = instructionReply(r);
   if (instructed) return instructed;
   const revising = r.messages.some((m) => m.role === 'user' && m.content.startsWith(REVISE_DISAGREEMENT_LEAD));
@@ -55,9 +56,11 @@ function model(r: ScriptedRequest): ScriptedReply {
 }
 
 /** The second program: right unless told to fail or dump. */
-function secondProgram(question: string, fixing: boolean): ScriptedReply {
-  if (question.includes('[SECONDFAILS]')) return python(fixing ? `${FAILS}  # fixed?` : FAILS);
+function secondProgram(question: string, fixing: boolean, fixes: number): ScriptedReply {
+  if (question.includes('[SECONDFAILS]')) return python(`${FAILS}${'  # fixed?'.repeat(fixes)}`);
   if (question.includes('[SECONDDUMP]')) return python(DUMP);
+  // Reads the first program's `df` from the kernel, which its own namespace does not have; loads it on the fix.
+  if (question.includes('[PEEK]')) return python(fixing ? TOTAL : "print(df['amount'].sum())");
   return python(question.includes('per region') ? SUMS : TOTAL);
 }
 
@@ -86,6 +89,7 @@ describe('cross-check: a second, independently written program', () => {
     ['ensemble', 'ensemble', perRegion('[ENSEMBLE]')],
     ['second-fails', 'react', total('[SECONDFAILS]')],
     ['second-dumps', 'react', total('[SECONDDUMP]')],
+    ['peek', 'react', total('[PEEK]')],
   ];
 
   beforeAll(async () => {
@@ -187,9 +191,9 @@ describe('cross-check: a second, independently written program', () => {
     expect(secondRequests('[NONUM]')).toHaveLength(0);
   });
 
-  it('a second program whose code keeps failing is fixed once, then nothing is compared and the answer stands', () => {
+  it('a second program whose code keeps failing is fixed twice at most, then nothing is compared and the answer stands', () => {
     const o = outcomes.get('second-fails')!;
-    expect(secondRequests('[SECONDFAILS]')).toHaveLength(2);
+    expect(secondRequests('[SECONDFAILS]')).toHaveLength(3);
     expect(String(checks(o)[0].data.text)).toContain('did not run successfully');
     expect(o.answer).toBe('The total amount is **47**.');
   });
@@ -198,6 +202,18 @@ describe('cross-check: a second, independently written program', () => {
     const o = outcomes.get('second-dumps')!;
     expect(String(checks(o)[0].data.text)).toContain('printed 1000 numbers');
     expect(o.answer).toBe('The total amount is **47**.');
+  });
+
+  it("the second program runs in a namespace of its own: the first program's variables are not there", () => {
+    const o = outcomes.get('peek')!;
+    const runs = o.events.filter((e) => e.type === 'tool_result').map((e) => e.data);
+    expect(runs).toHaveLength(3);
+    expect(runs[1]).toMatchObject({ ok: false });
+    expect(String(runs[1].error ?? runs[1].stderr)).toContain("NameError: name 'df' is not defined");
+    expect(runs[2]).toMatchObject({ ok: true, stdout: '47\n' });
+    // Recorded as the model wrote it.
+    expect(code(o)[1]).toBe("print(df['amount'].sum())");
+    expect(String(checks(o)[0].data.text)).toContain('they agree');
   });
 
   it('the second program is in the trace: its steps under its own agent, its tool call, the verdict record', () => {

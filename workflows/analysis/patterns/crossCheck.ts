@@ -7,7 +7,7 @@ import {
 } from '../../../analysis/conversation/crossCheckPrompts';
 import { bookkeeping } from '../activities';
 import { actUntilAnswer } from './actLoop';
-import { TurnStop, type AnswerRef, type Turn } from './turn';
+import { TurnStop, type Agent, type AnswerRef, type Turn } from './turn';
 
 /**
  * The catcher of computed-but-wrong answers: an answer stating numbers is computed again by a second program, written
@@ -36,11 +36,28 @@ export async function crossCheck(turn: Turn, answer: AnswerRef): Promise<AnswerR
   }
 }
 
-/** The second program: one step that must run code, and bounded fixes while its code fails. No answer step. */
+/**
+ * The second program: a step that must run code, then more (bounded) until a Python run succeeded: a fix when its code
+ * failed, or the program after a step that only fetched or read a file. No answer step.
+ */
 async function secondProgram(turn: Turn): Promise<void> {
   const agent = turn.agent(SECOND_PROGRAM_AGENT);
   const seed = { system: SECOND_PROGRAM_PROMPT, request: secondProgramRequest(turn.text) };
-  let results = await agent.runTools(await agent.step('act', { tools: 'required', seed }));
-  for (let fix = 0; fix < SECOND_PROGRAM_FIXES && results.some((r) => r.codeFailed || !r.ok); fix++)
-    results = await agent.runTools(await agent.step('act', { tools: 'required', instruction: SECOND_PROGRAM_FIX }));
+  let ran = await runStep(agent, { tools: 'required', seed });
+  for (let more = 0; more < SECOND_PROGRAM_FIXES && !ran.succeeded; more++)
+    ran = await runStep(agent, { tools: 'required', ...(ran.failed ? { instruction: SECOND_PROGRAM_FIX } : {}) });
+}
+
+/** One step of the second program and its tool calls: whether a Python run succeeded, whether a call failed. */
+async function runStep(
+  agent: Agent,
+  opts: Parameters<Agent['step']>[1],
+): Promise<{ succeeded: boolean; failed: boolean }> {
+  const reply = await agent.step('act', opts);
+  const results = await agent.runTools(reply);
+  const failed = results.some((r) => r.codeFailed || !r.ok);
+  const succeeded = reply.toolCalls.some(
+    (c, i) => c.tool === 'python_execute' && results[i]?.ok && !results[i]?.codeFailed,
+  );
+  return { succeeded, failed };
 }
