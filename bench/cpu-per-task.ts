@@ -26,6 +26,7 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { devServerConfigSchema } from '../config/schema';
 import { taskKey } from '../lib/runStore/taskRecord';
 import { DEV20, runToEnd, startBenchmarkRun, startE2EWith } from '../test/helpers/e2e';
 import { KindCgroups, METERED_KINDS, type MeteredKind, type UserSys } from './kindCgroups';
@@ -43,6 +44,8 @@ const { values: args } = parseArgs({
     recalc: { type: 'string', default: 'libreoffice' },
     agent: { type: 'string', default: 'single' },
     'cold-caches': { type: 'boolean', default: false },
+    /** Temporal dev server dynamic config, JSON (e.g. '{"matching.numTaskqueueReadPartitions": 1}'), to compare. */
+    'dynamic-config': { type: 'string', default: '{}' },
   },
 });
 const DEV20_TASKS = 20;
@@ -78,6 +81,9 @@ async function main(): Promise<void> {
       run: { concurrency: Number(args.concurrency) },
       recalc: { engine: args.recalc === 'none' ? 'none' : 'libreoffice' },
     },
+    devServer: {
+      tuning: devServerConfigSchema.parse({ dynamicConfig: JSON.parse(args['dynamic-config']) as unknown }),
+    },
   });
   try {
     const run = await startBenchmarkRun(env, { dataset: DEV20, agent: args.agent, limit, epochs });
@@ -99,7 +105,7 @@ async function main(): Promise<void> {
     console.log(
       JSON.stringify(
         {
-          command: `node --import tsx bench/cpu-per-task.ts --tasks ${tasks} --concurrency ${args.concurrency} --recalc ${args.recalc} --agent ${args.agent}${args['cold-caches'] ? ' --cold-caches' : ''}`,
+          command: `node --import tsx bench/cpu-per-task.ts --tasks ${tasks} --concurrency ${args.concurrency} --recalc ${args.recalc} --agent ${args.agent}${args['cold-caches'] ? ' --cold-caches' : ''}${args['dynamic-config'] === '{}' ? '' : ` --dynamic-config '${args['dynamic-config']}'`}`,
           tasks: final.done,
           plan: `${limit} dev20 tasks × ${epochs} epoch(s)`,
           wallS: r3(wallS),
