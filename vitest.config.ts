@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowestFirstSequencer } from './test/slowestFirstSequencer.js';
 
 export default defineConfig({
   test: {
@@ -12,6 +13,8 @@ export default defineConfig({
     // The tests wait on conditions, not on time, so the extra contention does not make them flaky (green at load 20-30).
     maxWorkers: 3,
     fileParallelism: true,
+    // The longest files first (known durations on a clean clone, which has no results cache): none starts last.
+    sequence: { sequencer: SlowestFirstSequencer },
     // expect.poll waits on a condition; its 1 s default is a timing assumption that a loaded machine breaks.
     expect: { poll: { timeout: 30_000 } },
   },

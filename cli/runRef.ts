@@ -1,11 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { fromPayloadPath, ArtifactsRootError } from '../lib/runStore/artifactsRoot';
 import { CliError, EXIT } from './exitCodes';
 import { loadConfig } from '../config/load';
-import { connectClient } from '../lib/temporal/connection';
-import { resolveTemporal } from './temporalSession';
 
 /** A run folder given directly (it holds run.json, or the argument is a path), else undefined (then it is a run id). */
 export function runFolderArg(run: string): string | undefined {
@@ -44,6 +42,7 @@ export async function locateRun(run: string, client: Client, artifactsRoot: stri
 }
 
 async function runDirFromMemo(runId: string, client: Client): Promise<string | undefined> {
+  const { WorkflowNotFoundError } = await import('@temporalio/client');
   try {
     const memo = (await client.workflow.getHandle(runId).describe()).memo as { runDir?: unknown } | undefined;
     return typeof memo?.runDir === 'string' ? memo.runDir : undefined;
@@ -62,6 +61,12 @@ export async function findRunFolder(run: string): Promise<string> {
   if (direct) return direct;
   const local = path.resolve('runs', run);
   if (existsSync(path.join(local, 'run.json'))) return local;
+  // Loaded only here: the Temporal client's modules are most of the start-up CPU of show, compare and report, which
+  // mostly name a run folder or a run under runs/.
+  const [{ connectClient }, { resolveTemporal }] = await Promise.all([
+    import('../lib/temporal/connection'),
+    import('./temporalSession'),
+  ]);
   const config = loadConfig();
   const client = await connectClient(await resolveTemporal(config, () => undefined));
   try {

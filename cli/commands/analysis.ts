@@ -10,8 +10,7 @@ import { conversationDir, conversationLayout } from '../../analysis/conversation
 import { ConversationService } from '../../client/conversations';
 import { PATTERNS, type Pattern } from '../../contracts/conversation';
 import { connectClient } from '../../lib/temporal/connection';
-import { connectWorkerConnection } from '../../workers/connection';
-import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
+import type { WorkerSet } from '../../workers/createWorkers';
 import { startServer } from '../../server/start';
 import { prepareSignIn } from '../../server/auth/prepare';
 import { AuthSetupError } from '../../server/auth/secretFile';
@@ -152,7 +151,12 @@ export function registerAnalysisCommands(program: Command): void {
     });
 }
 
+/** Loaded only when workers are started (not for `serve --no-worker` or a refusal): they are most of its start-up CPU. */
 async function analysisWorkers(session: TemporalSession, config: Config): Promise<WorkerSet> {
+  const [{ connectWorkerConnection }, { createWorkers }] = await Promise.all([
+    import('../../workers/connection'),
+    import('../../workers/createWorkers'),
+  ]);
   const connection = await connectWorkerConnection(session);
   return createWorkers(
     connection,

@@ -9,10 +9,9 @@ import { describeBatchMode } from '../batchStatus';
 import { BENCHMARKS, benchmarkNamed } from '../../benchmarks';
 import { readManifest } from '../../lib/runStore/manifest';
 import { connectClient } from '../../lib/temporal/connection';
-import { connectWorkerConnection } from '../../workers/connection';
 import { startRunWorkflow, RunExistsError } from '../../client/startRun';
 import { progressQuery, resumeSignal, type RunProgress } from '../../contracts/run';
-import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
+import type { WorkerSet } from '../../workers/createWorkers';
 import { resolveTemporal, type TemporalSession } from '../temporalSession';
 import { formatProgress } from '../progressBar';
 import { describePricing } from '../../lib/llm/pricing';
@@ -21,7 +20,6 @@ import { locateRun } from '../runRef';
 import { preflightModel, PreflightError } from '../../lib/llm/preflight';
 import { followInterrupts } from '../interrupts';
 import { pollProgress } from '../progressPoller';
-import { focusWorkerLog } from '../../workers/runtime';
 import { experimentDifferences } from '../../client/experiment';
 import { CliError, EXIT } from '../exitCodes';
 import { assertReadyToStart, DOCTOR_HINT } from '../doctor/startup';
@@ -219,7 +217,7 @@ export async function followRun(
 ): Promise<void> {
   let workers: WorkerSet | undefined;
   let workersDone: Promise<void> | undefined;
-  focusWorkerLog(handle.workflowId.split('/')[0]);
+  (await import('../../workers/runtime')).focusWorkerLog(handle.workflowId.split('/')[0]);
   const interrupted = followInterrupts(handle.workflowId.split('/')[0]);
   log(
     `following run ${handle.workflowId}${withWorker ? ' with a worker in this process' : ''}; Ctrl-C stops this CLI, not the run`,
@@ -273,11 +271,16 @@ export async function followRun(
     );
 }
 
+/** The worker modules are loaded here, not with the command: `status`, `report` and refusals need none of them. */
 export async function startWorkers(
   session: TemporalSession,
   config: Config,
   opts: { main?: boolean; recalc?: boolean },
 ): Promise<WorkerSet> {
+  const [{ connectWorkerConnection }, { createWorkers }] = await Promise.all([
+    import('../../workers/connection'),
+    import('../../workers/createWorkers'),
+  ]);
   const connection = await connectWorkerConnection(session);
   return createWorkers(connection, { ...config, temporal: { ...config.temporal, namespace: session.namespace } }, opts);
 }

@@ -102,6 +102,8 @@ function resolveSpecifier(root: string, from: string, specifier: string): string
     `${base}.d.ts`,
     `${base}.js`,
     `${base}.mjs`,
+    // TypeScript's own rule: `./x.js` names `./x.ts` (vitest.config.ts imports this way, as Vite's native loader wants).
+    base.replace(/\.js$/, '.ts'),
     path.join(base, 'index.ts'),
     path.join(base, 'index.js'),
   ];
