@@ -8,6 +8,7 @@ import {
   scaffoldShellStep,
   type ScaffoldStepInput,
 } from './episode';
+import { judgeCharts, prepareChartJudgment, recordChartJudgeFailure, type ChartJudgeInput } from './chartJudging';
 import type { EpisodeRecord } from '../../benchmarks/spreadsheetbench2/scaffold/episodeFiles';
 
 /** A SpreadsheetBench 2 task's activities: the scaffold's steps, the output collected, scored and recorded. */
@@ -19,6 +20,11 @@ export function spreadsheetBench2Activities(deps: WorkerDeps) {
     collectV2Output: (input: { runDir: string; taskId: string }) => collectOutput(deps, input.runDir, input.taskId),
     removeV2WorkDir: (input: { runDir: string; taskId: string }) => removeWorkDir(deps, input.runDir, input.taskId),
     scoreAndRecordV2Task: (input: RecordInput & { episode?: EpisodeRecord }) => scoreAndRecord(input),
+    // Visualization judging (chartJudging.ts).
+    prepareV2ChartJudgment: (input: ChartJudgeInput) => prepareChartJudgment(deps, input),
+    judgeV2Charts: (input: ChartJudgeInput & { callKey: string }) => judgeCharts(deps, input),
+    recordV2ChartJudgeFailure: (input: ChartJudgeInput & { callKey: string; message: string }) =>
+      recordChartJudgeFailure(deps, input),
   };
 }
 

@@ -2,7 +2,8 @@
  * SpreadsheetBench 2 in the benchmark registry: its folders are detected and read (one category folder or the parent
  * of the four), `sheetbench eval` scores outputs exactly as evaluation.py, and `run` runs the paper's scaffold
  * (`--agent swe_agent`: bash, view_xlsx and submit under SWE-agent's rules, scaffold/). A run's results are scored
- * (`scoreV2Attempt`), finalized (official result file per category, summary with per-category figures), shown and
+ * (`scoreV2Attempt`), its Visualization tasks' charts judged by a vision model (visualization/; `sheetbench rejudge`
+ * judges them again), finalized (official result file per category, summary with per-category figures), shown and
  * reported.
  */
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { V2RunFiles } from './run/files';
 import { v2SummaryLines } from './report/summaryLines';
 import { v2TaskView } from './report/taskView';
 import { writeV2Report } from './report/writeReport';
+import { v2TasksToRejudge } from './visualization/tasksToRejudge';
 
 export { loadV2Dataset, v2CategoryFolders, v2TaskProblems, V2_CATEGORIES, type V2Task } from './dataset';
 export { evaluateV2Outputs, type V2Evaluation } from './evaluate';
@@ -67,4 +69,5 @@ export const spreadsheetBench2: Benchmark<V2Task> = {
   outputWorkbook: ({ dir, manifest }, attempt) =>
     new V2RunFiles(dir, manifest.setting, manifest.llm.model).outputPath(attempt),
   writeReport: writeV2Report,
+  rejudge: { workflow: 'spreadsheetBench2Rejudge', tasksToRejudge: v2TasksToRejudge },
 };

@@ -1,4 +1,4 @@
-import { CancellationScope, isCancellation, upsertSearchAttributes } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, patched, upsertSearchAttributes } from '@temporalio/workflow';
 import type { TaskCompletion, TaskWorkflowInput } from '../../contracts/run';
 import type { TaskFailureClass } from '../../contracts/taskResult';
 import { callKeyOf } from '../../lib/llm/callKey';
@@ -16,6 +16,7 @@ import { TaskBudget } from '../run/budget';
 import { RunReport } from '../run/runReport';
 import { classifyFailure, failureMessage } from '../run/taskFailure';
 import { bookkeeping, execution, llm, recalcOn } from './activities';
+import { CHART_JUDGING_PATCH, judgeV2TaskCharts } from './chartJudging';
 
 /**
  * One SpreadsheetBench 2 task with the paper's scaffold: prepare the work folder (the input only) → turns of (model
@@ -63,6 +64,13 @@ export async function spreadsheetBench2Task(input: TaskWorkflowInput): Promise<T
     await CancellationScope.nonCancellable(() =>
       bookkeeping.removeV2WorkDir({ runDir: input.runDir, taskId: input.taskId }),
     ).catch(() => undefined); // best-effort: a folder left behind holds only this task's files
+  }
+  if (patched(CHART_JUDGING_PATCH)) {
+    stage('judge'); // Visualization tasks only (chartJudging.ts); its spend is the judgment's, not the agent's
+    const callKey = callKeyOf([input.runId, input.taskId, 'chart-judge'], input.rerunTag);
+    await judgeV2TaskCharts({ runDir: input.runDir, taskId: input.taskId, callKey }, (key, call) =>
+      budget.around(key, call),
+    );
   }
   stage('score');
   const { soft } = await bookkeeping.scoreAndRecordV2Task({

@@ -1,0 +1,257 @@
+/**
+ * SpreadsheetBench 2 Visualization judged inside runs, end to end: generated v2-layout Visualization tasks (a chart, an
+ * output without any chart, an output that is no workbook), the paper's scaffold driven by a scripted model, and the
+ * vision judge on the same scripted server (real HTTP, the real openai client, charts exported by LibreOffice). A
+ * worker in its own process is killed with kill -9 while the judge's call is in flight: the task ends with one
+ * judgment, the judge answered once. `rejudge` after the judge's scripted verdict changed re-judges without running the
+ * agent. A run whose worker has no vision judge says its Visualization tasks are unjudged, and rejudge judges them.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duplicatesAnswered, type ScriptedRequest, type ScriptedReply } from '../../lib/scriptedLlm';
+import { configSchema, type Config } from '../../config/schema';
+import { startRejudge } from '../../client/startRejudge';
+import { readManifest } from '../../lib/runStore/manifest';
+import { connectWorkerConnection } from '../../workers/connection';
+import { createWorkers } from '../../workers/createWorkers';
+import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { TEST_NAMESPACE } from '../helpers/temporalServer';
+import { waitUntil } from '../helpers/wait';
+import { spawnWorker } from '../helpers/workerProcess';
+import { hasSandboxPython, runPython } from '../scoring/oracle';
+import { spreadsheetBench2 } from '../../benchmarks/spreadsheetbench2';
+import { readChartJudgment } from '../../benchmarks/spreadsheetbench2/visualization/chartJudgment';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb2-visrun-'));
+const data = path.join(tmp, 'Visualization');
+const KEY_ENV = 'SB2_VISRUN_TEST_VLM_KEY';
+const CHECKLIST = ['a bar chart of the values', 'titled "Values"', 'one bar per row'];
+const TASKS = ['vis_bar', 'vis_plain', 'vis_broken'];
+
+/** The generated category folder: input and answer per task, the checklist as the release's `criteria`. */
+const GENERATE = `
+import json, os, sys, openpyxl
+root = sys.argv[1]
+records = []
+for tid in ${JSON.stringify(TASKS)}:
+    d = os.path.join(root, "spreadsheet", tid); os.makedirs(d)
+    wb = openpyxl.Workbook(); ws = wb.active; ws.title = "Data"
+    for r in range(1, 6): ws.append([f"r{r}", r * 10])
+    wb.save(os.path.join(d, "input.xlsx")); wb.save(os.path.join(d, "answer.xlsx"))
+    records.append({"id": tid, "instruction": f"do {tid}: chart the values", "spreadsheet_path": f"spreadsheet/{tid}/input.xlsx",
+                    "golden_response_path": f"spreadsheet/{tid}/answer.xlsx", "answer_position": "Data!A1:B5",
+                    "criteria": [{"id": i + 1, "instruction": c, "rubric_category": "chart"} for i, c in enumerate(${JSON.stringify(CHECKLIST)})]})
+json.dump(records, open(os.path.join(root, "dataset.json"), "w"))
+`;
+
+/** What the agent does per task: write its output (with a chart, without one, not a workbook), then submit. */
+function agentCommand(id: string, input: string, output: string): string {
+  if (id === 'vis_broken') return `printf 'not a workbook' > ${output}`;
+  const chart =
+    id === 'vis_bar'
+      ? [
+          'from openpyxl.chart import BarChart, Reference',
+          'c = BarChart(); c.title = "Values"',
+          'c.add_data(Reference(ws, min_col=2, min_row=1, max_row=5)); ws.add_chart(c, "D2")',
+        ]
+      : [];
+  return [
+    "python3 - << 'EOF'",
+    'import openpyxl',
+    `wb = openpyxl.load_workbook("${input}"); ws = wb["Data"]`,
+    ...chart,
+    `wb.save("${output}")`,
+    'EOF',
+  ].join('\n');
+}
+
+function scaffoldReply(request: ScriptedRequest): ScriptedReply {
+  const instance = request.messages.find((m) => m.role === 'user')?.content ?? '';
+  const id = /\*\*Instruction:\*\* do (\S+):/.exec(instance)?.[1] ?? '';
+  const input = /\*\*Input File:\*\* (\S+)/.exec(instance)?.[1] ?? '';
+  const output = /\*\*Output Path:\*\* (\S+)/.exec(instance)?.[1] ?? '';
+  const turn = request.messages.filter((m) => m.role === 'tool').length;
+  return turn === 0
+    ? { text: '', toolCalls: [{ name: 'bash', arguments: { command: agentCommand(id, input, output) } }] }
+    : { text: '', toolCalls: [{ name: 'submit', arguments: {} }] };
+}
+
+/** The judge's verdict (changed by the rejudge test), and a gate that holds its first call for the kill. */
+let verdict = '{"pass_ids": [1, 2, 3], "fail": []}';
+let judgeArrived = false;
+let releaseJudge: () => void = () => undefined;
+let judgeGate: Promise<void> | undefined = new Promise((resolve) => (releaseJudge = resolve));
+
+const script = {
+  rules: [
+    { name: 'scaffold', match: { callKey: /\/scaffold\// }, reply: scaffoldReply },
+    {
+      name: 'vision',
+      match: { minImages: 1 },
+      reply: async () => {
+        judgeArrived = true;
+        await judgeGate;
+        return verdict;
+      },
+    },
+  ],
+};
+
+const judgeCalls = (env: E2EEnv, runId: string) =>
+  env.llm.log.filter((e) => e.callKey?.startsWith(`${runId}/`) && e.callKey.includes('/chart-judge'));
+const scaffoldCalls = (env: E2EEnv, runId: string) =>
+  env.llm.log.filter((e) => e.answered && e.callKey?.startsWith(`${runId}/`) && e.callKey.includes('/scaffold/'));
+
+/** In-process workers with `config` until `work` ends. */
+async function withWorkers<T>(config: Config, work: () => Promise<T>): Promise<T> {
+  const connection = await connectWorkerConnection({ address: config.temporal.address!, namespace: TEST_NAMESPACE });
+  const workers = await createWorkers(connection, config);
+  const running = workers.run();
+  try {
+    return await work();
+  } finally {
+    await workers.shutdown();
+    await running;
+  }
+}
+
+async function rejudge(env: E2EEnv, runDir: string, config: Config, all: boolean) {
+  const manifest = await readManifest(runDir);
+  const started = await startRejudge(env.client, config, manifest, runDir, { all });
+  if (!started) return 0;
+  await withWorkers(config, () => started.handle.result());
+  return started.count;
+}
+
+describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in runs', () => {
+  let env: E2EEnv;
+  let judged: StartedRun;
+  let unjudgedConfig: Config;
+
+  beforeAll(async () => {
+    runPython(['-c', GENERATE, data], '');
+    process.env[KEY_ENV] = 'test-vlm-key';
+    env = await startE2E(script, {
+      config: {
+        run: { concurrency: 3 },
+        visionJudge: { baseUrl: 'set below', model: 'scripted-vision', apiKeyEnv: KEY_ENV },
+        llm: { prices: { 'scripted-vision': { inputPerMTok: 1, outputPerMTok: 2 } } },
+      },
+    });
+    env.config.visionJudge.baseUrl = env.llm.url;
+    unjudgedConfig = configSchema.parse({ ...env.config, visionJudge: { model: 'scripted-vision' } });
+  }, 120_000);
+  afterAll(async () => {
+    releaseJudge();
+    await env?.close();
+    delete process.env[KEY_ENV];
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('judges the charts in the run; a kill -9 during the judge call resumes without a second answered call', async () => {
+    judged = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: TASKS });
+    let worker = spawnWorker(workerProcessEnv(env));
+    await worker.ready;
+    await waitUntil(() => judgeArrived, 400_000, 'the judge call of vis_bar held');
+    worker.crash();
+    await worker.exited;
+    judgeGate = undefined;
+    releaseJudge(); // the held request now sees its client gone: 499, not answered
+    worker = spawnWorker(workerProcessEnv(env));
+    await worker.ready;
+    try {
+      await judged.handle.result();
+    } finally {
+      worker.crash();
+    }
+    const calls = judgeCalls(env, judged.runId);
+    expect(calls.map((c) => [c.callKey, c.status, c.answered])).toEqual([
+      [`${judged.runId}/vis_bar/chart-judge`, 499, false],
+      [`${judged.runId}/vis_bar/chart-judge`, 200, true],
+    ]);
+    expect(duplicatesAnswered(env.llm.log)).toEqual([]);
+    const bar = await readChartJudgment(judged.runDir, 'vis_bar');
+    expect(bar).toMatchObject({
+      verdict: 'judged',
+      score: 1,
+      accuracy: 1,
+      model: 'scripted-vision',
+      callKey: `${judged.runId}/vis_bar/chart-judge`,
+      images: [{ label: 'Data chart 1' }],
+    });
+    expect(bar?.costUsd).toBeGreaterThan(0);
+    expect(calls[1].images).toHaveLength(1);
+    expect(calls[1].messages[1].content).toContain('1. a bar chart of the values');
+  }, 900_000);
+
+  it('names the task whose output has no chart, and the one whose output is no workbook', async () => {
+    expect(await readChartJudgment(judged.runDir, 'vis_plain')).toMatchObject({
+      verdict: 'no_charts',
+      accuracy: 0,
+      message: 'task vis_plain: its output vis_plain_output.xlsx holds no chart',
+    });
+    const broken = await readChartJudgment(judged.runDir, 'vis_broken');
+    expect(broken).toMatchObject({ verdict: 'export_failed', accuracy: 0 });
+    expect(broken?.message).toMatch(/^task vis_broken: its output's charts could not be exported: .*load failed/);
+  });
+
+  it('reports the chart accuracy and the judge spend in the summary', async () => {
+    const lines = await spreadsheetBench2.summaryLines(judged.runDir);
+    const chartLine = lines.find((l) => l.startsWith('Visualization charts:'));
+    expect(chartLine).toMatch(
+      /^Visualization charts: 3 of 3 tasks judged, chart accuracy 33\.33% \(judged 1, no_charts 1, export_failed 1\); judge: 1 calls, \$0\.\d{4}$/,
+    );
+    expect(lines.some((l) => l.includes('UNJUDGED'))).toBe(false);
+    const summary = JSON.parse(readFileSync(path.join(judged.runDir, 'summary.json'), 'utf8')) as {
+      costUsd: number;
+      charts: { judgeCostUsd: number };
+    };
+    expect(summary.charts.judgeCostUsd).toBeGreaterThan(0);
+    expect(summary.costUsd).toBeGreaterThanOrEqual(summary.charts.judgeCostUsd);
+  });
+
+  it('rejudge after the verdict changed re-judges the charts, never the agent', async () => {
+    const agentCalls = scaffoldCalls(env, judged.runId).length;
+    const resultFile = path.join(judged.runDir, 'results', 'vis_bar.json');
+    const resultBefore = statSync(resultFile).mtimeMs;
+    expect(await rejudge(env, judged.runDir, env.config, false)).toBe(0); // nothing unparseable, failed or unjudged
+    verdict = '{"pass_ids": [1, 2], "fail": [{"id": 3, "reason": "bars missing"}]}';
+    expect(await rejudge(env, judged.runDir, env.config, true)).toBe(3);
+    const bar = await readChartJudgment(judged.runDir, 'vis_bar');
+    expect(bar).toMatchObject({ verdict: 'judged', accuracy: 0, missing: [] });
+    expect(bar?.score).toBeCloseTo(2 / 3, 10);
+    expect(bar?.callKey).toMatch(new RegExp(`^${judged.runId}/vis_bar/chart-judge#rejudge-`));
+    expect(scaffoldCalls(env, judged.runId)).toHaveLength(agentCalls);
+    expect(judgeCalls(env, judged.runId).filter((c) => c.answered)).toHaveLength(2);
+    expect(statSync(resultFile).mtimeMs).toBe(resultBefore);
+    const lines = await spreadsheetBench2.summaryLines(judged.runDir);
+    expect(lines.find((l) => l.startsWith('Visualization charts:'))).toContain('chart accuracy 0.00%');
+  }, 600_000);
+
+  it('a run without a vision judge says its Visualization tasks are unjudged; rejudge then judges them', async () => {
+    verdict = '{"pass_ids": [1, 2, 3], "fail": []}';
+    const run = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: ['vis_bar'] });
+    await withWorkers(unjudgedConfig, () => run.handle.result());
+    expect(judgeCalls(env, run.runId)).toEqual([]);
+    expect(await readChartJudgment(run.runDir, 'vis_bar')).toEqual(
+      expect.objectContaining({
+        verdict: 'unjudged',
+        message: 'task vis_bar: not judged: no vision judge is configured (set visionJudge.baseUrl, then run rejudge)',
+      }),
+    );
+    expect((await readChartJudgment(run.runDir, 'vis_bar'))?.accuracy).toBeUndefined();
+    const lines = await spreadsheetBench2.summaryLines(run.runDir);
+    expect(lines).toContain(
+      '  UNJUDGED: 1 Visualization task(s) have no chart verdict (not counted as pass or fail): no vision judge is configured (set visionJudge.baseUrl, then run rejudge)',
+    );
+    expect(lines.find((l) => l.startsWith('Visualization charts:'))).toMatch(
+      /^Visualization charts: 0 of 1 tasks judged \(unjudged 1\)/,
+    );
+    expect(lines.some((l) => l.startsWith('chart accuracy'))).toBe(false);
+    expect(await rejudge(env, run.runDir, env.config, false)).toBe(1);
+    expect(await readChartJudgment(run.runDir, 'vis_bar')).toMatchObject({ verdict: 'judged', accuracy: 1 });
+    expect((await spreadsheetBench2.summaryLines(run.runDir)).some((l) => l.includes('UNJUDGED'))).toBe(false);
+  }, 600_000);
+});
