@@ -20,6 +20,8 @@
  * Writes every execution of the run (`<version>-handover-run-<n>`).
  * `... recordHistories.ts sb2 [version]`: SpreadsheetBench 2's scaffold on one generated task (`<version>-sb2-run`,
  * `<version>-sb2-task-fm0`).
+ * `... recordHistories.ts sb2vis [version]`: a SpreadsheetBench 2 Visualization task whose chart is judged by the vision
+ * judge (patch `sb2-chart-judging`): the task (`<version>-sb2-task-vis_bar`).
  * `... recordHistories.ts batch [version]`: `run --batch` on two dev20 tasks (one batch): the run, task 39604, the
  * batch queue and the batch (`<version>-batch-*`).
  * `... recordHistories.ts budget [version]`: a run with a dollar budget whose last task's spend request is held behind
@@ -48,11 +50,14 @@ import { copyInputReply } from '../helpers/copyInput';
 import { HELD_CAP_USD, HELD_CONCURRENCY, HELD_PRICE, heldRequestRules, PAUSES } from '../helpers/heldSpendRequest';
 import { progressQuery, setBudgetUpdate } from '../../contracts/run';
 import { scaffoldScript } from '../helpers/scaffoldScript';
+import { generateVisualizationTasks, visualizationScript } from '../helpers/visualizationTasks';
 import { runPython } from '../scoring/oracle';
 import { batchQueueWorkflowId, batchWorkflowId } from '../../contracts/batch';
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
-const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget', 'sb2', 'batch'].includes(process.argv[2])
+const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget', 'sb2', 'sb2vis', 'batch'].includes(
+  process.argv[2],
+)
   ? process.argv[2]
   : 'spreadsheet';
 /**
@@ -71,10 +76,15 @@ const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget', 'sb
 const VERSION =
   (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ??
   (
-    { spreadsheet: 'v10', handover: 'v10', budget: 'v10', batch: 'v10', dsbench: 'v4', sb2: 'v1' } as Record<
-      string,
-      string
-    >
+    {
+      spreadsheet: 'v10',
+      handover: 'v10',
+      budget: 'v10',
+      batch: 'v10',
+      dsbench: 'v4',
+      sb2: 'v1',
+      sb2vis: 'v2',
+    } as Record<string, string>
   )[MODE] ??
   'v5';
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
@@ -137,6 +147,29 @@ async function recordSpreadsheetBench2(): Promise<void> {
     await runToEnd(env, run);
     await writeHistory(env.client, run.runId, `${VERSION}-sb2-run.history.bin`);
     await writeHistory(env.client, `${run.runId}/task/fm0`, `${VERSION}-sb2-task-fm0.history.bin`);
+  } finally {
+    await env.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** A Visualization task judged on its chart (`<version>-sb2-task-vis_bar`): export, the vision call, scoring. */
+async function recordSpreadsheetBench2Judging(): Promise<void> {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'sb2vis-record-'));
+  const data = path.join(tmp, 'Visualization');
+  generateVisualizationTasks(data);
+  process.env.SB2VIS_RECORD_KEY = 'not-secret';
+  const env = await startE2E(
+    visualizationScript(() => '{"pass_ids": [1, 2, 3], "fail": []}'),
+    {
+      config: { visionJudge: { baseUrl: 'set below', model: 'scripted-vision', apiKeyEnv: 'SB2VIS_RECORD_KEY' } },
+    },
+  );
+  env.config.visionJudge.baseUrl = env.llm.url;
+  try {
+    const run = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: ['vis_bar'] });
+    await runToEnd(env, run);
+    await writeHistory(env.client, `${run.runId}/task/vis_bar`, `${VERSION}-sb2-task-vis_bar.history.bin`);
   } finally {
     await env.close();
     rmSync(tmp, { recursive: true, force: true });
@@ -282,6 +315,7 @@ async function main(): Promise<void> {
   if (MODE === 'standalone') return recordStandaloneConversation();
   if (MODE === 'dsbench') return recordDsbench();
   if (MODE === 'sb2') return recordSpreadsheetBench2();
+  if (MODE === 'sb2vis') return recordSpreadsheetBench2Judging();
   const env = await startE2E({ rules: [...copilot797(), ...Object.values(DEV20_SOLUTIONS)] });
   try {
     for (const [agent, tasks] of [

@@ -62,12 +62,15 @@ describe('recorded workflow histories replay on the current code', () => {
     const heldRequest = ['v10-budget-run.history.bin'];
     // SpreadsheetBench 2 with the paper's scaffold (its first generation): a run and its task.
     const spreadsheetBench2 = ['v1-sb2-run.history.bin', 'v1-sb2-task-fm0.history.bin'];
+    // A SpreadsheetBench 2 Visualization task judged on its chart (patch 'sb2-chart-judging').
+    const chartJudging = ['v2-sb2-task-vis_bar.history.bin'];
     // run --batch: the run, a task that waited for its batch, the run's batch queue and its batch workflow.
     const batch = ['batch-run', 'batch-task-39604', 'batch-queue', 'batch-b0001'].map((n) => `v10-${n}.history.bin`);
     expect(files.sort()).toEqual(
       [
         ...others,
         ...spreadsheetBench2,
+        ...chartJudging,
         ...beforeLayout,
         ...conversationV2,
         ...handOver,
@@ -332,6 +335,22 @@ describe('recorded workflow histories replay on the current code', () => {
       'collectV2Output',
       'recalcWorkbooks',
       'removeV2WorkDir',
+      'scoreAndRecordV2Task',
+    ]);
+  });
+
+  it("covers SpreadsheetBench 2's chart judging: under its patch, the charts prepared and judged after recalculation", () => {
+    const f = 'v2-sb2-task-vis_bar.history.bin';
+    expect(patchIds(f)).toEqual(['sb2-chart-judging']);
+    expect(patchIds('v1-sb2-task-fm0.history.bin')).toEqual([]);
+    expect(activityTypes(f)).toEqual([
+      'prepareV2Episode',
+      ...['bash', 'submit'].flatMap(() => ['v2ScaffoldModelCall', 'v2ScaffoldShellStep']),
+      'collectV2Output',
+      'recalcWorkbooks',
+      'removeV2WorkDir',
+      'prepareV2ChartJudgment',
+      'judgeV2Charts',
       'scoreAndRecordV2Task',
     ]);
   });

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duplicatesAnswered, type ScriptedRequest, type ScriptedReply } from '../../lib/scriptedLlm';
+import { duplicatesAnswered } from '../../lib/scriptedLlm';
 import { configSchema, type Config } from '../../config/schema';
 import { startRejudge } from '../../client/startRejudge';
 import { readManifest } from '../../lib/runStore/manifest';
@@ -20,84 +20,25 @@ import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type Starte
 import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker } from '../helpers/workerProcess';
-import { hasSandboxPython, runPython } from '../scoring/oracle';
+import { hasSandboxPython } from '../scoring/oracle';
+import { generateVisualizationTasks, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
 import { spreadsheetBench2 } from '../../benchmarks/spreadsheetbench2';
 import { readChartJudgment } from '../../benchmarks/spreadsheetbench2/visualization/chartJudgment';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb2-visrun-'));
 const data = path.join(tmp, 'Visualization');
 const KEY_ENV = 'SB2_VISRUN_TEST_VLM_KEY';
-const CHECKLIST = ['a bar chart of the values', 'titled "Values"', 'one bar per row'];
-const TASKS = ['vis_bar', 'vis_plain', 'vis_broken'];
-
-/** The generated category folder: input and answer per task, the checklist as the release's `criteria`. */
-const GENERATE = `
-import json, os, sys, openpyxl
-root = sys.argv[1]
-records = []
-for tid in ${JSON.stringify(TASKS)}:
-    d = os.path.join(root, "spreadsheet", tid); os.makedirs(d)
-    wb = openpyxl.Workbook(); ws = wb.active; ws.title = "Data"
-    for r in range(1, 6): ws.append([f"r{r}", r * 10])
-    wb.save(os.path.join(d, "input.xlsx")); wb.save(os.path.join(d, "answer.xlsx"))
-    records.append({"id": tid, "instruction": f"do {tid}: chart the values", "spreadsheet_path": f"spreadsheet/{tid}/input.xlsx",
-                    "golden_response_path": f"spreadsheet/{tid}/answer.xlsx", "answer_position": "Data!A1:B5",
-                    "criteria": [{"id": i + 1, "instruction": c, "rubric_category": "chart"} for i, c in enumerate(${JSON.stringify(CHECKLIST)})]})
-json.dump(records, open(os.path.join(root, "dataset.json"), "w"))
-`;
-
-/** What the agent does per task: write its output (with a chart, without one, not a workbook), then submit. */
-function agentCommand(id: string, input: string, output: string): string {
-  if (id === 'vis_broken') return `printf 'not a workbook' > ${output}`;
-  const chart =
-    id === 'vis_bar'
-      ? [
-          'from openpyxl.chart import BarChart, Reference',
-          'c = BarChart(); c.title = "Values"',
-          'c.add_data(Reference(ws, min_col=2, min_row=1, max_row=5)); ws.add_chart(c, "D2")',
-        ]
-      : [];
-  return [
-    "python3 - << 'EOF'",
-    'import openpyxl',
-    `wb = openpyxl.load_workbook("${input}"); ws = wb["Data"]`,
-    ...chart,
-    `wb.save("${output}")`,
-    'EOF',
-  ].join('\n');
-}
-
-function scaffoldReply(request: ScriptedRequest): ScriptedReply {
-  const instance = request.messages.find((m) => m.role === 'user')?.content ?? '';
-  const id = /\*\*Instruction:\*\* do (\S+):/.exec(instance)?.[1] ?? '';
-  const input = /\*\*Input File:\*\* (\S+)/.exec(instance)?.[1] ?? '';
-  const output = /\*\*Output Path:\*\* (\S+)/.exec(instance)?.[1] ?? '';
-  const turn = request.messages.filter((m) => m.role === 'tool').length;
-  return turn === 0
-    ? { text: '', toolCalls: [{ name: 'bash', arguments: { command: agentCommand(id, input, output) } }] }
-    : { text: '', toolCalls: [{ name: 'submit', arguments: {} }] };
-}
-
 /** The judge's verdict (changed by the rejudge test), and a gate that holds its first call for the kill. */
 let verdict = '{"pass_ids": [1, 2, 3], "fail": []}';
 let judgeArrived = false;
 let releaseJudge: () => void = () => undefined;
 let judgeGate: Promise<void> | undefined = new Promise((resolve) => (releaseJudge = resolve));
 
-const script = {
-  rules: [
-    { name: 'scaffold', match: { callKey: /\/scaffold\// }, reply: scaffoldReply },
-    {
-      name: 'vision',
-      match: { minImages: 1 },
-      reply: async () => {
-        judgeArrived = true;
-        await judgeGate;
-        return verdict;
-      },
-    },
-  ],
-};
+const script = visualizationScript(async () => {
+  judgeArrived = true;
+  await judgeGate;
+  return verdict;
+});
 
 const judgeCalls = (env: E2EEnv, runId: string) =>
   env.llm.log.filter((e) => e.callKey?.startsWith(`${runId}/`) && e.callKey.includes('/chart-judge'));
@@ -131,7 +72,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
   let unjudgedConfig: Config;
 
   beforeAll(async () => {
-    runPython(['-c', GENERATE, data], '');
+    generateVisualizationTasks(data);
     process.env[KEY_ENV] = 'test-vlm-key';
     env = await startE2E(script, {
       config: {
@@ -151,7 +92,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
   });
 
   it('judges the charts in the run; a kill -9 during the judge call resumes without a second answered call', async () => {
-    judged = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: TASKS });
+    judged = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: VIS_TASKS });
     let worker = spawnWorker(workerProcessEnv(env));
     await worker.ready;
     await waitUntil(() => judgeArrived, 400_000, 'the judge call of vis_bar held');
