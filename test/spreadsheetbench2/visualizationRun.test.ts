@@ -4,7 +4,8 @@
  * vision judge on the same scripted server (real HTTP, the real openai client, charts exported by LibreOffice). A
  * worker in its own process is killed with kill -9 while the judge's call is in flight: the task ends with one
  * judgment, the judge answered once. `rejudge` after the judge's scripted verdict changed re-judges without running the
- * agent. A run whose worker has no vision judge says its Visualization tasks are unjudged, and rejudge judges them.
+ * agent. A run whose worker has no vision judge says its Visualization tasks are unjudged, and `bin/sheetbench rejudge`
+ * judges them.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +21,7 @@ import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type Starte
 import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker } from '../helpers/workerProcess';
+import { runCli } from '../helpers/cliProcess';
 import { hasSandboxPython } from '../scoring/oracle';
 import { generateVisualizationTasks, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
 import { spreadsheetBench2 } from '../../benchmarks/spreadsheetbench2';
@@ -191,7 +193,11 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
       /^Visualization charts: 0 of 1 tasks judged \(unjudged 1\)/,
     );
     expect(lines.some((l) => l.startsWith('chart accuracy'))).toBe(false);
-    expect(await rejudge(env, run.runDir, env.config, false)).toBe(1);
+    // `bin/sheetbench rejudge` as a user runs it, its worker in its own process with the judge configured.
+    const cli = await runCli(['rejudge', run.runDir], { cwd: tmp, env: workerProcessEnv(env) });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stderr).toContain(`re-judging 1 tasks of run ${run.runId}`);
+    expect(cli.stdout).toMatch(/^Visualization charts: 1 of 1 tasks judged, chart accuracy 100\.00% \(judged 1\)/m);
     expect(await readChartJudgment(run.runDir, 'vis_bar')).toMatchObject({ verdict: 'judged', accuracy: 1 });
     expect((await spreadsheetBench2.summaryLines(run.runDir)).some((l) => l.includes('UNJUDGED'))).toBe(false);
   }, 600_000);
