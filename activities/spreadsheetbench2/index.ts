@@ -22,7 +22,7 @@ export function spreadsheetBench2Activities(deps: WorkerDeps) {
     scoreAndRecordV2Task: (input: RecordInput & { episode?: EpisodeRecord }) => scoreAndRecord(input),
     // Visualization judging (chartJudging.ts).
     prepareV2ChartJudgment: (input: ChartJudgeInput) => prepareChartJudgment(deps, input),
-    judgeV2Charts: (input: ChartJudgeInput & { callKey: string }) => judgeCharts(deps, input),
+    judgeV2Charts: (input: ChartJudgeInput & { callKey: string; round?: number }) => judgeCharts(deps, input),
     recordV2ChartJudgeFailure: (input: ChartJudgeInput & { callKey: string; message: string }) =>
       recordChartJudgeFailure(deps, input),
   };

@@ -63,7 +63,7 @@ function scaffoldReply(request: ScriptedRequest): ScriptedReply {
     : { text: '', toolCalls: [{ name: 'submit', arguments: {} }] };
 }
 
-export function visualizationScript(judgeReply: () => string | Promise<string>): Script {
+export function visualizationScript(judgeReply: (request: ScriptedRequest) => string | Promise<string>): Script {
   return {
     rules: [
       { name: 'scaffold', match: { callKey: /\/scaffold\// }, reply: scaffoldReply },

@@ -22,6 +22,7 @@ import {
   type ChecklistItem,
 } from '../../benchmarks/spreadsheetbench2/visualization/checklistJudge';
 import { visionEndpointOf } from '../../benchmarks/spreadsheetbench2/visualization/visionEndpoint';
+import { itemsToAsk, verdictOfRounds } from '../../benchmarks/spreadsheetbench2/visualization/judgeRounds';
 import { visionJudgeConfigSchema } from '../../config/schema';
 import { hasSandboxPython, runPython } from '../scoring/oracle';
 
@@ -75,6 +76,35 @@ describe('the verdict of a reply, counted as the release counts it', () => {
   it('a reply with no JSON object is unparseable (accuracy 0, judged again by rejudge)', () => {
     expect(verdictOf('The chart looks fine.', TEN)).toEqual({ verdict: 'unparseable', accuracy: 0 });
     expect(verdictOf('{"pass_ids": [1, 2', TEN)).toEqual({ verdict: 'unparseable', accuracy: 0 });
+  });
+
+  it('repairs ask only for the items no round answered; the verdict counts every round over the whole checklist', () => {
+    const round = (n: number, verdict: 'judged' | 'unparseable', items: { id: number; pass: boolean }[]) => ({
+      round: n,
+      callKey: `k${n}`,
+      asked: [],
+      verdict,
+      items,
+      reply: '',
+      usage: { inputTokens: 1, outputTokens: 1 },
+      costUsd: 0,
+    });
+    const three = TEN.slice(0, 3);
+    const first = round(0, 'judged', [
+      { id: 1, pass: true },
+      { id: 2, pass: true },
+    ]);
+    expect(itemsToAsk(three, []).map((c) => c.id)).toEqual([1, 2, 3]);
+    expect(itemsToAsk(three, [first]).map((c) => c.id)).toEqual([3]);
+    expect(verdictOfRounds(three, [first])).toMatchObject({ score: 2 / 3, accuracy: 0, missing: [3] });
+    expect(verdictOfRounds(three, [first, round(1, 'judged', [{ id: 3, pass: true }])])).toMatchObject({
+      score: 1,
+      accuracy: 1,
+      missing: [],
+    });
+    // An unparseable repair adds nothing; an unparseable first reply is the verdict (no repair follows it).
+    expect(verdictOfRounds(three, [first, round(1, 'unparseable', [])])).toMatchObject({ score: 2 / 3, missing: [3] });
+    expect(verdictOfRounds(three, [round(0, 'unparseable', [])])).toEqual({ verdict: 'unparseable', accuracy: 0 });
   });
 
   it("the checklist is the record's criteria: instruction, else description", () => {

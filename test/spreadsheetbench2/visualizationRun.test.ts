@@ -3,7 +3,8 @@
  * output without any chart, an output that is no workbook), the paper's scaffold driven by a scripted model, and the
  * vision judge on the same scripted server (real HTTP, the real openai client, charts exported by LibreOffice). A
  * worker in its own process is killed with kill -9 while the judge's call is in flight: the task ends with one
- * judgment, the judge answered once. `rejudge` after the judge's scripted verdict changed re-judges without running the
+ * judgment, the judge answered once. `rejudge` after the judge's scripted verdict changed (a first reply that leaves an
+ * item out, then the repair call asking for it, as the release does) re-judges without running the
  * agent. A run whose worker has no vision judge says its Visualization tasks are unjudged, and `bin/sheetbench rejudge`
  * judges them.
  */
@@ -11,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duplicatesAnswered } from '../../lib/scriptedLlm';
+import { duplicatesAnswered, type ScriptedRequest } from '../../lib/scriptedLlm';
 import { configSchema, type Config } from '../../config/schema';
 import { startRejudge } from '../../client/startRejudge';
 import { readManifest } from '../../lib/runStore/manifest';
@@ -30,16 +31,16 @@ import { readChartJudgment } from '../../benchmarks/spreadsheetbench2/visualizat
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb2-visrun-'));
 const data = path.join(tmp, 'Visualization');
 const KEY_ENV = 'SB2_VISRUN_TEST_VLM_KEY';
-/** The judge's verdict (changed by the rejudge test), and a gate that holds its first call for the kill. */
-let verdict = '{"pass_ids": [1, 2, 3], "fail": []}';
+/** The judge's verdict per request (changed by the rejudge test), and a gate that holds its first call for the kill. */
+let verdict: (request: ScriptedRequest) => string = () => '{"pass_ids": [1, 2, 3], "fail": []}';
 let judgeArrived = false;
 let releaseJudge: () => void = () => undefined;
 let judgeGate: Promise<void> | undefined = new Promise((resolve) => (releaseJudge = resolve));
 
-const script = visualizationScript(async () => {
+const script = visualizationScript(async (request) => {
   judgeArrived = true;
   await judgeGate;
-  return verdict;
+  return verdict(request);
 });
 
 const judgeCalls = (env: E2EEnv, runId: string) =>
@@ -160,21 +161,37 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     const resultFile = path.join(judged.runDir, 'results', 'vis_bar.json');
     const resultBefore = statSync(resultFile).mtimeMs;
     expect(await rejudge(env, judged.runDir, env.config, false)).toBe(0); // nothing unparseable, failed or unjudged
-    verdict = '{"pass_ids": [1, 2], "fail": [{"id": 3, "reason": "bars missing"}]}';
+    // The first reply leaves item 3 out; the repair, asked for item 3 only, fails it (the release's repair round).
+    verdict = (request) =>
+      /^1\. /m.test(request.lastUser)
+        ? '{"pass_ids": [1, 2], "fail": []}'
+        : '{"pass_ids": [], "fail": [{"id": 3, "reason": "bars missing"}]}';
     expect(await rejudge(env, judged.runDir, env.config, true)).toBe(3);
     const bar = await readChartJudgment(judged.runDir, 'vis_bar');
-    expect(bar).toMatchObject({ verdict: 'judged', accuracy: 0, missing: [] });
+    expect(bar).toMatchObject({ verdict: 'judged', accuracy: 0, missing: [], rounds: 2 });
+    expect(bar?.items).toEqual([
+      { id: 1, pass: true },
+      { id: 2, pass: true },
+      { id: 3, pass: false, reason: 'bars missing' },
+    ]);
     expect(bar?.score).toBeCloseTo(2 / 3, 10);
     expect(bar?.callKey).toMatch(new RegExp(`^${judged.runId}/vis_bar/chart-judge#rejudge-`));
     expect(scaffoldCalls(env, judged.runId)).toHaveLength(agentCalls);
-    expect(judgeCalls(env, judged.runId).filter((c) => c.answered)).toHaveLength(2);
+    const answered = judgeCalls(env, judged.runId).filter((c) => c.answered);
+    expect(answered.map((c) => c.callKey!.replace(/#.*/, ''))).toEqual([
+      `${judged.runId}/vis_bar/chart-judge`,
+      `${judged.runId}/vis_bar/chart-judge`,
+      `${judged.runId}/vis_bar/chart-judge/repair-1`,
+    ]);
+    expect(answered[2].messages[1].content).toMatch(/\n3\. one bar per row$/);
+    expect(answered[2].messages[1].content).not.toMatch(/^1\. /m);
     expect(statSync(resultFile).mtimeMs).toBe(resultBefore);
     const lines = await spreadsheetBench2.summaryLines(judged.runDir);
     expect(lines.find((l) => l.startsWith('Visualization charts:'))).toContain('chart accuracy 0.00%');
   }, 600_000);
 
   it('a run without a vision judge says its Visualization tasks are unjudged; rejudge then judges them', async () => {
-    verdict = '{"pass_ids": [1, 2, 3], "fail": []}';
+    verdict = () => '{"pass_ids": [1, 2, 3], "fail": []}';
     const run = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: ['vis_bar'] });
     await withWorkers(unjudgedConfig, () => run.handle.result());
     expect(judgeCalls(env, run.runId)).toEqual([]);

@@ -9,6 +9,12 @@ import { bookkeeping, execution, llm } from './activities';
  */
 export const CHART_JUDGING_PATCH = 'sb2-chart-judging';
 
+/** As the release's evaluator: after a reply that left items out, at most this many more calls ask for those only. */
+export const REPAIR_ROUNDS = 2;
+
+/** The call key parts after `chart-judge` of a round: none for the first call, `repair-<n>` for a repair. */
+export const repairOf = (round: number): string[] => (round ? [`repair-${round}`] : []);
+
 /** Runs one model call under a budget (a task's `TaskBudget.around`; a rejudge's plain batch gate). */
 export type AroundCall = <T extends { usage: { inputTokens: number; outputTokens: number }; costUsd: number }>(
   callKey: string,
@@ -18,22 +24,39 @@ export type AroundCall = <T extends { usage: { inputTokens: number; outputTokens
 /**
  * A v2 task's charts judged, after its output was recalculated (activities/spreadsheetbench2/chartJudging.ts): the
  * charts exported and stored (nothing for a task of another category; the final judgment when there is nothing to
- * judge or no judge), then the one vision call through `around` (the run's budget). A call that fails after its
- * retries, or that the budget refuses, is recorded as `judge_failed` (rejudge judges it again) and the task goes on.
- * Returns the call's spend (none when no call was made); it is the judgment's, not the agent's.
+ * judge or no judge), then the vision call through `around` (the run's budget), and, while its reply left checklist
+ * items out, up to REPAIR_ROUNDS calls asking for those items only (`callKeyOf(round)`; round 0 is the first call).
+ * A first call that fails after its retries, or that the budget refuses, is recorded as `judge_failed` (rejudge judges
+ * it again; a failed repair keeps the items answered before) and the task goes on. Returns the calls' spend; it is the judgment's, not the agent's.
  */
 export async function judgeV2TaskCharts(
-  input: { runDir: string; taskId: string; callKey: string; judgeModel?: string },
+  input: { runDir: string; taskId: string; callKeyOf: (round: number) => string; judgeModel?: string },
   around: AroundCall,
 ): Promise<Spend> {
-  const { runDir, taskId, callKey, judgeModel } = input;
+  const { runDir, taskId, judgeModel } = input;
   const { judge } = await execution.prepareV2ChartJudgment({ runDir, taskId, judgeModel });
   if (!judge) return Spend.zero();
-  try {
-    return Spend.ofCall(await around(callKey, () => llm.judgeV2Charts({ runDir, taskId, callKey, judgeModel })));
-  } catch (err) {
-    if (isCancellation(err)) throw err;
-    await bookkeeping.recordV2ChartJudgeFailure({ runDir, taskId, callKey, judgeModel, message: failureMessage(err) });
-    return Spend.zero();
+  let spend = Spend.zero();
+  for (let round = 0; round <= REPAIR_ROUNDS; round++) {
+    const callKey = input.callKeyOf(round);
+    let call: { usage: Spend['usage']; costUsd: number; askAgain?: boolean };
+    try {
+      call = await around(callKey, () => llm.judgeV2Charts({ runDir, taskId, callKey, round, judgeModel }));
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      // A failed repair keeps the items answered so far, as the release does; a failed first call is recorded.
+      if (round === 0)
+        await bookkeeping.recordV2ChartJudgeFailure({
+          runDir,
+          taskId,
+          callKey,
+          judgeModel,
+          message: failureMessage(err),
+        });
+      break;
+    }
+    spend = Spend.add(spend, Spend.ofCall(call));
+    if (!call.askAgain) break;
   }
+  return spend;
 }

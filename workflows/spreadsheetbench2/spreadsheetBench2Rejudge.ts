@@ -2,7 +2,7 @@ import { throughBatch } from '../run/batchedCall';
 import { rejudgeTasks } from '../run/rejudgeTasks';
 import { callKeyOf } from '../../lib/llm/callKey';
 import type { RejudgeInput } from '../../contracts/run';
-import { judgeV2TaskCharts } from './chartJudging';
+import { judgeV2TaskCharts, repairOf } from './chartJudging';
 
 /**
  * `sheetbench rejudge` of a SpreadsheetBench 2 run: its Visualization tasks' charts judged again from the recorded
@@ -16,7 +16,7 @@ export async function spreadsheetBench2Rejudge(input: RejudgeInput): Promise<{ r
       {
         runDir: input.runDir,
         taskId,
-        callKey: callKeyOf([input.runId, taskId, 'chart-judge'], input.tag),
+        callKeyOf: (round) => callKeyOf([input.runId, taskId, 'chart-judge', ...repairOf(round)], input.tag),
         judgeModel: input.judgeModel,
       },
       (_key, call) => throughBatch(call),

@@ -16,7 +16,7 @@ import { TaskBudget } from '../run/budget';
 import { RunReport } from '../run/runReport';
 import { classifyFailure, failureMessage } from '../run/taskFailure';
 import { bookkeeping, execution, llm, recalcOn } from './activities';
-import { CHART_JUDGING_PATCH, judgeV2TaskCharts } from './chartJudging';
+import { CHART_JUDGING_PATCH, judgeV2TaskCharts, repairOf } from './chartJudging';
 
 /**
  * One SpreadsheetBench 2 task with the paper's scaffold: prepare the work folder (the input only) → turns of (model
@@ -67,8 +67,9 @@ export async function spreadsheetBench2Task(input: TaskWorkflowInput): Promise<T
   }
   if (patched(CHART_JUDGING_PATCH)) {
     stage('judge'); // Visualization tasks only (chartJudging.ts); its spend is the judgment's, not the agent's
-    const callKey = callKeyOf([input.runId, input.taskId, 'chart-judge'], input.rerunTag);
-    await judgeV2TaskCharts({ runDir: input.runDir, taskId: input.taskId, callKey }, (key, call) =>
+    const keyOf = (round: number) =>
+      callKeyOf([input.runId, input.taskId, 'chart-judge', ...repairOf(round)], input.rerunTag);
+    await judgeV2TaskCharts({ runDir: input.runDir, taskId: input.taskId, callKeyOf: keyOf }, (key, call) =>
       budget.around(key, call),
     );
   }

@@ -40,8 +40,11 @@ export const chartJudgmentSchema = z.looseObject({
   score: z.number().optional(),
   message: z.string().optional(),
   model: z.string().optional(),
+  /** The first call's key and reply (the rounds: charts/round-<n>.json). */
   callKey: z.string().optional(),
   reply: z.string().optional(),
+  /** Calls made: the first, and repairs asking for items left out. */
+  rounds: z.number().optional(),
   items: z.array(z.object({ id: idSchema, pass: z.boolean(), reason: z.string().optional() })).optional(),
   missing: z.array(idSchema).optional(),
   images: z.array(z.object({ label: z.string(), sha256: z.string(), bytes: z.number() })).default([]),

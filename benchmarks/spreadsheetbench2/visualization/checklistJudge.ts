@@ -11,9 +11,10 @@
  * THE PROMPT IS THIS PROJECT'S OWN, not the release's: its wording is ours (the release's text is not reproduced), it
  * asks for the release's reply shape and rules (visual evidence only, an item naming a chart by its title checked on
  * that chart, a short reason per failed item). Verdicts may differ from the release's for that reason alone.
- * Not done as the release does: it asks a second and third time for items a reply left out, sends each chart alone
- * with the items that name it by title, and stitches the charts into one image when fewer exported than the workbook
- * holds; here every chart goes in one request, once.
+ * As the release, a reply that left items out is followed by at most two more calls asking for those items only
+ * (workflows/spreadsheetbench2/chartJudging.ts). Not done as the release does: it sends each chart alone with the items
+ * that name it by title (`chart`), and stitches the charts into one image when fewer exported than the workbook holds;
+ * here every chart goes in each request.
  */
 import type { ChatRequest } from '../../../lib/llm/types';
 import type { V2Task } from '../dataset';
@@ -134,20 +135,35 @@ function itemsOf(data: Record<string, unknown>, ids: readonly (number | string)[
   return found;
 }
 
-/** The verdict of a reply on a checklist, by the release's counting. */
+/** The verdict of a reply on (part of) a checklist, by the release's counting. */
 export function verdictOf(reply: string, checklist: readonly ChecklistItem[]): ParsedVerdict {
   const data = jsonOf(reply);
   if (!data || typeof data !== 'object' || Array.isArray(data) || !checklist.length)
     return { verdict: 'unparseable', accuracy: 0 };
-  const ids = checklist.map((c) => c.id);
-  const found = itemsOf(data as Record<string, unknown>, ids);
-  const items = ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
-  const score = items.filter((i) => i.pass).length / checklist.length;
+  return combinedVerdict(checklist, [
+    ...itemsOf(
+      data as Record<string, unknown>,
+      checklist.map((c) => c.id),
+    ).values(),
+  ]);
+}
+
+/**
+ * The verdict over the whole checklist from the items answered (by a first reply and the repairs that asked for the
+ * items it left out): the items passed over the checklist's length, accuracy 1 above 0.7, the items still missing.
+ */
+export function combinedVerdict(
+  checklist: readonly ChecklistItem[],
+  answered: readonly ItemVerdict[],
+): ParsedVerdict & { verdict: 'judged' } {
+  const byId = new Map(answered.map((i) => [i.id, i]));
+  const items = checklist.flatMap((c) => (byId.has(c.id) ? [byId.get(c.id)!] : []));
+  const score = checklist.length ? items.filter((i) => i.pass).length / checklist.length : 0;
   return {
     verdict: 'judged',
     score,
     accuracy: score > CHECKLIST_PASS_ABOVE ? 1 : 0,
     items,
-    missing: ids.filter((id) => !found.has(id)),
+    missing: checklist.filter((c) => !byId.has(c.id)).map((c) => c.id),
   };
 }

@@ -15,7 +15,7 @@ import { ChartExportError, exportChartImages, type ChartImage } from '../../../l
 import type { V2Task } from '../dataset';
 import type { ChartJudgment } from './chartJudgment';
 
-const chartsDir = (runDir: string, key: string) => path.join(runDir, 'tasks', key, 'charts');
+export const chartsDir = (runDir: string, key: string) => path.join(runDir, 'tasks', key, 'charts');
 
 const storedChartsSchema = z.object({
   charts: z.array(z.object({ label: z.string(), file: z.string(), sha256: z.string(), bytes: z.number() })),
