@@ -14,6 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnswered, type ScriptedRequest } from '../../lib/scriptedLlm';
 import { configSchema, type Config } from '../../config/schema';
+import type { RunProgress } from '../../contracts/run';
 import { startRejudge } from '../../client/startRejudge';
 import { readManifest } from '../../lib/runStore/manifest';
 import { connectWorkerConnection } from '../../workers/connection';
@@ -105,8 +106,9 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     releaseJudge(); // the held request now sees its client gone: 499, not answered
     worker = spawnWorker(workerProcessEnv(env));
     await worker.ready;
+    let progress: RunProgress;
     try {
-      await judged.handle.result();
+      progress = (await judged.handle.result()) as RunProgress;
     } finally {
       worker.crash();
     }
@@ -126,6 +128,9 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
       images: [{ label: 'Data chart 1' }],
     });
     expect(bar?.costUsd).toBeGreaterThan(0);
+    // The run's spend counts the judge's call (the scripted agent's model has no price): 6 agent calls and 1 judge call.
+    expect(progress.costUsd).toBeCloseTo(bar!.costUsd!, 12);
+    expect(progress.llmCalls).toBe(7);
     expect(calls[1].images).toHaveLength(1);
     expect(calls[1].messages[1].content).toContain('1. a bar chart of the values');
   }, 900_000);

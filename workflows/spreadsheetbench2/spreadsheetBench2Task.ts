@@ -65,12 +65,14 @@ export async function spreadsheetBench2Task(input: TaskWorkflowInput): Promise<T
       bookkeeping.removeV2WorkDir({ runDir: input.runDir, taskId: input.taskId }),
     ).catch(() => undefined); // best-effort: a folder left behind holds only this task's files
   }
+  let judgeSpend = Spend.zero();
   if (patched(CHART_JUDGING_PATCH)) {
     stage('judge'); // Visualization tasks only (chartJudging.ts); its spend is the judgment's, not the agent's
     const keyOf = (round: number) =>
       callKeyOf([input.runId, input.taskId, 'chart-judge', ...repairOf(round)], input.rerunTag);
-    await judgeV2TaskCharts({ runDir: input.runDir, taskId: input.taskId, callKeyOf: keyOf }, (key, call) =>
-      budget.around(key, call),
+    judgeSpend = await judgeV2TaskCharts(
+      { runDir: input.runDir, taskId: input.taskId, callKeyOf: keyOf },
+      (key, call) => budget.around(key, call),
     );
   }
   stage('score');
@@ -82,18 +84,20 @@ export async function spreadsheetBench2Task(input: TaskWorkflowInput): Promise<T
     spend: { usage: spend.usage, costUsd: spend.costUsd, llmCalls: spend.llmCalls },
     wallMs: Date.now() - startedAt,
   });
+  // The run's spend counts the judge's calls too (the result's spend is the agent's: its calls are the interaction turns).
+  const total = Spend.add(spend, judgeSpend);
   upsertSearchAttributes([
     { key: SA.status, value: failure ? `failed:${failure.class}` : 'scored' },
-    { key: SA.costUsd, value: spend.costUsd },
+    { key: SA.costUsd, value: total.costUsd },
   ]);
   return report.send({
     taskId: input.taskId,
     soft,
     hard: soft,
     failureClass: failure?.class,
-    usage: spend.usage,
-    costUsd: spend.costUsd,
-    llmCalls: spend.llmCalls,
+    usage: total.usage,
+    costUsd: total.costUsd,
+    llmCalls: total.llmCalls,
     budgeted: input.budgeted ?? false,
   });
 }
