@@ -23,6 +23,7 @@ import {
 } from '../../benchmarks/spreadsheetbench2/visualization/checklistJudge';
 import { visionEndpointOf } from '../../benchmarks/spreadsheetbench2/visualization/visionEndpoint';
 import { itemsToAsk, verdictOfRounds } from '../../benchmarks/spreadsheetbench2/visualization/judgeRounds';
+import { prepareCharts } from '../../benchmarks/spreadsheetbench2/visualization/preparedCharts';
 import { visionJudgeConfigSchema } from '../../config/schema';
 import { hasSandboxPython, runPython } from '../scoring/oracle';
 
@@ -216,6 +217,25 @@ describe.skipIf(!hasSandboxPython)('charts exported by LibreOffice', () => {
       expect(i.png.length).toBeGreaterThan(1000);
     }
     expect(await exportChartImages(plain)).toEqual([]);
+    // Limits against a hostile output: more charts than sent are left out and counted; an oversized image is named.
+    const task = {
+      id: 'v1',
+      instruction: 'chart',
+      spreadsheet_path: 'in.xlsx',
+      golden_response_path: 'a.xlsx',
+      answer_position: 'A1',
+      category: 'Visualization',
+      categoryDir: tmp,
+      criteria: [{ id: 1, instruction: 'a chart' }],
+    };
+    const limits = { maxCharts: 1, maxImageBytes: 10_000_000, exportTimeoutMs: 120_000 };
+    const few = await prepareCharts(tmp, task, 'v1', charts, limits);
+    expect(few.ready && few.stored).toMatchObject({ charts: [{ label: 'Data chart 1' }], chartsLeftOut: 1 });
+    const big = await prepareCharts(tmp, task, 'v1', charts, { ...limits, maxImageBytes: 100 });
+    expect(big).toMatchObject({ ready: false, judgment: { verdict: 'export_failed', accuracy: 0 } });
+    expect(!big.ready && big.judgment.message).toMatch(
+      /^task v1: chart "Data chart 1" is \d+ bytes as a PNG, over visionJudge\.maxImageBytes \(100\)$/,
+    );
     const corrupt = path.join(tmp, 'corrupt.xlsx');
     writeFileSync(corrupt, 'no workbook');
     const err = await exportChartImages(corrupt).catch((e: unknown) => e);

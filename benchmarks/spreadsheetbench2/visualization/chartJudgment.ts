@@ -63,3 +63,13 @@ export const readChartJudgment = (runDir: string, key: string) =>
 
 export const writeChartJudgment = (runDir: string, judgment: ChartJudgment) =>
   writeJsonAtomic(chartJudgmentPath(runDir, judgment.taskId), judgment);
+
+/** The judgment in one line, for `show` and the task page. */
+export function chartJudgmentNote(j: z.output<typeof chartJudgmentSchema>): string {
+  const failed = (j.items ?? []).filter((i) => !i.pass).map((i) => `${i.id}${i.reason ? ` (${i.reason})` : ''}`);
+  const detail =
+    j.verdict === 'judged'
+      ? `score ${j.score?.toFixed(2)}, accuracy ${j.accuracy}${failed.length ? `; failed items: ${failed.join(', ')}` : ''}${j.missing?.length ? `; items never answered: ${j.missing.join(', ')}` : ''}`
+      : (j.message ?? `accuracy ${j.accuracy ?? 'none'}`);
+  return `chart judgment (vision checklist > 0.7${j.model ? `, ${j.model}` : ''}): ${j.verdict}: ${detail}`;
+}

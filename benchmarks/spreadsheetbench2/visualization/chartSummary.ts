@@ -41,7 +41,7 @@ function summaryOf(judgments: (ChartJudgment | undefined)[]): ChartSummary {
     unjudged: unjudged.length,
     unjudgedWhy: [...new Set(unjudged.map((j) => j?.message ?? 'no chart judgment recorded yet').map(reasonOf))],
     byVerdict,
-    judgeCalls: called.length,
+    judgeCalls: called.reduce((n, j) => n + (j?.rounds ?? 1), 0),
     judgeCostUsd: called.reduce((s, j) => s + (j?.costUsd ?? 0), 0),
     judgeUsage: called.reduce((s, j) => TokenUsage.add(s, { ...TokenUsage.zero(), ...j!.usage! }), TokenUsage.zero()),
   };
