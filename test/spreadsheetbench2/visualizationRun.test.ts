@@ -144,6 +144,11 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     const broken = await readChartJudgment(judged.runDir, 'vis_broken');
     expect(broken).toMatchObject({ verdict: 'export_failed', accuracy: 0 });
     expect(broken?.message).toMatch(/^task vis_broken: its output's charts could not be exported: .*load failed/);
+    expect((await spreadsheetBench2.describeTask!(judged.runDir, 'vis_broken')).notes).toContainEqual(
+      expect.stringMatching(
+        /^chart judgment \(vision checklist > 0\.7, scripted-vision\): export_failed: task vis_broken: /,
+      ),
+    );
   });
 
   it('reports the chart accuracy and the judge spend in the summary', async () => {
@@ -192,6 +197,10 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     expect(answered[2].messages[1].content).not.toMatch(/^1\. /m);
     expect(statSync(resultFile).mtimeMs).toBe(resultBefore);
     const lines = await spreadsheetBench2.summaryLines(judged.runDir);
+    const view = await spreadsheetBench2.describeTask!(judged.runDir, 'vis_bar');
+    expect(view.notes).toContain(
+      'chart judgment (vision checklist > 0.7, scripted-vision): judged: score 0.67, accuracy 0; failed items: 3 (bars missing)',
+    );
     // vis_bar's judgment took 2 calls (the first and one repair); the others had nothing to judge.
     expect(lines.find((l) => l.startsWith('Visualization charts:'))).toMatch(
       /chart accuracy 0\.00% .*; judge: 2 calls, /,
