@@ -3,6 +3,10 @@
  * with an instant scripted model (its own process, left out), recalculation on, in-process workers.
  *
  *   node --import tsx bench/cpu-per-task.ts [--tasks 30] [--concurrency 4] [--recalc libreoffice|none] [--agent single]
+ *     [--cold-caches]
+ *
+ * What is kept per dataset version (the floors, the previews: in the user's cache folder) is read back from earlier
+ * runs; `--cold-caches` starts from an empty cache folder (every floor and preview built during the run).
  *
  * dev20 has 20 tasks: more are its first tasks repeated as epochs (e.g. 30 = 15 tasks × 2 epochs; an epoch is a task
  * run again with its own call keys, nothing reused but what the harness caches across runs of a task).
@@ -12,14 +16,25 @@
  *   server, LibreOffice, sandboxes and whatever they fork, reaped or not), user and system apart, less the model;
  * - `machine`: /proc/stat busy time over the run less the model's group (everyone's load included: read it beside the
  *   load average and the cgroup figure), by mode, and the kernel threads' time (deferred kernel work lands there);
+ * - the worker process by thread name (bench/threadCpu.ts: JavaScript main thread, workflow thread, SDK core, libuv
+ *   pool, V8 helpers, our worker threads);
+ * - history events per task by type (the task workflows' and the run workflow's), and one task's timeline;
  * - forks per task (machine-wide) and processes the run left behind in its groups.
  */
+import { mkdtempSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { taskKey } from '../lib/runStore/taskRecord';
 import { DEV20, runToEnd, startBenchmarkRun, startE2EWith } from '../test/helpers/e2e';
 import { KindCgroups, METERED_KINDS, type MeteredKind, type UserSys } from './kindCgroups';
 import { machineDelta, readMachineCpu } from './machineCpu';
 import { startModelProcess } from './modelProcess';
 import { loadAverage } from './processCpu';
+import { readThreadCpu, threadDeltaByName } from './threadCpu';
+import { eventsByType } from './historyEvents';
+import { workflowTimeline } from './harness-histories';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,6 +42,7 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '4' },
     recalc: { type: 'string', default: 'libreoffice' },
     agent: { type: 'string', default: 'single' },
+    'cold-caches': { type: 'boolean', default: false },
   },
 });
 const DEV20_TASKS = 20;
@@ -35,6 +51,12 @@ function plan(tasks: number): { limit: number; epochs: number } {
   const epochs = Math.ceil(tasks / DEV20_TASKS);
   if (tasks % epochs !== 0) throw new Error(`--tasks ${tasks}: give a multiple of ${epochs} (tasks × epochs)`);
   return { limit: tasks / epochs, epochs };
+}
+
+/** The run's first task (tasks.json order). */
+async function firstTaskId(runDir: string): Promise<string> {
+  const tasks = JSON.parse(await readFile(path.join(runDir, 'tasks.json'), 'utf8')) as { id: string | number }[];
+  return taskKey(tasks[0].id);
 }
 
 const r3 = (v: number) => Math.round(v * 1000) / 1000;
@@ -48,6 +70,8 @@ function diff(a: Record<MeteredKind, UserSys>, b: Record<MeteredKind, UserSys>):
 async function main(): Promise<void> {
   const tasks = Number(args.tasks);
   const { limit, epochs } = plan(tasks);
+  // The floors and previews kept per dataset version (user cache folder) are read back unless asked to start empty.
+  if (args['cold-caches']) process.env.XDG_CACHE_HOME = mkdtempSync(path.join(os.tmpdir(), 'sb-cold-cache-'));
   const groups = KindCgroups.enter();
   const env = await startE2EWith(await startModelProcess('dev20', 0), {
     config: {
@@ -60,11 +84,13 @@ async function main(): Promise<void> {
     const loadAtStart = loadAverage();
     const cgroupBefore = groups.usage();
     const machineBefore = readMachineCpu();
+    const threadsBefore = readThreadCpu();
     const t0 = Date.now();
     const final = await runToEnd(env, run);
     const wallS = (Date.now() - t0) / 1000;
     const byKind = diff(cgroupBefore, groups.usage());
     const machine = machineDelta(machineBefore, readMachineCpu());
+    const threads = threadDeltaByName(threadsBefore, readThreadCpu());
     const left = groups.remaining();
     const model = byKind.model.user + byKind.model.sys;
     const harness = METERED_KINDS.filter((k) => k !== 'model');
@@ -73,7 +99,7 @@ async function main(): Promise<void> {
     console.log(
       JSON.stringify(
         {
-          command: `node --import tsx bench/cpu-per-task.ts --tasks ${tasks} --concurrency ${args.concurrency} --recalc ${args.recalc} --agent ${args.agent}`,
+          command: `node --import tsx bench/cpu-per-task.ts --tasks ${tasks} --concurrency ${args.concurrency} --recalc ${args.recalc} --agent ${args.agent}${args['cold-caches'] ? ' --cold-caches' : ''}`,
           tasks: final.done,
           plan: `${limit} dev20 tasks × ${epochs} epoch(s)`,
           wallS: r3(wallS),
@@ -87,6 +113,12 @@ async function main(): Promise<void> {
           cgroupByKindPerTaskS: Object.fromEntries(
             METERED_KINDS.map((k) => [k, { user: per(byKind[k].user), sys: per(byKind[k].sys) }]),
           ),
+          workerThreadsPerTaskS: Object.fromEntries(
+            Object.entries(threads)
+              .filter(([, t]) => t.user + t.sys > 0)
+              .sort((a, b) => b[1].user + b[1].sys - (a[1].user + a[1].sys))
+              .map(([name, t]) => [name, { user: per(t.user), sys: per(t.sys) }]),
+          ),
           machinePerTaskS: {
             user: per(machine.user + machine.nice),
             system: per(machine.system),
@@ -97,6 +129,8 @@ async function main(): Promise<void> {
             outsideTheRunsGroups: per(machine.busy - total((u) => u.user + u.sys) - model),
           },
           forksPerTask: r3(machine.forks / final.done),
+          historyEventsPerTask: await eventsByType(env.client, run.runId, final.done),
+          oneTaskTimeline: await workflowTimeline(env.client, `${run.runId}/task/${await firstTaskId(run.runDir)}`),
           childrenStartedByKind: groups.spawnedCounts(),
           leftInGroupsAfterRun: left,
         },

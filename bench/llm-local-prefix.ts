@@ -21,7 +21,7 @@ import type { ChatMessage } from '../lib/llm/types';
 import { sandboxPythonPath } from '../lib/sandbox/paths';
 import type { SheetTask } from '../benchmarks/spreadsheetbench/dataset';
 import { workbookViewProgram } from '../benchmarks/spreadsheetbench/agents/checkedVote/view';
-import { SYSTEM_PROMPT, taskPrompt } from '../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
+import { PYTHON_SYSTEM_PROMPT, taskPrompt } from '../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 (globalThis as { __dirname?: string }).__dirname ??= path.join(REPO, 'test/helpers');
@@ -41,7 +41,7 @@ const task = (JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8'))
 const input = path.join(DEV20, task.spreadsheet_path, `1_${args.task}_input.xlsx`);
 const view = execFileSync(sandboxPythonPath(), ['-c', workbookViewProgram(input, task.answer_position)]).toString();
 const first: ChatMessage[] = [
-  { role: 'system', content: SYSTEM_PROMPT },
+  { role: 'system', content: PYTHON_SYSTEM_PROMPT },
   { role: 'user', content: taskPrompt(task, view) },
 ];
 const replyTokens = Number(args['reply-tokens']);

@@ -50,6 +50,8 @@ function readStat(pid: number | 'self'): ProcStat | undefined {
 }
 
 export function classifyCommand(argv: string): ProcessKind {
+  // The program first: a sandbox's bwrap binds /etc/libreoffice, which is not LibreOffice running.
+  if (/^(\S*\/)?bwrap\s/.test(argv)) return 'sandbox';
   if (/soffice|libreoffice|lo_bridge\.py/i.test(argv)) return 'libreoffice';
   if (/preview/.test(argv)) return 'preview';
   if (/bwrap|prlimit|kernel\.py|template\.py|cgroup|while \[ "\$1" != -- \]/.test(argv)) return 'sandbox';

@@ -35,6 +35,8 @@ export interface ConversationSettings {
   maxRepeatedFailures: number;
   branches: number;
   turnsPerRun: number;
+  /** Config `conversation.crossCheck`; absent in inputs recorded before it (their generations never cross-check). */
+  crossCheck?: boolean;
 }
 
 export interface TurnSummary {

@@ -1,5 +1,5 @@
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
-import { createActivities, recalcActivities } from '../activities';
+import { createActivities, recalcQueueActivities } from '../activities';
 import { withArtifactPaths } from '../activities/artifactPaths';
 import type { Config, WorkerConfig } from '../config/schema';
 import { createSandboxFactory } from '../lib/sandbox';
@@ -81,7 +81,7 @@ async function createRecalcWorker(
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.recalcTaskQueue,
     activities: withArtifactPaths(
-      recalcActivities(() => (engine ??= Promise.resolve(createRecalculator(recalcEngine)))),
+      recalcQueueActivities(() => (engine ??= Promise.resolve(createRecalculator(recalcEngine)))),
       config.artifacts,
     ),
     // One LibreOffice instance (or Excel) converts one file at a time; more slots would only queue inside it.

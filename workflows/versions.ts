@@ -11,7 +11,8 @@ export const CURRENT = {
   spreadsheetTask: 'spreadsheet-task-v8',
   dsbenchTask: 'dsbench-task-v4',
   analysisTask: 'analysis-task-v4',
-  conversation: 'conversation-v2',
+  conversation: 'conversation-v3',
+  spreadsheetBench2Task: 'sb2-task-v2',
 } as const;
 
 /**

@@ -8,9 +8,12 @@ import { conversationLayout } from '../../analysis/conversation/layout';
 import { runModelStep } from '../../analysis/conversation/modelStep';
 import { analysisToolbox } from '../../analysis/conversation/analysisToolbox';
 import { checkAnswerGrounding } from '../../analysis/conversation/grounding';
+import { crossCheckAnswer, crossCheckNeeded } from '../../analysis/conversation/crossCheck';
 import type {
   CheckGroundingInput,
   CheckGroundingResult,
+  CrossCheckInput,
+  CrossCheckResult,
   FinishTurnInput,
   ModelStepInput,
   ModelStepResult,
@@ -57,6 +60,16 @@ export function conversationActivities(deps: WorkerDeps, toolbox: Toolbox = defa
 
     async conversationCheckGrounding(input: CheckGroundingInput): Promise<CheckGroundingResult> {
       return checkAnswerGrounding(input);
+    },
+
+    /** Whether the answer states a number of its own, so that a second program is worth writing. */
+    async conversationCrossCheckNeeded(input: CheckGroundingInput): Promise<boolean> {
+      return crossCheckNeeded(input, { answerFromResult: speaksTextProtocol(deps) });
+    },
+
+    /** The answer against the second, independently written program's result: the verdict, recorded. */
+    async conversationCrossCheck(input: CrossCheckInput): Promise<CrossCheckResult> {
+      return crossCheckAnswer(input, { answerFromResult: speaksTextProtocol(deps) });
     },
 
     async conversationFinishTurn(input: FinishTurnInput): Promise<void> {

@@ -16,9 +16,13 @@ import { sheetRun, type SheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { testCaseFiles } from '../../benchmarks/spreadsheetbench/dataset';
 import { modelPaths, type ModelPaths } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
 import { workbookViewProgram } from '../../benchmarks/spreadsheetbench/agents/checkedVote/view';
-import { SYSTEM_PROMPT, taskPrompt } from '../../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
+import { PYTHON_SYSTEM_PROMPT, taskPrompt } from '../../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
 import { solveCodeOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
-import { FORMULA_MAX_TOKENS, SAMPLE_TEMPERATURE } from '../../benchmarks/spreadsheetbench/agents/checkedVote/settings';
+import {
+  FORMULA_MAX_TOKENS,
+  PYTHON_MAX_TOKENS,
+  SAMPLE_TEMPERATURE,
+} from '../../benchmarks/spreadsheetbench/agents/checkedVote/settings';
 import {
   formulaRegionOf,
   type FormulaRegion,
@@ -27,6 +31,7 @@ import { formulaOf, sheetReferenceProblem } from '../../benchmarks/spreadsheetbe
 import { openWorkbookValues } from '../../benchmarks/workbook/ooxmlReader';
 import { formulaSolveCode } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProgram';
 import {
+  FORMULA_SYSTEM_PROMPT,
   formulaRepairMessage,
   formulaTaskPrompt,
   noFormulaMessage,
@@ -43,6 +48,7 @@ import {
   candidateOutputFolder,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/folders';
 import { choose, type Ballot } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
+import { repeatedOrFound, type Found } from '../../benchmarks/spreadsheetbench/agents/checkedVote/repeatedReply';
 
 /** Everything checked_vote keeps of a task: tasks/<id>/checked-vote/ (view, outputs, checks, vote). */
 const FOLDER = CHECKED_VOTE_FOLDER;
@@ -142,7 +148,8 @@ export function checkedVoteActivities(deps: WorkerDeps) {
       const messages = await messagesFor(ctx, input, conversation, region);
       const { llm } = ctx.manifest;
       const temperature = input.candidate === 1 ? llm.temperature : SAMPLE_TEMPERATURE;
-      const maxTokens = region ? Math.min(llm.maxTokens ?? FORMULA_MAX_TOKENS, FORMULA_MAX_TOKENS) : llm.maxTokens;
+      const cap = region ? FORMULA_MAX_TOKENS : PYTHON_MAX_TOKENS;
+      const maxTokens = Math.min(llm.maxTokens ?? cap, cap);
       const response = await cachedModelCall(
         deps,
         ctx,
@@ -153,9 +160,10 @@ export function checkedVoteActivities(deps: WorkerDeps) {
         ...messages,
         { role: 'assistant', content: response.text },
       ]);
-      const found: { code: string; formula?: string } | { problem: string } = region
-        ? programOfFormula(response.text, response.finishReason, region, await sheetnamesOf(ctx, input.taskId))
-        : solveCodeOf(response.text, response.finishReason);
+      const sheetnames = region ? await sheetnamesOf(ctx, input.taskId) : [];
+      const parse = (text: string, finishReason: string): Found =>
+        region ? programOfFormula(text, finishReason, region, sheetnames) : solveCodeOf(text, finishReason);
+      const found = repeatedOrFound(parse(response.text, response.finishReason), input.attempt, messages, parse);
       return {
         ...('code' in found ? { code: found.code } : { problem: found.problem }),
         ...('formula' in found && found.formula !== undefined ? { formula: found.formula } : {}),
@@ -322,7 +330,7 @@ async function messagesFor(
   if (input.attempt === 0 || !input.after) {
     const view = await readFile(viewPath(ctx, input.taskId), 'utf8');
     return [
-      { role: 'system', content: SYSTEM_PROMPT },
+      { role: 'system', content: region ? FORMULA_SYSTEM_PROMPT : PYTHON_SYSTEM_PROMPT },
       { role: 'user', content: region ? formulaTaskPrompt(task, view, region) : taskPrompt(task, view) },
     ];
   }

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
 import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { testCaseFiles, OFFICIAL_TEST_CASES } from '../../benchmarks/spreadsheetbench/dataset';
-import { warmPreviewServer } from '../../benchmarks/spreadsheetbench/agents/preview';
 import { writeJsonAtomic, readJson } from '../../lib/runStore/files';
 import { readJsonIfPresent } from '../../lib/json';
 import { taskResultSchema } from '../../contracts/taskResultSchema';
@@ -11,6 +10,7 @@ import type { TaskResult } from '../../contracts/taskResult';
 import { readConversation } from '../../lib/runStore/conversationStore';
 import type { RunManifest } from '../../lib/runStore/manifest';
 import { FailureTypes } from '../../lib/failureTypes';
+import { warmPreviewUnlessKept } from './preview';
 
 export interface PreparedTask {
   id: number | string;
@@ -34,9 +34,6 @@ export interface RecordTaskResultInput {
 export const taskActivities = {
   /** Checks that the task's workbooks exist and look like xlsx files; a bad task fails alone, with its cause. */
   async prepareTask(input: { runDir: string; taskId: string }): Promise<PreparedTask> {
-    // This worker runs SpreadsheetBench tasks: its preview server starts now (pandas takes a few hundred ms to import),
-    // not when the first LLM call needs a preview. Workers that never run one never start it.
-    warmPreviewServer();
     const ctx = await sheetRun(input.runDir);
     const task = ctx.task(input.taskId);
     const cases = await testCaseFiles(ctx.manifest.datasetDir, task, OFFICIAL_TEST_CASES);
@@ -46,6 +43,9 @@ export const taskActivities = {
         FailureTypes.DatasetError,
       );
     }
+    // This worker runs SpreadsheetBench tasks: its preview server starts now if the preview must be built, not when
+    // the first LLM call needs it. Workers that never build one never start it.
+    await warmPreviewUnlessKept(ctx, input.taskId, cases[0].inputPath);
     for (const c of cases) {
       const problem = (await zipProblem(c.inputPath)) ?? null;
       if (problem)

@@ -14,6 +14,7 @@ import { writeJsonAtomic } from '../../lib/runStore/files';
 import { DatasetError } from '../../lib/runStore/taskRecord';
 import { FailureTypes } from '../../lib/failureTypes';
 import { v2Run, type V2Run } from '../../benchmarks/spreadsheetbench2/run/files';
+import type { V2DatasetCopies } from '../../benchmarks/spreadsheetbench2/run/datasetCopies';
 import type { V2Task } from '../../benchmarks/spreadsheetbench2/dataset';
 import { scaffoldConfigFor, upstreamToolScripts } from '../../benchmarks/spreadsheetbench2/scaffold/config';
 import {
@@ -90,8 +91,16 @@ export function limitsOf(task: V2Task): EpisodeLimits {
   };
 }
 
-/** Fresh work folder with a copy of the task's input only (the answer never enters it); idempotent before turn 0. */
-export async function prepareEpisode(deps: WorkerDeps, runDir: string, taskId: string): Promise<EpisodeLimits> {
+/**
+ * Fresh work folder with a copy of the task's input only (the answer never enters it): its recalculated copy when the
+ * run made one (`copies`), else the dataset's file; idempotent before turn 0.
+ */
+export async function prepareEpisode(
+  deps: WorkerDeps,
+  runDir: string,
+  taskId: string,
+  copies?: V2DatasetCopies,
+): Promise<EpisodeLimits> {
   const ctx = await v2Run(runDir);
   const task = ctx.task(taskId);
   const input = path.join(task.categoryDir, task.spreadsheet_path);
@@ -105,7 +114,7 @@ export async function prepareEpisode(deps: WorkerDeps, runDir: string, taskId: s
   const target = path.join(workDir, INPUT_DIR, task.spreadsheet_path);
   await mkdir(path.dirname(target), { recursive: true });
   await mkdir(path.join(workDir, OUTPUT_DIR), { recursive: true });
-  await copyFile(input, target);
+  await copyFile(copies?.input.recalculated ? ctx.files.recalculatedPath(taskId, 'input') : input, target);
   await mkdir(scaffoldPaths.dir(ctx.layout.taskDir(taskId)), { recursive: true });
   return limitsOf(task);
 }

@@ -1,3 +1,4 @@
+import { SECOND_PROGRAM_AGENT } from './crossCheckPrompts';
 import type { ConversationEvent } from './events';
 import { readEvents } from './eventLog';
 import type { ConversationLayout } from './layout';
@@ -14,6 +15,8 @@ export interface ExecutedCode {
   workingDir?: string;
   /** The ended call's `tool_result` event. */
   result: ConversationEvent<'tool_result'>;
+  /** The transcript whose call ran it, when the log recorded it. */
+  agent?: string;
 }
 
 /** Every code execution that ended (python_execute and node_execute), oldest first. */
@@ -38,20 +41,27 @@ export function executedCode(events: ConversationEvent[]): ExecutedCode[] {
       ok: Boolean(e.data.ok),
       ...(typeof workingDir === 'string' && workingDir ? { workingDir } : {}),
       result: e as ConversationEvent<'tool_result'>,
+      ...(c.data.agent ? { agent: c.data.agent } : {}),
     });
   }
   return out;
 }
 
+/** The executions of the conversation's analysis: the cross-check's second programs left out (a check, not a step). */
+export function analysisCode(events: ConversationEvent[]): ExecutedCode[] {
+  return executedCode(events).filter((c) => c.agent !== SECOND_PROGRAM_AGENT);
+}
+
 /**
- * The Python cells that would rebuild the kernel's state: every earlier python_execute that succeeded, in order, but
- * the call being made (a retried call may already have its own events in the log).
+ * The Python cells that would rebuild the kernel's state: every earlier python_execute of the analysis that succeeded,
+ * in order, but the call being made (a retried call may already have its own events in the log). The second programs
+ * are self-contained (they load their data themselves) and define nothing the analysis uses: they are not re-run.
  */
 export async function restorableCells(
   layout: ConversationLayout,
   current: { stepId: string; callId: string },
 ): Promise<Array<{ code: string; workingDir?: string; turnId: string; callId: string }>> {
-  return executedCode(await readEvents(layout))
+  return analysisCode(await readEvents(layout))
     .filter((c) => c.ok && c.language === 'python' && !(c.stepId === current.stepId && c.callId === current.callId))
     .map((c) => ({
       code: c.code,

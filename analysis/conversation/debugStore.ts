@@ -5,10 +5,14 @@ import path from 'node:path';
 import type { DebugStep, DebugToolCall } from './debug';
 import type { ConversationLayout } from './layout';
 
-/** The tool calls of one turn's steps, in step and call order (what grounding matches an answer against). */
+/**
+ * The tool calls of one turn's steps, in step and call order (what grounding matches an answer against); with `agents`,
+ * only the calls of the steps whose agent (transcript) it accepts.
+ */
 export async function readTurnToolCalls(
   layout: ConversationLayout,
   turnId: string,
+  agents?: (agent: string | undefined) => boolean,
 ): Promise<Array<DebugToolCall & { stepId: string }>> {
   const stepDir = new RegExp(`^${turnId.replace(/[^A-Za-z0-9_-]/g, '')}-s(\\d+)\\.tools$`);
   const dirs = (await namesInFolder(layout.debug)).flatMap((n) => {
@@ -18,6 +22,7 @@ export async function readTurnToolCalls(
   const calls: Array<DebugToolCall & { stepId: string }> = [];
   for (const d of dirs.sort((a, b) => a.index - b.index)) {
     const stepId = d.name.slice(0, -'.tools'.length);
+    if (agents && !agents(await stepAgent(layout, stepId))) continue;
     const files = (await namesInFolder(path.join(layout.debug, d.name))).filter((n) => n.endsWith('.json')).sort();
     for (const f of files)
       calls.push({
@@ -26,6 +31,11 @@ export async function readTurnToolCalls(
       });
   }
   return calls;
+}
+
+/** The agent of a step whose tool calls are recorded (its model step's record is written before the calls run). */
+async function stepAgent(layout: ConversationLayout, stepId: string): Promise<string | undefined> {
+  return (await readRequiredJson(path.join(layout.debug, `${stepId}.json`), debugStepSchema)).agent;
 }
 
 /** Every step's debug record, its tool calls merged in, in turn and step order. */

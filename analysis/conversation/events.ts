@@ -23,13 +23,14 @@ export const EVENT_TYPES = [
 
 export type ConversationEventType = (typeof EVENT_TYPES)[number];
 
-export type StepKind = 'think' | 'plan' | 'critique' | 'evaluate' | 'classify' | 'revise';
+export type StepKind = 'think' | 'plan' | 'critique' | 'evaluate' | 'classify' | 'revise' | 'cross_check';
 
 /** The data of each event type. */
 export interface EventData {
   turn_started: { pattern: Pattern; text: string; files?: string[] };
   step: { stepId: string; kind: StepKind; text: string; agent?: string };
-  code: { stepId: string; callId: string; language: 'python' | 'javascript'; code: string };
+  /** `agent`: the transcript whose call ran it (absent in logs written before it was recorded). */
+  code: { stepId: string; callId: string; language: 'python' | 'javascript'; code: string; agent?: string };
   tool_call: { stepId: string; callId: string; tool: string; args: unknown };
   tool_result: {
     stepId: string;

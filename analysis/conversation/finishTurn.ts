@@ -2,9 +2,9 @@ import { writeFileAtomic } from '../../lib/runStore/files';
 import path from 'node:path';
 import { appendEvents } from './eventLog';
 import type { NewEvent } from './events';
-import { computedAnswer } from '../grounding/computedAnswer';
 import { correctnessNote } from '../grounding/correctnessNote';
-import { checkTurnAnswer, groundingRecord } from './grounding';
+import { disagreementNote, readCrossCheck, secondProgramAnswer } from './crossCheck';
+import { checkTurnAnswer, groundingRecord, shownAnswer } from './grounding';
 import { conversationLayout } from './layout';
 import type { FinishTurnInput } from './steps';
 import { readMessage, transcriptDir } from './transcript';
@@ -28,15 +28,20 @@ export async function finishTurn(input: FinishTurnInput, options: FinishTurnOpti
     let said = reply?.content.trim() ?? '';
     // The model's own text is checked; a note the system put before it is not the model's claim.
     const answerOffset = said && input.answer.prefix ? input.answer.prefix.length + 2 : 0;
-    let checked = await checkTurnAnswer(layout, input.turnId, said);
-    const rebuilt = options.answerFromResult ? computedAnswer(said, checked.correctness, checked.grounding) : undefined;
-    if (rebuilt) {
-      said = rebuilt.text;
-      checked = await checkTurnAnswer(layout, input.turnId, said);
+    let { said: shown, checked } = await shownAnswer(layout, input.turnId, said, Boolean(options.answerFromResult));
+    const crossCheck = await readCrossCheck(layout, input.turnId, input.answer);
+    const second = crossCheck && secondProgramAnswer(crossCheck);
+    if (second) {
+      // The first program did the wrong operation and the second did not: the second's result is the answer.
+      shown = second;
+      checked = await checkTurnAnswer(layout, input.turnId, shown, () => true);
     }
+    said = shown;
     const grounding = { answerOffset, ...checked.grounding };
     // A check that still fails after the turn's one revision is shown under the answer (after it: offsets unchanged).
-    const note = said && grounding.total ? correctnessNote(checked.correctness, grounding) : undefined;
+    const wrong = said && grounding.total && !second ? correctnessNote(checked.correctness, grounding) : undefined;
+    const disagrees = crossCheck && disagreementNote(crossCheck, Boolean(wrong));
+    const note = [wrong, disagrees].filter(Boolean).join('\n\n');
     const text = [input.answer.prefix, said, note].filter(Boolean).join('\n\n') || '(the model gave no answer text)';
     await writeFileAtomic(path.join(layout.turns, input.turnId, 'answer.md'), text);
     events.push({ ...base, type: 'answer', key: `${input.turnId}:answer`, data: { text } });

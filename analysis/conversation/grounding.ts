@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { writeJsonAtomic } from '../../lib/runStore/files';
 import { checkCorrectness } from '../grounding/correctness';
+import { computedAnswer } from '../grounding/computedAnswer';
 import { groundAnswer } from '../grounding/ground';
 import { turnSources } from '../grounding/sources';
 import type { Grounding } from '../grounding/types';
 import type { DebugStep } from './debug';
+import { answersTurn } from './crossCheckPrompts';
 import { readTurnToolCalls } from './debugStore';
 import { appendEvents, readEvents } from './eventLog';
 import type { NewEvent } from './events';
@@ -16,11 +18,19 @@ import { readMessage, transcriptDir } from './transcript';
 /** Grounding records sort after every step of their turn in the debug view. */
 const GROUNDING_INDEX = 10_000;
 
-/** The turn's question and what its tools produced (texts and code), which an answer is checked against. */
-async function turnEvidence(layout: ConversationLayout, turnId: string) {
+/** Which agents' tool calls an answer is checked against: by default every agent's but the second program's. */
+export type AgentFilter = (agent: string | undefined) => boolean;
+
+/** The question a turn answers, as the user sent it. */
+export async function turnQuestion(layout: ConversationLayout, turnId: string): Promise<string> {
   const started = (await readEvents(layout)).find((e) => e.type === 'turn_started' && e.turnId === turnId);
-  const question = String(started?.data.text ?? '');
-  const calls = await readTurnToolCalls(layout, turnId);
+  return String(started?.data.text ?? '');
+}
+
+/** The turn's question and what its tools produced (texts and code), which an answer is checked against. */
+export async function turnEvidence(layout: ConversationLayout, turnId: string, agents: AgentFilter = answersTurn) {
+  const question = await turnQuestion(layout, turnId);
+  const calls = await readTurnToolCalls(layout, turnId, agents);
   const codes = calls.flatMap((c) => {
     const code = (c.args as { code?: unknown } | undefined)?.code;
     return c.tool === 'python_execute' && typeof code === 'string' ? [code] : [];
@@ -29,12 +39,33 @@ async function turnEvidence(layout: ConversationLayout, turnId: string) {
 }
 
 /** An answer's grounding and the evidence of whether it is right, from one read of the turn's tool calls. */
-export async function checkTurnAnswer(layout: ConversationLayout, turnId: string, answer: string) {
-  const evidence = await turnEvidence(layout, turnId);
+export async function checkTurnAnswer(
+  layout: ConversationLayout,
+  turnId: string,
+  answer: string,
+  agents: AgentFilter = answersTurn,
+) {
+  const evidence = await turnEvidence(layout, turnId, agents);
   return {
     grounding: groundAnswer(answer, evidence.sources),
     correctness: checkCorrectness({ ...evidence, answer }),
   };
+}
+
+/**
+ * The answer a turn shows for the model's text, with its check: for models speaking the text protocol
+ * (`answerFromResult`), an answer whose numbers its code did not compute is rebuilt from the computed result.
+ */
+export async function shownAnswer(
+  layout: ConversationLayout,
+  turnId: string,
+  modelText: string,
+  answerFromResult: boolean,
+): Promise<{ said: string; checked: Awaited<ReturnType<typeof checkTurnAnswer>> }> {
+  const checked = await checkTurnAnswer(layout, turnId, modelText);
+  const rebuilt = answerFromResult ? computedAnswer(modelText, checked.correctness, checked.grounding) : undefined;
+  if (!rebuilt) return { said: modelText, checked };
+  return { said: rebuilt.text, checked: await checkTurnAnswer(layout, turnId, rebuilt.text) };
 }
 
 /** The turn's grounding as a debug record (`debug/<turnId>-grounding.json`) and the event that goes with the answer. */

@@ -14,5 +14,6 @@ export function conversationSettings(config: Config): ConversationSettings {
     maxRepeatedFailures: c.maxRepeatedFailures,
     branches: c.branches,
     turnsPerRun: c.turnsPerRun,
+    crossCheck: c.crossCheck,
   };
 }

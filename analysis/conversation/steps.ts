@@ -50,6 +50,8 @@ export interface ToolStepResult {
   error?: string;
   /** Same tool + same arguments → same signature (loop detection). */
   signature: string;
+  /** The code ran and failed (an outcome, not an error of the call); absent in results recorded before it existed. */
+  codeFailed?: boolean;
 }
 
 export interface FinishTurnInput {
@@ -83,6 +85,20 @@ export interface CheckGroundingResult {
   revision?: string;
   /** The revision must run code first (the operation was wrong: the numbers in hand answer another question). */
   recompute?: boolean;
+}
+
+/** The cross-check of an answer against the second program (`conversationCrossCheck`). */
+export interface CrossCheckInput extends CheckGroundingInput {
+  /** 1: the answer the pattern gave; 2: the answer revised after a disagreement. */
+  round: number;
+}
+
+export interface CrossCheckResult {
+  verdict: 'agree' | 'disagree' | 'inconclusive';
+  /** When the programs disagree and the operation check trusts one of them: the answer to show is that one's. */
+  use?: 'first' | 'second';
+  /** When they disagree, nothing picks one, and this is the first round: the request to revise, with the evidence. */
+  revision?: string;
 }
 
 export const PREVIEW_CHARS = 4_000;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { writeJsonAtomic } from '../../lib/runStore/files';
 import { canonicalJson } from '../../lib/llm/canonicalJson';
 import { restorableCells } from './codeHistory';
+import { runArguments } from './isolatedProgram';
 import { appendEvents } from './eventLog';
 import type { NewEvent } from './events';
 import { conversationLayout } from './layout';
@@ -37,7 +38,7 @@ export async function runToolStep(
           error: `the arguments of ${call.name} are not valid JSON: ${call.arguments.slice(0, 200)}`,
           durationMs: 0,
         }
-      : await toolbox.run(call.name, args, {
+      : await toolbox.run(call.name, runArguments(input.agent, call.name, args), {
           conversationId: input.conversationId,
           workspaceDir: layout.workspace,
           signal: ctx.signal,
@@ -57,7 +58,13 @@ export async function runToolStep(
   };
   await writeJsonAtomic(path.join(layout.debug, `${input.stepId}.tools`, `${safe(call.id)}.json`), record);
   await appendEvents(layout, toolEvents(input, call.name, args, outcome));
-  return { ok: outcome.ok, error: outcome.error?.slice(0, 500), signature: signatureOf(call.name, args) };
+  const codeFailed = (outcome.result as ExecutionLike | undefined)?.success === false;
+  return {
+    ok: outcome.ok,
+    error: outcome.error?.slice(0, 500),
+    signature: signatureOf(call.name, args),
+    ...(codeFailed ? { codeFailed } : {}),
+  };
 }
 
 function toolMessage(outcome: ToolOutcome): string {
@@ -81,7 +88,7 @@ function toolEvents(input: ToolStepInput, tool: string, args: unknown, outcome: 
       ...base,
       type: 'code',
       key: `${key}:code`,
-      data: { stepId: input.stepId, callId: input.callId, language, code },
+      data: { stepId: input.stepId, callId: input.callId, language, code, agent: input.agent },
     });
   }
   events.push({

@@ -29,6 +29,8 @@ export interface Toolbox {
 
 /** The fields of a code-execution result the event log and debug record show (python_execute / node_execute). */
 export interface ExecutionLike {
+  /** Code executions: whether the code ran without error. */
+  success?: boolean;
   stdout?: string;
   stderr?: string;
   returnCode?: number;

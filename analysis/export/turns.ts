@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { executedCode, type ExecutedCode } from '../conversation/codeHistory';
+import { analysisCode, executedCode, type ExecutedCode } from '../conversation/codeHistory';
 import type { DebugToolCall } from '../conversation/debug';
 import type { ConversationEvent } from '../conversation/events';
 import type { ConversationLayout } from '../conversation/layout';
@@ -27,7 +27,14 @@ export interface ExportTurn {
 
 /** A conversation's finished turns as an export sees them: question, the calls that succeeded, answer. */
 export async function exportTurns(layout: ConversationLayout, events: ConversationEvent[]): Promise<ExportTurn[]> {
-  const code = new Map(executedCode(events).map((c) => [`${c.stepId}\0${c.callId}`, c]));
+  const keyOf = (c: { stepId: string; callId: string }) => `${c.stepId}\0${c.callId}`;
+  const code = new Map(analysisCode(events).map((c) => [keyOf(c), c]));
+  // The cross-check's second programs are a check, not a step of the analysis: the export leaves them out.
+  const checks = new Set(
+    executedCode(events)
+      .filter((c) => !code.has(keyOf(c)))
+      .map(keyOf),
+  );
   const calls = new Map<string, ConversationEvent<'tool_call'>>();
   const turns = new Map<string, ExportTurn>();
   const fetchedFiles = await fetchedFilesOf(layout);
@@ -43,6 +50,7 @@ export async function exportTurns(layout: ConversationLayout, events: Conversati
     if (e.type === 'visualization') attachOutput(turn, e);
     if (e.type !== 'tool_result') continue;
     const key = `${e.data.stepId}\0${e.data.callId}`;
+    if (checks.has(key)) continue;
     const exec = code.get(key);
     if (exec && !exec.ok) turn.failed++;
     else if (exec)

@@ -47,12 +47,19 @@ function renderedResult(evidence: CorrectnessEvidence): string | undefined {
     const table = markdownTable(evidence.table.head);
     if (table) return `${COMPUTED_LEAD} (the table the code saved, \`${evidence.table.file}\`):\n\n${table}`;
   }
-  const printed = evidence.printed?.trim();
+  return printedResult(evidence.printed, 'what the code printed');
+}
+
+/**
+ * What a program printed, shown as the computed result (quoted lines, `source` saying whose output it is); undefined
+ * when it printed nothing, or a long dump (a whole column, a data frame), which is not a result to answer with.
+ */
+export function printedResult(output: string | undefined, source: string): string | undefined {
+  const printed = output?.trim();
   if (!printed) return undefined;
   const lines = printed.split(/\r?\n/);
-  // A long dump (a whole column, a data frame) is not a result to answer with: the answer and its note stay.
   if (lines.length > MAX_PRINTED_LINES || printed.length > MAX_PRINTED_CHARS) return undefined;
-  return `${COMPUTED_LEAD} (what the code printed):\n\n${lines.map((l) => `> ${l}`).join('  \n')}`;
+  return `${COMPUTED_LEAD} (${source}):\n\n${lines.map((l) => `> ${l}`).join('  \n')}`;
 }
 
 function markdownTable(csv: string): string | undefined {

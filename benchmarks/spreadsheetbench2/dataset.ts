@@ -100,6 +100,10 @@ async function readCategory(dir: string): Promise<V2Task[]> {
         `record ${i} of ${file}: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`,
         id,
       );
+    const key = String(parsed.data.id);
+    // An id names the task's files and folders in a run (`<id>_output.xlsx`, tasks/<id>/): never a path.
+    if (!key.trim() || /[\\/\0]/.test(key) || key === '.' || key === '..')
+      throw new DatasetError(`record ${i} of ${file}: id ${JSON.stringify(key)} cannot name a file`, key);
     return { ...parsed.data, category: path.basename(dir), categoryDir: dir };
   });
 }

@@ -1,9 +1,11 @@
 /**
  * SpreadsheetBench 2 in the benchmark registry: its folders are detected and read (one category folder or the parent
  * of the four), `sheetbench eval` scores outputs exactly as evaluation.py, and `run` runs the paper's scaffold
- * (`--agent swe_agent`: bash, view_xlsx and submit under SWE-agent's rules, scaffold/). A run's results are scored
- * (`scoreV2Attempt`), its Visualization tasks' charts judged by a vision model (visualization/; `sheetbench rejudge`
- * judges them again), finalized (official result file per category, summary with per-category figures), shown and
+ * (`--agent swe_agent`: bash, view_xlsx and submit under SWE-agent's rules, scaffold/) or our own agent
+ * (`--agent checked_vote`, through checkedVote/adapter.ts) on the recalculated inputs (run/datasetCopies.ts). A run's
+ * results are scored (`scoreV2Attempt`), its Visualization tasks' charts judged by a vision model (visualization/;
+ * `sheetbench rejudge` judges them again), finalized (official result file per category, summary with per-category
+ * figures), shown and
  * reported.
  */
 import path from 'node:path';
@@ -18,6 +20,7 @@ import { v2SummaryLines } from './report/summaryLines';
 import { v2TaskView } from './report/taskView';
 import { writeV2Report } from './report/writeReport';
 import { v2TasksToRejudge } from './visualization/tasksToRejudge';
+import { CHECKED_VOTE, CHECKED_VOTE_V2_PROMPT_VERSION } from './checkedVote/adapter';
 
 export { loadV2Dataset, v2CategoryFolders, v2TaskProblems, V2_CATEGORIES, type V2Task } from './dataset';
 export { evaluateV2Outputs, type V2Evaluation } from './evaluate';
@@ -30,14 +33,20 @@ export { v2TaskSchema } from './dataset';
 
 export const SPREADSHEETBENCH2_EDITIONS = ['v2'] as const;
 
-/** The agents a v2 run takes: the paper's scaffold (SWE-agent with its spreadsheet and visualisation configs). */
-export const SPREADSHEETBENCH2_SETTINGS = ['swe_agent'] as const;
+/**
+ * The agents a v2 run takes: the paper's scaffold (SWE-agent with its spreadsheet and visualisation configs), and our
+ * own agent, checked_vote, through its adapter (checkedVote/adapter.ts).
+ */
+export const SPREADSHEETBENCH2_SETTINGS = ['swe_agent', CHECKED_VOTE] as const;
 
 /**
  * Prompt versions (run.json; a resume refuses another): the configs and tools of RUCKBReasoning/SpreadsheetBench-2 at
  * 599b24a (scaffold/upstream/). Bump when our rendering of them changes.
  */
-const PROMPT_VERSIONS: Record<string, string> = { swe_agent: 'sb2-swe-agent-599b24a-v1' };
+const PROMPT_VERSIONS: Record<string, string> = {
+  swe_agent: 'sb2-swe-agent-599b24a-v1',
+  [CHECKED_VOTE]: CHECKED_VOTE_V2_PROMPT_VERSION,
+};
 
 /** The content version: every category's dataset.json, in category order. */
 async function datasetVersion(datasetDir: string): Promise<string> {

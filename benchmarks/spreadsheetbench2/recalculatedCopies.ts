@@ -34,21 +34,28 @@ export class RecalculatedCopies {
 
   /** The recalculated copy of `file` (made now, or found by its content); throws RecalculationError naming the file. */
   async of(file: string): Promise<string> {
+    return (await this.copyOf(file)).path;
+  }
+
+  /** The same, saying whether the engine made the copy now (false: found in the cache, or made by a call waited on). */
+  async copyOf(file: string): Promise<{ path: string; made: boolean }> {
     const key = createHash('sha256')
       .update(await readFile(file))
       .digest('hex');
     const copy = path.join(this.dir, `${key}.xlsx`);
     if (await pathExists(copy)) {
       this.reused++;
-      return copy;
+      return { path: copy, made: false };
     }
     // Two tasks sharing one workbook in the same process wait for the same recalculation.
-    let making = this.pending.get(key);
-    if (!making) {
-      making = this.make(file, copy).finally(() => this.pending.delete(key));
-      this.pending.set(key, making);
-    } else this.reused++;
-    return making;
+    const pending = this.pending.get(key);
+    if (pending) {
+      this.reused++;
+      return { path: await pending, made: false };
+    }
+    const making = this.make(file, copy).finally(() => this.pending.delete(key));
+    this.pending.set(key, making);
+    return { path: await making, made: true };
   }
 
   private async make(file: string, copy: string): Promise<string> {

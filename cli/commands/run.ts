@@ -63,7 +63,7 @@ export function registerRunCommands(program: Command): void {
     .option('--edition <name>', 'edition, overriding detection (e.g. verified_400)')
     .option(
       '--agent <name>',
-      "setting: single | row_exec | react_exec | row_react_exec | sheetcopilot | checked_vote (SpreadsheetBench, default single; checked_vote is our own agent); swe_agent (SpreadsheetBench 2: the paper's scaffold, bash + view_xlsx + submit); model-only | agent (DSBench); a pattern, default auto (analysis: auto | direct | react | plan_execute | reflection | iterative | tree_of_thoughts | ensemble)",
+      "setting: single | row_exec | react_exec | row_react_exec | sheetcopilot | checked_vote (SpreadsheetBench, default single; checked_vote is our own agent); swe_agent | checked_vote (SpreadsheetBench 2: the paper's scaffold, bash + view_xlsx + submit, default; or our own agent); model-only | agent (DSBench); a pattern, default auto (analysis: auto | direct | react | plan_execute | reflection | iterative | tree_of_thoughts | ensemble)",
     )
     .option('--model <name>', 'model name (default: the embedded local model)')
     .option('--base-url <url>', 'OpenAI-compatible endpoint (key from OPENAI_API_KEY)')

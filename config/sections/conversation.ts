@@ -62,6 +62,13 @@ export const conversationConfigSchema = z
       .positive()
       .default(20)
       .describe('Turns before the conversation workflow continues as new (its history stays small).'),
+    crossCheck: z
+      .boolean()
+      .default(true)
+      .describe(
+        'An answer stating numbers is computed again by a second, independently written program; when the two ' +
+          'disagree the answer is revised once or shown with a note (one to three more model steps per turn).',
+      ),
     toolCalling: z
       .enum(['native', 'text'])
       .default('native')

@@ -18,6 +18,8 @@ export interface LocalProviderConfig {
    * conversation) evaluates only what differs. false: a fresh context per request (the behaviour before).
    */
   reusePrefix?: boolean;
+  /** Threads per request (default THREADS_PER_REQUEST); bench/llm-local-threads.ts measures the choice. */
+  threads?: number;
 }
 
 const DEFAULT_MAX_TOKENS = 1024;
@@ -25,7 +27,10 @@ const DEFAULT_MAX_TOKENS = 1024;
 const TEMPLATE_OVERHEAD_TOKENS = 64;
 /**
  * One thread per request: llama.cpp threads spin-wait, and on a small shared host more threads than free cores made
- * an 8-token reply take 19 s instead of 0.4 s (measured on the 2-core dev machine under load).
+ * an 8-token reply take 19 s instead of 0.4 s (measured on the 2-core dev machine under load). Measured again with
+ * `bench/llm-local-threads.ts` (1.5B, a 2,779-token checked_vote prompt, one request at a time, another local-model
+ * run holding one of the 2 cores): 1 thread 45.9 prompt tokens/s and 16.7 generation tokens/s; 2 threads had not
+ * finished the same prompt after 4 minutes.
  */
 const THREADS_PER_REQUEST = 1;
 
@@ -57,7 +62,8 @@ export class LocalProvider implements LlmProvider {
     const local = await loadLocalModel(this.config.localModelPath, request.model);
     const maxTokens = request.maxTokens ?? this.config.maxTokens ?? DEFAULT_MAX_TOKENS;
     const contextSize = contextSizeFor(local, request.messages, maxTokens);
-    const kept = this.config.reusePrefix === false ? undefined : await keptContextFor(local, contextSize);
+    const threads = this.config.threads ?? THREADS_PER_REQUEST;
+    const kept = this.config.reusePrefix === false ? undefined : await keptContextFor(local, contextSize, threads);
     if (kept) {
       try {
         return await generate(local, kept.sequence, request, maxTokens, this.config.temperature, opts.signal);
@@ -70,7 +76,7 @@ export class LocalProvider implements LlmProvider {
         kept.busy = false;
       }
     }
-    const context = await local.model.createContext({ contextSize, threads: THREADS_PER_REQUEST });
+    const context = await local.model.createContext({ contextSize, threads });
     try {
       return await generate(local, context.getSequence(), request, maxTokens, this.config.temperature, opts.signal);
     } finally {
@@ -80,12 +86,16 @@ export class LocalProvider implements LlmProvider {
 }
 
 /** The model's kept context, claimed, when it is free and the request fits it (created on first use). */
-async function keptContextFor(local: LoadedLocalModel, contextSize: number): Promise<KeptContext | undefined> {
+async function keptContextFor(
+  local: LoadedLocalModel,
+  contextSize: number,
+  threads: number,
+): Promise<KeptContext | undefined> {
   const size = Math.min(KEPT_CONTEXT_TOKENS, local.model.trainContextSize);
   if (contextSize > size) return undefined;
   let kept = keptContexts.get(local.modelPath);
   if (!kept) {
-    kept = local.model.createContext({ contextSize: size, threads: THREADS_PER_REQUEST }).then((context) => ({
+    kept = local.model.createContext({ contextSize: size, threads }).then((context) => ({
       context,
       sequence: context.getSequence(),
       busy: false,

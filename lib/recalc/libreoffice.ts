@@ -10,6 +10,7 @@ import { LoInstance } from './loInstance';
 import { checkInput, stageOutput } from './outputFile';
 import { killOrphanedInstances } from './staleInstances';
 import { isFormulaFree } from './formulaFree';
+import { ProfileTemplate } from './profileTemplate';
 
 export const libreOfficeOptionsSchema = z.object({
   /** Pool size: soffice instances, each converting one file at a time. Two gave ≈ 1.5× on 2 cores. */
@@ -28,6 +29,8 @@ export const libreOfficeOptionsSchema = z.object({
   /** Per-file timeout when recalc() is given none (the official evaluator allows 120 s). */
   defaultTimeoutMs: z.number().int().positive().default(120_000),
   recycleAfter: z.number().int().positive().default(1_000),
+  /** Start new profiles from the one kept after a first start (profileTemplate.ts); false: always a fresh profile. */
+  profileTemplate: z.boolean().default(true),
 });
 export type LibreOfficeOptions = z.input<typeof libreOfficeOptionsSchema>;
 
@@ -55,6 +58,7 @@ export class LibreOfficeRecalculator implements Recalculator {
     const ownedRoot = opts.profileRoot ? undefined : mkdtempSync(path.join(os.tmpdir(), 'sheetbench-lo-'));
     const root = opts.profileRoot ?? ownedRoot!;
     const tag = `${process.pid}_${randomBytes(3).toString('hex')}`;
+    const template = opts.profileTemplate ? ProfileTemplate.forSoffice(opts.sofficePath) : undefined;
     const instances = Array.from(
       { length: opts.instances },
       (_, i) =>
@@ -65,6 +69,7 @@ export class LibreOfficeRecalculator implements Recalculator {
           pipeName: `sheetbench_lo_${tag}_${i}`,
           startTimeoutMs: opts.startTimeoutMs,
           recycleAfter: opts.recycleAfter,
+          template,
         }),
     );
     return new LibreOfficeRecalculator(instances, opts.defaultTimeoutMs, root, ownedRoot !== undefined);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import os from 'node:os';
 import { z } from 'zod';
+import type { ProfileTemplate } from './profileTemplate';
 import { SerialQueue } from './serialQueue';
 import { sofficeArgs } from './sofficeCommand';
 
@@ -24,6 +25,8 @@ export interface LoInstanceOptions {
   startTimeoutMs: number;
   /** Restart soffice after this many conversions (it grows slowly in memory). */
   recycleAfter: number;
+  /** Where a first started profile is kept and new profiles are copied from (profileTemplate.ts); none: always fresh. */
+  template?: ProfileTemplate;
 }
 
 export interface ConversionOutcome {
@@ -58,6 +61,8 @@ export class LoInstance {
   private conversionsSinceStart = 0;
   /** How many times soffice was started (the first start included). */
   starts = 0;
+  /** The profile was copied from the template (vs made by soffice itself, then a candidate template once it started). */
+  private profileFrom: 'template' | 'soffice' | undefined;
 
   constructor(private readonly opts: LoInstanceOptions) {}
 
@@ -127,8 +132,22 @@ export class LoInstance {
     return outcome;
   }
 
-  /** Starts soffice and the bridge; returns an error text instead of throwing. */
+  /**
+   * Starts soffice and the bridge; returns an error text instead of throwing. A new profile is first copied from the
+   * template; if soffice does not start on the copy, the template is thrown away and soffice starts on a fresh profile.
+   */
   private async start(): Promise<string | undefined> {
+    const { template, profileDir } = this.opts;
+    if (template && !this.profileFrom) this.profileFrom = (await template.seed(profileDir)) ? 'template' : 'soffice';
+    const error = await this.startOnce();
+    if (!error || this.profileFrom !== 'template') return error;
+    await template?.discard();
+    await rm(profileDir, { recursive: true, force: true });
+    this.profileFrom = 'soffice';
+    return this.startOnce();
+  }
+
+  private async startOnce(): Promise<string | undefined> {
     this.starts++;
     this.conversionsSinceStart = 0;
     await mkdir(this.opts.profileDir, { recursive: true });
@@ -202,14 +221,22 @@ export class LoInstance {
     await this.cleanStaleFiles();
   }
 
-  /** Asks soffice to quit (SIGTERM), then kills whatever is left after a grace period. */
+  /**
+   * Asks soffice to quit (SIGTERM), then kills whatever is left after a grace period. A profile soffice made itself,
+   * started on and quit from is kept as the template when none is kept yet.
+   */
   private async stop(): Promise<void> {
     const run = this.running;
     if (!run) return;
+    const diedBefore = run.exited;
     run.bridge.stdin!.end();
     killGroup(run.soffice, 'SIGTERM');
-    await exited(run.soffice, STOP_GRACE_MS);
+    const quit = await exited(run.soffice, STOP_GRACE_MS);
     await this.kill();
+    if (quit && !diedBefore && this.profileFrom === 'soffice') {
+      await this.opts.template?.keep(this.opts.profileDir);
+      this.profileFrom = 'template'; // kept once per instance
+    }
   }
 
   private async cleanStaleFiles(): Promise<void> {
@@ -265,11 +292,10 @@ async function groupGone(child: ChildProcess, capMs: number): Promise<void> {
   }
 }
 
-function exited(child: ChildProcess, capMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
-  return raceTimeout([new Promise<void>((resolve) => child.once('exit', () => resolve()))], capMs, undefined).then(
-    () => undefined,
-  );
+/** Waits up to `capMs` for the child to exit; true if it did. */
+function exited(child: ChildProcess, capMs: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve(true);
+  return raceTimeout([new Promise<boolean>((resolve) => child.once('exit', () => resolve(true)))], capMs, false);
 }
 
 /** The first of `promises` to settle, or `onTimeout` after `ms`. */

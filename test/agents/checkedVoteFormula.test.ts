@@ -13,12 +13,14 @@ import { fillDescription, formulaRegionOf } from '../../benchmarks/spreadsheetbe
 import { formulaSolveCode } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProgram';
 import {
   FORMULA_INSTRUCTIONS,
+  FORMULA_SYSTEM_PROMPT,
   formulaRepairMessage,
   formulaTaskPrompt,
   noFormulaMessage,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaPrompt';
 import { framedProgram } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
-import { taskContext, taskPrompt } from '../../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
+import { SYSTEM_PROMPT, taskContext, taskPrompt } from '../../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
+import { FORMULA_EXAMPLES } from '../../benchmarks/spreadsheetbench/agents/checkedVote/examples';
 import { checkCandidate } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
 import { sandboxPythonPath } from '../../lib/sandbox/paths';
 
@@ -158,14 +160,24 @@ describe('formula regions', () => {
       spreadsheet_path: 'spreadsheet/1',
     };
     const user = formulaTaskPrompt(task as never, 'VIEW', formulaRegionOf('C4:C15')!);
-    expect(FORMULA_INSTRUCTIONS).not.toMatch(/Total per month|VIEW/);
+    // All static text (role, how to reply, worked examples) is the system prompt: one KV prefix for every task.
+    expect(FORMULA_SYSTEM_PROMPT.startsWith(SYSTEM_PROMPT)).toBe(true);
+    expect(FORMULA_SYSTEM_PROMPT).toContain(FORMULA_INSTRUCTIONS);
+    expect(FORMULA_SYSTEM_PROMPT).toContain(FORMULA_EXAMPLES);
+    expect(FORMULA_SYSTEM_PROMPT).not.toMatch(/Total per month|VIEW/);
+    expect(user).not.toContain(FORMULA_INSTRUCTIONS);
     expect(user.indexOf('VIEW')).toBeLessThan(user.indexOf('Total per month.'));
-    expect(user.indexOf('Total per month.')).toBeLessThan(user.indexOf(FORMULA_INSTRUCTIONS));
-    expect(user).toMatch(/Write the formula for C4\.$/);
-    // The Python prompt of the same task starts with the same context: one evaluated prefix serves both kinds.
+    expect(user).toMatch(/Write the formula for C4 in one ```excel block\.$/);
+    // The task's context is the same text in both kinds' user messages.
     const python = taskPrompt(task as never, 'VIEW');
     const shared = taskContext(task as never, 'VIEW');
     expect(user.startsWith(shared) && python.startsWith(shared)).toBe(true);
+  });
+
+  it('every worked example replies with a formula the harness accepts', () => {
+    const replies = [...FORMULA_EXAMPLES.matchAll(/```excel\n[^`]*```/g)].map((m) => m[0]);
+    expect(replies).toHaveLength(5);
+    for (const reply of replies) expect(formulaOf(reply, 'stop')).toHaveProperty('formula');
   });
 });
 

@@ -7,12 +7,16 @@ import { checkCandidate, type CaseEvidence } from '../../benchmarks/spreadsheetb
 import { choose, settled, similarity } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
 import { framedProgram, solveCodeOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
 import { repairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedVote/feedback';
+import { repeatedOrFound } from '../../benchmarks/spreadsheetbench/agents/checkedVote/repeatedReply';
 import {
   PYTHON_INSTRUCTIONS,
+  PYTHON_SYSTEM_PROMPT,
   SYSTEM_PROMPT,
   taskPrompt,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
+import { PYTHON_EXAMPLE } from '../../benchmarks/spreadsheetbench/agents/checkedVote/examples';
 import { workbookViewProgram } from '../../benchmarks/spreadsheetbench/agents/checkedVote/view';
+import { VIEW_BUDGET_CHARS } from '../../benchmarks/spreadsheetbench/agents/checkedVote/settings';
 import { readRegion } from '../../benchmarks/spreadsheetbench/agents/checkedVote/regionCells';
 import type { CellValue } from '../../benchmarks/workbook/cellValue';
 import { sandboxPythonPath } from '../../lib/sandbox/paths';
@@ -71,6 +75,22 @@ describe('checks (no answers needed)', () => {
     expect(checkCandidate([evidence(1, [1], [1]), evidence(2, [3], [2])]).passed).toBe(true);
     // Real text answers are not prose.
     expect(checkCandidate([evidence(1, ['Pass', 'Fail', 'John Smith'])]).passed).toBe(true);
+  });
+
+  it('rejects one value repeated in every answer cell on every input (a formula that ignores its row)', () => {
+    const constant = checkCandidate([evidence(1, [4, 4, 4]), evidence(2, [7, 7, 7, null]), evidence(3, [7, 7, 7])]);
+    expect(constant.problems.map((p) => p.kind)).toEqual(['constant']);
+    expect(constant.problems[0].detail).toMatch(/4 on input 1, 7 on input 2, 7 on input 3/);
+    // Numbers equal as the scorer rounds them count as the same value.
+    expect(checkCandidate([evidence(1, [1.001, 1.002, 1])]).problems.map((p) => p.kind)).toEqual(['constant']);
+    // Error values everywhere are reported as errors, not also as a constant.
+    expect(checkCandidate([evidence(1, ['#VALUE!', '#VALUE!', '#VALUE!'])]).problems.map((p) => p.kind)).toEqual([
+      'error_value',
+    ]);
+    // Varying on one input is enough: the formula follows its rows there.
+    expect(checkCandidate([evidence(1, ['a', 'a', 'a']), evidence(2, ['a', 'b', 'a'])]).passed).toBe(true);
+    // Fewer than three written cells: one repeated value is an ordinary answer.
+    expect(checkCandidate([evidence(1, ['Pass', 'Pass']), evidence(2, ['Fail', 'Fail', null])]).passed).toBe(true);
   });
 
   it('feeds the problems back with the traceback tail and the cells as written', () => {
@@ -157,7 +177,7 @@ describe('frame and prompt', () => {
     );
   });
 
-  it('puts the static system prompt first, then the task, then how to reply', () => {
+  it('puts all static text (role, how to reply, a worked example) in the system prompt and only the task after it', () => {
     const task = {
       id: 1,
       instruction: 'Sum column B.',
@@ -166,11 +186,16 @@ describe('frame and prompt', () => {
       spreadsheet_path: 'spreadsheet/1',
     };
     const user = taskPrompt(task as never, 'VIEW');
-    expect(SYSTEM_PROMPT).not.toMatch(/Sum column B|VIEW/);
+    expect(PYTHON_SYSTEM_PROMPT.startsWith(SYSTEM_PROMPT)).toBe(true);
+    expect(PYTHON_SYSTEM_PROMPT).toContain(PYTHON_INSTRUCTIONS);
+    expect(PYTHON_SYSTEM_PROMPT).toContain(PYTHON_EXAMPLE);
+    expect(PYTHON_SYSTEM_PROMPT).not.toMatch(/Sum column B|VIEW/);
     expect(user.indexOf('VIEW')).toBeLessThan(user.indexOf('Sum column B.'));
     expect(user).toContain('# Answer region: C4');
-    expect(user.indexOf('Sum column B.')).toBeLessThan(user.indexOf(PYTHON_INSTRUCTIONS));
-    expect(user).toMatch(/Write solve\(wb\)\.$/);
+    expect(user).not.toContain(PYTHON_INSTRUCTIONS);
+    expect(user).toMatch(/Write solve\(wb\) in one ```python block\.$/);
+    // The worked example is a complete solve(wb) the harness's extraction accepts.
+    expect(solveCodeOf(PYTHON_EXAMPLE, 'stop')).toHaveProperty('code');
   });
 });
 
@@ -198,10 +223,51 @@ describe('workbook view and answer region on real dev20 inputs', () => {
     expect(text).toMatch(/column [A-Z]+ '.*': \d+ values/);
   });
 
+  it('does not repeat answer rows the sheet already shows in full', () => {
+    const text = view('17251', 'C2:C11');
+    expect(text.match(/A2:abc \| B2:1\.1/g)).toHaveLength(1);
+    expect(text).toContain('(its rows and neighbouring columns are shown in full in the sheet above)');
+  });
+
+  it("gives the answer's sheet the budget; each other sheet gets a short share", () => {
+    const text = view('18645', "'Opportunities'!G2:G3");
+    expect(text.length).toBeLessThan(VIEW_BUDGET_CHARS + 2_000); // column profiles come on top of the row budget
+    const sheetOf = (name: string) => text.split('\n## ').find((s) => s.startsWith(`Sheet '${name}'`)) ?? '';
+    expect(sheetOf('Lawyers').length).toBeLessThan(1_200);
+    expect(sheetOf('Opportunities')).toMatch(/G1:/);
+  });
+
   it('reads the answer region as the scorer does (host side, no answers)', async () => {
     const read = await readRegion(path.join(DEV20, 'spreadsheet', '39604', '1_39604_input.xlsx'), 'C4');
     expect(read).toEqual({ cells: [{ address: 'C4', value: null, uncachedFormula: false }], missingSheets: [] });
     const missing = await readRegion(path.join(DEV20, 'spreadsheet', '39604', '1_39604_input.xlsx'), "'Nope'!A1");
     expect(missing.missingSheets).toEqual(['Nope']);
+  });
+});
+
+describe('a repair that repeats the failed reply', () => {
+  const failed = '```python\ndef solve(wb):\n    wb.active["A1"] = 1\n```';
+  const history = (reply: string) => [
+    { role: 'system' as const, content: 'S' },
+    { role: 'user' as const, content: 'U' },
+    { role: 'assistant' as const, content: reply },
+    { role: 'user' as const, content: 'It did not pass: fix it.' },
+  ];
+
+  it('is not run again: the same code (whitespace aside) becomes a problem', () => {
+    const again = solveCodeOf('```python\ndef solve(wb):\n    wb.active["A1"]  =  1\n```', 'stop');
+    expect(repeatedOrFound(again, 1, history(failed), solveCodeOf)).toEqual({
+      problem: 'the repair repeats the code that failed the checks, unchanged',
+    });
+  });
+
+  it('a changed repair, a first reply and a reply without code pass through as they are', () => {
+    const changed = solveCodeOf('```python\ndef solve(wb):\n    wb.active["A1"] = 2\n```', 'stop');
+    expect(repeatedOrFound(changed, 1, history(failed), solveCodeOf)).toEqual(changed);
+    const first = solveCodeOf(failed, 'stop');
+    expect(repeatedOrFound(first, 0, history(failed), solveCodeOf)).toEqual(first);
+    expect(repeatedOrFound({ problem: 'no code' }, 1, history(failed), solveCodeOf)).toEqual({ problem: 'no code' });
+    // The failed reply had no code (a no-code repair): anything with code is new.
+    expect(repeatedOrFound(first, 1, history('I cannot do that.'), solveCodeOf)).toEqual(first);
   });
 });

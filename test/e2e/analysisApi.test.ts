@@ -28,7 +28,8 @@ describe('conversation API over real HTTP (real Temporal, scripted model with to
   let turnId: string;
 
   beforeAll(async () => {
-    a = await startAnalysisEnv(model);
+    // The pattern's steps and records, counted exactly (the cross-check's: analysisCrossCheck.test.ts).
+    a = await startAnalysisEnv(model, { conversation: { crossCheck: false } });
     const created = await a.api('/api/conversations', jsonBody({ title: 'Sales', pattern: 'react' }));
     expect(created.status).toBe(201);
     id = ((await created.json()) as { id: string }).id;

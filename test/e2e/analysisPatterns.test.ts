@@ -20,7 +20,8 @@ describe('each pattern answers a request end to end', () => {
   ];
 
   beforeAll(async () => {
-    a = await startAnalysisEnv(salesAnalyst);
+    // Each pattern's own steps, counted exactly: the cross-check that follows them is analysisCrossCheck.test.ts's.
+    a = await startAnalysisEnv(salesAnalyst, { conversation: { crossCheck: false } });
     outcomes = await runCases(
       a,
       cases.map(([name, pattern, tag]) => [name, pattern, `What is the total amount in sales.csv?${tag}`]),

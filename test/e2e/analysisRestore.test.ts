@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationEvent } from '../../analysis/conversation/events';
+import { SECOND_PROGRAM_AGENT } from '../../analysis/conversation/crossCheckPrompts';
 import { conversationDir, conversationLayout } from '../../analysis/conversation/layout';
 import { startAnalysisEnv, waitForTurn, type AnalysisEnv } from '../helpers/analysis';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
@@ -42,17 +43,21 @@ describe('restored sessions', () => {
   }, 600_000);
   afterAll(async () => a?.close());
 
-  const results = (key: string) =>
-    turns
-      .get(key)!
-      .filter((e) => e.type === 'tool_result')
-      .map((e) => e.data);
+  /** The analysis's tool results (the cross-check's second program, which runs after each answer, left out). */
+  const results = (key: string) => {
+    const events = turns.get(key)!;
+    const second = new Set(
+      events.filter((e) => e.type === 'code' && e.data.agent === SECOND_PROGRAM_AGENT).map((e) => e.data.callId),
+    );
+    return events.filter((e) => e.type === 'tool_result' && !second.has(e.data.callId)).map((e) => e.data);
+  };
 
   it('the second turn uses a variable the first defined, after its kernel was killed, and reports the restore', () => {
     const [first] = results('restored:1');
     expect(first).toMatchObject({ ok: true, stdout: '47\n' });
     const second = results('restored:2');
     expect(second).toHaveLength(1);
+    // One cell restored: the first turn's analysis, not its second program (a check, re-run by nobody).
     expect(second[0]).toMatchObject({ ok: true, stdout: '94\n', restored: { cells: 1, turns: ['t1'] } });
     expect(second[0].stateReset).toBeUndefined();
     expect(String(second[0].notice)).toMatch(/restored by re-running 1 earlier cell/);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPUTED_LEAD, REPLACED_NOTE } from '../../analysis/grounding/computedAnswer';
 import type { Grounding } from '../../analysis/grounding/types';
+import { SECOND_PROGRAM_PROMPT } from '../../analysis/conversation/crossCheckPrompts';
 import { REVISE_ANSWER_LEAD } from '../../analysis/conversation/prompts';
 import type { Pattern } from '../../contracts/conversation';
 import { requiredCallNudge } from '../../lib/llm/textActions';
@@ -46,6 +47,9 @@ function answerFor(question: string, revising: boolean): string {
   return 'North sold **15** and south **32**.';
 }
 
+const isSecondProgram = (e: { messages: Array<{ content: string }> }) =>
+  e.messages[0]?.content.startsWith(SECOND_PROGRAM_PROMPT.split('\n')[0]);
+
 const pythonSpec = {
   type: 'function' as const,
   function: { name: 'python_execute', description: '', parameters: {} },
@@ -76,9 +80,13 @@ describe('small-model answers through the text protocol', () => {
   it('code described in prose where a run is required: asked once more, the code it then writes runs', () => {
     const o = outcomes.get('prose')!;
     expect(o.status).toBe('completed');
-    const nudged = requestsFor('[PROSE]').filter((e) => e.messages.at(-1)?.content === requiredCallNudge([pythonSpec]));
+    // The first program's requests (the second program of the cross-check writes prose too, and is nudged the same way).
+    const nudged = requestsFor('[PROSE]').filter(
+      (e) => !isSecondProgram(e) && e.messages.at(-1)?.content === requiredCallNudge([pythonSpec]),
+    );
     expect(nudged).toHaveLength(1);
-    expect(results(o)).toHaveLength(1);
+    // The first program's run, then the second program's (which agrees: the answer stands).
+    expect(results(o)).toHaveLength(2);
     expect(results(o)[0].data).toMatchObject({ tool: 'python_execute', ok: true, stdout: '47\n' });
     expect(o.answer).toBe('The total amount is **47**.');
   });
@@ -104,7 +112,9 @@ describe('small-model answers through the text protocol', () => {
   it('rows counted for a total: caught, revised with code required, answered with the sums', () => {
     const o = outcomes.get('tally')!;
     expect(o.events.filter((e) => e.type === 'step' && e.data.kind === 'revise')).toHaveLength(1);
-    expect(results(o).map((r) => r.data.ok)).toEqual([true, true]);
+    // The count, the revision's sums, then the second program's sums (which agree with the revised answer).
+    expect(results(o).map((r) => r.data.ok)).toEqual([true, true, true]);
+    expect(o.events.filter((e) => e.type === 'step' && e.data.kind === 'cross_check')).toHaveLength(1);
     expect(o.answer).toBe('North: **15**, south: **32**.');
   });
 

@@ -14,14 +14,15 @@
  * to v4; from v5 ('conversation-v2': a JIT answer's numbers are checked and may be revised once) a third turn, auto,
  * whose answer invents a number, so the revise step runs.
  * Conversation generations: v1–v4 of the `conversation` mode are the conversation before its marker (no grounding check);
- * v5 is 'conversation-v2' under the v4 analysis task.
+ * v5 is 'conversation-v2' under the v4 analysis task; v6 'conversation-v3' (every answer stating numbers cross-checked by
+ * a second, independently written program).
  * `... recordHistories.ts handover [version]`: a run that continues as new with a slow task in flight (the server
  * suggests it after 60 events); the slow task is terminated once handed over, and the next execution's watch counts it.
  * Writes every execution of the run (`<version>-handover-run-<n>`).
  * `... recordHistories.ts sb2 [version]`: SpreadsheetBench 2's scaffold on one generated task (`<version>-sb2-run`,
- * `<version>-sb2-task-fm0`).
+ * `<version>-sb2-task-fm0`); from v2 also checked_vote on one (`<version>-sb2-checked-vote-task-tpl0`).
  * `... recordHistories.ts sb2vis [version]`: a SpreadsheetBench 2 Visualization task whose chart is judged by the vision
- * judge (patch `sb2-chart-judging`): the task (`<version>-sb2-task-vis_bar`).
+ * judge (generation `sb2-task-v2` with the patch `sb2-chart-judging`): the task (`<version>-sb2-judged-task-vis_bar`).
  * `... recordHistories.ts batch [version]`: `run --batch` on two dev20 tasks (one batch): the run, task 39604, the
  * batch queue and the batch (`<version>-batch-*`).
  * `... recordHistories.ts budget [version]`: a run with a dollar budget whose last task's spend request is held behind
@@ -72,7 +73,7 @@ const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget', 'sb
  * (tasks unchanged: their v9 fixtures are v8's generation); v10 runs ('benchmark-run-v10') look at held spend requests
  * when a reservation settles (tasks unchanged: v8's generation).
  */
-/** The generations of workflows/versions.ts: spreadsheet runs v10 (tasks v8), DSBench v4, conversations (and their analysis task) v5. */
+/** The generations of workflows/versions.ts: spreadsheet runs v10 (tasks v8), DSBench v4, conversations (and their analysis task) v6. */
 const VERSION =
   (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ??
   (
@@ -82,11 +83,11 @@ const VERSION =
       budget: 'v10',
       batch: 'v10',
       dsbench: 'v4',
-      sb2: 'v1',
+      sb2: 'v2',
       sb2vis: 'v2',
     } as Record<string, string>
   )[MODE] ??
-  'v5';
+  'v6';
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
 const DSBENCH_SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/dsbench-sample');
 
@@ -136,28 +137,39 @@ async function recordDsbench(): Promise<void> {
 
 /**
  * SpreadsheetBench 2 with the paper's scaffold on one generated task (fm0: its first reply has no tool call and is
- * requeried, then five turns): the run and the task (`<version>-sb2-run`, `<version>-sb2-task-fm0`).
+ * requeried, then five turns): the run and the task (`<version>-sb2-run`, `<version>-sb2-task-fm0`). From v2
+ * ('sb2-task-v2': the input and answer recalculated first) also checked_vote on tpl0 through its adapter (its first
+ * candidate crashes, is repaired, and a second agrees): `<version>-sb2-checked-vote-task-tpl0`.
  */
 async function recordSpreadsheetBench2(): Promise<void> {
   const tmp = mkdtempSync(path.join(tmpdir(), 'sb2-record-'));
   runPython([path.resolve('test/spreadsheetbench2/fixtures/make_v2_tasks.py'), tmp], '');
-  const env = await startE2E(scaffoldScript({ answerPath: '/nonexistent', repoDir: '/nonexistent', hostUrl: '' }));
+  process.env.XDG_CACHE_HOME = path.join(tmp, 'xdg-cache'); // recalculated copies: not into the user's cache
+  const scaffold = scaffoldScript({ answerPath: '/nonexistent', repoDir: '/nonexistent', hostUrl: '' });
+  const env = await startE2E({ ...scaffold, rules: [...scaffold.rules, ...checkedVoteTpl0Rules] });
   try {
-    const run = await startBenchmarkRun(env, { dataset: path.join(tmp, 'data'), agent: 'swe_agent', tasks: ['fm0'] });
+    const dataset = path.join(tmp, 'data');
+    const run = await startBenchmarkRun(env, { dataset, agent: 'swe_agent', tasks: ['fm0'] });
     await runToEnd(env, run);
     await writeHistory(env.client, run.runId, `${VERSION}-sb2-run.history.bin`);
     await writeHistory(env.client, `${run.runId}/task/fm0`, `${VERSION}-sb2-task-fm0.history.bin`);
+    if (VERSION !== 'v1') {
+      const cv = await startBenchmarkRun(env, { dataset, agent: 'checked_vote', tasks: ['tpl0'] });
+      await runToEnd(env, cv);
+      await writeHistory(env.client, `${cv.runId}/task/tpl0`, `${VERSION}-sb2-checked-vote-task-tpl0.history.bin`);
+    }
   } finally {
     await env.close();
     rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-/** A Visualization task judged on its chart (`<version>-sb2-task-vis_bar`): export, the vision call, scoring. */
+/** A Visualization task judged on its chart (`<version>-sb2-judged-task-vis_bar`): export, the vision call, scoring. */
 async function recordSpreadsheetBench2Judging(): Promise<void> {
   const tmp = mkdtempSync(path.join(tmpdir(), 'sb2vis-record-'));
   const data = path.join(tmp, 'Visualization');
   generateVisualizationTasks(data);
+  process.env.XDG_CACHE_HOME = path.join(tmp, 'xdg-cache'); // recalculated copies: not into the user's cache
   process.env.SB2VIS_RECORD_KEY = 'not-secret';
   const env = await startE2E(
     visualizationScript(() => '{"pass_ids": [1, 2, 3], "fail": []}'),
@@ -169,12 +181,26 @@ async function recordSpreadsheetBench2Judging(): Promise<void> {
   try {
     const run = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: ['vis_bar'] });
     await runToEnd(env, run);
-    await writeHistory(env.client, `${run.runId}/task/vis_bar`, `${VERSION}-sb2-task-vis_bar.history.bin`);
+    await writeHistory(env.client, `${run.runId}/task/vis_bar`, `${VERSION}-sb2-judged-task-vis_bar.history.bin`);
   } finally {
     await env.close();
     rmSync(tmp, { recursive: true, force: true });
   }
 }
+
+/** checked_vote's candidates on tpl0: the first crashes, its repair and the second candidate solve it. */
+const checkedVoteTpl0Rules = [
+  {
+    name: 'tpl0-crash',
+    match: { callKey: /\/tpl0\/cand-1\/0$/ },
+    reply: "```python\ndef solve(wb):\n    raise ValueError('not yet')\n```",
+  },
+  {
+    name: 'tpl0',
+    match: { callKey: /\/tpl0\/cand-\d\/\d$/ },
+    reply: "```python\ndef solve(wb):\n    ws = wb['Template']\n    ws['B2'] = 91.5\n    ws['B3'] = 'N/A'\n```",
+  },
+];
 
 /** A conversation as `serve` makes it (turns above): created, a file uploaded, messages sent by update. */
 async function recordStandaloneConversation(): Promise<void> {

@@ -56,14 +56,25 @@ describe('recorded workflow histories replay on the current code', () => {
     const conversationV2 = ['v5-analysis-task-a01', 'v5-conversation-a01', 'v5-standalone-conversation'].map(
       (n) => `${n}.history.bin`,
     );
+    // Conversations of the 'conversation-v3' generation (the second program's cross-check), as v2's.
+    const conversationV3 = ['v6-analysis-task-a01', 'v6-conversation-a01', 'v6-standalone-conversation'].map(
+      (n) => `${n}.history.bin`,
+    );
     // v9: both executions of a run that continued as new with a task in flight (handed over, then terminated).
     const handOver = ['v9-handover-run-1.history.bin', 'v9-handover-run-2.history.bin'];
     // v10: a budgeted run whose last task's spend request was held behind a reservation, paused when it settled.
     const heldRequest = ['v10-budget-run.history.bin'];
-    // SpreadsheetBench 2 with the paper's scaffold (its first generation): a run and its task.
-    const spreadsheetBench2 = ['v1-sb2-run.history.bin', 'v1-sb2-task-fm0.history.bin'];
-    // A SpreadsheetBench 2 Visualization task judged on its chart (patch 'sb2-chart-judging').
-    const chartJudging = ['v2-sb2-task-vis_bar.history.bin'];
+    // SpreadsheetBench 2 with the paper's scaffold: a run and its task of each generation; from v2 ('sb2-task-v2': the
+    // input and answer recalculated first) also a task run by checked_vote through its adapter.
+    const spreadsheetBench2 = [
+      'v1-sb2-run.history.bin',
+      'v1-sb2-task-fm0.history.bin',
+      'v2-sb2-run.history.bin',
+      'v2-sb2-task-fm0.history.bin',
+      'v2-sb2-checked-vote-task-tpl0.history.bin',
+    ];
+    // A SpreadsheetBench 2 Visualization task judged on its chart (generation 'sb2-task-v2', patch 'sb2-chart-judging').
+    const chartJudging = ['v2-sb2-judged-task-vis_bar.history.bin'];
     // run --batch: the run, a task that waited for its batch, the run's batch queue and its batch workflow.
     const batch = ['batch-run', 'batch-task-39604', 'batch-queue', 'batch-b0001'].map((n) => `v10-${n}.history.bin`);
     expect(files.sort()).toEqual(
@@ -73,6 +84,7 @@ describe('recorded workflow histories replay on the current code', () => {
         ...chartJudging,
         ...beforeLayout,
         ...conversationV2,
+        ...conversationV3,
         ...handOver,
         ...heldRequest,
         ...batch,
@@ -209,8 +221,43 @@ describe('recorded workflow histories replay on the current code', () => {
       ['v5-analysis-task-a01', 'analysis-task-v4'],
       ['v5-conversation-a01', 'conversation-v2'],
       ['v5-standalone-conversation', 'conversation-v2'],
+      ['v2-sb2-task-fm0', 'sb2-task-v2'],
+      ['v6-analysis-task-a01', 'analysis-task-v4'],
+      ['v6-conversation-a01', 'conversation-v3'],
+      ['v6-standalone-conversation', 'conversation-v3'],
     ])
       expect(patchIds(`${file}.history.bin`), file).toEqual([marker]);
+    // checked_vote records its own marker too (the agent's, shared with SpreadsheetBench's task workflow).
+    expect(patchIds('v2-sb2-checked-vote-task-tpl0.history.bin')).toEqual([
+      'sb2-task-v2',
+      'checked-vote-formula-candidates',
+    ]);
+    // SpreadsheetBench 2 v2: the input and answer recalculated on the recalc queue before anything else (v1: never);
+    // checked_vote's task runs SpreadsheetBench's candidate activities in between its adapter's.
+    expect(activityTypes('v2-sb2-task-fm0.history.bin')[0]).toBe('v2RecalculatedCopies');
+    expect(activityTypes('v1-sb2-task-fm0.history.bin')).not.toContain('v2RecalculatedCopies');
+    expect(activityTypes('v2-sb2-task-fm0.history.bin').slice(1)).toEqual(activityTypes('v1-sb2-task-fm0.history.bin'));
+    expect(activityTypes('v2-sb2-checked-vote-task-tpl0.history.bin')).toEqual([
+      'v2RecalculatedCopies',
+      'prepareV2CheckedVote',
+      'checkedVoteView',
+      // cand-1.0 crashed: no output to recalculate; its repair (cand-1.1) and cand-2.0 agree.
+      'checkedVoteAsk',
+      'executeOnTestCases',
+      'checkedVoteCheck',
+      'checkedVoteAsk',
+      'executeOnTestCases',
+      'recalcWorkbooks',
+      'checkedVoteCheck',
+      'checkedVoteAsk',
+      'executeOnTestCases',
+      'recalcWorkbooks',
+      'checkedVoteCheck',
+      'checkedVoteChoose',
+      'collectV2CheckedVoteOutput',
+      'recalcWorkbooks',
+      'scoreAndRecordV2Task',
+    ]);
     // A v8 task takes v7's commands: the outputs recalculated in one activity, scoring and records local, nothing signalled.
     expect(activityTypes('v8-single-task-39604.history.bin')).toEqual(
       activityTypes('v7-single-task-39604.history.bin'),
@@ -325,6 +372,20 @@ describe('recorded workflow histories replay on the current code', () => {
     }
   });
 
+  it('conversation-v3 cross-checks an answer stating numbers with a second program; v2 conversations never do', () => {
+    const count = (f: string, type: string) => activityTypes(f).filter((a) => a === type).length;
+    // One turn (a01, auto): the answer states the total, a second program computes it again, one comparison.
+    expect(count('v6-conversation-a01.history.bin', 'conversationCrossCheckNeeded')).toBe(1);
+    expect(count('v6-conversation-a01.history.bin', 'conversationCrossCheck')).toBe(1);
+    // Three turns, each answer stating numbers: each is cross-checked.
+    expect(count('v6-standalone-conversation.history.bin', 'conversationCrossCheckNeeded')).toBe(3);
+    expect(count('v6-standalone-conversation.history.bin', 'conversationCrossCheck')).toBeGreaterThanOrEqual(3);
+    for (const f of ['v5-conversation-a01', 'v5-standalone-conversation'].map((n) => `${n}.history.bin`)) {
+      expect(count(f, 'conversationCrossCheckNeeded'), f).toBe(0);
+      expect(count(f, 'conversationCrossCheck'), f).toBe(0);
+    }
+  });
+
   it("covers the SpreadsheetBench 2 scaffold's paths: a requeried reply, model calls and shell steps, the output's recalculation and scoring", () => {
     const f = 'v1-sb2-task-fm0.history.bin';
     expect(events(f)[0].workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('spreadsheetBench2Task');
@@ -340,10 +401,13 @@ describe('recorded workflow histories replay on the current code', () => {
   });
 
   it("covers SpreadsheetBench 2's chart judging: under its patch, the charts prepared and judged after recalculation", () => {
-    const f = 'v2-sb2-task-vis_bar.history.bin';
-    expect(patchIds(f)).toEqual(['sb2-chart-judging']);
-    expect(patchIds('v1-sb2-task-fm0.history.bin')).toEqual([]);
+    const f = 'v2-sb2-judged-task-vis_bar.history.bin';
+    // The current generation's marker first, then the judging patch (histories of sb2-task-v2 recorded before it have
+    // no judging step: v2-sb2-task-fm0 and v2-sb2-checked-vote-task-tpl0 above).
+    expect(patchIds(f)).toEqual(['sb2-task-v2', 'sb2-chart-judging']);
+    expect(patchIds('v2-sb2-task-fm0.history.bin')).not.toContain('sb2-chart-judging');
     expect(activityTypes(f)).toEqual([
+      'v2RecalculatedCopies',
       'prepareV2Episode',
       ...['bash', 'submit'].flatMap(() => ['v2ScaffoldModelCall', 'v2ScaffoldShellStep']),
       'collectV2Output',

@@ -33,6 +33,8 @@ describe.skipIf(!hasSandboxPython)('sheetbench run on SpreadsheetBench 2', () =>
     ({ work, env } = cliWorkspace('sb2-cli-', temporal, {
       temporal: { taskQueue: 'sb2-cli-main', recalcTaskQueue: 'sb2-cli-recalc' },
     }));
+    // Recalculated dataset files go to this test's cache folder, not the user's.
+    env = { ...env, XDG_CACHE_HOME: path.join(tmp, 'xdg-cache') };
   }, 120_000);
   afterAll(async () => {
     await llm?.close();
@@ -40,9 +42,11 @@ describe.skipIf(!hasSandboxPython)('sheetbench run on SpreadsheetBench 2', () =>
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('lists the scaffold among the agents', async () => {
+  it('lists the scaffold and checked_vote among the agents', async () => {
     const help = await runCli(['run', '--help'], { cwd: work, env });
-    expect(help.stdout.replace(/\s+/g, ' ')).toContain("swe_agent (SpreadsheetBench 2: the paper's scaffold");
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      "swe_agent | checked_vote (SpreadsheetBench 2: the paper's scaffold",
+    );
   });
 
   it('runs the scaffold on two categories and prints their official totals', async () => {

@@ -67,6 +67,8 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
     runPython([path.resolve('test/spreadsheetbench2/fixtures/make_v2_tasks.py'), tmp], '');
     rmSync(path.join(data, 'Financial_Model', 'spreadsheet', BROKEN_TASK, 'input.xlsx'));
     // The hostile task aims at the scripted model's own port (a host service), known once it listens.
+    // Recalculated dataset files go to this test's cache folder (the worker processes inherit it), not the user's.
+    process.env.XDG_CACHE_HOME = path.join(tmp, 'xdg-cache');
     const targets = { answerPath, repoDir: repoRoot, hostUrl: '' };
     env = await startE2E(scaffoldScript(targets), { config: { run: { concurrency: 3 } } });
     targets.hostUrl = env.llm.url.replace(/\/v1\/?$/, '');
@@ -94,6 +96,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
   }, 900_000);
   afterAll(async () => {
     await env?.close();
+    delete process.env.XDG_CACHE_HOME;
     rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -132,6 +135,9 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
         error: '',
       });
       expect(existsSync(files.outputPath(id))).toBe(true);
+      // The agent worked on the recalculated input and was scored against the recalculated answer.
+      expect(r.v2?.datasetCopies).toMatchObject({ input: { recalculated: true }, answer: { recalculated: true } });
+      expect(existsSync(files.recalculatedPath(id, 'input'))).toBe(true);
     }
     // 5 turns; the requeried task made one call more.
     expect(result(run.runDir, 'tpl0').llmCalls).toBe(5);

@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { RecalcActivities, SpreadsheetBench2Activities } from '../../activities';
+import type { RecalcActivities, SpreadsheetBench2Activities, V2RecalcActivities } from '../../activities';
 import { BOOKKEEPING, EXECUTION, LLM_CALL } from '../run/activityOptions';
 
 /** A v2 task's activities, by the kind of work (options: workflows/run/activityOptions.ts). */
@@ -13,6 +13,19 @@ export function recalcOn(taskQueue: string) {
   return proxyActivities<RecalcActivities>({
     taskQueue,
     startToCloseTimeout: '5 minutes',
+    heartbeatTimeout: '20s',
+    retry: { maximumAttempts: 10, initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '30s' },
+  });
+}
+
+/**
+ * The task's input and answer recalculated once per content and placed in the run folder, on the recalc queue (two
+ * workbooks; found in the cache they take no engine time at all).
+ */
+export function datasetRecalcOn(taskQueue: string) {
+  return proxyActivities<V2RecalcActivities>({
+    taskQueue,
+    startToCloseTimeout: '10 minutes',
     heartbeatTimeout: '20s',
     retry: { maximumAttempts: 10, initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '30s' },
   });

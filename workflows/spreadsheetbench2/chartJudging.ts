@@ -1,7 +1,11 @@
-import { isCancellation } from '@temporalio/workflow';
+import { isCancellation, patched } from '@temporalio/workflow';
+import type { TaskWorkflowInput } from '../../contracts/run';
+import { callKeyOf } from '../../lib/llm/callKey';
 import { Spend } from '../../lib/llm/usage';
+import type { TaskBudget } from '../run/budget';
 import { failureMessage } from '../run/taskFailure';
 import { bookkeeping, execution, llm } from './activities';
+import { stage } from './taskSteps';
 
 /**
  * The patch under which a v2 task judges its charts (workflows/VERSIONS.md): histories recorded before it have no
@@ -14,6 +18,21 @@ export const REPAIR_ROUNDS = 2;
 
 /** The call key parts after `chart-judge` of a round: none for the first call, `repair-<n>` for a repair. */
 export const repairOf = (round: number): string[] => (round ? [`repair-${round}`] : []);
+
+/**
+ * The judging step of a v2 task, whatever its agent (after the output's recalculation, before scoring): under the
+ * patch, the task's charts judged through the task's budget (`…/chart-judge[/repair-<n>]` call keys); a history
+ * recorded before the patch has no judging step and replays without one. Returns the judge's spend (zero without it).
+ */
+export async function judgeTaskCharts(input: TaskWorkflowInput, budget: TaskBudget): Promise<Spend> {
+  if (!patched(CHART_JUDGING_PATCH)) return Spend.zero();
+  stage('judge'); // Visualization tasks only; its spend is the judgment's, not the agent's
+  const keyOf = (round: number) =>
+    callKeyOf([input.runId, input.taskId, 'chart-judge', ...repairOf(round)], input.rerunTag);
+  return judgeV2TaskCharts({ runDir: input.runDir, taskId: input.taskId, callKeyOf: keyOf }, (key, call) =>
+    budget.around(key, call),
+  );
+}
 
 /** Runs one model call under a budget (a task's `TaskBudget.around`; a rejudge's plain batch gate). */
 export type AroundCall = <T extends { usage: { inputTokens: number; outputTokens: number }; costUsd: number }>(

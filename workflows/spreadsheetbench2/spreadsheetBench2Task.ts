@@ -1,39 +1,68 @@
-import { CancellationScope, isCancellation, patched, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  patched,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { TaskCompletion, TaskWorkflowInput } from '../../contracts/run';
 import type { TaskFailureClass } from '../../contracts/taskResult';
-import { callKeyOf } from '../../lib/llm/callKey';
+import { FailureTypes } from '../../lib/failureTypes';
 import { Spend } from '../../lib/llm/usage';
 import { SA } from '../../lib/temporal/searchAttributes';
-import {
-  afterStep,
-  beforeModelCall,
-  startEpisode,
-  type EpisodeLimits,
-  type EpisodeState,
-} from '../../benchmarks/spreadsheetbench2/scaffold/episode';
+import { startEpisode } from '../../benchmarks/spreadsheetbench2/scaffold/episode';
 import type { EpisodeRecord } from '../../benchmarks/spreadsheetbench2/scaffold/episodeFiles';
+import type { V2DatasetCopies } from '../../benchmarks/spreadsheetbench2/run/datasetCopies';
 import { TaskBudget } from '../run/budget';
 import { RunReport } from '../run/runReport';
-import { classifyFailure, failureMessage } from '../run/taskFailure';
-import { bookkeeping, execution, llm, recalcOn } from './activities';
-import { CHART_JUDGING_PATCH, judgeV2TaskCharts, repairOf } from './chartJudging';
+import { classifyFailure } from '../run/taskFailure';
+import { CURRENT } from '../versions';
+import { bookkeeping } from './activities';
+import { judgeTaskCharts } from './chartJudging';
+import { checkedVoteV2Task } from './checkedVote/checkedVoteTask';
+import { spreadsheetBench2TaskV1 } from './legacy/spreadsheetBench2TaskV1';
+import { recalculateDataset, recalculateOutput, runEpisode, stage } from './taskSteps';
+
+/** The agents a v2 task runs, by `--agent`: the paper's scaffold, and our own agent through its adapter. */
+const AGENTS: Record<string, (input: TaskWorkflowInput) => Promise<TaskCompletion>> = {
+  swe_agent: sweAgentTask,
+  checked_vote: checkedVoteV2Task,
+};
 
 /**
- * One SpreadsheetBench 2 task with the paper's scaffold: prepare the work folder (the input only) → turns of (model
- * call → shell command in a fresh sandbox over that folder) under the episode's rules (benchmarks/spreadsheetbench2/
- * scaffold/episode.ts) → collect the output → recalculate it → score as evaluation.py → record → the done summary.
- * Each model call and each command is its own activity; every model call goes through the run's budget.
+ * One SpreadsheetBench 2 task, with the run's agent. The task's input and answer are recalculated first (once per
+ * content, on the recalc queue; the dataset's files are only read): the agent works on the recalculated input, a
+ * Visualization task's charts are judged (chartJudging.ts) and the output is scored against the recalculated answer.
+ * Histories recorded before this generation replay on the legacy
+ * copy (workflows/VERSIONS.md).
  */
 export async function spreadsheetBench2Task(input: TaskWorkflowInput): Promise<TaskCompletion> {
+  if (!patched(CURRENT.spreadsheetBench2Task)) return spreadsheetBench2TaskV1(input);
+  const agent = AGENTS[input.agent];
+  if (!agent)
+    throw ApplicationFailure.nonRetryable(`unknown SpreadsheetBench 2 agent ${input.agent}`, FailureTypes.ConfigError);
+  return agent(input);
+}
+
+/**
+ * The paper's scaffold: the dataset's files recalculated → prepare the work folder (the recalculated input only) →
+ * turns of (model call → shell command in a fresh sandbox over that folder) under the episode's rules
+ * (benchmarks/spreadsheetbench2/scaffold/episode.ts) → collect the output → recalculate it → judge a Visualization
+ * task's charts → score as evaluation.py against the recalculated answer → record → the done summary. Each model call and each command is its own activity;
+ * every model call goes through the run's budget.
+ */
+async function sweAgentTask(input: TaskWorkflowInput): Promise<TaskCompletion> {
   const report = new RunReport(input.reportBy);
   const budget = new TaskBudget(input);
   const startedAt = Date.now();
   let spend = Spend.zero();
   let failure: { class: TaskFailureClass; message: string } | undefined;
   let episode: EpisodeRecord | undefined;
+  let copies: V2DatasetCopies | undefined;
   try {
     stage('prepare');
-    const limits = await bookkeeping.prepareV2Episode({ runDir: input.runDir, taskId: input.taskId });
+    copies = await recalculateDataset(input);
+    const limits = await bookkeeping.prepareV2Episode({ runDir: input.runDir, taskId: input.taskId, copies });
     stage('agent');
     const state = startEpisode();
     try {
@@ -55,7 +84,7 @@ export async function spreadsheetBench2Task(input: TaskWorkflowInput): Promise<T
     };
     if (collected.outputPath && input.recalcTaskQueue) {
       stage('recalc');
-      failure ??= await recalculate(input.recalcTaskQueue, collected.outputPath);
+      failure ??= await recalculateOutput(input.recalcTaskQueue, collected.outputPath);
     }
   } catch (err) {
     if (isCancellation(err)) throw err;
@@ -65,22 +94,14 @@ export async function spreadsheetBench2Task(input: TaskWorkflowInput): Promise<T
       bookkeeping.removeV2WorkDir({ runDir: input.runDir, taskId: input.taskId }),
     ).catch(() => undefined); // best-effort: a folder left behind holds only this task's files
   }
-  let judgeSpend = Spend.zero();
-  if (patched(CHART_JUDGING_PATCH)) {
-    stage('judge'); // Visualization tasks only (chartJudging.ts); its spend is the judgment's, not the agent's
-    const keyOf = (round: number) =>
-      callKeyOf([input.runId, input.taskId, 'chart-judge', ...repairOf(round)], input.rerunTag);
-    judgeSpend = await judgeV2TaskCharts(
-      { runDir: input.runDir, taskId: input.taskId, callKeyOf: keyOf },
-      (key, call) => budget.around(key, call),
-    );
-  }
+  const judgeSpend = await judgeTaskCharts(input, budget);
   stage('score');
   const { soft } = await bookkeeping.scoreAndRecordV2Task({
     runDir: input.runDir,
     taskId: input.taskId,
     failure,
     episode,
+    copies,
     spend: { usage: spend.usage, costUsd: spend.costUsd, llmCalls: spend.llmCalls },
     wallMs: Date.now() - startedAt,
   });
@@ -100,53 +121,4 @@ export async function spreadsheetBench2Task(input: TaskWorkflowInput): Promise<T
     llmCalls: total.llmCalls,
     budgeted: input.budgeted ?? false,
   });
-}
-
-/** Turns until the episode ends; `state` (updated in place) holds where it stands, also when a step fails. */
-async function runEpisode(
-  input: TaskWorkflowInput,
-  limits: EpisodeLimits,
-  budget: TaskBudget,
-  state: EpisodeState,
-  addSpend: (s: Spend) => void,
-): Promise<void> {
-  const advance = (next: EpisodeState) => void Object.assign(state, next);
-  for (;;) {
-    advance(beforeModelCall(state, limits));
-    if (state.exit) return;
-    const step = { runDir: input.runDir, taskId: input.taskId, turn: state.turn, attempt: state.attempt };
-    const callKey = callKeyOf([input.runId, input.taskId, 'scaffold', state.turn, state.attempt], input.rerunTag);
-    const reply = await budget.around(callKey, () => llm.v2ScaffoldModelCall({ ...step, callKey }));
-    addSpend(Spend.ofCall(reply));
-    if (!reply.runnable) {
-      advance(afterStep(state, { kind: 'unrunnable' }, limits));
-    } else {
-      const ran = await execution.v2ScaffoldShellStep(step);
-      advance(
-        afterStep(
-          state,
-          ran.syntaxError ? { kind: 'unrunnable' } : { kind: 'ran', timedOut: ran.timedOut, submitted: ran.submitted },
-          limits,
-        ),
-      );
-    }
-    if (state.exit) return;
-  }
-}
-
-async function recalculate(
-  queue: string,
-  output: string,
-): Promise<{ class: TaskFailureClass; message: string } | undefined> {
-  try {
-    await recalcOn(queue).recalcWorkbooks({ paths: [output] });
-    return undefined;
-  } catch (err) {
-    if (isCancellation(err)) throw err;
-    return { class: 'recalc', message: `recalculation failed: ${failureMessage(err)}` };
-  }
-}
-
-function stage(name: string): void {
-  upsertSearchAttributes([{ key: SA.stage, value: name }]);
 }

@@ -6,16 +6,13 @@
  * modification time: a changed dataset or a replaced workbook is scored again. A missing, unreadable or stale entry
  * is recomputed and rewritten; the store never changes a verdict, it only saves reading the inputs again.
  */
-import { readFile, stat } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { fileStampSchema as fileStamp, sameStamp, stampOf, userCacheDir } from '../../../lib/runStore/fileStamp';
 import { writeJsonAtomic } from '../../../lib/runStore/files';
 import { safeName } from '../../../lib/runStore/runLayout';
 import type { ScoringMode } from './types';
-
-const fileStamp = z.object({ size: z.number(), mtimeMs: z.number() });
-type FileStamp = z.infer<typeof fileStamp>;
 
 const floorEntry = z.object({
   mode: z.string(),
@@ -43,15 +40,8 @@ export interface FloorQuery {
 
 /** Where floors are kept when no folder is given: the user's cache folder. */
 export function defaultFloorDir(): string {
-  return path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'sheetbench', 'floor');
+  return userCacheDir('floor');
 }
-
-async function stampOf(file: string): Promise<FileStamp | undefined> {
-  const s = await stat(file).catch(() => undefined); // no stamp never matches: the floor is computed again
-  return s && { size: s.size, mtimeMs: s.mtimeMs };
-}
-
-const sameStamp = (a: FileStamp | undefined, b: FileStamp) => a?.size === b.size && a.mtimeMs === b.mtimeMs;
 
 export class FloorStore {
   constructor(readonly dir: string = defaultFloorDir()) {}

@@ -22,6 +22,7 @@ import { v2TaskResultSchema } from '../run/taskResult';
 import type { V2Task } from '../dataset';
 import type { StageRecord } from '../../../contracts/taskResult';
 import { chartJudgmentNote, readChartJudgment } from '../visualization/chartJudgment';
+import type { V2DatasetCopies } from '../run/datasetCopies';
 
 export const NO_CELL_DIFF_V2 = 'no cell diff recorded: the task failed before its output was compared';
 
@@ -67,8 +68,21 @@ export async function v2TaskView(runDir: string, arg: string, opts: { epoch?: nu
     ...resultFields(result),
     testCases: [testCaseView(result.hard === 1, result.reasons[0] ?? undefined, diffs, outputRel)],
     trajectory: result.stages.map(stepOf),
-    notes: [...(diffs ? [] : [NO_CELL_DIFF_V2]), ...(chart ? [chartJudgmentNote(chart)] : [])],
+    notes: [
+      ...(diffs ? [] : [NO_CELL_DIFF_V2]),
+      ...copyNotes(result.v2?.datasetCopies),
+      ...(chart ? [chartJudgmentNote(chart)] : []),
+    ],
   };
+}
+
+/** A dataset file the run could not recalculate (it was used as it is), said beside the verdict. */
+function copyNotes(copies: V2DatasetCopies | undefined): string[] {
+  if (!copies) return [];
+  return (['input', 'answer'] as const).flatMap((kind) => {
+    const problem = copies[kind].problem;
+    return problem ? [`${kind} not recalculated: ${problem}`] : [];
+  });
 }
 
 function testCaseView(

@@ -6,7 +6,7 @@ import { v2TaskSchema, type V2Task } from '../dataset';
 /**
  * The files of a SpreadsheetBench 2 run: outputs named as the release names them (`<id>_output.xlsx`, one folder per
  * `<setting>_<model>`), the official result file per category (evaluation.py writes one per `--dataset`), and each
- * task's cell diffs beside its other records.
+ * task's cell diffs and recalculated dataset files beside its other records.
  */
 export class V2RunFiles {
   constructor(
@@ -30,6 +30,13 @@ export class V2RunFiles {
   }
   cellDiffsPath(taskKey: string): string {
     return path.join(this.root, 'tasks', taskKey, 'cell-diffs.json');
+  }
+  /**
+   * `tasks/<key>/recalculated/<input|answer>.xlsx`: the run's copy of the task's recalculated input or answer (taken
+   * from the cache of recalculated copies), where the agent's work folder and the scorer read it.
+   */
+  recalculatedPath(taskKey: string, which: 'input' | 'answer'): string {
+    return path.join(this.root, 'tasks', taskKey, 'recalculated', `${which}.xlsx`);
   }
 }
 

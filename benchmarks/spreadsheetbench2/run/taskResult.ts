@@ -6,6 +6,13 @@
 import { z } from 'zod';
 import type { TaskResult } from '../../../contracts/taskResult';
 import { taskResultSchema } from '../../../contracts/taskResultSchema';
+import type { V2CopyOutcome, V2DatasetCopies } from './datasetCopies';
+
+const copyOutcomeSchema = z.object({
+  recalculated: z.boolean(),
+  made: z.boolean(),
+  problem: z.string().optional(),
+}) satisfies z.ZodType<V2CopyOutcome, unknown>;
 
 export interface V2Figures {
   category: string;
@@ -18,6 +25,8 @@ export interface V2Figures {
   missingOutput: boolean;
   /** Model calls of the agent's trajectory (evaluation.py's `interaction_turns`), when the agent records them. */
   interactionTurns?: number;
+  /** Whether the input and answer scored were recalculated copies (made now or found in the cache), or why not. */
+  datasetCopies?: V2DatasetCopies;
 }
 
 export type V2TaskResult = TaskResult & { v2: V2Figures };
@@ -30,6 +39,7 @@ export const v2FiguresSchema = z.looseObject({
   modificationAccuracy: z.number(),
   missingOutput: z.boolean(),
   interactionTurns: z.number().optional(),
+  datasetCopies: z.object({ input: copyOutcomeSchema, answer: copyOutcomeSchema }).optional(),
 }) satisfies z.ZodType<V2Figures, unknown>;
 
 /** A result as written (older or foreign results without `v2` are read as failures of the task: see finalize). */

@@ -11,6 +11,7 @@ import { treeOfThoughts } from './treeOfThoughts';
 export { classify } from './jit';
 export { Turn, TurnStop, type AnswerRef } from './turn';
 export { reviseUngrounded } from './reviseUngrounded';
+export { crossCheck } from './crossCheck';
 
 export const PATTERN_RUNNERS: Record<Exclude<Pattern, 'auto'>, PatternRunner> = {
   direct,

@@ -94,12 +94,20 @@ export class Agent {
   /** A model step; the first one seeds the transcript with the system prompt (plus history) and the user's request. */
   async step(
     kind: 'act' | StepKind,
-    opts: { instruction?: string; tools?: 'auto' | 'required' | 'none' } = {},
+    opts: {
+      instruction?: string;
+      tools?: 'auto' | 'required' | 'none';
+      /** The first step's system prompt and request, instead of the analyst's prompt and the user's message. */
+      seed?: { system: string; request: string };
+    } = {},
   ): Promise<ModelStepResult> {
     const { stepId, index } = this.turn.reserveStep();
     const add: Array<{ role: 'system' | 'user'; text: string; withHistory?: boolean }> = [];
     if (this.length === 0)
-      add.push({ role: 'system', text: SYSTEM_PROMPT, withHistory: true }, { role: 'user', text: this.turn.text });
+      add.push(
+        { role: 'system', text: opts.seed?.system ?? SYSTEM_PROMPT, withHistory: true },
+        { role: 'user', text: opts.seed?.request ?? this.turn.text },
+      );
     if (opts.instruction) add.push({ role: 'user', text: opts.instruction });
     const result = await model.conversationModelStep({
       ...this.turn.ref,

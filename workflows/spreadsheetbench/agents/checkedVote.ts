@@ -10,9 +10,11 @@ import type { ModelPaths } from '../../../benchmarks/spreadsheetbench/agents/off
 import { framedProgram } from '../../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
 import {
   CANDIDATES,
+  CANDIDATES_V4,
   FORMULA_CANDIDATES,
   FORMULA_REPAIRS,
   PYTHON_AFTER_FORMULAS,
+  PYTHON_AFTER_FORMULAS_V4,
   REPAIRS,
 } from '../../../benchmarks/spreadsheetbench/agents/checkedVote/settings';
 import { candidateOutputFolder } from '../../../benchmarks/spreadsheetbench/agents/checkedVote/folders';
@@ -35,6 +37,12 @@ interface Tried {
  */
 export const FORMULA_CANDIDATES_PATCH = 'checked-vote-formula-candidates';
 
+/**
+ * Patch marker of checked-vote-v4's smaller sampling budget (no Python fallback after formula candidates,
+ * CANDIDATES_V4 Python candidates): a history recorded before it replays the counts it ran with. workflows/VERSIONS.md.
+ */
+export const V4_BUDGET_PATCH = 'checked-vote-v4-budget';
+
 /** One kind of candidate and how many of it to sample at most. */
 interface Phase {
   kind: CandidateKind;
@@ -54,6 +62,7 @@ interface Phase {
  */
 export const checkedVoteAgent: Agent = async (ctx) => {
   const withFormulas = patched(FORMULA_CANDIDATES_PATCH);
+  const v4Budget = patched(V4_BUDGET_PATCH);
   const view = await ctx.inStage('view', async (tools) => {
     const seen = await execution.checkedVoteView(taskRef(ctx));
     if (withFormulas && seen.formulaRegion && !ctx.input.recalcTaskQueue)
@@ -61,7 +70,7 @@ export const checkedVoteAgent: Agent = async (ctx) => {
     return seen;
   });
   const tried: Tried[] = [];
-  for (const phase of phasesFor(ctx, view, withFormulas)) {
+  for (const phase of phasesFor(ctx, view, withFormulas, v4Budget)) {
     if (tried.some((t) => t.check?.passed)) break; // a later kind is only the fallback when none passed
     const ofPhase: Tried[] = [];
     for (let k = 1; k <= phase.count; k++) {
@@ -101,13 +110,13 @@ export const checkedVoteAgent: Agent = async (ctx) => {
  * can fill (when the run recalculates: an uncalculated formula has no value to check), then Python as the fallback;
  * Python candidates only for every other task and for histories from before the formula candidates.
  */
-function phasesFor(ctx: AgentContext, view: CandidateView, withFormulas: boolean): Phase[] {
+function phasesFor(ctx: AgentContext, view: CandidateView, withFormulas: boolean, v4Budget: boolean): Phase[] {
   if (withFormulas && view.formulaRegion && ctx.input.recalcTaskQueue)
     return [
       { kind: 'formula', count: FORMULA_CANDIDATES },
-      { kind: 'python', count: PYTHON_AFTER_FORMULAS },
+      { kind: 'python', count: v4Budget ? PYTHON_AFTER_FORMULAS_V4 : PYTHON_AFTER_FORMULAS },
     ];
-  return [{ kind: 'python', count: CANDIDATES }];
+  return [{ kind: 'python', count: v4Budget ? CANDIDATES_V4 : CANDIDATES }];
 }
 
 /** One candidate: a first reply, then repairs while its check fails (or its reply has no code) and repairs remain. */

@@ -21,6 +21,7 @@ export type ProblemKind =
   | 'missing_sheet'
   | 'empty'
   | 'unchanged'
+  | 'constant'
   | 'error_value'
   | 'junk_text'
   | 'inconsistent_types';
@@ -70,7 +71,7 @@ function caseProblems(c: CaseEvidence): Problem[] {
     out.push(at('missing_sheet', `sheet(s) ${c.output.missingSheets.map((s) => `'${s}'`).join(', ')} missing`));
   const written = c.output.cells.filter(isWritten);
   if (!written.length && c.output.cells.length) out.push(at('empty', 'every answer cell is empty'));
-  const errors = written.filter((cell) => typeof cell.value === 'string' && ERROR_VALUE.test(cell.value));
+  const errors = written.filter(isErrorValue);
   if (errors.length) out.push(at('error_value', `${errors.length} cell(s) hold Excel errors, e.g. ${show(errors[0])}`));
   const junk = written.filter((cell) => typeof cell.value === 'string' && JUNK_TEXT.test(cell.value));
   if (junk.length)
@@ -84,6 +85,13 @@ function candidateProblems(cases: CaseEvidence[]): Problem[] {
   const out: Problem[] = [];
   if (readable.every((c) => unchanged(c.output!.cells, c.input.cells)) && readable.some((c) => c.output!.cells.length))
     out.push({ kind: 'unchanged', detail: 'every answer cell is exactly as it was in the input, on every test case' });
+  const constant = readable.map((c) => constantValue(c.output!.cells));
+  const errors = readable.some((c) => c.output!.cells.some(isErrorValue));
+  if (!errors && constant.every((v) => v !== undefined))
+    out.push({
+      kind: 'constant',
+      detail: `every answer cell holds the same value on each input (${constant.map((v, i) => `${v} on input ${readable[i].testCase}`).join(', ')}): the answer does not follow each row's data`,
+    });
   const kinds = readable.map((c) => mainKind(c.output!.cells)).filter((k): k is string => k !== undefined);
   if (new Set(kinds).size > 1)
     out.push({
@@ -91,6 +99,25 @@ function candidateProblems(cases: CaseEvidence[]): Problem[] {
       detail: `the answer cells hold mostly ${readable.map((c) => `${mainKind(c.output!.cells) ?? 'nothing'} (test case ${c.testCase})`).join(', ')}`,
     });
   return out;
+}
+
+/** Written cells a region needs before one value repeated in all of them counts as a constant answer. */
+const MIN_CONSTANT_CELLS = 3;
+
+/**
+ * The one value every written answer cell holds (as the scorer compares it), when the region has at least
+ * MIN_CONSTANT_CELLS written cells and they all agree; else undefined. A formula filled down a column that gives the
+ * same value in every row, on every input, ignores the row it is in (e.g. ROW($C$2) where ROWS($C$2:C2) was meant).
+ */
+function constantValue(cells: RegionCell[]): string | undefined {
+  const written = cells.filter(isWritten);
+  if (written.length < MIN_CONSTANT_CELLS) return undefined;
+  const values = new Set(written.map(token));
+  return values.size === 1 ? JSON.stringify(written[0].value) : undefined;
+}
+
+function isErrorValue(cell: RegionCell): boolean {
+  return typeof cell.value === 'string' && ERROR_VALUE.test(cell.value);
 }
 
 function isWritten(cell: RegionCell): boolean {

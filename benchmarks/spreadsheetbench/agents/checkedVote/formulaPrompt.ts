@@ -2,7 +2,8 @@ import type { SheetTask } from '../../dataset';
 import type { CheckResult, Problem } from './checks';
 import { fillDescription, type FormulaRegion } from './formulaRegion';
 import type { RegionRead } from './regionCells';
-import { taskContext } from './prompt';
+import { FORMULA_EXAMPLES } from './examples';
+import { SYSTEM_PROMPT, taskContext } from './prompt';
 
 /**
  * How a formula candidate answers: one Excel formula for the answer region's first cell (about 30 tokens to generate
@@ -25,15 +26,16 @@ Reply with the formula for the first cell in one \`\`\`excel block, for example:
 =SUMIFS($D$2:$D$99,$B$2:$B$99,F2)
 \`\`\``;
 
-/** A formula candidate's user message: the task's context (shared with Python candidates), then how to reply. */
+/** A formula candidate's system prompt: the role, how to reply, worked examples (static: the same for every task). */
+export const FORMULA_SYSTEM_PROMPT = [SYSTEM_PROMPT, FORMULA_INSTRUCTIONS, FORMULA_EXAMPLES].join('\n\n');
+
+/** A formula candidate's user message: the task's context, how the region is filled, the reminder of the reply's form. */
 export function formulaTaskPrompt(task: SheetTask, view: string, region: FormulaRegion): string {
   return [
     taskContext(task, view),
     '',
-    FORMULA_INSTRUCTIONS,
-    '',
     fillDescription(region),
-    `Write the formula for ${region.first}.`,
+    `Write the formula for ${region.first} in one \`\`\`excel block.`,
   ].join('\n');
 }
 
@@ -90,6 +92,8 @@ function describe(p: Problem): string {
   const where = p.testCase === undefined ? 'all inputs' : `input ${p.testCase}`;
   if (p.kind === 'unchanged')
     return `- ${where}: the formula gives exactly the values the cells already had, so it does not do what the task asks: write a different formula`;
+  if (p.kind === 'constant')
+    return `- ${where}: ${p.detail}. Refer to the first row's own cells with relative references (A2, not $A$2), or count the row with ROWS($X$2:X2), so that each cell gets its own result`;
   const detail = p.kind === 'crashed' ? lastLine(p.detail) : p.detail;
   return `- ${where}: ${detail}`;
 }

@@ -1,11 +1,13 @@
 import type { SheetTask } from '../../dataset';
+import { PYTHON_EXAMPLE } from './examples';
 
 /**
- * checked_vote's prompts share one prefix: this system prompt, then the task's context (workbook view, instruction,
- * answer region); how to answer (a Python solve(wb), or one formula) comes last. So a local model evaluates the
- * prefix once per task and reuses it for every candidate of either kind, and the static text is the same across tasks.
+ * checked_vote's prompts put all static text first: the system prompt holds the role, how to reply (a Python
+ * solve(wb), or one formula) and worked examples, the same for every task of a kind; the user message holds only the
+ * task (workbook view, instruction, answer region) and a one-line reminder of the reply's form. A local model then
+ * evaluates the static prefix once and reuses its KV cache across candidates and across tasks.
  */
-export const SYSTEM_PROMPT = `You are an expert in Excel and in Python with openpyxl. You solve spreadsheet tasks from an Excel forum. The input workbook, the task and the answer region (the cells that are checked) come first; how to reply comes last.`;
+export const SYSTEM_PROMPT = `You are an expert in Excel and in Python with openpyxl. You solve spreadsheet tasks from an Excel forum. Each task gives the input workbook (cells as address:value, formulas as =formula -> cached value), the task and the answer region (the cells that are checked).`;
 
 /** How a Python candidate answers: the harness's frame and its rules. */
 export const PYTHON_INSTRUCTIONS = `# How to reply: one Python function
@@ -43,7 +45,10 @@ export function taskContext(task: SheetTask, view: string): string {
   ].join('\n');
 }
 
-/** A Python candidate's user message: the task's context, then how to reply. */
+/** A Python candidate's system prompt: the role, how to reply, a worked example (static: the same for every task). */
+export const PYTHON_SYSTEM_PROMPT = [SYSTEM_PROMPT, PYTHON_INSTRUCTIONS, PYTHON_EXAMPLE].join('\n\n');
+
+/** A Python candidate's user message: the task's context, then the reminder of the reply's form. */
 export function taskPrompt(task: SheetTask, view: string): string {
-  return [taskContext(task, view), '', PYTHON_INSTRUCTIONS, '', 'Write solve(wb).'].join('\n');
+  return [taskContext(task, view), '', 'Write solve(wb) in one ```python block.'].join('\n');
 }

@@ -17,6 +17,14 @@ export const FORMULA_CANDIDATES = 3;
 export const FORMULA_REPAIRS = 1;
 export const FORMULA_MAX_TOKENS = 256;
 export const PYTHON_AFTER_FORMULAS = 1;
-/** Characters of workbook view in the prompt (about 3,000 tokens). */
-export const VIEW_BUDGET_CHARS = 9_000;
-export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v3';
+/**
+ * checked-vote-v4 (workflow patch `checked-vote-v4-budget`): on a CPU-bound local model a Python candidate costs a
+ * fresh prompt (another system prompt) and a long reply, minutes per task: a cell-level task gets formula candidates
+ * only (no Python fallback), any other task CANDIDATES_V4 Python candidates, each reply capped at PYTHON_MAX_TOKENS.
+ */
+export const PYTHON_AFTER_FORMULAS_V4 = 0;
+export const CANDIDATES_V4 = 2;
+export const PYTHON_MAX_TOKENS = 640;
+/** Characters of workbook view in the prompt (about 2,000 tokens: cell addresses and numbers tokenize to ~2 characters a token). */
+export const VIEW_BUDGET_CHARS = 4_000;
+export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v4';

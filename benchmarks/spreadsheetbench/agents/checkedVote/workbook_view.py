@@ -12,6 +12,11 @@ HEAD_ROWS = 12
 TAIL_ROWS = 3
 NEIGHBOUR_COLS = 3
 TARGET_ROWS = 12
+OTHER_SHEET_CHARS = 600
+
+# Per sheet, the (row, column) cells whose row line the sheet view printed: the answer region's rows are not printed
+# a second time when every non-empty cell of theirs is already in the view.
+covered = {}
 
 formulas_wb = openpyxl.load_workbook(INPUT_PATH)
 values_wb = openpyxl.load_workbook(INPUT_PATH, data_only=True)
@@ -128,13 +133,18 @@ def sheet_view(fws, vws, per_sheet_budget):
     if merged:
         out.append(f"merged: {', '.join(merged[:20])}{' …' if len(merged) > 20 else ''}")
     used = sum(len(line) + 1 for line in out)
-    for block in regions(fws, bounds):
+    blocks = regions(fws, bounds)
+    for index, block in enumerate(blocks):
+        if used >= per_sheet_budget:
+            out.append(f"… {len(blocks) - index} more table(s) below row {block[0] - 1} not shown (view budget) …")
+            break
         b0, b1, bc0, bc1 = block
         header = header_row(fws, block)
         out.append(
             f"table {get_column_letter(bc0)}{b0}:{get_column_letter(bc1)}{b1}"
             + (f", header row {header}" if header else ", no header row detected")
         )
+        used += len(out[-1]) + 1
         rows = list(range(b0, b1 + 1))
         shown = rows if len(rows) <= HEAD_ROWS + TAIL_ROWS else rows[:HEAD_ROWS] + rows[-TAIL_ROWS:]
         for i, r in enumerate(shown):
@@ -143,9 +153,11 @@ def sheet_view(fws, vws, per_sheet_budget):
             line = row_line(fws, vws, r, bc0, bc1)
             if used + len(line) > per_sheet_budget:
                 out.append(f"… (view budget reached at row {r}) …")
+                used = per_sheet_budget  # no further table of this sheet is shown
                 break
             out.append(line)
             used += len(line) + 1
+            covered.setdefault(fws.title, set()).update((r, c) for c in range(bc0, bc1 + 1))
         if len(rows) > len(shown):
             out.extend(profile(vws, block, header))
     return out
@@ -178,6 +190,10 @@ def target_view(piece):
                 break
     rows = list(range(first_row, last_row + 1))
     shown = rows if len(rows) <= TARGET_ROWS else rows[: TARGET_ROWS - 3] + rows[-3:]
+    seen = covered.get(name, set())
+    if all((r, c) in seen for r in rows for c in range(lo, hi + 1) if fws.cell(r, c).value not in (None, "")):
+        out.append("(its rows and neighbouring columns are shown in full in the sheet above)")
+        return out
     if header and header < first_row:
         out.append(f"header row {header}: {row_line(fws, vws, header, lo, hi)}")
     for i, r in enumerate(shown):
@@ -194,10 +210,21 @@ def main():
     for piece in TARGETS:
         target_lines.extend(target_view(piece))
     reserved = sum(len(line) + 1 for line in target_lines)
-    per_sheet = max(600, (BUDGET - reserved) // max(1, len(formulas_wb.worksheets)))
-    for fws in formulas_wb.worksheets:
+    first = formulas_wb.worksheets[0].title
+    answer_sheets = {piece["sheet"] if piece["sheet"] is not None else first for piece in TARGETS}
+    sheets = formulas_wb.worksheets
+    others = [ws for ws in sheets if ws.title not in answer_sheets]
+    # The answer's sheets get most of the budget; every other sheet a share of at most OTHER_SHEET_CHARS.
+    other_share = min(OTHER_SHEET_CHARS, max(300, (BUDGET - reserved) // (2 * len(sheets))))
+    answer_share = max(600, (BUDGET - reserved - other_share * len(others)) // max(1, len(sheets) - len(others)))
+    for fws in sheets:
         lines.append("")
-        lines.extend(sheet_view(fws, values_wb[fws.title], per_sheet))
+        share = other_share if fws in others else answer_share
+        lines.extend(sheet_view(fws, values_wb[fws.title], share))
+    # Again, now that the sheets are shown: rows already in full above are not repeated.
+    target_lines = target_lines[:2]
+    for piece in TARGETS:
+        target_lines.extend(target_view(piece))
     print("\n".join(lines + target_lines))
 
 

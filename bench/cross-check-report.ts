@@ -1,0 +1,111 @@
+/**
+ * What the cross-check did in an analysis-suite run: per request, right or not (the suite's score), the pattern JIT
+ * chose, each comparison's verdict, which result was shown, whether the answer carries a 'Check failed' note, and the
+ * time the second program's model steps took against the request's wall time; then the share right per pattern, the
+ * flagged answers right and wrong, and the time per question. Reads the run folder only (results/, the conversations).
+ *
+ *   node --import tsx bench/cross-check-report.ts <runDir>
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SECOND_PROGRAM_AGENT } from '../analysis/conversation/crossCheckPrompts';
+import { CHECK_FAILED_LEAD } from '../analysis/grounding/correctnessNote';
+
+interface Result {
+  taskId: string;
+  pattern: string;
+  chosenPattern?: string;
+  status: string;
+  pass: boolean;
+  reason: string;
+  wallMs: number;
+  conversationDir?: string;
+}
+
+interface Row {
+  id: string;
+  pattern: string;
+  pass: boolean;
+  verdicts: string;
+  shown: string;
+  flagged: boolean;
+  secondS: number;
+  wallS: number;
+}
+
+const runDir = process.argv[2];
+if (!runDir || !existsSync(path.join(runDir, 'results')))
+  throw new Error(`usage: cross-check-report.ts <runDir> (a run folder with results/): got ${runDir ?? 'nothing'}`);
+
+const rows = readdirSync(path.join(runDir, 'results'))
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => JSON.parse(readFileSync(path.join(runDir, 'results', f), 'utf8')) as Result)
+  .filter((r) => r.status === 'scored')
+  .map(rowOf)
+  .sort((a, b) => a.id.localeCompare(b.id));
+
+process.stdout.write(
+  'request  pattern         right  cross-check verdicts        shown    flagged  2nd-program s  wall s\n',
+);
+for (const r of rows)
+  process.stdout.write(
+    `${r.id.padEnd(8)} ${r.pattern.padEnd(15)} ${(r.pass ? 'yes' : 'no').padEnd(6)} ${r.verdicts.padEnd(27)} ${r.shown.padEnd(8)} ${(r.flagged ? 'yes' : 'no').padEnd(8)} ${r.secondS.toFixed(0).padStart(13)} ${r.wallS.toFixed(0).padStart(7)}\n`,
+  );
+for (const pattern of [...new Set(rows.map((r) => r.pattern))].sort()) {
+  const of = rows.filter((r) => r.pattern === pattern);
+  process.stdout.write(`${pattern}: ${of.filter((r) => r.pass).length}/${of.length} right\n`);
+}
+const flagged = rows.filter((r) => r.flagged);
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+process.stdout.write(
+  `all: ${rows.filter((r) => r.pass).length}/${rows.length} right; flagged ${flagged.length} (${flagged.filter((r) => !r.pass).length} of them wrong); ` +
+    `${mean(rows.map((r) => r.wallS)).toFixed(0)} s per question, of which the second program's model steps ${mean(rows.map((r) => r.secondS)).toFixed(0)} s\n`,
+);
+
+function rowOf(r: Result): Row {
+  const dir = path.resolve(runDir, r.conversationDir ?? '');
+  const events = readJsonLines(path.join(dir, 'events.jsonl'));
+  const checks = events
+    .filter((e) => e.type === 'step' && e.data?.kind === 'cross_check')
+    .map((e) => verdictOf(e.data!.text ?? ''));
+  const answer = String(events.find((e) => e.type === 'answer')?.data?.text ?? '');
+  const record = readJson(path.join(dir, 'turns', 't1', 'cross-check.json')) as
+    { use?: string; verdict?: string } | undefined;
+  return {
+    id: r.taskId,
+    pattern: r.pattern === 'auto' ? `auto→${r.chosenPattern ?? '?'}` : r.pattern,
+    pass: r.pass,
+    verdicts: checks.join(', ') || '(not run)',
+    shown: record?.verdict === 'disagree' && record.use === 'second' ? 'second' : 'first',
+    flagged: answer.includes(CHECK_FAILED_LEAD),
+    secondS: secondProgramMs(path.join(dir, 'debug')) / 1000,
+    wallS: r.wallMs / 1000,
+  };
+}
+
+function verdictOf(text: string): string {
+  if (text.includes('they agree')) return 'agree';
+  if (text.startsWith('Nothing to compare')) return 'inconclusive';
+  return 'disagree';
+}
+
+function secondProgramMs(debugDir: string): number {
+  if (!existsSync(debugDir)) return 0;
+  return readdirSync(debugDir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => readJson(path.join(debugDir, f)) as { agent?: string; kind?: string; timing?: { modelMs?: number } })
+    .filter((s) => s?.agent === SECOND_PROGRAM_AGENT && s.kind === 'act')
+    .reduce((sum, s) => sum + (s.timing?.modelMs ?? 0), 0);
+}
+
+function readJson(file: string): unknown {
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+}
+
+function readJsonLines(file: string): Array<{ type: string; data?: { kind?: string; text?: string } }> {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { type: string; data?: { kind?: string; text?: string } });
+}
