@@ -33,8 +33,7 @@ const AGENTS: Record<string, (input: TaskWorkflowInput) => Promise<TaskCompletio
  * One SpreadsheetBench 2 task, with the run's agent. The task's input and answer are recalculated first (once per
  * content, on the recalc queue; the dataset's files are only read): the agent works on the recalculated input, a
  * Visualization task's charts are judged (chartJudging.ts) and the output is scored against the recalculated answer.
- * Histories recorded before this generation replay on the legacy
- * copy (workflows/VERSIONS.md).
+ * Histories recorded before this generation replay on the legacy copy (workflows/VERSIONS.md).
  */
 export async function spreadsheetBench2Task(input: TaskWorkflowInput): Promise<TaskCompletion> {
   if (!patched(CURRENT.spreadsheetBench2Task)) return spreadsheetBench2TaskV1(input);
@@ -48,8 +47,8 @@ export async function spreadsheetBench2Task(input: TaskWorkflowInput): Promise<T
  * The paper's scaffold: the dataset's files recalculated → prepare the work folder (the recalculated input only) →
  * turns of (model call → shell command in a fresh sandbox over that folder) under the episode's rules
  * (benchmarks/spreadsheetbench2/scaffold/episode.ts) → collect the output → recalculate it → judge a Visualization
- * task's charts → score as evaluation.py against the recalculated answer → record → the done summary. Each model call and each command is its own activity;
- * every model call goes through the run's budget.
+ * task's charts → score as evaluation.py against the recalculated answer → record → the done summary. Each model
+ * call and each command is its own activity; every model call goes through the run's budget.
  */
 async function sweAgentTask(input: TaskWorkflowInput): Promise<TaskCompletion> {
   const report = new RunReport(input.reportBy);
