@@ -10,6 +10,7 @@ import { sandboxConfigSchema } from './sections/sandbox';
 import { serverConfigSchema } from './sections/server';
 import { spreadsheetbenchConfigSchema } from './sections/spreadsheetbench';
 import { type devServerConfigSchema, temporalConfigSchema } from './sections/temporal';
+import { visionJudgeConfigSchema } from './sections/visionJudge';
 import { workerConfigSchema } from './sections/worker';
 
 export { analysisConfigSchema, analysisFetchConfigSchema, analysisSuiteConfigSchema } from './sections/analysis';
@@ -23,6 +24,7 @@ export { sandboxConfigSchema } from './sections/sandbox';
 export { serverConfigSchema } from './sections/server';
 export { spreadsheetbenchConfigSchema } from './sections/spreadsheetbench';
 export { devServerConfigSchema, temporalConfigSchema } from './sections/temporal';
+export { visionJudgeConfigSchema, type VisionJudgeConfig } from './sections/visionJudge';
 export { workerConfigSchema } from './sections/worker';
 
 /**
@@ -41,6 +43,7 @@ export const configSchema = z
     run: runConfigSchema.default(runConfigSchema.parse({})),
     spreadsheetbench: spreadsheetbenchConfigSchema.default(spreadsheetbenchConfigSchema.parse({})),
     dsbench: dsbenchConfigSchema.default(dsbenchConfigSchema.parse({})),
+    visionJudge: visionJudgeConfigSchema.default(visionJudgeConfigSchema.parse({})),
     analysisSuite: analysisSuiteConfigSchema.default(analysisSuiteConfigSchema.parse({})),
     conversation: conversationConfigSchema.default(conversationConfigSchema.parse({})),
     analysis: analysisConfigSchema.default(analysisConfigSchema.parse({})),

@@ -8,3 +8,4 @@ export { analysisTask } from './analysis/analysisTask';
 export { spreadsheetBench2Task } from './spreadsheetbench2/spreadsheetBench2Task';
 export { llmBatchQueue } from './batch/llmBatchQueue';
 export { llmBatch } from './batch/llmBatch';
+export { spreadsheetBench2Rejudge } from './spreadsheetbench2/spreadsheetBench2Rejudge';

@@ -9,6 +9,7 @@ import {
   scaffoldShellStep,
   type ScaffoldStepInput,
 } from './episode';
+import { judgeCharts, prepareChartJudgment, recordChartJudgeFailure, type ChartJudgeInput } from './chartJudging';
 import type { EpisodeRecord } from '../../benchmarks/spreadsheetbench2/scaffold/episodeFiles';
 import type { V2DatasetCopies } from '../../benchmarks/spreadsheetbench2/run/datasetCopies';
 
@@ -28,6 +29,11 @@ export function spreadsheetBench2Activities(deps: WorkerDeps) {
     prepareV2CheckedVote: (input: { runDir: string; taskId: string; copies?: V2DatasetCopies }) =>
       prepareCheckedVote(input),
     collectV2CheckedVoteOutput: (input: { runDir: string; taskId: string }) => collectCheckedVoteOutput(input),
+    // Visualization judging (chartJudging.ts).
+    prepareV2ChartJudgment: (input: ChartJudgeInput) => prepareChartJudgment(deps, input),
+    judgeV2Charts: (input: ChartJudgeInput & { callKey: string; round?: number }) => judgeCharts(deps, input),
+    recordV2ChartJudgeFailure: (input: ChartJudgeInput & { callKey: string; message: string }) =>
+      recordChartJudgeFailure(deps, input),
   };
 }
 

@@ -13,6 +13,8 @@ import { findSheetName } from './scoring/compareWorkbooks';
 import { splitAnswerPosition, splitPiece } from './scoring/cellNames';
 
 export const V2_CATEGORIES = ['Debugging', 'Financial_Model', 'Template', 'Visualization'] as const;
+/** The category whose tasks are also judged on their charts (visualization/). */
+export const VISUALIZATION_CATEGORY = 'Visualization';
 
 const recordSchema = z.object({
   id: z.union([z.string(), z.number()]),
@@ -20,6 +22,20 @@ const recordSchema = z.object({
   spreadsheet_path: z.string(),
   golden_response_path: z.string(),
   answer_position: z.string(),
+  /**
+   * Visualization: the checklist the vision judge scores the charts on (run_visual_vlm_checklist_eval.py reads
+   * `criteria`; an item's text is its `instruction`, else its `description`; `chart` names the chart it is about).
+   */
+  criteria: z
+    .array(
+      z.looseObject({
+        id: z.union([z.number(), z.string()]),
+        instruction: z.string().optional(),
+        description: z.string().optional(),
+        chart: z.string().optional(),
+      }),
+    )
+    .optional(),
 });
 
 export interface V2Task extends z.infer<typeof recordSchema> {

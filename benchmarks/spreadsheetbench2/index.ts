@@ -2,8 +2,10 @@
  * SpreadsheetBench 2 in the benchmark registry: its folders are detected and read (one category folder or the parent
  * of the four), `sheetbench eval` scores outputs exactly as evaluation.py, and `run` runs the paper's scaffold
  * (`--agent swe_agent`: bash, view_xlsx and submit under SWE-agent's rules, scaffold/) or our own agent
- * (`--agent checked_vote`, through checkedVote/adapter.ts) on the recalculated inputs (run/datasetCopies.ts). A run's results are scored
- * (`scoreV2Attempt`), finalized (official result file per category, summary with per-category figures), shown and
+ * (`--agent checked_vote`, through checkedVote/adapter.ts) on the recalculated inputs (run/datasetCopies.ts). A run's
+ * results are scored (`scoreV2Attempt`), its Visualization tasks' charts judged by a vision model (visualization/;
+ * `sheetbench rejudge` judges them again), finalized (official result file per category, summary with per-category
+ * figures), shown and
  * reported.
  */
 import path from 'node:path';
@@ -17,6 +19,7 @@ import { V2RunFiles } from './run/files';
 import { v2SummaryLines } from './report/summaryLines';
 import { v2TaskView } from './report/taskView';
 import { writeV2Report } from './report/writeReport';
+import { v2TasksToRejudge } from './visualization/tasksToRejudge';
 import { CHECKED_VOTE, CHECKED_VOTE_V2_PROMPT_VERSION } from './checkedVote/adapter';
 
 export { loadV2Dataset, v2CategoryFolders, v2TaskProblems, V2_CATEGORIES, type V2Task } from './dataset';
@@ -75,4 +78,5 @@ export const spreadsheetBench2: Benchmark<V2Task> = {
   outputWorkbook: ({ dir, manifest }, attempt) =>
     new V2RunFiles(dir, manifest.setting, manifest.llm.model).outputPath(attempt),
   writeReport: writeV2Report,
+  rejudge: { workflow: 'spreadsheetBench2Rejudge', tasksToRejudge: v2TasksToRejudge },
 };

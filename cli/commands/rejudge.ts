@@ -4,12 +4,16 @@ import { NotJudgedError, startRejudge } from '../../client/startRejudge';
 import { CliError, EXIT } from '../exitCodes';
 import { openRun, startWorkers } from './run';
 
-/** `sheetbench rejudge RUN [--judge-model M] [--all]`: judge a DSBench run's recorded answers again. */
+/**
+ * `sheetbench rejudge RUN [--judge-model M] [--all]`: judge a run again without re-running its agent: a DSBench run's
+ * recorded answers, a SpreadsheetBench 2 run's Visualization charts (from its recorded outputs).
+ */
 export function registerRejudgeCommand(program: Command): void {
   program
     .command('rejudge <run>')
     .description(
-      'DSBench: judge recorded answers again without asking the answering model (unparseable ones; all with --all or --judge-model)',
+      'Judge a finished run again without re-running its agent: DSBench answers, SpreadsheetBench 2 Visualization charts ' +
+        '(unparseable, failed or unjudged ones; all with --all or --judge-model)',
     )
     .option('--judge-model <model>', 'judge with this model (re-judges every answered question)')
     .option('--all', 're-judge every answered question')
@@ -24,10 +28,12 @@ export function registerRejudgeCommand(program: Command): void {
           throw err instanceof NotJudgedError ? new CliError(err.message, EXIT.usage) : err;
         });
         if (!started) {
-          process.stdout.write('nothing to re-judge (no unparseable or missing judgments; use --all)\n');
+          process.stdout.write(
+            'nothing to re-judge (no unparseable, failed, unjudged or missing judgments; use --all)\n',
+          );
           return;
         }
-        process.stderr.write(`re-judging ${started.count} answers of run ${manifest.runId}\n`);
+        process.stderr.write(`re-judging ${started.count} tasks of run ${manifest.runId}\n`);
         const workers = flags.worker ? await startWorkers(session, config, { recalc: false }) : undefined;
         const running = workers?.run();
         try {

@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { mkdir, rm } from 'node:fs/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import os from 'node:os';
 import { z } from 'zod';
 import type { ProfileTemplate } from './profileTemplate';
 import { SerialQueue } from './serialQueue';
+import { sofficeArgs } from './sofficeCommand';
 
 const BRIDGE_SCRIPT = fileURLToPath(new URL('./lo_bridge.py', import.meta.url));
 /** soffice creates its UNO pipe socket here (OSL's fixed pipe directory on Linux). */
@@ -172,15 +173,7 @@ export class LoInstance {
     const { sofficePath, pythonPath, profileDir, pipeName, startTimeoutMs } = this.opts;
     const soffice = spawn(
       sofficePath,
-      [
-        `-env:UserInstallation=${pathToFileURL(profileDir).href}`,
-        `--accept=pipe,name=${pipeName};urp;`,
-        '--norestore',
-        '--nologo',
-        '--nodefault',
-        '--headless',
-        '--nolockcheck',
-      ],
+      sofficeArgs(profileDir, pipeName),
       // Own process group, so a kill reaches oosplash and soffice.bin alike.
       { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
     );

@@ -10,66 +10,20 @@ One request at a time: soffice deadlocks when one instance serves two conversion
 """
 import json
 import sys
-import time
 
 import uno
-from com.sun.star.beans import PropertyValue
+from uno_session import close, connect, describe, desktop_of, load_spreadsheet, props
 
 XLSX_FILTER = "Calc MS Excel 2007 XML"
-SPREADSHEET_SERVICE = "com.sun.star.sheet.SpreadsheetDocument"
-NEVER_EXECUTE = 0  # com.sun.star.document.MacroExecMode.NEVER_EXECUTE
-NO_UPDATE = 0  # com.sun.star.document.UpdateDocMode.NO_UPDATE
-
-
-def props(**values):
-    out = []
-    for name, value in values.items():
-        p = PropertyValue()
-        p.Name = name
-        p.Value = value
-        out.append(p)
-    return tuple(out)
-
-
-def connect(pipe_name, timeout_s):
-    local = uno.getComponentContext()
-    resolver = local.ServiceManager.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
-    url = "uno:pipe,name=%s;urp;StarOffice.ComponentContext" % pipe_name
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            ctx = resolver.resolve(url)
-            return ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
-        except Exception as err:  # NoConnectException until soffice listens
-            if time.monotonic() > deadline:
-                raise RuntimeError("could not connect to soffice pipe %s: %s" % (pipe_name, err))
-            time.sleep(0.05)
-
-
-def describe(err):
-    message = getattr(err, "Message", None) or str(err)
-    return "%s: %s" % (type(err).__name__, message.strip() or "(no message)")
 
 
 def recalc(desktop, input_path, output_path):
-    # Never run macros or update links: the workbooks come from untrusted agents.
-    load_props = props(Hidden=True, ReadOnly=True, MacroExecutionMode=NEVER_EXECUTE, UpdateDocMode=NO_UPDATE)
+    doc = load_spreadsheet(desktop, input_path)
     try:
-        doc = desktop.loadComponentFromURL(uno.systemPathToFileUrl(input_path), "_blank", 0, load_props)
-    except Exception as err:
-        raise RuntimeError("load failed: %s" % describe(err))
-    if doc is None:
-        raise RuntimeError("load failed: soffice returned no document")
-    try:
-        if not doc.supportsService(SPREADSHEET_SERVICE):
-            raise RuntimeError("load failed: the file did not open as a spreadsheet")
         doc.calculateAll()
         doc.storeToURL(uno.systemPathToFileUrl(output_path), props(FilterName=XLSX_FILTER, Overwrite=True))
     finally:
-        try:
-            doc.close(True)
-        except Exception:
-            doc.dispose()
+        close(doc)
 
 
 def reply(obj):
@@ -101,7 +55,7 @@ def main():
     pipe_name = sys.argv[1]
     timeout_s = float(sys.argv[2]) if len(sys.argv) > 2 else 30.0
     try:
-        desktop = connect(pipe_name, timeout_s)
+        desktop = desktop_of(connect(pipe_name, timeout_s))
     except Exception as err:
         reply({"ready": False, "error": str(err)})
         sys.exit(1)

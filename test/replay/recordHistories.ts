@@ -21,6 +21,9 @@
  * Writes every execution of the run (`<version>-handover-run-<n>`).
  * `... recordHistories.ts sb2 [version]`: SpreadsheetBench 2's scaffold on one generated task (`<version>-sb2-run`,
  * `<version>-sb2-task-fm0`); from v2 also checked_vote on one (`<version>-sb2-checked-vote-task-tpl0`).
+ * `... recordHistories.ts sb2vis [version]`: a SpreadsheetBench 2 Visualization task whose chart is judged by the vision
+ * judge (generation `sb2-task-v2` with the patch `sb2-chart-judging`), run by the scaffold
+ * (`<version>-sb2-judged-task-vis_bar`) and by checked_vote (`<version>-sb2-judged-checked-vote-task-vis_bar`).
  * `... recordHistories.ts batch [version]`: `run --batch` on two dev20 tasks (one batch): the run, task 39604, the
  * batch queue and the batch (`<version>-batch-*`).
  * `... recordHistories.ts budget [version]`: a run with a dollar budget whose last task's spend request is held behind
@@ -49,11 +52,14 @@ import { copyInputReply } from '../helpers/copyInput';
 import { HELD_CAP_USD, HELD_CONCURRENCY, HELD_PRICE, heldRequestRules, PAUSES } from '../helpers/heldSpendRequest';
 import { progressQuery, setBudgetUpdate } from '../../contracts/run';
 import { scaffoldScript } from '../helpers/scaffoldScript';
+import { generateVisualizationTasks, visualizationScript } from '../helpers/visualizationTasks';
 import { runPython } from '../scoring/oracle';
 import { batchQueueWorkflowId, batchWorkflowId } from '../../contracts/batch';
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
-const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget', 'sb2', 'batch'].includes(process.argv[2])
+const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget', 'sb2', 'sb2vis', 'batch'].includes(
+  process.argv[2],
+)
   ? process.argv[2]
   : 'spreadsheet';
 /**
@@ -72,10 +78,15 @@ const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget', 'sb
 const VERSION =
   (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ??
   (
-    { spreadsheet: 'v10', handover: 'v10', budget: 'v10', batch: 'v10', dsbench: 'v4', sb2: 'v2' } as Record<
-      string,
-      string
-    >
+    {
+      spreadsheet: 'v10',
+      handover: 'v10',
+      budget: 'v10',
+      batch: 'v10',
+      dsbench: 'v4',
+      sb2: 'v2',
+      sb2vis: 'v2',
+    } as Record<string, string>
   )[MODE] ??
   'v6';
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
@@ -153,6 +164,60 @@ async function recordSpreadsheetBench2(): Promise<void> {
     rmSync(tmp, { recursive: true, force: true });
   }
 }
+
+/**
+ * A Visualization task judged on its chart, by each agent (`<version>-sb2-judged-task-vis_bar`,
+ * `<version>-sb2-judged-checked-vote-task-vis_bar`): export, the vision call, scoring.
+ */
+async function recordSpreadsheetBench2Judging(): Promise<void> {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'sb2vis-record-'));
+  const data = path.join(tmp, 'Visualization');
+  generateVisualizationTasks(data);
+  process.env.XDG_CACHE_HOME = path.join(tmp, 'xdg-cache'); // recalculated copies: not into the user's cache
+  process.env.SB2VIS_RECORD_KEY = 'not-secret';
+  const script = visualizationScript(() => '{"pass_ids": [1, 2, 3], "fail": []}');
+  const env = await startE2E(
+    { ...script, rules: [...script.rules, checkedVoteVisBarRule] },
+    {
+      config: { visionJudge: { baseUrl: 'set below', model: 'scripted-vision', apiKeyEnv: 'SB2VIS_RECORD_KEY' } },
+    },
+  );
+  env.config.visionJudge.baseUrl = env.llm.url;
+  try {
+    const run = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: ['vis_bar'] });
+    await runToEnd(env, run);
+    await writeHistory(env.client, `${run.runId}/task/vis_bar`, `${VERSION}-sb2-judged-task-vis_bar.history.bin`);
+    const cv = await startBenchmarkRun(env, { dataset: data, agent: 'checked_vote', tasks: ['vis_bar'] });
+    await runToEnd(env, cv);
+    const name = `${VERSION}-sb2-judged-checked-vote-task-vis_bar.history.bin`;
+    await writeHistory(env.client, `${cv.runId}/task/vis_bar`, name);
+  } finally {
+    await env.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * checked_vote's candidates on vis_bar: each adds the bar chart and renames A1 (a candidate leaving the answer region
+ * as the input had it fails checked_vote's `unchanged` check and nothing is submitted; a formula candidate's reply is
+ * no formula).
+ */
+const checkedVoteVisBarRule = {
+  name: 'vis_bar-checked-vote',
+  match: { callKey: /\/vis_bar\/(cand|formula)-\d\/\d$/ },
+  reply: [
+    '```python',
+    'def solve(wb):',
+    '    from openpyxl.chart import BarChart, Reference',
+    "    ws = wb['Data']",
+    '    c = BarChart()',
+    "    c.title = 'Values'",
+    '    c.add_data(Reference(ws, min_col=2, min_row=1, max_row=5))',
+    "    ws.add_chart(c, 'D2')",
+    "    ws['A1'] = 'row 1'",
+    '```',
+  ].join('\n'),
+};
 
 /** checked_vote's candidates on tpl0: the first crashes, its repair and the second candidate solve it. */
 const checkedVoteTpl0Rules = [
@@ -307,6 +372,7 @@ async function main(): Promise<void> {
   if (MODE === 'standalone') return recordStandaloneConversation();
   if (MODE === 'dsbench') return recordDsbench();
   if (MODE === 'sb2') return recordSpreadsheetBench2();
+  if (MODE === 'sb2vis') return recordSpreadsheetBench2Judging();
   const env = await startE2E({ rules: [...copilot797(), ...Object.values(DEV20_SOLUTIONS)] });
   try {
     for (const [agent, tasks] of [

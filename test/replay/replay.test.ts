@@ -73,12 +73,19 @@ describe('recorded workflow histories replay on the current code', () => {
       'v2-sb2-task-fm0.history.bin',
       'v2-sb2-checked-vote-task-tpl0.history.bin',
     ];
+    // A SpreadsheetBench 2 Visualization task judged on its chart (generation 'sb2-task-v2', patch 'sb2-chart-judging').
+    // Each agent: the scaffold and checked_vote through its adapter.
+    const chartJudging = [
+      'v2-sb2-judged-task-vis_bar.history.bin',
+      'v2-sb2-judged-checked-vote-task-vis_bar.history.bin',
+    ];
     // run --batch: the run, a task that waited for its batch, the run's batch queue and its batch workflow.
     const batch = ['batch-run', 'batch-task-39604', 'batch-queue', 'batch-b0001'].map((n) => `v10-${n}.history.bin`);
     expect(files.sort()).toEqual(
       [
         ...others,
         ...spreadsheetBench2,
+        ...chartJudging,
         ...beforeLayout,
         ...conversationV2,
         ...conversationV3,
@@ -395,6 +402,45 @@ describe('recorded workflow histories replay on the current code', () => {
       'removeV2WorkDir',
       'scoreAndRecordV2Task',
     ]);
+  });
+
+  it("covers SpreadsheetBench 2's chart judging: under its patch, the charts prepared and judged after recalculation", () => {
+    const f = 'v2-sb2-judged-task-vis_bar.history.bin';
+    // The current generation's marker first, then the judging patch (histories of sb2-task-v2 recorded before it have
+    // no judging step: v2-sb2-task-fm0 and v2-sb2-checked-vote-task-tpl0 above).
+    expect(patchIds(f)).toEqual(['sb2-task-v2', 'sb2-chart-judging']);
+    expect(patchIds('v2-sb2-task-fm0.history.bin')).not.toContain('sb2-chart-judging');
+    expect(activityTypes(f)).toEqual([
+      'v2RecalculatedCopies',
+      'prepareV2Episode',
+      ...['bash', 'submit'].flatMap(() => ['v2ScaffoldModelCall', 'v2ScaffoldShellStep']),
+      'collectV2Output',
+      'recalcWorkbooks',
+      'removeV2WorkDir',
+      'prepareV2ChartJudgment',
+      'judgeV2Charts',
+      'scoreAndRecordV2Task',
+    ]);
+  });
+
+  it("covers checked_vote's chart judging on v2: the same step after its output's recalculation", () => {
+    const f = 'v2-sb2-judged-checked-vote-task-vis_bar.history.bin';
+    expect(patchIds(f)).toEqual([
+      'sb2-task-v2',
+      'checked-vote-formula-candidates',
+      'checked-vote-v4-budget',
+      'sb2-chart-judging',
+    ]);
+    expect(activityTypes(f).slice(0, 2)).toEqual(['v2RecalculatedCopies', 'prepareV2CheckedVote']);
+    expect(activityTypes(f).slice(-6)).toEqual([
+      'checkedVoteChoose',
+      'collectV2CheckedVoteOutput',
+      'recalcWorkbooks',
+      'prepareV2ChartJudgment',
+      'judgeV2Charts',
+      'scoreAndRecordV2Task',
+    ]);
+    expect(activityTypes('v2-sb2-checked-vote-task-tpl0.history.bin')).not.toContain('prepareV2ChartJudgment');
   });
 
   it('replays each of them without a determinism error', async () => {

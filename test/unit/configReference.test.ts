@@ -24,6 +24,7 @@ describe('every config field is documented in the schema, and config/README.md i
       'run',
       'spreadsheetbench',
       'dsbench',
+      'visionJudge',
       'analysisSuite',
       'conversation',
       'analysis',

@@ -1,27 +1,15 @@
 import { throughBatch } from '../run/batchedCall';
-import { runBookkeeping } from '../run/activities';
+import { rejudgeTasks } from '../run/rejudgeTasks';
 import { bookkeeping, llm } from './activities';
 import { callKeyOf } from '../../lib/llm/callKey';
 import type { RejudgeInput } from '../../contracts/run';
-
-const { listTaskIds, finalizeRun } = runBookkeeping;
 
 /**
  * Judges recorded answers again (e.g. unparseable judge replies, or another judge model) without asking the answering
  * model: one judge activity per question, its result re-recorded, then the run's summary rewritten.
  */
 export async function dsbenchRejudge(input: RejudgeInput): Promise<{ rejudged: number }> {
-  const ids = await listTaskIds({
-    runDir: input.runDir,
-    offset: 0,
-    limit: input.count,
-    taskIdsFile: input.taskIdsFile,
-  });
-  for (let i = 0; i < ids.length; i += input.concurrency) {
-    await Promise.all(ids.slice(i, i + input.concurrency).map((taskId) => rejudge(input, taskId)));
-  }
-  await finalizeRun({ runDir: input.runDir });
-  return { rejudged: ids.length };
+  return rejudgeTasks(input, (taskId) => rejudge(input, taskId));
 }
 
 async function rejudge(input: RejudgeInput, taskId: string): Promise<void> {

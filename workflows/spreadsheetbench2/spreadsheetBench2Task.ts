@@ -18,6 +18,7 @@ import { RunReport } from '../run/runReport';
 import { classifyFailure } from '../run/taskFailure';
 import { CURRENT } from '../versions';
 import { bookkeeping } from './activities';
+import { judgeTaskCharts } from './chartJudging';
 import { checkedVoteV2Task } from './checkedVote/checkedVoteTask';
 import { spreadsheetBench2TaskV1 } from './legacy/spreadsheetBench2TaskV1';
 import { recalculateDataset, recalculateOutput, runEpisode, stage } from './taskSteps';
@@ -30,9 +31,9 @@ const AGENTS: Record<string, (input: TaskWorkflowInput) => Promise<TaskCompletio
 
 /**
  * One SpreadsheetBench 2 task, with the run's agent. The task's input and answer are recalculated first (once per
- * content, on the recalc queue; the dataset's files are only read): the agent works on the recalculated input and the
- * output is scored against the recalculated answer. Histories recorded before this generation replay on the legacy
- * copy (workflows/VERSIONS.md).
+ * content, on the recalc queue; the dataset's files are only read): the agent works on the recalculated input, a
+ * Visualization task's charts are judged (chartJudging.ts) and the output is scored against the recalculated answer.
+ * Histories recorded before this generation replay on the legacy copy (workflows/VERSIONS.md).
  */
 export async function spreadsheetBench2Task(input: TaskWorkflowInput): Promise<TaskCompletion> {
   if (!patched(CURRENT.spreadsheetBench2Task)) return spreadsheetBench2TaskV1(input);
@@ -45,9 +46,9 @@ export async function spreadsheetBench2Task(input: TaskWorkflowInput): Promise<T
 /**
  * The paper's scaffold: the dataset's files recalculated → prepare the work folder (the recalculated input only) →
  * turns of (model call → shell command in a fresh sandbox over that folder) under the episode's rules
- * (benchmarks/spreadsheetbench2/scaffold/episode.ts) → collect the output → recalculate it → score as evaluation.py
- * against the recalculated answer → record → the done summary. Each model call and each command is its own activity;
- * every model call goes through the run's budget.
+ * (benchmarks/spreadsheetbench2/scaffold/episode.ts) → collect the output → recalculate it → judge a Visualization
+ * task's charts → score as evaluation.py against the recalculated answer → record → the done summary. Each model
+ * call and each command is its own activity; every model call goes through the run's budget.
  */
 async function sweAgentTask(input: TaskWorkflowInput): Promise<TaskCompletion> {
   const report = new RunReport(input.reportBy);
@@ -92,6 +93,7 @@ async function sweAgentTask(input: TaskWorkflowInput): Promise<TaskCompletion> {
       bookkeeping.removeV2WorkDir({ runDir: input.runDir, taskId: input.taskId }),
     ).catch(() => undefined); // best-effort: a folder left behind holds only this task's files
   }
+  const judgeSpend = await judgeTaskCharts(input, budget);
   stage('score');
   const { soft } = await bookkeeping.scoreAndRecordV2Task({
     runDir: input.runDir,
@@ -102,18 +104,20 @@ async function sweAgentTask(input: TaskWorkflowInput): Promise<TaskCompletion> {
     spend: { usage: spend.usage, costUsd: spend.costUsd, llmCalls: spend.llmCalls },
     wallMs: Date.now() - startedAt,
   });
+  // The run's spend counts the judge's calls too (the result's spend is the agent's: its calls are the interaction turns).
+  const total = Spend.add(spend, judgeSpend);
   upsertSearchAttributes([
     { key: SA.status, value: failure ? `failed:${failure.class}` : 'scored' },
-    { key: SA.costUsd, value: spend.costUsd },
+    { key: SA.costUsd, value: total.costUsd },
   ]);
   return report.send({
     taskId: input.taskId,
     soft,
     hard: soft,
     failureClass: failure?.class,
-    usage: spend.usage,
-    costUsd: spend.costUsd,
-    llmCalls: spend.llmCalls,
+    usage: total.usage,
+    costUsd: total.costUsd,
+    llmCalls: total.llmCalls,
     budgeted: input.budgeted ?? false,
   });
 }

@@ -2,10 +2,12 @@ import path from 'node:path';
 import { readJsonIfPresent } from '../../../lib/json';
 import { runSummarySchema } from '../../report/runSummarySchema';
 import { figureLines, spendAndFailureLines } from '../../report/runSummary';
+import { chartSummaryLines, chartSummarySchema } from '../visualization/chartSummary';
 
 /**
  * What `run` prints at the end of a SpreadsheetBench 2 run: accuracy overall and per category, the release's figures
- * (accuracy, regression and modification accuracy, per category), spend, failures. None before it is summarized.
+ * (accuracy, regression and modification accuracy, per category), the Visualization charts' judging (judged or
+ * UNJUDGED, and why), spend, failures. None before it is summarized.
  */
 export async function v2SummaryLines(runDir: string): Promise<string[]> {
   const summary = await readJsonIfPresent(path.join(runDir, 'summary.json'), runSummarySchema);
@@ -15,6 +17,7 @@ export async function v2SummaryLines(runDir: string): Promise<string[]> {
     `accuracy (${summary.scored}/${summary.tasks} tasks): ${pct(summary.overall.hard)}`,
     ...Object.entries(summary.byType).map(([c, s]) => `  ${c}: ${pct(s.hard)}  (${s.tasks} tasks)`),
     ...figureLines(summary.figures ?? []),
+    ...chartSummaryLines(chartSummarySchema.optional().parse(summary.charts)),
     ...spendAndFailureLines(summary),
     `outputs and official result files (one per category) in ${runDir}`,
   ];

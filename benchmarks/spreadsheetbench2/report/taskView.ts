@@ -1,7 +1,8 @@
 /**
  * A SpreadsheetBench 2 task of a run for `sheetbench show` and the task page: the instruction, category and answer
  * position, its one verdict with the regression and modification tallies and the differing cells
- * (tasks/<key>/cell-diffs.json), and its trajectory from its stage records. An unknown task throws TaskViewError.
+ * (tasks/<key>/cell-diffs.json), a Visualization task's chart judgment (a note), and its trajectory from its stage
+ * records. An unknown task throws TaskViewError.
  */
 import path from 'node:path';
 import { pathExists } from '../../../lib/runStore/files';
@@ -20,6 +21,7 @@ import { v2CellDiffsSchema, type V2CellDiffs } from '../run/cellDiffs';
 import { v2TaskResultSchema } from '../run/taskResult';
 import type { V2Task } from '../dataset';
 import type { StageRecord } from '../../../contracts/taskResult';
+import { chartJudgmentNote, readChartJudgment } from '../visualization/chartJudgment';
 import type { V2DatasetCopies } from '../run/datasetCopies';
 
 export const NO_CELL_DIFF_V2 = 'no cell diff recorded: the task failed before its output was compared';
@@ -55,6 +57,7 @@ export async function v2TaskView(runDir: string, arg: string, opts: { epoch?: nu
   const result = await readJsonIfPresent(run.layout.taskResultPath(key), v2TaskResultSchema);
   if (!result) return { ...base, testCases: [], ...pendingFields(`task ${key}`) };
   const diffs = await readJsonIfPresent(run.files.cellDiffsPath(key), v2CellDiffsSchema);
+  const chart = await readChartJudgment(runDir, key);
   const output = run.files.outputPath(key);
   const outputRel = (await pathExists(output))
     ? { output: path.relative(runDir, output).split(path.sep).join('/') }
@@ -65,7 +68,11 @@ export async function v2TaskView(runDir: string, arg: string, opts: { epoch?: nu
     ...resultFields(result),
     testCases: [testCaseView(result.hard === 1, result.reasons[0] ?? undefined, diffs, outputRel)],
     trajectory: result.stages.map(stepOf),
-    notes: [...(diffs ? [] : [NO_CELL_DIFF_V2]), ...copyNotes(result.v2?.datasetCopies)],
+    notes: [
+      ...(diffs ? [] : [NO_CELL_DIFF_V2]),
+      ...copyNotes(result.v2?.datasetCopies),
+      ...(chart ? [chartJudgmentNote(chart)] : []),
+    ],
   };
 }
 

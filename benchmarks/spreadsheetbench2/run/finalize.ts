@@ -12,7 +12,8 @@ import type { V2Task } from '../dataset';
 import { v2Result, v2ResultJson, type V2Result, type V2Score } from '../scoring/scoreTask';
 import { v2Run, type V2Run } from './files';
 import { v2TaskResultSchema, type V2TaskResult } from './taskResult';
-import { readChartJudgment } from '../visualization/judgeOutput';
+import { chartJudgingOf, type ChartSummary } from '../visualization/chartSummary';
+import { TokenUsage } from '../../../lib/llm/usage';
 
 type Recorded = V2TaskResult | (Omit<V2TaskResult, 'v2'> & { v2?: undefined });
 
@@ -91,25 +92,6 @@ function scoreLine(results: Recorded[]): ScoreLine {
   return { tasks: n, soft, hard: n ? results.reduce((s, r) => s + r.hard, 0) / n : 0 };
 }
 
-/** Visualization tasks judged on their charts (chart-judgment.json): the share above the checklist rule, per category. */
-async function chartFigure(run: V2Run): Promise<Figure[]> {
-  const byCategory = new Map<string, number[]>();
-  for (const task of run.tasks) {
-    const judgment = await readChartJudgment(run.layout.root, taskKey(task.id));
-    if (!judgment) continue;
-    byCategory.set(task.category, [...(byCategory.get(task.category) ?? []), judgment.accuracy]);
-  }
-  if (!byCategory.size) return [];
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  return [
-    {
-      name: 'chart accuracy (vision checklist > 0.7)',
-      overall: mean([...byCategory.values()].flat()),
-      byGroup: Object.fromEntries([...byCategory].map(([c, xs]) => [c, mean(xs)])),
-    },
-  ];
-}
-
 function summaryOf(run: V2Run, scored: Scored[], byCategory: Record<string, V2Result>, overall: V2Result): RunSummary {
   const results = scored.flatMap((s) => (s.result ? [s.result] : []));
   const failureClasses: Record<string, number> = {};
@@ -140,8 +122,20 @@ export async function summarizeV2Run(
   for (const category of categoriesOf(scored))
     byCategory[category] = resultOver(scored.filter((s) => s.task.category === category));
   const summary = summaryOf(run, scored, byCategory, resultOver(scored));
-  summary.figures = [...(summary.figures ?? []), ...(await chartFigure(run))];
+  const { charts, figures } = await chartJudgingOf(run);
+  summary.figures = [...(summary.figures ?? []), ...figures];
+  if (charts) addChartJudging(summary, charts);
   return { run, summary, byCategory };
+}
+
+/** The judge's calls in the run's spend (apart from the agent's in the task results), and the chart summary. */
+function addChartJudging(summary: RunSummary, charts: ChartSummary): void {
+  Object.assign(summary, {
+    charts,
+    llmCalls: summary.llmCalls + charts.judgeCalls,
+    usage: TokenUsage.add(summary.usage, { ...TokenUsage.zero(), ...charts.judgeUsage }),
+    costUsd: summary.costUsd + charts.judgeCostUsd,
+  });
 }
 
 export async function finalizeV2Run(runDir: string): Promise<RunSummary> {

@@ -1,108 +1,169 @@
 /**
- * Visualization tasks are judged on their charts, as the release's run_visual_vlm_checklist_eval.py does: the output's
- * charts as images go to a vision model with the task's checklist; the model answers each item, the score is the
- * share of items it answers yes, and the task passes when the score is above 0.7. The endpoint is any
- * OpenAI-compatible chat API that takes image content parts (the release uses glm-4.6v).
+ * Visualization tasks are judged on their charts, by the rules of the release's evaluation/
+ * run_visual_vlm_checklist_eval.py (read in RUCKBReasoning/SpreadsheetBench-2 at d83edf9): the task's `criteria` are the
+ * checklist (an item's text is its `instruction`, else its `description`); the output's charts go as PNG image parts to
+ * an OpenAI-compatible vision model (default glm-4.6v, temperature 0.1, 4,096 tokens); its reply lists the items that
+ * pass and those that fail as JSON (`pass_ids`, `fail`; an older `results` list is read too); the score is the items
+ * passed over the checklist's length (an item the reply leaves out does not pass), and accuracy is 1 when the score is
+ * above 0.7. A reply with no readable JSON scores nothing: here it is `unparseable`, which `sheetbench rejudge` judges
+ * again.
  *
- * The prompt and reply format are this project's (the release's prompt is not reproduced here): one JSON object
- * `{"items": [{"item": N, "satisfied": true|false, "why": "..."}]}`; a reply without it is `unparseable` (re-judged by
- * `rejudge`), never counted as a fail.
+ * THE PROMPT IS THIS PROJECT'S OWN, not the release's: its wording is ours (the release's text is not reproduced), it
+ * asks for the release's reply shape and rules (visual evidence only, an item naming a chart by its title checked on
+ * that chart, a short reason per failed item). Verdicts may differ from the release's for that reason alone.
+ * As the release, a reply that left items out is followed by at most two more calls asking for those items only
+ * (workflows/spreadsheetbench2/chartJudging.ts). Not done as the release does: it sends each chart alone with the items
+ * that name it by title (`chart`), and stitches the charts into one image when fewer exported than the workbook holds;
+ * here every chart goes in each request.
  */
-import OpenAI from 'openai';
-import { z } from 'zod';
+import type { ChatRequest } from '../../../lib/llm/types';
+import type { V2Task } from '../dataset';
 
 /** The release's rule: accuracy 1 when the checklist score is above this. */
 export const CHECKLIST_PASS_ABOVE = 0.7;
 
-export interface VisionEndpoint {
-  baseUrl: string;
+export interface ChecklistItem {
+  id: number | string;
+  assertion: string;
+}
+
+export interface JudgeSettings {
   model: string;
-  apiKey: string;
-  /** Default 0 (a judge should not sample). */
-  temperature?: number;
-  maxTokens?: number;
+  temperature: number;
+  maxTokens: number;
 }
 
-export interface ChartImage {
-  /** What the image shows (`Sheet1 chart 1`). */
-  label: string;
-  png: Buffer;
+export interface ItemVerdict {
+  id: number | string;
+  pass: boolean;
+  reason?: string;
 }
 
-export interface ChecklistVerdict {
-  verdict: 'judged' | 'unparseable' | 'no_charts';
-  /** Items answered yes / items (judged only). */
-  score?: number;
-  accuracy: 0 | 1;
-  items?: { item: number; satisfied: boolean; why?: string }[];
-  reply?: string;
-  model: string;
+export type ParsedVerdict =
+  | { verdict: 'judged'; score: number; accuracy: 0 | 1; items: ItemVerdict[]; missing: (number | string)[] }
+  | { verdict: 'unparseable'; accuracy: 0 };
+
+/** The task's checklist (its `criteria`), in order. */
+export function checklistOf(task: Pick<V2Task, 'criteria'>): ChecklistItem[] {
+  return (task.criteria ?? []).map((c) => ({ id: c.id, assertion: c.instruction ?? c.description ?? '' }));
 }
 
-const replySchema = z.object({
-  items: z.array(z.object({ item: z.number().int(), satisfied: z.boolean(), why: z.string().optional() }).loose()),
-});
-
-export function checklistPrompt(instruction: string, checklist: readonly string[], charts: readonly ChartImage[]) {
+/** Our system prompt (not the release's wording; see the file's head). */
+export function judgeSystemPrompt(charts: number): string {
   return [
-    'You judge charts made in a spreadsheet for this request:',
-    instruction,
-    '',
-    `The ${charts.length} image(s) that follow are the charts of the submitted workbook (${charts.map((c) => c.label).join('; ')}).`,
-    'Check each item of the checklist against the charts:',
-    ...checklist.map((c, i) => `${i + 1}. ${c}`),
-    '',
-    'Reply with one JSON object only: {"items": [{"item": <number>, "satisfied": true or false, "why": "<short reason>"}]}, one entry per item.',
+    `You grade ${charts === 1 ? 'a chart' : `${charts} charts`} made in a spreadsheet against a checklist.`,
+    'For every checklist item decide PASS or FAIL from what the image(s) visibly show, nothing else.',
+    'When an item names a chart by its title, look at that chart only.',
+    'Give each FAIL a reason of a few words; give no reason for a PASS.',
+    'Answer with JSON only, no markdown, using only the ids of the checklist:',
+    '{"pass_ids": [<ids that pass>], "fail": [{"id": <id>, "reason": "<why>"}]}',
   ].join('\n');
 }
 
-/** The verdict of a reply: every item answered once, or unparseable. */
-export function verdictOf(reply: string, checklist: readonly string[], model: string): ChecklistVerdict {
-  const json = /\{[\s\S]*\}/.exec(reply)?.[0];
-  let parsed: z.infer<typeof replySchema> | undefined;
+export function judgeUserText(checklist: readonly ChecklistItem[], labels: readonly string[]): string {
+  return [
+    `The attached image${labels.length === 1 ? ' is the chart' : `s are the ${labels.length} charts`} of the submitted workbook (${labels.join('; ')}).`,
+    'Checklist:',
+    ...checklist.map((c) => `${c.id}. ${c.assertion}`),
+  ].join('\n');
+}
+
+/** The judgment request: our prompt, the checklist, and every chart as a PNG data URL. */
+export function judgeRequest(
+  settings: JudgeSettings,
+  checklist: readonly ChecklistItem[],
+  charts: readonly { label: string; png: Buffer }[],
+): ChatRequest {
+  return {
+    model: settings.model,
+    temperature: settings.temperature,
+    maxTokens: settings.maxTokens,
+    messages: [
+      { role: 'system', content: judgeSystemPrompt(charts.length) },
+      {
+        role: 'user',
+        content: judgeUserText(
+          checklist,
+          charts.map((c) => c.label),
+        ),
+        images: charts.map((c) => `data:image/png;base64,${c.png.toString('base64')}`),
+      },
+    ],
+  };
+}
+
+/** The JSON object of a reply: without the model's box markers and a markdown fence, from its first `{` to its last `}`. */
+function jsonOf(reply: string): unknown {
+  let text = reply.replaceAll('<|begin_of_box|>', '').replaceAll('<|end_of_box|>', '').trim();
+  const fence = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
+  if (fence) text = fence[1].trim();
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start < 0 || end <= start) return undefined;
   try {
-    parsed = json ? replySchema.parse(JSON.parse(json)) : undefined;
+    return JSON.parse(text.slice(start, end + 1));
   } catch {
-    parsed = undefined;
+    return undefined;
   }
-  const numbers = parsed?.items.map((i) => i.item).sort((a, b) => a - b);
-  const complete = numbers?.length === checklist.length && numbers.every((n, i) => n === i + 1);
-  if (!parsed || !complete) return { verdict: 'unparseable', accuracy: 0, reply, model };
-  const score = parsed.items.filter((i) => i.satisfied).length / checklist.length;
+}
+
+const idIn = (ids: readonly (number | string)[], raw: unknown): number | string | undefined => {
+  const asNumber = typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : raw;
+  return ids.find((id) => id === asNumber || id === raw);
+};
+
+/** Each item the reply names, last word wins: `results` entries, then `pass_ids`, then `fail` (the release's order). */
+function itemsOf(data: Record<string, unknown>, ids: readonly (number | string)[]): Map<number | string, ItemVerdict> {
+  const found = new Map<number | string, ItemVerdict>();
+  const put = (raw: unknown, pass: boolean, reason?: unknown) => {
+    const id = idIn(ids, raw);
+    if (id === undefined) return;
+    found.set(id, { id, pass, ...(typeof reason === 'string' && reason ? { reason } : {}) });
+  };
+  if (Array.isArray(data.results))
+    for (const r of data.results as unknown[])
+      if (r && typeof r === 'object') {
+        const { id, result, reason } = r as Record<string, unknown>;
+        put(id, String(result ?? 'FAIL').toUpperCase() === 'PASS', reason);
+      }
+  if (Array.isArray(data.pass_ids)) for (const id of data.pass_ids as unknown[]) put(id, true);
+  if (Array.isArray(data.fail))
+    for (const f of data.fail as unknown[])
+      if (f && typeof f === 'object')
+        put((f as Record<string, unknown>).id, false, (f as Record<string, unknown>).reason);
+      else put(f, false);
+  return found;
+}
+
+/** The verdict of a reply on (part of) a checklist, by the release's counting. */
+export function verdictOf(reply: string, checklist: readonly ChecklistItem[]): ParsedVerdict {
+  const data = jsonOf(reply);
+  if (!data || typeof data !== 'object' || Array.isArray(data) || !checklist.length)
+    return { verdict: 'unparseable', accuracy: 0 };
+  return combinedVerdict(checklist, [
+    ...itemsOf(
+      data as Record<string, unknown>,
+      checklist.map((c) => c.id),
+    ).values(),
+  ]);
+}
+
+/**
+ * The verdict over the whole checklist from the items answered (by a first reply and the repairs that asked for the
+ * items it left out): the items passed over the checklist's length, accuracy 1 above 0.7, the items still missing.
+ */
+export function combinedVerdict(
+  checklist: readonly ChecklistItem[],
+  answered: readonly ItemVerdict[],
+): ParsedVerdict & { verdict: 'judged' } {
+  const byId = new Map(answered.map((i) => [i.id, i]));
+  const items = checklist.flatMap((c) => (byId.has(c.id) ? [byId.get(c.id)!] : []));
+  const score = checklist.length ? items.filter((i) => i.pass).length / checklist.length : 0;
   return {
     verdict: 'judged',
     score,
     accuracy: score > CHECKLIST_PASS_ABOVE ? 1 : 0,
-    items: parsed.items.map(({ item, satisfied, why }) => ({ item, satisfied, ...(why ? { why } : {}) })),
-    reply,
-    model,
+    items,
+    missing: checklist.filter((c) => !byId.has(c.id)).map((c) => c.id),
   };
-}
-
-/** Asks the vision endpoint once; an output without charts fails without a call. */
-export async function judgeCharts(
-  endpoint: VisionEndpoint,
-  task: { instruction: string; checklist: readonly string[] },
-  charts: readonly ChartImage[],
-): Promise<ChecklistVerdict> {
-  if (!charts.length) return { verdict: 'no_charts', accuracy: 0, model: endpoint.model };
-  const client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 2 });
-  const completion = await client.chat.completions.create({
-    model: endpoint.model,
-    temperature: endpoint.temperature ?? 0,
-    max_tokens: endpoint.maxTokens ?? 1024,
-    messages: [
-      {
-        role: 'user',
-        content: [
-          { type: 'text', text: checklistPrompt(task.instruction, task.checklist, charts) },
-          ...charts.map((c) => ({
-            type: 'image_url' as const,
-            image_url: { url: `data:image/png;base64,${c.png.toString('base64')}` },
-          })),
-        ],
-      },
-    ],
-  });
-  return verdictOf(completion.choices[0]?.message.content ?? '', task.checklist, endpoint.model);
 }

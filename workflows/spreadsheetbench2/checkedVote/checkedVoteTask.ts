@@ -1,12 +1,14 @@
 import { isCancellation, upsertSearchAttributes } from '@temporalio/workflow';
 import type { TaskCompletion, TaskWorkflowInput } from '../../../contracts/run';
 import type { TaskFailureClass } from '../../../contracts/taskResult';
+import { Spend } from '../../../lib/llm/usage';
 import { SA } from '../../../lib/temporal/searchAttributes';
 import { adapterRunDirOf } from '../../../benchmarks/spreadsheetbench2/checkedVote/adapterFolder';
 import type { V2DatasetCopies } from '../../../benchmarks/spreadsheetbench2/run/datasetCopies';
 import { classifyFailure } from '../../run/taskFailure';
 import { beginTask, runAgent, stageRunner } from '../../spreadsheetbench/taskSteps';
 import { bookkeeping } from '../activities';
+import { judgeTaskCharts } from '../chartJudging';
 import { recalculateDataset, recalculateOutput } from '../taskSteps';
 
 /** The Stage search attribute follows the ledger's stages. */
@@ -17,8 +19,9 @@ const inStage = stageRunner((previous, stage) => previous !== stage);
  * checkedVote/adapter.ts): the dataset's files recalculated → the task's one-test-case SpreadsheetBench run folder
  * (`prepare`) → checked_vote exactly as on SpreadsheetBench (its ledger stages `view`, `cand-<k>.<attempt>`, `vote`;
  * every model call, execution, recalculation and check its own activity, every call through the run's budget) → its
- * submission collected as the v2 output (`collect`) → recalculated (`recalc`) → scored as evaluation.py against the
- * recalculated answer → recorded with the ledger's stages → the done summary.
+ * submission collected as the v2 output (`collect`) → recalculated (`recalc`) → a Visualization task's charts judged
+ * (chartJudging.ts, as the scaffold's; not a ledger stage: its spend is the judgment's) → scored as evaluation.py
+ * against the recalculated answer → recorded with the ledger's stages → the done summary.
  */
 export async function checkedVoteV2Task(input: TaskWorkflowInput): Promise<TaskCompletion> {
   const { report, ledger, budget, startedAt } = beginTask(input);
@@ -44,6 +47,7 @@ export async function checkedVoteV2Task(input: TaskWorkflowInput): Promise<TaskC
     if (isCancellation(err)) throw err;
     failure = classifyFailure(err);
   }
+  const judgeSpend = await judgeTaskCharts(input, budget);
   upsertSearchAttributes([{ key: SA.stage, value: 'score' }]);
   const spend = ledger.totals();
   const { soft } = await bookkeeping.scoreAndRecordV2Task({
@@ -54,18 +58,20 @@ export async function checkedVoteV2Task(input: TaskWorkflowInput): Promise<TaskC
     spend: { usage: spend.usage, costUsd: spend.costUsd, llmCalls: spend.llmCalls },
     wallMs: Date.now() - startedAt,
   });
+  // The run's spend counts the judge's calls too; the result's is the agent's.
+  const total = Spend.add(spend, judgeSpend);
   upsertSearchAttributes([
     { key: SA.status, value: failure ? `failed:${failure.class}` : 'scored' },
-    { key: SA.costUsd, value: spend.costUsd },
+    { key: SA.costUsd, value: total.costUsd },
   ]);
   return report.send({
     taskId: input.taskId,
     soft,
     hard: soft,
     failureClass: failure?.class,
-    usage: spend.usage,
-    costUsd: spend.costUsd,
-    llmCalls: spend.llmCalls,
+    usage: total.usage,
+    costUsd: total.costUsd,
+    llmCalls: total.llmCalls,
     budgeted: input.budgeted ?? false,
   });
 }

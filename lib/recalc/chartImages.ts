@@ -1,7 +1,9 @@
 /**
- * The charts of an output workbook as PNG images, exported by headless LibreOffice (Linux; the release exports them
- * through Excel or WPS on Windows). One soffice per call with its own profile and pipe, killed with its process group
- * afterwards; macros never run, links never update. A workbook LibreOffice cannot load is an error naming it.
+ * The charts of a workbook as PNG images, exported by headless LibreOffice (Linux; SpreadsheetBench 2's release exports
+ * them through Excel or WPS on Windows). One soffice per call with its own profile and pipe (`sofficeArgs`, as the
+ * recalculation instances start it), killed with its process group afterwards; the workbook is loaded as for
+ * recalculation (uno_session.py: hidden, read-only, macros and links never run). A workbook LibreOffice cannot load
+ * is a ChartExportError naming it and the cause.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -10,11 +12,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import type { ChartImage } from './checklistJudge';
+import { sofficeArgs } from './sofficeCommand';
 
-const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'export_charts.py');
+const SCRIPT = fileURLToPath(new URL('./lo_charts.py', import.meta.url));
 const SOFFICE = process.env.SHEETBENCH_SOFFICE ?? 'soffice';
 const UNO_PYTHON = process.env.SHEETBENCH_UNO_PYTHON ?? '/usr/bin/python3';
+
+export interface ChartImage {
+  /** Where the chart is (`Sheet1 chart 1`). */
+  label: string;
+  png: Buffer;
+}
 
 const replySchema = z.object({
   charts: z.array(z.object({ sheet: z.string(), index: z.number(), file: z.string() })),
@@ -37,27 +45,21 @@ function runScript(workbook: string, outDir: string, pipe: string, timeoutMs: nu
     child.on('close', (code) => {
       clearTimeout(timer);
       if (stdout.trim()) resolve(stdout);
-      else reject(new ChartExportError(`chart export of ${workbook} ended (${code ?? 'killed'}): ${stderr.trim()}`));
+      else
+        reject(
+          new ChartExportError(
+            `chart export of ${workbook} ended (${code ?? `killed after ${timeoutMs} ms`}): ${stderr.trim()}`,
+          ),
+        );
     });
   });
 }
 
 /** Every chart of `workbook`, sheet by sheet, as PNG bytes. */
 export async function exportChartImages(workbook: string, opts: { timeoutMs?: number } = {}): Promise<ChartImage[]> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'sb2-charts-'));
-  const pipe = `sb2charts-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const soffice = spawn(
-    SOFFICE,
-    [
-      '--headless',
-      '--norestore',
-      '--nologo',
-      '--invisible',
-      `-env:UserInstallation=file://${path.join(dir, 'profile')}`,
-      `--accept=pipe,name=${pipe};urp;`,
-    ],
-    { stdio: 'ignore', detached: true },
-  );
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'sb-charts-'));
+  const pipe = `sbcharts-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const soffice = spawn(SOFFICE, sofficeArgs(path.join(dir, 'profile'), pipe), { stdio: 'ignore', detached: true });
   try {
     const reply = replySchema.parse(JSON.parse(await runScript(workbook, dir, pipe, opts.timeoutMs ?? 120_000)));
     if (reply.error) throw new ChartExportError(`charts of ${workbook} could not be exported: ${reply.error}`);

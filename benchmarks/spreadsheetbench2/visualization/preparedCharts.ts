@@ -1,0 +1,111 @@
+/**
+ * The charts a judgment will send, exported once from the task's (recalculated) output into `tasks/<key>/charts/`
+ * (`charts.json` and one PNG per chart) before the model is asked: the judge's call reads them from there, so a retried
+ * call sends the very same bytes (its response-cache key covers them) and nothing large travels in Temporal payloads.
+ * What leaves no chart to judge (no output, no checklist, an unreadable workbook, no chart, an oversized image) is a
+ * final judgment instead, whose message names the task and the cause.
+ */
+import { createHash } from 'node:crypto';
+import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { readRequiredJson } from '../../../lib/json';
+import { writeJsonAtomic } from '../../../lib/runStore/files';
+import { ChartExportError, exportChartImages, type ChartImage } from '../../../lib/recalc/chartImages';
+import type { V2Task } from '../dataset';
+import type { ChartJudgment } from './chartJudgment';
+
+export const chartsDir = (runDir: string, key: string) => path.join(runDir, 'tasks', key, 'charts');
+
+const storedChartsSchema = z.object({
+  charts: z.array(z.object({ label: z.string(), file: z.string(), sha256: z.string(), bytes: z.number() })),
+  chartsLeftOut: z.number(),
+});
+export type StoredCharts = z.infer<typeof storedChartsSchema>;
+
+export interface ChartLimits {
+  maxCharts: number;
+  maxImageBytes: number;
+  exportTimeoutMs: number;
+}
+
+export type Prepared = { ready: true; stored: StoredCharts } | { ready: false; judgment: ChartJudgment };
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+async function exported(
+  task: V2Task,
+  key: string,
+  output: string,
+  limits: ChartLimits,
+): Promise<ChartImage[] | ChartJudgment> {
+  const final = (verdict: ChartJudgment['verdict'], message: string): ChartJudgment => ({
+    taskId: key,
+    verdict,
+    accuracy: 0,
+    message: `task ${String(task.id)}: ${message}`,
+  });
+  if (!task.criteria?.length) return final('no_checklist', 'its record has no checklist (`criteria`) to judge on');
+  const present = await access(output).then(
+    () => true,
+    () => false,
+  );
+  if (!present) return final('no_output', `no output workbook ${path.basename(output)} to take charts from`);
+  let charts: ChartImage[];
+  try {
+    charts = await exportChartImages(output, { timeoutMs: limits.exportTimeoutMs });
+  } catch (err) {
+    if (!(err instanceof ChartExportError)) throw err;
+    return final('export_failed', `its output's charts could not be exported: ${err.message}`);
+  }
+  if (!charts.length) return final('no_charts', `its output ${path.basename(output)} holds no chart`);
+  const large = charts.find((c) => c.png.length > limits.maxImageBytes);
+  if (large)
+    return final(
+      'export_failed',
+      `chart "${large.label}" is ${large.png.length} bytes as a PNG, over visionJudge.maxImageBytes (${limits.maxImageBytes})`,
+    );
+  return charts;
+}
+
+/** Exports the output's charts and stores them for the judge, or the final judgment when there is nothing to judge. */
+export async function prepareCharts(
+  runDir: string,
+  task: V2Task,
+  key: string,
+  output: string,
+  limits: ChartLimits,
+): Promise<Prepared> {
+  const dir = chartsDir(runDir, key);
+  await rm(dir, { recursive: true, force: true });
+  const charts = await exported(task, key, output, limits);
+  if (!Array.isArray(charts)) return { ready: false, judgment: charts };
+  await mkdir(dir, { recursive: true });
+  const sent = charts.slice(0, limits.maxCharts);
+  const stored: StoredCharts = { charts: [], chartsLeftOut: charts.length - sent.length };
+  for (const [i, c] of sent.entries()) {
+    const file = `chart-${i + 1}.png`;
+    await writeFile(path.join(dir, file), c.png);
+    stored.charts.push({ label: c.label, file, sha256: sha256(c.png), bytes: c.png.length });
+  }
+  await writeJsonAtomic(path.join(dir, 'charts.json'), stored);
+  return { ready: true, stored };
+}
+
+/** The stored charts with their bytes, each checked against the digest it was stored with. */
+export async function readPreparedCharts(
+  runDir: string,
+  key: string,
+): Promise<{ stored: StoredCharts; images: ChartImage[] }> {
+  const dir = chartsDir(runDir, key);
+  const stored = await readRequiredJson(path.join(dir, 'charts.json'), storedChartsSchema);
+  const images = await Promise.all(
+    stored.charts.map(async (c) => {
+      const png = await readFile(path.join(dir, path.basename(c.file)));
+      if (sha256(png) !== c.sha256)
+        throw new Error(`task ${key}: stored chart ${c.file} changed since it was exported`);
+      return { label: c.label, png };
+    }),
+  );
+  return { stored, images };
+}

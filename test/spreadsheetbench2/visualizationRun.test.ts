@@ -1,0 +1,238 @@
+/**
+ * SpreadsheetBench 2 Visualization judged inside runs, end to end: generated v2-layout Visualization tasks (a chart, an
+ * output without any chart, an output that is no workbook), the paper's scaffold driven by a scripted model, and the
+ * vision judge on the same scripted server (real HTTP, the real openai client, charts exported by LibreOffice). A
+ * worker in its own process is killed with kill -9 while the judge's call is in flight: the task ends with one
+ * judgment, the judge answered once. `rejudge` after the judge's scripted verdict changed (a first reply that leaves an
+ * item out, then the repair call asking for it, as the release does) re-judges without running the
+ * agent. A run whose worker has no vision judge says its Visualization tasks are unjudged, and `bin/sheetbench rejudge`
+ * judges them.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duplicatesAnswered, type ScriptedRequest } from '../../lib/scriptedLlm';
+import { configSchema, type Config } from '../../config/schema';
+import type { RunProgress } from '../../contracts/run';
+import { startRejudge } from '../../client/startRejudge';
+import { readManifest } from '../../lib/runStore/manifest';
+import { connectWorkerConnection } from '../../workers/connection';
+import { createWorkers } from '../../workers/createWorkers';
+import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { TEST_NAMESPACE } from '../helpers/temporalServer';
+import { waitUntil } from '../helpers/wait';
+import { spawnWorker } from '../helpers/workerProcess';
+import { runCli } from '../helpers/cliProcess';
+import { hasSandboxPython } from '../scoring/oracle';
+import { generateVisualizationTasks, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
+import { spreadsheetBench2 } from '../../benchmarks/spreadsheetbench2';
+import { readChartJudgment } from '../../benchmarks/spreadsheetbench2/visualization/chartJudgment';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb2-visrun-'));
+const data = path.join(tmp, 'Visualization');
+const KEY_ENV = 'SB2_VISRUN_TEST_VLM_KEY';
+/** The judge's verdict per request (changed by the rejudge test), and a gate that holds its first call for the kill. */
+let verdict: (request: ScriptedRequest) => string = () => '{"pass_ids": [1, 2, 3], "fail": []}';
+let judgeArrived = false;
+let releaseJudge: () => void = () => undefined;
+let judgeGate: Promise<void> | undefined = new Promise((resolve) => (releaseJudge = resolve));
+
+const script = visualizationScript(async (request) => {
+  judgeArrived = true;
+  await judgeGate;
+  return verdict(request);
+});
+
+const judgeCalls = (env: E2EEnv, runId: string) =>
+  env.llm.log.filter((e) => e.callKey?.startsWith(`${runId}/`) && e.callKey.includes('/chart-judge'));
+const scaffoldCalls = (env: E2EEnv, runId: string) =>
+  env.llm.log.filter((e) => e.answered && e.callKey?.startsWith(`${runId}/`) && e.callKey.includes('/scaffold/'));
+
+/** In-process workers with `config` until `work` ends. */
+async function withWorkers<T>(config: Config, work: () => Promise<T>): Promise<T> {
+  const connection = await connectWorkerConnection({ address: config.temporal.address!, namespace: TEST_NAMESPACE });
+  const workers = await createWorkers(connection, config);
+  const running = workers.run();
+  try {
+    return await work();
+  } finally {
+    await workers.shutdown();
+    await running;
+  }
+}
+
+async function rejudge(env: E2EEnv, runDir: string, config: Config, all: boolean) {
+  const manifest = await readManifest(runDir);
+  const started = await startRejudge(env.client, config, manifest, runDir, { all });
+  if (!started) return 0;
+  await withWorkers(config, () => started.handle.result());
+  return started.count;
+}
+
+describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in runs', () => {
+  let env: E2EEnv;
+  let judged: StartedRun;
+  let unjudgedConfig: Config;
+
+  beforeAll(async () => {
+    generateVisualizationTasks(data);
+    process.env[KEY_ENV] = 'test-vlm-key';
+    env = await startE2E(script, {
+      config: {
+        run: { concurrency: 3 },
+        visionJudge: { baseUrl: 'set below', model: 'scripted-vision', apiKeyEnv: KEY_ENV },
+        llm: { prices: { 'scripted-vision': { inputPerMTok: 1, outputPerMTok: 2 } } },
+      },
+    });
+    env.config.visionJudge.baseUrl = env.llm.url;
+    unjudgedConfig = configSchema.parse({ ...env.config, visionJudge: { model: 'scripted-vision' } });
+  }, 120_000);
+  afterAll(async () => {
+    releaseJudge();
+    await env?.close();
+    delete process.env[KEY_ENV];
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('judges the charts in the run; a kill -9 during the judge call resumes without a second answered call', async () => {
+    judged = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: VIS_TASKS });
+    let worker = spawnWorker(workerProcessEnv(env));
+    await worker.ready;
+    await waitUntil(() => judgeArrived, 400_000, 'the judge call of vis_bar held');
+    worker.crash();
+    await worker.exited;
+    judgeGate = undefined;
+    releaseJudge(); // the held request now sees its client gone: 499, not answered
+    worker = spawnWorker(workerProcessEnv(env));
+    await worker.ready;
+    let progress: RunProgress;
+    try {
+      progress = (await judged.handle.result()) as RunProgress;
+    } finally {
+      worker.crash();
+    }
+    const calls = judgeCalls(env, judged.runId);
+    expect(calls.map((c) => [c.callKey, c.status, c.answered])).toEqual([
+      [`${judged.runId}/vis_bar/chart-judge`, 499, false],
+      [`${judged.runId}/vis_bar/chart-judge`, 200, true],
+    ]);
+    expect(duplicatesAnswered(env.llm.log)).toEqual([]);
+    const bar = await readChartJudgment(judged.runDir, 'vis_bar');
+    expect(bar).toMatchObject({
+      verdict: 'judged',
+      score: 1,
+      accuracy: 1,
+      model: 'scripted-vision',
+      callKey: `${judged.runId}/vis_bar/chart-judge`,
+      images: [{ label: 'Data chart 1' }],
+    });
+    expect(bar?.costUsd).toBeGreaterThan(0);
+    // The run's spend counts the judge's call (the scripted agent's model has no price): 6 agent calls and 1 judge call.
+    expect(progress.costUsd).toBeCloseTo(bar!.costUsd!, 12);
+    expect(progress.llmCalls).toBe(7);
+    expect(calls[1].images).toHaveLength(1);
+    expect(calls[1].messages[1].content).toContain('1. a bar chart of the values');
+  }, 900_000);
+
+  it('names the task whose output has no chart, and the one whose output is no workbook', async () => {
+    expect(await readChartJudgment(judged.runDir, 'vis_plain')).toMatchObject({
+      verdict: 'no_charts',
+      accuracy: 0,
+      message: 'task vis_plain: its output vis_plain_output.xlsx holds no chart',
+    });
+    const broken = await readChartJudgment(judged.runDir, 'vis_broken');
+    expect(broken).toMatchObject({ verdict: 'export_failed', accuracy: 0 });
+    expect(broken?.message).toMatch(/^task vis_broken: its output's charts could not be exported: .*load failed/);
+    expect((await spreadsheetBench2.describeTask!(judged.runDir, 'vis_broken')).notes).toContainEqual(
+      expect.stringMatching(
+        /^chart judgment \(vision checklist > 0\.7, scripted-vision\): export_failed: task vis_broken: /,
+      ),
+    );
+  });
+
+  it('reports the chart accuracy and the judge spend in the summary', async () => {
+    const lines = await spreadsheetBench2.summaryLines(judged.runDir);
+    const chartLine = lines.find((l) => l.startsWith('Visualization charts:'));
+    expect(chartLine).toMatch(
+      /^Visualization charts: 3 of 3 tasks judged, chart accuracy 33\.33% \(judged 1, no_charts 1, export_failed 1\); judge: 1 calls, \$0\.\d{4}$/,
+    );
+    expect(lines.some((l) => l.includes('UNJUDGED'))).toBe(false);
+    const summary = JSON.parse(readFileSync(path.join(judged.runDir, 'summary.json'), 'utf8')) as {
+      costUsd: number;
+      charts: { judgeCostUsd: number };
+    };
+    expect(summary.charts.judgeCostUsd).toBeGreaterThan(0);
+    expect(summary.costUsd).toBeGreaterThanOrEqual(summary.charts.judgeCostUsd);
+  });
+
+  it('rejudge after the verdict changed re-judges the charts, never the agent', async () => {
+    const agentCalls = scaffoldCalls(env, judged.runId).length;
+    const resultFile = path.join(judged.runDir, 'results', 'vis_bar.json');
+    const resultBefore = statSync(resultFile).mtimeMs;
+    expect(await rejudge(env, judged.runDir, env.config, false)).toBe(0); // nothing unparseable, failed or unjudged
+    // The first reply leaves item 3 out; the repair, asked for item 3 only, fails it (the release's repair round).
+    verdict = (request) =>
+      /^1\. /m.test(request.lastUser)
+        ? '{"pass_ids": [1, 2], "fail": []}'
+        : '{"pass_ids": [], "fail": [{"id": 3, "reason": "bars missing"}]}';
+    expect(await rejudge(env, judged.runDir, env.config, true)).toBe(3);
+    const bar = await readChartJudgment(judged.runDir, 'vis_bar');
+    expect(bar).toMatchObject({ verdict: 'judged', accuracy: 0, missing: [], rounds: 2 });
+    expect(bar?.items).toEqual([
+      { id: 1, pass: true },
+      { id: 2, pass: true },
+      { id: 3, pass: false, reason: 'bars missing' },
+    ]);
+    expect(bar?.score).toBeCloseTo(2 / 3, 10);
+    expect(bar?.callKey).toMatch(new RegExp(`^${judged.runId}/vis_bar/chart-judge#rejudge-`));
+    expect(scaffoldCalls(env, judged.runId)).toHaveLength(agentCalls);
+    const answered = judgeCalls(env, judged.runId).filter((c) => c.answered);
+    expect(answered.map((c) => c.callKey!.replace(/#.*/, ''))).toEqual([
+      `${judged.runId}/vis_bar/chart-judge`,
+      `${judged.runId}/vis_bar/chart-judge`,
+      `${judged.runId}/vis_bar/chart-judge/repair-1`,
+    ]);
+    expect(answered[2].messages[1].content).toMatch(/\n3\. one bar per row$/);
+    expect(answered[2].messages[1].content).not.toMatch(/^1\. /m);
+    expect(statSync(resultFile).mtimeMs).toBe(resultBefore);
+    const lines = await spreadsheetBench2.summaryLines(judged.runDir);
+    const view = await spreadsheetBench2.describeTask!(judged.runDir, 'vis_bar');
+    expect(view.notes).toContain(
+      'chart judgment (vision checklist > 0.7, scripted-vision): judged: score 0.67, accuracy 0; failed items: 3 (bars missing)',
+    );
+    // vis_bar's judgment took 2 calls (the first and one repair); the others had nothing to judge.
+    expect(lines.find((l) => l.startsWith('Visualization charts:'))).toMatch(
+      /chart accuracy 0\.00% .*; judge: 2 calls, /,
+    );
+  }, 600_000);
+
+  it('a run without a vision judge says its Visualization tasks are unjudged; rejudge then judges them', async () => {
+    verdict = () => '{"pass_ids": [1, 2, 3], "fail": []}';
+    const run = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: ['vis_bar'] });
+    await withWorkers(unjudgedConfig, () => run.handle.result());
+    expect(judgeCalls(env, run.runId)).toEqual([]);
+    expect(await readChartJudgment(run.runDir, 'vis_bar')).toEqual(
+      expect.objectContaining({
+        verdict: 'unjudged',
+        message: 'task vis_bar: not judged: no vision judge is configured (set visionJudge.baseUrl, then run rejudge)',
+      }),
+    );
+    expect((await readChartJudgment(run.runDir, 'vis_bar'))?.accuracy).toBeUndefined();
+    const lines = await spreadsheetBench2.summaryLines(run.runDir);
+    expect(lines).toContain(
+      '  UNJUDGED: 1 Visualization task(s) have no chart verdict (not counted as pass or fail): no vision judge is configured (set visionJudge.baseUrl, then run rejudge)',
+    );
+    expect(lines.find((l) => l.startsWith('Visualization charts:'))).toMatch(
+      /^Visualization charts: 0 of 1 tasks judged \(unjudged 1\)/,
+    );
+    expect(lines.some((l) => l.startsWith('chart accuracy'))).toBe(false);
+    // `bin/sheetbench rejudge` as a user runs it, its worker in its own process with the judge configured.
+    const cli = await runCli(['rejudge', run.runDir], { cwd: tmp, env: workerProcessEnv(env) });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stderr).toContain(`re-judging 1 tasks of run ${run.runId}`);
+    expect(cli.stdout).toMatch(/^Visualization charts: 1 of 1 tasks judged, chart accuracy 100\.00% \(judged 1\)/m);
+    expect(await readChartJudgment(run.runDir, 'vis_bar')).toMatchObject({ verdict: 'judged', accuracy: 1 });
+    expect((await spreadsheetBench2.summaryLines(run.runDir)).some((l) => l.includes('UNJUDGED'))).toBe(false);
+  }, 600_000);
+});
