@@ -1,5 +1,6 @@
 /**
- * What the cross-check did in an analysis-suite run: per request, right or not (the suite's score), the pattern JIT
+ * What the cross-check did in an analysis-suite run: per request (a failed turn counts as not right; skipped ones are
+ * left out), right or not (the suite's score), the pattern JIT
  * chose, each comparison's verdict, which result was shown, whether the answer carries a 'Check failed' note, and the
  * time the second program's model steps took against the request's wall time; then the share right per pattern, the
  * flagged answers right and wrong, and the time per question. Reads the run folder only (results/, the conversations).
@@ -40,7 +41,7 @@ if (!runDir || !existsSync(path.join(runDir, 'results')))
 const rows = readdirSync(path.join(runDir, 'results'))
   .filter((f) => f.endsWith('.json'))
   .map((f) => JSON.parse(readFileSync(path.join(runDir, 'results', f), 'utf8')) as Result)
-  .filter((r) => r.status === 'scored')
+  .filter((r) => r.status !== 'skipped')
   .map(rowOf)
   .sort((a, b) => a.id.localeCompare(b.id));
 
@@ -75,7 +76,7 @@ function rowOf(r: Result): Row {
     id: r.taskId,
     pattern: r.pattern === 'auto' ? `auto→${r.chosenPattern ?? '?'}` : r.pattern,
     pass: r.pass,
-    verdicts: checks.join(', ') || '(not run)',
+    verdicts: checks.join(', ') || (r.status === 'failed' ? '(turn failed)' : '(not run)'),
     shown: record?.verdict === 'disagree' && record.use === 'second' ? 'second' : 'first',
     flagged: answer.includes(CHECK_FAILED_LEAD),
     secondS: secondProgramMs(path.join(dir, 'debug')) / 1000,
