@@ -269,21 +269,17 @@ export class ForkServer {
     return this.fifoRoot;
   }
 
-  /**
-   * Host pid of the zygote's child `nsPid` (its pid as the zygote sees it), from /proc's children lists and NSpid (a
-   * child is pid 1 of a namespace of its own, one level below the zygote's: its pid in the zygote's namespace is the
-   * NSpid entry at the zygote's own level).
-   */
+  /** Host pid of the zygote's child `nsPid` (its pid as the zygote sees it), from /proc's children lists and NSpid. */
   private async hostPidOf(nsPid: number): Promise<number> {
     const zygote = this.zygoteHostPid;
-    const zygoteLevel = nsPidsOf(await readFile(`/proc/${zygote}/status`, 'utf8')).length - 1;
     const children = (await readFile(`/proc/${zygote}/task/${zygote}/children`, 'utf8'))
       .trim()
       .split(/\s+/)
       .filter(Boolean);
     for (const child of children) {
-      const nspids = nsPidsOf(await readFile(`/proc/${child}/status`, 'utf8').catch(() => ''));
-      if (Number(nspids[zygoteLevel]) === nsPid) return Number(child);
+      const status = await readFile(`/proc/${child}/status`, 'utf8').catch(() => '');
+      const nspids = /^NSpid:\s*(.+)$/m.exec(status)?.[1].trim().split(/\s+/);
+      if (nspids && Number(nspids[nspids.length - 1]) === nsPid) return Number(child);
     }
     throw new Error(`fork server: kernel pid ${nsPid} not found among the zygote's children`);
   }
@@ -311,36 +307,17 @@ function openFifos(dir: string): { kernel: Omit<KernelStreams, 'kill' | 'exited'
   };
 }
 
-/** A process's pid in each pid namespace it is in, outermost first (the NSpid line of /proc/<pid>/status). */
-function nsPidsOf(status: string): string[] {
-  return /^NSpid:\s*(.+)$/m.exec(status)?.[1].trim().split(/\s+/) ?? [];
-}
-
-/**
- * bwrap (outer) → bwrap as the pid namespace's init → zygote.py, waiting → the zygote, its only child (pid 1 of a
- * namespace of its own: zygote.py's own_pid_namespace).
- */
+/** bwrap (outer) → bwrap as the pid namespace's init → the zygote: the first descendant that is not bwrap. */
 async function findZygote(bwrapPid: number): Promise<number> {
-  const childrenOf = async (pid: number) =>
-    (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => ''))
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
   let level = [bwrapPid];
   for (let depth = 0; depth < 4 && level.length; depth++) {
     const next: number[] = [];
     for (const pid of level) {
       const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
       const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-      if (comm !== 'bwrap' && cmdline.includes('zygote.py')) {
-        const [zygote, ...others] = await childrenOf(pid);
-        if (zygote !== undefined && !others.length) return zygote;
-        throw new Error(
-          `fork server: zygote.py (pid ${pid}) should have one child, the zygote; it has ${others.length + (zygote === undefined ? 0 : 1)}`,
-        );
-      }
-      next.push(...(await childrenOf(pid)));
+      if (comm !== 'bwrap' && cmdline.includes('zygote.py')) return pid;
+      const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+      next.push(...children.trim().split(/\s+/).filter(Boolean).map(Number));
     }
     level = next;
   }

@@ -4,16 +4,13 @@ It runs inside bwrap like any kernel (no network, read-only /usr and venv, uid 1
 cannot create another), but keeps CAP_SYS_ADMIN and CAP_SETPCAP there so each kernel it forks can be put in namespaces
 of its own before any user code runs:
 
-  zygote ─fork→ C (pid 1 of a new pid namespace: the zygote unshares it just before the fork and steps back into its
-                   own right after): waits until the host has put it in the execution's cgroup ("go"), opens its
-                   FIFOs, unshares mount/net/ipc/uts, binds /tmp/.jobs/<job> to /job, mounts a fresh /tmp over
+  zygote ─fork→ C: waits until the host has put it in the execution's cgroup ("go"), opens its FIFOs,
+                   unshares mount/pid/net/ipc/uts, binds /tmp/.jobs/<job> to /job, mounts a fresh /tmp over
                    /tmp (hiding every other job and FIFO), makes the shared root and /dev read-only with a fresh
-                   /dev/shm and /dev/pts, mounts its own /proc, drops every capability, forks U, reaps until U
-                   ends, exits with U's status
+                   /dev/shm and /dev/pts, forks G and exits with G's status
+     G (pid 1 of the new pid namespace): mounts its own /proc, drops every capability, forks U, reaps until U ends,
+                   exits with U's status
      U: new session, rlimits, no capabilities (bounding set too), no_new_privs, fresh env, then kernel.main()
-
-Two forks of this large interpreter per kernel, not three: each fork copies its page tables (a few ms of kernel time),
-so C is made pid 1 by the zygote's unshare instead of forking a pid 1 of its own.
 
 So each kernel starts from the same clean state a fresh interpreter would (modules imported, no user code run), sees
 only its own work dir, and cannot see or signal the zygote, other kernels or their files.
@@ -26,7 +23,6 @@ Zygote → host on stdout: {"op": "ready"}, {"op": "started", "id", "pid"} (the 
   {"op": "exited", "id", "code", "signal"}, {"op": "failed", "id", "error"} (nothing was started).
 """
 import ctypes
-import gc
 import json
 import os
 import resource
@@ -40,10 +36,6 @@ import kernel
 PREIMPORTED = ['pandas', 'openpyxl']
 for _name in PREIMPORTED:
     __import__(_name)
-# The imports' garbage is freed before any fork, and what stays is moved out of the collector's reach: a collection in
-# a kernel then never walks (and so never copies on write) the pages of the zygote's objects.
-gc.collect()
-gc.freeze()
 
 JOBS = '/tmp/.jobs'
 FIFOS = '/tmp/.fifos'
@@ -83,38 +75,10 @@ def safe_name(name):
     return name
 
 
-def own_pid_namespace():
-    """The zygote runs as pid 1 of a pid namespace of its own, and returns an fd of it.
-
-    Stepping back into it after each kernel's fork (setns) needs CAP_SYS_ADMIN over the namespace's owner, and bwrap's
-    pid namespace belongs to the user namespace above ours: so the process bwrap started unshares one (owned by ours),
-    forks the zygote into it and only waits for it, with the same exit status.
-    """
-    check(libc.unshare(CLONE_NEWPID), 'unshare(pid)')
-    pid = os.fork()
-    if pid:
-        os.closerange(0, 2)  # the host talks to the zygote alone: its end of file is the zygote's
-        os._exit(wait_status(pid))
-    die_with_parent(0)
-    return os.open('/proc/self/ns/pid', os.O_RDONLY | os.O_CLOEXEC)
-
-
-def fork_as_pid_1(own_namespace):
-    """Forks a child that is pid 1 of a new pid namespace; the zygote's own children stay in its namespace."""
-    check(libc.unshare(CLONE_NEWPID), 'unshare(pid)')
-    pid = -1
-    try:
-        pid = os.fork()
-        return pid
-    finally:
-        if pid != 0:  # the zygote (the child cannot, and need not, go back)
-            check(libc.setns(own_namespace, CLONE_NEWPID), 'setns(own pid namespace)')
-
-
 def isolate(req):
     """In C: own namespaces, only its own work dir, a fresh /tmp; the rest of /tmp/.jobs and /tmp/.fifos vanish."""
     job = os.path.join(JOBS, safe_name(req['job']))
-    check(libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), 'unshare')
+    check(libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), 'unshare')
     mount(None, '/', None, MS_REC | MS_PRIVATE)
     # The path was made by the host; a symlink planted in it by earlier code must not redirect the bind.
     fd = os.open(job, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW)
@@ -177,22 +141,25 @@ def wait_status(pid):
 
 
 def run_kernel(req, go_fd):
-    """Body of C (then U); never returns."""
+    """Body of C (then G and U); never returns."""
     try:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.closerange(3, go_fd)
-        os.closerange(go_fd + 1, MAX_FD)  # the zygote's selector, wake-up pipe, pid namespace and other go pipes
-        # The zygote is outside C's pid namespace: getppid() says 0 while it lives, and also if it died before this
-        # line; then its end of the go pipe is closed and the read below ends C.
-        die_with_parent(0)
+        os.closerange(go_fd + 1, MAX_FD)  # the zygote's selector, wake-up pipe and other kernels' go pipes
+        die_with_parent(req['zygote'])
         if os.read(go_fd, 1) != b'g':
             raise OSError('the host never said go')
         os.close(go_fd)
         open_fifos(req)
         isolate(req)
+        g = os.fork()
+        if g:
+            os.closerange(0, 4)
+            os._exit(wait_status(g))
+        die_with_parent(0)  # the parent, C, is outside G's pid namespace: getppid() says 0 while it lives
         mount('proc', '/proc', 'proc', MS_NOSUID | MS_NODEV | MS_NOEXEC)
-        drop_capabilities()  # C only waits from here on; the kernel's code can see it as pid 1
+        drop_capabilities()  # G only waits from here on; the kernel's code can see it as pid 1
         u = os.fork()
         if u:
             os.closerange(0, 4)
@@ -210,8 +177,7 @@ def run_kernel(req, go_fd):
 
 
 class Zygote:
-    def __init__(self, pid_namespace):
-        self.pid_namespace = pid_namespace
+    def __init__(self):
         self.sel = selectors.DefaultSelector()
         self.kernels = {}  # id -> {'pid', 'go'}
         self.by_pid = {}
@@ -231,12 +197,8 @@ class Zygote:
         except (OSError, ValueError) as exc:
             return self.send({'op': 'failed', 'id': req['id'], 'error': 'could not make the kernel\'s FIFOs: %s' % exc})
         go_read, go_write = os.pipe()
-        try:
-            pid = fork_as_pid_1(self.pid_namespace)
-        except OSError as exc:
-            os.close(go_read)
-            os.close(go_write)
-            return self.send({'op': 'failed', 'id': req['id'], 'error': 'could not fork the kernel: %s' % exc})
+        req['zygote'] = os.getpid()
+        pid = os.fork()
         if pid == 0:
             run_kernel(req, go_read)
         os.close(go_read)
@@ -310,4 +272,4 @@ class Zygote:
 
 
 if __name__ == '__main__':
-    Zygote(own_pid_namespace()).serve()
+    Zygote().serve()

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPUTED_LEAD, REPLACED_NOTE } from '../../analysis/grounding/computedAnswer';
 import type { Grounding } from '../../analysis/grounding/types';
-import { SECOND_PROGRAM_PROMPT } from '../../analysis/conversation/crossCheckPrompts';
 import { REVISE_ANSWER_LEAD } from '../../analysis/conversation/prompts';
 import type { Pattern } from '../../contracts/conversation';
 import { requiredCallNudge } from '../../lib/llm/textActions';
 import type { ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
 import { runCases, startAnalysisEnv, type AnalysisEnv, type CaseOutcome } from '../helpers/analysis';
-import { instructionReply, SALES_CSV } from '../helpers/analysisModel';
+import { instructionReply, isSecondProgram, SALES_CSV } from '../helpers/analysisModel';
 
 /**
  * The failure modes of the embedded models, end to end through the text protocol (real Temporal, sandbox and tools;
@@ -17,6 +16,7 @@ import { instructionReply, SALES_CSV } from '../helpers/analysisModel';
 const LOAD = "import pandas as pd\ndf = pd.read_csv('sales.csv')";
 const BY_REGION = `${LOAD}\nby_region = df.groupby('region', as_index=False)['amount'].sum()\nsave_table(by_region, id='by_region', title='Sales by region')\nprint(df['amount'].sum())`;
 const TOTAL = `${LOAD}\nprint(df['amount'].sum())`;
+const SUMS_PRINTED = `${LOAD}\nsums = df.groupby('region')['amount'].sum()\nprint(sums.to_string())\nprint(sums.sum())`;
 const COUNTS = `${LOAD}\nprint(df['region'].value_counts().to_string())`;
 
 const python = (code: string): ScriptedReply => ({ text: `Running it.\n\`\`\`python\n${code}\n\`\`\`` });
@@ -30,6 +30,10 @@ function smallModel(r: ScriptedRequest): ScriptedReply {
   const last = r.messages.at(-1)!;
   const revising = r.messages.some((m) => m.role === 'user' && m.content.startsWith(REVISE_ANSWER_LEAD));
   if (last.role === 'user' && last.content.startsWith('Result of ')) return { text: answerFor(question, revising) };
+  // The cross-check's second program prints the sums per region it computed; the stubborn model counts rows there too,
+  // and a total question goes through the prose path like the first program.
+  if (isSecondProgram(r) && !question.includes('[PROSE]') && !question.includes('[STUBBORNTALLY]'))
+    return python(SUMS_PRINTED);
   if (question.includes('[PROSE]'))
     return last.content === requiredCallNudge([pythonSpec])
       ? python(TOTAL)
@@ -46,9 +50,6 @@ function answerFor(question: string, revising: boolean): string {
   if (question.includes('TALLY]')) return 'North: **2**, south: **1**.';
   return 'North sold **15** and south **32**.';
 }
-
-const isSecondProgram = (e: { messages: Array<{ content: string }> }) =>
-  e.messages[0]?.content.startsWith(SECOND_PROGRAM_PROMPT.split('\n')[0]);
 
 const pythonSpec = {
   type: 'function' as const,

@@ -6,6 +6,7 @@ import {
   REVISE_ANSWER_LEAD,
   REVISE_NUMBERS_LEAD,
 } from '../../analysis/conversation/prompts';
+import { SECOND_PROGRAM_PROMPT } from '../../analysis/conversation/crossCheckPrompts';
 import type { ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
 
 /**
@@ -31,6 +32,9 @@ export function salesAnalyst(r: ScriptedRequest): ScriptedReply {
   const failed = tools.filter((t) => t.ok === false).length;
   const instructed = instructionReply(r);
   if (instructed) return instructed;
+  // The cross-check's second program (its own prompt, the question only): it prints the sums per region it computed.
+  if (isSecondProgram(r) && PER_REGION.test(question) && !tools.length)
+    return { text: 'Computing.', toolCalls: [{ name: 'python_execute', arguments: { code: SUMS_PRINTED } }] };
   const fetchUrl = /\[FETCH:(\S+)\]/.exec(question)?.[1];
   if (fetchUrl && !tools.length)
     return {
@@ -71,6 +75,15 @@ const LOAD = "import pandas as pd\ndf = pd.read_csv('sales.csv')";
 const SETUP = `${LOAD}\ntotal = int(df['amount'].sum())\nprint(total)`;
 
 const BY_REGION = `${LOAD}\nby_region = df.groupby('region', as_index=False)['amount'].sum()\nsave_table(by_region, id='by_region', title='Sales by region')\nprint(df['amount'].sum())`;
+
+/** Questions about the totals per region: a second program computes them right, whatever the first did. */
+const PER_REGION = /\[(TALLY|WRONGTABLE|STUBBORN|TABLE)\]/;
+const SUMS_PRINTED = `${LOAD}\nsums = df.groupby('region')['amount'].sum()\nprint(sums.to_string())\nprint(sums.sum())`;
+
+/** Whether a request is the cross-check's second program (written from its own prompt). */
+export function isSecondProgram(r: { messages: ReadonlyArray<{ content: string }> }): boolean {
+  return r.messages[0]?.content.startsWith(SECOND_PROGRAM_PROMPT.split('\n')[0]) ?? false;
+}
 
 /** Whether the model was asked to revise its answer as wrong (not only for unfound numbers). */
 function revisingAnswer(r: ScriptedRequest): boolean {
