@@ -11,28 +11,18 @@
  * took 41.6 s on a fresh context and 15.1 s on the kept one (40.8 -> 112.3 prompt tokens/s of wall): the ~900-token
  * system prompt is evaluated once.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LocalProvider } from '../lib/llm/localProvider';
 import { loadLocalModel } from '../lib/llm/localRuntime';
 import { DEFAULT_LOCAL_MODEL } from '../lib/llm/localModels';
 import type { ChatMessage } from '../lib/llm/types';
-import { sandboxPythonPath } from '../lib/sandbox/paths';
-import type { SheetTask } from '../benchmarks/spreadsheetbench/dataset';
-import { workbookViewProgram } from '../benchmarks/spreadsheetbench/agents/checkedVote/view';
+import { dev20TaskView } from './dev20TaskView';
 import {
   FORMULA_SYSTEM_PROMPT,
   formulaTaskPrompt,
 } from '../benchmarks/spreadsheetbench/agents/checkedVote/formulaPrompt';
 import { formulaRegionOf } from '../benchmarks/spreadsheetbench/agents/checkedVote/formulaRegion';
-
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-(globalThis as { __dirname?: string }).__dirname ??= path.join(REPO, 'test/helpers');
-const { sharedData } = await import('../test/helpers/sharedData');
 
 const { values: args } = parseArgs({
   options: {
@@ -41,15 +31,11 @@ const { values: args } = parseArgs({
     'reply-tokens': { type: 'string', default: '8' },
   },
 });
-const DEV20 = sharedData('spreadsheetbench-dev20');
-const all = JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8')) as SheetTask[];
 
 function promptOf(id: string): ChatMessage[] {
-  const task = all.find((t) => String(t.id) === id);
-  const region = task && formulaRegionOf(task.answer_position);
-  if (!task || !region) throw new Error(`task ${id}: not a dev20 task with a formula region`);
-  const input = path.join(DEV20, task.spreadsheet_path, `1_${id}_input.xlsx`);
-  const view = execFileSync(sandboxPythonPath(), ['-c', workbookViewProgram(input, task.answer_position)]).toString();
+  const { task, view } = dev20TaskView(id);
+  const region = formulaRegionOf(task.answer_position);
+  if (!region) throw new Error(`task ${id}: its answer position has no formula region`);
   return [
     { role: 'system', content: FORMULA_SYSTEM_PROMPT },
     { role: 'user', content: formulaTaskPrompt(task, view, region) },

@@ -7,24 +7,14 @@
  *   node --import tsx bench/llm-local-threads.ts [--model local-qwen2.5-coder-0.5b] [--task 57105] [--threads 1,2]
  *     [--reply-tokens 128] [--repeats 2]
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LocalProvider } from '../lib/llm/localProvider';
 import { loadLocalModel } from '../lib/llm/localRuntime';
 import { DEFAULT_LOCAL_MODEL } from '../lib/llm/localModels';
 import type { ChatMessage } from '../lib/llm/types';
-import { sandboxPythonPath } from '../lib/sandbox/paths';
-import type { SheetTask } from '../benchmarks/spreadsheetbench/dataset';
-import { workbookViewProgram } from '../benchmarks/spreadsheetbench/agents/checkedVote/view';
+import { dev20TaskView } from './dev20TaskView';
 import { PYTHON_SYSTEM_PROMPT, taskPrompt } from '../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
-
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-(globalThis as { __dirname?: string }).__dirname ??= path.join(REPO, 'test/helpers');
-const { sharedData } = await import('../test/helpers/sharedData');
 
 const { values: args } = parseArgs({
   options: {
@@ -35,12 +25,7 @@ const { values: args } = parseArgs({
     repeats: { type: 'string', default: '2' },
   },
 });
-const DEV20 = sharedData('spreadsheetbench-dev20');
-const task = (JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8')) as SheetTask[]).find(
-  (t) => String(t.id) === args.task,
-)!;
-const input = path.join(DEV20, task.spreadsheet_path, `1_${args.task}_input.xlsx`);
-const view = execFileSync(sandboxPythonPath(), ['-c', workbookViewProgram(input, task.answer_position)]).toString();
+const { task, view } = dev20TaskView(args.task);
 const prompt: ChatMessage[] = [
   { role: 'system', content: PYTHON_SYSTEM_PROMPT },
   { role: 'user', content: taskPrompt(task, view) },

@@ -1,15 +1,8 @@
-import {
-  ApplicationFailure,
-  CancellationScope,
-  isCancellation,
-  patched,
-  upsertSearchAttributes,
-} from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, patched } from '@temporalio/workflow';
 import type { TaskCompletion, TaskWorkflowInput } from '../../contracts/run';
 import type { TaskFailureClass } from '../../contracts/taskResult';
 import { FailureTypes } from '../../lib/failureTypes';
 import { Spend } from '../../lib/llm/usage';
-import { SA } from '../../lib/temporal/searchAttributes';
 import { startEpisode } from '../../benchmarks/spreadsheetbench2/scaffold/episode';
 import type { EpisodeRecord } from '../../benchmarks/spreadsheetbench2/scaffold/episodeFiles';
 import type { V2DatasetCopies } from '../../benchmarks/spreadsheetbench2/run/datasetCopies';
@@ -21,7 +14,7 @@ import { bookkeeping } from './activities';
 import { judgeTaskCharts } from './chartJudging';
 import { checkedVoteV2Task } from './checkedVote/checkedVoteTask';
 import { spreadsheetBench2TaskV1 } from './legacy/spreadsheetBench2TaskV1';
-import { recalculateDataset, recalculateOutput, runEpisode, stage } from './taskSteps';
+import { recalculateDataset, recalculateOutput, reportScoredTask, runEpisode, stage } from './taskSteps';
 
 /** The agents a v2 task runs, by `--agent`: the paper's scaffold, and our own agent through its adapter. */
 const AGENTS: Record<string, (input: TaskWorkflowInput) => Promise<TaskCompletion>> = {
@@ -104,20 +97,5 @@ async function sweAgentTask(input: TaskWorkflowInput): Promise<TaskCompletion> {
     spend: { usage: spend.usage, costUsd: spend.costUsd, llmCalls: spend.llmCalls },
     wallMs: Date.now() - startedAt,
   });
-  // The run's spend counts the judge's calls too (the result's spend is the agent's: its calls are the interaction turns).
-  const total = Spend.add(spend, judgeSpend);
-  upsertSearchAttributes([
-    { key: SA.status, value: failure ? `failed:${failure.class}` : 'scored' },
-    { key: SA.costUsd, value: total.costUsd },
-  ]);
-  return report.send({
-    taskId: input.taskId,
-    soft,
-    hard: soft,
-    failureClass: failure?.class,
-    usage: total.usage,
-    costUsd: total.costUsd,
-    llmCalls: total.llmCalls,
-    budgeted: input.budgeted ?? false,
-  });
+  return reportScoredTask(input, report, { soft, failure, spend, judgeSpend });
 }

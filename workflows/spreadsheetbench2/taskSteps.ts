@@ -1,6 +1,6 @@
 // The steps of a SpreadsheetBench 2 task that every generation of its workflow takes the same way.
 import { isCancellation, upsertSearchAttributes } from '@temporalio/workflow';
-import type { TaskWorkflowInput } from '../../contracts/run';
+import type { TaskCompletion, TaskWorkflowInput } from '../../contracts/run';
 import type { TaskFailureClass } from '../../contracts/taskResult';
 import { callKeyOf } from '../../lib/llm/callKey';
 import { Spend } from '../../lib/llm/usage';
@@ -12,6 +12,7 @@ import {
   type EpisodeState,
 } from '../../benchmarks/spreadsheetbench2/scaffold/episode';
 import type { TaskBudget } from '../run/budget';
+import type { RunReport } from '../run/runReport';
 import { failureMessage } from '../run/taskFailure';
 import type { V2DatasetCopies } from '../../benchmarks/spreadsheetbench2/run/datasetCopies';
 import { datasetRecalcOn, execution, llm, recalcOn } from './activities';
@@ -73,4 +74,31 @@ export function stage(name: string): void {
 export async function recalculateDataset(input: TaskWorkflowInput): Promise<V2DatasetCopies | undefined> {
   if (!input.recalcTaskQueue) return undefined;
   return datasetRecalcOn(input.recalcTaskQueue).v2RecalculatedCopies({ runDir: input.runDir, taskId: input.taskId });
+}
+
+/**
+ * A scored v2 task's last steps, whichever agent ran it: its status and cost shown in the Temporal UI, then its result
+ * sent to the run. The run's spend counts the chart judge's calls too; the task result's spend is the agent's alone
+ * (its calls are the interaction turns).
+ */
+export async function reportScoredTask(
+  input: TaskWorkflowInput,
+  report: RunReport,
+  scored: { soft: number; failure?: { class: TaskFailureClass }; spend: Spend; judgeSpend: Spend },
+): Promise<TaskCompletion> {
+  const total = Spend.add(scored.spend, scored.judgeSpend);
+  upsertSearchAttributes([
+    { key: SA.status, value: scored.failure ? `failed:${scored.failure.class}` : 'scored' },
+    { key: SA.costUsd, value: total.costUsd },
+  ]);
+  return report.send({
+    taskId: input.taskId,
+    soft: scored.soft,
+    hard: scored.soft,
+    failureClass: scored.failure?.class,
+    usage: total.usage,
+    costUsd: total.costUsd,
+    llmCalls: total.llmCalls,
+    budgeted: input.budgeted ?? false,
+  });
 }

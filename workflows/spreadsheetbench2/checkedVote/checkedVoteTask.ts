@@ -1,7 +1,6 @@
 import { isCancellation, upsertSearchAttributes } from '@temporalio/workflow';
 import type { TaskCompletion, TaskWorkflowInput } from '../../../contracts/run';
 import type { TaskFailureClass } from '../../../contracts/taskResult';
-import { Spend } from '../../../lib/llm/usage';
 import { SA } from '../../../lib/temporal/searchAttributes';
 import { adapterRunDirOf } from '../../../benchmarks/spreadsheetbench2/checkedVote/adapterFolder';
 import type { V2DatasetCopies } from '../../../benchmarks/spreadsheetbench2/run/datasetCopies';
@@ -9,7 +8,7 @@ import { classifyFailure } from '../../run/taskFailure';
 import { beginTask, runAgent, stageRunner } from '../../spreadsheetbench/taskSteps';
 import { bookkeeping } from '../activities';
 import { judgeTaskCharts } from '../chartJudging';
-import { recalculateDataset, recalculateOutput } from '../taskSteps';
+import { recalculateDataset, recalculateOutput, reportScoredTask } from '../taskSteps';
 
 /** The Stage search attribute follows the ledger's stages. */
 const inStage = stageRunner((previous, stage) => previous !== stage);
@@ -58,20 +57,5 @@ export async function checkedVoteV2Task(input: TaskWorkflowInput): Promise<TaskC
     spend: { usage: spend.usage, costUsd: spend.costUsd, llmCalls: spend.llmCalls },
     wallMs: Date.now() - startedAt,
   });
-  // The run's spend counts the judge's calls too; the result's is the agent's.
-  const total = Spend.add(spend, judgeSpend);
-  upsertSearchAttributes([
-    { key: SA.status, value: failure ? `failed:${failure.class}` : 'scored' },
-    { key: SA.costUsd, value: total.costUsd },
-  ]);
-  return report.send({
-    taskId: input.taskId,
-    soft,
-    hard: soft,
-    failureClass: failure?.class,
-    usage: total.usage,
-    costUsd: total.costUsd,
-    llmCalls: total.llmCalls,
-    budgeted: input.budgeted ?? false,
-  });
+  return reportScoredTask(input, report, { soft, failure, spend, judgeSpend });
 }
