@@ -12,20 +12,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSandboxFactory, type SandboxFactory } from '../lib/sandbox';
 import { KindCgroups } from './kindCgroups';
+import { CODE, INPUT } from './executionSamples';
 import { loadAverage } from './processCpu';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '30' } } });
 const RUNS = Number(args.runs);
-const INPUT = path.resolve(
-  path.dirname(new URL(import.meta.url).pathname),
-  '../data/sample/spreadsheet/1002/3_1002_input.xlsx',
-);
-
-const CODE = {
-  copy: "import shutil\nshutil.copy('in.xlsx', 'out.xlsx')",
-  pandas:
-    "import pandas as pd, openpyxl\ndf = pd.read_excel('in.xlsx')\nwb = openpyxl.load_workbook('in.xlsx')\nprint(df.shape, wb.sheetnames)",
-};
 
 const ms = (s: number) => Math.round((s / RUNS) * 10000) / 10;
 

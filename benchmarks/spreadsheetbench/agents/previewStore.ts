@@ -5,10 +5,10 @@
  * path, while the input workbook keeps its size and modification time; anything else (a missing, torn or stale entry)
  * is built again and rewritten. The store never changes a preview, it only saves building it again.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { fileStampSchema, sameStamp, stampOf, userCacheDir } from '../../../lib/runStore/fileStamp';
+import { readCacheEntry } from '../../../lib/runStore/cacheEntry';
 import { writeJsonAtomic } from '../../../lib/runStore/files';
 import { safeName } from '../../../lib/runStore/runLayout';
 
@@ -33,17 +33,9 @@ export class PreviewStore {
 
   /** The kept preview, or undefined when it must be built (again). */
   async get(q: PreviewQuery): Promise<string | undefined> {
-    const text = await readFile(this.fileOf(q), 'utf8').catch(() => undefined); // a cache: unreadable is built again
-    if (text === undefined) return undefined;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return undefined; // a torn or corrupt entry is built again and rewritten
-    }
-    const entry = previewEntry.safeParse(parsed);
-    if (!entry.success || entry.data.rows !== q.rows || entry.data.input !== q.inputPath) return undefined;
-    return sameStamp(await stampOf(q.inputPath), entry.data.stamp) ? entry.data.text : undefined;
+    const entry = await readCacheEntry(this.fileOf(q), previewEntry);
+    if (!entry || entry.rows !== q.rows || entry.input !== q.inputPath) return undefined;
+    return sameStamp(await stampOf(q.inputPath), entry.stamp) ? entry.text : undefined;
   }
 
   /** Keeps the preview built from `q.inputPath` (nothing is kept when the workbook is gone). */

@@ -6,10 +6,10 @@
  * modification time: a changed dataset or a replaced workbook is scored again. A missing, unreadable or stale entry
  * is recomputed and rewritten; the store never changes a verdict, it only saves reading the inputs again.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { fileStampSchema as fileStamp, sameStamp, stampOf, userCacheDir } from '../../../lib/runStore/fileStamp';
+import { readCacheEntry } from '../../../lib/runStore/cacheEntry';
 import { writeJsonAtomic } from '../../../lib/runStore/files';
 import { safeName } from '../../../lib/runStore/runLayout';
 import type { ScoringMode } from './types';
@@ -52,20 +52,11 @@ export class FloorStore {
 
   /** The recorded floor per test case (in `q.cases` order), or undefined when it must be computed again. */
   async get(q: FloorQuery): Promise<boolean[] | undefined> {
-    const text = await readFile(this.fileOf(q), 'utf8').catch(() => undefined); // a cache: unreadable is computed again
-    if (text === undefined) return undefined;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return undefined; // a torn or corrupt entry is recomputed and rewritten
-    }
-    const entry = floorEntry.safeParse(parsed);
-    if (!entry.success || entry.data.mode !== q.mode || entry.data.answerPosition !== q.answerPosition)
-      return undefined;
+    const entry = await readCacheEntry(this.fileOf(q), floorEntry);
+    if (!entry || entry.mode !== q.mode || entry.answerPosition !== q.answerPosition) return undefined;
     const out: boolean[] = [];
     for (const c of q.cases) {
-      const hit = entry.data.cases.find((e) => e.index === c.index);
+      const hit = entry.cases.find((e) => e.index === c.index);
       if (!hit) return undefined;
       const [input, answer] = await Promise.all([stampOf(c.inputPath), stampOf(c.answerPath)]);
       if (!sameStamp(input, hit.input) || !sameStamp(answer, hit.answer)) return undefined;
