@@ -27,7 +27,7 @@ import {
   formulaRegionOf,
   type FormulaRegion,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaRegion';
-import { formulaOf, sheetReferenceProblem } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaReply';
+import { mendedFormulaOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaMend';
 import { openWorkbookValues } from '../../benchmarks/workbook/ooxmlReader';
 import { formulaSolveCode } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProgram';
 import {
@@ -73,8 +73,10 @@ export type CandidateKind = 'python' | 'formula';
 export interface CandidateAskResult {
   /** The solve(wb) to run (for a formula candidate, the harness's fill program around its formula). */
   code?: string;
-  /** A formula candidate's formula. */
+  /** A formula candidate's formula (as mended). */
   formula?: string;
+  /** What the harness mended in the reply's formula before running it (formulaMend.ts). */
+  mends?: string[];
   problem?: string;
   finishReason: string;
   usage: { inputTokens: number; outputTokens: number };
@@ -147,7 +149,8 @@ export function checkedVoteActivities(deps: WorkerDeps) {
       const conversation = conversationOf(input);
       const messages = await messagesFor(ctx, input, conversation, region);
       const { llm } = ctx.manifest;
-      const temperature = input.candidate === 1 ? llm.temperature : SAMPLE_TEMPERATURE;
+      // A repair at temperature 0 mostly gives back the reply that failed (checked-vote-v4: ~40%): repairs sample.
+      const temperature = input.candidate === 1 && input.attempt === 0 ? llm.temperature : SAMPLE_TEMPERATURE;
       const cap = region ? FORMULA_MAX_TOKENS : PYTHON_MAX_TOKENS;
       const maxTokens = Math.min(llm.maxTokens ?? cap, cap);
       const response = await cachedModelCall(
@@ -167,6 +170,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
       return {
         ...('code' in found ? { code: found.code } : { problem: found.problem }),
         ...('formula' in found && found.formula !== undefined ? { formula: found.formula } : {}),
+        ...('mends' in found && found.mends?.length ? { mends: found.mends } : {}),
         finishReason: response.finishReason,
         usage: response.usage,
         costUsd: costOfResponse(response, llm.model, deps),
@@ -211,7 +215,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
         ? undefined
         : region
           ? formulaRepairMessage(input.formula, region, check, shown)
-          : repairMessage(check, cases.length, shown);
+          : repairMessage(check, cases.length, shown, task.answer_position);
       await writeJsonAtomic(checkPath(ctx, input.taskId, input.label), {
         label: input.label,
         ...check,
@@ -297,19 +301,18 @@ function formulaRegionFor(ctx: SheetRun, taskId: string): FormulaRegion {
 }
 
 /**
- * A formula reply as a candidate: the harness's fill program around the formula, or why there is none (no formula,
- * a broken one, an unknown function, a sheet the workbook does not have).
+ * A formula reply as a candidate: the harness's fill program around the formula (mended where a slip is unambiguous),
+ * or why there is none (no formula, a broken one, an unknown function, a sheet the workbook does not have).
  */
 function programOfFormula(
   reply: string,
   finishReason: string,
   region: FormulaRegion,
   sheetnames: string[],
-): { code: string; formula: string } | { problem: string } {
-  const found = formulaOf(reply, finishReason);
+): { code: string; formula: string; mends: string[] } | { problem: string } {
+  const found = mendedFormulaOf(reply, finishReason, sheetnames);
   if (!('formula' in found)) return found;
-  const problem = sheetReferenceProblem(found.formula, sheetnames);
-  return problem ? { problem } : { code: formulaSolveCode(found.formula, region), formula: found.formula };
+  return { code: formulaSolveCode(found.formula, region), formula: found.formula, mends: found.mends };
 }
 
 /** Test case 1's sheet names (host side, from the workbook's index; inputs share their layout). */

@@ -243,17 +243,17 @@ describe('checked_vote', () => {
     const prose = 'You can do this with a VBA macro or by hand.';
     script('cv-noformula', {
       ...Object.fromEntries(['1/1', '2/0', '2/1', '3/0', '3/1'].map((k) => [`39604/formula-${k}`, prose])),
-      '39604/formula-1/0': excel('=IF(B4<=20,0,EOM(B4,0))'),
+      '39604/formula-1/0': excel('=IF(B4<=20,0,XYZZYQ(B4,0))'),
     });
     const ours = await run('cv-noformula', 'checked_vote', ['39604']);
     const result = readTaskResult(ours.runDir, '39604');
-    // A misspelt function is caught before anything runs and named with the real one.
+    // A function that does not exist (and is no slip of a real one) is caught before anything runs.
     expect(result.stages.find((s) => s.stage === 'formula-1.0')?.outcome).toBe(
-      'no formula: EOM is not an Excel function (did you mean EOMONTH?)',
+      'no formula: XYZZYQ is not an Excel function',
     );
     const retry = env.llm.log.find((e) => e.callKey === 'cv-noformula/39604/formula-1/1')!;
     expect(retry.messages[retry.messages.length - 1].content).toMatch(
-      /could not be used: EOM is not an Excel function \(did you mean EOMONTH\?\)/,
+      /could not be used: XYZZYQ is not an Excel function\./,
     );
     expect(result.stages.find((s) => s.stage === 'formula-2.0')?.outcome).toBe(
       'no formula: the reply holds no formula (no line starting with "=")',

@@ -7,8 +7,8 @@ import {
   formulaOf,
   formulaProblem,
   normalizeFunctions,
-  sheetReferenceProblem,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaReply';
+import { mendedFormulaOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaMend';
 import { fillDescription, formulaRegionOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaRegion';
 import { formulaSolveCode } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProgram';
 import {
@@ -117,21 +117,81 @@ describe('function names', () => {
 
 describe('sheet references', () => {
   const sheets = ['Personal Data', 'Updated Data', "It's"];
+  const mended = (formula: string, names: readonly string[] = sheets) =>
+    mendedFormulaOf(`\`\`\`excel\n${formula}\n\`\`\``, 'stop', names);
 
-  it('names a sheet the workbook does not have, with the sheets it has', () => {
-    expect(sheetReferenceProblem('=VLOOKUP(A2,Sheet1!A1:E4,2,FALSE)', sheets)).toBe(
-      "the formula refers to sheet 'Sheet1', which this workbook does not have (its sheets: 'Personal Data', 'Updated Data', 'It's')",
-    );
-    expect(sheetReferenceProblem(`=IF(A1="a""b",'Nope'!A1,2)`, sheets)).toMatch(/^the formula refers to sheet 'Nope'/);
+  it('names a sheet the workbook does not have and no sheet of it matches, with the sheets it has', () => {
+    expect(mended('=VLOOKUP(A2,Sheet1!A1:E4,2,FALSE)')).toEqual({
+      problem:
+        "the formula refers to sheet 'Sheet1', which this workbook does not have (its sheets: 'Personal Data', 'Updated Data', 'It's')",
+    });
+    expect(mended(`=IF(A1="a""b",'Nope'!A1,2)`)).toMatchObject({ problem: /^the formula refers to sheet 'Nope'/ });
+    // "Data" is in two sheets' names: which one is meant is not known.
+    expect(mended('=Data!A1')).toMatchObject({ problem: /^the formula refers to sheet 'Data'/ });
   });
 
   it('accepts real sheets (any case, quoted, with doubled quotes) and ignores text that looks like a reference', () => {
-    expect(
-      sheetReferenceProblem("=INDEX('personal data'!A:E,MATCH(A2,'Personal Data'!A1:A4,0))", sheets),
-    ).toBeUndefined();
-    expect(sheetReferenceProblem("='It''s'!A1", sheets)).toBeUndefined();
-    expect(sheetReferenceProblem('=IF(A1="Sheet1!x",1,2)', sheets)).toBeUndefined();
-    expect(sheetReferenceProblem('=A1+$B$2', sheets)).toBeUndefined();
+    for (const formula of [
+      "=INDEX('personal data'!A:E,MATCH(A2,'Personal Data'!A1:A4,0))",
+      "='It''s'!A1",
+      '=IF(A1="Sheet1!x",1,2)',
+      '=A1+$B$2',
+    ])
+      expect(mended(formula)).toEqual({ formula, mends: [] });
+  });
+
+  it("reads a sheet name meant unambiguously as the workbook's own, and says so", () => {
+    expect(mended("=INDEX(PersonalData!$A$1:$H$4,MATCH(B5,'personal_data'!$A$1:$A$4,0))")).toEqual({
+      formula: "=INDEX('Personal Data'!$A$1:$H$4,MATCH(B5,'Personal Data'!$A$1:$A$4,0))",
+      mends: ["read sheet 'personal_data' as 'Personal Data'", "read sheet 'PersonalData' as 'Personal Data'"],
+    });
+    expect(mended('=SUM(Rates!B2:B9)', ['Sea Freight Rates', 'Volume'])).toEqual({
+      formula: "=SUM('Sea Freight Rates'!B2:B9)",
+      mends: ["read sheet 'Rates' as 'Sea Freight Rates'"],
+    });
+    // One sheet: any other name can only mean it.
+    expect(mended('=VLOOKUP(A2,lookup_table!$A$2:$C$9,3,0)', ['Sheet1'])).toEqual({
+      formula: '=VLOOKUP(A2,Sheet1!$A$2:$C$9,3,0)',
+      mends: ["read sheet 'lookup_table' as 'Sheet1'"],
+    });
+  });
+});
+
+describe('formula mends', () => {
+  const mended = (formula: string) => mendedFormulaOf(`\`\`\`excel\n${formula}\n\`\`\``, 'stop', ['Sheet1']);
+
+  it('joins conditions written with AND/OR between them as AND()/OR(), at any depth, text untouched', () => {
+    expect(mended('=IF(C3>=H2*0.95 AND C3<=K3*1.05,"Pass","Fail")')).toEqual({
+      formula: '=IF(AND(C3>=H2*0.95,C3<=K3*1.05),"Pass","Fail")',
+      mends: ['wrote the conditions joined by AND/OR as AND(…)/OR(…)'],
+    });
+    expect(mended('=IF(A1>1 and B1<2 or C1=3,IF(D1="x AND y" OR E1,1,2),0)')).toEqual({
+      formula: '=IF(OR(AND(A1>1,B1<2),C1=3),IF(OR(D1="x AND y",E1),1,2),0)',
+      mends: ['wrote the conditions joined by AND/OR as AND(…)/OR(…)'],
+    });
+    expect(mended('=IF(AND(A1>1,B1<2),"a AND b",0)')).toEqual({
+      formula: '=IF(AND(A1>1,B1<2),"a AND b",0)',
+      mends: [],
+    });
+  });
+
+  it('mends ==, != and up to two parentheses left open; more is fed back', () => {
+    expect(mended('=IF(A1==1,IF(B1!=2,"a","b"),"c"')).toEqual({
+      formula: '=IF(A1=1,IF(B1<>2,"a","b"),"c")',
+      mends: ['wrote "==" as "="', 'wrote "!=" as "<>"', 'closed 1 parenthesis(es) left open at the end'],
+    });
+    expect(mended('=IF(A1="==",1,2)')).toEqual({ formula: '=IF(A1="==",1,2)', mends: [] });
+    expect(mended('=IF(A1,IF(B1,IF(C1,1')).toEqual({ problem: 'the formula leaves 3 parenthesis(es) unclosed' });
+    expect(mended('=A1)')).toEqual({ problem: 'the formula closes a parenthesis it never opened' });
+  });
+
+  it('reads a misspelt function as its nearest real one; an unknown one without a near name is fed back', () => {
+    expect(mended('=SUMIFS($L:$L,$K:$K,"<="&EOM($A4,0))+VALUES(B1)')).toEqual({
+      formula: '=SUMIFS($L:$L,$K:$K,"<="&EOMONTH($A4,0))+VALUE(B1)',
+      mends: ['read EOM as EOMONTH', 'read VALUES as VALUE'],
+    });
+    expect(mended('=XYZZYQ(A1)')).toEqual({ problem: 'XYZZYQ is not an Excel function' });
+    expect(mended('=TAKE(A1:A9,2)')).toMatchObject({ problem: /^TAKE is not available here/ });
   });
 });
 

@@ -7,6 +7,7 @@ import { checkCandidate, type CaseEvidence } from '../../benchmarks/spreadsheetb
 import { choose, settled, similarity } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
 import { framedProgram, solveCodeOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
 import { repairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedVote/feedback';
+import { crashHint } from '../../benchmarks/spreadsheetbench/agents/checkedVote/crashHints';
 import { repeatedOrFound } from '../../benchmarks/spreadsheetbench/agents/checkedVote/repeatedReply';
 import {
   PYTHON_INSTRUCTIONS,
@@ -106,6 +107,22 @@ describe('checks (no answers needed)', () => {
     expect(text).toContain('The answer cells after solve(wb) on input 2: C1: "#REF!"');
     expect(text).toMatch(/complete corrected solve\(wb\)/);
   });
+
+  it('adds the working openpyxl idiom to a crash small models make, and nothing to one it does not know', () => {
+    const crash = (error: string) => repairMessage(checkCandidate([{ ...evidence(1, [1]), error }]), 1, undefined);
+    expect(crash("Traceback\nAttributeError: 'Worksheet' object has no attribute 'sort'")).toMatch(
+      /\n {2}Hint: openpyxl cannot sort a sheet\. Read the rows into a list/,
+    );
+    expect(crash("AttributeError: 'tuple' object has no attribute 'value'")).toMatch(/Hint: .*tuples of cells/);
+    expect(crash("TypeError: 'NoneType' object is not subscriptable")).toMatch(/Hint: an empty cell reads as None/);
+    expect(crashHint('ZeroDivisionError: division by zero')).toBeUndefined();
+    expect(crash('ZeroDivisionError: division by zero')).not.toMatch(/Hint:/);
+    // Answer cells left as they were: the repair names the region solve(wb) must write.
+    const unchangedCheck = checkCandidate([evidence(1, [7], [7])]);
+    expect(repairMessage(unchangedCheck, 1, undefined, "'Before'!K2:K19")).toContain(
+      "solve(wb) must write the task's result into the answer region 'Before'!K2:K19 itself.",
+    );
+  });
 });
 
 describe('vote by agreement', () => {
@@ -170,6 +187,16 @@ describe('frame and prompt', () => {
       `import openpyxl\nprint(openpyxl.load_workbook(${JSON.stringify(path.join(dir, 'out.xlsx'))}).active['B1'].value)`,
     ]);
     expect(read.toString().trim()).toBe('42');
+    // openpyxl and the helpers small models use without importing them are bound in the frame.
+    const unimported =
+      "def solve(wb):\n    ws = wb.active\n    ws[get_column_letter(3) + '1'] = openpyxl.utils.column_index_from_string('D') + len(re.findall('a', 'aa'))";
+    writeFileSync(path.join(dir, 'u.py'), framedProgram(unimported, { input, output: path.join(dir, 'o3.xlsx') }));
+    execFileSync(sandboxPythonPath(), [path.join(dir, 'u.py')]);
+    const c1 = execFileSync(sandboxPythonPath(), [
+      '-c',
+      `import openpyxl\nprint(openpyxl.load_workbook(${JSON.stringify(path.join(dir, 'o3.xlsx'))}).active['C1'].value)`,
+    ]);
+    expect(c1.toString().trim()).toBe('6');
     // No solve: a clear error, not a silent no-op.
     writeFileSync(path.join(dir, 'q.py'), framedProgram('x = 1', { input, output: path.join(dir, 'o2.xlsx') }));
     expect(() => execFileSync(sandboxPythonPath(), [path.join(dir, 'q.py')], { stdio: 'pipe' })).toThrow(
@@ -193,7 +220,13 @@ describe('frame and prompt', () => {
     expect(user.indexOf('VIEW')).toBeLessThan(user.indexOf('Sum column B.'));
     expect(user).toContain('# Answer region: C4');
     expect(user).not.toContain(PYTHON_INSTRUCTIONS);
-    expect(user).toMatch(/Write solve\(wb\) in one ```python block\.$/);
+    expect(user).toMatch(/Write the complete solve\(wb\) in one ```python block\.$/);
+    // The frame to start from opens the answer region's sheet (the first sheet when the position names none).
+    expect(user).toContain('```python\ndef solve(wb):\n    ws = wb.worksheets[0]\n```');
+    const named = taskPrompt({ ...task, answer_position: "'Sales data'!B2:B9,'Other'!A1" } as never, 'VIEW');
+    expect(named).toContain(
+      "Start from this frame (the answer region 'Sales data'!B2:B9,'Other'!A1 is on this sheet):\n```python\ndef solve(wb):\n    ws = wb[\"Sales data\"]\n```",
+    );
     // The worked example is a complete solve(wb) the harness's extraction accepts.
     expect(solveCodeOf(PYTHON_EXAMPLE, 'stop')).toHaveProperty('code');
   });

@@ -164,7 +164,8 @@ async function attemptOnce(
     runs,
     ...(reply.formula === undefined ? {} : { formula: reply.formula }),
   });
-  const what = reply.formula === undefined ? '' : `${reply.formula}: `;
+  const mended = reply.mends?.length ? ` (mended: ${reply.mends.join('; ')})` : '';
+  const what = reply.formula === undefined ? '' : `${reply.formula}${mended}: `;
   tools.note(
     check.passed
       ? `${what}passed the checks (answer cells ${check.digest})`

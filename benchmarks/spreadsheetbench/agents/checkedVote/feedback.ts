@@ -1,5 +1,7 @@
 import type { CheckResult, Problem } from './checks';
 import type { RegionRead } from './regionCells';
+import { describeValue } from '../../../workbook/cellValue';
+import { crashHint } from './crashHints';
 
 const MAX_ERROR_LINES = 12;
 const SAMPLE_CELLS = 12;
@@ -12,15 +14,18 @@ export function repairMessage(
   check: CheckResult,
   cases: number,
   sample?: { testCase: number; region: RegionRead },
+  answerPosition?: string,
 ): string {
   const lines = [
     `Your solve(wb) was run on each of the ${cases} input workbooks (same layout, different data) and checked. It did not pass:`,
     ...check.problems.map(describe),
   ];
+  if (answerPosition && check.problems.some((p) => p.kind === 'unchanged' || p.kind === 'empty'))
+    lines.push(`solve(wb) must write the task's result into the answer region ${answerPosition} itself.`);
   if (sample?.region.cells.length) {
     const cells = sample.region.cells
       .slice(0, SAMPLE_CELLS)
-      .map((c) => `${c.address}: ${c.uncachedFormula ? '(formula, no value)' : JSON.stringify(c.value)}`);
+      .map((c) => `${c.address}: ${c.uncachedFormula ? '(formula, no value)' : describeValue(c.value)}`);
     const more =
       sample.region.cells.length > SAMPLE_CELLS ? ` … (${sample.region.cells.length - SAMPLE_CELLS} more)` : '';
     lines.push('', `The answer cells after solve(wb) on input ${sample.testCase}: ${cells.join(' | ')}${more}`);
@@ -39,7 +44,10 @@ export function noCodeMessage(problem: string): string {
 
 function describe(p: Problem): string {
   const where = p.testCase === undefined ? 'all inputs' : `input ${p.testCase}`;
-  if (p.kind === 'crashed') return `- ${where}: it raised an error:\n${indent(tail(p.detail))}`;
+  if (p.kind === 'crashed') {
+    const hint = crashHint(p.detail);
+    return `- ${where}: it raised an error:\n${indent(tail(p.detail))}${hint ? `\n  Hint: ${hint}` : ''}`;
+  }
   return `- ${where}: ${p.detail}`;
 }
 

@@ -19,13 +19,20 @@ const FORMULA_LANGUAGES = new Set(['', 'excel', 'formula', 'xlsx', 'xls', 'sheet
  * when its formula sat in a closed code block.
  */
 export function formulaOf(reply: string, finishReason: string): { formula: string } | { problem: string } {
+  const found = rawFormulaOf(reply, finishReason);
+  if ('problem' in found) return found;
+  const problem = formulaProblem(found.formula);
+  return problem ? { problem } : normalizeFunctions(found.formula);
+}
+
+/** The formula's text as the reply gives it (found as formulaOf finds it), not yet validated. */
+export function rawFormulaOf(reply: string, finishReason: string): { formula: string } | { problem: string } {
   const fenced = fencedFormula(reply);
   if (finishReason === 'length' && fenced === undefined)
     return { problem: 'the reply was cut off at the token limit before a complete formula (finish_reason: length)' };
   const found = fenced ?? bareFormula(reply);
   if (found === undefined) return { problem: 'the reply holds no formula (no line starting with "=")' };
-  const problem = formulaProblem(found);
-  return problem ? { problem } : normalizeFunctions(found);
+  return { formula: found };
 }
 
 function fencedFormula(reply: string): string | undefined {
@@ -92,9 +99,10 @@ function balanceProblem(formula: string): string | undefined {
  * The formula with its function names as the file format wants them (upper case; `_xlfn.` before the functions added
  * after Excel 2007, without which LibreOffice computes #NAME?), or why it cannot be calculated: a function that does
  * not exist (with the nearest real name, e.g. EOM → EOMONTH) or one LibreOffice lacks (TEXTSPLIT, VSTACK, …). Caught
- * here, before anything runs, the problem goes back to the model as a precise request.
+ * here, before anything runs, the problem goes back to the model as a precise request. Given `mends`, a misspelled
+ * name with a nearest real one is corrected instead, and the correction recorded there (checked-vote-v5).
  */
-export function normalizeFunctions(formula: string): { formula: string } | { problem: string } {
+export function normalizeFunctions(formula: string, mends?: string[]): { formula: string } | { problem: string } {
   let out = '';
   let quote: '"' | "'" | undefined;
   for (let i = 0; i < formula.length; i++) {
@@ -114,7 +122,7 @@ export function normalizeFunctions(formula: string): { formula: string } | { pro
       out += c;
       continue;
     }
-    const spelled = functionSpelling(name);
+    const spelled = functionSpelling(name, mends);
     if ('problem' in spelled) return spelled;
     out += spelled.name;
     i += name.length - 1;
@@ -122,7 +130,7 @@ export function normalizeFunctions(formula: string): { formula: string } | { pro
   return { formula: out };
 }
 
-function functionSpelling(name: string): { name: string } | { problem: string } {
+function functionSpelling(name: string, mends?: string[]): { name: string } | { problem: string } {
   const upper = name.toUpperCase();
   const bare = upper.replace(/^(_XLFN\.)?(_XLWS\.)?/, '');
   if (EXCEL_FUNCTIONS.has(bare)) return { name: bare };
@@ -133,6 +141,10 @@ function functionSpelling(name: string): { name: string } | { problem: string } 
       problem: `${name} is not available here (the workbook is calculated by LibreOffice 25.2, which lacks it); use functions such as INDEX/MATCH, XLOOKUP, FILTER, SUMIFS or SUMPRODUCT`,
     };
   const near = nearestFunction(bare);
+  if (near && mends) {
+    mends.push(`read ${name} as ${near}`);
+    return functionSpelling(near);
+  }
   return { problem: `${name} is not an Excel function${near ? ` (did you mean ${near}?)` : ''}` };
 }
 
@@ -161,21 +173,9 @@ function editDistance(a: string, b: string): number {
   return prev[b.length];
 }
 
-/**
- * Why a formula's sheet references cannot work, or undefined: each `'Name'!` or `Name!` it uses (outside text) must be
- * a sheet of the workbook (compared without case, as Excel does). Small models write `Sheet1!` for a sheet that is
- * called otherwise, which LibreOffice turns into #NAME?/#REF! with nothing to tell why.
- */
-export function sheetReferenceProblem(formula: string, sheetnames: readonly string[]): string | undefined {
-  const known = new Set(sheetnames.map((n) => n.toLowerCase()));
-  for (const name of referencedSheets(formula))
-    if (!known.has(name.toLowerCase()))
-      return `the formula refers to sheet '${name}', which this workbook does not have (its sheets: ${sheetnames.map((n) => `'${n}'`).join(', ')})`;
-  return undefined;
-}
-
-function referencedSheets(formula: string): string[] {
-  const out: string[] = [];
+/** Each sheet reference of the formula (outside text): the sheet's name and where `Name!` / `'Name'!` starts and ends. */
+export function sheetReferenceSpans(formula: string): { name: string; start: number; end: number }[] {
+  const out: { name: string; start: number; end: number }[] = [];
   const unquoted = /^([A-Za-z_\u00C0-\uFFFF][\w.\u00C0-\uFFFF]*)!/;
   for (let i = 1; i < formula.length; i++) {
     const c = formula[i];
@@ -195,14 +195,14 @@ function referencedSheets(formula: string): string[] {
         } else if (formula[j] === "'") break;
         else name += formula[j++];
       }
-      if (formula[j + 1] === '!') out.push(name);
+      if (formula[j + 1] === '!') out.push({ name, start: i, end: j + 2 });
       i = j;
       continue;
     }
     if (/[A-Za-z0-9_.$:]/.test(formula[i - 1])) continue;
     const m = unquoted.exec(formula.slice(i));
     if (m) {
-      out.push(m[1]);
+      out.push({ name: m[1], start: i, end: i + m[0].length });
       i += m[0].length - 1;
     }
   }

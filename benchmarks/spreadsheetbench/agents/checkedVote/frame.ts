@@ -6,7 +6,8 @@ export const SOLUTION_FILE = 'solution.py';
 
 /**
  * The frame the harness runs a candidate in: it opens the input (formulas kept), runs the model's code in its own
- * namespace (`__name__` is not `__main__`, so a script's main block does not run), calls `solve(wb)` and saves the
+ * namespace (`__name__` is not `__main__`, so a script's main block does not run; openpyxl, datetime, math, re and
+ * openpyxl's column-letter helpers already bound, as small models use them unimported), calls `solve(wb)` and saves the
  * result to the output. The paths are the test-case-1 model paths: the execution activity binds them to test case N
  * and to the sandbox's work dir, so the model never types a path.
  */
@@ -17,7 +18,13 @@ export function framedProgram(code: string, paths: ModelPaths): string {
     `INPUT_PATH = ${JSON.stringify(paths.input)}`,
     `OUTPUT_PATH = ${JSON.stringify(paths.output)}`,
     `_CODE = _json.loads(${JSON.stringify(JSON.stringify(code))})`,
-    "_ns = {'__name__': 'solution'}",
+    'import datetime as _datetime',
+    'import math as _math',
+    'import re as _re',
+    'from openpyxl.utils import column_index_from_string as _column_index, get_column_letter as _column_letter',
+    // Names small models use without importing them (checked-vote-v4: NameError 'openpyxl' on every input).
+    "_ns = {'__name__': 'solution', 'openpyxl': _openpyxl, 'datetime': _datetime, 'math': _math, 're': _re,",
+    "       'get_column_letter': _column_letter, 'column_index_from_string': _column_index}",
     `exec(compile(_CODE, ${JSON.stringify(SOLUTION_FILE)}, 'exec'), _ns)`,
     "if not callable(_ns.get('solve')):",
     "    raise RuntimeError('the program defines no function solve(wb)')",

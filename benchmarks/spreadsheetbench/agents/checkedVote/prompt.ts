@@ -1,4 +1,5 @@
 import type { SheetTask } from '../../dataset';
+import { parseAnswerPosition } from '../../scoring/answerPosition';
 import { PYTHON_EXAMPLE } from './examples';
 
 /**
@@ -48,7 +49,26 @@ export function taskContext(task: SheetTask, view: string): string {
 /** A Python candidate's system prompt: the role, how to reply, a worked example (static: the same for every task). */
 export const PYTHON_SYSTEM_PROMPT = [SYSTEM_PROMPT, PYTHON_INSTRUCTIONS, PYTHON_EXAMPLE].join('\n\n');
 
-/** A Python candidate's user message: the task's context, then the reminder of the reply's form. */
+/**
+ * A Python candidate's user message: the task's context, then the frame to start from, opened on the answer region's
+ * sheet (checked-vote-v4's 1.5B wrote into another sheet, copied from the worked example, and left the answer cells as
+ * they were), and the reminder of the reply's form.
+ */
 export function taskPrompt(task: SheetTask, view: string): string {
-  return [taskContext(task, view), '', 'Write solve(wb) in one ```python block.'].join('\n');
+  return [
+    taskContext(task, view),
+    '',
+    `Start from this frame (the answer region ${task.answer_position} is on this sheet):`,
+    '```python',
+    'def solve(wb):',
+    `    ws = ${answerSheetExpression(task.answer_position)}`,
+    '```',
+    'Write the complete solve(wb) in one ```python block.',
+  ].join('\n');
+}
+
+/** `wb["Name"]` for the answer region's (first) sheet, or the first sheet when the position names none. */
+function answerSheetExpression(answerPosition: string): string {
+  const sheet = parseAnswerPosition(answerPosition, 'strict').pieces[0]?.sheet;
+  return sheet ? `wb[${JSON.stringify(sheet)}]` : 'wb.worksheets[0]';
 }

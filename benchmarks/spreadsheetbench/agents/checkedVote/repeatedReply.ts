@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../../../../lib/llm/types';
 
 /** A reply's program (and, for a formula candidate, its formula), or why it has none. */
-export type Found = { code: string; formula?: string } | { problem: string };
+export type Found = { code: string; formula?: string; mends?: string[] } | { problem: string };
 
 /**
  * A repair that gives back the very program (or formula) that just failed its checks is not run again: it would fail

@@ -27,4 +27,4 @@ export const CANDIDATES_V4 = 2;
 export const PYTHON_MAX_TOKENS = 640;
 /** Characters of workbook view in the prompt (about 2,000 tokens: cell addresses and numbers tokenize to ~2 characters a token). */
 export const VIEW_BUDGET_CHARS = 4_000;
-export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v4';
+export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v5';
