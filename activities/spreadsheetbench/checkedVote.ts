@@ -78,6 +78,8 @@ export interface CandidateAskResult {
   /** What the harness mended in the reply's formula before running it (formulaMend.ts). */
   mends?: string[];
   problem?: string;
+  /** The reply (a repair) gave back the code or formula that had failed, unchanged: it was not run. */
+  repeated?: true;
   finishReason: string;
   usage: { inputTokens: number; outputTokens: number };
   costUsd: number;
@@ -169,6 +171,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
       const found = repeatedOrFound(parse(response.text, response.finishReason), input.attempt, messages, parse);
       return {
         ...('code' in found ? { code: found.code } : { problem: found.problem }),
+        ...('repeated' in found && found.repeated ? { repeated: true as const } : {}),
         ...('formula' in found && found.formula !== undefined ? { formula: found.formula } : {}),
         ...('mends' in found && found.mends?.length ? { mends: found.mends } : {}),
         finishReason: response.finishReason,

@@ -127,10 +127,19 @@ describe('checked_vote', () => {
     const failed = readTaskResult(ours.runDir, '599-9');
     expect(failed.failure?.class).toBe('model');
     expect(failed.stages.find((s) => s.stage === 'cand-1.0')?.outcome).toMatch(/ValueError: model gave up/);
-    // Its repair gives back the same program: not run a second time, and said so.
+    // Its repair gives back the same program: not run a second time, and said so; one fresh candidate (cand-3)
+    // follows, and no more (one extra Python candidate per task).
     expect(failed.failure?.message).toMatch(
-      /none of 2 candidate\(s\) passed the checks.*cand-1\.1: the repair repeats the code that failed the checks/,
+      /none of 3 candidate\(s\) passed the checks.*cand-1\.1: the repair repeats the code that failed the checks/,
     );
+    expect(keysOf('cv-right').filter((k) => k.startsWith('599-9/'))).toEqual([
+      '599-9/cand-1/0',
+      '599-9/cand-1/1',
+      '599-9/cand-2/0',
+      '599-9/cand-2/1',
+      '599-9/cand-3/0',
+      '599-9/cand-3/1',
+    ]);
     expect(failed.stages.find((s) => s.stage === 'cand-1.1')?.outcome).toBe(
       'no code: the repair repeats the code that failed the checks, unchanged',
     );
@@ -223,6 +232,49 @@ describe('checked_vote', () => {
     expect(repair.messages[repair.messages.length - 1].content).toMatch(/did not finish within the time limit/);
     expect(result.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(/^cand-1\.1: 2 of 2 passing candidates/);
     expect(result.failure).toBeUndefined();
+  }, 400_000);
+
+  it('a repair that repeats the failed formula is not run: a fresh candidate follows, at most two more per task', async () => {
+    const broken = excel('=1/0');
+    const temperatures: Record<string, number | undefined> = {};
+    for (const key of ['formula-1/0', 'formula-1/1'])
+      rules.push({
+        match: { callKey: new RegExp(`^cv-repeat/39604/${key}$`) },
+        reply: (request) => {
+          temperatures[key] = request.temperature;
+          return broken;
+        },
+      });
+    script('cv-repeat', {
+      '39604/formula-2/0': broken,
+      '39604/formula-2/1': excel('=2/0'),
+      '39604/formula-3/0': broken,
+      '39604/formula-3/1': broken,
+      '39604/formula-4/0': excel(FORMULA_39604),
+      '39604/formula-5/0': excel(FORMULA_39604),
+      '39604/formula-6/0': excel(FORMULA_39604),
+    });
+    const ours = await run('cv-repeat', 'checked_vote', ['39604']);
+    const result = readTaskResult(ours.runDir, '39604');
+    expect(result.stages.find((s) => s.stage === 'formula-1.1')?.outcome).toBe(
+      'no formula: the repair repeats the formula that failed the checks, unchanged',
+    );
+    // Two repeats, two fresh candidates (4 and 5); a changed repair (2.1) earns none; 4 and 5 agree and win.
+    expect(keysOf('cv-repeat')).toEqual([
+      '39604/formula-1/0',
+      '39604/formula-1/1',
+      '39604/formula-2/0',
+      '39604/formula-2/1',
+      '39604/formula-3/0',
+      '39604/formula-3/1',
+      '39604/formula-4/0',
+      '39604/formula-5/0',
+    ]);
+    expect(readTaskResult(ours.runDir, '39604').testCaseResults).toEqual([1, 1, 1]);
+    expect(result.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(/^formula-4\.0: 2 of 2 passing/);
+    // The repair was sampled (a repair at temperature 0 mostly repeats); the first reply at the run's temperature.
+    expect(temperatures['formula-1/1']).toBe(0.7);
+    expect(temperatures['formula-1/0']).not.toBe(0.7);
   }, 400_000);
 
   it('a model that never writes code: the inputs stay as they were and the task fails as a model failure', async () => {

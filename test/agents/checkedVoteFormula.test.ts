@@ -121,9 +121,9 @@ describe('sheet references', () => {
     mendedFormulaOf(`\`\`\`excel\n${formula}\n\`\`\``, 'stop', names);
 
   it('names a sheet the workbook does not have and no sheet of it matches, with the sheets it has', () => {
-    expect(mended('=VLOOKUP(A2,Sheet1!A1:E4,2,FALSE)')).toEqual({
+    expect(mended('=VLOOKUP(A2,Sheet4!A1:E4,2,FALSE)')).toEqual({
       problem:
-        "the formula refers to sheet 'Sheet1', which this workbook does not have (its sheets: 'Personal Data', 'Updated Data', 'It's')",
+        "the formula refers to sheet 'Sheet4', which this workbook does not have (its sheets: 'Personal Data', 'Updated Data', 'It's')",
     });
     expect(mended(`=IF(A1="a""b",'Nope'!A1,2)`)).toMatchObject({ problem: /^the formula refers to sheet 'Nope'/ });
     // "Data" is in two sheets' names: which one is meant is not known.
@@ -148,6 +148,15 @@ describe('sheet references', () => {
     expect(mended('=SUM(Rates!B2:B9)', ['Sea Freight Rates', 'Volume'])).toEqual({
       formula: "=SUM('Sea Freight Rates'!B2:B9)",
       mends: ["read sheet 'Rates' as 'Sea Freight Rates'"],
+    });
+    // Excel's default names count sheets.
+    expect(mended('=SUM(Sheet2!B2:B9)+Sheet3!A1', ['Sea Freight Rates', 'Volume'])).toEqual({
+      problem:
+        "the formula refers to sheet 'Sheet3', which this workbook does not have (its sheets: 'Sea Freight Rates', 'Volume')",
+    });
+    expect(mended('=SUM(Sheet2!B2:B9)', ['Sea Freight Rates', 'Volume'])).toEqual({
+      formula: '=SUM(Volume!B2:B9)',
+      mends: ["read sheet 'Sheet2' as 'Volume'"],
     });
     // One sheet: any other name can only mean it.
     expect(mended('=VLOOKUP(A2,lookup_table!$A$2:$C$9,3,0)', ['Sheet1'])).toEqual({
@@ -186,11 +195,15 @@ describe('formula mends', () => {
   });
 
   it('reads a misspelt function as its nearest real one; an unknown one without a near name is fed back', () => {
-    expect(mended('=SUMIFS($L:$L,$K:$K,"<="&EOM($A4,0))+VALUES(B1)')).toEqual({
-      formula: '=SUMIFS($L:$L,$K:$K,"<="&EOMONTH($A4,0))+VALUE(B1)',
+    expect(mended('=SUMIFS($L:$L,$K:$K,"<="&EOM($A4,0))+VALUES(B1)+values(B2)')).toEqual({
+      formula: '=SUMIFS($L:$L,$K:$K,"<="&EOMONTH($A4,0))+VALUE(B1)+VALUE(B2)',
       mends: ['read EOM as EOMONTH', 'read VALUES as VALUE'],
     });
     expect(mended('=XYZZYQ(A1)')).toEqual({ problem: 'XYZZYQ is not an Excel function' });
+    expect(mended('=ArrayFormula(SUM((A2:A9="x")*B2:B9))&"ARRAYFORMULA("')).toEqual({
+      formula: '=SUM((A2:A9="x")*B2:B9)&"ARRAYFORMULA("',
+      mends: ['dropped ARRAYFORMULA (Google Sheets), which Excel does not have'],
+    });
     expect(mended('=TAKE(A1:A9,2)')).toMatchObject({ problem: /^TAKE is not available here/ });
   });
 });

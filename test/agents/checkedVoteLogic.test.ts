@@ -291,6 +291,7 @@ describe('a repair that repeats the failed reply', () => {
     const again = solveCodeOf('```python\ndef solve(wb):\n    wb.active["A1"]  =  1\n```', 'stop');
     expect(repeatedOrFound(again, 1, history(failed), solveCodeOf)).toEqual({
       problem: 'the repair repeats the code that failed the checks, unchanged',
+      repeated: true,
     });
   });
 

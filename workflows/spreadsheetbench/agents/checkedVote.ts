@@ -11,6 +11,8 @@ import { framedProgram } from '../../../benchmarks/spreadsheetbench/agents/check
 import {
   CANDIDATES,
   CANDIDATES_V4,
+  EXTRA_FORMULA_CANDIDATES,
+  EXTRA_PYTHON_CANDIDATES,
   FORMULA_CANDIDATES,
   FORMULA_REPAIRS,
   PYTHON_AFTER_FORMULAS,
@@ -29,6 +31,8 @@ interface Tried {
   code: string;
   check?: CandidateCheckResult;
   problem?: string;
+  /** Its last reply was a repair giving back the failed code or formula unchanged. */
+  repeated?: boolean;
 }
 
 /**
@@ -43,10 +47,17 @@ export const FORMULA_CANDIDATES_PATCH = 'checked-vote-formula-candidates';
  */
 export const V4_BUDGET_PATCH = 'checked-vote-v4-budget';
 
-/** One kind of candidate and how many of it to sample at most. */
+/**
+ * Patch marker of checked-vote-v5's fresh candidates after a repeated repair (EXTRA_*_CANDIDATES): a history recorded
+ * before it replays the planned counts only. workflows/VERSIONS.md.
+ */
+export const V5_RESAMPLE_PATCH = 'checked-vote-v5-resample';
+
+/** One kind of candidate, how many of it to sample, and how many more may replace repairs that repeated. */
 interface Phase {
   kind: CandidateKind;
   count: number;
+  extra: number;
 }
 
 /**
@@ -63,6 +74,7 @@ interface Phase {
 export const checkedVoteAgent: Agent = async (ctx) => {
   const withFormulas = patched(FORMULA_CANDIDATES_PATCH);
   const v4Budget = patched(V4_BUDGET_PATCH);
+  const resample = patched(V5_RESAMPLE_PATCH);
   const view = await ctx.inStage('view', async (tools) => {
     const seen = await execution.checkedVoteView(taskRef(ctx));
     if (withFormulas && seen.formulaRegion && !ctx.input.recalcTaskQueue)
@@ -70,13 +82,15 @@ export const checkedVoteAgent: Agent = async (ctx) => {
     return seen;
   });
   const tried: Tried[] = [];
-  for (const phase of phasesFor(ctx, view, withFormulas, v4Budget)) {
+  for (const phase of phasesFor(ctx, view, withFormulas, v4Budget, resample)) {
     if (tried.some((t) => t.check?.passed)) break; // a later kind is only the fallback when none passed
     const ofPhase: Tried[] = [];
-    for (let k = 1; k <= phase.count; k++) {
+    let planned = phase.count;
+    for (let k = 1; k <= planned; k++) {
       const one = await candidate(ctx, phase.kind, k, view.paths);
       tried.push(one);
       ofPhase.push(one);
+      if (one.repeated && planned < phase.count + phase.extra) planned++;
       const ballots = ofPhase.map((t) => ({ passed: t.check?.passed ?? false }));
       if (
         settled(
@@ -110,13 +124,20 @@ export const checkedVoteAgent: Agent = async (ctx) => {
  * can fill (when the run recalculates: an uncalculated formula has no value to check), then Python as the fallback;
  * Python candidates only for every other task and for histories from before the formula candidates.
  */
-function phasesFor(ctx: AgentContext, view: CandidateView, withFormulas: boolean, v4Budget: boolean): Phase[] {
+function phasesFor(
+  ctx: AgentContext,
+  view: CandidateView,
+  withFormulas: boolean,
+  v4Budget: boolean,
+  resample: boolean,
+): Phase[] {
+  const python = resample ? EXTRA_PYTHON_CANDIDATES : 0;
   if (withFormulas && view.formulaRegion && ctx.input.recalcTaskQueue)
     return [
-      { kind: 'formula', count: FORMULA_CANDIDATES },
-      { kind: 'python', count: v4Budget ? PYTHON_AFTER_FORMULAS_V4 : PYTHON_AFTER_FORMULAS },
+      { kind: 'formula', count: FORMULA_CANDIDATES, extra: resample ? EXTRA_FORMULA_CANDIDATES : 0 },
+      { kind: 'python', count: v4Budget ? PYTHON_AFTER_FORMULAS_V4 : PYTHON_AFTER_FORMULAS, extra: 0 },
     ];
-  return [{ kind: 'python', count: v4Budget ? CANDIDATES_V4 : CANDIDATES }];
+  return [{ kind: 'python', count: v4Budget ? CANDIDATES_V4 : CANDIDATES, extra: python }];
 }
 
 /** One candidate: a first reply, then repairs while its check fails (or its reply has no code) and repairs remain. */
@@ -155,7 +176,7 @@ async function attemptOnce(
   );
   if (reply.code === undefined) {
     tools.note(`no ${formula ? 'formula' : 'code'}: ${reply.problem}`);
-    return { label: at.label, code: '', problem: reply.problem };
+    return { label: at.label, code: '', problem: reply.problem, repeated: reply.repeated === true };
   }
   const runs = await runOnEveryInput(ctx, at.label, framedProgram(reply.code, at.paths));
   const check = await bookkeeping.checkedVoteCheck({

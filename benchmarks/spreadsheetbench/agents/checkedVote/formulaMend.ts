@@ -16,7 +16,8 @@ const MAX_CLOSED = 2;
  * the end, `a AND b` / `a OR b` between conditions (→ AND(a,b) / OR(a,b)), a function name one the known list holds
  * one or two edits away (EOM → EOMONTH), and a sheet name that is not the workbook's but matches exactly one of its
  * sheets apart from case, spaces and punctuation, or contains or is contained in exactly one (Rates → 'Sea Freight
- * Rates'), or any name when the workbook has one sheet. Every mend is recorded; the check then judges the mended
+ * Rates'), or any name when the workbook has one sheet, or SheetN as the N-th sheet; Google Sheets' ARRAYFORMULA(x)
+ * as x. Every mend is recorded; the check then judges the mended
  * formula on every input like any other, so a wrong mend fails there.
  */
 export function mendedFormulaOf(
@@ -32,11 +33,12 @@ export function mendedFormulaOf(
   const problem = formulaProblem(formula);
   if (problem) return { problem };
   formula = infixLogicMended(formula, mends);
+  formula = arrayFormulaUnwrapped(formula, mends);
   const spelled = normalizeFunctions(formula, mends);
   if ('problem' in spelled) return spelled;
   const sheets = sheetsResolved(spelled.formula, sheetnames, mends);
   if ('problem' in sheets) return sheets;
-  return { formula: sheets.formula, mends };
+  return { formula: sheets.formula, mends: [...new Set(mends)] };
 }
 
 /** Each stretch of the formula outside "text" and 'sheet names', with its start. */
@@ -201,7 +203,30 @@ function meantSheet(name: string, sheetnames: readonly string[]): string | undef
     return key.length >= 3 && other.length >= 3 && (other.includes(key) || key.includes(other));
   });
   if (overlapping.length === 1) return overlapping[0];
-  return sheetnames.length === 1 ? sheetnames[0] : undefined;
+  if (sheetnames.length === 1) return sheetnames[0];
+  // Excel's default names count sheets: Sheet2 is the second one.
+  const position = /^sheet(\d+)$/i.exec(name.trim());
+  return position ? sheetnames[Number(position[1]) - 1] : undefined;
+}
+
+/**
+ * Google Sheets' ARRAYFORMULA(x) as x: Excel has no such function, and the harness already writes a formula that
+ * applies an operator to a range as an array formula (formulaProgram.ts).
+ */
+function arrayFormulaUnwrapped(formula: string, mends: string[]): string {
+  let out = formula;
+  for (;;) {
+    const at = outsideQuotes(out)
+      .map((part) => ({ part, index: part.text.search(/(?<![A-Za-z0-9_.])ARRAYFORMULA\s*\(/i) }))
+      .find((p) => p.index >= 0);
+    if (!at) break;
+    const start = at.part.start + at.index;
+    const open = out.indexOf('(', start);
+    const close = matchingParenthesis(out, open);
+    out = out.slice(0, start) + out.slice(open + 1, close) + out.slice(close + 1);
+  }
+  if (out !== formula) mends.push('dropped ARRAYFORMULA (Google Sheets), which Excel does not have');
+  return out;
 }
 
 function squeezed(name: string): string {

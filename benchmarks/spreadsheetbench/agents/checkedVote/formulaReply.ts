@@ -142,7 +142,7 @@ function functionSpelling(name: string, mends?: string[]): { name: string } | { 
     };
   const near = nearestFunction(bare);
   if (near && mends) {
-    mends.push(`read ${name} as ${near}`);
+    mends.push(`read ${bare} as ${near}`);
     return functionSpelling(near);
   }
   return { problem: `${name} is not an Excel function${near ? ` (did you mean ${near}?)` : ''}` };

@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../../../../lib/llm/types';
 
 /** A reply's program (and, for a formula candidate, its formula), or why it has none. */
-export type Found = { code: string; formula?: string; mends?: string[] } | { problem: string };
+export type Found = { code: string; formula?: string; mends?: string[] } | { problem: string; repeated?: true };
 
 /**
  * A repair that gives back the very program (or formula) that just failed its checks is not run again: it would fail
@@ -20,7 +20,7 @@ export function repeatedOrFound(
   const before = parse(previous.content, 'stop');
   if (!('code' in before) || squeezed(before.code) !== squeezed(found.code)) return found;
   const what = found.formula === undefined ? 'code' : 'formula';
-  return { problem: `the repair repeats the ${what} that failed the checks, unchanged` };
+  return { problem: `the repair repeats the ${what} that failed the checks, unchanged`, repeated: true };
 }
 
 function squeezed(code: string): string {

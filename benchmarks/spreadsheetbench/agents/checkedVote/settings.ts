@@ -25,6 +25,13 @@ export const PYTHON_AFTER_FORMULAS = 1;
 export const PYTHON_AFTER_FORMULAS_V4 = 0;
 export const CANDIDATES_V4 = 2;
 export const PYTHON_MAX_TOKENS = 640;
+/**
+ * checked-vote-v5 (workflow patch `checked-vote-v5-resample`): a candidate whose repair gave back the failed reply
+ * unchanged (v4: ~40% of repairs) is followed by one more fresh candidate of its kind, at most this many per task and
+ * kind (fresh samples beat repeated repair for small models: agent-quality-notes.md).
+ */
+export const EXTRA_FORMULA_CANDIDATES = 2;
+export const EXTRA_PYTHON_CANDIDATES = 1;
 /** Characters of workbook view in the prompt (about 2,000 tokens: cell addresses and numbers tokenize to ~2 characters a token). */
 export const VIEW_BUDGET_CHARS = 4_000;
 export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v5';

@@ -178,7 +178,7 @@ def target_view(piece):
     ref = f"{get_column_letter(c0)}{first_row}:{get_column_letter(c1)}{last_row}"
     out = [
         f"Answer region {name!r}!{ref}: {len(cells)} cells, {len(non_empty)} already filled"
-        + (" (keep their format: they show what is expected)" if non_empty else " (all empty now)")
+        + (" (shown above as the input has them: the task says which to keep and which to replace)" if non_empty else " (all empty now)")
     ]
     lo, hi = max(1, c0 - NEIGHBOUR_COLS), c1 + NEIGHBOUR_COLS
     bounds = used_bounds(fws)
