@@ -40,7 +40,7 @@ export interface PrebuiltModuleOptions {
 /**
  * A TypeScript module that worker threads (threadPool.ts) load from a bundle built ahead of time instead of through
  * tsx: esbuild puts the module and everything it imports, node_modules included, in one ES module. Registering tsx
- * and compiling the imports costs each thread about 0.3 CPU-s; the bundle loads in well under 0.1
+ * and compiling the imports costs a scoring thread about 0.32 CPU-s; from the bundle it starts in 0.07
  * (bench/thread-start-cpu.ts). The set-up builds the bundles (`sheetbench prebuild`, scripts/setup.d/threads.sh), each
  * beside a manifest of the files it was built from and their sha256. A thread uses the bundle only while every one of
  * those files is unchanged; otherwise it loads the module through tsx, and the process says once why.
@@ -78,7 +78,7 @@ export class PrebuiltModule {
     this.resolved ??= this.freshness().then((f) => {
       if (f.fresh) return { href: pathToFileURL(this.bundlePath).href, viaTsx: false };
       this.warn(
-        `${this.name} loads through tsx (about 0.3 CPU-s more per worker thread): its prebuilt bundle ${f.reason}; ` +
+        `${this.name} loads through tsx (about 0.25 CPU-s more per worker thread start): its prebuilt bundle ${f.reason}; ` +
           '`sheetbench prebuild` (run by `npm run setup`) builds it',
       );
       return { href: this.source.href, viaTsx: true };

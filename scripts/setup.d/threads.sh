@@ -1,5 +1,5 @@
 # The bundles the workers' threads load their modules from (lib/threads/prebuiltModule.ts): a thread that loads its
-# module through tsx instead starts about 0.3 CPU-s slower. `sheetbench prebuild` rebuilds only the bundles whose
+# module through tsx instead costs about 0.25 CPU-s more to start. `sheetbench prebuild` rebuilds only the bundles whose
 # sources changed (it hashes them; a few tenths of a second when all are fresh). Sourced by scripts/setup.sh.
 step_thread_bundles() {
   local built
