@@ -33,6 +33,7 @@ export const COMMAND_MODULES: CommandModule[] = [
   { commands: ['show'], load: async () => (await import('./commands/show')).registerShowCommand },
   { commands: ['doctor'], load: async () => (await import('./commands/doctor')).registerDoctorCommand },
   { commands: ['config'], load: async () => (await import('./commands/config')).registerConfigCommands },
+  { commands: ['prebuild'], load: async () => (await import('./commands/prebuild')).registerPrebuildCommand },
 ];
 
 /**

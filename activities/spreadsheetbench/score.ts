@@ -1,9 +1,11 @@
+import { PrebuiltModule } from '../../lib/threads/prebuiltModule';
 import { ThreadPool } from '../../lib/threads/threadPool';
 import type { ScoreTaskInput, ScoreTaskResult } from './scoreWork';
 
 export type { ScoreTaskInput, ScoreTaskResult } from './scoreWork';
 
-const SCORE_WORK = new URL('./scoreWork.ts', import.meta.url);
+/** The scoring thread's module: loaded from the bundle the set-up builds (workers/threadBundles.ts), else via tsx. */
+export const SCORE_WORK = new PrebuiltModule(new URL('./scoreWork.ts', import.meta.url));
 
 /** The worker's scoring threads, shared by its scoring activities. */
 let threads: ThreadPool | undefined;

@@ -14,6 +14,12 @@ import { PassThrough } from './passThrough';
 import type { HostUser } from './reachable';
 import { INSIDE, pythonInside, type Bind, type SandboxRuntime } from './runtime';
 
+/**
+ * The name (/proc/<pid>/comm) zygote.py gives the zygote (each kernel it forks renames itself sb-kernel first thing): its
+ * descendants are its kernels, whatever names their code gives itself.
+ */
+export const ZYGOTE_NAME = 'sb-zygote';
+
 const JOBS_INSIDE = '/tmp/.jobs';
 const FIFOS_INSIDE = '/tmp/.fifos';
 const READY_TIMEOUT_MS = 60_000;
@@ -269,17 +275,21 @@ export class ForkServer {
     return this.fifoRoot;
   }
 
-  /** Host pid of the zygote's child `nsPid` (its pid as the zygote sees it), from /proc's children lists and NSpid. */
+  /**
+   * Host pid of the zygote's child `nsPid` (its pid as the zygote sees it), from /proc's children lists and NSpid (a
+   * child is pid 1 of a namespace of its own, one level below the zygote's: its pid in the zygote's namespace is the
+   * NSpid entry at the zygote's own level).
+   */
   private async hostPidOf(nsPid: number): Promise<number> {
     const zygote = this.zygoteHostPid;
+    const zygoteLevel = nsPidsOf(await readFile(`/proc/${zygote}/status`, 'utf8')).length - 1;
     const children = (await readFile(`/proc/${zygote}/task/${zygote}/children`, 'utf8'))
       .trim()
       .split(/\s+/)
       .filter(Boolean);
     for (const child of children) {
-      const status = await readFile(`/proc/${child}/status`, 'utf8').catch(() => '');
-      const nspids = /^NSpid:\s*(.+)$/m.exec(status)?.[1].trim().split(/\s+/);
-      if (nspids && Number(nspids[nspids.length - 1]) === nsPid) return Number(child);
+      const nspids = nsPidsOf(await readFile(`/proc/${child}/status`, 'utf8').catch(() => ''));
+      if (Number(nspids[zygoteLevel]) === nsPid) return Number(child);
     }
     throw new Error(`fork server: kernel pid ${nsPid} not found among the zygote's children`);
   }
@@ -307,21 +317,28 @@ function openFifos(dir: string): { kernel: Omit<KernelStreams, 'kill' | 'exited'
   };
 }
 
-/** bwrap (outer) → bwrap as the pid namespace's init → the zygote: the first descendant that is not bwrap. */
+/** A process's pid in each pid namespace it is in, outermost first (the NSpid line of /proc/<pid>/status). */
+function nsPidsOf(status: string): string[] {
+  return /^NSpid:\s*(.+)$/m.exec(status)?.[1].trim().split(/\s+/) ?? [];
+}
+
+/**
+ * bwrap (outer) → bwrap as the pid namespace's init → zygote.py, waiting → the zygote (pid 1 of a namespace of its own:
+ * zygote.py's own_pid_namespace), found by the name it gives itself: the first process under bwrap with that name.
+ */
 async function findZygote(bwrapPid: number): Promise<number> {
   let level = [bwrapPid];
-  for (let depth = 0; depth < 4 && level.length; depth++) {
+  for (let depth = 0; depth < 5 && level.length; depth++) {
     const next: number[] = [];
     for (const pid of level) {
       const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
-      const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-      if (comm !== 'bwrap' && cmdline.includes('zygote.py')) return pid;
+      if (comm === ZYGOTE_NAME) return pid;
       const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
       next.push(...children.trim().split(/\s+/).filter(Boolean).map(Number));
     }
     level = next;
   }
-  throw new Error('fork server: the zygote process was not found under bwrap');
+  throw new Error(`fork server: no process named ${ZYGOTE_NAME} (the zygote) was found under bwrap`);
 }
 
 function safeJson(line: string): unknown {

@@ -4,13 +4,16 @@ It runs inside bwrap like any kernel (no network, read-only /usr and venv, uid 1
 cannot create another), but keeps CAP_SYS_ADMIN and CAP_SETPCAP there so each kernel it forks can be put in namespaces
 of its own before any user code runs:
 
-  zygote ─fork→ C: waits until the host has put it in the execution's cgroup ("go"), opens its FIFOs,
-                   unshares mount/pid/net/ipc/uts, binds /tmp/.jobs/<job> to /job, mounts a fresh /tmp over
+  zygote ─fork→ C (pid 1 of a new pid namespace: the zygote unshares it just before the fork and steps back into its
+                   own right after): waits until the host has put it in the execution's cgroup ("go"), opens its
+                   FIFOs, unshares mount/net/ipc/uts, binds /tmp/.jobs/<job> to /job, mounts a fresh /tmp over
                    /tmp (hiding every other job and FIFO), makes the shared root and /dev read-only with a fresh
-                   /dev/shm and /dev/pts, forks G and exits with G's status
-     G (pid 1 of the new pid namespace): mounts its own /proc, drops every capability, forks U, reaps until U ends,
-                   exits with U's status
+                   /dev/shm and /dev/pts, mounts its own /proc, drops every capability, forks U, reaps until U
+                   ends, exits with U's status
      U: new session, rlimits, no capabilities (bounding set too), no_new_privs, fresh env, then kernel.main()
+
+Two forks of this large interpreter per kernel, not three: each fork copies its page tables (a few ms of kernel time),
+so C is made pid 1 by the zygote's unshare instead of forking a pid 1 of its own.
 
 So each kernel starts from the same clean state a fresh interpreter would (modules imported, no user code run), sees
 only its own work dir, and cannot see or signal the zygote, other kernels or their files.
@@ -23,6 +26,7 @@ Zygote → host on stdout: {"op": "ready"}, {"op": "started", "id", "pid"} (the 
   {"op": "exited", "id", "code", "signal"}, {"op": "failed", "id", "error"} (nothing was started).
 """
 import ctypes
+import gc
 import json
 import os
 import resource
@@ -36,13 +40,19 @@ import kernel
 PREIMPORTED = ['pandas', 'openpyxl']
 for _name in PREIMPORTED:
     __import__(_name)
+# The imports' garbage is freed before any fork, and what stays is moved out of the collector's reach: a collection in
+# a kernel then never walks (and so never copies on write) the pages of the zygote's objects.
+gc.collect()
+gc.freeze()
 
 JOBS = '/tmp/.jobs'
 FIFOS = '/tmp/.fifos'
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWPID, CLONE_NEWNET = 0x20000, 0x4000000, 0x8000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 32, 4096, 16384, 1 << 18
-PR_SET_PDEATHSIG, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 1, 24, 38, 47, 4
+PR_SET_PDEATHSIG, PR_SET_NAME, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 1, 15, 24, 38, 47, 4
+# Process names (/proc/<pid>/comm): the host finds the zygote by its own (lib/sandbox/forkServer.ts's ZYGOTE_NAME).
+ZYGOTE_NAME, KERNEL_NAME = b'sb-zygote', b'sb-kernel'
 SETUP_FAILED = 126
 MAX_FD = 65536
 
@@ -62,6 +72,10 @@ def mount(source, target, fstype, flags, data=None):
     check(libc.mount(enc(source), enc(target), enc(fstype), flags, enc(data)), 'mount %s' % target)
 
 
+def set_name(name):
+    check(libc.prctl(PR_SET_NAME, ctypes.c_char_p(name), 0, 0, 0), 'prctl(PR_SET_NAME)')
+
+
 def die_with_parent(parent):
     """PR_SET_PDEATHSIG, then check the parent did not die before it was set (getppid() would have changed)."""
     check(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), 'prctl(PDEATHSIG)')
@@ -75,10 +89,39 @@ def safe_name(name):
     return name
 
 
+def own_pid_namespace():
+    """The zygote runs as pid 1 of a pid namespace of its own, and returns an fd of it.
+
+    Stepping back into it after each kernel's fork (setns) needs CAP_SYS_ADMIN over the namespace's owner, and bwrap's
+    pid namespace belongs to the user namespace above ours: so the process bwrap started unshares one (owned by ours),
+    forks the zygote into it and only waits for it, with the same exit status.
+    """
+    check(libc.unshare(CLONE_NEWPID), 'unshare(pid)')
+    pid = os.fork()
+    if pid:
+        os.closerange(0, 2)  # the host talks to the zygote alone: its end of file is the zygote's
+        os._exit(wait_status(pid))
+    die_with_parent(0)
+    set_name(ZYGOTE_NAME)
+    return os.open('/proc/self/ns/pid', os.O_RDONLY | os.O_CLOEXEC)
+
+
+def fork_as_pid_1(own_namespace):
+    """Forks a child that is pid 1 of a new pid namespace; the zygote's own children stay in its namespace."""
+    check(libc.unshare(CLONE_NEWPID), 'unshare(pid)')
+    pid = -1
+    try:
+        pid = os.fork()
+        return pid
+    finally:
+        if pid != 0:  # the zygote (the child cannot, and need not, go back)
+            check(libc.setns(own_namespace, CLONE_NEWPID), 'setns(own pid namespace)')
+
+
 def isolate(req):
     """In C: own namespaces, only its own work dir, a fresh /tmp; the rest of /tmp/.jobs and /tmp/.fifos vanish."""
     job = os.path.join(JOBS, safe_name(req['job']))
-    check(libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), 'unshare')
+    check(libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), 'unshare')
     mount(None, '/', None, MS_REC | MS_PRIVATE)
     # The path was made by the host; a symlink planted in it by earlier code must not redirect the bind.
     fd = os.open(job, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW)
@@ -141,25 +184,23 @@ def wait_status(pid):
 
 
 def run_kernel(req, go_fd):
-    """Body of C (then G and U); never returns."""
+    """Body of C (then U); never returns."""
     try:
+        set_name(KERNEL_NAME)
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.closerange(3, go_fd)
-        os.closerange(go_fd + 1, MAX_FD)  # the zygote's selector, wake-up pipe and other kernels' go pipes
-        die_with_parent(req['zygote'])
+        os.closerange(go_fd + 1, MAX_FD)  # the zygote's selector, wake-up pipe, pid namespace and other go pipes
+        # The zygote is outside C's pid namespace: getppid() says 0 while it lives, and also if it died before this
+        # line; then its end of the go pipe is closed and the read below ends C.
+        die_with_parent(0)
         if os.read(go_fd, 1) != b'g':
             raise OSError('the host never said go')
         os.close(go_fd)
         open_fifos(req)
         isolate(req)
-        g = os.fork()
-        if g:
-            os.closerange(0, 4)
-            os._exit(wait_status(g))
-        die_with_parent(0)  # the parent, C, is outside G's pid namespace: getppid() says 0 while it lives
         mount('proc', '/proc', 'proc', MS_NOSUID | MS_NODEV | MS_NOEXEC)
-        drop_capabilities()  # G only waits from here on; the kernel's code can see it as pid 1
+        drop_capabilities()  # C only waits from here on; the kernel's code can see it as pid 1
         u = os.fork()
         if u:
             os.closerange(0, 4)
@@ -177,7 +218,8 @@ def run_kernel(req, go_fd):
 
 
 class Zygote:
-    def __init__(self):
+    def __init__(self, pid_namespace):
+        self.pid_namespace = pid_namespace
         self.sel = selectors.DefaultSelector()
         self.kernels = {}  # id -> {'pid', 'go'}
         self.by_pid = {}
@@ -197,8 +239,12 @@ class Zygote:
         except (OSError, ValueError) as exc:
             return self.send({'op': 'failed', 'id': req['id'], 'error': 'could not make the kernel\'s FIFOs: %s' % exc})
         go_read, go_write = os.pipe()
-        req['zygote'] = os.getpid()
-        pid = os.fork()
+        try:
+            pid = fork_as_pid_1(self.pid_namespace)
+        except OSError as exc:
+            os.close(go_read)
+            os.close(go_write)
+            return self.send({'op': 'failed', 'id': req['id'], 'error': 'could not fork the kernel: %s' % exc})
         if pid == 0:
             run_kernel(req, go_read)
         os.close(go_read)
@@ -272,4 +318,4 @@ class Zygote:
 
 
 if __name__ == '__main__':
-    Zygote().serve()
+    Zygote(own_pid_namespace()).serve()

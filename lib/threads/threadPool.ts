@@ -1,11 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { PrebuiltModule, ThreadEntry } from './prebuiltModule';
 
 const THREAD_ENTRY = new URL('./tsThread.mjs', import.meta.url);
 
 interface Job {
   id: number;
-  module: string;
+  module: ThreadEntry;
   fn: string;
   arg: unknown;
   resolve: (value: unknown) => void;
@@ -20,9 +21,10 @@ interface Reply {
 
 /**
  * CPU-heavy work off the event loop: runs `fn(arg)` exported by a TypeScript module in one of `size` worker threads
- * (started on first use; idle ones never keep the process alive). Arguments and results are structured-cloned; an
- * error comes back as an Error with the thread's name, message and stack. A thread that dies fails its job and is
- * replaced by the next job.
+ * (started on first use; idle ones never keep the process alive). A module given as a PrebuiltModule is loaded from
+ * its prebuilt bundle while that is fresh (a thread that needs no TypeScript never loads tsx); one given as a URL
+ * through tsx. Arguments and results are structured-cloned; an error comes back as an Error with the thread's name,
+ * message and stack. A thread that dies fails its job and is replaced by the next job.
  */
 export class ThreadPool {
   private readonly idle: Worker[] = [];
@@ -33,11 +35,12 @@ export class ThreadPool {
 
   constructor(readonly size: number = defaultThreads()) {}
 
-  run<T>(module: URL, fn: string, arg: unknown): Promise<T> {
+  async run<T>(module: URL | PrebuiltModule, fn: string, arg: unknown): Promise<T> {
+    const entry = module instanceof URL ? { href: module.href, viaTsx: true } : await module.entry();
     return new Promise<T>((resolve, reject) => {
       this.queue.push({
         id: ++this.nextId,
-        module: module.href,
+        module: entry,
         fn,
         arg,
         resolve: resolve as (v: unknown) => void,
@@ -62,7 +65,7 @@ export class ThreadPool {
       this.busy.set(worker, job);
       worker.ref();
       const { id, module, fn, arg } = job;
-      worker.postMessage({ id, module, fn, arg });
+      worker.postMessage({ id, module: module.href, viaTsx: module.viaTsx, fn, arg });
     }
   }
 

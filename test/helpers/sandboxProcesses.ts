@@ -1,8 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { ZYGOTE_NAME } from '../../lib/sandbox/forkServer';
 
 interface Proc {
   pid: number;
   ppid: number;
+  /** /proc/<pid>/comm: the name a process gives itself. */
+  name: string;
   cmdline: string;
 }
 
@@ -13,7 +16,13 @@ function processes(): Proc[] {
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      out.push({ pid: Number(name), ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]), cmdline });
+      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so the fields after it follow the last ')'.
+      out.push({
+        pid: Number(name),
+        ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]),
+        name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+        cmdline,
+      });
     } catch {
       // gone meanwhile
     }
@@ -23,7 +32,8 @@ function processes(): Proc[] {
 
 /**
  * Processes running sandboxed code for work dirs under `workRoot`: a kernel's own bwrap process tree, or a kernel
- * forked from the fork server (everything below the zygote; the zygote and its bwrap stay up between executions).
+ * forked from the fork server (everything below the zygote; the zygote, the processes above it and its bwrap stay up
+ * between executions).
  */
 export function sandboxProcesses(workRoot: string): number {
   const all = processes();
@@ -31,10 +41,14 @@ export function sandboxProcesses(workRoot: string): number {
   const below = (pid: number): number => children(pid).reduce((n, c) => n + 1 + below(c.pid), 0);
   const mine = all.filter((p) => p.cmdline.startsWith('/usr/bin/bwrap') && p.cmdline.includes(workRoot));
   const ownBwrap = mine.filter((p) => !p.cmdline.includes('zygote.py')).length;
-  // Fork server: outer bwrap → bwrap (pid namespace init) → zygote → kernels.
   const outerZygoteBwraps = mine.filter((p) => p.cmdline.includes('zygote.py') && !mine.some((q) => q.pid === p.ppid));
-  const zygotes = outerZygoteBwraps.flatMap((b) => children(b.pid).flatMap((init) => children(init.pid)));
+  const zygotes = outerZygoteBwraps.flatMap((b) => highestNamed(b.pid, ZYGOTE_NAME, children));
   return ownBwrap + zygotes.reduce((n, z) => n + below(z.pid), 0);
+}
+
+/** The processes named `name` under `pid` that have no such process above them (up to `pid`). */
+function highestNamed(pid: number, name: string, children: (pid: number) => Proc[]): Proc[] {
+  return children(pid).flatMap((c) => (c.name === name ? [c] : highestNamed(c.pid, name, children)));
 }
 
 /** The pids of the bwrap processes of kernels whose work dir is `workDir` (killing them loses those kernels' state). */

@@ -4,13 +4,15 @@
  * kernel that crashes or hangs costs only its own execution, never the warm zygote or the other kernels.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxFactory, type Sandbox, type SandboxFactory } from '../../lib/sandbox/index';
 import { makeWorkRoot, testConfig } from './helpers';
 import { waitUntil } from '../helpers/wait';
+import { sandboxProcesses } from '../helpers/sandboxProcesses';
+import { ZYGOTE_NAME } from '../../lib/sandbox/forkServer';
 
 const REPO = resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -163,4 +165,36 @@ describe('fork server (bwrap)', () => {
     expect(fifos).toMatch(/sheetbench-fifos-/);
     expect(existsSync(fifos)).toBe(false);
   });
+});
+
+// test/e2e/control.test.ts waits for this count to reach 0 after a cancel: it must count the kernels' processes, and
+// neither the zygote nor the processes above it, which stay up between executions.
+describe('the sandbox process count (test/helpers/sandboxProcesses) with the fork server', () => {
+  const env = makeWorkRoot();
+  let factory: SandboxFactory;
+  const zygotePid = () => (factory as unknown as WithForkServer).forkServer?.pid;
+
+  beforeAll(async () => {
+    factory = await createSandboxFactory(
+      { ...testConfig('bwrap'), forkServer: true, workRoot: env.root },
+      { warmModules: [] },
+    );
+  });
+  afterAll(() => env.cleanup());
+
+  it('counts a kernel and what it forks while it lives, and nothing once it is disposed, though the zygote stays', async () => {
+    const workDir = join(env.root, 'counted');
+    mkdirSync(workDir);
+    const sb = await factory.create({ workDir });
+    const running = sb.execute(
+      'import os, time\nif os.fork() == 0:\n    time.sleep(60); os._exit(0)\nopen("/job/forked", "w").close()\ntime.sleep(60)',
+    );
+    await waitUntil(() => existsSync(join(workDir, 'forked')), 60_000, 'the kernel to fork');
+    expect(sandboxProcesses(env.root)).toBe(3); // the kernel's pid 1, the kernel, its child
+    expect(readFileSync(`/proc/${zygotePid()}/comm`, 'utf8').trim()).toBe(ZYGOTE_NAME);
+    await sb.dispose();
+    await running.catch(() => undefined); // disposed mid-execution
+    await waitUntil(() => sandboxProcesses(env.root) === 0, 10_000, 'the kernel gone');
+    expect(existsSync(`/proc/${zygotePid()}`)).toBe(true);
+  }, 90_000);
 });

@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import { SCORE_WORK } from '../../activities/spreadsheetbench/score';
+import type { PrebuiltModule } from '../../lib/threads/prebuiltModule';
+
+/**
+ * Every module the workers run in worker threads, loaded from a prebuilt bundle (lib/threads/prebuiltModule.ts).
+ * Named here, not through the activities' registry, whose import costs the set-up seconds of CPU; test/threads/
+ * prebuiltModule.test.ts checks that every PrebuiltModule of the source tree is listed.
+ */
+export const PREBUILT_THREAD_MODULES: PrebuiltModule[] = [SCORE_WORK];
+
+/** `sheetbench prebuild`: the worker threads' bundles, built where stale (the set-up runs it). */
+export function registerPrebuildCommand(program: Command): void {
+  program
+    .command('prebuild')
+    .description(
+      "build the bundles the workers' threads load their modules from (each rebuilt only when a source changed; `npm run setup` runs it; without a fresh bundle a thread loads its module through tsx, more slowly)",
+    )
+    .option('--quiet', 'print only the bundles built')
+    .action(async (flags: { quiet?: boolean }) => {
+      for (const module of PREBUILT_THREAD_MODULES) {
+        const { built, reason } = await module.buildIfStale();
+        if (built) process.stdout.write(`built ${module.bundlePath} (the bundle ${reason})\n`);
+        else if (!flags.quiet) process.stdout.write(`fresh ${module.bundlePath}\n`);
+      }
+    });
+}
