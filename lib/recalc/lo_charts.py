@@ -1,17 +1,35 @@
 #!/usr/bin/python3
 """Exports every chart of a workbook as a PNG with headless LibreOffice (Debian's /usr/bin/python3, python3-uno).
 
-Usage: lo_charts.py WORKBOOK OUT_DIR PIPE_NAME. soffice must already listen on the pipe (the caller starts it with
-its own profile). Prints one JSON object: {"charts": [{"sheet": NAME, "index": N, "file": PATH}], "error"?: str}.
-Charts are OLE objects on each sheet's draw page; each is exported with GraphicExportFilter. The workbook is loaded as
-uno_session.load_spreadsheet loads it for recalculation: hidden, read-only, macros and links never run.
+Usage: lo_charts.py WORKBOOK OUT_DIR PIPE_NAME [PARENT_PID]. soffice must already listen on the pipe (the caller starts
+it with its own profile). With PARENT_PID (the caller's pid), the script is killed when its parent dies, even by
+SIGKILL (PR_SET_PDEATHSIG), and exits at once if that parent was already gone. Prints one JSON object:
+{"charts": [{"sheet": NAME, "index": N, "file": PATH}], "error"?: str}. Charts are OLE objects on each sheet's draw
+page; each is exported with GraphicExportFilter. The workbook is loaded as uno_session.load_spreadsheet loads it for
+recalculation: hidden, read-only, macros and links never run.
 """
+import ctypes
 import json
 import os
+import signal
 import sys
 
-import uno
-from uno_session import close, connect, describe, desktop_of, load_spreadsheet, props
+
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent_pid):
+    """SIGKILL at the parent's death; then a check that the parent did not die before it was asked for."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent_pid:
+        os._exit(1)
+
+
+if __name__ == "__main__" and len(sys.argv) > 4:
+    die_with_parent(int(sys.argv[4]))
+
+import uno  # noqa: E402 - after die_with_parent: an orphan does not wait for the import
+from uno_session import close, connect, describe, desktop_of, load_spreadsheet, props  # noqa: E402
 
 CHART_CLSID = "12DCAE26-281F-416F-A234-C3086127382E"
 CONNECT_TIMEOUT_S = 60
