@@ -14,6 +14,7 @@ import { checklistOf, judgeRequest, verdictOf } from '../../benchmarks/spreadshe
 import { writeChartJudgment } from '../../benchmarks/spreadsheetbench2/visualization/chartJudgment';
 import { prepareCharts, readPreparedCharts } from '../../benchmarks/spreadsheetbench2/visualization/preparedCharts';
 import { visionEndpointOf, type VisionEndpoint } from '../../benchmarks/spreadsheetbench2/visualization/visionEndpoint';
+import { v2JudgeSettingsOf } from '../../benchmarks/spreadsheetbench2/visualization/judgeSettings';
 import {
   itemsToAsk,
   roundsBefore,
@@ -105,6 +106,7 @@ export async function judgeCharts(
     taskId: input.taskId,
     ...verdict,
     model: endpoint.model,
+    judge: v2JudgeSettingsOf(deps.config.visionJudge, input.judgeModel),
     callKey: rounds[0].callKey,
     reply: rounds[0].reply,
     rounds: rounds.length,
@@ -151,6 +153,8 @@ export async function recordChartJudgeFailure(
     accuracy: 0,
     message: `task ${String(task.id)}: the vision judge's call failed: ${input.message}`,
     callKey: input.callKey,
-    ...(endpoint.ready ? { model: endpoint.model } : {}),
+    ...(endpoint.ready
+      ? { model: endpoint.model, judge: v2JudgeSettingsOf(deps.config.visionJudge, input.judgeModel) }
+      : {}),
   });
 }

@@ -28,6 +28,7 @@ import { hasSandboxPython } from '../scoring/oracle';
 import { generateVisualizationTasks, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
 import { spreadsheetBench2 } from '../../benchmarks/spreadsheetbench2';
 import { readChartJudgment } from '../../benchmarks/spreadsheetbench2/visualization/chartJudgment';
+import { v2JudgeSettingsOf } from '../../benchmarks/spreadsheetbench2/visualization/judgeSettings';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb2-visrun-'));
 const data = path.join(tmp, 'Visualization');
@@ -128,6 +129,11 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
       images: [{ label: 'Data chart 1' }],
     });
     expect(bar?.costUsd).toBeGreaterThan(0);
+    // The settings it was judged with, as run.json recorded them when the run was created: the endpoint by its host.
+    const settings = v2JudgeSettingsOf(env.config.visionJudge);
+    expect(settings).toMatchObject({ model: 'scripted-vision', baseUrlHost: new URL(env.llm.url).host });
+    expect(bar?.judge).toEqual(settings);
+    expect((await readManifest(judged.runDir)).judge).toEqual(settings);
     // The run's spend counts the judge's call (the scripted agent's model has no price): 6 agent calls and 1 judge call.
     expect(progress.costUsd).toBeCloseTo(bar!.costUsd!, 12);
     expect(progress.llmCalls).toBe(7);
