@@ -8,7 +8,7 @@
  * agent. A run whose worker has no vision judge says its Visualization tasks are unjudged, and `bin/sheetbench rejudge`
  * judges them.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,9 @@ import { spawnWorker } from '../helpers/workerProcess';
 import { runCli } from '../helpers/cliProcess';
 import { hasSandboxPython } from '../scoring/oracle';
 import { generateVisualizationTasks, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
-import { spreadsheetBench2 } from '../../benchmarks/spreadsheetbench2';
+import { spreadsheetBench2, v2Run } from '../../benchmarks/spreadsheetbench2';
+import { adapterRunDirOf } from '../../benchmarks/spreadsheetbench2/checkedVote/adapterFolder';
+import { chartSummaries } from '../../benchmarks/workbook/chartParts';
 import { readChartJudgment } from '../../benchmarks/spreadsheetbench2/visualization/chartJudgment';
 import { v2JudgeSettingsOf } from '../../benchmarks/spreadsheetbench2/visualization/judgeSettings';
 
@@ -39,11 +41,32 @@ let judgeArrived = false;
 let releaseJudge: () => void = () => undefined;
 let judgeGate: Promise<void> | undefined = new Promise((resolve) => (releaseJudge = resolve));
 
-const script = visualizationScript(async (request) => {
+/**
+ * checked_vote's Python candidates on vis_bar: each only adds the bar chart (an openpyxl chart program), leaving every
+ * answer cell as the input has it.
+ */
+const chartOnlyCandidate = {
+  name: 'vis_bar-checked-vote-chart-only',
+  match: { callKey: /\/vis_bar\/cand-\d\/\d$/ },
+  reply: [
+    '```python',
+    'def solve(wb):',
+    '    from openpyxl.chart import BarChart, Reference',
+    "    ws = wb['Data']",
+    '    c = BarChart()',
+    "    c.title = 'Values'",
+    '    c.add_data(Reference(ws, min_col=2, min_row=1, max_row=5))',
+    "    ws.add_chart(c, 'D2')",
+    '```',
+  ].join('\n'),
+};
+
+const vis = visualizationScript(async (request) => {
   judgeArrived = true;
   await judgeGate;
   return verdict(request);
 });
+const script = { ...vis, rules: [...vis.rules, chartOnlyCandidate] };
 
 const judgeCalls = (env: E2EEnv, runId: string) =>
   env.llm.log.filter((e) => e.callKey?.startsWith(`${runId}/`) && e.callKey.includes('/chart-judge'));
@@ -241,4 +264,23 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     expect(await readChartJudgment(run.runDir, 'vis_bar')).toMatchObject({ verdict: 'judged', accuracy: 1 });
     expect((await spreadsheetBench2.summaryLines(run.runDir)).some((l) => l.includes('UNJUDGED'))).toBe(false);
   }, 600_000);
+
+  it('checked_vote: candidates that only add the chart pass its checks (a chart is a change), are submitted and judged', async () => {
+    verdict = () => '{"pass_ids": [1, 2, 3], "fail": []}';
+    judgeGate = undefined; // held only for the kill of the first test (which may not have run)
+    releaseJudge();
+    const run = await startBenchmarkRun(env, { dataset: data, agent: 'checked_vote', tasks: ['vis_bar'] });
+    await withWorkers(env.config, () => run.handle.result());
+    const cv = path.join(adapterRunDirOf(run.runDir, 'vis_bar'), 'tasks', 'vis_bar', 'checked-vote');
+    const checks = readdirSync(path.join(cv, 'checks')).map(
+      (f) => JSON.parse(readFileSync(path.join(cv, 'checks', f), 'utf8')) as { passed: boolean; problems: unknown[] },
+    );
+    expect(checks.length).toBeGreaterThan(0);
+    expect(checks.map((c) => [c.passed, c.problems])).toEqual(checks.map(() => [true, []]));
+    const vote = JSON.parse(readFileSync(path.join(cv, 'vote.json'), 'utf8')) as { chosen?: string };
+    expect(vote.chosen).toMatch(/^cand-/);
+    // The submission is the v2 output, with its chart; the chart is judged.
+    expect(chartSummaries((await v2Run(run.runDir)).files.outputPath('vis_bar'))).toHaveLength(1);
+    expect(await readChartJudgment(run.runDir, 'vis_bar')).toMatchObject({ verdict: 'judged', accuracy: 1 });
+  }, 900_000);
 });
