@@ -27,11 +27,13 @@ const UNO_PYTHON = process.env.SHEETBENCH_UNO_PYTHON ?? '/usr/bin/python3';
 export interface ChartImage {
   /** Where the chart is (`Sheet1 chart 1`). */
   label: string;
+  /** Its main title as LibreOffice shows it ('' when it has none). */
+  title: string;
   png: Buffer;
 }
 
 const replySchema = z.object({
-  charts: z.array(z.object({ sheet: z.string(), index: z.number(), file: z.string() })),
+  charts: z.array(z.object({ sheet: z.string(), index: z.number(), file: z.string(), title: z.string().default('') })),
   error: z.string().optional(),
 });
 
@@ -84,7 +86,11 @@ export async function exportChartImages(workbook: string, opts: { timeoutMs?: nu
     const reply = replySchema.parse(JSON.parse(await runScript(workbook, dir, pipe, opts.timeoutMs ?? 120_000)));
     if (reply.error) throw new ChartExportError(`charts of ${workbook} could not be exported: ${reply.error}`);
     return await Promise.all(
-      reply.charts.map(async (c) => ({ label: `${c.sheet} chart ${c.index}`, png: await readFile(c.file) })),
+      reply.charts.map(async (c) => ({
+        label: `${c.sheet} chart ${c.index}`,
+        title: c.title,
+        png: await readFile(c.file),
+      })),
     );
   } finally {
     soffice.stop();

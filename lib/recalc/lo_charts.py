@@ -42,6 +42,15 @@ def is_chart(shape):
         return False
 
 
+def title_of(shape):
+    """The chart's main title as shown ('' when it has none or it cannot be read)."""
+    try:
+        model = shape.Model
+        return model.getTitle().String if model.HasMainTitle else ""
+    except Exception:
+        return ""
+
+
 def export_sheet_charts(ctx, sheet, number, out_dir):
     page = sheet.getDrawPage()
     charts = []
@@ -53,7 +62,7 @@ def export_sheet_charts(ctx, sheet, number, out_dir):
         exporter = ctx.ServiceManager.createInstanceWithContext("com.sun.star.drawing.GraphicExportFilter", ctx)
         exporter.setSourceDocument(shape)
         exporter.filter(props(URL=uno.systemPathToFileUrl(target), MediaType="image/png"))
-        charts.append({"sheet": sheet.getName(), "index": len(charts) + 1, "file": target})
+        charts.append({"sheet": sheet.getName(), "index": len(charts) + 1, "file": target, "title": title_of(shape)})
     return charts
 
 
