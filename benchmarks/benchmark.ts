@@ -58,6 +58,13 @@ export interface Benchmark<T extends TaskRecord = TaskRecord> {
   promptVersion(setting: string): string;
   /** Benchmark-specific settings of a new run, resolved from the config (recorded in run.json, part of the experiment). */
   settingsFrom?(config: Config, setting: string): Promise<Record<string, unknown>>;
+  /** The judge settings of a new run, from the config (run.json `judge`; not part of the experiment). */
+  judgeSettingsFrom?(config: Config): Record<string, unknown>;
+  /**
+   * How a run's answers were judged, as fields `show` and `compare` print (model, host, prompt, …): one entry per
+   * distinct setting its judgments were made with; `compare` warns when two runs' differ. Empty: none recorded.
+   */
+  judgeSettings?(runDir: string, manifest: RunManifest): Promise<Record<string, string>[]>;
   /** After the last task: scores the run from the per-task results and writes summary.json (+ official files). */
   finalize(runDir: string): Promise<unknown>;
   /** What `run` prints when the run has ended, from its summary.json. */

@@ -127,8 +127,10 @@ export async function createRun(
       promptVersion: benchmark.promptVersion(agent),
     },
   };
+  const judge = benchmark.judgeSettingsFrom?.(config);
   const manifest: RunManifest = {
     ...base,
+    ...(judge ? { judge } : {}),
     runId,
     createdAt: new Date().toISOString(),
     experimentHash: experimentHash(base),

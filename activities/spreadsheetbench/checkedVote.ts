@@ -48,6 +48,7 @@ import {
   candidateOutputFolder,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/folders';
 import { choose, type Ballot } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
+import { chartsCountAsChange, chartsDiffer } from '../../benchmarks/workbook/chartChange';
 import { repeatedOrFound, type Found } from '../../benchmarks/spreadsheetbench/agents/checkedVote/repeatedReply';
 
 /** Everything checked_vote keeps of a task: tasks/<id>/checked-vote/ (view, outputs, checks, vote). */
@@ -194,6 +195,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
       const task = ctx.task(input.taskId);
       const inputs = await testCaseFiles(ctx.manifest.datasetDir, task);
       const cases: CaseEvidence[] = [];
+      const charts = chartsCountAsChange(ctx.manifest);
       for (const run of input.runs) {
         const inputFile = inputs.find((f) => f.index === run.testCase)?.inputPath;
         const inputRegion = inputFile
@@ -208,6 +210,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
           output: output?.region,
           unreadable: output?.why,
           input: inputRegion ?? { cells: [], missingSheets: [] },
+          ...(charts && inputFile && run.keptAt ? { chartsChanged: chartsDiffer(inputFile, run.keptAt) } : {}),
         });
       }
       const check = checkCandidate(cases);

@@ -14,13 +14,17 @@ import { checklistOf, judgeRequest, verdictOf } from '../../benchmarks/spreadshe
 import { writeChartJudgment } from '../../benchmarks/spreadsheetbench2/visualization/chartJudgment';
 import { prepareCharts, readPreparedCharts } from '../../benchmarks/spreadsheetbench2/visualization/preparedCharts';
 import { visionEndpointOf, type VisionEndpoint } from '../../benchmarks/spreadsheetbench2/visualization/visionEndpoint';
+import { v2JudgeSettingsOf } from '../../benchmarks/spreadsheetbench2/visualization/judgeSettings';
 import {
   itemsToAsk,
   roundsBefore,
+  roundsOfGroup,
+  verdictOfGroups,
   verdictOfRounds,
   writeJudgeRound,
   type JudgeRound,
 } from '../../benchmarks/spreadsheetbench2/visualization/judgeRounds';
+import type { ChartGroup } from '../../benchmarks/spreadsheetbench2/visualization/chartGroups';
 import { TokenUsage } from '../../lib/llm/usage';
 import type { ChatRequest, ChatResponse } from '../../lib/llm/types';
 import { costOfResponse, providerFor, underRetryPolicy } from '../llm/modelCall';
@@ -40,8 +44,15 @@ export interface ChartJudgeCallResult {
   cached: boolean;
 }
 
-/** Whether the task is judged by a model now: false for other categories, and when a final judgment was written. */
-export async function prepareChartJudgment(deps: WorkerDeps, input: ChartJudgeInput): Promise<{ judge: boolean }> {
+/**
+ * Whether the task is judged by a model now: false for other categories, and when a final judgment was written;
+ * `groups` when its charts are judged in several calls (chartGroups.ts: one per chart named by the checklist, one for
+ * the rest), absent when one call judges them all.
+ */
+export async function prepareChartJudgment(
+  deps: WorkerDeps,
+  input: ChartJudgeInput,
+): Promise<{ judge: boolean; groups?: number }> {
   const run = await v2Run(input.runDir);
   const task = run.task(input.taskId);
   if (task.category !== VISUALIZATION_CATEGORY) return { judge: false };
@@ -57,18 +68,24 @@ export async function prepareChartJudgment(deps: WorkerDeps, input: ChartJudgeIn
   const prepared = await withHeartbeat(() =>
     prepareCharts(input.runDir, task, input.taskId, run.files.outputPath(input.taskId), deps.config.visionJudge),
   );
-  if (!prepared.ready) await writeChartJudgment(input.runDir, { ...prepared.judgment, model: endpoint.model });
-  return { judge: prepared.ready };
+  if (!prepared.ready) {
+    await writeChartJudgment(input.runDir, { ...prepared.judgment, model: endpoint.model });
+    return { judge: false };
+  }
+  const groups = prepared.stored.groups?.length ?? 1;
+  return { judge: true, ...(groups > 1 ? { groups } : {}) };
 }
 
 /**
  * One vision call of a judgment, on the charts prepareChartJudgment stored: round 0 asks for the whole checklist, a
  * later round (a repair) for the items the rounds before left out. The judgment is rewritten from every round so far;
  * `askAgain` says whether items are still missing after a round that answered (the workflow repairs at most twice).
+ * With `group` (a judgment in groups), the call asks that group's items on its charts only, and its rounds are the
+ * group's.
  */
 export async function judgeCharts(
   deps: WorkerDeps,
-  input: ChartJudgeInput & { callKey: string; round?: number },
+  input: ChartJudgeInput & { callKey: string; round?: number; group?: number },
 ): Promise<ChartJudgeCallResult & { askAgain: boolean }> {
   const run = await v2Run(input.runDir);
   const task = run.task(input.taskId);
@@ -77,13 +94,23 @@ export async function judgeCharts(
   if (!endpoint.ready) throw new Error(`task ${String(task.id)}: cannot judge its charts: ${endpoint.reason}`);
   const { stored, images } = await readPreparedCharts(input.runDir, input.taskId);
   const checklist = checklistOf(task);
-  const before = await roundsBefore(input.runDir, input.taskId, round);
-  const asked = itemsToAsk(checklist, before);
+  const groups: ChartGroup[] = stored.groups ?? [
+    { charts: images.map((_, i) => i), items: checklist.map((c) => c.id) },
+  ];
+  const group = groups[input.group ?? 0];
+  if (!group) throw new Error(`task ${String(task.id)}: its charts have no judge group ${String(input.group)}`);
+  const groupChecklist = checklist.filter((c) => group.items.includes(c.id));
+  const before = await roundsBefore(input.runDir, input.taskId, round, input.group);
+  const asked = itemsToAsk(groupChecklist, before);
   const response = await askJudge(
     deps,
     run.layout.llmCacheDir,
     endpoint,
-    judgeRequest(endpoint, asked, images),
+    judgeRequest(
+      endpoint,
+      asked,
+      group.charts.map((i) => images[i]),
+    ),
     input.callKey,
   );
   const costUsd = costOfResponse(response, endpoint.model, deps);
@@ -98,13 +125,19 @@ export async function judgeCharts(
     usage: { inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens },
     costUsd,
   };
-  await writeJudgeRound(input.runDir, input.taskId, thisRound);
-  const rounds = [...before, thisRound];
-  const verdict = verdictOfRounds(checklist, rounds);
+  await writeJudgeRound(input.runDir, input.taskId, thisRound, input.group);
+  const groupRounds = [...before, thisRound];
+  const everyGroup: JudgeRound[][] = [];
+  for (let g = 0; g <= (input.group ?? 0); g++)
+    everyGroup.push(g === (input.group ?? 0) ? groupRounds : await roundsOfGroup(input.runDir, input.taskId, g));
+  const rounds = everyGroup.flat();
+  const verdict = verdictOfGroups(checklist, everyGroup);
+  const groupVerdict = verdictOfRounds(groupChecklist, groupRounds);
   await writeChartJudgment(input.runDir, {
     taskId: input.taskId,
     ...verdict,
     model: endpoint.model,
+    judge: v2JudgeSettingsOf(deps.config.visionJudge, input.judgeModel),
     callKey: rounds[0].callKey,
     reply: rounds[0].reply,
     rounds: rounds.length,
@@ -113,7 +146,7 @@ export async function judgeCharts(
     usage: rounds.reduce((u, r) => TokenUsage.add(u, { ...TokenUsage.zero(), ...r.usage }), TokenUsage.zero()),
     costUsd: rounds.reduce((c, r) => c + r.costUsd, 0),
   });
-  const askAgain = parsed.verdict === 'judged' && verdict.verdict === 'judged' && verdict.missing.length > 0;
+  const askAgain = parsed.verdict === 'judged' && groupVerdict.verdict === 'judged' && groupVerdict.missing.length > 0;
   return { usage: response.usage, costUsd, cached: response.cached, askAgain };
 }
 
@@ -151,6 +184,8 @@ export async function recordChartJudgeFailure(
     accuracy: 0,
     message: `task ${String(task.id)}: the vision judge's call failed: ${input.message}`,
     callKey: input.callKey,
-    ...(endpoint.ready ? { model: endpoint.model } : {}),
+    ...(endpoint.ready
+      ? { model: endpoint.model, judge: v2JudgeSettingsOf(deps.config.visionJudge, input.judgeModel) }
+      : {}),
   });
 }

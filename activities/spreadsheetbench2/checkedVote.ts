@@ -51,7 +51,7 @@ export async function prepareCheckedVote(input: {
   await copyFile(from, tmp);
   await rename(tmp, adapter.inputPath);
   await writeJsonAtomic(path.join(adapter.root, 'tasks.json'), [adaptedTask(task, input.taskId, sheetnames)]);
-  await writeJsonAtomic(path.join(adapter.root, 'run.json'), adaptedManifest(run.manifest));
+  await writeJsonAtomic(path.join(adapter.root, 'run.json'), adaptedManifest(run.manifest, task));
   const submission = adapter.submissionPath(run.manifest.llm.model);
   await mkdir(path.dirname(submission), { recursive: true });
   return {

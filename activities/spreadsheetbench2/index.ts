@@ -31,7 +31,8 @@ export function spreadsheetBench2Activities(deps: WorkerDeps) {
     collectV2CheckedVoteOutput: (input: { runDir: string; taskId: string }) => collectCheckedVoteOutput(input),
     // Visualization judging (chartJudging.ts).
     prepareV2ChartJudgment: (input: ChartJudgeInput) => prepareChartJudgment(deps, input),
-    judgeV2Charts: (input: ChartJudgeInput & { callKey: string; round?: number }) => judgeCharts(deps, input),
+    judgeV2Charts: (input: ChartJudgeInput & { callKey: string; round?: number; group?: number }) =>
+      judgeCharts(deps, input),
     recordV2ChartJudgeFailure: (input: ChartJudgeInput & { callKey: string; message: string }) =>
       recordChartJudgeFailure(deps, input),
   };

@@ -21,6 +21,8 @@ import { v2TaskView } from './report/taskView';
 import { writeV2Report } from './report/writeReport';
 import { v2TasksToRejudge } from './visualization/tasksToRejudge';
 import { CHECKED_VOTE, CHECKED_VOTE_V2_PROMPT_VERSION } from './checkedVote/adapter';
+import { v2JudgeSettingsOf } from './visualization/judgeSettings';
+import { v2RunJudgeSettings } from './visualization/runJudgeSettings';
 
 export { loadV2Dataset, v2CategoryFolders, v2TaskProblems, V2_CATEGORIES, type V2Task } from './dataset';
 export { evaluateV2Outputs, type V2Evaluation } from './evaluate';
@@ -72,6 +74,8 @@ export const spreadsheetBench2: Benchmark<V2Task> = {
   datasetVersion,
   outputSetting: (setting) => setting,
   promptVersion: (setting) => PROMPT_VERSIONS[setting] ?? 'unknown',
+  judgeSettingsFrom: (config) => v2JudgeSettingsOf(config.visionJudge),
+  judgeSettings: (runDir) => v2RunJudgeSettings(runDir),
   finalize: finalizeV2Run,
   summaryLines: v2SummaryLines,
   describeTask: v2TaskView,

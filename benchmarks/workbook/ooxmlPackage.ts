@@ -40,6 +40,11 @@ export class OoxmlPackage {
     return this.zip.has(part);
   }
 
+  /** Every part's name in the package. */
+  partNames(): string[] {
+    return this.zip.names();
+  }
+
   text(part: string): string | undefined {
     return this.zip.text(part);
   }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { benchmarkNamed } from '../../benchmarks';
 import {
   compareRunOutcomes,
+  judgeSettingsText,
   loadRunOutcomes,
   PairingError,
   RunOutcomesError,
@@ -53,8 +54,10 @@ async function compareFolders(dirs: string[], partial: boolean): Promise<Compari
   for (const dir of dirs) {
     try {
       const manifest = await readManifest(dir);
+      const benchmark = benchmarkNamed(manifest.benchmark);
       const run = await loadRunOutcomes(dir, {
-        exclude: benchmarkNamed(manifest.benchmark).knownBad?.(manifest.edition),
+        exclude: benchmark.knownBad?.(manifest.edition),
+        judge: await benchmark.judgeSettings?.(dir, manifest),
       });
       if (run.inProgress && !partial) {
         throw new CliError(
@@ -88,9 +91,14 @@ const ks = (r: Record<string, number>, name: string) =>
     .join('  ');
 
 export function comparisonText(c: Comparison): string[] {
-  const lines = c.runs.length === 1 ? metricsText(c.runs[0]) : leaderboard(c.runs);
+  const lines = c.runs.length === 1 ? metricsText(c.runs[0]) : [...leaderboard(c.runs), ...judgeLines(c.runs)];
   for (const pair of c.pairs) lines.push('', ...pairText(pair));
   return lines;
+}
+
+/** Each run's judge settings under the leaderboard (runs of a benchmark with a judge). */
+function judgeLines(runs: RunMetrics[]): string[] {
+  return runs.filter((m) => m.judge).map((m) => `judge of ${m.runId}: ${judgeSettingsText(m.judge!)}`);
 }
 
 function metricsText(m: RunMetrics): string[] {
@@ -100,6 +108,7 @@ function metricsText(m: RunMetrics): string[] {
     `  ${ks(m.passAt, 'pass@')}`,
     `  ${ks(m.passHat, 'pass^')}`,
     `  cost ${usd(m.costUsd)}  tokens ${m.tokens.input} in / ${m.tokens.output} out  LLM calls ${m.llmCalls}`,
+    ...(m.judge ? [`  judge: ${judgeSettingsText(m.judge)}`] : []),
     ...m.byGroup.map((g) => `  ${g.group} (${g.tasks}): soft ${interval(g.soft)}  hard ${interval(g.hard)}`),
     ...(Object.keys(m.failureClasses).length
       ? [
@@ -155,6 +164,9 @@ function pairText(p: PairComparison): string[] {
   const ids = (xs: string[]) => (xs.length ? xs.join(', ') : '—');
   return [
     `A = ${p.a}, B = ${p.b}: ${p.tasks} paired tasks (a task passes when it passes on more than half its attempts)`,
+    ...(p.judgeDiffers
+      ? [`  warning: A and B were judged differently (${p.judgeDiffers.join('; ')}): scores may differ for that alone`]
+      : []),
     ...align([
       ['', 'B passes', 'B fails'],
       ['A passes', String(t.bothPass), String(t.aOnly)],

@@ -8,7 +8,7 @@ import type { Recalculator, RecalcResult } from './types';
 import { startResult } from './result';
 import { LoInstance } from './loInstance';
 import { checkInput, stageOutput } from './outputFile';
-import { killOrphanedInstances } from './staleInstances';
+import { killOrphanedInstancesOnce } from './staleInstances';
 import { isFormulaFree } from './formulaFree';
 import { ProfileTemplate } from './profileTemplate';
 
@@ -109,12 +109,4 @@ export class LibreOfficeRecalculator implements Recalculator {
   private leastLoaded(): LoInstance {
     return this.instances.reduce((best, next) => (next.load < best.load ? next : best));
   }
-}
-
-let sweptOrphans = false;
-
-function killOrphanedInstancesOnce(): void {
-  if (sweptOrphans) return;
-  sweptOrphans = true;
-  killOrphanedInstances();
 }

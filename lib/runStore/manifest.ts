@@ -53,6 +53,12 @@ export const runManifestSchema = z.object({
       })
       .optional(),
   }),
+  /**
+   * How the run's answers are judged where a judge outside the experiment does it (SpreadsheetBench 2's vision judge:
+   * model, endpoint host, prompt version, rules commit), from the config when the run was created. Not part of the
+   * experiment hash: `rejudge` may judge again with other settings, which the judgments themselves record.
+   */
+  judge: z.record(z.string(), z.unknown()).optional(),
   agentSettings: z.object({
     /** Config `spreadsheetbench.maxSteps`, under the name runs have always recorded (the experiment hash covers it). */
     maxTurns: z.number().int(),

@@ -7,16 +7,22 @@ import { alive, waitUntil } from '../helpers/wait';
 describe('orphaned LibreOffice instances', () => {
   it('ends instances whose owning worker is gone, and leaves the ones of live owners', async () => {
     // Stand-ins with the instance naming in their command line: owner 2147483000 does not exist, this process does.
-    const standIn = (owner: number) =>
-      spawn('sh', ['-c', 'sleep 60; true', `--accept=pipe,name=sheetbench_lo_${owner}_abc_0;urp;`], { detached: true });
-    const orphan = standIn(2147483000);
-    const owned = standIn(process.pid);
-    const named = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('sheetbench_lo_');
-    await waitUntil(() => named(orphan.pid!) && named(owned.pid!), 30_000, 'the stand-ins to run');
-    // Real orphans left on this machine by other killed workers are ended too, hence at least one.
-    expect(killOrphanedInstances()).toBeGreaterThanOrEqual(1);
-    await waitUntil(() => !alive(orphan.pid!), 30_000, 'the orphan to end');
+    // A recalculation instance's pipe name and a chart export's.
+    const standIn = (pipe: string) =>
+      spawn('sh', ['-c', 'sleep 60; true', `--accept=pipe,name=${pipe};urp;`], { detached: true });
+    const orphan = standIn('sheetbench_lo_2147483000_abc_0');
+    const chartOrphan = standIn('sbcharts-2147483000-abcd1234');
+    const owned = standIn(`sheetbench_lo_${process.pid}_abc_0`);
+    const ownedChart = standIn(`sbcharts-${process.pid}-abcd1234`);
+    const all = [orphan, chartOrphan, owned, ownedChart];
+    const named = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--accept=pipe,name=');
+    await waitUntil(() => all.every((p) => named(p.pid!)), 30_000, 'the stand-ins to run');
+    // Real orphans left on this machine by other killed workers are ended too, hence at least two.
+    expect(killOrphanedInstances()).toBeGreaterThanOrEqual(2);
+    await waitUntil(() => !alive(orphan.pid!) && !alive(chartOrphan.pid!), 30_000, 'the orphans to end');
     expect(alive(owned.pid!)).toBe(true);
+    expect(alive(ownedChart.pid!)).toBe(true);
     process.kill(-owned.pid!, 'SIGKILL');
+    process.kill(-ownedChart.pid!, 'SIGKILL');
   });
 });

@@ -108,7 +108,7 @@ describe('the verdict of a reply, counted as the release counts it', () => {
     expect(verdictOfRounds(three, [round(0, 'unparseable', [])])).toEqual({ verdict: 'unparseable', accuracy: 0 });
   });
 
-  it("the checklist is the record's criteria: instruction, else description", () => {
+  it("the checklist is the record's criteria: instruction, else description; the chart it names", () => {
     expect(
       checklistOf({
         criteria: [
@@ -118,7 +118,7 @@ describe('the verdict of a reply, counted as the release counts it', () => {
       }),
     ).toEqual([
       { id: 1, assertion: 'a bar chart' },
-      { id: 'b', assertion: 'titled Sales' },
+      { id: 'b', assertion: 'titled Sales', chart: 'Sales' },
     ]);
     expect(checklistOf({})).toEqual([]);
   });

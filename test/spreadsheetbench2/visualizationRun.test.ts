@@ -8,7 +8,7 @@
  * agent. A run whose worker has no vision judge says its Visualization tasks are unjudged, and `bin/sheetbench rejudge`
  * judges them.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,10 +24,13 @@ import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker } from '../helpers/workerProcess';
 import { runCli } from '../helpers/cliProcess';
-import { hasSandboxPython } from '../scoring/oracle';
+import { hasSandboxPython, runPython } from '../scoring/oracle';
 import { generateVisualizationTasks, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
-import { spreadsheetBench2 } from '../../benchmarks/spreadsheetbench2';
+import { spreadsheetBench2, v2Run } from '../../benchmarks/spreadsheetbench2';
+import { adapterRunDirOf } from '../../benchmarks/spreadsheetbench2/checkedVote/adapterFolder';
+import { chartSummaries } from '../../benchmarks/workbook/chartParts';
 import { readChartJudgment } from '../../benchmarks/spreadsheetbench2/visualization/chartJudgment';
+import { v2JudgeSettingsOf } from '../../benchmarks/spreadsheetbench2/visualization/judgeSettings';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb2-visrun-'));
 const data = path.join(tmp, 'Visualization');
@@ -38,11 +41,68 @@ let judgeArrived = false;
 let releaseJudge: () => void = () => undefined;
 let judgeGate: Promise<void> | undefined = new Promise((resolve) => (releaseJudge = resolve));
 
-const script = visualizationScript(async (request) => {
+/**
+ * checked_vote's Python candidates on vis_bar: each only adds the bar chart (an openpyxl chart program), leaving every
+ * answer cell as the input has it.
+ */
+const chartOnlyCandidate = {
+  name: 'vis_bar-checked-vote-chart-only',
+  match: { callKey: /\/vis_bar\/cand-\d\/\d$/ },
+  reply: [
+    '```python',
+    'def solve(wb):',
+    '    from openpyxl.chart import BarChart, Reference',
+    "    ws = wb['Data']",
+    '    c = BarChart()',
+    "    c.title = 'Values'",
+    '    c.add_data(Reference(ws, min_col=2, min_row=1, max_row=5))',
+    "    ws.add_chart(c, 'D2')",
+    '```',
+  ].join('\n'),
+};
+
+/** checked_vote's candidates on vis_two (a dataset of its own, below): two titled charts, Sales (bar) and Trend (line). */
+const twoChartsCandidate = {
+  name: 'vis_two-checked-vote',
+  match: { callKey: /\/vis_two\/cand-\d\/\d$/ },
+  reply: [
+    '```python',
+    'def solve(wb):',
+    '    from openpyxl.chart import BarChart, LineChart, Reference',
+    "    ws = wb['Data']",
+    "    b = BarChart(); b.title = 'Sales'",
+    '    b.add_data(Reference(ws, min_col=2, min_row=1, max_row=5)); ws.add_chart(b, "D2")',
+    "    l = LineChart(); l.title = 'Trend'",
+    '    l.add_data(Reference(ws, min_col=2, min_row=1, max_row=5)); ws.add_chart(l, "D20")',
+    '```',
+  ].join('\n'),
+};
+
+/** vis_two: its checklist names each chart by title, and one item is about the whole output. */
+const TWO_CHARTS = `
+import json, os, sys, openpyxl
+d = os.path.join(sys.argv[1], "spreadsheet", "vis_two"); os.makedirs(d)
+wb = openpyxl.Workbook(); ws = wb.active; ws.title = "Data"
+for r in range(1, 6): ws.append([f"r{r}", r * 10])
+wb.save(os.path.join(d, "input.xlsx")); wb.save(os.path.join(d, "answer.xlsx"))
+json.dump([{"id": "vis_two", "instruction": "do vis_two: chart the values twice", "spreadsheet_path": "spreadsheet/vis_two/input.xlsx",
+            "golden_response_path": "spreadsheet/vis_two/answer.xlsx", "answer_position": "Data!A1:B5",
+            "criteria": [{"id": 1, "instruction": "a bar chart", "chart": "Sales"}, {"id": 2, "instruction": "a line chart", "chart": "trend"},
+                         {"id": 3, "instruction": "two charts in all"}]}], open(os.path.join(sys.argv[1], "dataset.json"), "w"))
+`;
+
+/** A verdict that passes every item the request asks. */
+const passEveryAsked = (request: ScriptedRequest) => {
+  const text = String(request.messages.find((m) => m.role === 'user')?.content ?? '');
+  return JSON.stringify({ pass_ids: [...text.matchAll(/^(\d+)\. /gm)].map((m) => Number(m[1])), fail: [] });
+};
+
+const vis = visualizationScript(async (request) => {
   judgeArrived = true;
   await judgeGate;
   return verdict(request);
 });
+const script = { ...vis, rules: [...vis.rules, chartOnlyCandidate, twoChartsCandidate] };
 
 const judgeCalls = (env: E2EEnv, runId: string) =>
   env.llm.log.filter((e) => e.callKey?.startsWith(`${runId}/`) && e.callKey.includes('/chart-judge'));
@@ -128,6 +188,11 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
       images: [{ label: 'Data chart 1' }],
     });
     expect(bar?.costUsd).toBeGreaterThan(0);
+    // The settings it was judged with, as run.json recorded them when the run was created: the endpoint by its host.
+    const settings = v2JudgeSettingsOf(env.config.visionJudge);
+    expect(settings).toMatchObject({ model: 'scripted-vision', baseUrlHost: new URL(env.llm.url).host });
+    expect(bar?.judge).toEqual(settings);
+    expect((await readManifest(judged.runDir)).judge).toEqual(settings);
     // The run's spend counts the judge's call (the scripted agent's model has no price): 6 agent calls and 1 judge call.
     expect(progress.costUsd).toBeCloseTo(bar!.costUsd!, 12);
     expect(progress.llmCalls).toBe(7);
@@ -235,4 +300,50 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     expect(await readChartJudgment(run.runDir, 'vis_bar')).toMatchObject({ verdict: 'judged', accuracy: 1 });
     expect((await spreadsheetBench2.summaryLines(run.runDir)).some((l) => l.includes('UNJUDGED'))).toBe(false);
   }, 600_000);
+
+  it('checked_vote: candidates that only add the chart pass its checks (a chart is a change), are submitted and judged', async () => {
+    verdict = () => '{"pass_ids": [1, 2, 3], "fail": []}';
+    judgeGate = undefined; // held only for the kill of the first test (which may not have run)
+    releaseJudge();
+    const run = await startBenchmarkRun(env, { dataset: data, agent: 'checked_vote', tasks: ['vis_bar'] });
+    await withWorkers(env.config, () => run.handle.result());
+    const cv = path.join(adapterRunDirOf(run.runDir, 'vis_bar'), 'tasks', 'vis_bar', 'checked-vote');
+    const checks = readdirSync(path.join(cv, 'checks')).map(
+      (f) => JSON.parse(readFileSync(path.join(cv, 'checks', f), 'utf8')) as { passed: boolean; problems: unknown[] },
+    );
+    expect(checks.length).toBeGreaterThan(0);
+    expect(checks.map((c) => [c.passed, c.problems])).toEqual(checks.map(() => [true, []]));
+    const vote = JSON.parse(readFileSync(path.join(cv, 'vote.json'), 'utf8')) as { chosen?: string };
+    expect(vote.chosen).toMatch(/^cand-/);
+    // The submission is the v2 output, with its chart; the chart is judged.
+    expect(chartSummaries((await v2Run(run.runDir)).files.outputPath('vis_bar'))).toHaveLength(1);
+    expect(await readChartJudgment(run.runDir, 'vis_bar')).toMatchObject({ verdict: 'judged', accuracy: 1 });
+  }, 900_000);
+
+  it('an output with two charts is judged chart by chart: one call per chart the checklist names, one for the rest', async () => {
+    verdict = passEveryAsked;
+    judgeGate = undefined;
+    releaseJudge();
+    const two = path.join(tmp, 'two', 'Visualization');
+    runPython(['-c', TWO_CHARTS, two], '');
+    const run = await startBenchmarkRun(env, { dataset: two, agent: 'checked_vote', tasks: ['vis_two'] });
+    const started = Date.now();
+    await withWorkers(env.config, () => run.handle.result());
+    const calls = judgeCalls(env, run.runId).filter((c) => c.answered);
+    const items = (c: (typeof calls)[number]) =>
+      [...String(c.messages[1].content).matchAll(/^(\d+)\. /gm)].map((m) => m[1]);
+    expect(calls.map((c) => [c.callKey, c.images?.length, items(c)])).toEqual([
+      [`${run.runId}/vis_two/chart-judge/chart-group-1`, 1, ['1']],
+      [`${run.runId}/vis_two/chart-judge/chart-group-2`, 1, ['2']],
+      [`${run.runId}/vis_two/chart-judge/chart-group-3`, 2, ['3']],
+    ]);
+    const judgment = await readChartJudgment(run.runDir, 'vis_two');
+    expect(judgment).toMatchObject({ verdict: 'judged', score: 1, accuracy: 1, rounds: 3 });
+    expect(judgment?.images.map((i) => i.label)).toEqual(['Data chart 1', 'Data chart 2']);
+    // Measured on this fixture: what the judge was sent, per call and in all (the run took this long end to end).
+    const sent = calls.map((c) => (c.images ?? []).reduce((n, image) => n + image.bytes, 0));
+    process.stderr.write(
+      `vis_two judged in ${calls.length} calls; image bytes per call ${sent.join(', ')}, ${sent.reduce((a, b) => a + b, 0)} in all; run ${Date.now() - started} ms\n`,
+    );
+  }, 900_000);
 });

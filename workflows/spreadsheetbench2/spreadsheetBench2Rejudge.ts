@@ -2,7 +2,7 @@ import { throughBatch } from '../run/batchedCall';
 import { rejudgeTasks } from '../run/rejudgeTasks';
 import { callKeyOf } from '../../lib/llm/callKey';
 import type { RejudgeInput } from '../../contracts/run';
-import { judgeV2TaskCharts, repairOf } from './chartJudging';
+import { judgeCallParts, judgeV2TaskCharts } from './chartJudging';
 
 /**
  * `sheetbench rejudge` of a SpreadsheetBench 2 run: its Visualization tasks' charts judged again from the recorded
@@ -16,7 +16,8 @@ export async function spreadsheetBench2Rejudge(input: RejudgeInput): Promise<{ r
       {
         runDir: input.runDir,
         taskId,
-        callKeyOf: (round) => callKeyOf([input.runId, taskId, 'chart-judge', ...repairOf(round)], input.tag),
+        callKeyOf: (round, group) =>
+          callKeyOf([input.runId, taskId, 'chart-judge', ...judgeCallParts(round, group)], input.tag),
         judgeModel: input.judgeModel,
       },
       (_key, call) => throughBatch(call),

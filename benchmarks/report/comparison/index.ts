@@ -16,6 +16,7 @@ export {
   type LoadOptions,
 } from './outcomes';
 export { runMetrics, type RunMetrics, type GroupMetrics } from './metrics';
+export { judgeDifferences, judgeSettingsText, type JudgeFields } from './judgeDifferences';
 export { pairRuns, pairingProblem, PairingError, type PairComparison, type HardTable, type PairGroup } from './pairing';
 
 export interface Comparison {

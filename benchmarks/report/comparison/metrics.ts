@@ -37,6 +37,8 @@ export interface RunMetrics {
   /** The same scores without the excluded tasks (known data errors), when the run has any. */
   withoutExcluded?: { why: string; tasks: string[]; soft: Interval; hard: Interval };
   inProgress?: string;
+  /** How its answers were judged, one field set per distinct setting (benchmarks with a judge). */
+  judge?: Record<string, string>[];
 }
 
 const scored = (tasks: TaskOutcomes[]) => tasks.filter((t) => t.attempts.length > 0);
@@ -108,5 +110,6 @@ export function runMetrics(run: RunOutcomes): RunMetrics {
         }
       : {}),
     ...(run.inProgress ? { inProgress: run.inProgress } : {}),
+    ...(run.judge ? { judge: run.judge } : {}),
   };
 }

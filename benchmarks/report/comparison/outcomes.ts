@@ -43,6 +43,8 @@ export interface RunOutcomes {
   inProgress?: string;
   /** Tasks to report without (e.g. known data errors), when the run has any. */
   excluded?: { why: string; tasks: string[] };
+  /** How its answers were judged (the benchmark's `judgeSettings`), when a judge scores them. */
+  judge?: Record<string, string>[];
 }
 
 /** A run folder that cannot be read as a run: the message names the folder and the cause. */
@@ -74,6 +76,8 @@ const taskListSchema = z.array(z.looseObject({ id: z.union([z.number(), z.string
 export interface LoadOptions {
   /** Task ids the benchmark sets aside for this run's edition (reported with and without them). */
   exclude?: { why: string; ids: readonly string[] };
+  /** The run's judge settings (the benchmark reads them), carried to the metrics and pairs. */
+  judge?: Record<string, string>[];
 }
 
 export async function loadRunOutcomes(dir: string, opts: LoadOptions = {}): Promise<RunOutcomes> {
@@ -114,6 +118,7 @@ export async function loadRunOutcomes(dir: string, opts: LoadOptions = {}): Prom
     recordedAttempts,
     ...(inProgress ? { inProgress } : {}),
     ...(excluded.length && opts.exclude ? { excluded: { why: opts.exclude.why, tasks: excluded } } : {}),
+    ...(opts.judge ? { judge: opts.judge } : {}),
   };
 }
 

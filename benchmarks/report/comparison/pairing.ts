@@ -5,6 +5,7 @@
  */
 import { mcnemarExactP, pairedDifference, type Interval } from '../statistics';
 import type { RunOutcomes, TaskOutcomes } from './outcomes';
+import { judgeDifferences } from './judgeDifferences';
 
 /** Two runs that cannot be paired; the message names both runs and the difference. */
 export class PairingError extends Error {
@@ -42,6 +43,8 @@ export interface PairComparison {
   costUsd: { a: number; b: number; diff: number };
   tokens: { a: number; b: number; diff: number };
   byGroup: PairGroup[];
+  /** What differs in how A and B were judged (their scores may differ for that alone); absent when nothing does. */
+  judgeDiffers?: string[];
 }
 
 /** Why two runs cannot be compared task by task, or undefined when they can. */
@@ -102,6 +105,7 @@ export function pairRuns(a: RunOutcomes, b: RunOutcomes): PairComparison {
     a: total([...inA.values()], (x) => x.inputTokens + x.outputTokens),
     b: total([...inB.values()], (x) => x.inputTokens + x.outputTokens),
   };
+  const judgeDiffers = a.judge || b.judge ? judgeDifferences(a.judge ?? [], b.judge ?? []) : [];
   return {
     a: a.manifest.runId,
     b: b.manifest.runId,
@@ -117,5 +121,6 @@ export function pairRuns(a: RunOutcomes, b: RunOutcomes): PairComparison {
       const inGroup = pairs.filter(([ta]) => ta.group === group);
       return { group, tasks: inGroup.length, hard: hardTable(inGroup), softDiff: diff(inGroup, 'soft') };
     }),
+    ...(judgeDiffers.length ? { judgeDiffers } : {}),
   };
 }

@@ -8,7 +8,9 @@
  * - `answer_position` with each sheet named as the input names it (v2 finds sheets ignoring case and outer spaces, as
  *   evaluation.py does; SpreadsheetBench reads them exactly);
  * - the input: the recalculated copy when the run made one (the answer never enters the adapter's folder);
- * - the submission (`OfficialFiles.outputPath(key, 1)`) becomes the v2 output `<id>_output.xlsx`.
+ * - the submission (`OfficialFiles.outputPath(key, 1)`) becomes the v2 output `<id>_output.xlsx`;
+ * - on a chart task (Visualization) a chart added or changed counts as a change for the `unchanged` check
+ *   (benchmarks/workbook/chartChange.ts; run.json `benchmarkSettings`), since v2 (`sb2-adapter-v2`).
  */
 import path from 'node:path';
 import type { RunManifest } from '../../../lib/runStore/manifest';
@@ -18,13 +20,14 @@ import { OUTPUT_SETTINGS } from '../../spreadsheetbench/agentSettings';
 import { CHECKED_VOTE_PROMPT_VERSION } from '../../spreadsheetbench/agents/checkedVote/settings';
 import { findSheetName } from '../scoring/compareWorkbooks';
 import { splitAnswerPosition, splitPiece } from '../scoring/cellNames';
-import type { V2Task } from '../dataset';
+import { VISUALIZATION_CATEGORY, type V2Task } from '../dataset';
+import { CHARTS_COUNT_AS_CHANGE } from '../../workbook/chartChange';
 
 /** The agent name, on the CLI and in the adapter's run.json. */
 export const CHECKED_VOTE = 'checked_vote';
 
 /** checked_vote's prompt version, and the adapter's (bump when the mapping above changes). */
-export const CHECKED_VOTE_V2_PROMPT_VERSION = `${CHECKED_VOTE_PROMPT_VERSION}+sb2-adapter-v1`;
+export const CHECKED_VOTE_V2_PROMPT_VERSION = `${CHECKED_VOTE_PROMPT_VERSION}+sb2-adapter-v2`;
 
 /** The adapter's dataset folder, recorded relative to its run folder in run.json. */
 const DATASET = 'dataset';
@@ -76,11 +79,21 @@ export function adaptedPosition(answerPosition: string, sheetnames: readonly str
     .join(',');
 }
 
-/** The adapter's run.json: the v2 run's, as a one-task SpreadsheetBench run of checked_vote on its own dataset. */
-export function adaptedManifest(v2: RunManifest): RunManifest {
+/** The adapter's benchmarkSettings for a task: on a chart task a chart added or changed counts as a change. */
+function chartSettingsOf(task: Pick<V2Task, 'category'>): Record<string, unknown> {
+  return task.category === VISUALIZATION_CATEGORY ? { [CHARTS_COUNT_AS_CHANGE]: true } : {};
+}
+
+/**
+ * The adapter's run.json: the v2 run's, as a one-task SpreadsheetBench run of checked_vote on its own dataset (with
+ * the task's chart setting).
+ */
+export function adaptedManifest(v2: RunManifest, task: Pick<V2Task, 'category'>): RunManifest {
   const { epochs: _epochs, ...rest } = v2;
+  const charts = chartSettingsOf(task);
   return {
     ...rest,
+    ...(Object.keys(charts).length ? { benchmarkSettings: { ...v2.benchmarkSettings, ...charts } } : {}),
     benchmark: 'spreadsheetbench',
     edition: 'verified_400',
     agent: CHECKED_VOTE,

@@ -21,7 +21,13 @@ import { v2CellDiffsSchema, type V2CellDiffs } from '../run/cellDiffs';
 import { v2TaskResultSchema } from '../run/taskResult';
 import type { V2Task } from '../dataset';
 import type { StageRecord } from '../../../contracts/taskResult';
-import { chartJudgmentNote, readChartJudgment } from '../visualization/chartJudgment';
+import { chartJudgmentNote, readChartJudgment, type chartJudgmentSchema } from '../visualization/chartJudgment';
+import { v2JudgeSettingsFields, v2JudgeSettingsSchema } from '../visualization/judgeSettings';
+import { createdJudgeFields } from '../visualization/runJudgeSettings';
+import { judgeSettingsText } from '../../report/comparison';
+import { VISUALIZATION_CATEGORY } from '../dataset';
+import type { RunManifest } from '../../../lib/runStore/manifest';
+import type { z } from 'zod';
 import type { V2DatasetCopies } from '../run/datasetCopies';
 
 export const NO_CELL_DIFF_V2 = 'no cell diff recorded: the task failed before its output was compared';
@@ -72,8 +78,25 @@ export async function v2TaskView(runDir: string, arg: string, opts: { epoch?: nu
       ...(diffs ? [] : [NO_CELL_DIFF_V2]),
       ...copyNotes(result.v2?.datasetCopies),
       ...(chart ? [chartJudgmentNote(chart)] : []),
+      ...judgeNotes(task, chart, run.manifest),
     ],
   };
+}
+
+/**
+ * A Visualization task's judge settings: those its judgment was made with, else those run.json recorded when the run
+ * was created (so two runs judged differently are told apart on the task too).
+ */
+function judgeNotes(
+  task: V2Task,
+  chart: z.output<typeof chartJudgmentSchema> | undefined,
+  manifest: RunManifest,
+): string[] {
+  if (task.category !== VISUALIZATION_CATEGORY) return [];
+  const used = v2JudgeSettingsSchema.safeParse(chart?.judge);
+  if (used.success) return [`judged with: ${judgeSettingsText([v2JudgeSettingsFields(used.data)])}`];
+  const created = createdJudgeFields(manifest);
+  return [`judge settings of the run (run.json): ${created ? judgeSettingsText([created]) : 'not recorded'}`];
 }
 
 /** A dataset file the run could not recalculate (it was used as it is), said beside the verdict. */

@@ -40,6 +40,8 @@ export const chartJudgmentSchema = z.looseObject({
   score: z.number().optional(),
   message: z.string().optional(),
   model: z.string().optional(),
+  /** The settings the judge's calls were made with (judgeSettings.ts); absent when no call was made. */
+  judge: z.record(z.string(), z.unknown()).optional(),
   /** The first call's key and reply (the rounds: charts/round-<n>.json). */
   callKey: z.string().optional(),
   reply: z.string().optional(),

@@ -12,9 +12,9 @@
  * asks for the release's reply shape and rules (visual evidence only, an item naming a chart by its title checked on
  * that chart, a short reason per failed item). Verdicts may differ from the release's for that reason alone.
  * As the release, a reply that left items out is followed by at most two more calls asking for those items only
- * (workflows/spreadsheetbench2/chartJudging.ts). Not done as the release does: it sends each chart alone with the items
- * that name it by title (`chart`), and stitches the charts into one image when fewer exported than the workbook holds;
- * here every chart goes in each request.
+ * (workflows/spreadsheetbench2/chartJudging.ts). As the release, an output with several charts is judged chart by chart
+ * (chartGroups.ts: the items naming a chart by title with that chart alone, the rest with every chart). Not done as the
+ * release does: it stitches the charts into one image when fewer exported than the workbook holds.
  */
 import type { ChatRequest } from '../../../lib/llm/types';
 import type { V2Task } from '../dataset';
@@ -25,6 +25,8 @@ export const CHECKLIST_PASS_ABOVE = 0.7;
 export interface ChecklistItem {
   id: number | string;
   assertion: string;
+  /** The chart the item is about, by its title (the record's `chart`). */
+  chart?: string;
 }
 
 export interface JudgeSettings {
@@ -45,7 +47,11 @@ export type ParsedVerdict =
 
 /** The task's checklist (its `criteria`), in order. */
 export function checklistOf(task: Pick<V2Task, 'criteria'>): ChecklistItem[] {
-  return (task.criteria ?? []).map((c) => ({ id: c.id, assertion: c.instruction ?? c.description ?? '' }));
+  return (task.criteria ?? []).map((c) => ({
+    id: c.id,
+    assertion: c.instruction ?? c.description ?? '',
+    ...(c.chart !== undefined ? { chart: c.chart } : {}),
+  }));
 }
 
 /** Our system prompt (not the release's wording; see the file's head). */

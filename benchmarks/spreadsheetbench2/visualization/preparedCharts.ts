@@ -14,12 +14,26 @@ import { writeJsonAtomic } from '../../../lib/runStore/files';
 import { ChartExportError, exportChartImages, type ChartImage } from '../../../lib/recalc/chartImages';
 import type { V2Task } from '../dataset';
 import type { ChartJudgment } from './chartJudgment';
+import { checklistOf } from './checklistJudge';
+import { chartGroups } from './chartGroups';
 
 export const chartsDir = (runDir: string, key: string) => path.join(runDir, 'tasks', key, 'charts');
 
 const storedChartsSchema = z.object({
-  charts: z.array(z.object({ label: z.string(), file: z.string(), sha256: z.string(), bytes: z.number() })),
+  charts: z.array(
+    z.object({
+      label: z.string(),
+      title: z.string().default(''),
+      file: z.string(),
+      sha256: z.string(),
+      bytes: z.number(),
+    }),
+  ),
   chartsLeftOut: z.number(),
+  /** The judge calls' groups (chartGroups.ts); absent (stored before groups): one group of every chart and item. */
+  groups: z
+    .array(z.object({ charts: z.array(z.number()), items: z.array(z.union([z.number(), z.string()])) }))
+    .optional(),
 });
 export type StoredCharts = z.infer<typeof storedChartsSchema>;
 
@@ -82,11 +96,18 @@ export async function prepareCharts(
   if (!Array.isArray(charts)) return { ready: false, judgment: charts };
   await mkdir(dir, { recursive: true });
   const sent = charts.slice(0, limits.maxCharts);
-  const stored: StoredCharts = { charts: [], chartsLeftOut: charts.length - sent.length };
+  const stored: StoredCharts = {
+    charts: [],
+    chartsLeftOut: charts.length - sent.length,
+    groups: chartGroups(
+      checklistOf(task),
+      sent.map((c) => c.title),
+    ),
+  };
   for (const [i, c] of sent.entries()) {
     const file = `chart-${i + 1}.png`;
     await writeFile(path.join(dir, file), c.png);
-    stored.charts.push({ label: c.label, file, sha256: sha256(c.png), bytes: c.png.length });
+    stored.charts.push({ label: c.label, title: c.title, file, sha256: sha256(c.png), bytes: c.png.length });
   }
   await writeJsonAtomic(path.join(dir, 'charts.json'), stored);
   return { ready: true, stored };
@@ -104,7 +125,7 @@ export async function readPreparedCharts(
       const png = await readFile(path.join(dir, path.basename(c.file)));
       if (sha256(png) !== c.sha256)
         throw new Error(`task ${key}: stored chart ${c.file} changed since it was exported`);
-      return { label: c.label, png };
+      return { label: c.label, title: c.title, png };
     }),
   );
   return { stored, images };

@@ -11,6 +11,8 @@ export interface CaseEvidence {
   output?: RegionRead;
   unreadable?: string;
   input: RegionRead;
+  /** The output's charts differ from the input's, where charts are answers (SpreadsheetBench 2 chart tasks). */
+  chartsChanged?: boolean;
 }
 
 export type ProblemKind =
@@ -83,7 +85,8 @@ function candidateProblems(cases: CaseEvidence[]): Problem[] {
   const readable = cases.filter((c) => c.output && !c.error.trim() && !c.timedOut);
   if (readable.length !== cases.length || !cases.length) return [];
   const out: Problem[] = [];
-  if (readable.every((c) => unchanged(c.output!.cells, c.input.cells)) && readable.some((c) => c.output!.cells.length))
+  const untouched = (c: CaseEvidence) => !c.chartsChanged && unchanged(c.output!.cells, c.input.cells);
+  if (readable.every(untouched) && readable.some((c) => c.output!.cells.length))
     out.push({ kind: 'unchanged', detail: 'every answer cell is exactly as it was in the input, on every test case' });
   const constant = readable.map((c) => constantValue(c.output!.cells));
   const errors = readable.some((c) => c.output!.cells.some(isErrorValue));
