@@ -221,7 +221,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
         ? undefined
         : region
           ? formulaRepairMessage(input.formula, region, check, shown)
-          : repairMessage(check, cases.length, shown, task.answer_position);
+          : repairMessage(check, cases.length, shown);
       await writeJsonAtomic(checkPath(ctx, input.taskId, input.label), {
         label: input.label,
         ...check,

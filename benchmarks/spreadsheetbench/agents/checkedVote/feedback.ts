@@ -14,14 +14,11 @@ export function repairMessage(
   check: CheckResult,
   cases: number,
   sample?: { testCase: number; region: RegionRead },
-  answerPosition?: string,
 ): string {
   const lines = [
     `Your solve(wb) was run on each of the ${cases} input workbooks (same layout, different data) and checked. It did not pass:`,
     ...check.problems.map(describe),
   ];
-  if (answerPosition && check.problems.some((p) => p.kind === 'unchanged' || p.kind === 'empty'))
-    lines.push(`solve(wb) must write the task's result into the answer region ${answerPosition} itself.`);
   if (sample?.region.cells.length) {
     const cells = sample.region.cells
       .slice(0, SAMPLE_CELLS)
