@@ -32,6 +32,8 @@ import { DEV20, runToEnd, startBenchmarkRun, startE2EWith } from '../test/helper
 import { KindCgroups, METERED_KINDS, type MeteredKind, type UserSys } from './kindCgroups';
 import { machineDelta, readMachineCpu } from './machineCpu';
 import { startModelProcess } from './modelProcess';
+import { buildSyntheticDataset } from './syntheticDataset';
+import { startProfile } from './cpuProfile';
 import { loadAverage } from './processCpu';
 import { readThreadCpu, threadDeltaByName } from './threadCpu';
 import { eventsByType } from './historyEvents';
@@ -44,16 +46,42 @@ const { values: args } = parseArgs({
     recalc: { type: 'string', default: 'libreoffice' },
     agent: { type: 'string', default: 'single' },
     'cold-caches': { type: 'boolean', default: false },
+    /**
+     * N synthetic tasks instead of dev20 (bench/syntheticDataset.ts: dev20 repeated under new ids, at a fixed path in the
+     * temp folder), model script copy-input.
+     */
+    synthetic: { type: 'string' },
+    /** The scripted model's latency, ms. */
+    latency: { type: 'string', default: '0' },
+    /** A V8 CPU profile of the worker's main thread: its time by our code (nearest frame of ours), in the output. */
+    profile: { type: 'boolean', default: false },
     /** Temporal dev server dynamic config, JSON (e.g. '{"matching.numTaskqueueReadPartitions": 1}'), to compare. */
     'dynamic-config': { type: 'string', default: '{}' },
   },
 });
 const DEV20_TASKS = 20;
 
-function plan(tasks: number): { limit: number; epochs: number } {
+interface Workload {
+  dataset: string;
+  limit: number;
+  epochs: number;
+  script: 'dev20' | 'copy-input';
+  label: string;
+}
+
+/** dev20 tasks as epochs, or `--synthetic N`: N tasks of their own (dev20 repeated under new ids), one epoch each. */
+function plan(tasks: number): Workload {
+  if (args.synthetic) {
+    const count = Number(args.synthetic);
+    // At the same path each time: like dev20's, its previews and floors are kept from earlier runs (unless --cold-caches).
+    const stable = path.join(os.tmpdir(), `sb-synthetic-${count}`);
+    const synthetic = buildSyntheticDataset(Math.ceil(count / DEV20_TASKS), count, stable);
+    return { dataset: synthetic.dir, limit: count, epochs: 1, script: 'copy-input', label: `${count} synthetic tasks` };
+  }
   const epochs = Math.ceil(tasks / DEV20_TASKS);
   if (tasks % epochs !== 0) throw new Error(`--tasks ${tasks}: give a multiple of ${epochs} (tasks × epochs)`);
-  return { limit: tasks / epochs, epochs };
+  const limit = tasks / epochs;
+  return { dataset: DEV20, limit, epochs, script: 'dev20', label: `${limit} dev20 tasks × ${epochs} epoch(s)` };
 }
 
 /** The run's first task (tasks.json order). */
@@ -72,11 +100,11 @@ function diff(a: Record<MeteredKind, UserSys>, b: Record<MeteredKind, UserSys>):
 
 async function main(): Promise<void> {
   const tasks = Number(args.tasks);
-  const { limit, epochs } = plan(tasks);
+  const work = plan(tasks);
   // The floors and previews kept per dataset version (user cache folder) are read back unless asked to start empty.
   if (args['cold-caches']) process.env.XDG_CACHE_HOME = mkdtempSync(path.join(os.tmpdir(), 'sb-cold-cache-'));
   const groups = KindCgroups.enter();
-  const env = await startE2EWith(await startModelProcess('dev20', 0), {
+  const env = await startE2EWith(await startModelProcess(work.script, Number(args.latency)), {
     config: {
       run: { concurrency: Number(args.concurrency) },
       recalc: { engine: args.recalc === 'none' ? 'none' : 'libreoffice' },
@@ -86,13 +114,20 @@ async function main(): Promise<void> {
     },
   });
   try {
-    const run = await startBenchmarkRun(env, { dataset: DEV20, agent: args.agent, limit, epochs });
+    const run = await startBenchmarkRun(env, {
+      dataset: work.dataset,
+      agent: args.agent,
+      limit: work.limit,
+      epochs: work.epochs,
+    });
     const loadAtStart = loadAverage();
     const cgroupBefore = groups.usage();
     const machineBefore = readMachineCpu();
     const threadsBefore = readThreadCpu();
     const t0 = Date.now();
+    const profile = args.profile ? await startProfile(2000) : undefined;
     const final = await runToEnd(env, run);
+    const profiled = await profile?.stop(40);
     const wallS = (Date.now() - t0) / 1000;
     const byKind = diff(cgroupBefore, groups.usage());
     const machine = machineDelta(machineBefore, readMachineCpu());
@@ -105,9 +140,9 @@ async function main(): Promise<void> {
     console.log(
       JSON.stringify(
         {
-          command: `node --import tsx bench/cpu-per-task.ts --tasks ${tasks} --concurrency ${args.concurrency} --recalc ${args.recalc} --agent ${args.agent}${args['cold-caches'] ? ' --cold-caches' : ''}${args['dynamic-config'] === '{}' ? '' : ` --dynamic-config '${args['dynamic-config']}'`}`,
+          command: `node --import tsx bench/cpu-per-task.ts ${process.argv.slice(2).join(' ')}`,
           tasks: final.done,
-          plan: `${limit} dev20 tasks × ${epochs} epoch(s)`,
+          plan: work.label,
           wallS: r3(wallS),
           loadAverage: { atStart: loadAtStart, atEnd: loadAverage() },
           cpuPerTaskS: {
@@ -139,6 +174,13 @@ async function main(): Promise<void> {
           oneTaskTimeline: await workflowTimeline(env.client, `${run.runId}/task/${await firstTaskId(run.runDir)}`),
           childrenStartedByKind: groups.spawnedCounts(),
           leftInGroupsAfterRun: left,
+          ...(profiled && {
+            workerMainThreadProfile: {
+              totalMs: Math.round(profiled.totalMs),
+              byOurCode: profiled.byOurCode,
+              topFunctions: profiled.top.slice(0, 25),
+            },
+          }),
         },
         null,
         2,

@@ -6,6 +6,8 @@ export interface CpuProfileSummary {
   top: { name: string; where: string; selfMs: number; callers: string[] }[];
   /** Stretches of at least `stallMs` without an idle sample (the loop held), and the code of ours they were spent in. */
   stalls: { count: number; totalMs: number; longestMs: number[]; in: string[] };
+  /** Non-idle time by the nearest frame of our code on the stack (a sample in no code of ours: its own name). */
+  byOurCode: { where: string; ms: number }[];
 }
 
 interface ProfileNode {
@@ -68,9 +70,21 @@ export async function startProfile(intervalUs = 1000): Promise<{ stop(top?: numb
           ? `${name} ${where}`
           : ourCaller(node);
       };
+      const byOurCode = new Map<string, number>();
+      for (const node of profile.nodes) {
+        const ms = (selfUs.get(node.id) ?? 0) / 1000;
+        if (!ms || node.callFrame.functionName === '(idle)') continue;
+        const where = ours(node);
+        const key = where === '?' ? label(node).name : where;
+        byOurCode.set(key, (byOurCode.get(key) ?? 0) + ms);
+      }
       const stalls = stallsOf(profile.samples, profile.timeDeltas, (id) => byId.get(id)!, stallMs, ours);
       return {
         stalls,
+        byOurCode: [...byOurCode]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, top)
+          .map(([where, ms]) => ({ where, ms: Math.round(ms) })),
         totalMs: all.reduce((s, f) => s + f.selfMs, 0),
         top: all.slice(0, top).map(({ callerMs, ...f }) => ({
           ...f,

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEV20 } from '../test/helpers/e2e';
@@ -11,10 +11,16 @@ interface DatasetRecord {
 
 /**
  * dataset.json with the dev20 records repeated under ids `<id>-r<k>` (the first `count`); the workbooks are symlinks
- * to the originals, in a temp folder.
+ * to the originals, in a new temp folder, or in `stableDir` (emptied and made again: the same content at the same path
+ * each time, so what is kept per dataset version, previews and floors, is found again by a later run).
  */
-export function buildSyntheticDataset(repeat: number, count: number): { dir: string; count: number } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-912-'));
+export function buildSyntheticDataset(
+  repeat: number,
+  count: number,
+  stableDir?: string,
+): { dir: string; count: number } {
+  if (stableDir) rmSync(stableDir, { recursive: true, force: true });
+  const dir = stableDir ?? mkdtempSync(path.join(os.tmpdir(), 'sb-912-'));
   const records = JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8')) as DatasetRecord[];
   const out: DatasetRecord[] = [];
   for (let k = 1; k <= repeat; k++) {

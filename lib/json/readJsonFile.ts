@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { MissingFileError } from './fileErrors';
 import { parseJsonText } from './parseJson';
@@ -33,10 +33,14 @@ export async function readRequiredJson<S extends z.ZodType>(file: string, schema
   return read.value;
 }
 
-/** The file's text, or undefined when it does not exist (nothing there, or a file where a folder on its path should be). */
+/**
+ * The file's text, or undefined when it does not exist (nothing there, or a file where a folder on its path should be).
+ * One synchronous read: the promise API's open, stat, read and close are four thread-pool round trips, more CPU than
+ * reading a record of a few KiB from the page cache (issue 33 §2).
+ */
 export async function readTextIfPresent(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;

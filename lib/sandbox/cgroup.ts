@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { chown, mkdir, readFile, rmdir, writeFile, access, constants } from 'node:fs/promises';
+import { chownSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { access, constants, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SandboxLimits } from './types';
 
 /**
  * Per-sandbox cgroup (memory, pids, cpu). This host is a cgroup v1 hybrid (docs §5); pure v2 hosts use one unified
  * directory. When neither is writable, callers fall back to rlimits.
+ *
+ * A group is made, joined, read and removed for every execution: those calls are synchronous. cgroupfs lives in memory
+ * and answers at once, and each call through the promise API costs a thread-pool round trip (two thread wake-ups) that
+ * cost more CPU than the call itself (bench/fork-server-cpu.ts).
  */
 export interface SandboxCgroup {
   readonly kind: 'v1' | 'v2';
@@ -102,21 +107,20 @@ async function createV1(
   owner?: { uid: number; gid: number },
 ): Promise<SandboxCgroup> {
   const dirs = V1_CONTROLLERS.map((c) => join(base[c], name));
-  await Promise.all(dirs.map((d) => mkdir(d)));
+  for (const d of dirs) mkdirSync(d);
   const [memory, pids, cpu] = dirs;
-  await writeFile(join(memory, 'memory.limit_in_bytes'), bytes(limits.memoryMiB));
-  await writeFile(join(memory, 'memory.memsw.limit_in_bytes'), bytes(limits.memoryMiB)).catch(() => undefined); // no swap accounting
-  await writeFile(join(pids, 'pids.max'), String(limits.maxProcesses));
-  await writeFile(join(cpu, 'cpu.cfs_period_us'), '100000');
-  await writeFile(join(cpu, 'cpu.cfs_quota_us'), String(CPU_QUOTA_US));
+  writeFileSync(join(memory, 'memory.limit_in_bytes'), bytes(limits.memoryMiB));
+  writeIfSupported(join(memory, 'memory.memsw.limit_in_bytes'), bytes(limits.memoryMiB)); // no swap accounting
+  writeFileSync(join(pids, 'pids.max'), String(limits.maxProcesses));
+  writeFileSync(join(cpu, 'cpu.cfs_period_us'), '100000');
+  writeFileSync(join(cpu, 'cpu.cfs_quota_us'), String(CPU_QUOTA_US));
   const procsFiles = dirs.map((d) => join(d, 'cgroup.procs'));
-  if (owner) await Promise.all(procsFiles.map((f) => chown(f, owner.uid, owner.gid)));
+  if (owner) for (const f of procsFiles) chownSync(f, owner.uid, owner.gid);
   return {
     kind: 'v1',
     procsFiles,
-    pids: () => readPids(join(pids, 'cgroup.procs')),
-    oomKilled: async () =>
-      /oom_kill [1-9]/.test(await readFile(join(memory, 'memory.oom_control'), 'utf8').catch(() => '')), // cgroup gone with its process: no OOM recorded
+    pids: async () => readPids(join(pids, 'cgroup.procs')),
+    oomKilled: async () => /oom_kill [1-9]/.test(readIfPresent(join(memory, 'memory.oom_control'))), // cgroup gone with its process: no OOM recorded
     settle: (timeoutMs) =>
       settleGroup(join(pids, 'pids.current'), () => readPids(join(pids, 'cgroup.procs')), timeoutMs),
     remove: () => removeDirs(dirs, () => readPids(join(pids, 'cgroup.procs'))),
@@ -130,49 +134,75 @@ async function createV2(
   owner?: { uid: number; gid: number },
 ): Promise<SandboxCgroup> {
   const dir = join(base, name);
-  await writeFile(join(base, 'cgroup.subtree_control'), '+memory +pids +cpu').catch(() => undefined); // already enabled, or not delegated: the limits below say if they took
-  await mkdir(dir);
-  await writeFile(join(dir, 'memory.max'), bytes(limits.memoryMiB));
-  await writeFile(join(dir, 'memory.swap.max'), '0').catch(() => undefined); // no swap accounting on this host
-  await writeFile(join(dir, 'pids.max'), String(limits.maxProcesses));
-  await writeFile(join(dir, 'cpu.max'), `${CPU_QUOTA_US} 100000`).catch(() => undefined); // cpu controller not delegated: no CPU quota
+  writeIfSupported(join(base, 'cgroup.subtree_control'), '+memory +pids +cpu'); // already enabled, or not delegated: the limits below say if they took
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'memory.max'), bytes(limits.memoryMiB));
+  writeIfSupported(join(dir, 'memory.swap.max'), '0'); // no swap accounting on this host
+  writeFileSync(join(dir, 'pids.max'), String(limits.maxProcesses));
+  writeIfSupported(join(dir, 'cpu.max'), `${CPU_QUOTA_US} 100000`); // cpu controller not delegated: no CPU quota
   const procs = join(dir, 'cgroup.procs');
-  if (owner) await chown(procs, owner.uid, owner.gid);
+  if (owner) chownSync(procs, owner.uid, owner.gid);
   return {
     kind: 'v2',
     procsFiles: [procs],
-    pids: () => readPids(procs),
-    oomKilled: async () => /oom_kill [1-9]/.test(await readFile(join(dir, 'memory.events'), 'utf8').catch(() => '')), // cgroup gone: no OOM recorded
+    pids: async () => readPids(procs),
+    oomKilled: async () => /oom_kill [1-9]/.test(readIfPresent(join(dir, 'memory.events'))), // cgroup gone: no OOM recorded
     settle: (timeoutMs) => settleGroup(join(dir, 'pids.current'), () => readPids(procs), timeoutMs),
     remove: async () => {
-      await writeFile(join(dir, 'cgroup.kill'), '1').catch(() => undefined); // cgroup already empty or removed
+      writeIfSupported(join(dir, 'cgroup.kill'), '1'); // cgroup already empty or removed
       await removeDirs([dir], () => readPids(procs));
     },
   };
 }
 
-async function readPids(file: string): Promise<number[]> {
-  const text = await readFile(file, 'utf8').catch(() => ''); // no such cgroup file on this host
-  return text.split('\n').filter(Boolean).map(Number);
+/** A write the host may not support (that control file is absent or refuses the value): skipped. */
+function writeIfSupported(file: string, value: string): void {
+  try {
+    writeFileSync(file, value);
+  } catch {
+    // not supported here: see the caller's note
+  }
 }
 
-async function settleGroup(pidsCurrent: string, listPids: () => Promise<number[]>, timeoutMs: number): Promise<void> {
+/** A control file's text, or '' once the group (or the file) is gone. */
+function readIfPresent(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function readPids(file: string): number[] {
+  return readIfPresent(file).split('\n').filter(Boolean).map(Number); // no such cgroup file on this host: none
+}
+
+async function settleGroup(pidsCurrent: string, listPids: () => number[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    for (const pid of await listPids()) killQuietly(pid);
-    const inUse = Number((await readFile(pidsCurrent, 'utf8').catch(() => '0')).trim());
+    for (const pid of listPids()) killQuietly(pid);
+    const inUse = Number((readIfPresent(pidsCurrent) || '0').trim());
     if (!(inUse > 0) || Date.now() >= deadline) return;
     await new Promise((r) => setTimeout(r, 20));
   }
 }
 
 /** Kills what is left, then removes the directories (rmdir fails while a process is still inside). */
-async function removeDirs(dirs: string[], listPids: () => Promise<number[]>): Promise<void> {
+async function removeDirs(dirs: string[], listPids: () => number[]): Promise<void> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    for (const pid of await listPids()) killQuietly(pid);
-    const results = await Promise.allSettled(dirs.map((d) => rmdir(d)));
-    if (results.every((r) => r.status === 'fulfilled' || (r.reason as NodeJS.ErrnoException).code === 'ENOENT')) return;
+    for (const pid of listPids()) killQuietly(pid);
+    if (dirs.map(removedOrGone).every(Boolean)) return;
     await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** rmdir; true when the directory is gone (removed now or before), false while it still holds a process. */
+function removedOrGone(dir: string): boolean {
+  try {
+    rmdirSync(dir);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
   }
 }
 

@@ -1,4 +1,5 @@
-import { lchown, writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
+import { lchown } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createSandboxCgroup, killQuietly, type SandboxCgroup } from './cgroup';
 import type { ForkServer } from './forkServer';
@@ -96,6 +97,7 @@ export class ForkLauncher implements Launcher {
 /** How long a kernel start waits for the leftovers of the one before to leave the cgroup. */
 const SETTLE_MS = 5_000;
 
+/** Synchronous, as in cgroup.ts: cgroupfs answers at once, a thread-pool round trip costs more than the write. */
 async function joinCgroup(cgroup: SandboxCgroup, pid: number): Promise<void> {
-  for (const file of cgroup.procsFiles) await writeFile(file, String(pid));
+  for (const file of cgroup.procsFiles) writeFileSync(file, String(pid));
 }

@@ -1,4 +1,5 @@
-import { lchown, lstat, mkdir, open, readdir, readlink, realpath, writeFile } from 'node:fs/promises';
+import { lchownSync, lstatSync, readdirSync } from 'node:fs';
+import { mkdir, open, readlink, realpath, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 function inside(root: string, path: string): boolean {
@@ -41,9 +42,15 @@ export async function writeWorkDirFile(root: string, relPath: string, data: Buff
 /**
  * Hands a work dir (recursively, symlinks not followed) to the uid the sandboxed code runs as. lchown: a symlink the
  * code planted in a work dir that outlives its sandbox (a conversation workspace) must not hand its target over.
+ * Synchronous: metadata calls on a few files, each cheaper than the thread-pool round trip the promise API adds (done
+ * for every execution).
  */
 export async function chownTree(path: string, owner: { uid: number; gid: number }): Promise<void> {
-  const info = await lstat(path);
-  await lchown(path, owner.uid, owner.gid);
-  if (info.isDirectory()) for (const name of await readdir(path)) await chownTree(join(path, name), owner);
+  chownTreeSync(path, owner);
+}
+
+function chownTreeSync(path: string, owner: { uid: number; gid: number }): void {
+  const info = lstatSync(path);
+  lchownSync(path, owner.uid, owner.gid);
+  if (info.isDirectory()) for (const name of readdirSync(path)) chownTreeSync(join(path, name), owner);
 }

@@ -1,4 +1,4 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** relative path → "mtimeNs:size" for every regular file (symlinks are not followed). */
@@ -6,22 +6,44 @@ export type Snapshot = Map<string, string>;
 
 const MAX_ENTRIES = 20_000;
 
+/**
+ * Taken before and after every execution: synchronous calls (a work dir holds a few files, at most MAX_ENTRIES are
+ * read), each cheaper than the thread-pool round trip the promise API adds.
+ */
 export async function snapshotDir(root: string): Promise<Snapshot> {
   const snap: Snapshot = new Map();
-  const walk = async (dir: string): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []); // a folder the code removed meanwhile has no entries
-    for (const entry of entries) {
+  const walk = (dir: string): void => {
+    for (const entry of entriesOf(dir)) {
       if (snap.size >= MAX_ENTRIES) return;
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
+      if (entry.isDirectory()) walk(path);
       else {
-        const info = await lstat(path, { bigint: true }).catch(() => null); // a file removed meanwhile is not in the snapshot
-        if (info) snap.set(relative(root, path), `${info.mtimeNs}:${info.size}`);
+        const stamp = stampOf(path);
+        if (stamp) snap.set(relative(root, path), stamp);
       }
     }
   };
-  await walk(root);
+  walk(root);
   return snap;
+}
+
+/** "mtimeNs:size", or undefined for a file removed meanwhile (not in the snapshot). */
+function stampOf(path: string): string | undefined {
+  try {
+    const info = lstatSync(path, { bigint: true });
+    return `${info.mtimeNs}:${info.size}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A folder's entries; none for a folder the code removed meanwhile (or made unreadable). */
+function entriesOf(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
 }
 
 /** Files created or changed between two snapshots, sorted. */

@@ -45,6 +45,33 @@ for _name in PREIMPORTED:
 gc.collect()
 gc.freeze()
 
+MADV_COLLAPSE = 25
+HUGE_PAGE = 2 << 20
+
+
+def collapse_heap_into_huge_pages():
+    """The interpreter's heap (its anonymous private memory: pandas and openpyxl imported) into 2 MiB pages, once.
+
+    Every kernel is two forks of this process, and a fork copies (and an exit frees) one page-table entry per 4 KiB page
+    mapped: most of a kernel's CPU is kernel time in clone, exit and copy-on-write faults. About 16 of the 46 MiB of
+    anonymous memory lie in 2 MiB-aligned ranges (the rest is in smaller mappings). A 2 MiB page is one entry,
+    shared until written; a kernel that writes into one gets its own copy of the 4 KiB page it wrote, as before.
+    MADV_COLLAPSE (Linux 6.1) works whatever the system's THP setting. Best effort: a range the
+    kernel cannot collapse (an older kernel, no free huge page, an empty or no-huge-page mapping) stays as it was.
+    """
+    madvise = libc.madvise
+    madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    with open('/proc/self/maps') as maps:
+        for line in maps:
+            fields = line.split()
+            low, high = (int(x, 16) for x in fields[0].split('-'))
+            named = len(fields) > 5 and fields[5] != '[heap]'
+            if fields[1] != 'rw-p' or named:
+                continue
+            start, end = (low + HUGE_PAGE - 1) & -HUGE_PAGE, high & -HUGE_PAGE
+            if end > start:
+                madvise(start, end - start, MADV_COLLAPSE)  # the mapping's flags stay: a kernel's new memory is 4 KiB pages
+
 JOBS = '/tmp/.jobs'
 FIFOS = '/tmp/.fifos'
 
@@ -103,6 +130,8 @@ def own_pid_namespace():
         os._exit(wait_status(pid))
     die_with_parent(0)
     set_name(ZYGOTE_NAME)
+    # In the zygote, not before its fork: huge pages shared at a fork are split in the child (measured: 2 of 16 MiB left).
+    collapse_heap_into_huge_pages()
     return os.open('/proc/self/ns/pid', os.O_RDONLY | os.O_CLOEXEC)
 
 
