@@ -24,8 +24,14 @@ import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker } from '../helpers/workerProcess';
 import { runCli } from '../helpers/cliProcess';
-import { hasSandboxPython, runPython } from '../scoring/oracle';
+import { hasSandboxPython } from '../scoring/oracle';
 import { generateVisualizationTasks, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
+import {
+  chartOnlyCandidate,
+  generateTwoChartsTask,
+  passEveryAsked,
+  twoChartsCandidate,
+} from '../helpers/visualizationCharts';
 import { spreadsheetBench2, v2Run } from '../../benchmarks/spreadsheetbench2';
 import { adapterRunDirOf } from '../../benchmarks/spreadsheetbench2/checkedVote/adapterFolder';
 import { chartSummaries } from '../../benchmarks/workbook/chartParts';
@@ -40,62 +46,6 @@ let verdict: (request: ScriptedRequest) => string = () => '{"pass_ids": [1, 2, 3
 let judgeArrived = false;
 let releaseJudge: () => void = () => undefined;
 let judgeGate: Promise<void> | undefined = new Promise((resolve) => (releaseJudge = resolve));
-
-/**
- * checked_vote's Python candidates on vis_bar: each only adds the bar chart (an openpyxl chart program), leaving every
- * answer cell as the input has it.
- */
-const chartOnlyCandidate = {
-  name: 'vis_bar-checked-vote-chart-only',
-  match: { callKey: /\/vis_bar\/cand-\d\/\d$/ },
-  reply: [
-    '```python',
-    'def solve(wb):',
-    '    from openpyxl.chart import BarChart, Reference',
-    "    ws = wb['Data']",
-    '    c = BarChart()',
-    "    c.title = 'Values'",
-    '    c.add_data(Reference(ws, min_col=2, min_row=1, max_row=5))',
-    "    ws.add_chart(c, 'D2')",
-    '```',
-  ].join('\n'),
-};
-
-/** checked_vote's candidates on vis_two (a dataset of its own, below): two titled charts, Sales (bar) and Trend (line). */
-const twoChartsCandidate = {
-  name: 'vis_two-checked-vote',
-  match: { callKey: /\/vis_two\/cand-\d\/\d$/ },
-  reply: [
-    '```python',
-    'def solve(wb):',
-    '    from openpyxl.chart import BarChart, LineChart, Reference',
-    "    ws = wb['Data']",
-    "    b = BarChart(); b.title = 'Sales'",
-    '    b.add_data(Reference(ws, min_col=2, min_row=1, max_row=5)); ws.add_chart(b, "D2")',
-    "    l = LineChart(); l.title = 'Trend'",
-    '    l.add_data(Reference(ws, min_col=2, min_row=1, max_row=5)); ws.add_chart(l, "D20")',
-    '```',
-  ].join('\n'),
-};
-
-/** vis_two: its checklist names each chart by title, and one item is about the whole output. */
-const TWO_CHARTS = `
-import json, os, sys, openpyxl
-d = os.path.join(sys.argv[1], "spreadsheet", "vis_two"); os.makedirs(d)
-wb = openpyxl.Workbook(); ws = wb.active; ws.title = "Data"
-for r in range(1, 6): ws.append([f"r{r}", r * 10])
-wb.save(os.path.join(d, "input.xlsx")); wb.save(os.path.join(d, "answer.xlsx"))
-json.dump([{"id": "vis_two", "instruction": "do vis_two: chart the values twice", "spreadsheet_path": "spreadsheet/vis_two/input.xlsx",
-            "golden_response_path": "spreadsheet/vis_two/answer.xlsx", "answer_position": "Data!A1:B5",
-            "criteria": [{"id": 1, "instruction": "a bar chart", "chart": "Sales"}, {"id": 2, "instruction": "a line chart", "chart": "trend"},
-                         {"id": 3, "instruction": "two charts in all"}]}], open(os.path.join(sys.argv[1], "dataset.json"), "w"))
-`;
-
-/** A verdict that passes every item the request asks. */
-const passEveryAsked = (request: ScriptedRequest) => {
-  const text = String(request.messages.find((m) => m.role === 'user')?.content ?? '');
-  return JSON.stringify({ pass_ids: [...text.matchAll(/^(\d+)\. /gm)].map((m) => Number(m[1])), fail: [] });
-};
 
 const vis = visualizationScript(async (request) => {
   judgeArrived = true;
@@ -325,7 +275,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     judgeGate = undefined;
     releaseJudge();
     const two = path.join(tmp, 'two', 'Visualization');
-    runPython(['-c', TWO_CHARTS, two], '');
+    generateTwoChartsTask(two);
     const run = await startBenchmarkRun(env, { dataset: two, agent: 'checked_vote', tasks: ['vis_two'] });
     const started = Date.now();
     await withWorkers(env.config, () => run.handle.result());
