@@ -62,6 +62,14 @@ export function generateTwoChartsTask(dir: string): void {
   runPython(['-c', TWO_CHARTS, dir], '');
 }
 
+/**
+ * Writes the category folder `dir` holding vis_png only: vis_two's data and checklist (two charts named by title), for
+ * a scaffold agent that also leaves `vis_png_output.png` beside its workbook (visualizationTasks.ts).
+ */
+export function generateOutputImageTask(dir: string): void {
+  runPython(['-c', TWO_CHARTS.replaceAll('vis_two', 'vis_png'), dir], '');
+}
+
 /** A judge verdict that passes every item the request asks. */
 export function passEveryAsked(request: ScriptedRequest): string {
   const text = String(request.messages.find((m) => m.role === 'user')?.content ?? '');

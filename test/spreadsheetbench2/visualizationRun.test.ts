@@ -28,6 +28,7 @@ import { hasSandboxPython } from '../scoring/oracle';
 import { generateVisualizationTasks, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
 import {
   chartOnlyCandidate,
+  generateOutputImageTask,
   generateTwoChartsTask,
   passEveryAsked,
   twoChartsCandidate,
@@ -295,5 +296,28 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     process.stderr.write(
       `vis_two judged in ${calls.length} calls; image bytes per call ${sent.join(', ')}, ${sent.reduce((a, b) => a + b, 0)} in all; run ${Date.now() - started} ms\n`,
     );
+  }, 900_000);
+  it('an <id>_output.png the agent left beside its workbook is judged alone, as the release prefers it', async () => {
+    verdict = passEveryAsked;
+    judgeGate = undefined;
+    releaseJudge();
+    const dir = path.join(tmp, 'png', 'Visualization');
+    generateOutputImageTask(dir);
+    const run = await startBenchmarkRun(env, { dataset: dir, agent: 'swe_agent', tasks: ['vis_png'] });
+    await withWorkers(env.config, () => run.handle.result());
+    const files = (await v2Run(run.runDir)).files;
+    const image = readFileSync(files.outputImagePath('vis_png'));
+    expect(image.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    // The workbook holds two titled charts (which alone would be judged in three calls); the image wins.
+    expect(chartSummaries(files.outputPath('vis_png'))).toHaveLength(2);
+    const calls = judgeCalls(env, run.runId).filter((c) => c.answered);
+    expect(calls.map((c) => [c.callKey, c.images?.map((i) => i.bytes)])).toEqual([
+      [`${run.runId}/vis_png/chart-judge`, [image.length]],
+    ]);
+    expect(await readChartJudgment(run.runDir, 'vis_png')).toMatchObject({ verdict: 'judged', accuracy: 1 });
+    const stored = JSON.parse(
+      readFileSync(path.join(run.runDir, 'tasks', 'vis_png', 'charts', 'charts.json'), 'utf8'),
+    ) as { source: string; charts: { label: string }[] };
+    expect([stored.source, stored.charts.map((c) => c.label)]).toEqual(['png_output', ['vis_png_output.png']]);
   }, 900_000);
 });
