@@ -227,6 +227,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     verdict = () => '{"pass_ids": [1, 2, 3], "fail": []}';
     const run = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: ['vis_bar'] });
     await withWorkers(unjudgedConfig, () => run.handle.result());
+    const createdJudge = (await readManifest(run.runDir)).judge;
     expect(judgeCalls(env, run.runId)).toEqual([]);
     expect(await readChartJudgment(run.runDir, 'vis_bar')).toEqual(
       expect.objectContaining({
@@ -250,6 +251,15 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     expect(cli.stdout).toMatch(/^Visualization charts: 1 of 1 tasks judged, chart accuracy 100\.00% \(judged 1\)/m);
     expect(await readChartJudgment(run.runDir, 'vis_bar')).toMatchObject({ verdict: 'judged', accuracy: 1 });
     expect((await spreadsheetBench2.summaryLines(run.runDir)).some((l) => l.includes('UNJUDGED'))).toBe(false);
+    // The rejudge recorded what it judged with beside its task list; run.json keeps the settings it was created with.
+    const records = readdirSync(run.runDir).filter((f) => /^rejudge-.*\.judge\.json$/.test(f));
+    expect(records).toHaveLength(1);
+    const record = JSON.parse(readFileSync(path.join(run.runDir, records[0]), 'utf8')) as unknown;
+    expect(record).toMatchObject({
+      settings: [{ judge: v2JudgeSettingsOf(env.config.visionJudge), tasks: ['vis_bar'] }],
+      withoutCall: [],
+    });
+    expect((await readManifest(run.runDir)).judge).toEqual(createdJudge);
   }, 600_000);
 
   it('checked_vote: candidates that only add the chart pass its checks (a chart is a change), are submitted and judged', async () => {
