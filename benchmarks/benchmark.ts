@@ -87,6 +87,8 @@ export interface Benchmark<T extends TaskRecord = TaskRecord> {
     workflow: string;
     /** Tasks with a recorded answer whose judgment is missing or unparseable (`all`: every answered task). */
     tasksToRejudge(runDir: string, all: boolean): Promise<string[]>;
+    /** After a rejudge (its tag) finished: records what it judged with beside its task list. */
+    recordSettings?(runDir: string, tag: string): Promise<unknown>;
   };
   /** report.md, report.html and what else the benchmark reports (transcripts, an Inspect log); `compareDir`: a baseline run, where the benchmark compares. */
   writeReport(opts: { runDir: string; compareDir?: string; outDir?: string }): Promise<WrittenReport>;

@@ -9,6 +9,8 @@ import type { RejudgeInput } from '../contracts/run';
 export interface StartedRejudge {
   handle: WorkflowHandle;
   count: number;
+  /** The rejudge's tag: its workflow id's tail and the name of its task list (`<tag>.json`) in the run folder. */
+  tag: string;
 }
 
 /** A run of a benchmark whose answers are not judged (nothing to judge again). */
@@ -53,5 +55,10 @@ export async function startRejudge(
     taskQueue: config.temporal.taskQueue,
     args: [input],
   });
-  return { handle, count: ids.length };
+  return { handle, count: ids.length, tag };
+}
+
+/** After the rejudge finished: the benchmark records what it judged with (SpreadsheetBench 2: `<tag>.judge.json`). */
+export async function recordRejudgeSettings(manifest: RunManifest, runDir: string, tag: string): Promise<void> {
+  await benchmarkNamed(manifest.benchmark).rejudge?.recordSettings?.(runDir, tag);
 }

@@ -66,7 +66,13 @@ export async function prepareChartJudgment(
     return { judge: false };
   }
   const prepared = await withHeartbeat(() =>
-    prepareCharts(input.runDir, task, input.taskId, run.files.outputPath(input.taskId), deps.config.visionJudge),
+    prepareCharts(
+      input.runDir,
+      task,
+      input.taskId,
+      { workbook: run.files.outputPath(input.taskId), image: run.files.outputImagePath(input.taskId) },
+      deps.config.visionJudge,
+    ),
   );
   if (!prepared.ready) {
     await writeChartJudgment(input.runDir, { ...prepared.judgment, model: endpoint.model });

@@ -67,6 +67,8 @@ export interface ScaffoldCallResult {
 }
 
 export const outputName = (task: V2Task) => `${String(task.id)}_output.xlsx`;
+/** The chart image an agent may leave beside its output workbook (the release's `<id>_output.png`). */
+export const outputImageName = (task: V2Task) => `${String(task.id)}_output.png`;
 
 /** The task's persistent work folder (the sandbox's /job, from step to step). */
 export async function episodeWorkDir(deps: WorkerDeps, ctx: V2Run, taskId: string): Promise<string> {
@@ -293,8 +295,9 @@ async function runStep(
 const wholeOutput = (text: string) => ({ whole: text, head: '', tail: '', length: text.length, blank: !text.trim() });
 
 /**
- * After the episode: the file the agent left at the output path, copied to the run's outputs (`V2RunFiles.outputPath`;
- * only a regular file inside the work folder: a link is refused, named). Then the work folder is removed.
+ * After the episode: the file the agent left at the output path, copied to the run's outputs (`V2RunFiles.outputPath`),
+ * and an `<id>_output.png` beside it, which the chart judge prefers as the release does (`outputImagePath`); only a
+ * regular file inside the work folder is taken (a link is refused, named). Then the work folder is removed.
  */
 export async function collectOutput(
   deps: WorkerDeps,
@@ -304,24 +307,30 @@ export async function collectOutput(
   const ctx = await v2Run(runDir);
   const task = ctx.task(taskId);
   const workDir = await episodeWorkDir(deps, ctx, taskId);
-  const produced = path.join(workDir, OUTPUT_DIR, outputName(task));
-  const target = ctx.files.outputPath(taskId);
+  const image = await collectFile(workDir, outputImageName(task), ctx.files.outputImagePath(taskId));
+  const output = await collectFile(workDir, outputName(task), ctx.files.outputPath(taskId));
+  const problem = [output.problem, image.problem].filter(Boolean).join('; ');
+  return { ...(output.taken ? { outputPath: output.taken } : {}), ...(problem ? { problem } : {}) };
+}
+
+/** `name` in the work folder's output folder copied to `target` (removed first), when it is a regular file inside. */
+async function collectFile(
+  workDir: string,
+  name: string,
+  target: string,
+): Promise<{ taken?: string; problem?: string }> {
+  const produced = path.join(workDir, OUTPUT_DIR, name);
   await rm(target, { force: true });
   const st = await lstat(produced).catch(() => undefined);
-  let result: { outputPath?: string; problem?: string } = {};
-  if (st?.isSymbolicLink()) result = { problem: `the output ${outputName(task)} is a link; not taken` };
-  else if (st && !st.isFile()) result = { problem: `the output ${outputName(task)} is not a regular file; not taken` };
-  else if (st) {
-    const real = await realpath(produced);
-    if (!real.startsWith((await realpath(workDir)) + path.sep))
-      result = { problem: `the output ${outputName(task)} lies outside the task's folder; not taken` };
-    else {
-      await mkdir(path.dirname(target), { recursive: true });
-      await copyFile(real, target);
-      result = { outputPath: target };
-    }
-  }
-  return result;
+  if (!st) return {};
+  if (st.isSymbolicLink()) return { problem: `the output ${name} is a link; not taken` };
+  if (!st.isFile()) return { problem: `the output ${name} is not a regular file; not taken` };
+  const real = await realpath(produced);
+  if (!real.startsWith((await realpath(workDir)) + path.sep))
+    return { problem: `the output ${name} lies outside the task's folder; not taken` };
+  await mkdir(path.dirname(target), { recursive: true });
+  await copyFile(real, target);
+  return { taken: target };
 }
 
 export async function removeWorkDir(deps: WorkerDeps, runDir: string, taskId: string): Promise<void> {

@@ -23,6 +23,7 @@ import { v2TasksToRejudge } from './visualization/tasksToRejudge';
 import { CHECKED_VOTE, CHECKED_VOTE_V2_PROMPT_VERSION } from './checkedVote/adapter';
 import { v2JudgeSettingsOf } from './visualization/judgeSettings';
 import { v2RunJudgeSettings } from './visualization/runJudgeSettings';
+import { recordRejudgeSettings } from './visualization/rejudgeSettings';
 
 export { loadV2Dataset, v2CategoryFolders, v2TaskProblems, V2_CATEGORIES, type V2Task } from './dataset';
 export { evaluateV2Outputs, type V2Evaluation } from './evaluate';
@@ -82,5 +83,9 @@ export const spreadsheetBench2: Benchmark<V2Task> = {
   outputWorkbook: ({ dir, manifest }, attempt) =>
     new V2RunFiles(dir, manifest.setting, manifest.llm.model).outputPath(attempt),
   writeReport: writeV2Report,
-  rejudge: { workflow: 'spreadsheetBench2Rejudge', tasksToRejudge: v2TasksToRejudge },
+  rejudge: {
+    workflow: 'spreadsheetBench2Rejudge',
+    tasksToRejudge: v2TasksToRejudge,
+    recordSettings: recordRejudgeSettings,
+  },
 };

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { benchmarkNamed } from '../../benchmarks';
-import { NotJudgedError, startRejudge } from '../../client/startRejudge';
+import { NotJudgedError, recordRejudgeSettings, startRejudge } from '../../client/startRejudge';
 import { CliError, EXIT } from '../exitCodes';
 import { openRun, startWorkers } from './run';
 
@@ -38,6 +38,7 @@ export function registerRejudgeCommand(program: Command): void {
         const running = workers?.run();
         try {
           await started.handle.result();
+          await recordRejudgeSettings(manifest, runDir, started.tag);
         } finally {
           await workers?.shutdown();
           await running;

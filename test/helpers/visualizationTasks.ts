@@ -1,7 +1,8 @@
 /**
  * Generated SpreadsheetBench 2 Visualization tasks (a category folder: input and answer per task, the checklist as the
  * release's `criteria`) and a scripted model for them: the scaffold's agent writes the task's output in one bash step
- * (with a bar chart, without any chart, or bytes that are no workbook), then submits; the vision judge answers with
+ * (with a bar chart, without any chart, or bytes that are no workbook; for vis_png of visualizationCharts.ts two
+ * charts and an `<id>_output.png` beside them), then submits; the vision judge answers with
  * what `judgeReply` returns (it may hold the call). Used by visualizationRun.test.ts and the replay fixtures.
  */
 import type { Script, ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
@@ -34,6 +35,7 @@ export function generateVisualizationTasks(dir: string): void {
 /** What the agent does per task: write its output (with a chart, without one, not a workbook). */
 function agentCommand(id: string, input: string, output: string): string {
   if (id === 'vis_broken') return `printf 'not a workbook' > ${output}`;
+  if (id === 'vis_png') return outputImageCommand(input, output);
   const chart =
     id === 'vis_bar'
       ? [
@@ -48,6 +50,25 @@ function agentCommand(id: string, input: string, output: string): string {
     `wb = openpyxl.load_workbook("${input}"); ws = wb["Data"]`,
     ...chart,
     `wb.save("${output}")`,
+    'EOF',
+  ].join('\n');
+}
+
+/**
+ * vis_png (visualizationCharts.ts): a workbook with two titled charts and, beside it, `vis_png_output.png` (a 64×48
+ * red image): the judge should see that image alone.
+ */
+function outputImageCommand(input: string, output: string): string {
+  return [
+    "python3 - << 'EOF'",
+    'import openpyxl',
+    'from openpyxl.chart import BarChart, LineChart, Reference',
+    'from PIL import Image',
+    `wb = openpyxl.load_workbook("${input}"); ws = wb["Data"]`,
+    'b = BarChart(); b.title = "Sales"; b.add_data(Reference(ws, min_col=2, min_row=1, max_row=5)); ws.add_chart(b, "D2")',
+    'l = LineChart(); l.title = "Trend"; l.add_data(Reference(ws, min_col=2, min_row=1, max_row=5)); ws.add_chart(l, "D20")',
+    `wb.save("${output}")`,
+    `Image.new("RGB", (64, 48), (255, 0, 0)).save("${output.replace(/\.xlsx$/, '.png')}")`,
     'EOF',
   ].join('\n');
 }

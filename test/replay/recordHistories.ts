@@ -24,6 +24,10 @@
  * `... recordHistories.ts sb2vis [version]`: a SpreadsheetBench 2 Visualization task whose chart is judged by the vision
  * judge (generation `sb2-task-v2` with the patch `sb2-chart-judging`), run by the scaffold
  * (`<version>-sb2-judged-task-vis_bar`) and by checked_vote (`<version>-sb2-judged-checked-vote-task-vis_bar`).
+ * `... recordHistories.ts sb2charts [version]`: the same generation and patch, checked_vote only, after its chart rule
+ * and per-chart judging (both without a marker): candidates that only add the chart asked for, submitted and judged
+ * (`<version>-sb2-charts-checked-vote-task-vis_bar`), and an output with two titled charts judged in one call per chart
+ * the checklist names plus one for the rest (`<version>-sb2-charts-checked-vote-task-vis_two`).
  * `... recordHistories.ts batch [version]`: `run --batch` on two dev20 tasks (one batch): the run, task 39604, the
  * batch queue and the batch (`<version>-batch-*`).
  * `... recordHistories.ts budget [version]`: a run with a dollar budget whose last task's spend request is held behind
@@ -53,13 +57,27 @@ import { HELD_CAP_USD, HELD_CONCURRENCY, HELD_PRICE, heldRequestRules, PAUSES } 
 import { progressQuery, setBudgetUpdate } from '../../contracts/run';
 import { scaffoldScript } from '../helpers/scaffoldScript';
 import { generateVisualizationTasks, visualizationScript } from '../helpers/visualizationTasks';
+import {
+  chartOnlyCandidate,
+  generateTwoChartsTask,
+  passEveryAsked,
+  twoChartsCandidate,
+} from '../helpers/visualizationCharts';
 import { runPython } from '../scoring/oracle';
 import { batchQueueWorkflowId, batchWorkflowId } from '../../contracts/batch';
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
-const MODE = ['conversation', 'dsbench', 'standalone', 'handover', 'budget', 'sb2', 'sb2vis', 'batch'].includes(
-  process.argv[2],
-)
+const MODE = [
+  'conversation',
+  'dsbench',
+  'standalone',
+  'handover',
+  'budget',
+  'sb2',
+  'sb2vis',
+  'sb2charts',
+  'batch',
+].includes(process.argv[2])
   ? process.argv[2]
   : 'spreadsheet';
 /**
@@ -86,6 +104,7 @@ const VERSION =
       dsbench: 'v4',
       sb2: 'v2',
       sb2vis: 'v2',
+      sb2charts: 'v2',
     } as Record<string, string>
   )[MODE] ??
   'v6';
@@ -191,6 +210,43 @@ async function recordSpreadsheetBench2Judging(): Promise<void> {
     await runToEnd(env, cv);
     const name = `${VERSION}-sb2-judged-checked-vote-task-vis_bar.history.bin`;
     await writeHistory(env.client, `${cv.runId}/task/vis_bar`, name);
+  } finally {
+    await env.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * checked_vote on Visualization tasks as it runs now (`<version>-sb2-charts-checked-vote-task-vis_bar`, `…-vis_two`):
+ * candidates that only draw the charts asked for pass its checks and are submitted; vis_two's two titled charts are
+ * judged in three calls (each named chart alone, then both for the item naming none).
+ */
+async function recordSpreadsheetBench2ChartRuns(): Promise<void> {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'sb2charts-record-'));
+  const bar = path.join(tmp, 'bar', 'Visualization');
+  const two = path.join(tmp, 'two', 'Visualization');
+  generateVisualizationTasks(bar);
+  generateTwoChartsTask(two);
+  process.env.XDG_CACHE_HOME = path.join(tmp, 'xdg-cache'); // recalculated copies: not into the user's cache
+  process.env.SB2VIS_RECORD_KEY = 'not-secret';
+  const script = visualizationScript(passEveryAsked);
+  const env = await startE2E(
+    { ...script, rules: [...script.rules, chartOnlyCandidate, twoChartsCandidate] },
+    {
+      config: { visionJudge: { baseUrl: 'set below', model: 'scripted-vision', apiKeyEnv: 'SB2VIS_RECORD_KEY' } },
+    },
+  );
+  env.config.visionJudge.baseUrl = env.llm.url;
+  try {
+    for (const [dataset, task] of [
+      [bar, 'vis_bar'],
+      [two, 'vis_two'],
+    ] as const) {
+      const run = await startBenchmarkRun(env, { dataset, agent: 'checked_vote', tasks: [task] });
+      await runToEnd(env, run);
+      const name = `${VERSION}-sb2-charts-checked-vote-task-${task}.history.bin`;
+      await writeHistory(env.client, `${run.runId}/task/${task}`, name);
+    }
   } finally {
     await env.close();
     rmSync(tmp, { recursive: true, force: true });
@@ -373,6 +429,7 @@ async function main(): Promise<void> {
   if (MODE === 'dsbench') return recordDsbench();
   if (MODE === 'sb2') return recordSpreadsheetBench2();
   if (MODE === 'sb2vis') return recordSpreadsheetBench2Judging();
+  if (MODE === 'sb2charts') return recordSpreadsheetBench2ChartRuns();
   const env = await startE2E({ rules: [...copilot797(), ...Object.values(DEV20_SOLUTIONS)] });
   try {
     for (const [agent, tasks] of [

@@ -78,6 +78,9 @@ describe('recorded workflow histories replay on the current code', () => {
     const chartJudging = [
       'v2-sb2-judged-task-vis_bar.history.bin',
       'v2-sb2-judged-checked-vote-task-vis_bar.history.bin',
+      // checked_vote after its chart rule and per-chart judging (no marker): chart-only candidates; two charts.
+      'v2-sb2-charts-checked-vote-task-vis_bar.history.bin',
+      'v2-sb2-charts-checked-vote-task-vis_two.history.bin',
     ];
     // run --batch: the run, a task that waited for its batch, the run's batch queue and its batch workflow.
     const batch = ['batch-run', 'batch-task-39604', 'batch-queue', 'batch-b0001'].map((n) => `v10-${n}.history.bin`);
@@ -441,6 +444,43 @@ describe('recorded workflow histories replay on the current code', () => {
       'scoreAndRecordV2Task',
     ]);
     expect(activityTypes('v2-sb2-checked-vote-task-tpl0.history.bin')).not.toContain('prepareV2ChartJudgment');
+  });
+
+  it("covers checked_vote's chart-only candidates and per-chart judge calls (no marker: recorded under the same patches)", () => {
+    const judgeAsks = (f: string) =>
+      events(f).flatMap((e) => {
+        const a = e.activityTaskScheduledEventAttributes;
+        if (a?.activityType?.name !== 'judgeV2Charts') return [];
+        const ask = JSON.parse(Buffer.from(a.input!.payloads![0].data!).toString()) as {
+          callKey: string;
+          group?: number;
+        };
+        return [[ask.callKey.slice(ask.callKey.indexOf('chart-judge')), ask.group]];
+      });
+    const tail = ['collectV2CheckedVoteOutput', 'recalcWorkbooks', 'prepareV2ChartJudgment'];
+    const bar = 'v2-sb2-charts-checked-vote-task-vis_bar.history.bin';
+    const two = 'v2-sb2-charts-checked-vote-task-vis_two.history.bin';
+    for (const f of [bar, two]) {
+      expect(patchIds(f), f).toEqual([
+        'sb2-task-v2',
+        'checked-vote-formula-candidates',
+        'checked-vote-v4-budget',
+        'checked-vote-v5-resample',
+        'sb2-chart-judging',
+      ]);
+      expect(activityTypes(f), f).toContain('checkedVoteChoose');
+      expect(activityTypes(f).at(-1), f).toBe('scoreAndRecordV2Task');
+    }
+    // One chart: one judge call with every chart, no group (a prepare result without groups, as before).
+    expect(activityTypes(bar).slice(-5)).toEqual([...tail, 'judgeV2Charts', 'scoreAndRecordV2Task']);
+    expect(judgeAsks(bar)).toEqual([['chart-judge', undefined]]);
+    // Two charts named by title: one call per chart, then one for the item naming none.
+    expect(activityTypes(two).slice(-7)).toEqual([...tail, ...Array(3).fill('judgeV2Charts'), 'scoreAndRecordV2Task']);
+    expect(judgeAsks(two)).toEqual([
+      ['chart-judge/chart-group-1', 0],
+      ['chart-judge/chart-group-2', 1],
+      ['chart-judge/chart-group-3', 2],
+    ]);
   });
 
   it('replays each of them without a determinism error', async () => {

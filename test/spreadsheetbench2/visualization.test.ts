@@ -229,9 +229,21 @@ describe.skipIf(!hasSandboxPython)('charts exported by LibreOffice', () => {
       criteria: [{ id: 1, instruction: 'a chart' }],
     };
     const limits = { maxCharts: 1, maxImageBytes: 10_000_000, exportTimeoutMs: 120_000 };
-    const few = await prepareCharts(tmp, task, 'v1', charts, limits);
+    const few = await prepareCharts(
+      tmp,
+      task,
+      'v1',
+      { workbook: charts, image: path.join(tmp, 'v1_output.png') },
+      limits,
+    );
     expect(few.ready && few.stored).toMatchObject({ charts: [{ label: 'Data chart 1' }], chartsLeftOut: 1 });
-    const big = await prepareCharts(tmp, task, 'v1', charts, { ...limits, maxImageBytes: 100 });
+    const big = await prepareCharts(
+      tmp,
+      task,
+      'v1',
+      { workbook: charts, image: path.join(tmp, 'v1_output.png') },
+      { ...limits, maxImageBytes: 100 },
+    );
     expect(big).toMatchObject({ ready: false, judgment: { verdict: 'export_failed', accuracy: 0 } });
     expect(!big.ready && big.judgment.message).toMatch(
       /^task v1: chart "Data chart 1" is \d+ bytes as a PNG, over visionJudge\.maxImageBytes \(100\)$/,

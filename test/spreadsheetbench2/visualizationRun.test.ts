@@ -24,8 +24,15 @@ import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker } from '../helpers/workerProcess';
 import { runCli } from '../helpers/cliProcess';
-import { hasSandboxPython, runPython } from '../scoring/oracle';
+import { hasSandboxPython } from '../scoring/oracle';
 import { generateVisualizationTasks, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
+import {
+  chartOnlyCandidate,
+  generateOutputImageTask,
+  generateTwoChartsTask,
+  passEveryAsked,
+  twoChartsCandidate,
+} from '../helpers/visualizationCharts';
 import { spreadsheetBench2, v2Run } from '../../benchmarks/spreadsheetbench2';
 import { adapterRunDirOf } from '../../benchmarks/spreadsheetbench2/checkedVote/adapterFolder';
 import { chartSummaries } from '../../benchmarks/workbook/chartParts';
@@ -40,62 +47,6 @@ let verdict: (request: ScriptedRequest) => string = () => '{"pass_ids": [1, 2, 3
 let judgeArrived = false;
 let releaseJudge: () => void = () => undefined;
 let judgeGate: Promise<void> | undefined = new Promise((resolve) => (releaseJudge = resolve));
-
-/**
- * checked_vote's Python candidates on vis_bar: each only adds the bar chart (an openpyxl chart program), leaving every
- * answer cell as the input has it.
- */
-const chartOnlyCandidate = {
-  name: 'vis_bar-checked-vote-chart-only',
-  match: { callKey: /\/vis_bar\/cand-\d\/\d$/ },
-  reply: [
-    '```python',
-    'def solve(wb):',
-    '    from openpyxl.chart import BarChart, Reference',
-    "    ws = wb['Data']",
-    '    c = BarChart()',
-    "    c.title = 'Values'",
-    '    c.add_data(Reference(ws, min_col=2, min_row=1, max_row=5))',
-    "    ws.add_chart(c, 'D2')",
-    '```',
-  ].join('\n'),
-};
-
-/** checked_vote's candidates on vis_two (a dataset of its own, below): two titled charts, Sales (bar) and Trend (line). */
-const twoChartsCandidate = {
-  name: 'vis_two-checked-vote',
-  match: { callKey: /\/vis_two\/cand-\d\/\d$/ },
-  reply: [
-    '```python',
-    'def solve(wb):',
-    '    from openpyxl.chart import BarChart, LineChart, Reference',
-    "    ws = wb['Data']",
-    "    b = BarChart(); b.title = 'Sales'",
-    '    b.add_data(Reference(ws, min_col=2, min_row=1, max_row=5)); ws.add_chart(b, "D2")',
-    "    l = LineChart(); l.title = 'Trend'",
-    '    l.add_data(Reference(ws, min_col=2, min_row=1, max_row=5)); ws.add_chart(l, "D20")',
-    '```',
-  ].join('\n'),
-};
-
-/** vis_two: its checklist names each chart by title, and one item is about the whole output. */
-const TWO_CHARTS = `
-import json, os, sys, openpyxl
-d = os.path.join(sys.argv[1], "spreadsheet", "vis_two"); os.makedirs(d)
-wb = openpyxl.Workbook(); ws = wb.active; ws.title = "Data"
-for r in range(1, 6): ws.append([f"r{r}", r * 10])
-wb.save(os.path.join(d, "input.xlsx")); wb.save(os.path.join(d, "answer.xlsx"))
-json.dump([{"id": "vis_two", "instruction": "do vis_two: chart the values twice", "spreadsheet_path": "spreadsheet/vis_two/input.xlsx",
-            "golden_response_path": "spreadsheet/vis_two/answer.xlsx", "answer_position": "Data!A1:B5",
-            "criteria": [{"id": 1, "instruction": "a bar chart", "chart": "Sales"}, {"id": 2, "instruction": "a line chart", "chart": "trend"},
-                         {"id": 3, "instruction": "two charts in all"}]}], open(os.path.join(sys.argv[1], "dataset.json"), "w"))
-`;
-
-/** A verdict that passes every item the request asks. */
-const passEveryAsked = (request: ScriptedRequest) => {
-  const text = String(request.messages.find((m) => m.role === 'user')?.content ?? '');
-  return JSON.stringify({ pass_ids: [...text.matchAll(/^(\d+)\. /gm)].map((m) => Number(m[1])), fail: [] });
-};
 
 const vis = visualizationScript(async (request) => {
   judgeArrived = true;
@@ -276,6 +227,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     verdict = () => '{"pass_ids": [1, 2, 3], "fail": []}';
     const run = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: ['vis_bar'] });
     await withWorkers(unjudgedConfig, () => run.handle.result());
+    const createdJudge = (await readManifest(run.runDir)).judge;
     expect(judgeCalls(env, run.runId)).toEqual([]);
     expect(await readChartJudgment(run.runDir, 'vis_bar')).toEqual(
       expect.objectContaining({
@@ -299,6 +251,15 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     expect(cli.stdout).toMatch(/^Visualization charts: 1 of 1 tasks judged, chart accuracy 100\.00% \(judged 1\)/m);
     expect(await readChartJudgment(run.runDir, 'vis_bar')).toMatchObject({ verdict: 'judged', accuracy: 1 });
     expect((await spreadsheetBench2.summaryLines(run.runDir)).some((l) => l.includes('UNJUDGED'))).toBe(false);
+    // The rejudge recorded what it judged with beside its task list; run.json keeps the settings it was created with.
+    const records = readdirSync(run.runDir).filter((f) => /^rejudge-.*\.judge\.json$/.test(f));
+    expect(records).toHaveLength(1);
+    const record = JSON.parse(readFileSync(path.join(run.runDir, records[0]), 'utf8')) as unknown;
+    expect(record).toMatchObject({
+      settings: [{ judge: v2JudgeSettingsOf(env.config.visionJudge), tasks: ['vis_bar'] }],
+      withoutCall: [],
+    });
+    expect((await readManifest(run.runDir)).judge).toEqual(createdJudge);
   }, 600_000);
 
   it('checked_vote: candidates that only add the chart pass its checks (a chart is a change), are submitted and judged', async () => {
@@ -325,7 +286,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     judgeGate = undefined;
     releaseJudge();
     const two = path.join(tmp, 'two', 'Visualization');
-    runPython(['-c', TWO_CHARTS, two], '');
+    generateTwoChartsTask(two);
     const run = await startBenchmarkRun(env, { dataset: two, agent: 'checked_vote', tasks: ['vis_two'] });
     const started = Date.now();
     await withWorkers(env.config, () => run.handle.result());
@@ -345,5 +306,28 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     process.stderr.write(
       `vis_two judged in ${calls.length} calls; image bytes per call ${sent.join(', ')}, ${sent.reduce((a, b) => a + b, 0)} in all; run ${Date.now() - started} ms\n`,
     );
+  }, 900_000);
+  it('an <id>_output.png the agent left beside its workbook is judged alone, as the release prefers it', async () => {
+    verdict = passEveryAsked;
+    judgeGate = undefined;
+    releaseJudge();
+    const dir = path.join(tmp, 'png', 'Visualization');
+    generateOutputImageTask(dir);
+    const run = await startBenchmarkRun(env, { dataset: dir, agent: 'swe_agent', tasks: ['vis_png'] });
+    await withWorkers(env.config, () => run.handle.result());
+    const files = (await v2Run(run.runDir)).files;
+    const image = readFileSync(files.outputImagePath('vis_png'));
+    expect(image.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    // The workbook holds two titled charts (which alone would be judged in three calls); the image wins.
+    expect(chartSummaries(files.outputPath('vis_png'))).toHaveLength(2);
+    const calls = judgeCalls(env, run.runId).filter((c) => c.answered);
+    expect(calls.map((c) => [c.callKey, c.images?.map((i) => i.bytes)])).toEqual([
+      [`${run.runId}/vis_png/chart-judge`, [image.length]],
+    ]);
+    expect(await readChartJudgment(run.runDir, 'vis_png')).toMatchObject({ verdict: 'judged', accuracy: 1 });
+    const stored = JSON.parse(
+      readFileSync(path.join(run.runDir, 'tasks', 'vis_png', 'charts', 'charts.json'), 'utf8'),
+    ) as { source: string; charts: { label: string }[] };
+    expect([stored.source, stored.charts.map((c) => c.label)]).toEqual(['png_output', ['vis_png_output.png']]);
   }, 900_000);
 });

@@ -24,6 +24,13 @@ export class V2RunFiles {
   outputPath(taskKey: string): string {
     return path.join(this.outputsDir, `${taskKey}_output.xlsx`);
   }
+  /**
+   * `<id>_output.png` beside the output workbook: an image the agent made of its charts, which the release's judge
+   * prefers over exporting the workbook's charts.
+   */
+  outputImagePath(taskKey: string): string {
+    return path.join(this.outputsDir, `${taskKey}_output.png`);
+  }
   /** `eval_<setting>_<model>/<category>.json`: the official result file of one category. */
   officialResultPath(category: string): string {
     return path.join(this.root, `eval_${this.outputsName}`, `${safeName(category)}.json`);

@@ -1,21 +1,23 @@
 /**
- * The charts a judgment will send, exported once from the task's (recalculated) output into `tasks/<key>/charts/`
+ * The charts a judgment will send (judgedImages.ts: the agent's `<id>_output.png`, else the workbook's charts, stitched
+ * when some did not export), taken once from the task's (recalculated) output into `tasks/<key>/charts/`
  * (`charts.json` and one PNG per chart) before the model is asked: the judge's call reads them from there, so a retried
  * call sends the very same bytes (its response-cache key covers them) and nothing large travels in Temporal payloads.
  * What leaves no chart to judge (no output, no checklist, an unreadable workbook, no chart, an oversized image) is a
  * final judgment instead, whose message names the task and the cause.
  */
 import { createHash } from 'node:crypto';
-import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { readRequiredJson } from '../../../lib/json';
 import { writeJsonAtomic } from '../../../lib/runStore/files';
-import { ChartExportError, exportChartImages, type ChartImage } from '../../../lib/recalc/chartImages';
+import { ChartExportError, type ChartImage } from '../../../lib/recalc/chartImages';
 import type { V2Task } from '../dataset';
 import type { ChartJudgment } from './chartJudgment';
 import { checklistOf } from './checklistJudge';
 import { chartGroups } from './chartGroups';
+import { IMAGE_SOURCES, JudgedImageProblem, judgedImages, type JudgedImages } from './judgedImages';
 
 export const chartsDir = (runDir: string, key: string) => path.join(runDir, 'tasks', key, 'charts');
 
@@ -30,6 +32,10 @@ const storedChartsSchema = z.object({
     }),
   ),
   chartsLeftOut: z.number(),
+  /** What the images are (judgedImages.ts); absent when stored before: exported from the workbook. */
+  source: z.enum(IMAGE_SOURCES).optional(),
+  /** The charts the workbook holds, when the images were exported from it. */
+  chartsInWorkbook: z.number().optional(),
   /** The judge calls' groups (chartGroups.ts); absent (stored before groups): one group of every chart and item. */
   groups: z
     .array(z.object({ charts: z.array(z.number()), items: z.array(z.union([z.number(), z.string()])) }))
@@ -50,9 +56,9 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 async function exported(
   task: V2Task,
   key: string,
-  output: string,
+  output: { workbook: string; image: string },
   limits: ChartLimits,
-): Promise<ChartImage[] | ChartJudgment> {
+): Promise<JudgedImages | ChartJudgment> {
   const final = (verdict: ChartJudgment['verdict'], message: string): ChartJudgment => ({
     taskId: key,
     verdict,
@@ -60,26 +66,23 @@ async function exported(
     message: `task ${String(task.id)}: ${message}`,
   });
   if (!task.criteria?.length) return final('no_checklist', 'its record has no checklist (`criteria`) to judge on');
-  const present = await access(output).then(
-    () => true,
-    () => false,
-  );
-  if (!present) return final('no_output', `no output workbook ${path.basename(output)} to take charts from`);
-  let charts: ChartImage[];
+  let judged: JudgedImages | undefined;
   try {
-    charts = await exportChartImages(output, { timeoutMs: limits.exportTimeoutMs });
+    judged = await judgedImages(output.workbook, output.image, limits);
   } catch (err) {
+    if (err instanceof JudgedImageProblem) return final('export_failed', err.message);
     if (!(err instanceof ChartExportError)) throw err;
     return final('export_failed', `its output's charts could not be exported: ${err.message}`);
   }
-  if (!charts.length) return final('no_charts', `its output ${path.basename(output)} holds no chart`);
-  const large = charts.find((c) => c.png.length > limits.maxImageBytes);
+  if (!judged) return final('no_output', `no output workbook ${path.basename(output.workbook)} to take charts from`);
+  if (!judged.charts.length) return final('no_charts', `its output ${path.basename(output.workbook)} holds no chart`);
+  const large = judged.charts.find((c) => c.png.length > limits.maxImageBytes);
   if (large)
     return final(
       'export_failed',
       `chart "${large.label}" is ${large.png.length} bytes as a PNG, over visionJudge.maxImageBytes (${limits.maxImageBytes})`,
     );
-  return charts;
+  return judged;
 }
 
 /** Exports the output's charts and stores them for the judge, or the final judgment when there is nothing to judge. */
@@ -87,18 +90,20 @@ export async function prepareCharts(
   runDir: string,
   task: V2Task,
   key: string,
-  output: string,
+  output: { workbook: string; image: string },
   limits: ChartLimits,
 ): Promise<Prepared> {
   const dir = chartsDir(runDir, key);
   await rm(dir, { recursive: true, force: true });
-  const charts = await exported(task, key, output, limits);
-  if (!Array.isArray(charts)) return { ready: false, judgment: charts };
+  const judged = await exported(task, key, output, limits);
+  if ('verdict' in judged) return { ready: false, judgment: judged };
   await mkdir(dir, { recursive: true });
-  const sent = charts.slice(0, limits.maxCharts);
+  const sent = judged.charts.slice(0, limits.maxCharts);
   const stored: StoredCharts = {
     charts: [],
-    chartsLeftOut: charts.length - sent.length,
+    chartsLeftOut: judged.charts.length - sent.length,
+    source: judged.source,
+    ...(judged.chartsInWorkbook === undefined ? {} : { chartsInWorkbook: judged.chartsInWorkbook }),
     groups: chartGroups(
       checklistOf(task),
       sent.map((c) => c.title),

@@ -1,0 +1,50 @@
+/**
+ * What a rejudge judged with, recorded beside its task list (`<tag>.judge.json`): the distinct settings its tasks'
+ * judgments record, with their tasks, and the tasks judged without a call; a missing task list is named.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeChartJudgment } from '../../benchmarks/spreadsheetbench2/visualization/chartJudgment';
+import { v2JudgeSettingsOf } from '../../benchmarks/spreadsheetbench2/visualization/judgeSettings';
+import {
+  recordRejudgeSettings,
+  rejudgeSettingsPath,
+} from '../../benchmarks/spreadsheetbench2/visualization/rejudgeSettings';
+import { configSchema } from '../../config/schema';
+
+const runDir = mkdtempSync(path.join(os.tmpdir(), 'sb2-rejudge-settings-'));
+afterAll(() => rmSync(runDir, { recursive: true, force: true }));
+
+describe('the settings a rejudge judged with', () => {
+  it('groups the tasks by the settings their judgments record, and lists those judged without a call', async () => {
+    const vision = configSchema.parse({
+      visionJudge: { baseUrl: 'https://judge.example/v1?key=secret', model: 'm1' },
+    }).visionJudge;
+    const m1 = v2JudgeSettingsOf(vision);
+    const m2 = v2JudgeSettingsOf(vision, 'm2');
+    await writeChartJudgment(runDir, { taskId: 'a', verdict: 'judged', accuracy: 1, judge: m1 });
+    await writeChartJudgment(runDir, { taskId: 'b', verdict: 'judged', accuracy: 0, judge: m2 });
+    await writeChartJudgment(runDir, { taskId: 'c', verdict: 'judged', accuracy: 1, judge: m1 });
+    await writeChartJudgment(runDir, { taskId: 'd', verdict: 'no_charts', accuracy: 0, message: 'task d: no chart' });
+    writeFileSync(path.join(runDir, 'rejudge-t1.json'), JSON.stringify(['a', 'b', 'c', 'd', 'e']));
+    const record = await recordRejudgeSettings(runDir, 'rejudge-t1');
+    expect(JSON.parse(readFileSync(rejudgeSettingsPath(runDir, 'rejudge-t1'), 'utf8'))).toEqual(record);
+    expect(record).toMatchObject({
+      tag: 'rejudge-t1',
+      settings: [
+        { judge: m1, tasks: ['a', 'c'] },
+        { judge: m2, tasks: ['b'] },
+      ],
+      withoutCall: ['d', 'e'],
+    });
+    // The endpoint by its host only, never its query (a key there stays out of the record).
+    expect(readFileSync(rejudgeSettingsPath(runDir, 'rejudge-t1'), 'utf8')).not.toContain('secret');
+    expect(m1.baseUrlHost).toBe('judge.example');
+  });
+
+  it('names a rejudge whose task list is missing', async () => {
+    await expect(recordRejudgeSettings(runDir, 'rejudge-none')).rejects.toThrow(/rejudge-none\.json/);
+  });
+});
