@@ -6,7 +6,8 @@ import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { taskKey } from '../../lib/runStore/taskRecord';
 import { bindCodeToTestCase } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
 import { executionFeedback } from '../../benchmarks/codeAgent/feedback';
-import { pathExists, writeJsonAtomic } from '../../lib/runStore/files';
+import { writeJsonAtomic } from '../../lib/runStore/files';
+import { takeWorkDirOutput } from '../../lib/sandbox/hostFiles';
 import { SandboxLostError } from '../../lib/sandbox';
 import type { ExecutionResult } from '../../lib/sandbox/types';
 import type { WorkerDeps } from '../deps';
@@ -52,7 +53,8 @@ export function executeActivities(deps: WorkerDeps) {
   return {
     /**
      * Runs solution code on one test case in a fresh sandbox whose work dir holds only that test case's input
-     * (never an answer file), then copies the output workbook into the run's outputs folder.
+     * (never an answer file), then copies the output workbook into the run's outputs folder (only a regular file inside
+     * the work dir: a planted link is refused, named in the error).
      */
     executeSolution: (input: ExecuteSolutionInput) => executeOnTestCase(deps, input),
 
@@ -93,14 +95,14 @@ async function executeOnTestCase(deps: WorkerDeps, input: ExecuteSolutionInput):
   await copyFile(files.inputPath, path.join(workDir, files.inputName));
   await rm(finalOutput, { force: true });
 
-  const result = await runInSandbox(deps, workDir, (inside) =>
+  let result = await runInSandbox(deps, workDir, (inside) =>
     bindCodeToTestCase(input.code, task, ctx.official.outputsName, input.testCase, inside),
   );
-  const produced = path.join(workDir, `${input.testCase}_${id}_output.xlsx`);
-  const outputProduced = await pathExists(produced);
-  if (outputProduced) {
-    await mkdir(path.dirname(finalOutput), { recursive: true });
-    await copyFile(produced, finalOutput);
+  const output = await takeWorkDirOutput(workDir, `${input.testCase}_${id}_output.xlsx`, finalOutput);
+  const outputProduced = output.taken;
+  if (!output.taken && output.problem) {
+    const problem = `task ${input.taskId}, test case ${input.testCase}: ${output.problem}`;
+    result = { ...result, error: result.error ? `${result.error}\n${problem}` : problem };
   }
   await writeJsonAtomic(path.join(ctx.layout.taskDir(input.taskId), 'executions', `${input.label}.json`), {
     label: input.label,

@@ -1,6 +1,6 @@
-import { lchownSync, lstatSync, readdirSync } from 'node:fs';
-import { mkdir, open, readlink, realpath, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { constants, lchownSync, lstatSync, readdirSync } from 'node:fs';
+import { copyFile, mkdir, open, readlink, realpath, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 function inside(root: string, path: string): boolean {
   const rel = relative(root, path);
@@ -24,6 +24,44 @@ export async function readWorkDirFile(root: string, relPath: string): Promise<Bu
     if (!inside(realRoot, target) || target === realRoot)
       throw new Error(`${relPath} resolves outside the sandbox work dir (${target})`);
     return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** What `takeWorkDirOutput` did: copied the output, found none, or refused it (`problem` says why, naming the file). */
+export type TakenOutput = { taken: true } | { taken: false; problem?: string };
+
+/**
+ * Copies the work-dir file `relPath` (something the sandboxed code produced) to the host path `target` (its folder made), only when it
+ * is a regular file inside the work dir with no other hard link. The code may have planted a symlink to a host file
+ * (an answer workbook), a link in a parent folder, a FIFO or a device there: opened with O_NOFOLLOW (a link is refused,
+ * never followed) and O_NONBLOCK (a FIFO cannot hang the worker), then the opened file itself is checked and copied
+ * through its descriptor, so nothing can be swapped in between check and copy.
+ */
+export async function takeWorkDirOutput(root: string, relPath: string, target: string): Promise<TakenOutput> {
+  const refused = (why: string): TakenOutput => ({
+    taken: false,
+    problem: `the output ${basename(relPath)} ${why}; not taken`,
+  });
+  const flags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+  const handle = await open(workDirPath(root, relPath), flags).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    if (err.code === 'ELOOP') return 'link' as const;
+    throw err;
+  });
+  if (handle === undefined) return { taken: false };
+  if (handle === 'link') return refused('is a link');
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return refused('is not a regular file');
+    if (info.nlink !== 1) return refused('has other hard links');
+    const opened = `/proc/self/fd/${handle.fd}`;
+    const real = await readlink(opened);
+    if (!inside(await realpath(root), real)) return refused(`lies outside the work folder (${real})`);
+    await mkdir(dirname(target), { recursive: true });
+    await copyFile(opened, target);
+    return { taken: true };
   } finally {
     await handle.close();
   }
