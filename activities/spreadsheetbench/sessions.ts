@@ -1,4 +1,4 @@
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { withHeartbeat } from '../heartbeat';
@@ -9,6 +9,7 @@ import { taskKey } from '../../lib/runStore/taskRecord';
 import { bindCodeToTestCase } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
 import { executionFeedback } from '../../benchmarks/codeAgent/feedback';
 import { writeJsonAtomic } from '../../lib/runStore/files';
+import { takeWorkDirOutput } from '../../lib/sandbox/hostFiles';
 import { SandboxLostError } from '../../lib/sandbox';
 import type { Sandbox } from '../../lib/sandbox/types';
 import type { WorkerDeps } from '../deps';
@@ -54,7 +55,7 @@ export function sessionActivities(deps: WorkerDeps, registry = new SessionRegist
       );
       const session = await registry.open(key, workDir, [files]);
       const code = bindCodeToTestCase(input.code, task, ctx.official.outputsName, 1, session.sandbox.workDirInside);
-      const result = await executeWithHeartbeat(session.sandbox, code, deps.config.sandbox.executionTimeoutMs).catch(
+      let result = await executeWithHeartbeat(session.sandbox, code, deps.config.sandbox.executionTimeoutMs).catch(
         async (err: unknown) => {
           await registry.close(key);
           if (err instanceof SandboxLostError)
@@ -63,11 +64,13 @@ export function sessionActivities(deps: WorkerDeps, registry = new SessionRegist
         },
       );
       const outputName = `1_${taskKey(task.id)}_output.xlsx`;
-      const outputProduced = result.files.includes(outputName);
-      if (outputProduced) {
-        const finalOutput = ctx.official.outputPath(input.taskId, 1);
-        await mkdir(path.dirname(finalOutput), { recursive: true });
-        await copyFile(path.join(session.workDir, outputName), finalOutput);
+      const output = result.files.includes(outputName)
+        ? await takeWorkDirOutput(session.workDir, outputName, ctx.official.outputPath(input.taskId, 1))
+        : { taken: false as const };
+      const outputProduced = output.taken;
+      if (!output.taken && output.problem) {
+        const problem = `task ${input.taskId}, test case 1: ${output.problem}`;
+        result = { ...result, error: result.error ? `${result.error}\n${problem}` : problem };
       }
       const stateReset = (input.round > 0 && !resumed) || result.stateReset;
       await writeJsonAtomic(path.join(ctx.layout.taskDir(input.taskId), 'executions', `${input.label}.json`), {

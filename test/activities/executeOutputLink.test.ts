@@ -14,6 +14,11 @@ import {
   type ExecuteSolutionInput,
   type ExecuteSolutionResult,
 } from '../../activities/spreadsheetbench/execute';
+import {
+  sessionActivities,
+  type SessionExecuteInput,
+  type SessionExecuteResult,
+} from '../../activities/spreadsheetbench/sessions';
 import { sheetRun } from '../../benchmarks/spreadsheetbench/run';
 import { modelPaths } from '../../benchmarks/spreadsheetbench/agents/officialPaths';
 import { createSampleRun } from '../helpers/sampleRun';
@@ -81,5 +86,27 @@ describe('executeSolution: an output planted as a symlink to a host file', () =>
     expect(result.outputProduced).toBe(true);
     expect(result.error).toBe('');
     expect(readFileSync(ctx.official.outputPath('1001', 1), 'utf8')).toBe('PRODUCED');
+  }, 60_000);
+
+  it('a conversation kernel (executeInSession): the same link refused, the session still usable', async () => {
+    const ctx = await sheetRun(runDir);
+    const output = modelPaths(ctx.task('1001'), ctx.official.outputsName, 1).output;
+    const activities = sessionActivities({ config, sandboxFactory: async () => factory });
+    const run = (input: SessionExecuteInput): Promise<SessionExecuteResult> =>
+      new MockActivityEnvironment().run(activities.executeInSession, input);
+    try {
+      const code = `import os\nos.symlink(${JSON.stringify(secret)}, ${JSON.stringify(output)})`;
+      const base = { runDir, taskId: '1001', conversation: 'c', code };
+      const planted = await run({ ...base, round: 0, label: 'session-link' });
+      expect(planted.outputProduced).toBe(false);
+      expect(planted.error).toMatch(/task 1001, test case 1: the output 1_1001_output\.xlsx is a link; not taken/);
+      expect(existsSync(ctx.official.outputPath('1001', 1))).toBe(false);
+      const fixed = `import os\nos.remove(${JSON.stringify(output)})\nopen(${JSON.stringify(output)}, 'wb').write(b'OK')`;
+      const next = await run({ ...base, code: fixed, round: 1, label: 'session-regular' });
+      expect(next.outputProduced).toBe(true);
+      expect(readFileSync(ctx.official.outputPath('1001', 1), 'utf8')).toBe('OK');
+    } finally {
+      await activities.closeSessions({ runDir, taskId: '1001' });
+    }
   }, 60_000);
 });
