@@ -4,13 +4,14 @@
  * crash rebuilds the same conversation; a model call is answered from the run's response cache when it was paid for
  * before, and a shell step that finished is never run again (its record is returned).
  */
-import { copyFile, lstat, mkdir, realpath, rm } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure, cancellationSignal } from '@temporalio/activity';
 import { readJsonIfPresent, readRequiredJson } from '../../lib/json';
 import { cachedComplete, ResponseCache, TextActionProvider } from '../../lib/llm';
 import type { ChatMessage, ChatRequest } from '../../lib/llm/types';
 import { writeJsonAtomic } from '../../lib/runStore/files';
+import { takeWorkDirOutput } from '../../lib/sandbox/hostFiles';
 import { DatasetError } from '../../lib/runStore/taskRecord';
 import { FailureTypes } from '../../lib/failureTypes';
 import { v2Run, type V2Run } from '../../benchmarks/spreadsheetbench2/run/files';
@@ -319,18 +320,10 @@ async function collectFile(
   name: string,
   target: string,
 ): Promise<{ taken?: string; problem?: string }> {
-  const produced = path.join(workDir, OUTPUT_DIR, name);
   await rm(target, { force: true });
-  const st = await lstat(produced).catch(() => undefined);
-  if (!st) return {};
-  if (st.isSymbolicLink()) return { problem: `the output ${name} is a link; not taken` };
-  if (!st.isFile()) return { problem: `the output ${name} is not a regular file; not taken` };
-  const real = await realpath(produced);
-  if (!real.startsWith((await realpath(workDir)) + path.sep))
-    return { problem: `the output ${name} lies outside the task's folder; not taken` };
-  await mkdir(path.dirname(target), { recursive: true });
-  await copyFile(real, target);
-  return { taken: target };
+  const output = await takeWorkDirOutput(workDir, path.posix.join(OUTPUT_DIR, name), target);
+  if (output.taken) return { taken: target };
+  return output.problem ? { problem: output.problem } : {};
 }
 
 export async function removeWorkDir(deps: WorkerDeps, runDir: string, taskId: string): Promise<void> {
