@@ -15,11 +15,16 @@ export function workDirPath(root: string, relPath: string): string {
   return path;
 }
 
-/** Reads a work-dir file as the worker. Sandboxed code may have planted symlinks, so the opened file is checked. */
+/**
+ * Reads a work-dir file as the worker. Sandboxed code may have planted symlinks, so the opened file is checked: a
+ * regular file inside the work dir.
+ */
 export async function readWorkDirFile(root: string, relPath: string): Promise<Buffer> {
   const realRoot = await realpath(root);
-  const handle = await open(workDirPath(root, relPath), 'r');
+  // O_NONBLOCK: a FIFO planted under the name cannot hang the worker; it is then refused as not a regular file.
+  const handle = await open(workDirPath(root, relPath), constants.O_RDONLY | constants.O_NONBLOCK);
   try {
+    if (!(await handle.stat()).isFile()) throw new Error(`${relPath} is not a regular file`);
     const target = await readlink(`/proc/self/fd/${handle.fd}`);
     if (!inside(realRoot, target) || target === realRoot)
       throw new Error(`${relPath} resolves outside the sandbox work dir (${target})`);
