@@ -5,7 +5,7 @@
  * user's file is never written: the engine reads a copy in the cache folder and writes the copy's result there.
  */
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Recalculator } from '../../lib/recalc';
@@ -39,6 +39,7 @@ export class RecalculatedCopies {
 
   /** The same, saying whether the engine made the copy now (false: found in the cache, or made by a call waited on). */
   async copyOf(file: string): Promise<{ path: string; made: boolean }> {
+    await sweepDeadStaging(this.dir);
     const key = createHash('sha256')
       .update(await readFile(file))
       .digest('hex');
@@ -75,5 +76,31 @@ export class RecalculatedCopies {
       await rm(source, { force: true });
       await rm(result, { force: true });
     }
+  }
+}
+
+/**
+ * A copy's staging files (`<sha256>.xlsx.<pid>.<ms>.in.xlsx`, `….out.xlsx` and the engine's `.…out.<hex>.recalc.xlsx`)
+ * are removed when the copy is made or fails, but a process killed mid-copy (kill -9) leaves them. The first copy asked
+ * for in a process removes those of processes that no longer exist (a pid alive, even reused, keeps its files).
+ */
+const STAGING = /^\.?[0-9a-f]{64}\.xlsx\.(\d+)\.\d+\.(in|out)\./;
+const swept = new Set<string>();
+
+async function sweepDeadStaging(dir: string): Promise<void> {
+  if (swept.has(dir)) return;
+  swept.add(dir);
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const pid = Number(STAGING.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !processAlive(pid)) await rm(path.join(dir, name), { force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -3,7 +3,8 @@
  * LibreOffice), reused for the same bytes under any name, never written over the user's file; an engine failure names
  * the file. `sheetbench eval --recalc` scores an output whose formulas were saved without values.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -42,6 +43,30 @@ function countingRecalculator(fail = false) {
 }
 
 describe('recalculated copies', () => {
+  it("sweep the staging files a killed process left, and keep a live process's", async () => {
+    const cache = path.join(tmp, 'cache-staging');
+    mkdirSync(cache, { recursive: true });
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid; // exited: its pid is gone
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    const sha = 'ab'.repeat(32);
+    const staged = (pid: number) => [
+      `${sha}.xlsx.${pid}.1795740055335.in.xlsx`,
+      `.${sha}.xlsx.${pid}.1795740055335.out.324c757b.recalc.xlsx`,
+    ];
+    for (const name of [...staged(dead), ...staged(live.pid!), `${sha}.xlsx`])
+      writeFileSync(path.join(cache, name), 'x');
+    try {
+      const a = path.join(tmp, 'staging-a.xlsx');
+      await writeWorkbook(a, { A1: 1 });
+      await new RecalculatedCopies(countingRecalculator().recalculator, cache).of(a);
+      const left = readdirSync(cache);
+      for (const name of staged(dead)) expect(left).not.toContain(name);
+      for (const name of [...staged(live.pid!), `${sha}.xlsx`]) expect(left).toContain(name);
+    } finally {
+      live.kill('SIGKILL');
+    }
+  });
+
   it('are made once per content and reused for the same bytes under another name', async () => {
     const a = path.join(tmp, 'a.xlsx');
     await writeWorkbook(a, { A1: 1, A2: formula('A1*2') });
