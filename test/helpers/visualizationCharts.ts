@@ -11,20 +11,21 @@ import { runPython } from '../scoring/oracle';
  * checked_vote's Python candidates on vis_bar: each only adds the bar chart (an openpyxl chart program), leaving every
  * answer cell as the input has it.
  */
+/** A solve(wb) that adds vis_bar's bar chart 'Values' over Data!B1:B5 at D2 (lines of a ```python block). */
+export const VIS_BAR_CHART_SOLVE = [
+  'def solve(wb):',
+  '    from openpyxl.chart import BarChart, Reference',
+  "    ws = wb['Data']",
+  '    c = BarChart()',
+  "    c.title = 'Values'",
+  '    c.add_data(Reference(ws, min_col=2, min_row=1, max_row=5))',
+  "    ws.add_chart(c, 'D2')",
+];
+
 export const chartOnlyCandidate = {
   name: 'vis_bar-checked-vote-chart-only',
   match: { callKey: /\/vis_bar\/cand-\d\/\d$/ },
-  reply: [
-    '```python',
-    'def solve(wb):',
-    '    from openpyxl.chart import BarChart, Reference',
-    "    ws = wb['Data']",
-    '    c = BarChart()',
-    "    c.title = 'Values'",
-    '    c.add_data(Reference(ws, min_col=2, min_row=1, max_row=5))',
-    "    ws.add_chart(c, 'D2')",
-    '```',
-  ].join('\n'),
+  reply: ['```python', ...VIS_BAR_CHART_SOLVE, '```'].join('\n'),
 };
 
 /** checked_vote's candidates on vis_two: two titled charts, Sales (bar) and Trend (line). */

@@ -62,6 +62,7 @@ import {
   generateTwoChartsTask,
   passEveryAsked,
   twoChartsCandidate,
+  VIS_BAR_CHART_SOLVE,
 } from '../helpers/visualizationCharts';
 import { runPython } from '../scoring/oracle';
 import { batchQueueWorkflowId, batchWorkflowId } from '../../contracts/batch';
@@ -261,18 +262,7 @@ async function recordSpreadsheetBench2ChartRuns(): Promise<void> {
 const checkedVoteVisBarRule = {
   name: 'vis_bar-checked-vote',
   match: { callKey: /\/vis_bar\/(cand|formula)-\d\/\d$/ },
-  reply: [
-    '```python',
-    'def solve(wb):',
-    '    from openpyxl.chart import BarChart, Reference',
-    "    ws = wb['Data']",
-    '    c = BarChart()',
-    "    c.title = 'Values'",
-    '    c.add_data(Reference(ws, min_col=2, min_row=1, max_row=5))',
-    "    ws.add_chart(c, 'D2')",
-    "    ws['A1'] = 'row 1'",
-    '```',
-  ].join('\n'),
+  reply: ['```python', ...VIS_BAR_CHART_SOLVE, "    ws['A1'] = 'row 1'", '```'].join('\n'),
 };
 
 /** checked_vote's candidates on tpl0: the first crashes, its repair and the second candidate solve it. */

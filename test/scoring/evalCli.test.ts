@@ -1,8 +1,8 @@
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Command } from 'commander';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { cliOutput } from '../helpers/cliOutput';
+import { afterAll, describe, expect, it } from 'vitest';
 import { registerEvalCommands } from '../../cli/commands/eval';
 import { CliError } from '../../cli/exitCodes';
 import { sharedData } from '../helpers/sharedData';
@@ -11,17 +11,7 @@ const DEV20 = sharedData('spreadsheetbench-dev20');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'scoring-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function run(args: string[]): Promise<string> {
-  const program = new Command().exitOverride();
-  registerEvalCommands(program);
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  try {
-    await program.parseAsync(['node', 'sheetbench', ...args]);
-    return out.mock.calls.map((c) => String(c[0])).join('');
-  } finally {
-    out.mockRestore();
-  }
-}
+const run = (args: string[]) => cliOutput(registerEvalCommands, args);
 
 describe('sheetbench eval / health', () => {
   it('eval writes official-shape JSON (python json.dump indent=4) and a summary beside it', async () => {

@@ -8,8 +8,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cliOutput } from '../helpers/cliOutput';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { benchmarkNamed } from '../../benchmarks';
 import { configSchema } from '../../config/schema';
 import { createRun, planRun } from '../../client/createRun';
@@ -61,18 +61,6 @@ async function judged(runId: string, settings: ReturnType<typeof v2JudgeSettings
   });
 }
 
-async function cliText(register: (p: Command) => void, args: string[]): Promise<string> {
-  const program = new Command().exitOverride();
-  register(program);
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  try {
-    await program.parseAsync(['node', 'sheetbench', ...args]);
-    return out.mock.calls.map((c) => String(c[0])).join('');
-  } finally {
-    out.mockRestore();
-  }
-}
-
 describe('the judge settings recorded', () => {
   it('keep the host of the base URL only: no key, path, query or credentials; none without a judge', () => {
     const settings = v2JudgeSettingsOf(visionConfig({ model: 'glm-4.6v' }));
@@ -108,13 +96,13 @@ describe.skipIf(!hasSandboxPython)('a v2 run judged with other settings', () => 
   it('show prints what the task was judged with, else what run.json recorded', async () => {
     const runDir = path.join(runsDir, 'glm');
     const configured = `model glm-4.6v, host open.bigmodel.cn:8443, prompt ${JUDGE_PROMPT_VERSION}, rules ${JUDGE_RULES_COMMIT}, temperature 0.1, maxTokens 4096`;
-    expect(await cliText(registerShowCommand, ['show', runDir, 'vis0'])).toContain(
+    expect(await cliOutput(registerShowCommand, ['show', runDir, 'vis0'])).toContain(
       `judge settings of the run (run.json): ${configured}`,
     );
     await judged('glm', v2JudgeSettingsOf(visionConfig({ model: 'glm-4.6v' })));
-    expect(await cliText(registerShowCommand, ['show', runDir, 'vis0'])).toContain(`judged with: ${configured}`);
+    expect(await cliOutput(registerShowCommand, ['show', runDir, 'vis0'])).toContain(`judged with: ${configured}`);
     // A task of another category has no judge.
-    expect(await cliText(registerShowCommand, ['show', runDir, 'fm0'])).not.toContain('judge');
+    expect(await cliOutput(registerShowCommand, ['show', runDir, 'fm0'])).not.toContain('judge');
   });
 
   it('compare prints each run’s judge and warns when two runs were judged differently', async () => {
@@ -123,7 +111,7 @@ describe.skipIf(!hasSandboxPython)('a v2 run judged with other settings', () => 
     await judged('gpt', v2JudgeSettingsOf(visionConfig({ model: 'gpt-4o', baseUrl: 'https://api.openai.com/v1' })));
     const dirs = ['glm', 'gpt', 'glm-again'].map((r) => path.join(runsDir, r));
 
-    const text = await cliText(registerCompareCommand, ['compare', ...dirs]);
+    const text = await cliOutput(registerCompareCommand, ['compare', ...dirs]);
     expect(text).toContain(`judge of gpt: model gpt-4o, host api.openai.com, prompt ${JUDGE_PROMPT_VERSION}`);
     expect(text).toContain(
       '  warning: A and B were judged differently (model: A glm-4.6v, B gpt-4o; host: A open.bigmodel.cn:8443, B api.openai.com): scores may differ for that alone',
@@ -132,7 +120,7 @@ describe.skipIf(!hasSandboxPython)('a v2 run judged with other settings', () => 
     const pairs = text.split('\nA = ').slice(1);
     expect(pairs.map((p) => p.startsWith('glm, B = gpt') && p.includes('warning'))).toEqual([true, false]);
 
-    const json = JSON.parse(await cliText(registerCompareCommand, ['compare', '--json', ...dirs])) as {
+    const json = JSON.parse(await cliOutput(registerCompareCommand, ['compare', '--json', ...dirs])) as {
       runs: { judge?: Record<string, string>[] }[];
       pairs: { judgeDiffers?: string[] }[];
     };
