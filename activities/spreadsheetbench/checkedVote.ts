@@ -37,6 +37,7 @@ import {
   noFormulaMessage,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaPrompt';
 import { readRegion, type RegionRead } from '../../benchmarks/spreadsheetbench/agents/checkedVote/regionCells';
+import { writesOutsideRegion } from '../../benchmarks/spreadsheetbench/agents/checkedVote/strayWrites';
 import {
   checkCandidate,
   type CaseEvidence,
@@ -211,6 +212,9 @@ export function checkedVoteActivities(deps: WorkerDeps) {
           unreadable: output?.why,
           input: inputRegion ?? { cells: [], missingSheets: [] },
           ...(charts && inputFile && run.keptAt ? { chartsChanged: chartsDiffer(inputFile, run.keptAt) } : {}),
+          ...(inputFile && run.keptAt && output?.region
+            ? { strayWrites: await writesOutsideRegion(inputFile, run.keptAt, task.answer_position).catch(() => []) }
+            : {}),
         });
       }
       const check = checkCandidate(cases);

@@ -94,6 +94,38 @@ describe('checks (no answers needed)', () => {
     expect(checkCandidate([evidence(1, ['Pass', 'Pass']), evidence(2, ['Fail', 'Fail', null])]).passed).toBe(true);
   });
 
+  it('rejects a date written as text among dates; dates alone and text alone pass', () => {
+    const day = (d: number): CellValue => ({
+      kind: 'datetime',
+      year: 2021,
+      month: 1,
+      day: d,
+      hour: 0,
+      minute: 0,
+      second: 0,
+      microsecond: 0,
+    });
+    const mixed = checkCandidate([evidence(1, [day(4), '2021-01-18', day(5)])]);
+    expect(mixed.problems.map((p) => p.kind)).toEqual(['date_text']);
+    expect(mixed.problems[0].detail).toMatch(/C2 = "2021-01-18".*datetime\.datetime/);
+    expect(checkCandidate([evidence(1, [day(4), '2021-01-18T20:57:45.962Z'])]).problems.map((p) => p.kind)).toEqual([
+      'date_text',
+    ]);
+    expect(checkCandidate([evidence(1, [day(4), day(5), day(6)])]).passed).toBe(true);
+    expect(checkCandidate([evidence(1, ['2021-01-18', 'x'])]).passed).toBe(true);
+  });
+
+  it('names the cells changed outside the answer region when the region itself was left as it was', () => {
+    const stray = (c: CaseEvidence): CaseEvidence => ({ ...c, strayWrites: ['Before!I2:I19'] });
+    const check = checkCandidate([stray(evidence(1, [1], [1])), evidence(2, [2], [2])]);
+    expect(check.problems.map((p) => p.kind)).toEqual(['unchanged']);
+    expect(check.problems[0].detail).toMatch(/outside the answer region instead \(Before!I2:I19, input 1\)/);
+    const empty = checkCandidate([stray(evidence(1, [null, null]))]);
+    expect(empty.problems[0].detail).toMatch(/every answer cell is empty; it changed cells outside .*Before!I2:I19/);
+    // A region that changed passes, whatever else changed.
+    expect(checkCandidate([stray(evidence(1, [3], [1]))]).passed).toBe(true);
+  });
+
   it('feeds the problems back with the traceback tail and the cells as written', () => {
     const check = checkCandidate([
       { ...evidence(1, [1]), error: 'Traceback\n  File "solution.py", line 3\nKeyError: \'Total\'' },
@@ -115,6 +147,9 @@ describe('checks (no answers needed)', () => {
     );
     expect(crash("AttributeError: 'tuple' object has no attribute 'value'")).toMatch(/Hint: .*tuples of cells/);
     expect(crash("TypeError: 'NoneType' object is not subscriptable")).toMatch(/Hint: an empty cell reads as None/);
+    // Text operations on a date or a number (checked-vote-v5, 290-27: cell.value[0] on a datetime).
+    expect(crash("TypeError: 'datetime.datetime' object is not subscriptable")).toMatch(/Hint: the cell holds a date/);
+    expect(crash("AttributeError: 'int' object has no attribute 'strip'")).toMatch(/Hint: the cell holds a date/);
     expect(crashHint('ZeroDivisionError: division by zero')).toBeUndefined();
     expect(crash('ZeroDivisionError: division by zero')).not.toMatch(/Hint:/);
   });
@@ -192,6 +227,15 @@ describe('frame and prompt', () => {
       `import openpyxl\nprint(openpyxl.load_workbook(${JSON.stringify(path.join(dir, 'o3.xlsx'))}).active['C1'].value)`,
     ]);
     expect(c1.toString().trim()).toBe('6');
+    // A crash's traceback, formatted by the traceback module as the sandbox's kernel does (lib/sandbox/kernel.py),
+    // shows the model's line, not only its number.
+    const crashing = "def solve(wb):\n    ws = wb.active\n    ws['B1'] = ws['A1'].value[0]";
+    writeFileSync(path.join(dir, 'c.py'), framedProgram(crashing, { input, output: path.join(dir, 'o4.xlsx') }));
+    const formatted = execFileSync(sandboxPythonPath(), [
+      '-c',
+      `import runpy, traceback\ntry:\n    runpy.run_path(${JSON.stringify(path.join(dir, 'c.py'))})\nexcept Exception:\n    print(traceback.format_exc())`,
+    ]).toString();
+    expect(formatted).toMatch(/File "solution\.py", line 3, in solve\n\s+ws\['B1'\] = ws\['A1'\]\.value\[0\]/);
     // No solve: a clear error, not a silent no-op.
     writeFileSync(path.join(dir, 'q.py'), framedProgram('x = 1', { input, output: path.join(dir, 'o2.xlsx') }));
     expect(() => execFileSync(sandboxPythonPath(), [path.join(dir, 'q.py')], { stdio: 'pipe' })).toThrow(
@@ -217,10 +261,10 @@ describe('frame and prompt', () => {
     expect(user).not.toContain(PYTHON_INSTRUCTIONS);
     expect(user).toMatch(/Write the complete solve\(wb\) in one ```python block\.$/);
     // The frame to start from opens the answer region's sheet (the first sheet when the position names none).
-    expect(user).toContain('```python\ndef solve(wb):\n    ws = wb.worksheets[0]\n```');
+    expect(user).toContain('```python\ndef solve(wb):\n    ws = wb.worksheets[0]\n    # write the answer into C4\n```');
     const named = taskPrompt({ ...task, answer_position: "'Sales data'!B2:B9,'Other'!A1" } as never, 'VIEW');
     expect(named).toContain(
-      "Start from this frame (the answer region 'Sales data'!B2:B9,'Other'!A1 is on this sheet):\n```python\ndef solve(wb):\n    ws = wb[\"Sales data\"]\n```",
+      "Start from this frame (the answer region 'Sales data'!B2:B9,'Other'!A1 is on this sheet):\n```python\ndef solve(wb):\n    ws = wb[\"Sales data\"]\n    # write the answer into B2:B9, A1\n```",
     );
     // The worked example is a complete solve(wb) the harness's extraction accepts.
     expect(solveCodeOf(PYTHON_EXAMPLE, 'stop')).toHaveProperty('code');

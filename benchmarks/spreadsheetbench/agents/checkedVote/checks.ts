@@ -13,6 +13,8 @@ export interface CaseEvidence {
   input: RegionRead;
   /** The output's charts differ from the input's, where charts are answers (SpreadsheetBench 2 chart tasks). */
   chartsChanged?: boolean;
+  /** Cells changed outside the answer region on its sheets (strayWrites.ts): named when the region was left as it was. */
+  strayWrites?: string[];
 }
 
 export type ProblemKind =
@@ -26,6 +28,7 @@ export type ProblemKind =
   | 'constant'
   | 'error_value'
   | 'junk_text'
+  | 'date_text'
   | 'inconsistent_types';
 
 export interface Problem {
@@ -72,12 +75,20 @@ function caseProblems(c: CaseEvidence): Problem[] {
   if (c.output.missingSheets.length)
     out.push(at('missing_sheet', `sheet(s) ${c.output.missingSheets.map((s) => `'${s}'`).join(', ')} missing`));
   const written = c.output.cells.filter(isWritten);
-  if (!written.length && c.output.cells.length) out.push(at('empty', 'every answer cell is empty'));
+  if (!written.length && c.output.cells.length) out.push(at('empty', `every answer cell is empty${elsewhere(c)}`));
   const errors = written.filter(isErrorValue);
   if (errors.length) out.push(at('error_value', `${errors.length} cell(s) hold Excel errors, e.g. ${show(errors[0])}`));
   const junk = written.filter((cell) => typeof cell.value === 'string' && JUNK_TEXT.test(cell.value));
   if (junk.length)
     out.push(at('junk_text', `${junk.length} cell(s) hold text that is not an answer, e.g. ${show(junk[0])}`));
+  const dateText = written.filter(isDateText);
+  if (dateText.length && written.some(isDate))
+    out.push(
+      at(
+        'date_text',
+        `${dateText.length} cell(s) hold a date written as text (e.g. ${show(dateText[0])}) among cells holding dates: write dates as datetime.datetime values`,
+      ),
+    );
   return out;
 }
 
@@ -87,7 +98,10 @@ function candidateProblems(cases: CaseEvidence[]): Problem[] {
   const out: Problem[] = [];
   const untouched = (c: CaseEvidence) => !c.chartsChanged && unchanged(c.output!.cells, c.input.cells);
   if (readable.every(untouched) && readable.some((c) => c.output!.cells.length))
-    out.push({ kind: 'unchanged', detail: 'every answer cell is exactly as it was in the input, on every test case' });
+    out.push({
+      kind: 'unchanged',
+      detail: `every answer cell is exactly as it was in the input, on every test case${elsewhere(readable.find((c) => c.strayWrites?.length) ?? readable[0])}`,
+    });
   const constant = readable.map((c) => constantValue(c.output!.cells));
   const errors = readable.some((c) => c.output!.cells.some(isErrorValue));
   if (!errors && constant.every((v) => v !== undefined))
@@ -117,6 +131,29 @@ function constantValue(cells: RegionCell[]): string | undefined {
   if (written.length < MIN_CONSTANT_CELLS) return undefined;
   const values = new Set(written.map(token));
   return values.size === 1 ? JSON.stringify(written[0].value) : undefined;
+}
+
+/** The cells a case changed outside the answer region, as a clause ("" when none). */
+function elsewhere(c: CaseEvidence): string {
+  return c.strayWrites?.length
+    ? `; it changed cells outside the answer region instead (${c.strayWrites.join(', ')}, input ${c.testCase}): write into the answer region's own cells`
+    : '';
+}
+
+/** Text that is a date or date-time as ISO or day/month/year digits ("2021-01-18", "2021-01-18T20:57:45Z", "18/01/2021"). */
+const DATE_TEXT =
+  /^\s*(\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?Z?)?|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})\s*$/;
+
+function isDateText(cell: RegionCell): boolean {
+  return typeof cell.value === 'string' && DATE_TEXT.test(cell.value);
+}
+
+function isDate(cell: RegionCell): boolean {
+  return (
+    typeof cell.value === 'object' &&
+    cell.value !== null &&
+    (cell.value.kind === 'datetime' || cell.value.kind === 'date')
+  );
 }
 
 function isErrorValue(cell: RegionCell): boolean {

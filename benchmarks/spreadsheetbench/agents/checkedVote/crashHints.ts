@@ -22,6 +22,11 @@ const HINTS: { pattern: RegExp; hint: string }[] = [
     hint: 'an empty cell reads as None: skip empty cells (if value is None: continue) or treat them as 0 / "" before using the value.',
   },
   {
+    pattern:
+      /'(datetime\.datetime|datetime\.date|datetime\.time|int|float|bool)' object (is not subscriptable|has no attribute '(strip|split|replace|lower|upper|startswith|endswith|isalpha|isdigit|isnumeric|find|index)')|(argument|expected string or bytes-like object, got) '(datetime|int|float)'/,
+    hint: 'the cell holds a date or a number, not text (openpyxl reads dates as datetime.datetime, numbers as int/float): test isinstance(value, str) before using text operations on a value, and leave or convert the other values.',
+  },
+  {
     pattern: /KeyError: 'Worksheet (.*) does not exist/,
     hint: "use one of the workbook's sheet names exactly as the workbook view shows them (wb.sheetnames lists them).",
   },

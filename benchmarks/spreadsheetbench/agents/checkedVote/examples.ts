@@ -81,9 +81,9 @@ def solve(wb):
     dst = wb["Open"]
     out = 2
     for row in range(2, src.max_row + 1):
-        status = src.cell(row=row, column=3).value
+        status = src[f"C{row}"].value
         if isinstance(status, str) and status.strip().lower() == "open":
-            dst.cell(row=out, column=1).value = src.cell(row=row, column=1).value
-            dst.cell(row=out, column=2).value = src.cell(row=row, column=2).value
+            dst[f"A{out}"] = src[f"A{row}"].value
+            dst[f"B{out}"] = src[f"B{row}"].value
             out += 1
 \`\`\``;

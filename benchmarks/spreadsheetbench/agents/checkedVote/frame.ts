@@ -25,6 +25,9 @@ export function framedProgram(code: string, paths: ModelPaths): string {
     // Names small models use without importing them (checked-vote-v4: NameError 'openpyxl' on every input).
     "_ns = {'__name__': 'solution', 'openpyxl': _openpyxl, 'datetime': _datetime, 'math': _math, 're': _re,",
     "       'get_column_letter': _column_letter, 'column_index_from_string': _column_index}",
+    // Registered with linecache, the code's lines show in its tracebacks (the line that failed, not just its number).
+    'import linecache as _linecache',
+    `_linecache.cache[${JSON.stringify(SOLUTION_FILE)}] = (len(_CODE), None, _CODE.splitlines(True), ${JSON.stringify(SOLUTION_FILE)})`,
     `exec(compile(_CODE, ${JSON.stringify(SOLUTION_FILE)}, 'exec'), _ns)`,
     "if not callable(_ns.get('solve')):",
     "    raise RuntimeError('the program defines no function solve(wb)')",

@@ -24,7 +24,7 @@ Rules:
 - Never open, load or save a file and never write a path: the harness opens the input, calls solve(wb) and saves the result.
 - The same function runs on several input workbooks with the same layout but different data: compute from the cells, never copy the values you see into the code.
 - Fill every cell of the answer region that should hold a value. Prefer plain values computed in Python (numbers as numbers, text as text). Write an Excel formula only when the task asks for one: a string starting with "=", e.g. ws["C4"] = "=SUM(A2:A9)".
-- Find sheets by name: ws = wb["Sheet name"]. Read cells with ws["B3"].value or ws.cell(row=3, column=2).value; an empty cell is None. Tables do not always start at A1 and headers are not always in row 1: use the header rows and table regions of the view.
+- Find sheets by name: ws = wb["Sheet name"]. Address cells by column letter and row as the view shows them: ws[f"K{row}"].value reads, ws[f"K{row}"] = value writes (letters, not column numbers); an empty cell is None. Tables do not always start at A1 and headers are not always in row 1: use the header rows and table regions of the view.
 - Never write explanations, placeholders or error text into cells. VBA does not run here: do the work in Python.
 - You may import re, math, datetime, collections and openpyxl.
 
@@ -62,9 +62,17 @@ export function taskPrompt(task: SheetTask, view: string): string {
     '```python',
     'def solve(wb):',
     `    ws = ${answerSheetExpression(task.answer_position)}`,
+    `    # write the answer into ${regionCellsText(task.answer_position)}`,
     '```',
     'Write the complete solve(wb) in one ```python block.',
   ].join('\n');
+}
+
+/** The answer region's cells without their sheet ("K2:K19"), as the frame's comment names them. */
+function regionCellsText(answerPosition: string): string {
+  return parseAnswerPosition(answerPosition, 'strict')
+    .pieces.map((p) => p.range)
+    .join(', ');
 }
 
 /** `wb["Name"]` for the answer region's (first) sheet, or the first sheet when the position names none. */
