@@ -37,6 +37,7 @@ import {
   noFormulaMessage,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaPrompt';
 import { readRegion, type RegionRead } from '../../benchmarks/spreadsheetbench/agents/checkedVote/regionCells';
+import { referenceNotes } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaReferences';
 import { writesOutsideRegion } from '../../benchmarks/spreadsheetbench/agents/checkedVote/strayWrites';
 import {
   checkCandidate,
@@ -221,10 +222,18 @@ export function checkedVoteActivities(deps: WorkerDeps) {
       const sample = cases.find((c) => c.output?.cells.length);
       const shown = sample && { testCase: sample.testCase, region: sample.output! };
       const region = input.formula === undefined ? undefined : formulaRegionOf(task.answer_position);
+      const first = input.runs[0]?.testCase;
+      const firstInput = inputs.find((f) => f.index === first)?.inputPath;
+      const notes =
+        !check.passed && region && input.formula && firstInput
+          ? await referenceNotes(firstInput, input.formula, region.sheet)
+              .then((n) => ({ testCase: first, ...n }))
+              .catch(() => undefined)
+          : undefined;
       const feedback = check.passed
         ? undefined
         : region
-          ? formulaRepairMessage(input.formula, region, check, shown)
+          ? formulaRepairMessage(input.formula, region, check, shown, notes)
           : repairMessage(check, cases.length, shown);
       await writeJsonAtomic(checkPath(ctx, input.taskId, input.label), {
         label: input.label,

@@ -2,6 +2,7 @@ import type { SheetTask } from '../../dataset';
 import type { CheckResult, Problem } from './checks';
 import { fillDescription, type FormulaRegion } from './formulaRegion';
 import type { RegionRead } from './regionCells';
+import type { ReferenceNotes } from './formulaReferences';
 import { FORMULA_EXAMPLES } from './examples';
 import { SYSTEM_PROMPT, taskContext } from './prompt';
 
@@ -59,11 +60,19 @@ export function formulaRepairMessage(
   region: FormulaRegion,
   check: CheckResult,
   sample?: { testCase: number; region: RegionRead },
+  /** What the formula's references get wrong in one test case's input (formulaReferences.ts). */
+  notes?: { testCase: number } & ReferenceNotes,
 ): string {
   const lines = [
     `Your formula${formula ? ` ${formula}` : ''} was filled across ${region.range}, calculated on each input workbook and checked. It did not pass:`,
     ...check.problems.map(describe),
   ];
+  if (notes?.empty.length)
+    lines.push(
+      `- input ${notes.testCase}: the formula reads cells that are empty there (${notes.empty.join(', ')}): find in the workbook view the cells that hold the data it needs`,
+    );
+  if (notes?.cutShort.length)
+    lines.push(`- input ${notes.testCase}: ${notes.cutShort.join('; ')}: a range should cover all of its table's rows`);
   if (sample?.region.cells.length) {
     const cells = sample.region.cells
       .slice(0, SAMPLE_CELLS)
