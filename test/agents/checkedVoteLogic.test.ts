@@ -150,6 +150,9 @@ describe('checks (no answers needed)', () => {
     // Text operations on a date or a number (checked-vote-v5, 290-27: cell.value[0] on a datetime).
     expect(crash("TypeError: 'datetime.datetime' object is not subscriptable")).toMatch(/Hint: the cell holds a date/);
     expect(crash("AttributeError: 'int' object has no attribute 'strip'")).toMatch(/Hint: the cell holds a date/);
+    expect(crash("TypeError: '<' not supported between instances of 'NoneType' and 'int'")).toMatch(
+      /Hint: the values compared or sorted are of different kinds, or empty/,
+    );
     expect(crashHint('ZeroDivisionError: division by zero')).toBeUndefined();
     expect(crash('ZeroDivisionError: division by zero')).not.toMatch(/Hint:/);
   });

@@ -27,6 +27,10 @@ const HINTS: { pattern: RegExp; hint: string }[] = [
     hint: 'the cell holds a date or a number, not text (openpyxl reads dates as datetime.datetime, numbers as int/float): test isinstance(value, str) before using text operations on a value, and leave or convert the other values.',
   },
   {
+    pattern: /'[<>]=?' not supported between instances of '[\w.]+' and '[\w.]+'/,
+    hint: 'the values compared or sorted are of different kinds, or empty (None): skip the rows without a value, or sort with a key that puts them last, e.g. sorted(rows, key=lambda r: (r[i] is None, r[i] if r[i] is not None else 0)).',
+  },
+  {
     pattern: /KeyError: 'Worksheet (.*) does not exist/,
     hint: "use one of the workbook's sheet names exactly as the workbook view shows them (wb.sheetnames lists them).",
   },
