@@ -1,6 +1,7 @@
 import { cancellationSignal, heartbeat } from '@temporalio/activity';
 import { TextActionProvider, usesLocalModel, type LlmProvider } from '../../lib/llm';
 import { providerFor, underRetryPolicy } from '../llm/modelCall';
+import { payerOfThisActivity } from '../llm/payer';
 import { appendEvents } from '../../analysis/conversation/eventLog';
 import type { NewEvent } from '../../analysis/conversation/events';
 import { finishTurn } from '../../analysis/conversation/finishTurn';
@@ -42,6 +43,7 @@ export function conversationActivities(deps: WorkerDeps, toolbox: Toolbox = defa
           prices: llm.prices,
           tools: toolbox.specs(),
           signal: cancellationSignal(),
+          payer: payerOfThisActivity(),
         }),
       );
     },

@@ -1,4 +1,5 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { ApplicationFailure, Context, activityInfo } from '@temporalio/activity';
 import type { ChatRequest, ChatResponse } from '../../lib/llm/types';
 import { cacheKeyOf, type ResponseCache } from '../../lib/llm/responseCache';
@@ -27,12 +28,14 @@ export async function batchedReply(
   cache: ResponseCache,
   request: ChatRequest,
   callKey: string,
+  payer: string | undefined,
 ): Promise<ChatResponse | undefined> {
   const batch = ctx.manifest.llm.batch;
   if (!batch) return undefined;
   const cacheKey = cacheKeyOf(request, callKey);
-  const hit = await cache.get(cacheKey);
-  if (hit) return hit.batchId ? chargedOnce(cache, cacheKey, hit, priceFactorOf(deps, request.model, batch)) : hit;
+  const hit = await cache.get(cacheKey, payer);
+  if (hit?.batchId) return chargedOnce(cache, cacheKey, hit, priceFactorOf(deps, request.model, batch), payer);
+  if (hit) return hit;
   const layout = BatchLayout.ofRun(ctx.layout.root);
   if (existsSync(layout.singlePath(cacheKey))) return undefined;
   writeRequestOnce(layout, deps, ctx, request, cacheKey, callKey);
@@ -51,18 +54,40 @@ export async function batchedReply(
 }
 
 /**
- * A batch's reply is charged (at the batch rate) by the first activity that reads it, once: a later read of the same
- * call (a retry after a crash, a rerun) finds it as any cached reply, at no cost. The claim is an exclusive file
- * creation beside the cache entry.
+ * A batch's reply is charged (at the batch rate) to the first activity that reads it, once: the claim is an exclusive
+ * file creation beside the cache entry, holding that activity's payer (activities/llm/payer.ts). A later attempt of
+ * the same activity (the one that claimed it was killed before its result, with the cost, reached the workflow) is
+ * charged again in its place; any other read (a rerun, another call) finds it as any cached reply, at no cost.
  */
-function chargedOnce(cache: ResponseCache, cacheKey: string, hit: ChatResponse, priceFactor: number): ChatResponse {
+function chargedOnce(
+  cache: ResponseCache,
+  cacheKey: string,
+  hit: ChatResponse,
+  priceFactor: number,
+  payer: string | undefined,
+): ChatResponse {
+  const claim = `${cache.pathOf(cacheKey)}.charged`;
+  if (claimed(claim, payer ?? callerWorkflowId()) || (payer !== undefined && readFileSync(claim, 'utf8') === payer))
+    return { ...hit, cached: false, priceFactor };
+  return { ...hit, cached: true };
+}
+
+/**
+ * Creates `claim` holding `holder`, or false when it exists. Written beside it and hard-linked into place, so a kill
+ * at any instant leaves either no claim or a whole one (never an empty claim its holder would not recognize).
+ */
+function claimed(claim: string, holder: string): boolean {
+  const staged = `${claim}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(staged, holder);
   try {
-    writeFileSync(`${cache.pathOf(cacheKey)}.charged`, callerWorkflowId(), { flag: 'wx' });
+    linkSync(staged, claim);
+    return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return hit;
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
+  } finally {
+    unlinkSync(staged);
   }
-  return { ...hit, cached: false, priceFactor };
 }
 
 /** `llm.prices.<model>.batchFactor` when given, else the run's `llm.batch.priceFactor`. */

@@ -16,6 +16,7 @@ import type { RunContext } from '../../lib/runStore/runContext';
 import type { WorkerDeps } from '../deps';
 import { TemporalRateLimiter } from './sharedRateLimit';
 import { batchedReply } from './batchedCall';
+import { payerOfThisActivity } from './payer';
 
 /**
  * The one path of every LLM call made by an activity: the run's provider settings, its response cache (a retried or
@@ -29,11 +30,12 @@ export async function cachedModelCall(
 ): Promise<ChatResponse> {
   const provider = providerFor(deps, { ...deps.config.llm, ...ctx.manifest.llm, apiKey: deps.config.llm.apiKey });
   const cache = new ResponseCache(ctx.layout.llmCacheDir);
+  const payer = payerOfThisActivity();
   // run --batch: the batch's reply, or BatchPending while it is on its way; undefined means: ask singly, as below.
-  const batched = await batchedReply(deps, ctx, cache, request, callKey);
+  const batched = await batchedReply(deps, ctx, cache, request, callKey, payer);
   if (batched) return batched;
   return underRetryPolicy(deps.config.llm, () =>
-    cachedComplete(provider, cache, request, { callKey, signal: cancellationSignal() }),
+    cachedComplete(provider, cache, request, { callKey, signal: cancellationSignal(), payer }),
   );
 }
 
@@ -61,8 +63,9 @@ export async function underRetryPolicy<T>(config: LlmConfig, request: () => Prom
 }
 
 /**
- * What a reply cost: nothing when it came from the cache (it was paid for once, when first answered); a batch's reply
- * at the batch rate (its `priceFactor`).
+ * What a reply cost: nothing when it is `cached` (another call's result carried its cost); a reply this call paid for,
+ * answered live or found again after its earlier attempt was lost, at its price, and a batch's at the batch rate (its
+ * `priceFactor`). The result then carries this cost with the reply's tokens: they are recorded together, once.
  */
 export function costOfResponse(response: ChatResponse, model: string, deps: WorkerDeps): number {
   if (response.cached) return 0;

@@ -28,6 +28,7 @@ import type { ChartGroup } from '../../benchmarks/spreadsheetbench2/visualizatio
 import { TokenUsage } from '../../lib/llm/usage';
 import type { ChatRequest, ChatResponse } from '../../lib/llm/types';
 import { costOfResponse, providerFor, underRetryPolicy } from '../llm/modelCall';
+import { payerOfThisActivity } from '../llm/payer';
 import { withHeartbeat } from '../heartbeat';
 import type { WorkerDeps } from '../deps';
 
@@ -172,7 +173,11 @@ async function askJudge(
     modelCapabilities: deps.config.llm.modelCapabilities,
   });
   return underRetryPolicy(deps.config.llm, () =>
-    cachedComplete(provider, new ResponseCache(cacheDir), request, { callKey, signal: cancellationSignal() }),
+    cachedComplete(provider, new ResponseCache(cacheDir), request, {
+      callKey,
+      signal: cancellationSignal(),
+      payer: payerOfThisActivity(),
+    }),
   );
 }
 

@@ -44,6 +44,7 @@ import {
 } from '../../benchmarks/spreadsheetbench2/scaffold/swePorts';
 import { runShellStep } from '../../benchmarks/spreadsheetbench2/scaffold/shellStep';
 import { costOfResponse, providerFor, underRetryPolicy } from '../llm/modelCall';
+import { payerOfThisActivity } from '../llm/payer';
 import { withHeartbeat } from '../heartbeat';
 import { executionWorkDir } from '../workDirs';
 import type { WorkerDeps } from '../deps';
@@ -167,7 +168,11 @@ export async function scaffoldModelCall(
   const provider = ctx.manifest.llm.provider === 'local' ? new TextActionProvider(base) : base;
   const cache = new ResponseCache(ctx.layout.llmCacheDir);
   const response = await underRetryPolicy(deps.config.llm, () =>
-    cachedComplete(provider, cache, request, { callKey: s.callKey, signal: cancellationSignal() }),
+    cachedComplete(provider, cache, request, {
+      callKey: s.callKey,
+      signal: cancellationSignal(),
+      payer: payerOfThisActivity(),
+    }),
   );
   const costUsd = costOfResponse(response, ctx.manifest.llm.model, deps);
   const parsed = parseAction(response);

@@ -27,6 +27,8 @@ export interface ModelStepDeps {
   prices: Parameters<typeof costOf>[2];
   tools: ToolSpec[];
   signal?: AbortSignal;
+  /** Who pays for the reply (lib/llm/responseCache.ts `CachedCompleteOptions.payer`): the activity's execution. */
+  payer?: string;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function runModelStep(input: ModelStepInput, deps: ModelStepDeps): 
   const response = await cachedComplete(deps.provider, new ResponseCache(layout.llmCache), request, {
     callKey: input.callKey,
     signal: deps.signal,
+    payer: deps.payer,
   });
   const modelMs = Date.now() - started;
   // A step offered no tools (classify, plan, critique, the answer) cannot call one: calls a model returns anyway are

@@ -14,6 +14,8 @@ const CACHE_FORMAT = 1;
 const storedResponseSchema = z.object({
   format: z.literal(CACHE_FORMAT),
   key: z.string(),
+  /** The payer of the call that received the reply (CachedCompleteOptions.payer); absent in older entries. */
+  paidBy: z.string().optional(),
   response: z.object({
     text: z.string(),
     toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
@@ -64,17 +66,21 @@ export class ResponseCache {
   }
 
   /**
-   * A stored reply, or undefined on a miss. A corrupt entry (not JSON, not a stored reply, or another key's reply) is
-   * a miss too, but never a silent one: it is reported on stderr (the call will be made, and paid, again) and moved
-   * aside to `<key>.json.corrupt` for inspection, so the fresh reply can take its place.
+   * A stored reply, or undefined on a miss. The reply is `cached` (its cost carried by another call's result) unless
+   * `payer` is the one that received it: then this is a retry of the call that paid for it, whose earlier attempt
+   * ended (a kill -9, a failure) before its result, and with it the cost, reached its workflow. A corrupt entry (not
+   * JSON, not a stored reply, or another key's reply) is a miss too, but never a silent one: it is reported on stderr
+   * (the call will be made, and paid, again) and moved aside to `<key>.json.corrupt` for inspection, so the fresh
+   * reply can take its place.
    */
-  async get(key: string): Promise<ChatResponse | undefined> {
+  async get(key: string, payer?: string): Promise<ChatResponse | undefined> {
     const file = this.pathOf(key);
     try {
       const read = await readJsonFile(file, storedResponseSchema);
       if (read.kind === 'missing') return undefined;
       if (read.value.key !== key) throw new CorruptFileError(file, `holds the reply for key ${read.value.key}`);
-      return { ...read.value.response, cached: true };
+      const paidHere = payer !== undefined && read.value.paidBy === payer;
+      return { ...read.value.response, cached: !paidHere };
     } catch (err) {
       if (!(err instanceof CorruptFileError)) throw err;
       warnCorruptFile(err, `cache entry set aside as ${file}.corrupt; the model is asked (and paid) again`);
@@ -89,14 +95,15 @@ export class ResponseCache {
    * Write to a unique temp file and rename: readers see either nothing or the whole entry. Synchronous on purpose:
    * a reply that has arrived is on disk before this call returns, in the same turn of the event loop, however busy
    * the loop or libuv's thread pool is (a kill -9 after it cannot make the reply be paid for again). A few hundred
-   * microseconds for an entry of a few kB.
+   * microseconds for an entry of a few kB. `payer`: the call that received the reply (see get()).
    */
-  put(key: string, response: ChatResponse): void {
+  put(key: string, response: ChatResponse, payer?: string): void {
     const file = this.pathOf(key);
     mkdirSync(path.dirname(file), { recursive: true });
     const { cached: _cached, priceFactor: _factor, ...stored } = response;
     const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ format: CACHE_FORMAT, key, response: stored }));
+    const paidBy = payer === undefined ? {} : { paidBy: payer };
+    writeFileSync(tmp, JSON.stringify({ format: CACHE_FORMAT, key, ...paidBy, response: stored }));
     renameSync(tmp, file);
   }
 }
@@ -104,9 +111,20 @@ export class ResponseCache {
 export interface CachedCompleteOptions extends CompleteOptions {
   /** Separates identical requests that must be answered separately; defaults to `callKey`. */
   discriminator?: string;
+  /**
+   * Who pays for a reply this call receives, the same in every attempt of the call: in an activity, its execution
+   * (activities/llm/payer.ts). A reply found in the cache that this payer received is charged to this attempt (not
+   * `cached`): the earlier attempt that received it never delivered its result, so no result carried its cost.
+   * Without a payer every hit is `cached`.
+   */
+  payer?: string;
 }
 
-/** Answers from the cache when this exact call already succeeded; otherwise calls the provider and stores the reply. */
+/**
+ * Answers from the cache when this exact call already succeeded; otherwise calls the provider and stores the reply.
+ * A reply's cost and tokens go together into exactly one delivered result: the first attempt's, or a retry's when that
+ * attempt was lost after the reply arrived (see `payer`).
+ */
 export async function cachedComplete(
   provider: LlmProvider,
   cache: ResponseCache,
@@ -114,10 +132,10 @@ export async function cachedComplete(
   opts: CachedCompleteOptions = {},
 ): Promise<ChatResponse> {
   const key = cacheKeyOf(request, opts.discriminator ?? opts.callKey);
-  const hit = (await cache.get(key)) ?? (await legacyHit(cache, request, opts));
+  const hit = (await cache.get(key, opts.payer)) ?? (await legacyHit(cache, request, opts));
   if (hit) return hit;
   const response = await provider.complete(request, { signal: opts.signal, callKey: opts.callKey });
-  cache.put(key, response); // the very next thing after the reply: see put()
+  cache.put(key, response, opts.payer); // the very next thing after the reply: see put()
   return { ...response, cached: false };
 }
 
@@ -129,7 +147,7 @@ async function legacyHit(
 ): Promise<ChatResponse | undefined> {
   if (opts.discriminator !== undefined || opts.callKey === undefined) return undefined;
   for (const legacy of legacyCallKeys(opts.callKey)) {
-    const hit = await cache.get(cacheKeyOf(request, legacy));
+    const hit = await cache.get(cacheKeyOf(request, legacy), opts.payer);
     if (hit) return hit;
   }
   return undefined;

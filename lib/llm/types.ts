@@ -64,7 +64,11 @@ export interface ChatResponse {
   /** How the request was changed after the provider refused a field of it (lib/llm/parameterRefusal.ts). */
   adjustments?: string[];
   model: string;
-  /** True when the reply came from the run's response cache (no provider call was paid for). */
+  /**
+   * True when the reply came from the run's response cache and another call's result carried its cost (nothing is
+   * paid for it here). False for a reply found again by the call that paid for it (a retry after its first attempt was
+   * lost: lib/llm/responseCache.ts `payer`), whose cost this result must carry.
+   */
   cached: boolean;
   /** Provider request id, when given. */
   requestId?: string;

@@ -28,11 +28,20 @@ describe('llmTurn activity: one retry policy, classified failures, no double pay
     user: { officialPrompt: 'single' },
     callKey,
   });
-  /** `failures`: the failure counts earlier attempts left in their heartbeat details. */
-  const run = (input: LlmTurnInput, failures?: Record<string, number>): Promise<LlmTurnResult> =>
+  /**
+   * `failures`: the failure counts earlier attempts left in their heartbeat details. `execution`: the activity's
+   * execution (workflow run and activity id, the same in all its attempts; by default one per call key).
+   */
+  const run = (
+    input: LlmTurnInput,
+    failures?: Record<string, number>,
+    execution: { runId: string; activityId: string } = { runId: 'run-1', activityId: input.callKey },
+  ): Promise<LlmTurnResult> =>
     new MockActivityEnvironment({
       attempt: 1 + Object.values(failures ?? {}).reduce((a, b) => a + b, 0),
       heartbeatDetails: failures ? { failures } : undefined,
+      workflowExecution: { workflowId: 'llmturn/task/1001', runId: execution.runId },
+      activityId: execution.activityId,
     }).run<[LlmTurnInput], LlmTurnResult, (input: LlmTurnInput) => Promise<LlmTurnResult>>(
       llmTurnActivities({
         config,
@@ -58,9 +67,24 @@ describe('llmTurn activity: one retry policy, classified failures, no double pay
     expect(conv.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
     expect(conv[0].content).toContain('### spreadsheet_content\nSheet Name: Sales');
     const requests = llm.log.length;
-    const again = await run(turn('k/1'));
+    // Another activity execution of the same call (a task rerun): the first one's result carried the cost.
+    const again = await run(turn('k/1'), undefined, { runId: 'run-2', activityId: 'k/1' });
     expect(again).toMatchObject({ cached: true, costUsd: 0, text: first.text });
     expect(llm.log.length).toBe(requests);
+  });
+
+  it('a retry after the attempt that received the reply was lost (kill -9) carries its cost with its tokens', async () => {
+    // Attempt 1 received the reply and cached it; its worker died before the result reached the workflow.
+    const lost = await run(turn('k/lost'));
+    const requests = llm.log.length;
+    // Attempt 2 of the same activity execution: answered from the cache, and its result is the only one recorded.
+    const retry = await run(turn('k/lost'), { timeout: 1 });
+    expect(llm.log.length).toBe(requests);
+    expect(retry.text).toBe(lost.text);
+    expect(retry.usage).toEqual(lost.usage);
+    expect(retry.cached).toBe(false);
+    expect(retry.costUsd).toBeCloseTo((retry.usage.inputTokens * 2 + retry.usage.outputTokens * 4) / 1e6, 12);
+    expect(retry.costUsd).toBe(lost.costUsd);
   });
 
   it('turns a 429 into a retryable failure whose next delay is the Retry-After', async () => {

@@ -44,10 +44,13 @@ describe('copilotAsk: the one model-call path (heartbeat interval, per-class ret
     stage: 'understand',
     callKey,
   });
-  const environment = (failures?: Record<string, number>) =>
+  /** `execution`: the activity's workflow run and activity id, the same in all its attempts. */
+  const environment = (failures?: Record<string, number>, execution = { runId: 'run-1', activityId: '1' }) =>
     new MockActivityEnvironment({
       attempt: 1 + Object.values(failures ?? {}).reduce((a, b) => a + b, 0),
       heartbeatDetails: failures ? { failures } : undefined,
+      workflowExecution: { workflowId: 'copilot/task/1001', runId: execution.runId },
+      activityId: execution.activityId,
     });
   const ask = (env: MockActivityEnvironment, input: CopilotAskInput): Promise<CopilotAskOutput> =>
     env.run<[CopilotAskInput], CopilotAskOutput, (i: CopilotAskInput) => Promise<CopilotAskOutput>>(
@@ -92,8 +95,15 @@ describe('copilotAsk: the one model-call path (heartbeat interval, per-class ret
     const { usage } = first.exchange;
     expect(first.exchange.costUsd).toBeCloseTo((usage.inputTokens * 2 + usage.outputTokens * 4) / 1e6, 12);
     const requests = llm.log.length;
-    const again = await ask(environment(), understand('copilot/1001/understand/0'));
+    // Another execution of the stage (a rerun): the first one's result carried the cost.
+    const again = await ask(
+      environment(undefined, { runId: 'run-2', activityId: '1' }),
+      understand('copilot/1001/understand/0'),
+    );
     expect(again).toMatchObject({ exchange: { cached: true, costUsd: 0 } });
+    // A retry of the first execution (its result lost to a kill -9): its result carries the cost, from the cache.
+    const retry = await ask(environment({ timeout: 1 }), understand('copilot/1001/understand/0'));
+    expect(retry).toMatchObject({ exchange: { cached: false, costUsd: first.exchange.costUsd, usage } });
     expect(llm.log.length).toBe(requests);
   });
 

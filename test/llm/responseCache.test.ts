@@ -39,6 +39,30 @@ describe('cachedComplete', () => {
     expect(duplicatesAnswered(server.log)).toEqual([]);
   });
 
+  it("charges a reply to the payer that received it: its retry is not `cached`, any other caller's is", async () => {
+    // The payer of an activity's calls is its execution, the same in every attempt (activities/llm/payer.ts).
+    const first = await cachedComplete(provider, cache, request, { callKey: 'k', payer: 'wf/run/7' });
+    const stored = JSON.parse(await readFile(cache.pathOf(cacheKeyOf(request, 'k')), 'utf8')) as { paidBy?: string };
+    expect(stored.paidBy).toBe('wf/run/7');
+    // A retry of the call whose first attempt was lost after the reply arrived: its result is the one to carry the cost.
+    const retry = await cachedComplete(provider, cache, request, { callKey: 'k', payer: 'wf/run/7' });
+    expect(retry).toEqual({ ...first, cached: false });
+    // Another activity execution (a rerun), or a caller that names no payer: paid for by the first, nothing here.
+    expect(await cachedComplete(provider, cache, request, { callKey: 'k', payer: 'wf/run2/7' })).toEqual({
+      ...first,
+      cached: true,
+    });
+    expect((await cachedComplete(provider, cache, request, { callKey: 'k' })).cached).toBe(true);
+    expect(server.log).toHaveLength(1);
+  });
+
+  it('an entry written before payers were recorded is `cached` for every caller', async () => {
+    await cachedComplete(provider, cache, request, { callKey: 'old' });
+    expect(JSON.parse(await readFile(cache.pathOf(cacheKeyOf(request, 'old')), 'utf8'))).not.toHaveProperty('paidBy');
+    expect((await cachedComplete(provider, cache, request, { callKey: 'old', payer: 'wf/run/1' })).cached).toBe(true);
+    expect(server.log).toHaveLength(1);
+  });
+
   it('keeps identical prompts under different call keys apart', async () => {
     const a = await cachedComplete(provider, cache, request, { callKey: 'r/t7/solve/0' });
     const b = await cachedComplete(provider, cache, request, { callKey: 'r/t7-copy/solve/0' });
