@@ -1,4 +1,4 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { readBatchStatuses } from '../../client/batchStatus';
 import type { BatchStatusFile } from '../../lib/llm/batch/batchFiles';
 import path from 'node:path';
@@ -22,7 +22,7 @@ import { RunLayout } from '../../lib/runStore/runLayout';
 import { attemptKey } from '../../lib/runStore/taskRecord';
 import type { AuthEnv } from '../auth/user';
 import { FILE_CSP } from './conversations';
-import { findRunFolder } from './runFolder';
+import { confinedFile, findRunFolder } from './runFolder';
 
 export interface RunPagesDeps {
   /** The folder holding one folder per run (as the runs list). */
@@ -137,7 +137,7 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
     // A recorded task names its test cases: none beyond them is asked of the benchmark (SpreadsheetBench 2 has one).
     const known = view.testCases.length === 0 || view.testCases.some((t) => t.index === n);
     const file = known
-      ? await confined(run.dir, outputWorkbook(run, attemptKey(view.taskId, view.epoch), n))
+      ? await confinedFile(run.dir, outputWorkbook(run, attemptKey(view.taskId, view.epoch), n))
       : undefined;
     if (!file)
       return c.json(
@@ -315,15 +315,4 @@ function taskRows(outcomes: RunOutcomes) {
       costUsd: t.attempts.reduce((s, a) => s + a.costUsd, 0),
     };
   });
-}
-
-/** The real path of file when it lies inside dir (no symlink out of the run folder), else undefined. */
-async function confined(dir: string, file: string): Promise<string | undefined> {
-  try {
-    const root = await realpath(dir);
-    const real = await realpath(file);
-    return real.startsWith(root + path.sep) ? real : undefined;
-  } catch {
-    return undefined;
-  }
 }
