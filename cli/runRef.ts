@@ -26,7 +26,7 @@ export async function locateRun(run: string, client: Client, artifactsRoot: stri
  * folder Temporal's memo names (only then is a Temporal server asked, or started).
  */
 export async function findRunFolder(run: string): Promise<string> {
-  const direct = directFolder(run);
+  const direct = runFolderArg(run); // a path: the command names what is missing in it
   if (direct) return direct;
   const config = loadConfig();
   let client: Client | undefined;
