@@ -68,14 +68,12 @@ export async function locateRun(lookup: RunLookup, id: string): Promise<RunLocat
   const runsDir = path.resolve(lookup.runsDir);
   if (!id || id === '.' || id === '..' || path.dirname(path.join(runsDir, id)) !== runsDir)
     return { kind: 'bad-id', message: `bad run id ${JSON.stringify(id)}` };
-  if (lookup.prefer === 'workflow') {
-    // The workflow's own folder is the run's: when Temporal knows the run, its answer stands (found or why not).
-    const recorded = await fromWorkflow(lookup, id);
-    if (located(recorded) || recorded.kind !== 'unknown') return recorded;
-  }
+  // Commands that drive the workflow: when Temporal knows the run, its answer stands (found or why not).
+  const workflowFirst = lookup.prefer === 'workflow' ? await fromWorkflow(lookup, id) : undefined;
+  if (workflowFirst && (located(workflowFirst) || workflowFirst.kind !== 'unknown')) return workflowFirst;
   const inFolder = await inRunsDir(runsDir, id);
   if (located(inFolder)) return inFolder;
-  const recorded = lookup.prefer === 'workflow' ? inFolder : await fromWorkflow(lookup, id);
+  const recorded = workflowFirst ?? (await fromWorkflow(lookup, id));
   if (located(recorded)) return recorded;
   return (await listedFolder(runsDir, id)) ?? mostTelling([inFolder, recorded]);
 }
@@ -154,9 +152,10 @@ async function runJsonOf(dir: string) {
 /** The folder run `id`'s own workflow records, checked; `unknown` when Temporal has no such run (or is not asked). */
 async function fromWorkflow(lookup: RunLookup, id: string): Promise<RunLocation> {
   if (!lookup.temporal || !PLAUSIBLE_RUN_ID.test(id)) return { kind: 'unknown', message: `no run ${id}` };
+  // Connecting is the caller's (a CLI that cannot start its Temporal server says why itself): not caught here.
+  const client = typeof lookup.temporal === 'function' ? await lookup.temporal() : lookup.temporal;
   let recorded: RecordedRun | undefined;
   try {
-    const client = typeof lookup.temporal === 'function' ? await lookup.temporal() : lookup.temporal;
     recorded = await client.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () => recordedRun(client, id));
   } catch (err) {
     const cause = (err as Error).message;
