@@ -16,7 +16,7 @@ import {
 import type { RunSummary } from '../../benchmarks/report/runSummary';
 import { TaskViewError, type TaskView } from '../../benchmarks/report/taskView';
 import type { RunManifest } from '../../lib/runStore/manifest';
-import { readJsonIfPresent } from '../../lib/json';
+import { CorruptFileError, readJsonIfPresent } from '../../lib/json';
 import { runSummarySchema } from '../../benchmarks/report/runSummarySchema';
 import { RunLayout } from '../../lib/runStore/runLayout';
 import { attemptKey } from '../../lib/runStore/taskRecord';
@@ -73,7 +73,16 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
     if (cached) return c.json({ ...cached, batches });
     const outcomes = await outcomesOf(run);
     if ('error' in outcomes) return c.json({ error: outcomes.error }, 404);
-    const page = pages.put(run.dir, version, await runPage(run, outcomes, deps.uiUrl));
+    let computed;
+    try {
+      computed = await runPage(run, outcomes, deps.uiUrl);
+    } catch (err) {
+      // A corrupt summary.json: said, naming the run and the file (not a bare "internal error").
+      if (!(err instanceof CorruptFileError)) throw err;
+      const file = path.relative(run.dir, err.file);
+      return c.json({ error: `run ${run.manifest.runId}: ${file} cannot be read: ${err.reason}` }, 500);
+    }
+    const page = pages.put(run.dir, version, computed);
     return c.json({ ...(page as object), batches });
   });
 

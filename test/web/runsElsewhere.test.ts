@@ -97,6 +97,9 @@ describe('runs whose folder is not runs/<id>: listed, and their pages open', () 
     for (const id of ['run-out', 'run-rel', 'run-named']) await startAsRunDoes(folders[id]);
     await startAsRunDoes(folders['run-home']);
     writeFileSync(path.join(elsewhere, 'secret.html'), 'beside the run folder, in no run');
+    const corrupt = await runFolder(elsewhere, 'run-corrupt');
+    writeFileSync(path.join(corrupt, 'summary.json'), JSON.stringify({ runId: 'run-corrupt', tasks: 'five' }));
+    await startAsRunDoes(corrupt);
 
     // Abuse cases.
     symlinkSync(os.tmpdir(), path.join(runsDir, 'link-out')); // a link out of the runs folder, to no run
@@ -204,6 +207,13 @@ describe('runs whose folder is not runs/<id>: listed, and their pages open', () 
       }
       expect((await get(`/api/compare?runs=run-home,${id}`)).status, id).toBe(status);
     }
+  });
+
+  it('a run page whose summary.json is corrupt says so, naming the run and the file (no path of this host)', async () => {
+    const res = await getJson('/api/runs/run-corrupt');
+    expect(res.status).toBe(500);
+    expect(res.body.error).toMatch(/^run run-corrupt: summary\.json cannot be read: unexpected content: /);
+    expect(res.body.error).not.toContain(elsewhere);
   });
 
   it('serves only files inside the run folder: not beside it, not through a link out of it', async () => {
