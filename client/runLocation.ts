@@ -1,10 +1,9 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { ArtifactsRootError, fromPayloadPath } from '../lib/runStore/artifactsRoot';
 import { namesInFolder } from '../lib/runStore/files';
 import { readManifest, type RunManifest } from '../lib/runStore/manifest';
-import { SA } from '../lib/temporal/searchAttributes';
 
 /**
  * The one home of "where is run X's folder", for the CLI (`status`, `show`, `report`, `compare`, `resume`, `rerun`),
@@ -172,6 +171,12 @@ async function fromWorkflow(lookup: RunLookup, id: string): Promise<RunLocation>
  * Temporal has no such run or its memo names no folder. Other errors (Temporal unreachable) are thrown.
  */
 async function recordedRun(client: Client, runId: string): Promise<RecordedRun | undefined> {
+  // Loaded only here: the Temporal modules are most of the start-up CPU of show, compare and report, which mostly
+  // name a run folder or a run under runs/ (this module is on their path).
+  const [{ WorkflowNotFoundError }, { SA }] = await Promise.all([
+    import('@temporalio/client'),
+    import('../lib/temporal/searchAttributes'),
+  ]);
   let description;
   try {
     description = await client.workflow.getHandle(runId).describe();
