@@ -90,7 +90,10 @@ const listedSummarySchema = z.looseObject({
 });
 type ListedSummary = z.infer<typeof listedSummarySchema>;
 
-/** A folder without run.json (a regular file) is not a run; one whose run.json (or summary.json) is corrupt is reported, not hidden. */
+/**
+ * A folder without run.json (a regular file) is not a run; one whose run.json (or summary.json) is corrupt is reported,
+ * not hidden.
+ */
 async function runFromFolder(runDir: string): Promise<RunListEntry | undefined> {
   if (!(await holdsRunJson(runDir))) return undefined; // as its pages: a run.json that is a link is no run
   const m = await readJsonIfPresent(path.join(runDir, 'run.json'), runManifestSchema).catch(
@@ -146,7 +149,7 @@ async function runWorkflows(client: Client): Promise<WorkflowExecutionInfo[]> {
   return out;
 }
 
-/** A run whose folder is elsewhere (`run --out DIR`): read from the folder its workflow records, when it holds the run. */
+/** A run whose folder is elsewhere (`run --out DIR`): read from the folder its workflow records, when that holds it. */
 async function fromRecordedFolder(
   info: WorkflowExecutionInfo,
   artifactsRoot: string | undefined,
