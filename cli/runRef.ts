@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
-import { fromPayloadPath, ArtifactsRootError } from '../lib/runStore/artifactsRoot';
+import { locateRun as lookUpRun, located, type RunLookup, type RunNotLocated } from '../client/runLocation';
 import { CliError, EXIT } from './exitCodes';
 import { loadConfig } from '../config/load';
 
@@ -11,45 +11,14 @@ export function runFolderArg(run: string): string | undefined {
 }
 
 /**
- * A run named by its folder or by its id, from any directory: the id is looked up in Temporal, whose memo holds the
- * run folder (relative to the artifacts root, or absolute); `runs/<id>` is the fallback for runs Temporal no longer has.
+ * A run named by its folder or by its id, from any directory, for commands that drive its workflow (resume, rerun): the
+ * id is looked up in Temporal first, whose memo holds the run folder (relative to the artifacts root, or absolute);
+ * `runs/<id>` is the fallback for runs Temporal no longer has (`client/runLocation`, as the web server finds runs).
  */
 export async function locateRun(run: string, client: Client, artifactsRoot: string | undefined): Promise<string> {
-  const direct = runFolderArg(run);
-  if (direct && existsSync(path.join(direct, 'run.json'))) return direct;
-  if (direct) throw new CliError(`unknown run ${run}: no run.json in ${direct}`, EXIT.notFound);
-  const memoDir = await runDirFromMemo(run, client);
-  if (memoDir !== undefined) {
-    let runDir: string;
-    try {
-      runDir = fromPayloadPath(memoDir, artifactsRoot);
-    } catch (err) {
-      if (err instanceof ArtifactsRootError) throw new CliError(`run ${run}: ${err.message}`, EXIT.config);
-      throw err;
-    }
-    if (existsSync(path.join(runDir, 'run.json'))) return path.resolve(runDir);
-    throw new CliError(
-      `run ${run}: Temporal records its folder as ${memoDir}, but there is no run.json in ${runDir} on this host (artifacts root ${artifactsRoot ?? 'unset'})`,
-      EXIT.notFound,
-    );
-  }
-  const local = path.resolve('runs', run);
-  if (existsSync(path.join(local, 'run.json'))) return local;
-  throw new CliError(
-    `unknown run ${run}: not a run folder, not a run known to Temporal, and no run.json in runs/${run}`,
-    EXIT.notFound,
-  );
-}
-
-async function runDirFromMemo(runId: string, client: Client): Promise<string | undefined> {
-  const { WorkflowNotFoundError } = await import('@temporalio/client');
-  try {
-    const memo = (await client.workflow.getHandle(runId).describe()).memo as { runDir?: unknown } | undefined;
-    return typeof memo?.runDir === 'string' ? memo.runDir : undefined;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return undefined;
-    throw new CliError(`Temporal server did not answer about run ${runId}: ${(err as Error).message}`, EXIT.server);
-  }
+  const direct = directFolder(run);
+  if (direct) return direct;
+  return byId(run, { runsDir: 'runs', temporal: client, artifactsRoot, prefer: 'workflow' });
 }
 
 /**
@@ -57,21 +26,54 @@ async function runDirFromMemo(runId: string, client: Client): Promise<string | u
  * folder Temporal's memo names (only then is a Temporal server asked, or started).
  */
 export async function findRunFolder(run: string): Promise<string> {
-  const direct = runFolderArg(run);
+  const direct = runFolderArg(run); // a path: the command names what is missing in it
   if (direct) return direct;
-  const local = path.resolve('runs', run);
-  if (existsSync(path.join(local, 'run.json'))) return local;
-  // Loaded only here: the Temporal client's modules are most of the start-up CPU of show, compare and report, which
-  // mostly name a run folder or a run under runs/.
-  const [{ connectClient }, { resolveTemporal }] = await Promise.all([
-    import('../lib/temporal/connection'),
-    import('./temporalSession'),
-  ]);
   const config = loadConfig();
-  const client = await connectClient(await resolveTemporal(config, () => undefined));
+  let client: Client | undefined;
+  // Loaded only when asked: the Temporal client's modules are most of the start-up CPU of show, compare and report,
+  // which mostly name a run folder or a run under runs/.
+  const connect = async (): Promise<Client> => {
+    const [{ connectClient }, { resolveTemporal }] = await Promise.all([
+      import('../lib/temporal/connection'),
+      import('./temporalSession'),
+    ]);
+    client = await connectClient(await resolveTemporal(config, () => undefined));
+    return client;
+  };
   try {
-    return await locateRun(run, client, config.artifacts.root);
+    return await byId(run, { runsDir: 'runs', temporal: connect, artifactsRoot: config.artifacts.root });
   } finally {
-    await client.connection.close();
+    await client?.connection.close();
   }
+}
+
+/** The folder a path argument names (it must hold run.json), or undefined when the argument is a run id. */
+function directFolder(run: string): string | undefined {
+  const direct = runFolderArg(run);
+  if (direct && !existsSync(path.join(direct, 'run.json')))
+    throw new CliError(`unknown run ${run}: no run.json in ${direct}`, EXIT.notFound);
+  return direct;
+}
+
+async function byId(run: string, lookup: RunLookup): Promise<string> {
+  const found = await lookUpRun(lookup, run);
+  if (located(found)) return found.dir;
+  throw new CliError(notFoundText(run, found), EXIT_OF[found.kind]);
+}
+
+const EXIT_OF: Record<RunNotLocated['kind'], number> = {
+  'bad-id': EXIT.notFound,
+  unknown: EXIT.notFound,
+  'not-this-run': EXIT.notFound,
+  'outside-root': EXIT.config,
+  unreachable: EXIT.server,
+  refused: EXIT.server,
+};
+
+function notFoundText(run: string, why: RunNotLocated): string {
+  if (why.kind === 'unknown')
+    return `unknown run ${run}: not a run folder, not a run known to Temporal, and no run.json in runs/${run}`;
+  if (why.kind === 'unreachable' || why.kind === 'refused')
+    return `Temporal server did not answer about run ${run}: ${why.cause ?? why.message}`;
+  return `${why.message}${why.cause ? ` (${why.cause})` : ''}`;
 }

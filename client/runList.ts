@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { SA } from '../lib/temporal/searchAttributes';
 import { progressQuery, type RunProgress } from '../contracts/run';
 import { runManifestSchema } from '../lib/runStore/manifest';
+import { holdsRunJson, located, recordedFolder, recordedIn } from './runLocation';
 
 /** One benchmark run as the runs view lists it. */
 export interface RunListEntry {
@@ -31,13 +32,18 @@ export interface RunListEntry {
 export interface RunListSource {
   runsDir: string;
   client?: Client;
+  /** Where relative memo paths are joined (config `artifacts.root`): a run made with `run --out DIR` is read there. */
+  artifactsRoot?: string;
   /** How long to wait for a running workflow's progress query (it needs a worker) before listing it without progress. */
   queryTimeoutMs?: number;
   /** How long to wait for Temporal's list of run workflows (an unreachable server is said, not waited on). */
   listTimeoutMs?: number;
 }
 
-/** Runs from the run folders, joined with what Temporal's visibility says about their workflows (newest first). */
+/**
+ * Runs from the run folders, joined with what Temporal's visibility says about their workflows (newest first); a run
+ * whose folder is elsewhere is read from the folder its workflow records (`client/runLocation`, as its pages find it).
+ */
 export async function listRuns(src: RunListSource): Promise<{ runs: RunListEntry[]; temporalError?: string }> {
   const byId = new Map<string, RunListEntry>();
   for (const entry of await runsFromFolders(src.runsDir)) byId.set(entry.id, entry);
@@ -47,7 +53,8 @@ export async function listRuns(src: RunListSource): Promise<{ runs: RunListEntry
       const client = src.client;
       const listed = await client.withDeadline(Date.now() + (src.listTimeoutMs ?? 5000), () => runWorkflows(client));
       for (const info of listed) {
-        const entry = byId.get(info.workflowId) ?? fromWorkflow(info);
+        const entry =
+          byId.get(info.workflowId) ?? (await fromRecordedFolder(info, src.artifactsRoot)) ?? fromWorkflow(info);
         byId.set(entry.id, { ...entry, status: info.status.name.toLowerCase(), workflowId: info.workflowId });
         if (info.status.name === 'RUNNING' || info.status.name === 'COMPLETED') {
           const p = await progressOf(src.client, info, src.queryTimeoutMs ?? 2000);
@@ -83,8 +90,12 @@ const listedSummarySchema = z.looseObject({
 });
 type ListedSummary = z.infer<typeof listedSummarySchema>;
 
-/** A folder without run.json is not a run; one whose run.json (or summary.json) is corrupt is reported, not hidden. */
+/**
+ * A folder without run.json (a regular file) is not a run; one whose run.json (or summary.json) is corrupt is reported,
+ * not hidden.
+ */
 async function runFromFolder(runDir: string): Promise<RunListEntry | undefined> {
+  if (!(await holdsRunJson(runDir))) return undefined; // as its pages: a run.json that is a link is no run
   const m = await readJsonIfPresent(path.join(runDir, 'run.json'), runManifestSchema).catch(
     reportCorrupt('run not listed'),
   );
@@ -136,6 +147,17 @@ async function runWorkflows(client: Client): Promise<WorkflowExecutionInfo[]> {
     if (info.typedSearchAttributes.get(SA.runId) === info.workflowId) out.push(info);
   }
   return out;
+}
+
+/** A run whose folder is elsewhere (`run --out DIR`): read from the folder its workflow records, when that holds it. */
+async function fromRecordedFolder(
+  info: WorkflowExecutionInfo,
+  artifactsRoot: string | undefined,
+): Promise<RunListEntry | undefined> {
+  const recorded = recordedIn(info.memo);
+  if (!recorded) return undefined;
+  const folder = await recordedFolder(recorded, info.workflowId, artifactsRoot);
+  return located(folder) ? runFromFolder(folder.dir) : undefined;
 }
 
 function fromWorkflow(info: WorkflowExecutionInfo): RunListEntry {

@@ -8,7 +8,7 @@ import type { AuthEnv } from './auth/user';
 import { conversationRoutes } from './routes/conversations';
 import { sharedRoutes } from './routes/shared';
 import { runsRoutes, type RunsRoutesDeps } from './routes/runs';
-import { runPagesRoutes, type RunPagesDeps } from './routes/runPages';
+import { runPagesRoutes } from './routes/runPages';
 import { webRoutes } from './routes/web';
 import { hostGuard, securityHeaders } from './security/guards';
 
@@ -23,7 +23,7 @@ export interface AppDeps {
   shareLinkHours: { default: number; max: number };
   /** Sign-in, the audit log and the server's host names (server/auth/prepare.ts); there is no app without them. */
   signIn: Pick<PreparedSignIn, 'auth' | 'audit' | 'allowedHosts' | 'proxyHeader' | 'shareSecret'>;
-  runs?: Pick<RunsRoutesDeps, 'runsDir'> & Pick<RunPagesDeps, 'artifactsRoot'>;
+  runs?: Pick<RunsRoutesDeps, 'runsDir' | 'artifactsRoot'>;
 }
 
 /**
@@ -42,7 +42,7 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   app.route('/api', conversationRoutes({ service: deps.service, maxUploadBytes: deps.maxUploadBytes, audit, sharing }));
   app.route('/api', sharedRoutes({ service: deps.service, audit, secret: sharing.secret }));
   const { runsDir, artifactsRoot } = deps.runs ?? {};
-  app.route('/', runsRoutes({ runsDir, client: deps.client, uiUrl: deps.temporalUiUrl, audit }));
+  app.route('/', runsRoutes({ runsDir, artifactsRoot, client: deps.client, uiUrl: deps.temporalUiUrl, audit }));
   app.route('/', runPagesRoutes({ runsDir, artifactsRoot, client: deps.client, uiUrl: deps.temporalUiUrl }));
   app.route('/', webRoutes());
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -8,7 +7,7 @@ import { connectClient } from '../../lib/temporal/connection';
 import { SA } from '../../lib/temporal/searchAttributes';
 import { z } from 'zod';
 import { readJsonIfPresent } from '../../lib/json';
-import { fromPayloadPath } from '../../lib/runStore/artifactsRoot';
+import { located, recordedFolder, recordedIn, type RecordedRun } from '../../client/runLocation';
 import { resolveTemporal } from '../temporalSession';
 
 export interface RunRow {
@@ -54,8 +53,8 @@ export async function listRuns(client: Client, artifactsRoot: string | undefined
 async function runRow(client: Client, wf: WorkflowExecutionInfo, artifactsRoot: string | undefined): Promise<RunRow> {
   const sa = wf.typedSearchAttributes;
   const runId = sa.get(SA.runId) ?? wf.workflowId;
-  const folder = typeof wf.memo?.runDir === 'string' ? wf.memo.runDir : '';
-  const local = localFolder(folder, artifactsRoot);
+  const recorded = recordedIn(wf.memo);
+  const local = recorded ? await localFolder(recorded, runId, artifactsRoot) : undefined;
   return {
     id: wf.workflowId,
     benchmark: sa.get(SA.benchmark) ?? '',
@@ -65,18 +64,18 @@ async function runRow(client: Client, wf: WorkflowExecutionInfo, artifactsRoot: 
     done: local ? await resultCount(local) : await finishedTaskWorkflows(client, runId),
     total: local ? await taskCount(local) : null,
     costUsd: sa.get(SA.costUsd) ?? 0,
-    folder,
+    folder: recorded?.runDir ?? '',
   };
 }
 
-/** The run folder on this host, when it sees it. */
-function localFolder(folder: string, artifactsRoot: string | undefined): string | undefined {
-  try {
-    const local = folder ? fromPayloadPath(folder, artifactsRoot) : undefined;
-    return local && existsSync(path.join(local, 'run.json')) ? local : undefined;
-  } catch {
-    return undefined;
-  }
+/** The run folder on this host, when it sees it and it holds this run (as every command finds a run's folder). */
+async function localFolder(
+  recorded: RecordedRun,
+  runId: string,
+  artifactsRoot: string | undefined,
+): Promise<string | undefined> {
+  const found = await recordedFolder(recorded, runId, artifactsRoot);
+  return located(found) ? found.dir : undefined;
 }
 
 /** What the count reads of run.json (a corrupt one throws naming it). */

@@ -1,4 +1,4 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { readBatchStatuses } from '../../client/batchStatus';
 import type { BatchStatusFile } from '../../lib/llm/batch/batchFiles';
 import path from 'node:path';
@@ -16,13 +16,13 @@ import {
 import type { RunSummary } from '../../benchmarks/report/runSummary';
 import { TaskViewError, type TaskView } from '../../benchmarks/report/taskView';
 import type { RunManifest } from '../../lib/runStore/manifest';
-import { readJsonIfPresent } from '../../lib/json';
+import { CorruptFileError, readJsonIfPresent } from '../../lib/json';
 import { runSummarySchema } from '../../benchmarks/report/runSummarySchema';
 import { RunLayout } from '../../lib/runStore/runLayout';
 import { attemptKey } from '../../lib/runStore/taskRecord';
 import type { AuthEnv } from '../auth/user';
 import { FILE_CSP } from './conversations';
-import { findRunFolder } from './runFolder';
+import { confinedFile, findRunFolder } from './runFolder';
 
 export interface RunPagesDeps {
   /** The folder holding one folder per run (as the runs list). */
@@ -73,7 +73,16 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
     if (cached) return c.json({ ...cached, batches });
     const outcomes = await outcomesOf(run);
     if ('error' in outcomes) return c.json({ error: outcomes.error }, 404);
-    const page = pages.put(run.dir, version, await runPage(run, outcomes, deps.uiUrl));
+    let computed;
+    try {
+      computed = await runPage(run, outcomes, deps.uiUrl);
+    } catch (err) {
+      // A corrupt summary.json: said, naming the run and the file (not a bare "internal error").
+      if (!(err instanceof CorruptFileError)) throw err;
+      const file = path.relative(run.dir, err.file);
+      return c.json({ error: `run ${run.manifest.runId}: ${file} cannot be read: ${err.reason}` }, 500);
+    }
+    const page = pages.put(run.dir, version, computed);
     return c.json({ ...(page as object), batches });
   });
 
@@ -137,7 +146,7 @@ export function runPagesRoutes(deps: RunPagesDeps): Hono<AuthEnv> {
     // A recorded task names its test cases: none beyond them is asked of the benchmark (SpreadsheetBench 2 has one).
     const known = view.testCases.length === 0 || view.testCases.some((t) => t.index === n);
     const file = known
-      ? await confined(run.dir, outputWorkbook(run, attemptKey(view.taskId, view.epoch), n))
+      ? await confinedFile(run.dir, outputWorkbook(run, attemptKey(view.taskId, view.epoch), n))
       : undefined;
     if (!file)
       return c.json(
@@ -315,15 +324,4 @@ function taskRows(outcomes: RunOutcomes) {
       costUsd: t.attempts.reduce((s, a) => s + a.costUsd, 0),
     };
   });
-}
-
-/** The real path of file when it lies inside dir (no symlink out of the run folder), else undefined. */
-async function confined(dir: string, file: string): Promise<string | undefined> {
-  try {
-    const root = await realpath(dir);
-    const real = await realpath(file);
-    return real.startsWith(root + path.sep) ? real : undefined;
-  } catch {
-    return undefined;
-  }
 }

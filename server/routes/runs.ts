@@ -1,5 +1,5 @@
 import { workflowUiUrl } from '../../lib/temporal/uiLinks';
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { Hono } from 'hono';
@@ -9,6 +9,7 @@ import type { AuditLog } from '../auth/auditLog';
 import { clientAddress } from '../auth/signInGuard';
 import { hasRole, type AuthEnv } from '../auth/user';
 import { FILE_CSP } from './conversations';
+import { confinedFile, findRunFolder } from './runFolder';
 
 export interface RunsRoutesDeps {
   /** The folder holding one folder per run (default runs/, as the CLI). */
@@ -18,6 +19,8 @@ export interface RunsRoutesDeps {
    * never dial a connection of their own. Without one, runs are listed from their folders only.
    */
   client?: Client;
+  /** Where relative memo paths are joined (config `artifacts.root`): runs made with `run --out DIR` elsewhere. */
+  artifactsRoot?: string;
   /** Temporal Web UI base (`http://host:port/namespaces/<ns>/workflows`) for links to run workflows. */
   uiUrl?: string;
   audit: AuditLog;
@@ -45,10 +48,10 @@ const REPORT_TYPES: Record<string, string> = {
 export function runsRoutes(deps: RunsRoutesDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const runsDir = path.resolve(deps.runsDir ?? 'runs');
-  const { client, uiUrl } = deps;
+  const { client, uiUrl, artifactsRoot } = deps;
 
   app.get('/api/runs', async (c) => {
-    const { runs, temporalError } = await listRuns({ runsDir, client });
+    const { runs, temporalError } = await listRuns({ runsDir, client, artifactsRoot });
     return c.json({
       runs: runs.map((r) => ({
         ...r,
@@ -62,10 +65,10 @@ export function runsRoutes(deps: RunsRoutesDeps): Hono<AuthEnv> {
   app.get('/api/runs/:id/report/*', async (c) => {
     const id = c.req.param('id');
     const rel = decodeURIComponent(c.req.path.split('/report/').slice(1).join('/report/'));
-    const runDir = path.join(runsDir, id);
-    if (path.dirname(runDir) !== runsDir) return c.json({ error: `bad run id ${id}` }, 400);
+    const run = await findRunFolder({ runsDir, client, artifactsRoot }, id);
+    if ('error' in run) return c.json({ error: run.error }, run.status);
     const type = REPORT_TYPES[path.extname(rel)];
-    const file = await confined(runDir, rel);
+    const file = type ? await confinedFile(run.dir, rel) : undefined;
     if (!type || !file) return c.json({ error: `run ${id} has no report file ${rel}` }, 404);
     // A report is a file like any other: it runs no script in the app's origin.
     return c.body(new Uint8Array(await readFile(file)), 200, {
@@ -89,7 +92,7 @@ export function runsRoutes(deps: RunsRoutesDeps): Hono<AuthEnv> {
       });
       return c.json({ error: `${control} needs the operator role; ${user.name} is a ${user.role}` }, 403);
     }
-    const listed = client ? await listRuns({ runsDir, client }) : undefined;
+    const listed = client ? await listRuns({ runsDir, client, artifactsRoot }) : undefined;
     if (!client || !listed || listed.temporalError)
       return c.json(
         {
@@ -108,15 +111,4 @@ export function runsRoutes(deps: RunsRoutesDeps): Hono<AuthEnv> {
   });
 
   return app;
-}
-
-/** The real path of rel inside dir, or undefined when it does not exist or leaves dir (.., symlinks). */
-async function confined(dir: string, rel: string): Promise<string | undefined> {
-  try {
-    const root = await realpath(dir);
-    const file = await realpath(path.resolve(root, rel));
-    return file.startsWith(root + path.sep) ? file : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -4,7 +4,7 @@
  * Every reply must be a 4xx with a JSON error, the server must stay up, and nothing outside a conversation's
  * workspace (a sentinel beside the conversations, the conversation's own records, /etc/passwd, the token) is served.
  */
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { startE2E, startInProcessWorkers, type E2EEnv } from '../helpers/e2e';
 import { rawExchange, rawRequest } from '../helpers/rawHttp';
 import { seededRandom } from '../helpers/seededRandom';
 import { TEST_NAMESPACE } from '../helpers/temporalServer';
+import { buildRunFolder, standardRun } from '../report/fixtures';
 
 const SENTINEL = 'SENTINEL-outside-the-workspace-5521';
 const DATA = 'a,b\n1,2\n';
@@ -71,7 +72,8 @@ describe('API fuzz on the real server: every reply a clear 4xx, the server up, n
     workers = await startInProcessWorkers(env, { recalc: false });
     running = workers.run();
     const runsDir = mkdtempSync(path.join(os.tmpdir(), 'sb-runs-'));
-    mkdirSync(path.join(runsDir, 'r1'));
+    // A real run folder: the report route serves files of runs only (run.json naming the run), nothing else of runsDir.
+    await buildRunFolder(runsDir, standardRun('r1'));
     writeFileSync(path.join(runsDir, 'r1', 'report.html'), '<h1>r1</h1>');
     writeFileSync(path.join(runsDir, 'secret.html'), SENTINEL);
     server = await startServer({

@@ -3,7 +3,7 @@
  * origin rules), a real Temporal dev server and in-process workers; the model is scripted. Requests are sent with exactly
  * the headers a browser or an attacker would send (rawRequest), including Host and Origin.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import type { WorkerSet } from '../../workers/createWorkers';
 import { startE2E, startInProcessWorkers, type E2EEnv } from '../helpers/e2e';
 import { rawRequest, type RawResponse } from '../helpers/rawHttp';
 import { TEST_NAMESPACE } from '../helpers/temporalServer';
+import { buildRunFolder, standardRun } from '../report/fixtures';
 
 const SECRET_CSV = 'region,amount\nnorth,alice-secret-7731\n';
 const PROXY = {
@@ -58,7 +59,8 @@ describe('sign-in, Host and Origin rules on the real server', () => {
     workers = await startInProcessWorkers(env, { recalc: false });
     running = workers.run();
     const runsDir = mkdtempSync(path.join(os.tmpdir(), 'sb-runs-'));
-    mkdirSync(path.join(runsDir, 'r1'));
+    // A real run folder: the report route serves files of runs only (run.json naming the run), nothing else of runsDir.
+    await buildRunFolder(runsDir, standardRun('r1'));
     writeFileSync(path.join(runsDir, 'r1', 'report.html'), '<h1>run r1</h1>');
     const temporal = { address: env.temporal.address, namespace: TEST_NAMESPACE };
     main = await startServer({
