@@ -4,30 +4,15 @@
  * refused at once with a message naming the path and the command that fixes it. The attack suite runs on a runtime
  * under a /tmp path with a space.
  */
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxFactory, SandboxSetupError, type SandboxFactory } from '../../lib/sandbox/index';
+import { createSandboxFactory, SandboxSetupError } from '../../lib/sandbox/index';
 import { shellQuote } from '../../lib/sandbox/reachable';
-import { makeWorkRoot, placeRuntimeUnderTmp, testConfig } from './helpers';
+import { makeWorkRoot, placeRuntimeUnderTmp, runsSandboxed, testConfig } from './helpers';
 
 const asRoot = process.getuid?.() === 0;
-
-/** Runs sandboxed code as the sandbox's uid and returns what it printed (uid inside, host owner of a file it wrote). */
-async function runsSandboxed(factory: SandboxFactory, workDir: string): Promise<void> {
-  const sb = await factory.create({ workDir });
-  try {
-    const r = await sb.execute(
-      'import os, pandas\nopen("/job/made.txt", "w").write("x")\nprint(os.getuid(), len(pandas.__version__) > 0)',
-    );
-    expect(r.error).toBe('');
-    expect(r.stdout).toBe('1000 True\n');
-    expect(statSync(join(workDir, 'made.txt')).uid).toBe(65534);
-  } finally {
-    await sb.dispose();
-  }
-}
 
 describe('a sandbox runtime in a folder the sandbox uid may not enter (mktemp -d, mode 700), worked on as root', () => {
   const placed = placeRuntimeUnderTmp();
