@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandboxFactory, SandboxSetupError } from '../../lib/sandbox/index';
 import { standInParentFor } from '../../lib/sandbox/passThrough';
-import { placeRuntimeUnderTmp, runsSandboxed, testConfig } from './helpers';
+import { placeRuntimeUnderTmp, runsSandboxed, skipUnlessRoot, testConfig } from './helpers';
 
-const asRoot = process.getuid?.() === 0;
-const NOBODY = { uid: 65534, gid: 65534 };
+/** A uid other than the one running the tests (whose own mode-700 folder it may enter): 65534 as root. */
+const OTHER_ID = process.getuid?.() === 65534 ? 65533 : 65534;
+const OTHER = { uid: OTHER_ID, gid: OTHER_ID };
 
 const openTmp = tmpdir();
 const closedTmp = mkdtempSync(join(openTmp, 'sb closed tmpdir ')); // mode 700, root's
@@ -33,7 +34,8 @@ describe('a TMPDIR the sandbox uid may not enter (mode 700), worked on as root',
     expect(tmpdir()).toBe(closedTmp);
   });
 
-  it.runIf(asRoot)('a kernel bwrap starts runs code, checkout and work dir both under that TMPDIR', async () => {
+  it('a kernel bwrap starts runs code, checkout and work dir both under that TMPDIR', async (ctx) => {
+    skipUnlessRoot(ctx);
     const factory = await createSandboxFactory(
       { ...testConfig('bwrap'), forkServer: false },
       { warmModules: [], runtime: placed.runtime },
@@ -41,39 +43,35 @@ describe('a TMPDIR the sandbox uid may not enter (mode 700), worked on as root',
     await runsSandboxed(factory, join(tmpdir(), 'sheetbench-work', 'bwrap-kernel'));
   });
 
-  it.runIf(asRoot)(
-    'the fork server (default work root and FIFO folder under that TMPDIR) runs Python and node',
-    async () => {
-      const factory = await createSandboxFactory(
-        { ...testConfig('bwrap'), forkServer: true },
-        { warmModules: [], runtime: placed.runtime },
-      );
-      const jobs = join(tmpdir(), 'sheetbench-work');
-      await runsSandboxed(factory, join(jobs, 'forked-kernel'));
-      const node = await factory.create({ workDir: join(jobs, 'node-job'), language: 'node' });
-      try {
-        const r = await node.execute('require("fs").writeFileSync("/job/n.txt", "y"); console.log(process.getuid())');
-        expect(r.error).toBe('');
-        expect(r.stdout).toBe('1000\n');
-        expect((await node.readFile('n.txt')).toString()).toBe('y');
-      } finally {
-        await node.dispose();
-      }
-    },
-  );
+  it('the fork server (default work root and FIFO folder under that TMPDIR) runs Python and node', async (ctx) => {
+    skipUnlessRoot(ctx);
+    const factory = await createSandboxFactory(
+      { ...testConfig('bwrap'), forkServer: true },
+      { warmModules: [], runtime: placed.runtime },
+    );
+    const jobs = join(tmpdir(), 'sheetbench-work');
+    await runsSandboxed(factory, join(jobs, 'forked-kernel'));
+    const node = await factory.create({ workDir: join(jobs, 'node-job'), language: 'node' });
+    try {
+      const r = await node.execute('require("fs").writeFileSync("/job/n.txt", "y"); console.log(process.getuid())');
+      expect(r.error).toBe('');
+      expect(r.stdout).toBe('1000\n');
+      expect((await node.readFile('n.txt')).toString()).toBe('y');
+    } finally {
+      await node.dispose();
+    }
+  });
 });
 
 describe('where the stand-ins go', () => {
   it('the first folder the uid may enter, skipping closed ones', async () => {
-    expect(await standInParentFor([closedTmp, openTmp], NOBODY)).toBe(openTmp);
+    expect(await standInParentFor([closedTmp, openTmp], OTHER)).toBe(openTmp);
   });
 
   it('none it may enter: refused, naming each folder, its mode and the fix', async () => {
     const inside = join(closedTmp, 'open inside');
     mkdirSync(inside, { mode: 0o755, recursive: true });
-    const err = await standInParentFor([closedTmp, inside, join(closedTmp, 'missing')], NOBODY).catch(
-      (e: unknown) => e,
-    );
+    const err = await standInParentFor([closedTmp, inside, join(closedTmp, 'missing')], OTHER).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SandboxSetupError);
     const message = (err as Error).message;
     expect(message).toContain(`${closedTmp} has mode 700`);

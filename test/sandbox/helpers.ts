@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { expect } from 'vitest';
+import { expect, type TestContext } from 'vitest';
 import {
   createSandboxFactory,
   defaultRuntime,
@@ -86,4 +86,16 @@ export async function runsSandboxed(factory: SandboxFactory, workDir: string): P
   } finally {
     await sb.dispose();
   }
+}
+
+/**
+ * Skips the test, with the reason shown, unless the tests run as root: only a root worker hands the sandbox to another
+ * uid (65534) that may not enter the folders above a checkout or work dir; run as anyone else, the sandbox is that user,
+ * who can enter them, so there is nothing to pass through.
+ */
+export function skipUnlessRoot(ctx: TestContext): void {
+  if (process.getuid?.() !== 0)
+    ctx.skip(
+      'needs root: only a root worker runs the sandbox as an unprivileged uid that may not enter a mode-700 folder',
+    );
 }

@@ -10,9 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxFactory, SandboxSetupError } from '../../lib/sandbox/index';
 import { shellQuote } from '../../lib/sandbox/reachable';
-import { makeWorkRoot, placeRuntimeUnderTmp, runsSandboxed, testConfig } from './helpers';
-
-const asRoot = process.getuid?.() === 0;
+import { makeWorkRoot, placeRuntimeUnderTmp, runsSandboxed, skipUnlessRoot, testConfig } from './helpers';
 
 describe('a sandbox runtime in a folder the sandbox uid may not enter (mktemp -d, mode 700), worked on as root', () => {
   const placed = placeRuntimeUnderTmp();
@@ -20,7 +18,8 @@ describe('a sandbox runtime in a folder the sandbox uid may not enter (mktemp -d
   beforeAll(() => chmodSync(placed.root, 0o700));
   afterAll(() => (placed.cleanup(), work.cleanup()));
 
-  it.runIf(asRoot)('runs sandboxed code: a kernel bwrap starts', async () => {
+  it('runs sandboxed code: a kernel bwrap starts', async (ctx) => {
+    skipUnlessRoot(ctx);
     const factory = await createSandboxFactory(
       { ...testConfig('bwrap'), forkServer: false },
       { warmModules: [], runtime: placed.runtime },
@@ -28,7 +27,8 @@ describe('a sandbox runtime in a folder the sandbox uid may not enter (mktemp -d
     await runsSandboxed(factory, work.workDir);
   });
 
-  it.runIf(asRoot)('runs sandboxed code: a kernel forked from the fork server', async () => {
+  it('runs sandboxed code: a kernel forked from the fork server', async (ctx) => {
+    skipUnlessRoot(ctx);
     const factory = await createSandboxFactory(
       { ...testConfig('bwrap'), forkServer: true, workRoot: work.root },
       { warmModules: [], runtime: placed.runtime },
@@ -36,7 +36,8 @@ describe('a sandbox runtime in a folder the sandbox uid may not enter (mktemp -d
     await runsSandboxed(factory, work.workDir);
   });
 
-  it.runIf(asRoot)('an environment the sandbox uid may not read itself is still refused, with the fix', async () => {
+  it('an environment the sandbox uid may not read itself is still refused, with the fix', async (ctx) => {
+    skipUnlessRoot(ctx);
     const venv = join(placed.root, "chèckout's one/.tools/sandbox-py");
     chmodSync(venv, 0o700);
     try {
@@ -80,12 +81,14 @@ describe('work dirs in a folder the sandbox uid may not enter (mode 700), worked
   const root = mkdtempSync(join(tmpdir(), 'sb closed '));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it.runIf(asRoot)('a kernel bwrap starts uses it', async () => {
+  it('a kernel bwrap starts uses it', async (ctx) => {
+    skipUnlessRoot(ctx);
     const factory = await createSandboxFactory({ ...testConfig('bwrap'), forkServer: false }, { warmModules: [] });
     await runsSandboxed(factory, join(root, 'work'));
   });
 
-  it.runIf(asRoot)('the fork server uses a work root there', async () => {
+  it('the fork server uses a work root there', async (ctx) => {
+    skipUnlessRoot(ctx);
     const factory = await createSandboxFactory(
       { ...testConfig('bwrap'), forkServer: true, workRoot: join(root, 'jobs') },
       { warmModules: [] },
