@@ -15,9 +15,10 @@ const MOUNT_ALL = 'while [ "$1" != -- ]; do /bin/mount --bind "$1" "$2" || exit 
  * `mktemp -d` folder, mode 700, with the worker running as root). bwrap opens its sources as that uid and resolves
  * them by path (`--bind-fd` too: its source is "/proc/self/fd/N", which resolve_symlinks_in_ops realpath()s like any
  * other, after switching to the real uid; 0.8.0 and upstream alike: "Can't find source path /proc/self/fd/3:
- * Permission denied"), so a folder above one it may not enter stops it. Here root mounts each such source, in a mount namespace of the sandbox's own (private: the host's
- * mounts are unchanged and the namespace ends with the sandbox), onto an empty stand-in under a folder every uid may
- * enter; the command then drops to the sandbox's uid and bwrap binds the stand-ins. Sources it can reach are used as
+ * Permission denied"), so a folder above one it may not enter stops it. Here root mounts each such source, in a mount
+ * namespace of the sandbox's own (private: the host's mounts are unchanged and the namespace ends with the sandbox),
+ * onto an empty stand-in under a folder every uid may enter; the command then drops to the sandbox's uid and bwrap
+ * binds the stand-ins. Sources it can reach are used as
  * they are, and nothing changes when none is out of reach.
  */
 export class PassThrough {
@@ -85,7 +86,9 @@ export class PassThrough {
  * Where the stand-ins can go: the temp folder, else the system's own. A TMPDIR the sandbox's uid may not enter (a root
  * shell's `mktemp -d`, pam_tmpdir's /tmp/user/0, mode 700) would hide the stand-ins from bwrap as the sources were.
  */
-export const STAND_IN_PARENTS = (): string[] => [tmpdir(), '/tmp', '/var/tmp', '/dev/shm'];
+function standInParents(): string[] {
+  return [tmpdir(), '/tmp', '/var/tmp', '/dev/shm'];
+}
 
 /**
  * The first of `parents` that `owner` may enter (every folder above it too): the stand-ins' folder is made there. None:
@@ -103,7 +106,8 @@ export async function standInParentFor(parents: string[], owner: HostUser): Prom
   throw new SandboxSetupError(
     `the sandbox's uid ${owner.uid} may enter none of ${parents.join(', ')} (${named || 'none exists'}), so there is ` +
       'no folder for the empty stand-ins that its bind sources behind a folder it may not enter are mounted on. ' +
-      `Fix: set TMPDIR to a folder every user may enter (TMPDIR=/tmp), or chmod o+x ${shellQuote(closed[0]?.path ?? '/tmp')}`,
+      'Fix: set TMPDIR to a folder every user may enter (TMPDIR=/tmp), or ' +
+      `chmod o+x ${shellQuote(closed[0]?.path ?? '/tmp')}`,
   );
 }
 
@@ -113,7 +117,7 @@ export async function standInParentFor(parents: string[], owner: HostUser): Prom
  */
 let standInRootMade: Promise<string> | undefined;
 function standInRoot(owner: HostUser): Promise<string> {
-  standInRootMade ??= standInParentFor(STAND_IN_PARENTS(), owner).then(
+  standInRootMade ??= standInParentFor(standInParents(), owner).then(
     (parent) => {
       const made = mkdtempSync(join(parent, 'sheetbench-binds-'));
       chmodSync(made, 0o755);

@@ -70,8 +70,8 @@ export function placeRuntimeUnderTmp(): { runtime: SandboxRuntime; root: string;
 }
 
 /**
- * Runs code in a fresh sandbox of `factory` on `workDir`, as root: it runs as uid 1000 inside (pandas imports), the file
- * it writes reaches the host owned by the sandbox's host uid (65534), and the host reads what it wrote.
+ * Runs code in a fresh sandbox of `factory` on `workDir`, as root: it runs as uid 1000 inside (pandas imports), the
+ * file it writes reaches the host owned by the sandbox's host uid (65534), and the host reads what it wrote.
  */
 export async function runsSandboxed(factory: SandboxFactory, workDir: string): Promise<void> {
   const sb = await factory.create({ workDir });
@@ -89,9 +89,9 @@ export async function runsSandboxed(factory: SandboxFactory, workDir: string): P
 }
 
 /**
- * Skips the test, with the reason shown, unless the tests run as root: only a root worker hands the sandbox to another
- * uid (65534) that may not enter the folders above a checkout or work dir; run as anyone else, the sandbox is that user,
- * who can enter them, so there is nothing to pass through.
+ * Skips the test, with the reason shown, unless the tests run as root: only a root worker hands the sandbox to
+ * another uid (65534) that may not enter the folders above a checkout or work dir; run as anyone else, the sandbox is
+ * that user, who can enter them, so there is nothing to pass through.
  */
 export function skipUnlessRoot(ctx: TestContext): void {
   if (process.getuid?.() !== 0)
