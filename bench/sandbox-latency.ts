@@ -1,7 +1,9 @@
 /**
  * Sandbox latency per available backend: cold kernel start (until it answers a trivial cell), warm round trip,
  * first pandas import, and a fresh sandboxed process per execution for comparison.
- * Run: node --import tsx bench/sandbox-latency.ts [--runs N]
+ * Run: node --import tsx bench/sandbox-latency.ts [--runs N] [--closed]
+ * --closed: the work dirs in a folder of mode 700 (`mktemp -d`): as root, the bwrap sandbox reaches them passed through
+ * a mount namespace of its own (lib/sandbox/passThrough.ts), which this measures.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +12,7 @@ import { createSandboxFactory, type SandboxFactory } from '../lib/sandbox/index'
 import { dockerAvailable } from '../lib/sandbox/docker';
 
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 20;
+const closed = process.argv.includes('--closed');
 
 function stats(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -74,7 +77,8 @@ async function benchBackend(factory: SandboxFactory, root: string): Promise<void
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'sb-bench-'));
-  chmodSync(root, 0o755);
+  chmodSync(root, closed ? 0o700 : 0o755);
+  if (closed) console.log(`work dirs under ${root}, mode 700`);
   const config = {
     executionTimeoutMs: 30_000,
     memoryMiB: 2048,

@@ -1,12 +1,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { expect, type TestContext } from 'vitest';
 import {
   createSandboxFactory,
   defaultRuntime,
   type FactoryConfig,
   type FactoryExtras,
+  type SandboxFactory,
   type SandboxRuntime,
 } from '../../lib/sandbox/index';
 
@@ -65,4 +67,35 @@ export function placeRuntimeUnderTmp(): { runtime: SandboxRuntime; root: string;
     },
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
+}
+
+/**
+ * Runs code in a fresh sandbox of `factory` on `workDir`, as root: it runs as uid 1000 inside (pandas imports), the
+ * file it writes reaches the host owned by the sandbox's host uid (65534), and the host reads what it wrote.
+ */
+export async function runsSandboxed(factory: SandboxFactory, workDir: string): Promise<void> {
+  const sb = await factory.create({ workDir });
+  try {
+    const r = await sb.execute(
+      'import os, pandas\nopen("/job/made.txt", "w").write("x")\nprint(os.getuid(), len(pandas.__version__) > 0)',
+    );
+    expect(r.error).toBe('');
+    expect(r.stdout).toBe('1000 True\n');
+    expect(statSync(join(workDir, 'made.txt')).uid).toBe(65534);
+    expect((await sb.readFile('made.txt')).toString()).toBe('x');
+  } finally {
+    await sb.dispose();
+  }
+}
+
+/**
+ * Skips the test, with the reason shown, unless the tests run as root: only a root worker hands the sandbox to
+ * another uid (65534) that may not enter the folders above a checkout or work dir; run as anyone else, the sandbox is
+ * that user, who can enter them, so there is nothing to pass through.
+ */
+export function skipUnlessRoot(ctx: TestContext): void {
+  if (process.getuid?.() !== 0)
+    ctx.skip(
+      'needs root: only a root worker runs the sandbox as an unprivileged uid that may not enter a mode-700 folder',
+    );
 }

@@ -4,30 +4,13 @@
  * refused at once with a message naming the path and the command that fixes it. The attack suite runs on a runtime
  * under a /tmp path with a space.
  */
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxFactory, SandboxSetupError, type SandboxFactory } from '../../lib/sandbox/index';
+import { createSandboxFactory, SandboxSetupError } from '../../lib/sandbox/index';
 import { shellQuote } from '../../lib/sandbox/reachable';
-import { makeWorkRoot, placeRuntimeUnderTmp, testConfig } from './helpers';
-
-const asRoot = process.getuid?.() === 0;
-
-/** Runs sandboxed code as the sandbox's uid and returns what it printed (uid inside, host owner of a file it wrote). */
-async function runsSandboxed(factory: SandboxFactory, workDir: string): Promise<void> {
-  const sb = await factory.create({ workDir });
-  try {
-    const r = await sb.execute(
-      'import os, pandas\nopen("/job/made.txt", "w").write("x")\nprint(os.getuid(), len(pandas.__version__) > 0)',
-    );
-    expect(r.error).toBe('');
-    expect(r.stdout).toBe('1000 True\n');
-    expect(statSync(join(workDir, 'made.txt')).uid).toBe(65534);
-  } finally {
-    await sb.dispose();
-  }
-}
+import { makeWorkRoot, placeRuntimeUnderTmp, runsSandboxed, skipUnlessRoot, testConfig } from './helpers';
 
 describe('a sandbox runtime in a folder the sandbox uid may not enter (mktemp -d, mode 700), worked on as root', () => {
   const placed = placeRuntimeUnderTmp();
@@ -35,7 +18,8 @@ describe('a sandbox runtime in a folder the sandbox uid may not enter (mktemp -d
   beforeAll(() => chmodSync(placed.root, 0o700));
   afterAll(() => (placed.cleanup(), work.cleanup()));
 
-  it.runIf(asRoot)('runs sandboxed code: a kernel bwrap starts', async () => {
+  it('runs sandboxed code: a kernel bwrap starts', async (ctx) => {
+    skipUnlessRoot(ctx);
     const factory = await createSandboxFactory(
       { ...testConfig('bwrap'), forkServer: false },
       { warmModules: [], runtime: placed.runtime },
@@ -43,7 +27,8 @@ describe('a sandbox runtime in a folder the sandbox uid may not enter (mktemp -d
     await runsSandboxed(factory, work.workDir);
   });
 
-  it.runIf(asRoot)('runs sandboxed code: a kernel forked from the fork server', async () => {
+  it('runs sandboxed code: a kernel forked from the fork server', async (ctx) => {
+    skipUnlessRoot(ctx);
     const factory = await createSandboxFactory(
       { ...testConfig('bwrap'), forkServer: true, workRoot: work.root },
       { warmModules: [], runtime: placed.runtime },
@@ -51,7 +36,8 @@ describe('a sandbox runtime in a folder the sandbox uid may not enter (mktemp -d
     await runsSandboxed(factory, work.workDir);
   });
 
-  it.runIf(asRoot)('an environment the sandbox uid may not read itself is still refused, with the fix', async () => {
+  it('an environment the sandbox uid may not read itself is still refused, with the fix', async (ctx) => {
+    skipUnlessRoot(ctx);
     const venv = join(placed.root, "chèckout's one/.tools/sandbox-py");
     chmodSync(venv, 0o700);
     try {
@@ -95,12 +81,14 @@ describe('work dirs in a folder the sandbox uid may not enter (mode 700), worked
   const root = mkdtempSync(join(tmpdir(), 'sb closed '));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it.runIf(asRoot)('a kernel bwrap starts uses it', async () => {
+  it('a kernel bwrap starts uses it', async (ctx) => {
+    skipUnlessRoot(ctx);
     const factory = await createSandboxFactory({ ...testConfig('bwrap'), forkServer: false }, { warmModules: [] });
     await runsSandboxed(factory, join(root, 'work'));
   });
 
-  it.runIf(asRoot)('the fork server uses a work root there', async () => {
+  it('the fork server uses a work root there', async (ctx) => {
+    skipUnlessRoot(ctx);
     const factory = await createSandboxFactory(
       { ...testConfig('bwrap'), forkServer: true, workRoot: join(root, 'jobs') },
       { warmModules: [] },
