@@ -1,4 +1,4 @@
-import { formulaProblem, normalizeFunctions, rawFormulaOf, sheetReferenceSpans } from './formulaReply';
+import { formulaBalance, formulaProblem, normalizeFunctions, rawFormulaOf, sheetReferenceSpans } from './formulaReply';
 
 /** A formula the harness can write, and what it mended in the model's text to get it (each a short line for `show`). */
 export interface MendedFormula {
@@ -83,11 +83,13 @@ function comparisonsMended(formula: string, mends: string[]): string {
 }
 
 function parenthesesClosed(formula: string, mends: string[]): string {
-  const open = /leaves (\d+) parenthesis/.exec(formulaProblem(formula) ?? '');
-  const count = open ? Number(open[1]) : 0;
+  const balance = formulaBalance(formula);
+  const count = balance.closesUnopened || balance.openQuote ? 0 : balance.open;
   if (count < 1 || count > MAX_CLOSED) return formula;
+  const closed = formula + ')'.repeat(count);
+  if (formulaProblem(closed) !== undefined) return formula; // something else is wrong too: nothing to mend here
   mends.push(`closed ${count} parenthesis(es) left open at the end`);
-  return formula + ')'.repeat(count);
+  return closed;
 }
 
 const LOGIC_WORD = /\s+(AND|OR)\s+(?!\()/i;

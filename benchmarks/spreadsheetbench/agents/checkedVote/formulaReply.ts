@@ -72,7 +72,17 @@ export function formulaProblem(formula: string): string | undefined {
   return balanceProblem(formula);
 }
 
-function balanceProblem(formula: string): string | undefined {
+/** How a formula's parentheses and quotes stand after a walk outside strings and sheet names. */
+export interface FormulaBalance {
+  /** Parentheses left open at the end. */
+  open: number;
+  /** A ")" came before its "(": the walk stopped there. */
+  closesUnopened: boolean;
+  /** The quote left open at the end, if any. */
+  openQuote?: '"' | "'";
+}
+
+export function formulaBalance(formula: string): FormulaBalance {
   let depth = 0;
   let quote: '"' | "'" | undefined;
   for (let i = 1; i < formula.length; i++) {
@@ -85,13 +95,19 @@ function balanceProblem(formula: string): string | undefined {
     }
     if (c === '"' || c === "'") quote = c;
     else if (c === '(') depth++;
-    else if (c === ')' && --depth < 0) return 'the formula closes a parenthesis it never opened';
+    else if (c === ')' && --depth < 0) return { open: 0, closesUnopened: true };
   }
-  if (quote)
-    return quote === '"'
+  return { open: depth, closesUnopened: false, ...(quote ? { openQuote: quote } : {}) };
+}
+
+function balanceProblem(formula: string): string | undefined {
+  const balance = formulaBalance(formula);
+  if (balance.closesUnopened) return 'the formula closes a parenthesis it never opened';
+  if (balance.openQuote)
+    return balance.openQuote === '"'
       ? 'the formula leaves a text string unclosed (")'
       : "the formula leaves a sheet name unclosed (')";
-  if (depth > 0) return `the formula leaves ${depth} parenthesis(es) unclosed`;
+  if (balance.open > 0) return `the formula leaves ${balance.open} parenthesis(es) unclosed`;
   return undefined;
 }
 
