@@ -56,10 +56,12 @@ describe('analysis web app (UI against the fake API)', () => {
     fake.release(id);
     await turn.locator('.status-completed').waitFor();
 
-    const rows = await turn
-      .locator('[data-viz-id=totals] tbody tr')
-      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
-    expect(rows).toEqual(SALES_TOTALS.map(([r, s]) => [r, String(s)]));
+    // the table fills once its data file is fetched, which may come after the turn shows as completed
+    const rows = () =>
+      turn
+        .locator('[data-viz-id=totals] tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    await expect.poll(rows).toEqual(SALES_TOTALS.map(([r, s]) => [r, String(s)]));
     const chart = turn.locator('[data-viz-id=sales_chart]');
     const bars = chart.locator('svg .mark-rect path');
     await expect.poll(() => bars.count()).toBe(SALES_TOTALS.length);
