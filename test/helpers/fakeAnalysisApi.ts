@@ -45,7 +45,8 @@ interface FakeConversation {
   events: ConversationEvent[];
   messages: Array<{ role: 'user' | 'assistant'; text: string; turnId: string }>;
   debug: DebugStep[];
-  running?: { turnId: string; cancelled: boolean; release?: () => void };
+  /** The running turn; `release` is set while it waits at a pause, `releasedEarly` when release came before the pause. */
+  running?: { turnId: string; cancelled: boolean; release?: () => void; releasedEarly?: boolean };
   usage: { inputTokens: number; outputTokens: number; costUsd: number };
 }
 
@@ -115,9 +116,15 @@ export class FakeAnalysisApi {
     this.server = undefined;
   }
 
-  /** Lets a paused turn go on. */
+  /**
+   * Lets a paused turn go on. A release that comes while the turn still plays the events before its pause is kept: the
+   * pause is then skipped (else the turn would wait forever for a release already given).
+   */
   release(conversationId: string): void {
-    this.conversations.get(conversationId)?.running?.release?.();
+    const running = this.conversations.get(conversationId)?.running;
+    if (!running) return;
+    if (running.release) running.release();
+    else running.releasedEarly = true;
   }
 
   async createConversation(title = 'New conversation'): Promise<ConversationInfo> {
@@ -330,7 +337,7 @@ export class FakeAnalysisApi {
     for (const entry of script) {
       if (conv.running.cancelled) break;
       if ('pause' in entry) {
-        await new Promise<void>((resolve) => (conv.running!.release = resolve));
+        await this.pause(conv.running);
         continue;
       }
       if ('debug' in entry) {
@@ -346,6 +353,16 @@ export class FakeAnalysisApi {
     this.emit(conv, turnId, 'turn_ended', { status });
     conv.running = undefined;
     conv.info.status = 'idle';
+  }
+
+  /** Waits at a pause until `release` (at once if it came already). */
+  private async pause(running: NonNullable<FakeConversation['running']>): Promise<void> {
+    if (running.releasedEarly) {
+      running.releasedEarly = false;
+      return;
+    }
+    await new Promise<void>((resolve) => (running.release = resolve));
+    running.release = undefined;
   }
 
   /** Keeps what the real API would return from GET /:id: the answer and the usage. */

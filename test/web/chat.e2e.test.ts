@@ -8,9 +8,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/start';
 import { startE2E, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
+import { claimPort, type PortClaim } from '../helpers/portClaim';
 import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
 import { launchChromium, newConversation, openPage } from './browser';
+import { EventStreamLog } from './eventStreamLog';
 import { SALES_CSV, SALES_TOTALS } from './salesScript';
 import { hold, salesModel, type Hold } from './salesModel';
 
@@ -21,6 +23,8 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
   let server: RunningServer;
   let worker: WorkerProcess;
   let browser: Browser;
+  /** The server's port, the same at every start (the restart test brings it back where the page expects it). */
+  let port: PortClaim;
   /** Held when set: the model's call after a tool result (the answer), and its first call of a turn (the code). */
   let holdAnswer: Hold | undefined;
   let holdFirst: Hold | undefined;
@@ -38,12 +42,8 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
       { config: { recalc: { engine: 'none' }, conversation: { maxUploadBytes: 100_000 } } },
     );
     await startWorker();
-    server = await startServer({
-      config: env.config,
-      client: env.client,
-      temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE },
-      port: 0,
-    });
+    port = await claimPort();
+    server = await startApiServer();
     browser = await launchChromium();
   }, 180_000);
   afterAll(async () => {
@@ -51,9 +51,19 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
     holdFirst?.open();
     await browser?.close();
     await server?.close();
+    port?.release();
     worker?.crash();
     await env?.close();
   });
+
+  /** The real server (conversation API, runs, web app) on the claimed port; its sign-in state persists across starts. */
+  const startApiServer = () =>
+    startServer({
+      config: env.config,
+      client: env.client,
+      temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE },
+      port: port.port,
+    });
 
   async function newConversationWithCsv(page: Page): Promise<string> {
     await page.goto(server.url);
@@ -154,6 +164,40 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
     expect(await page.locator('article.turn .stdout').count()).toBe(1); // the execution was not shown (or run) twice
     await close();
   }, 300_000);
+
+  it('the server restarts mid-turn: the page says so, retries while it is away, then resumes the stream without a reload', async ({
+    onTestFailed,
+  }) => {
+    holdAnswer = hold();
+    const { page, pageErrors, close } = await openPage(browser, server.url, { signInUrl: server.loginUrl });
+    const log = new EventStreamLog(page, server.url);
+    onTestFailed(() =>
+      console.log(`page errors: ${pageErrors.join(' | ') || 'none'}\nevent streams and steps:\n${log}`),
+    );
+    const id = await newConversationWithCsv(page);
+    await ask(page);
+    await expect.poll(() => page.locator('article.turn .stdout').count(), { timeout: 90_000 }).toBe(1);
+    const seenBefore = (await server.service.events(id)).length;
+
+    await server.close();
+    log.mark('server stopped');
+    await page.locator('.banner', { hasText: 'reconnecting' }).waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => log.after('server stopped', 'ERR_CONNECTION_REFUSED').length, { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(2);
+    server = await startApiServer();
+    log.mark('server back');
+    holdAnswer.open(); // the turn goes on in its worker meanwhile: the page must pick up what it missed
+    await page.locator('.status-completed').waitFor({ timeout: 90_000 });
+    expect(await page.locator('article.turn .answer').textContent()).toContain('West');
+    expect(await page.locator('article.turn .stdout').count()).toBe(1); // nothing shown twice
+    await page.locator('.banner').waitFor({ state: 'detached', timeout: 30_000 });
+    // reopened by the page from the last event it had (more may have been logged since it was counted)
+    const after = Number(/\/events\?after=(\d+)$/.exec(log.after('server back', 'response 200')[0]?.what ?? '')?.[1]);
+    expect(after).toBeGreaterThanOrEqual(seenBefore);
+    expect(pageErrors).toEqual([]);
+    await close();
+  }, 240_000);
 
   it('cancel a turn: it ends as cancelled on the page', async () => {
     holdFirst = hold();

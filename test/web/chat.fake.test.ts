@@ -9,10 +9,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeAnalysisApi } from '../helpers/fakeAnalysisApi';
 import { launchChromium, newConversation, openPage } from './browser';
+import { EventStreamLog } from './eventStreamLog';
 import { CODE_V1, SALES_CSV, SALES_TOTALS, salesScript } from './salesScript';
 
 const CSV_FILE = { name: 'sales.csv', mimeType: 'text/csv', buffer: Buffer.from(SALES_CSV) };
 const QUESTION = 'total sales by region as a bar chart';
+/** The server-restart test's own time, set on the test: its waits share it (it normally takes under 5 s). */
+const RESTART_TEST_MS = 60_000;
+/** Kept back from the waits so a failed wait still has time to print the event streams' log and close its page. */
+const REPORT_MARGIN_MS = 5_000;
 /** The few DOM globals the page-side callbacks use (the project's tsconfig has no DOM lib). */
 type Doc = { document: { documentElement: { scrollWidth: number }; activeElement: unknown } };
 
@@ -51,10 +56,12 @@ describe('analysis web app (UI against the fake API)', () => {
     fake.release(id);
     await turn.locator('.status-completed').waitFor();
 
-    const rows = await turn
-      .locator('[data-viz-id=totals] tbody tr')
-      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
-    expect(rows).toEqual(SALES_TOTALS.map(([r, s]) => [r, String(s)]));
+    // the table fills once its data file is fetched, which may come after the turn shows as completed
+    const rows = () =>
+      turn
+        .locator('[data-viz-id=totals] tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    await expect.poll(rows).toEqual(SALES_TOTALS.map(([r, s]) => [r, String(s)]));
     const chart = turn.locator('[data-viz-id=sales_chart]');
     const bars = chart.locator('svg .mark-rect path');
     await expect.poll(() => bars.count()).toBe(SALES_TOTALS.length);
@@ -196,45 +203,58 @@ describe('analysis web app: bad input (against the fake API)', () => {
     await close();
   });
 
-  it('the server goes away mid-turn and comes back: the page says so, then resumes the stream without a reload', async () => {
-    app.pauseAt = 4;
-    const { page, pageErrors, close } = await openPage(app.browser, fake.url);
-    // What the page's event streams did, printed if the turn never shows as completed (a CI failure to diagnose).
-    const t0 = Date.now();
-    const streams: string[] = [];
-    const logStream = (what: string, url: string) =>
-      url.includes('/events') && streams.push(`+${Date.now() - t0} ms ${what} ${url.replace(fake.url, '')}`);
-    page.on('request', (r) => logStream('request', r.url()));
-    page.on('requestfailed', (r) => logStream(`failed (${r.failure()?.errorText})`, r.url()));
-    page.on('response', (r) => logStream(`response ${r.status()}`, r.url()));
-    await page.goto(fake.url);
-    await newConversation(page);
-    await page.waitForURL(/#\/c\//);
-    const id = decodeURIComponent(page.url().split('#/c/')[1]);
-    await page.getByLabel('Message').fill(QUESTION);
-    await page.getByLabel('Message').press('Enter');
-    await expect.poll(() => page.locator('article.turn .work > li').count()).toBe(3);
-    await fake.stop();
-    await expect.poll(() => page.locator('.banner').textContent(), { timeout: 20_000 }).toContain('reconnecting');
-    await fake.start();
-    fake.release(id);
-    await page
-      .locator('.status-completed')
-      .waitFor({ timeout: 30_000 })
-      .catch(async (err: Error) => {
-        const banner = await page
-          .locator('.banner')
-          .textContent()
-          .catch(() => null);
-        const items = await page.locator('article.turn .work > li').count();
-        throw new Error(
-          `${err.message}\nbanner: ${banner}; work items: ${items}; events on the server: ${fake.conversations.get(id)?.events.length}; page errors: ${pageErrors.join(' | ')}\nevent streams:\n${streams.join('\n')}`,
+  it(
+    'the server goes away mid-turn and comes back: the page says so, retries, then resumes the stream without a reload',
+    { timeout: RESTART_TEST_MS },
+    async ({ onTestFailed }) => {
+      // Every wait gets what is left of the test's own time (less a margin), so a stall fails on that wait and the
+      // log below is printed, never cut by the test timeout.
+      const deadline = Date.now() + RESTART_TEST_MS - REPORT_MARGIN_MS;
+      const left = () => Math.max(deadline - Date.now(), 1);
+      app.pauseAt = 4; // turn_started, step, code, tool_call, tool_result: then the turn waits for release
+      const { page, pageErrors, close } = await openPage(app.browser, fake.url);
+      page.setDefaultTimeout(left());
+      const log = new EventStreamLog(page, fake.url);
+      let id = '';
+      onTestFailed(() => {
+        const conv = fake.conversations.get(id);
+        console.log(
+          `conversation ${id}: ${conv?.events.length} events on the server, turn ${conv?.running ? 'running' : 'not running'}; page errors: ${pageErrors.join(' | ') || 'none'}\nevent streams and steps:\n${log}`,
         );
       });
-    expect(await page.locator('article.turn .work > li').count()).toBe(6);
-    await expect.poll(() => page.locator('.banner').count(), { timeout: 10_000 }).toBe(0);
-    await close();
-  });
+      await page.goto(fake.url);
+      await newConversation(page);
+      id = decodeURIComponent(page.url().split('#/c/')[1]);
+      await page.getByLabel('Message').fill(QUESTION);
+      await page.getByLabel('Message').press('Enter');
+      const work = page.locator('article.turn .work > li');
+      await page.locator('article.turn .stdout').waitFor({ timeout: left() }); // the tool's result: the turn is paused
+      expect(await work.count()).toBe(3);
+      const seenBefore = fake.conversations.get(id)!.events.length;
+
+      await fake.stop();
+      log.mark('server stopped');
+      await page.locator('.banner', { hasText: 'reconnecting' }).waitFor({ timeout: left() });
+      // while the server is away the page keeps trying (two refused reconnects), then it comes back
+      await expect
+        .poll(() => log.after('server stopped', 'ERR_CONNECTION_REFUSED').length, { timeout: left() })
+        .toBeGreaterThanOrEqual(2);
+      await fake.start();
+      log.mark('server back');
+      fake.release(id);
+      await page.locator('.status-completed').waitFor({ timeout: left() });
+      log.mark('turn completed on the page');
+      expect(await work.count()).toBe(6);
+      await page.locator('.banner').waitFor({ state: 'detached', timeout: left() });
+      // resumed by the page's own reopen, from the last event it had
+      const resumed = log.after('server back', 'response 200');
+      expect(resumed[0]?.what).toContain(`/events?after=${seenBefore}`);
+      console.log(
+        `reconnect: ${resumed[0].ms - log.timeOf('server back')!} ms after the server was back; turn completed ${log.timeOf('turn completed on the page')! - log.timeOf('server back')!} ms after`,
+      );
+      await close();
+    },
+  );
 
   it('phone width: nothing overflows sideways; every control has a label; keyboard focus is visible', async () => {
     app.pauseAt = undefined;

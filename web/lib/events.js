@@ -1,5 +1,9 @@
-// Follows a conversation's event stream (SSE). EventSource resends Last-Event-ID on its own reconnects; when the
-// server refuses the stream (it went away and came back, or a proxy cut it) we reopen with ?after=<last seq>.
+// Follows a conversation's event stream (SSE). The page, not the browser, decides when to reconnect: on any error the
+// stream is closed and reopened with ?after=<last seq> on the page's own schedule (RETRY_FIRST_MS, doubling up to
+// RETRY_MAX_MS, back to the first once a stream opens). Left to itself, Chromium keeps a cut stream in CONNECTING and
+// retries every 3 s (its fixed default; measured on Chromium 156: it does not grow, and readyState never becomes CLOSED
+// while the server refuses connections), so a server that came back within a few milliseconds was picked up only 3 s
+// later, from the URL the stream was first opened with.
 /** @import { ConversationEvent, ConversationEventType } from '../../analysis/conversation/events' */
 
 /**
@@ -28,6 +32,10 @@ const TYPE_NAMES = {
   turn_ended: 'turn_ended',
 };
 const TYPES = Object.values(TYPE_NAMES);
+/** The first reconnect's delay after a stream failed (the server may be back already: a restart, a cut connection). */
+const RETRY_FIRST_MS = 250;
+/** The longest delay between two reconnects while the server stays away: once it is back, the page follows within it. */
+const RETRY_MAX_MS = 2000;
 
 /**
  * Calls onEvent(ev) in order and onStatus('live'|'reconnecting'); returns a function that stops following.
@@ -43,22 +51,23 @@ export function followEvents(url, afterSeq, onEvent, onStatus) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let retry;
   let stopped = false;
-  let delay = 500;
+  let delay = RETRY_FIRST_MS;
   const open = () => {
     const opened = new EventSource(`${url}?after=${last}`);
     source = opened;
     opened.onopen = () => {
-      delay = 500;
+      delay = RETRY_FIRST_MS;
       onStatus('live');
     };
     for (const type of TYPES) opened.addEventListener(type, (msg) => handle(msg));
     opened.onmessage = (msg) => handle(msg);
     opened.onerror = () => {
+      // CONNECTING (the browser would retry on its own schedule) or CLOSED (refused): either way ours
+      opened.close();
+      if (stopped) return;
       onStatus('reconnecting');
-      if (opened.readyState === EventSource.CLOSED && !stopped) {
-        retry = setTimeout(open, delay);
-        delay = Math.min(delay * 2, 5000);
-      }
+      retry = setTimeout(open, delay);
+      delay = Math.min(delay * 2, RETRY_MAX_MS);
     };
   };
   /** @param {MessageEvent<string>} msg */
