@@ -161,7 +161,10 @@ export function parseWorksheet(xml: string, ctx: CellContext): SheetValues {
     cells.set(r, colCounter, value);
     const styleId = attribute(attrs, 's');
     if (styleId !== undefined && styleId !== '0') styleIds.set(r, colCounter, Number(styleId));
-    if (value === null && body !== undefined && FORMULA.test(body)) uncached.set(r, colCounter, true);
+    // t="str" marks a calculated text result: an empty one (IFERROR(…,"") as LibreOffice and Excel write it) is a
+    // value, not a formula left uncalculated (openpyxl writes formulas without a type).
+    if (value === null && body !== undefined && FORMULA.test(body) && attribute(attrs, 't') !== 'str')
+      uncached.set(r, colCounter, true);
     if (r > maxRow) maxRow = r;
     if (colCounter > maxColumn) maxColumn = colCounter;
   }

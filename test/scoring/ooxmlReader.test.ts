@@ -48,7 +48,7 @@ async function rawWorkbook(file: string): Promise<void> {
     'xl/worksheets/sheet1.xml',
     `<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>
 <row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c><c r="D1" t="s"><v>3</v></c></row>
-<row r="2"><c r="A2"><f>B2*2</f><v>4</v></c><c r="B2"><f t="shared" ref="B2:B4" si="0">C2+1</f><v>2</v></c><c r="C2"><f t="shared" si="0"/><v>1.5</v></c><c r="D2"><f>NOW()</f></c><c r="E2"><f>X</f><v></v></c></row>
+<row r="2"><c r="A2"><f>B2*2</f><v>4</v></c><c r="B2"><f t="shared" ref="B2:B4" si="0">C2+1</f><v>2</v></c><c r="C2"><f t="shared" si="0"/><v>1.5</v></c><c r="D2"><f>NOW()</f></c><c r="E2"><f>X</f><v></v></c><c r="F2" t="str"><f>IFERROR(1/0,"")</f><v></v></c></row>
 <row><c t="str"><f>"x"</f><v>text result</v></c><c t="e"><v>#N/A</v></c><c t="b"><v>1</v></c><c t="d"><v>2021-02-03T04:05:06</v></c><c t="d"><v>2021-02-03</v></c></row>
 <row r="5"><c r="A5" s="1"><v>44000</v></c><c r="B5" s="2"><v>44000</v></c><c r="C5" s="3"><v>44000.75</v></c><c r="D5" s="3"><v>30</v></c><c r="E5" s="3"><v>-1</v></c><c r="F5" t="inlineStr"><is><t>inline</t></is></c><c r="G5" t="inlineStr"/></row>
 </sheetData><mergeCells count="1"><mergeCell ref="A2:A3"/></mergeCells></worksheet>`,
@@ -119,6 +119,17 @@ describe.skipIf(!hasSandboxPython)('OOXML reader vs openpyxl data_only', () => {
       expect(gotComparable, path.basename(job.path)).toEqual(want);
     }
   });
+
+  it.skipIf(!hasSandboxPython)(
+    'a formula without a cached value is told apart from one whose result is empty text',
+    async () => {
+      const sheet = await (await openWorkbookValues(files.raw)).sheet('Raw & Co');
+      // D2 has no <v>, E2 an empty <v> and no type (as openpyxl writes a formula): neither was calculated.
+      expect([sheet.isUncachedFormula(2, 4), sheet.isUncachedFormula(2, 5)]).toEqual([true, true]);
+      // F2: t="str" with an empty <v> is a calculated "" (LibreOffice and Excel write IFERROR(…,"") so), read as None.
+      expect([sheet.get(2, 6), sheet.isUncachedFormula(2, 6)]).toEqual([null, false]);
+    },
+  );
 
   it('a chartsheet is listed in sheet order and reading its cells fails like openpyxl', async () => {
     const book = await openWorkbookValues(files.rich);
