@@ -27,6 +27,11 @@ export interface ScriptedRequest {
   toolChoice?: unknown;
   /** Images the messages carried as `image_url` content parts (vision requests); [] when none. */
   images: RequestImage[];
+  /**
+   * Aborts once the server has seen the client hang up (set by the server for chat requests): a reply function that
+   * holds a call for a kill can wait for it, so the call is logged unanswered whatever order the kill's events arrive in.
+   */
+  clientGone?: AbortSignal;
 }
 
 /** A tool call in a scripted reply; `arguments` given as an object is JSON-encoded, a string is sent as is (may be invalid JSON). */

@@ -118,7 +118,7 @@ async function handle(
   const socket = res.socket;
   socket?.cork();
   try {
-    const outcome = await respond(parsed.request, state, res, clientGone, seq);
+    const outcome = await respond({ ...parsed.request, clientGone }, state, res, clientGone, seq);
     const seen = images.length ? { images } : {};
     log.add({
       ...base,

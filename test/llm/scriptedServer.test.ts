@@ -185,3 +185,39 @@ function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
     stream.once('end', () => reject(new Error('CLI exited before printing its URL')));
   });
 }
+
+describe('a reply function sees its client hang up', () => {
+  it('request.clientGone aborts when the client goes away, and the call is logged unanswered (499)', async () => {
+    let sawAbort = false;
+    let arrived = false;
+    const server = await startScriptedServer({
+      script: {
+        rules: [],
+        fallback: async (request) => {
+          arrived = true;
+          if (request.clientGone && !request.clientGone.aborted)
+            await new Promise((resolve) => request.clientGone!.addEventListener('abort', resolve, { once: true }));
+          sawAbort = request.clientGone?.aborted === true;
+          return 'too late';
+        },
+      },
+    });
+    try {
+      const abort = new AbortController();
+      const call = client(server.url)
+        .chat.completions.create(
+          { model: 'scripted', messages: [{ role: 'user', content: 'hi' }] },
+          { signal: abort.signal },
+        )
+        .catch((err: Error) => err);
+      while (!arrived) await new Promise((resolve) => setTimeout(resolve, 10));
+      abort.abort();
+      expect(await call).toBeInstanceOf(Error);
+      while (server.log.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(sawAbort).toBe(true);
+      expect(server.log.map((e) => [e.status, e.answered])).toEqual([[499, false]]);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -8,6 +8,8 @@
  * agent. A run whose worker has no vision judge says its Visualization tasks are unjudged, and `bin/sheetbench rejudge`
  * judges them.
  */
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,7 +52,12 @@ let judgeGate: Promise<void> | undefined = new Promise((resolve) => (releaseJudg
 
 const vis = visualizationScript(async (request) => {
   judgeArrived = true;
-  await judgeGate;
+  const held = judgeGate;
+  await held;
+  // The held call's client is the killed worker: reply only once the server has seen its connection close (bounded),
+  // so the call is logged unanswered (499) even when, under load, the test saw the exit before the server saw the close.
+  if (held && request.clientGone && !request.clientGone.aborted)
+    await Promise.race([once(request.clientGone, 'abort'), sleep(30_000)]);
   return verdict(request);
 });
 const script = { ...vis, rules: [...vis.rules, chartOnlyCandidate, twoChartsCandidate] };
