@@ -41,6 +41,7 @@ import { referenceNotes } from '../../benchmarks/spreadsheetbench/agents/checked
 import { writesOutsideRegion } from '../../benchmarks/spreadsheetbench/agents/checkedVote/strayWrites';
 import {
   checkCandidate,
+  regionLeftAlone,
   type CaseEvidence,
   type CheckResult,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
@@ -88,6 +89,9 @@ export interface CandidateAskResult {
   costUsd: number;
   cached: boolean;
 }
+
+/** An input whose answer region could not be read: evidence shown as absent. */
+const NO_REGION: RegionRead = { cells: [], missingSheets: [] };
 
 export interface CandidateRun {
   testCase: number;
@@ -211,9 +215,9 @@ export function checkedVoteActivities(deps: WorkerDeps) {
           outputProduced: run.outputProduced,
           output: output?.region,
           unreadable: output?.why,
-          input: inputRegion ?? { cells: [], missingSheets: [] },
+          input: inputRegion ?? NO_REGION,
           ...(charts && inputFile && run.keptAt ? { chartsChanged: chartsDiffer(inputFile, run.keptAt) } : {}),
-          ...(inputFile && run.keptAt && output?.region
+          ...(inputFile && run.keptAt && output?.region && regionLeftAlone(output.region, inputRegion ?? NO_REGION)
             ? { strayWrites: await writesOutsideRegion(inputFile, run.keptAt, task.answer_position).catch(() => []) }
             : {}),
         });

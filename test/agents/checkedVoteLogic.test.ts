@@ -3,7 +3,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkCandidate, type CaseEvidence } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
+import {
+  checkCandidate,
+  regionLeftAlone,
+  type CaseEvidence,
+} from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
 import { choose, settled, similarity } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
 import { framedProgram, solveCodeOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
 import { repairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedVote/feedback';
@@ -124,6 +128,10 @@ describe('checks (no answers needed)', () => {
     expect(empty.problems[0].detail).toMatch(/every answer cell is empty; it changed cells outside .*Before!I2:I19/);
     // A region that changed passes, whatever else changed.
     expect(checkCandidate([stray(evidence(1, [3], [1]))]).passed).toBe(true);
+    // The activity reads the cells changed elsewhere only for a region left empty or as the input had it.
+    expect(regionLeftAlone(region(1, 'x'), region(1, 'x'))).toBe(true);
+    expect(regionLeftAlone(region(null, ''), region(5, 6))).toBe(true);
+    expect(regionLeftAlone(region(3, 'x'), region(1, 'x'))).toBe(false);
   });
 
   it('feeds the problems back with the traceback tail and the cells as written', () => {

@@ -118,6 +118,14 @@ function candidateProblems(cases: CaseEvidence[]): Problem[] {
   return out;
 }
 
+/**
+ * The output's answer region is empty or exactly as the input had it: the case whose feedback names the cells changed
+ * elsewhere instead (CaseEvidence.strayWrites, read only then).
+ */
+export function regionLeftAlone(output: RegionRead, input: RegionRead): boolean {
+  return !output.cells.some(isWritten) || unchanged(output.cells, input.cells);
+}
+
 /** Written cells a region needs before one value repeated in all of them counts as a constant answer. */
 const MIN_CONSTANT_CELLS = 3;
 
