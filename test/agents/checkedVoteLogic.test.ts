@@ -112,9 +112,11 @@ describe('checks (no answers needed)', () => {
     const mixed = checkCandidate([evidence(1, [day(4), '2021-01-18', day(5)])]);
     expect(mixed.problems.map((p) => p.kind)).toEqual(['date_text']);
     expect(mixed.problems[0].detail).toMatch(/C2 = "2021-01-18".*datetime\.datetime/);
-    expect(checkCandidate([evidence(1, [day(4), '2021-01-18T20:57:45.962Z'])]).problems.map((p) => p.kind)).toEqual([
-      'date_text',
-    ]);
+    const iso = checkCandidate([evidence(1, [day(4), '2021-01-18T20:57:45.962Z'])]).problems;
+    expect(iso.map((p) => p.kind)).toEqual(['date_text']);
+    // v7: the strptime call for the cell's full text (checkedVoteDateText.test.ts runs it).
+    expect(iso[0].detail).toContain('its date is datetime.datetime.strptime(text[:10], "%Y-%m-%d")');
+    expect(iso[0].detail).toContain('with its time: datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ")');
     expect(checkCandidate([evidence(1, [day(4), day(5), day(6)])]).passed).toBe(true);
     expect(checkCandidate([evidence(1, ['2021-01-18', 'x'])]).passed).toBe(true);
   });
@@ -160,6 +162,18 @@ describe('checks (no answers needed)', () => {
     expect(crash("AttributeError: 'int' object has no attribute 'strip'")).toMatch(/Hint: the cell holds a date/);
     expect(crash("TypeError: '<' not supported between instances of 'NoneType' and 'int'")).toMatch(
       /Hint: the values compared or sorted are of different kinds, or empty/,
+    );
+    // v7: a tuple or generator used as a cell or list, a Cell used as its value, a header or sheet name as an address.
+    expect(crash("AttributeError: 'tuple' object has no attribute 'sort'")).toMatch(/Hint: .*tuples of cells/);
+    expect(crash('TypeError: tuple indices must be integers or slices, not str')).toMatch(/Hint: .*tuples of cells/);
+    expect(crash("TypeError: 'generator' object is not subscriptable")).toMatch(/Hint: .*generators: list/);
+    expect(crash("TypeError: 'Cell' object is not subscriptable")).toMatch(/Hint: a Cell is not its value/);
+    expect(crash("ValueError: Cannot convert <Cell 'Sheet1'.A1> to Excel")).toMatch(/Hint: a Cell is not its value/);
+    expect(crash("TypeError: expected string or bytes-like object, got 'Cell'")).toMatch(
+      /Hint: a Cell is not its value/,
+    );
+    expect(crash('ValueError: orgId is not a valid coordinate or range')).toMatch(
+      /Hint: ws\[\.\.\.\] takes a cell address .*"orgId" is none of these.*column_letter/,
     );
     expect(crashHint('ZeroDivisionError: division by zero')).toBeUndefined();
     expect(crash('ZeroDivisionError: division by zero')).not.toMatch(/Hint:/);

@@ -1,5 +1,6 @@
 import { transformValue } from '../../../workbook/cellValue';
 import type { RegionCell, RegionRead } from './regionCells';
+import { dateTextIdiom } from './dateText';
 
 /** What one test case's run of a candidate gave: the execution, and the answer region of its output and input. */
 export interface CaseEvidence {
@@ -86,7 +87,7 @@ function caseProblems(c: CaseEvidence): Problem[] {
     out.push(
       at(
         'date_text',
-        `${dateText.length} cell(s) hold a date written as text (e.g. ${show(dateText[0])}) among cells holding dates: write dates as datetime.datetime values`,
+        `${dateText.length} cell(s) hold a date written as text (e.g. ${show(dateText[0])}) among cells holding dates: write dates as datetime.datetime values${parseIdiom(dateText[0])}`,
       ),
     );
   return out;
@@ -151,6 +152,12 @@ function elsewhere(c: CaseEvidence): string {
 /** Text that is a date or date-time as ISO or day/month/year digits ("2021-01-18", "2021-01-18T20:57:45Z", "18/01/2021"). */
 const DATE_TEXT =
   /^\s*(\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?Z?)?|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})\s*$/;
+
+/** The strptime call for a date text's exact shape (v7: the 1.5B's own format did not match "…45.962Z"). */
+function parseIdiom(cell: RegionCell): string {
+  const idiom = typeof cell.value === 'string' ? dateTextIdiom(cell.value) : undefined;
+  return idiom ? ` (${idiom})` : '';
+}
 
 function isDateText(cell: RegionCell): boolean {
   return typeof cell.value === 'string' && DATE_TEXT.test(cell.value);

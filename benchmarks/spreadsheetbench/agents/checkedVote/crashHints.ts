@@ -1,16 +1,37 @@
+import { dateTextIdiom } from './dateText';
+
 /**
  * What a Python candidate's crash usually means, for the errors small models make with openpyxl (seen in
  * checked-vote-v4's dev20 replies: the bare traceback alone was answered with the same code in ~40% of repairs). Each
- * hint names the working openpyxl idiom; the first pattern matching the traceback's text wins.
+ * hint names the working openpyxl idiom, addressing cells by column letter as the prompt's rules do; the first
+ * pattern matching the traceback's text wins. A hint may be built from the match (the text strptime could not read).
  */
-const HINTS: { pattern: RegExp; hint: string }[] = [
+const HINTS: { pattern: RegExp; hint: string | ((match: RegExpExecArray) => string) }[] = [
   {
     pattern: /'Worksheet' object has no attribute 'sort'/,
-    hint: 'openpyxl cannot sort a sheet. Read the rows into a list (rows = [list(r) for r in ws.iter_rows(min_row=2, values_only=True)]), sort it with sorted(rows, key=...), then write the values back cell by cell with ws.cell(row=r, column=c).value = v.',
+    hint: 'openpyxl cannot sort a sheet. Read the rows into a list (rows = [list(r) for r in ws.iter_rows(min_row=2, values_only=True)]), sort it with sorted(rows, key=...), then write the values back cell by cell: ws[f"A{row}"] = value.',
   },
   {
-    pattern: /'tuple' object has no attribute '(value|row|column)'/,
-    hint: "ws['A1:C9'], ws['A'] and ws.iter_rows() give tuples of cells (one tuple per row): loop over the cells in each tuple, or read one cell with ws.cell(row=r, column=c).value.",
+    pattern:
+      /'tuple' object has no attribute '\w+'|tuple indices must be integers or slices|'generator' object is not subscriptable/,
+    hint: 'ws["A2:C9"], ws["A"] and ws.iter_rows() give tuples of cells, one tuple per row (ws.iter_rows() and ws.rows are generators: list(...) them first); a tuple is not a cell, a list or a range. Loop over the row numbers and read one cell at a time: for row in range(2, ws.max_row + 1): value = ws[f"A{row}"].value',
+  },
+  {
+    pattern:
+      /'Cell' object is not subscriptable|got 'Cell'|Cannot convert <(Merged)?Cell .*> to Excel|'(Merged)?Cell' object has no attribute '(?!value)\w+'/,
+    hint: 'a Cell is not its value: read ws["A2"].value (text, number, date or None) and write plain values, ws["B2"] = ws["A2"].value, never the Cell itself.',
+  },
+  {
+    pattern: /ValueError: (.+) is not a valid coordinate or range/,
+    hint: (m) =>
+      `ws[...] takes a cell address ("B2"), a range ("A2:C9") or a column letter ("B"); ${JSON.stringify(m[1])} is none of these. A sheet is wb[name] (names as the workbook view shows them); to find a column by its header text, loop over the header row: col = next(c.column_letter for c in ws[1] if c.value == "Header") (1 = the header's row).`,
+  },
+  {
+    pattern: /time data '(.*)' does not match format|unconverted data remains/,
+    hint: (m) => {
+      const idiom = m[1] === undefined ? undefined : dateTextIdiom(m[1]);
+      return `strptime's format must match the text exactly, to its last character: ${idiom ?? 'for text = "2021-01-18T20:57:45.962Z", its date is datetime.datetime.strptime(text[:10], "%Y-%m-%d")'}. Test isinstance(value, str) first: cells already holding dates are datetime.datetime values.`;
+    },
   },
   {
     pattern: /'(MergedCell)' object attribute 'value' is read-only/,
@@ -36,7 +57,7 @@ const HINTS: { pattern: RegExp; hint: string }[] = [
   },
   {
     pattern: /IndexError: (list|tuple) index out of range/,
-    hint: 'a list or row is shorter than the code assumes: check its length, and remember that ws.cell() is 1-based while Python lists are 0-based.',
+    hint: 'a list or row is shorter than the code assumes: check its length, and remember that rows are numbered from 1 while Python lists count from 0.',
   },
   {
     pattern: /ValueError: Row or column values must be at least 1/,
@@ -46,5 +67,9 @@ const HINTS: { pattern: RegExp; hint: string }[] = [
 
 /** A hint for a crash's traceback, or undefined when none of the known patterns matches. */
 export function crashHint(traceback: string): string | undefined {
-  return HINTS.find((h) => h.pattern.test(traceback))?.hint;
+  for (const { pattern, hint } of HINTS) {
+    const match = pattern.exec(traceback);
+    if (match) return typeof hint === 'string' ? hint : hint(match);
+  }
+  return undefined;
 }

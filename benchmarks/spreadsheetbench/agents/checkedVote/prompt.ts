@@ -25,6 +25,8 @@ Rules:
 - The same function runs on several input workbooks with the same layout but different data: compute from the cells, never copy the values you see into the code.
 - Fill every cell of the answer region that should hold a value. Prefer plain values computed in Python (numbers as numbers, text as text). Write an Excel formula only when the task asks for one: a string starting with "=", e.g. ws["C4"] = "=SUM(A2:A9)".
 - Find sheets by name: ws = wb["Sheet name"]. Address cells by column letter and row as the view shows them: ws[f"K{row}"].value reads, ws[f"K{row}"] = value writes (letters, not column numbers); an empty cell is None. Tables do not always start at A1 and headers are not always in row 1: use the header rows and table regions of the view.
+- Read and write values: ws["A2"].value is the value (text, number, datetime.datetime or None), never the cell itself. ws["A2:C9"] and ws.iter_rows() give tuples of cells, one tuple per row: loop over row numbers instead, for row in range(2, ws.max_row + 1).
+- Dates are datetime.datetime values. Read a date written as text with datetime.datetime.strptime and a format matching the text to its last character (the date of "2021-01-18T20:57:45Z" is datetime.datetime.strptime(text[:10], "%Y-%m-%d")); test isinstance(value, str) first.
 - Never write explanations, placeholders or error text into cells. VBA does not run here: do the work in Python.
 - You may import re, math, datetime, collections and openpyxl.
 
