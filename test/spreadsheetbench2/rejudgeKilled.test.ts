@@ -3,12 +3,13 @@
  * the judge's call for vis_bar is in flight, after the tasks with nothing to judge may have been judged), then run
  * again as a user would: the killed rejudge had recorded that it started (`<tag>.judge.json`, state `started`) before
  * any of its verdicts, the rerun resumes it under the same tag instead of starting another, the judge is answered once,
- * and the record ends `finished` with the settings its judgments were made with.
+ * and the record ends `finished` with the settings its judgments were made with. A rejudge killed between its record
+ * and its workflow's start is started by the rerun under its tag; another judge model is refused meanwhile.
  */
 import { once } from 'node:events';
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +25,9 @@ import { hasSandboxPython } from '../scoring/oracle';
 import { generateVisualizationTasks, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
 import { chartJudgmentPath, readChartJudgment } from '../../benchmarks/spreadsheetbench2/visualization/chartJudgment';
 import { v2JudgeSettingsOf } from '../../benchmarks/spreadsheetbench2/visualization/judgeSettings';
+import { recordRejudgeStart } from '../../benchmarks/spreadsheetbench2/visualization/rejudgeSettings';
+import { readManifest } from '../../lib/runStore/manifest';
+import { EXIT } from '../../cli/exitCodes';
 
 const REPO = path.resolve(__dirname, '../..');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb2-rejudge-killed-'));
@@ -75,6 +79,7 @@ const readRecord = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as R
 
 describe.skipIf(!hasSandboxPython)('a SpreadsheetBench 2 rejudge killed with kill -9 mid-way', () => {
   let env: E2EEnv;
+  let runDir = '';
 
   beforeAll(async () => {
     generateVisualizationTasks(data);
@@ -99,6 +104,7 @@ describe.skipIf(!hasSandboxPython)('a SpreadsheetBench 2 rejudge killed with kil
     const unjudged = configSchema.parse({ ...env.config, visionJudge: { model: 'scripted-vision' } });
     const run = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: VIS_TASKS });
     await withWorkers(unjudged, () => run.handle.result());
+    runDir = run.runDir;
     const before = new Map(VIS_TASKS.map((id) => [id, statSync(chartJudgmentPath(run.runDir, id)).mtimeMs]));
     const summaryBefore = readFileSync(path.join(run.runDir, 'summary.json'), 'utf8');
 
@@ -165,4 +171,26 @@ describe.skipIf(!hasSandboxPython)('a SpreadsheetBench 2 rejudge killed with kil
     expect(next.code, next.stderr).toBe(0);
     expect(next.stdout).toContain('nothing to re-judge');
   }, 900_000);
+
+  it('killed after its record and before its workflow started: the rerun starts it under its tag', async () => {
+    const { runId } = await readManifest(runDir);
+    const tag = 'rejudge-killed-before-start';
+    writeFileSync(path.join(runDir, `${tag}.json`), JSON.stringify(['vis_bar']));
+    await recordRejudgeStart(runDir, tag, { config: env.config });
+    const cliEnv = workerProcessEnv(env);
+    // Another judge model is refused while it is unfinished, naming it.
+    const other = await runCli(['rejudge', runDir, '--judge-model', 'other-vision'], { cwd: tmp, env: cliEnv });
+    expect(other.code).toBe(EXIT.usage);
+    expect(other.stderr).toContain(`run ${runId} has an unfinished rejudge ${tag}`);
+    const rerun = await runCli(['rejudge', runDir], { cwd: tmp, env: cliEnv });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toContain(`resuming the unfinished rejudge ${tag}: 1 tasks of run ${runId}`);
+    expect(readRecord(path.join(runDir, `${tag}.judge.json`))).toMatchObject({
+      state: 'finished',
+      settings: [{ judge: v2JudgeSettingsOf(env.config.visionJudge), tasks: ['vis_bar'] }],
+    });
+    const answered = env.llm.log.filter((e) => e.answered && e.callKey === `${runId}/vis_bar/chart-judge#${tag}`);
+    expect(answered).toHaveLength(1);
+    expect(duplicatesAnswered(env.llm.log)).toEqual([]);
+  }, 600_000);
 });
