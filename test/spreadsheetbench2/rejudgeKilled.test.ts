@@ -2,9 +2,10 @@
  * `sheetbench rejudge` of a SpreadsheetBench 2 run killed with kill -9 mid-way (its CLI and in-process worker, while
  * the judge's call for vis_bar is in flight, after the tasks with nothing to judge may have been judged), then run
  * again as a user would: the killed rejudge had recorded that it started (`<tag>.judge.json`, state `started`) before
- * any of its verdicts, the rerun resumes it under the same tag instead of starting another, the judge is answered once,
- * and the record ends `finished` with the settings its judgments were made with. A rejudge killed between its record
- * and its workflow's start is started by the rerun under its tag; another judge model is refused meanwhile.
+ * any of its verdicts (the run's summary says it is unfinished), the rerun resumes it under the same tag instead of
+ * starting another, the judge is answered once, and the record ends `finished` with the settings its judgments were
+ * made with. A rejudge killed between its record and its workflow's start is started by the rerun under its tag;
+ * another judge model is refused meanwhile.
  */
 import { once } from 'node:events';
 import { spawn } from 'node:child_process';
@@ -27,6 +28,7 @@ import { chartJudgmentPath, readChartJudgment } from '../../benchmarks/spreadshe
 import { v2JudgeSettingsOf } from '../../benchmarks/spreadsheetbench2/visualization/judgeSettings';
 import { recordRejudgeStart } from '../../benchmarks/spreadsheetbench2/visualization/rejudgeSettings';
 import { readManifest } from '../../lib/runStore/manifest';
+import { spreadsheetBench2 } from '../../benchmarks/spreadsheetbench2';
 import { EXIT } from '../../cli/exitCodes';
 
 const REPO = path.resolve(__dirname, '../..');
@@ -137,6 +139,11 @@ describe.skipIf(!hasSandboxPython)('a SpreadsheetBench 2 rejudge killed with kil
     }
     expect(await readChartJudgment(run.runDir, 'vis_bar')).toMatchObject({ verdict: 'unjudged' });
     expect(readFileSync(path.join(run.runDir, 'summary.json'), 'utf8')).toBe(summaryBefore);
+    // What `show` and the summary say of it meanwhile.
+    expect(await spreadsheetBench2.summaryLines(run.runDir)).toContain(
+      `  UNFINISHED: rejudge ${tag} of 3 Visualization task(s) stopped before its end: some of their judgments are ` +
+        `new, the figures above are older; run \`sheetbench rejudge ${run.runDir}\` to finish it`,
+    );
 
     // The rerun, as a user runs it: the same rejudge resumed and finished.
     const rerun = await runCli(['rejudge', run.runDir], { cwd: tmp, env: cliEnv });
@@ -144,6 +151,7 @@ describe.skipIf(!hasSandboxPython)('a SpreadsheetBench 2 rejudge killed with kil
     expect(rerun.stderr).toContain(`resuming the unfinished rejudge ${tag}: 3 tasks of run ${run.runId}`);
     expect(rerun.stdout).toMatch(/^Visualization charts: 3 of 3 tasks judged, chart accuracy 33\.33%/m);
     expect(rejudgeFiles(run.runDir)).toEqual(files);
+    expect(rerun.stdout).not.toContain('UNFINISHED');
     const finished = readRecord(recordFile);
     expect(finished).toMatchObject({
       tag,

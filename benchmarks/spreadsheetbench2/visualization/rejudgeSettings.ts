@@ -79,6 +79,17 @@ export async function unfinishedRejudge(runDir: string): Promise<{ tag: string; 
   return undefined;
 }
 
+/** A line for the run's summary while one of its rejudges is unfinished (none otherwise). */
+export async function unfinishedRejudgeLines(runDir: string): Promise<string[]> {
+  const unfinished = await unfinishedRejudge(runDir);
+  if (!unfinished) return [];
+  const tasks = (await readRecord(runDir, unfinished.tag))?.tasks?.length ?? 0;
+  return [
+    `  UNFINISHED: rejudge ${unfinished.tag} of ${tasks} Visualization task(s) stopped before its end: some of their ` +
+      `judgments are new, the figures above are older; run \`sheetbench rejudge ${runDir}\` to finish it`,
+  ];
+}
+
 /** After the rejudge `tag` ended: the `finished` record, from its task list and its tasks' judgments. */
 export async function recordRejudgeSettings(runDir: string, tag: string): Promise<RejudgeSettingsRecord> {
   const ids = await readRequiredJson(taskListPath(runDir, tag), z.array(z.string()));
