@@ -51,7 +51,8 @@ export async function startRejudge(
     );
   }
   const unfinished = await benchmark.rejudge.unfinished?.(runDir);
-  if (unfinished) return resumeRejudge(client, config, manifest, runDir, unfinished, opts.judgeModel);
+  if (unfinished)
+    return resumeRejudge(client, config, { manifest, runDir, rejudge: benchmark.rejudge }, unfinished, opts.judgeModel);
   const ids = await benchmark.rejudge.tasksToRejudge(runDir, opts.all || opts.judgeModel !== undefined);
   if (!ids.length) return null;
   const tag = opts.tag ?? `rejudge-${new Date().toISOString().replace(/[-:.]/g, '')}`;
@@ -101,11 +102,11 @@ const startWorkflow = (client: Client, config: Config, rejudge: Rejudge, input: 
 async function resumeRejudge(
   client: Client,
   config: Config,
-  manifest: RunManifest,
-  runDir: string,
+  run: { manifest: RunManifest; runDir: string; rejudge: Rejudge },
   unfinished: { tag: string; judgeModel?: string },
   judgeModel: string | undefined,
 ): Promise<StartedRejudge> {
+  const { manifest, runDir } = run;
   const { tag } = unfinished;
   if (judgeModel !== undefined && judgeModel !== unfinished.judgeModel)
     throw new UnfinishedRejudgeError(
@@ -122,9 +123,8 @@ async function resumeRejudge(
     },
   );
   if (status === 'RUNNING' || status === 'COMPLETED') return { handle, count, tag, resumed: true };
-  const rejudge = benchmarkNamed(manifest.benchmark).rejudge!;
   const input = rejudgeInput(manifest, runDir, config, tag, count, unfinished.judgeModel);
-  return { handle: await startWorkflow(client, config, rejudge, input), count, tag, resumed: true };
+  return { handle: await startWorkflow(client, config, run.rejudge, input), count, tag, resumed: true };
 }
 
 /** After the rejudge finished: the benchmark records what it judged with (SpreadsheetBench 2: `<tag>.judge.json`). */
