@@ -87,6 +87,13 @@ export interface Benchmark<T extends TaskRecord = TaskRecord> {
     workflow: string;
     /** Tasks with a recorded answer whose judgment is missing or unparseable (`all`: every answered task). */
     tasksToRejudge(runDir: string, all: boolean): Promise<string[]>;
+    /**
+     * Before a rejudge (its tag; its task list written) starts: records that it started and what it was asked to judge
+     * with, so that a rejudge killed mid-way is known (`unfinished`) before any of its verdicts is written.
+     */
+    recordStart?(runDir: string, tag: string, request: { config: Config; judgeModel?: string }): Promise<unknown>;
+    /** The rejudge that started and never recorded its end (killed mid-way), to resume; undefined when none. */
+    unfinished?(runDir: string): Promise<{ tag: string; judgeModel?: string } | undefined>;
     /** After a rejudge (its tag) finished: records what it judged with beside its task list. */
     recordSettings?(runDir: string, tag: string): Promise<unknown>;
   };

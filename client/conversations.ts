@@ -1,6 +1,6 @@
 import { workflowUiUrl } from '../lib/temporal/uiLinks';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, realpath, stat, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { conversationSettings } from '../analysis/conversation/settings';
@@ -118,10 +118,8 @@ export class ConversationService {
   private async newFolder(): Promise<{ id: string; dir: string }> {
     const id = `c${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
     const dir = conversationDir(this.root, id);
+    // No chmod: the sandbox reaches the workspace through folders its uid may not enter (lib/sandbox/passThrough.ts).
     await mkdir(conversationLayout(dir).workspace, { recursive: true });
-    // The sandbox runs as an unprivileged uid: it must reach the folder (o+x) to mount the workspace.
-    await chmod(this.root, 0o711).catch(() => undefined); // not our folder to chmod: the sandbox check reports if it cannot reach it
-    await chmod(dir, 0o711);
     return { id, dir };
   }
 

@@ -1,9 +1,12 @@
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../config/schema';
 import type { RunManifest } from '../lib/runStore/manifest';
 import path from 'node:path';
+import { z } from 'zod';
+import { readRequiredJson } from '../lib/json';
 import { writeJsonAtomic } from '../lib/runStore/files';
 import { BENCHMARKS, benchmarkNamed } from '../benchmarks';
+import type { Benchmark } from '../benchmarks/benchmark';
 import type { RejudgeInput } from '../contracts/run';
 
 export interface StartedRejudge {
@@ -11,6 +14,8 @@ export interface StartedRejudge {
   count: number;
   /** The rejudge's tag: its workflow id's tail and the name of its task list (`<tag>.json`) in the run folder. */
   tag: string;
+  /** An unfinished rejudge (killed mid-way) taken up again under its tag, instead of a new one. */
+  resumed?: boolean;
 }
 
 /** A run of a benchmark whose answers are not judged (nothing to judge again). */
@@ -18,9 +23,18 @@ export class NotJudgedError extends Error {
   override name = 'NotJudgedError';
 }
 
+/** A rejudge asked with another judge model while one of the run's rejudges is unfinished. */
+export class UnfinishedRejudgeError extends Error {
+  override name = 'UnfinishedRejudgeError';
+}
+
+type Rejudge = NonNullable<Benchmark['rejudge']>;
+
 /**
  * Starts a rejudge of a run's recorded answers (no call to the answering model), by the workflow its benchmark names;
- * null when nothing needs it.
+ * null when nothing needs it. A rejudge of the run that started and never finished (killed mid-way, where the
+ * benchmark records that: SpreadsheetBench 2) is resumed instead, whatever the options (a different judge model is
+ * refused: its verdicts would mix two models under one tag).
  */
 export async function startRejudge(
   client: Client,
@@ -36,26 +50,81 @@ export async function startRejudge(
       `run ${manifest.runId} is a ${benchmark.title} run: only ${judged.join(', ')} runs have judgments`,
     );
   }
+  const unfinished = await benchmark.rejudge.unfinished?.(runDir);
+  if (unfinished)
+    return resumeRejudge(client, config, { manifest, runDir, rejudge: benchmark.rejudge }, unfinished, opts.judgeModel);
   const ids = await benchmark.rejudge.tasksToRejudge(runDir, opts.all || opts.judgeModel !== undefined);
   if (!ids.length) return null;
   const tag = opts.tag ?? `rejudge-${new Date().toISOString().replace(/[-:.]/g, '')}`;
-  const taskIdsFile = `${tag}.json`;
-  await writeJsonAtomic(path.join(runDir, taskIdsFile), ids);
-  const input: RejudgeInput = {
+  await writeJsonAtomic(path.join(runDir, `${tag}.json`), ids);
+  await benchmark.rejudge.recordStart?.(runDir, tag, { config, judgeModel: opts.judgeModel });
+  const handle = await startWorkflow(
+    client,
+    config,
+    benchmark.rejudge,
+    rejudgeInput(manifest, runDir, config, tag, ids.length, opts.judgeModel),
+  );
+  return { handle, count: ids.length, tag };
+}
+
+function rejudgeInput(
+  manifest: RunManifest,
+  runDir: string,
+  config: Config,
+  tag: string,
+  count: number,
+  judgeModel: string | undefined,
+): RejudgeInput {
+  return {
     runId: manifest.runId,
     runDir,
-    taskIdsFile,
-    count: ids.length,
+    taskIdsFile: `${tag}.json`,
+    count,
     tag,
-    judgeModel: opts.judgeModel,
+    judgeModel,
     concurrency: config.run.concurrency,
   };
-  const handle = await client.workflow.start(benchmark.rejudge.workflow, {
-    workflowId: `${manifest.runId}/${tag}`,
+}
+
+const startWorkflow = (client: Client, config: Config, rejudge: Rejudge, input: RejudgeInput) =>
+  client.workflow.start(rejudge.workflow, {
+    workflowId: `${input.runId}/${input.tag}`,
     taskQueue: config.temporal.taskQueue,
     args: [input],
   });
-  return { handle, count: ids.length, tag };
+
+/**
+ * The unfinished rejudge `tag` taken up again: its workflow awaited where Temporal has it running or completed (the
+ * kill came after it ended, before its end was recorded); started again under the same tag and task list where it
+ * closed without a result or Temporal does not know it (killed before it started): its calls keep their call keys, so
+ * a reply cached before the kill is not paid for again.
+ */
+async function resumeRejudge(
+  client: Client,
+  config: Config,
+  run: { manifest: RunManifest; runDir: string; rejudge: Rejudge },
+  unfinished: { tag: string; judgeModel?: string },
+  judgeModel: string | undefined,
+): Promise<StartedRejudge> {
+  const { manifest, runDir } = run;
+  const { tag } = unfinished;
+  if (judgeModel !== undefined && judgeModel !== unfinished.judgeModel)
+    throw new UnfinishedRejudgeError(
+      `run ${manifest.runId} has an unfinished rejudge ${tag} (judge model ${unfinished.judgeModel ?? 'of its config'}): ` +
+        `run \`sheetbench rejudge ${manifest.runId}\` without --judge-model to finish it first`,
+    );
+  const count = (await readRequiredJson(path.join(runDir, `${tag}.json`), z.array(z.string()))).length;
+  const handle = client.workflow.getHandle(`${manifest.runId}/${tag}`);
+  const status = await handle.describe().then(
+    (d) => d.status.name,
+    (err: unknown) => {
+      if (err instanceof WorkflowNotFoundError) return undefined;
+      throw err;
+    },
+  );
+  if (status === 'RUNNING' || status === 'COMPLETED') return { handle, count, tag, resumed: true };
+  const input = rejudgeInput(manifest, runDir, config, tag, count, unfinished.judgeModel);
+  return { handle: await startWorkflow(client, config, run.rejudge, input), count, tag, resumed: true };
 }
 
 /** After the rejudge finished: the benchmark records what it judged with (SpreadsheetBench 2: `<tag>.judge.json`). */

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config/schema';
 import { conversationDir, conversationLayout, conversationWorkflowId } from '../../analysis/conversation/layout';
@@ -43,8 +43,6 @@ export async function prepareRequest(
   const dir = conversationDir(conversationsDir(ctx.layout.root), conversationId);
   const workspace = conversationLayout(dir).workspace;
   await mkdir(workspace, { recursive: true });
-  // The sandbox runs as an unprivileged uid: it must reach the workspace through every folder (o+x).
-  for (const d of [ctx.layout.root, path.dirname(dir), dir]) await chmod(d, 0o711);
   for (const name of task.files)
     await copyRequestFile(ctx.manifest.datasetDir, taskId, name, workspace, config.conversation.maxUploadBytes);
   const settings = conversationSettings(config);

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { benchmarkNamed } from '../../benchmarks';
-import { NotJudgedError, recordRejudgeSettings, startRejudge } from '../../client/startRejudge';
+import { NotJudgedError, UnfinishedRejudgeError, recordRejudgeSettings, startRejudge } from '../../client/startRejudge';
 import { CliError, EXIT } from '../exitCodes';
 import { openRun, startWorkers } from './run';
 
 /**
  * `sheetbench rejudge RUN [--judge-model M] [--all]`: judge a run again without re-running its agent: a DSBench run's
- * recorded answers, a SpreadsheetBench 2 run's Visualization charts (from its recorded outputs).
+ * recorded answers, a SpreadsheetBench 2 run's Visualization charts (from its recorded outputs). A SpreadsheetBench 2
+ * rejudge killed mid-way is resumed by the next `rejudge RUN` under its tag (client/startRejudge.ts).
  */
 export function registerRejudgeCommand(program: Command): void {
   program
@@ -25,7 +26,8 @@ export function registerRejudgeCommand(program: Command): void {
           judgeModel: flags.judgeModel,
           all: flags.all,
         }).catch((err: unknown) => {
-          throw err instanceof NotJudgedError ? new CliError(err.message, EXIT.usage) : err;
+          const usage = err instanceof NotJudgedError || err instanceof UnfinishedRejudgeError;
+          throw usage ? new CliError(err.message, EXIT.usage) : err;
         });
         if (!started) {
           process.stdout.write(
@@ -33,7 +35,11 @@ export function registerRejudgeCommand(program: Command): void {
           );
           return;
         }
-        process.stderr.write(`re-judging ${started.count} tasks of run ${manifest.runId}\n`);
+        process.stderr.write(
+          started.resumed
+            ? `resuming the unfinished rejudge ${started.tag}: ${started.count} tasks of run ${manifest.runId}\n`
+            : `re-judging ${started.count} tasks of run ${manifest.runId}\n`,
+        );
         const workers = flags.worker ? await startWorkers(session, config, { recalc: false }) : undefined;
         const running = workers?.run();
         try {

@@ -6,10 +6,7 @@ export const conversationConfigSchema = z
     dir: z
       .string()
       .default('.state/conversations')
-      .describe(
-        'Conversation folders (workspace, event log, transcripts, debug records); must be traversable by the ' +
-          'sandbox uid.',
-      ),
+      .describe('Conversation folders (workspace, event log, transcripts, debug records).'),
     maxMessageChars: z.number().int().positive().default(20_000).describe('Longest user message, in characters.'),
     maxUploadBytes: z
       .number()

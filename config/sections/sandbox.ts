@@ -21,8 +21,8 @@ export const sandboxConfigSchema = z
       .string()
       .optional()
       .describe(
-        "Where execution work dirs are made (must be reachable by the sandbox's unprivileged uid); default: " +
-          '<tmp>/sheetbench-work.',
+        "Where execution work dirs are made, set to mode 711 (a root worker's sandbox uid enters it; the folders " +
+          'above it need not be open); default: <tmp>/sheetbench-work.',
       ),
     forkServer: z
       .boolean()

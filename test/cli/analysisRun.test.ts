@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,8 +23,7 @@ describe('sheetbench run on the analysis suite', () => {
     const suite = await loadAnalysisSuite(SUITE);
     llm = await startScriptedServer({ script: { rules: [], fallback: referenceAnalyst(suite.dir, suite.tasks, '') } });
     const work = mkdtempSync(path.join(os.tmpdir(), 'sb-cli-analysis-'));
-    // The sandbox runs as an unprivileged uid: it must reach the run folder's conversation workspaces (o+x).
-    chmodSync(work, 0o711);
+    // mkdtemp's mode 700 left as it is: the sandbox reaches the run folder's conversation workspaces (passThrough.ts).
     const configFile = path.join(work, 'config.json');
     writeFileSync(
       configFile,

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ describe('sheetbench ask', () => {
       sandbox: { backend: 'bwrap' },
       temporal: { taskQueue: 'ask-main' },
     }));
-    chmodSync(work, 0o711); // the sandbox uid must reach the conversation folders below it
+    // mkdtemp's mode 700 left as it is: the sandbox reaches the conversation folders below it (passThrough.ts)
     writeFileSync(path.join(work, 'sales.csv'), SALES_CSV);
   }, 120_000);
   afterAll(async () => {

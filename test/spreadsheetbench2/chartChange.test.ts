@@ -1,16 +1,17 @@
 /**
  * A chart counts as a change on SpreadsheetBench 2 chart tasks (checked_vote through its adapter): a workbook's charts
  * summarised by what they show, the same whoever wrote them (openpyxl, or LibreOffice after recalculation) and
- * different when a chart is added or retitled; checked_vote's `unchanged` check passes a candidate whose answer cells
- * are as the input had them but whose charts changed, only where the adapter marks the task as a chart task. The run
- * end to end (a scripted model's openpyxl chart program submitted and judged): visualizationRun.test.ts.
+ * different when a chart is added or retitled, the same when it is restyled only (why: chartChange.ts); checked_vote's
+ * `unchanged` check passes a candidate whose answer cells are as the input had them but whose charts changed, only
+ * where the adapter marks the task as a chart task. The run end to end (a scripted model's openpyxl chart program
+ * submitted and judged): visualizationRun.test.ts.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chartSummaries } from '../../benchmarks/workbook/chartParts';
-import { WorkbookReadError } from '../../benchmarks/workbook/ooxmlPackage';
+import { openPackage, WorkbookReadError } from '../../benchmarks/workbook/ooxmlPackage';
 import { checkCandidate, type CaseEvidence } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
 import { adaptedManifest } from '../../benchmarks/spreadsheetbench2/checkedVote/adapter';
 import { chartsCountAsChange, chartsDiffer } from '../../benchmarks/workbook/chartChange';
@@ -34,6 +35,11 @@ const MAKE = [
   'again = openpyxl.load_workbook(os.path.join(d, "bar.xlsx")); again.save(os.path.join(d, "bar-resaved.xlsx"))',
   'other = openpyxl.load_workbook(os.path.join(d, "bar.xlsx")); other["Data"]._charts[0].title = "Other"',
   'other.save(os.path.join(d, "bar-retitled.xlsx"))',
+  // The same chart restyled only: a green series, value labels, the legend below, an axis title.
+  'from openpyxl.chart.label import DataLabelList',
+  'st = openpyxl.load_workbook(os.path.join(d, "bar.xlsx")); ch = st["Data"]._charts[0]',
+  'ch.series[0].graphicalProperties.solidFill = "00AA00"; ch.dataLabels = DataLabelList(); ch.dataLabels.showVal = True',
+  'ch.legend.position = "b"; ch.y_axis.title = "Amount"; st.save(os.path.join(d, "bar-restyled.xlsx"))',
   'line = openpyxl.load_workbook(os.path.join(d, "plain.xlsx")); l = LineChart(); l.title = "Values"',
   'l.add_data(Reference(line["Data"], min_col=2, min_row=1, max_row=5)); line["Data"].add_chart(l, "D2")',
   'line.save(os.path.join(d, "line.xlsx"))',
@@ -67,6 +73,21 @@ describe.skipIf(!hasSandboxPython)("a workbook's charts by what they show", () =
     expect(chartsDiffer(file('bar.xlsx'), file('bar-retitled.xlsx'))).toBe(true);
     expect(chartsDiffer(file('bar.xlsx'), file('line.xlsx'))).toBe(true); // another type
     expect(chartsDiffer(file('bar.xlsx'), file('bar-by-libreoffice.xlsx'))).toBe(false);
+  });
+
+  it('a chart restyled only is no change: its formatting is not what a chart task asks, and writers rewrite it', () => {
+    const chartXml = (f: string) => {
+      const pkg = openPackage(file(f));
+      const part = pkg.partNames().find((n) => /^xl\/charts\/chart\d+\.xml$/.test(n))!;
+      return pkg.text(part) ?? '';
+    };
+    expect(chartXml('bar-restyled.xlsx')).toContain('00AA00'); // really restyled
+    expect(chartXml('bar-restyled.xlsx')).not.toBe(chartXml('bar.xlsx'));
+    expect(chartsDiffer(file('bar.xlsx'), file('bar-restyled.xlsx'))).toBe(false);
+    // Why the formatting is left out (chartChange.ts): LibreOffice, saving the same unstyled chart, writes formatting
+    // of its own (explicit colours), so a formatting difference is often the writer's, not the program's.
+    expect(chartXml('bar.xlsx')).not.toMatch(/srgbClr/);
+    expect(chartXml('bar-by-libreoffice.xlsx')).toMatch(/srgbClr/);
   });
 
   it('a file that is no workbook: an error for the summary, no change for the check (other checks name it)', () => {

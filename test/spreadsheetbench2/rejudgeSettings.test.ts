@@ -1,6 +1,8 @@
 /**
- * What a rejudge judged with, recorded beside its task list (`<tag>.judge.json`): the distinct settings its tasks'
- * judgments record, with their tasks, and the tasks judged without a call; a missing task list is named.
+ * What a rejudge judged with, recorded beside its task list (`<tag>.judge.json`): a `started` record before its first
+ * verdict (what it was asked to judge with, its tasks), found as unfinished until the `finished` one replaces it with
+ * the distinct settings its tasks' judgments record, with their tasks, and the tasks judged without a call; a missing
+ * task list is named.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,7 +12,9 @@ import { writeChartJudgment } from '../../benchmarks/spreadsheetbench2/visualiza
 import { v2JudgeSettingsOf } from '../../benchmarks/spreadsheetbench2/visualization/judgeSettings';
 import {
   recordRejudgeSettings,
+  recordRejudgeStart,
   rejudgeSettingsPath,
+  unfinishedRejudge,
 } from '../../benchmarks/spreadsheetbench2/visualization/rejudgeSettings';
 import { configSchema } from '../../config/schema';
 
@@ -46,5 +50,50 @@ describe('the settings a rejudge judged with', () => {
 
   it('names a rejudge whose task list is missing', async () => {
     await expect(recordRejudgeSettings(runDir, 'rejudge-none')).rejects.toThrow(/rejudge-none\.json/);
+    await expect(recordRejudgeStart(runDir, 'rejudge-none', { config: configSchema.parse({}) })).rejects.toThrow(
+      /rejudge-none\.json/,
+    );
+  });
+
+  it('a started rejudge is unfinished until its end is recorded, which keeps what it was asked', async () => {
+    const dir = mkdtempSync(path.join(runDir, 'started-'));
+    const config = configSchema.parse({ visionJudge: { baseUrl: 'https://judge.example/v1', model: 'm1' } });
+    writeFileSync(path.join(dir, 'rejudge-t2.json'), JSON.stringify(['a']));
+    expect(await unfinishedRejudge(dir)).toBeUndefined();
+    const started = await recordRejudgeStart(dir, 'rejudge-t2', { config, judgeModel: 'm2' });
+    expect(started).toMatchObject({
+      tag: 'rejudge-t2',
+      state: 'started',
+      requested: v2JudgeSettingsOf(config.visionJudge, 'm2'),
+      judgeModel: 'm2',
+      tasks: ['a'],
+      settings: [],
+    });
+    expect(started.recordedAt).toBeUndefined();
+    expect(await unfinishedRejudge(dir)).toEqual({ tag: 'rejudge-t2', judgeModel: 'm2' });
+    await writeChartJudgment(dir, {
+      taskId: 'a',
+      verdict: 'judged',
+      accuracy: 1,
+      judge: v2JudgeSettingsOf(config.visionJudge, 'm2'),
+    });
+    const finished = await recordRejudgeSettings(dir, 'rejudge-t2');
+    expect(finished).toMatchObject({
+      state: 'finished',
+      startedAt: started.startedAt,
+      requested: started.requested,
+      judgeModel: 'm2',
+      settings: [{ judge: v2JudgeSettingsOf(config.visionJudge, 'm2'), tasks: ['a'] }],
+    });
+    expect(await unfinishedRejudge(dir)).toBeUndefined();
+  });
+
+  it('a record written before the started step is a finished one', async () => {
+    const dir = mkdtempSync(path.join(runDir, 'old-'));
+    writeFileSync(
+      rejudgeSettingsPath(dir, 'rejudge-old'),
+      JSON.stringify({ tag: 'rejudge-old', recordedAt: '2026-11-20T00:00:00.000Z', settings: [], withoutCall: ['a'] }),
+    );
+    expect(await unfinishedRejudge(dir)).toBeUndefined();
   });
 });

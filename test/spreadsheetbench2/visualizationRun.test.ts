@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnswered, type ScriptedRequest } from '../../lib/scriptedLlm';
 import { configSchema, type Config } from '../../config/schema';
 import type { RunProgress } from '../../contracts/run';
-import { startRejudge } from '../../client/startRejudge';
+import { recordRejudgeSettings, startRejudge } from '../../client/startRejudge';
 import { readManifest } from '../../lib/runStore/manifest';
 import { connectWorkerConnection } from '../../workers/connection';
 import { createWorkers } from '../../workers/createWorkers';
@@ -85,6 +85,7 @@ async function rejudge(env: E2EEnv, runDir: string, config: Config, all: boolean
   const started = await startRejudge(env.client, config, manifest, runDir, { all });
   if (!started) return 0;
   await withWorkers(config, () => started.handle.result());
+  await recordRejudgeSettings(manifest, runDir, started.tag); // as the CLI does: else the rejudge stays unfinished
   return started.count;
 }
 

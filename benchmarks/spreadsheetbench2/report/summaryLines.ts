@@ -3,11 +3,12 @@ import { readJsonIfPresent } from '../../../lib/json';
 import { runSummarySchema } from '../../report/runSummarySchema';
 import { figureLines, spendAndFailureLines } from '../../report/runSummary';
 import { chartSummaryLines, chartSummarySchema } from '../visualization/chartSummary';
+import { unfinishedRejudgeLines } from '../visualization/rejudgeSettings';
 
 /**
  * What `run` prints at the end of a SpreadsheetBench 2 run: accuracy overall and per category, the release's figures
  * (accuracy, regression and modification accuracy, per category), the Visualization charts' judging (judged or
- * UNJUDGED, and why), spend, failures. None before it is summarized.
+ * UNJUDGED, and why; a rejudge stopped before its end), spend, failures. None before it is summarized.
  */
 export async function v2SummaryLines(runDir: string): Promise<string[]> {
   const summary = await readJsonIfPresent(path.join(runDir, 'summary.json'), runSummarySchema);
@@ -18,6 +19,7 @@ export async function v2SummaryLines(runDir: string): Promise<string[]> {
     ...Object.entries(summary.byType).map(([c, s]) => `  ${c}: ${pct(s.hard)}  (${s.tasks} tasks)`),
     ...figureLines(summary.figures ?? []),
     ...chartSummaryLines(chartSummarySchema.optional().parse(summary.charts)),
+    ...(await unfinishedRejudgeLines(runDir)),
     ...spendAndFailureLines(summary),
     `outputs and official result files (one per category) in ${runDir}`,
   ];

@@ -1,0 +1,204 @@
+/**
+ * `sheetbench rejudge` of a SpreadsheetBench 2 run killed with kill -9 mid-way (its CLI and in-process worker, while
+ * the judge's call for vis_bar is in flight, after the tasks with nothing to judge may have been judged), then run
+ * again as a user would: the killed rejudge had recorded that it started (`<tag>.judge.json`, state `started`) before
+ * any of its verdicts (the run's summary says it is unfinished), the rerun resumes it under the same tag instead of
+ * starting another, the judge is answered once, and the record ends `finished` with the settings its judgments were
+ * made with. A rejudge killed between its record and its workflow's start is started by the rerun under its tag;
+ * another judge model is refused meanwhile.
+ */
+import { once } from 'node:events';
+import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duplicatesAnswered } from '../../lib/scriptedLlm';
+import { configSchema, type Config } from '../../config/schema';
+import { connectWorkerConnection } from '../../workers/connection';
+import { createWorkers } from '../../workers/createWorkers';
+import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
+import { TEST_NAMESPACE } from '../helpers/temporalServer';
+import { waitUntil } from '../helpers/wait';
+import { runCli } from '../helpers/cliProcess';
+import { hasSandboxPython } from '../scoring/oracle';
+import { generateVisualizationTasks, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
+import { chartJudgmentPath, readChartJudgment } from '../../benchmarks/spreadsheetbench2/visualization/chartJudgment';
+import { v2JudgeSettingsOf } from '../../benchmarks/spreadsheetbench2/visualization/judgeSettings';
+import { recordRejudgeStart } from '../../benchmarks/spreadsheetbench2/visualization/rejudgeSettings';
+import { readManifest } from '../../lib/runStore/manifest';
+import { spreadsheetBench2 } from '../../benchmarks/spreadsheetbench2';
+import { EXIT } from '../../cli/exitCodes';
+
+const REPO = path.resolve(__dirname, '../..');
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb2-rejudge-killed-'));
+const data = path.join(tmp, 'Visualization');
+const KEY_ENV = 'SB2_REJUDGE_KILLED_TEST_VLM_KEY';
+
+/** The judge's first call is held until the test lets it go (after the kill); later calls are answered at once. */
+let judgeArrived = false;
+let releaseJudge: () => void = () => undefined;
+let judgeGate: Promise<void> | undefined = new Promise((resolve) => (releaseJudge = resolve));
+const script = visualizationScript(async (request) => {
+  judgeArrived = true;
+  const held = judgeGate;
+  await held;
+  // The held call's client was killed: reply only once the server saw its connection close, so it is logged 499.
+  if (held && request.clientGone && !request.clientGone.aborted)
+    await Promise.race([once(request.clientGone, 'abort'), sleep(30_000)]);
+  return '{"pass_ids": [1, 2, 3], "fail": []}';
+});
+
+/** In-process workers with `config` until `work` ends. */
+async function withWorkers<T>(config: Config, work: () => Promise<T>): Promise<T> {
+  const connection = await connectWorkerConnection({ address: config.temporal.address!, namespace: TEST_NAMESPACE });
+  const workers = await createWorkers(connection, config);
+  const running = workers.run();
+  try {
+    return await work();
+  } finally {
+    await workers.shutdown();
+    await running;
+  }
+}
+
+/** `bin/sheetbench ARGS` in a process group of its own (its worker's sandboxes and LibreOffice with it). */
+function spawnCli(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(path.join(REPO, 'bin/sheetbench'), args, { cwd: tmp, env, detached: true });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdout.resume();
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { exited, stderr: () => stderr, kill9: () => process.kill(-child.pid!, 'SIGKILL') };
+}
+
+const rejudgeFiles = (runDir: string) =>
+  readdirSync(runDir)
+    .filter((f) => f.startsWith('rejudge-'))
+    .sort();
+const readRecord = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+
+describe.skipIf(!hasSandboxPython)('a SpreadsheetBench 2 rejudge killed with kill -9 mid-way', () => {
+  let env: E2EEnv;
+  let runDir = '';
+
+  beforeAll(async () => {
+    generateVisualizationTasks(data);
+    process.env[KEY_ENV] = 'test-vlm-key';
+    env = await startE2E(script, {
+      config: {
+        run: { concurrency: 3 },
+        visionJudge: { baseUrl: 'set below', model: 'scripted-vision', apiKeyEnv: KEY_ENV },
+      },
+    });
+    env.config.visionJudge.baseUrl = env.llm.url;
+  }, 120_000);
+  afterAll(async () => {
+    releaseJudge();
+    await env?.close();
+    delete process.env[KEY_ENV];
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('left its started record before any verdict; the rerun resumes it, the judge answered once', async () => {
+    // A run judged without a vision judge: every Visualization task unjudged, so rejudge takes all three.
+    const unjudged = configSchema.parse({ ...env.config, visionJudge: { model: 'scripted-vision' } });
+    const run = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: VIS_TASKS });
+    await withWorkers(unjudged, () => run.handle.result());
+    runDir = run.runDir;
+    const before = new Map(VIS_TASKS.map((id) => [id, statSync(chartJudgmentPath(run.runDir, id)).mtimeMs]));
+    const summaryBefore = readFileSync(path.join(run.runDir, 'summary.json'), 'utf8');
+
+    const cliEnv = workerProcessEnv(env);
+    const killed = spawnCli(['rejudge', run.runDir], cliEnv);
+    await waitUntil(() => judgeArrived, 400_000, `the judge call of vis_bar held (${killed.stderr()})`);
+    killed.kill9();
+    await killed.exited;
+    judgeGate = undefined;
+    releaseJudge(); // the held request now sees its client gone: 499, not answered
+
+    // What the kill left: one task list and its started record, written before any judgment the rejudge wrote.
+    const files = rejudgeFiles(run.runDir);
+    expect(files).toHaveLength(2);
+    const tag = files[0].replace(/\.json$/, '');
+    expect(files).toEqual([`${tag}.json`, `${tag}.judge.json`]);
+    const recordFile = path.join(run.runDir, `${tag}.judge.json`);
+    const started = readRecord(recordFile);
+    expect(started).toMatchObject({
+      tag,
+      state: 'started',
+      requested: v2JudgeSettingsOf(env.config.visionJudge),
+      tasks: VIS_TASKS,
+      settings: [],
+    });
+    const recordWritten = statSync(recordFile).mtimeMs;
+    for (const id of VIS_TASKS) {
+      const written = statSync(chartJudgmentPath(run.runDir, id)).mtimeMs;
+      if (written !== before.get(id)) expect(written, id).toBeGreaterThanOrEqual(recordWritten);
+    }
+    expect(await readChartJudgment(run.runDir, 'vis_bar')).toMatchObject({ verdict: 'unjudged' });
+    expect(readFileSync(path.join(run.runDir, 'summary.json'), 'utf8')).toBe(summaryBefore);
+    // What `show` and the summary say of it meanwhile.
+    expect(await spreadsheetBench2.summaryLines(run.runDir)).toContain(
+      `  UNFINISHED: rejudge ${tag} of 3 Visualization task(s) stopped before its end: some of their judgments are ` +
+        `new, the figures above are older; run \`sheetbench rejudge ${run.runDir}\` to finish it`,
+    );
+
+    // The rerun, as a user runs it: the same rejudge resumed and finished.
+    const rerun = await runCli(['rejudge', run.runDir], { cwd: tmp, env: cliEnv });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toContain(`resuming the unfinished rejudge ${tag}: 3 tasks of run ${run.runId}`);
+    expect(rerun.stdout).toMatch(/^Visualization charts: 3 of 3 tasks judged, chart accuracy 33\.33%/m);
+    expect(rejudgeFiles(run.runDir)).toEqual(files);
+    expect(rerun.stdout).not.toContain('UNFINISHED');
+    const finished = readRecord(recordFile);
+    expect(finished).toMatchObject({
+      tag,
+      state: 'finished',
+      startedAt: started.startedAt,
+      settings: [{ judge: v2JudgeSettingsOf(env.config.visionJudge), tasks: ['vis_bar'] }],
+      withoutCall: ['vis_plain', 'vis_broken'],
+    });
+    expect(await readChartJudgment(run.runDir, 'vis_bar')).toMatchObject({
+      verdict: 'judged',
+      accuracy: 1,
+      callKey: `${run.runId}/vis_bar/chart-judge#${tag}`,
+    });
+    const calls = env.llm.log.filter(
+      (e) => e.callKey?.startsWith(`${run.runId}/`) && e.callKey.includes('/chart-judge'),
+    );
+    expect(calls.map((c) => [c.callKey, c.status, c.answered])).toEqual([
+      [`${run.runId}/vis_bar/chart-judge#${tag}`, 499, false],
+      [`${run.runId}/vis_bar/chart-judge#${tag}`, 200, true],
+    ]);
+    expect(duplicatesAnswered(env.llm.log)).toEqual([]);
+
+    // Finished: the next rejudge is a new one (nothing left to judge without --all).
+    const next = await runCli(['rejudge', run.runDir], { cwd: tmp, env: cliEnv });
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toContain('nothing to re-judge');
+  }, 900_000);
+
+  it('killed after its record and before its workflow started: the rerun starts it under its tag', async () => {
+    const { runId } = await readManifest(runDir);
+    const tag = 'rejudge-killed-before-start';
+    writeFileSync(path.join(runDir, `${tag}.json`), JSON.stringify(['vis_bar']));
+    await recordRejudgeStart(runDir, tag, { config: env.config });
+    const cliEnv = workerProcessEnv(env);
+    // Another judge model is refused while it is unfinished, naming it.
+    const other = await runCli(['rejudge', runDir, '--judge-model', 'other-vision'], { cwd: tmp, env: cliEnv });
+    expect(other.code).toBe(EXIT.usage);
+    expect(other.stderr).toContain(`run ${runId} has an unfinished rejudge ${tag}`);
+    const rerun = await runCli(['rejudge', runDir], { cwd: tmp, env: cliEnv });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toContain(`resuming the unfinished rejudge ${tag}: 1 tasks of run ${runId}`);
+    expect(readRecord(path.join(runDir, `${tag}.judge.json`))).toMatchObject({
+      state: 'finished',
+      settings: [{ judge: v2JudgeSettingsOf(env.config.visionJudge), tasks: ['vis_bar'] }],
+    });
+    const answered = env.llm.log.filter((e) => e.answered && e.callKey === `${runId}/vis_bar/chart-judge#${tag}`);
+    expect(answered).toHaveLength(1);
+    expect(duplicatesAnswered(env.llm.log)).toEqual([]);
+  }, 600_000);
+});
