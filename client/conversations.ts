@@ -1,6 +1,6 @@
 import { workflowUiUrl } from '../lib/temporal/uiLinks';
 import { randomBytes } from 'node:crypto';
-import { mkdir, realpath, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { conversationSettings } from '../analysis/conversation/settings';
@@ -118,8 +118,10 @@ export class ConversationService {
   private async newFolder(): Promise<{ id: string; dir: string }> {
     const id = `c${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
     const dir = conversationDir(this.root, id);
-    // No chmod: the sandbox reaches the workspace through folders its uid may not enter (lib/sandbox/passThrough.ts).
     await mkdir(conversationLayout(dir).workspace, { recursive: true });
+    // Private to this user: a conversation holds the user's files and answers. The sandbox still reaches the workspace
+    // through folders its uid may not enter (lib/sandbox/passThrough.ts; test/sandbox/folderModes.test.ts).
+    await chmod(dir, 0o700);
     return { id, dir };
   }
 

@@ -6,7 +6,9 @@ export const conversationConfigSchema = z
     dir: z
       .string()
       .default('.state/conversations')
-      .describe('Conversation folders (workspace, event log, transcripts, debug records).'),
+      .describe(
+        'Conversation folders (workspace, event log, transcripts, debug records), each made private (mode 700).',
+      ),
     maxMessageChars: z.number().int().positive().default(20_000).describe('Longest user message, in characters.'),
     maxUploadBytes: z
       .number()

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
@@ -65,5 +65,12 @@ describe('ConversationService.send while the workflow catches up with a turn tha
     expect(err).toMatchObject({ kind: 'busy' });
     expect(calls.updates).toBeGreaterThan(1);
     expect(calls.updates).toBeLessThan(10);
+  });
+});
+
+describe('a new conversation folder', () => {
+  it('is private to its user (mode 700): another local user can neither list its files nor read them', async () => {
+    const { service, conv } = await serviceWith(0, 10_000);
+    expect(statSync(conversationDir(service.root, conv.id)).mode & 0o777).toBe(0o700);
   });
 });
