@@ -219,6 +219,23 @@ describe('checked_vote', () => {
     ]);
   }, 400_000);
 
+  it('two passing candidates that disagree are a tie: one more is sampled and the majority wins', async () => {
+    // Passes the checks (cells changed, no junk) but replaces the quotes with apostrophes: a wrong answer.
+    const apostrophes =
+      'def solve(wb):\n    for ws in wb.worksheets:\n        for row in ws.iter_rows():\n            for cell in row:\n                if isinstance(cell.value, str):\n                    cell.value = cell.value.replace(\'"\', "\'")';
+    script('cv-tie', {
+      '79-7/cand-1/0': block(apostrophes),
+      '79-7/cand-2/0': block(SOLVE['79-7']),
+      '79-7/cand-3/0': block(SOLVE['79-7']),
+    });
+    const ours = await run('cv-tie', 'checked_vote', ['79-7']);
+    const result = readTaskResult(ours.runDir, '79-7');
+    expect(keysOf('cv-tie')).toEqual(['79-7/cand-1/0', '79-7/cand-2/0', '79-7/cand-3/0']);
+    // checked-vote-v7.2: without the third sample the earlier, wrong candidate won the 1-1 tie.
+    expect(result.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(/^cand-2\.0: 2 of 3 passing candidates/);
+    expect(result.testCaseResults).toEqual([1, 1, 1]);
+  }, 400_000);
+
   it('a candidate that hangs is stopped by the sandbox timeout, named in the feedback, and repaired', async () => {
     script('cv-hang', {
       '79-7/cand-1/0': block(HANG),

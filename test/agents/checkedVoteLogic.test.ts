@@ -8,7 +8,7 @@ import {
   regionLeftAlone,
   type CaseEvidence,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
-import { choose, settled, similarity } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
+import { choose, settled, similarity, tied } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
 import { framedProgram, solveCodeOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
 import { repairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedVote/feedback';
 import { crashHint } from '../../benchmarks/spreadsheetbench/agents/checkedVote/crashHints';
@@ -210,6 +210,17 @@ describe('vote by agreement', () => {
     expect(settled([{ passed: true }, { passed: true }], ['x', 'y'], 3)).toBe(false);
     expect(settled([{ passed: false }, { passed: true }], ['x', 'x'], 3)).toBe(false);
     expect(settled([{ passed: true }, { passed: true }], ['x', 'x'], 5)).toBe(false);
+  });
+
+  it('calls a split into equal groups of passing answers a tie (one more sample settles it), nothing else', () => {
+    const passed = (n: number) => Array.from({ length: n }, () => ({ passed: true }));
+    expect(tied(passed(2), ['x', 'y'])).toBe(true);
+    expect(tied(passed(4), ['x', 'y', 'y', 'x'])).toBe(true);
+    expect(tied(passed(3), ['x', 'y', 'y'])).toBe(false);
+    expect(tied(passed(2), ['x', 'x'])).toBe(false);
+    expect(tied(passed(1), ['x'])).toBe(false);
+    // A failing candidate's answer does not count.
+    expect(tied([{ passed: true }, { passed: false }], ['x', 'y'])).toBe(false);
   });
 });
 

@@ -18,9 +18,10 @@ import {
   PYTHON_AFTER_FORMULAS,
   PYTHON_AFTER_FORMULAS_V4,
   REPAIRS,
+  TIE_BREAK_CANDIDATES,
 } from '../../../benchmarks/spreadsheetbench/agents/checkedVote/settings';
 import { candidateOutputFolder } from '../../../benchmarks/spreadsheetbench/agents/checkedVote/folders';
-import { settled } from '../../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
+import { settled, tied } from '../../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
 import { callKeyOf } from '../../../lib/llm/callKey';
 import { bookkeeping, execution, executionBatch, llm, recalcOn } from '../activities';
 import type { Agent, AgentContext, StageTools } from './agent';
@@ -53,6 +54,12 @@ export const V4_BUDGET_PATCH = 'checked-vote-v4-budget';
  */
 export const V5_RESAMPLE_PATCH = 'checked-vote-v5-resample';
 
+/**
+ * Patch marker of checked-vote-v7.2's tie-break (TIE_BREAK_CANDIDATES more candidates of a kind whose passing
+ * candidates split into equal groups): a history recorded before it replays without. workflows/VERSIONS.md.
+ */
+export const V7_TIE_BREAK_PATCH = 'checked-vote-v7-tie-break';
+
 /** One kind of candidate, how many of it to sample, and how many more may replace repairs that repeated. */
 interface Phase {
   kind: CandidateKind;
@@ -75,6 +82,7 @@ export const checkedVoteAgent: Agent = async (ctx) => {
   const withFormulas = patched(FORMULA_CANDIDATES_PATCH);
   const v4Budget = patched(V4_BUDGET_PATCH);
   const resample = patched(V5_RESAMPLE_PATCH);
+  const tieBreak = patched(V7_TIE_BREAK_PATCH);
   const view = await ctx.inStage('view', async (tools) => {
     const seen = await execution.checkedVoteView(taskRef(ctx));
     if (withFormulas && seen.formulaRegion && !ctx.input.recalcTaskQueue)
@@ -86,20 +94,19 @@ export const checkedVoteAgent: Agent = async (ctx) => {
     if (tried.some((t) => t.check?.passed)) break; // a later kind is only the fallback when none passed
     const ofPhase: Tried[] = [];
     let planned = phase.count;
+    let tieBreaks = tieBreak ? TIE_BREAK_CANDIDATES : 0;
     for (let k = 1; k <= planned; k++) {
       const one = await candidate(ctx, phase.kind, k, view.paths);
       tried.push(one);
       ofPhase.push(one);
       if (one.repeated && planned < phase.count + phase.extra) planned++;
       const ballots = ofPhase.map((t) => ({ passed: t.check?.passed ?? false }));
-      if (
-        settled(
-          ballots,
-          ofPhase.map((t) => t.check?.digest),
-          phase.count,
-        )
-      )
-        break;
+      const digests = ofPhase.map((t) => t.check?.digest);
+      if (settled(ballots, digests, phase.count)) break;
+      if (k === planned && tieBreaks > 0 && tied(ballots, digests)) {
+        planned++;
+        tieBreaks--;
+      }
     }
   }
   const choice = await ctx.inStage('vote', async (tools) => {

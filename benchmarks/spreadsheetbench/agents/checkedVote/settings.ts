@@ -32,6 +32,12 @@ export const PYTHON_MAX_TOKENS = 640;
  */
 export const EXTRA_FORMULA_CANDIDATES = 2;
 export const EXTRA_PYTHON_CANDIDATES = 1;
+/**
+ * checked-vote-v7.2 (workflow patch `checked-vote-v7-tie-break`): when a kind's planned candidates are all in and the
+ * passing ones split into equal groups of answers (vote.ts `tied`), this many more candidates of that kind are sampled
+ * to break the tie.
+ */
+export const TIE_BREAK_CANDIDATES = 1;
 /** Characters of workbook view in the prompt (about 2,000 tokens: cell addresses and numbers tokenize to ~2 characters a token). */
 export const VIEW_BUDGET_CHARS = 4_000;
-export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v7';
+export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v7.2';

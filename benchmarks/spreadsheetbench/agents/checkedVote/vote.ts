@@ -71,3 +71,18 @@ export function settled(ballots: Pick<Ballot, 'passed'>[], digests: (string | un
   }
   return [...counts.values()].some((n) => n > planned / 2);
 }
+
+/**
+ * Whether the passing candidates so far split with no group of equal answers larger than every other (1 against 1,
+ * 2 against 2): the vote would then fall to the earlier candidate, a coin toss that one more sample can settle
+ * (checked-vote-v7, 599-9: the two Python candidates passed with different answers and the wrong, earlier one won).
+ */
+export function tied(ballots: Pick<Ballot, 'passed'>[], digests: (string | undefined)[]): boolean {
+  const counts = new Map<string, number>();
+  for (let i = 0; i < ballots.length; i++) {
+    const d = digests[i];
+    if (ballots[i].passed && d !== undefined) counts.set(d, (counts.get(d) ?? 0) + 1);
+  }
+  const sizes = [...counts.values()].sort((a, b) => b - a);
+  return sizes.length >= 2 && sizes[0] === sizes[1];
+}
