@@ -18,6 +18,7 @@ import { modelPaths, type ModelPaths } from '../../benchmarks/spreadsheetbench/a
 import { workbookViewProgram } from '../../benchmarks/spreadsheetbench/agents/checkedVote/view';
 import { PYTHON_SYSTEM_PROMPT, taskPrompt } from '../../benchmarks/spreadsheetbench/agents/checkedVote/prompt';
 import { solveCodeOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
+import { MissingEvidence } from '../../benchmarks/spreadsheetbench/agents/checkedVote/missingEvidence';
 import {
   FORMULA_MAX_TOKENS,
   PYTHON_MAX_TOKENS,
@@ -202,10 +203,13 @@ export function checkedVoteActivities(deps: WorkerDeps) {
       const inputs = await testCaseFiles(ctx.manifest.datasetDir, task);
       const cases: CaseEvidence[] = [];
       const charts = chartsCountAsChange(ctx.manifest);
+      const missing = new MissingEvidence();
       for (const run of input.runs) {
         const inputFile = inputs.find((f) => f.index === run.testCase)?.inputPath;
         const inputRegion = inputFile
-          ? await readRegion(inputFile, task.answer_position).catch(() => undefined) // evidence only: shown as absent
+          ? await readRegion(inputFile, task.answer_position).catch(
+              missing.or(`input ${run.testCase}'s answer region`, undefined),
+            )
           : undefined;
         const output = run.keptAt ? await readOrWhy(run.keptAt, task.answer_position) : undefined;
         cases.push({
@@ -218,7 +222,11 @@ export function checkedVoteActivities(deps: WorkerDeps) {
           input: inputRegion ?? NO_REGION,
           ...(charts && inputFile && run.keptAt ? { chartsChanged: chartsDiffer(inputFile, run.keptAt) } : {}),
           ...(inputFile && run.keptAt && output?.region && regionLeftAlone(output.region, inputRegion ?? NO_REGION)
-            ? { strayWrites: await writesOutsideRegion(inputFile, run.keptAt, task.answer_position).catch(() => []) }
+            ? {
+                strayWrites: await writesOutsideRegion(inputFile, run.keptAt, task.answer_position).catch(
+                  missing.or(`test case ${run.testCase}'s cells changed outside the answer region`, [] as string[]),
+                ),
+              }
             : {}),
         });
       }
@@ -232,7 +240,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
         !check.passed && region && input.formula && firstInput
           ? await referenceNotes(firstInput, input.formula, region.sheet)
               .then((n) => ({ testCase: first, ...n }))
-              .catch(() => undefined)
+              .catch(missing.or("the formula's reference notes", undefined))
           : undefined;
       const feedback = check.passed
         ? undefined
@@ -244,6 +252,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
         ...check,
         feedback,
         runs: input.runs,
+        ...(missing.reasons.length ? { evidenceMissing: missing.reasons } : {}),
       });
       return {
         passed: check.passed,

@@ -11,6 +11,7 @@ import {
 import { choose, settled, similarity, tied } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
 import { framedProgram, solveCodeOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
 import { repairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedVote/feedback';
+import { MissingEvidence } from '../../benchmarks/spreadsheetbench/agents/checkedVote/missingEvidence';
 import { crashHint } from '../../benchmarks/spreadsheetbench/agents/checkedVote/crashHints';
 import { repeatedOrFound } from '../../benchmarks/spreadsheetbench/agents/checkedVote/repeatedReply';
 import {
@@ -378,5 +379,17 @@ describe('a repair that repeats the failed reply', () => {
     expect(repeatedOrFound({ problem: 'no code' }, 1, history(failed), solveCodeOf)).toEqual({ problem: 'no code' });
     // The failed reply had no code (a no-code repair): anything with code is new.
     expect(repeatedOrFound(first, 1, history('I cannot do that.'), solveCodeOf)).toEqual(first);
+  });
+});
+
+describe('evidence that could not be read', () => {
+  it('gives the fallback in its place and keeps what and why for the check record', async () => {
+    const missing = new MissingEvidence();
+    const notes = await Promise.reject<string[]>(new Error('zip: bad central directory')).catch(
+      missing.or('the formula reference notes', [] as string[]),
+    );
+    expect(notes).toEqual([]);
+    expect(await Promise.resolve(['A1']).catch(missing.or('cells changed elsewhere', [] as string[]))).toEqual(['A1']);
+    expect(missing.reasons).toEqual(['the formula reference notes: zip: bad central directory']);
   });
 });
