@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { referenceNotes, referencesOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaReferences';
 import { formulaRepairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaPrompt';
 import { checkCandidate } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
-import { sandboxPythonPath } from '../../lib/sandbox/paths';
+import { pythonWorkbook } from '../helpers/pythonWorkbook';
 
 describe("a formula's references", () => {
   it('finds cells and ranges, qualified or not, and skips text, functions and names', () => {
@@ -28,18 +27,9 @@ describe("a formula's references", () => {
   it("names a range that stops short of its column's data (copied from an example's two rows), not one that ends with it", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cv-refs-'));
     const file = path.join(dir, 'table.xlsx');
-    execFileSync(sandboxPythonPath(), [
-      '-c',
-      [
-        'import openpyxl',
-        'wb = openpyxl.Workbook()',
-        "ws = wb.active; ws.title = 'Data'",
-        "ws['A1'] = 'Code'; ws['B1'] = 'Rate'",
-        'for r in range(2, 10): ws.cell(row=r, column=1).value = r; ws.cell(row=r, column=2).value = r / 10',
-        "ws['A12'] = 'note'",
-        `wb.save(${JSON.stringify(file)})`,
-      ].join('\n'),
-    ]);
+    const data: Record<string, string | number> = { A1: 'Code', B1: 'Rate', A12: 'note' };
+    for (let r = 2; r < 10; r++) Object.assign(data, { [`A${r}`]: r, [`B${r}`]: r / 10 });
+    pythonWorkbook(file, { Data: data });
     const notes = await referenceNotes(file, '=INDEX(Data!$B$2:$B$3,MATCH(A2,$A$2:$A$9,0))+SUM(A2:B4)', 'Data');
     expect(notes.cutShort).toEqual([
       'Data!$B$2:$B$3 stops at row 3, but its column has data down to row 9',
@@ -52,17 +42,7 @@ describe("a formula's references", () => {
   it('names the references whose cells are all empty in the input, and says so in the repair request', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cv-refs-'));
     const file = path.join(dir, 'in.xlsx');
-    execFileSync(sandboxPythonPath(), [
-      '-c',
-      [
-        'import openpyxl',
-        'wb = openpyxl.Workbook()',
-        "ws = wb.active; ws.title = 'Sheet1'",
-        "ws['B4'] = 1; ws['K7'] = 100; ws['L7'] = 5",
-        "wb.create_sheet('Data')['A1'] = 'x'",
-        `wb.save(${JSON.stringify(file)})`,
-      ].join('\n'),
-    ]);
+    pythonWorkbook(file, { Sheet1: { B4: 1, K7: 100, L7: 5 }, Data: { A1: 'x' } });
     const formula = '=SUMIFS($L$7:$L$57,$K$7:$K$57,">="&$A4,Data!$G$2:$G$9,B4)+Data!A1+Missing!A1';
     expect(await referenceNotes(file, formula, 'Sheet1')).toEqual({ empty: ['$A4', 'Data!$G$2:$G$9'], cutShort: [] });
     expect(await referenceNotes(file, '=B4*2', null)).toEqual({ empty: [], cutShort: [] });
