@@ -27,16 +27,26 @@ export interface LoInstanceOptions {
   recycleAfter: number;
   /** Where a first started profile is kept and new profiles are copied from (profileTemplate.ts); none: always fresh. */
   template?: ProfileTemplate;
+  /** Write the results into a copy of the input when that is exact (cached_values.py); false: always store. */
+  writeResults: boolean;
 }
 
 export interface ConversionOutcome {
   ok: boolean;
   error?: string;
+  written?: 'results' | 'store';
+  storedBecause?: string;
 }
 
 const bridgeLineSchema = z.union([
   z.object({ ready: z.boolean(), error: z.string().optional() }),
-  z.object({ id: z.number().nullable(), ok: z.boolean(), error: z.string().optional() }),
+  z.object({
+    id: z.number().nullable(),
+    ok: z.boolean(),
+    error: z.string().optional(),
+    written: z.enum(['results', 'store']).optional(),
+    stored: z.string().optional(),
+  }),
 ]);
 
 interface Running {
@@ -100,10 +110,11 @@ export class LoInstance {
     const id = this.nextId++;
     const reply = new Promise<ConversionOutcome>((resolve) => {
       this.onReply = (line) => {
-        if ('id' in line && line.id === id) resolve({ ok: line.ok, error: line.error });
+        if ('id' in line && line.id === id)
+          resolve({ ok: line.ok, error: line.error, written: line.written, storedBecause: line.stored });
       };
     });
-    run.bridge.stdin!.write(JSON.stringify({ id, input, output }) + '\n');
+    run.bridge.stdin!.write(JSON.stringify({ id, input, output, store: !this.opts.writeResults }) + '\n');
     const outcome = await raceTimeout(
       [
         reply,
