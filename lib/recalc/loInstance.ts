@@ -186,7 +186,7 @@ export class LoInstance {
       sofficePath,
       sofficeArgs(profileDir, pipeName),
       // Own process group, so a kill reaches oosplash and soffice.bin alike.
-      { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
+      { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: sofficeEnv() },
     );
     if (soffice.pid !== undefined) trackGroup(soffice);
     const bridge = spawn(pythonPath, [BRIDGE_SCRIPT, pipeName, String(startTimeoutMs / 1000)], {
@@ -255,6 +255,18 @@ export class LoInstance {
     await rm(path.join(this.opts.profileDir, '.lock'), { force: true });
     await rm(path.join(OSL_PIPE_DIR, `OSL_PIPE_${uid}_${this.opts.pipeName}`), { force: true });
   }
+}
+
+/**
+ * glibc's allocator settings for soffice, unless the environment sets its own: blocks up to 64 MiB come from the heap
+ * instead of their own mmap (the xlsx import allocates and frees large arrays per file: each mmap/munmap pair costs page
+ * faults) and the heap is trimmed past 256 MiB of free top. Measured on 99 loads of the dev20 answers: ≈ 12% less soffice
+ * CPU per file (2.60–3.00 → 2.28–2.41 CPU-s) and no larger resident set (≈ 200 MiB after them).
+ */
+const SOFFICE_MALLOC = 'glibc.malloc.mmap_threshold=67108864:glibc.malloc.trim_threshold=268435456';
+
+function sofficeEnv(): NodeJS.ProcessEnv {
+  return process.env.GLIBC_TUNABLES === undefined ? { ...process.env, GLIBC_TUNABLES: SOFFICE_MALLOC } : process.env;
 }
 
 /** soffice runs detached (its own process group); kill the groups still alive when this Node process exits. */
