@@ -31,14 +31,18 @@ const TICK = 100; // USER_HZ
 
 interface Way {
   name: string;
-  /** Recalculates one file into `outDir`; true when the output exists. */
-  convert(file: string, outDir: string): Promise<boolean>;
+  /** Recalculates one file into `outDir`: whether the output exists, and whether it was copied (no formula). */
+  convert(file: string, outDir: string): Promise<{ ok: boolean; copied: boolean }>;
   /** CPU-seconds this way has used so far (processes it started, and this process inside its calls). */
   cpu(): number;
   times: number[];
   /** Files that went through LibreOffice (not copied for having no formula). */
   engineTimes: number[];
+  /** CPU-seconds of the files that went through LibreOffice (for the soffice per file: those with a formula). */
+  engineCpu: number;
   failures: number;
+  /** Largest resident set of a persistent instance's processes so far (VmHWM), MiB. */
+  peakMiB?: () => number;
   close(): Promise<void>;
 }
 
@@ -46,22 +50,26 @@ const work = await mkdtemp(path.join(os.tmpdir(), 'recalc-speed-'));
 const ways: Way[] = [];
 try {
   const files = await copyInto(path.join(work, 'in'), await dev20Answers());
-  const withFormulas = await firstAsync(files, async (f) => !(await isFormulaFree(f)));
+  const formulaFiles = new Set<string>();
+  for (const file of files) if (!(await isFormulaFree(file))) formulaFiles.add(file);
+  const withFormulas = [...formulaFiles][0];
   ways.push(await perProcessWay(path.join(work, 'per-process'), files[0]));
-  if (args.only !== 'store') ways.push(await persistentWay('persistent, results written', true, withFormulas!, work));
+  if (args.only !== 'store') ways.push(await persistentWay('persistent, results written', true, withFormulas, work));
   if (args.only !== 'results')
-    ways.push(await persistentWay('persistent, stored by LibreOffice', false, withFormulas!, work));
+    ways.push(await persistentWay('persistent, stored by LibreOffice', false, withFormulas, work));
   const wall = new Map(ways.map((w) => [w, 0]));
   const cpuStart = new Map(ways.map((w) => [w, w.cpu()]));
   for (let r = 0; r < rounds; r++) {
     for (const [i, file] of files.entries()) {
       for (let k = 0; k < ways.length; k++) {
         const way = ways[(i + k) % ways.length];
+        const cpuBefore = way.cpu();
         const t = performance.now();
-        const ok = await way.convert(file, path.join(work, 'out', way.name, String(r)));
+        const { ok, copied } = await way.convert(file, path.join(work, 'out', way.name, String(r)));
         const ms = performance.now() - t;
         way.times.push(ms);
         wall.set(way, wall.get(way)! + ms);
+        if (!copied && formulaFiles.has(file)) way.engineCpu += way.cpu() - cpuBefore;
         if (!ok) way.failures++;
       }
     }
@@ -80,10 +88,11 @@ try {
           ? `; ${way.engineTimes.length} of ${n} through LibreOffice, median ${ms(percentile(way.engineTimes, 50))}`
           : ''),
     );
+    if (way.peakMiB) console.log(`  soffice peak resident set ${way.peakMiB().toFixed(0)} MiB`);
     if (way === base) continue;
     const ratio = (p: number) => percentile(base.times, p) / percentile(way.times, p);
     console.log(
-      `  speed-up over a soffice per file: median ${ratio(50).toFixed(2)}x, wall ${(wall.get(base)! / wall.get(way)!).toFixed(2)}x, CPU ${(cpuUsed.get(base)! / cpuUsed.get(way)!).toFixed(2)}x`,
+      `  speed-up over a soffice per file: median ${ratio(50).toFixed(2)}x, wall ${(wall.get(base)! / wall.get(way)!).toFixed(2)}x, CPU ${(cpuUsed.get(base)! / cpuUsed.get(way)!).toFixed(2)}x; on the ${formulaFiles.size} files with formulas alone: CPU ${ms((way.engineCpu / formulaFiles.size) * 1000)} a file against ${ms((base.engineCpu / formulaFiles.size) * 1000)}, ${(base.engineCpu / way.engineCpu).toFixed(2)}x`,
     );
   }
 } finally {
@@ -110,12 +119,13 @@ async function perProcessWay(outDir: string, warmUpFile: string): Promise<Way> {
     name: 'one soffice --convert-to per file',
     times: [],
     engineTimes: [],
+    engineCpu: 0,
     failures: 0,
     async convert(file, dir) {
       const before = process.cpuUsage();
       await convert(file, dir);
       ownCpu += cpuSeconds(process.cpuUsage(before));
-      return exists(path.join(dir, path.basename(file)));
+      return { ok: await exists(path.join(dir, path.basename(file))), copied: false };
     },
     cpu: () => reapedChildrenCpu() + ownCpu,
     close: async () => undefined,
@@ -134,6 +144,7 @@ async function persistentWay(name: string, writeResults: boolean, warmUpFile: st
     name,
     times: [],
     engineTimes: [],
+    engineCpu: 0,
     failures: 0,
     async convert(file, outDir) {
       const before = process.cpuUsage();
@@ -141,9 +152,15 @@ async function persistentWay(name: string, writeResults: boolean, warmUpFile: st
       const res = await recalc.recalc(file, path.join(outDir, path.basename(file)));
       if (!res.copied) way.engineTimes.push(performance.now() - t);
       ownCpu += cpuSeconds(process.cpuUsage(before));
-      return res.ok;
+      return { ok: res.ok, copied: res.copied === true };
     },
     cpu: () => groupCpu(group) + bridges.reduce((sum, pid) => sum + processCpu(pid), 0) + ownCpu,
+    peakMiB: () =>
+      Math.max(
+        ...pids()
+          .filter((pid) => statOf(pid)?.pgrp === group)
+          .map(peakRssMiB),
+      ),
     close: () => recalc.close(),
   };
   return way;
@@ -194,6 +211,14 @@ function groupCpu(pgrp: number): number {
   return sum;
 }
 
+function peakRssMiB(pid: number): number {
+  try {
+    return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
 /** This process's children running the UNO bridge. */
 function bridgeChildren(): number[] {
   return pids().filter((pid) => {
@@ -211,9 +236,4 @@ async function exists(p: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-async function firstAsync<T>(items: T[], test: (item: T) => Promise<boolean>): Promise<T | undefined> {
-  for (const item of items) if (await test(item)) return item;
-  return undefined;
 }
