@@ -22,12 +22,32 @@ from cached_values import NotWritable, Workbook, formula_results
 from uno_session import XLSX_FILTER, close, connect, describe, desktop_of, load_spreadsheet, load_xlsx_model, props
 
 
-def recalc(ctx, desktop, input_path, output_path, store):
+class Soffice:
+    """The connection to one soffice: its component context, service manager and desktop, each read once."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.service_manager = ctx.ServiceManager
+        self.desktop = desktop_of(ctx)
+
+    def alive(self):
+        """False when the connection is gone (soffice died): a failed request then says so."""
+        try:
+            self.desktop.getFrames()
+            return True
+        except Exception:
+            return False
+
+
+def recalc(soffice, input_path, output_path, store):
     """How the output was written: ("results", None) or ("store", why the results were not written)."""
     workbook, why = open_workbook(input_path)
     try:
         # An .xlsx loads as a bare model (no frame or view); anything else as before, through the desktop.
-        doc = load_xlsx_model(ctx, input_path) if workbook else load_spreadsheet(desktop, input_path)
+        if workbook:
+            doc = load_xlsx_model(soffice.service_manager, soffice.ctx, input_path)
+        else:
+            doc = load_spreadsheet(soffice.desktop, input_path)
         try:
             doc.calculateAll()
             if store:
@@ -69,7 +89,7 @@ def reply(obj):
     sys.stdout.flush()
 
 
-def serve(ctx, desktop):
+def serve(soffice):
     for line in sys.stdin:
         line = line.strip()
         if not line:
@@ -81,11 +101,14 @@ def serve(ctx, desktop):
             reply({"id": None, "ok": False, "error": "bad request: %s" % err})
             continue
         try:
-            written, why = recalc(ctx, desktop, req["input"], req["output"], bool(req.get("store")))
+            written, why = recalc(soffice, req["input"], req["output"], bool(req.get("store")))
             reply({"id": req_id, "ok": True, "written": written, **({"stored": why} if why else {})})
         except Exception as err:
-            # A DisposedException here means soffice died; Node sees its exit and restarts it.
+            # A DisposedException means soffice died; Node sees its exit and restarts it. Some calls on a dead
+            # connection raise other exceptions (reading an attribute: UnknownPropertyException): asked once more.
             text = str(err) if isinstance(err, RuntimeError) else describe(err)
+            if "DisposedException" not in text and not soffice.alive():
+                text = "DisposedException: the connection to soffice is gone (%s)" % text
             reply({"id": req_id, "ok": False, "error": text})
 
 
@@ -93,16 +116,15 @@ def main():
     pipe_name = sys.argv[1]
     timeout_s = float(sys.argv[2]) if len(sys.argv) > 2 else 30.0
     try:
-        ctx = connect(pipe_name, timeout_s)
-        desktop = desktop_of(ctx)
+        soffice = Soffice(connect(pipe_name, timeout_s))
     except Exception as err:
         reply({"ready": False, "error": str(err)})
         sys.exit(1)
     reply({"ready": True})
-    serve(ctx, desktop)
+    serve(soffice)
     # stdin closed: Node stopped us or died. Take soffice down too, so no instance outlives its owner.
     try:
-        desktop.terminate()
+        soffice.desktop.terminate()
     except Exception:
         pass
 

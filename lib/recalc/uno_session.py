@@ -62,10 +62,12 @@ def load_spreadsheet(desktop, path):
     return doc
 
 
-def load_xlsx_model(ctx, path):
+def load_xlsx_model(service_manager, ctx, path):
     """The .xlsx at `path` as a bare spreadsheet model: no frame, window or view is made (they cost about a fifth of a
-    load); read-only, macros never run, links never update. Raises RuntimeError when the file does not load as .xlsx."""
-    doc = ctx.ServiceManager.createInstanceWithContext("com.sun.star.sheet.SpreadsheetDocument", ctx)
+    load); read-only, macros never run, links never update. Raises RuntimeError when the file does not load as .xlsx.
+    `service_manager` is ctx.ServiceManager, read once: reading it on a dead connection raises an
+    UnknownPropertyException that does not say the connection is gone."""
+    doc = service_manager.createInstanceWithContext("com.sun.star.sheet.SpreadsheetDocument", ctx)
     load_props = props(
         URL=uno.systemPathToFileUrl(path),
         FilterName=XLSX_FILTER,
