@@ -5,12 +5,21 @@ import { sharedDataPath } from '../config/paths';
 export const DEV20 = sharedDataPath('spreadsheetbench-dev20');
 
 /** The dev20 answer workbooks, in a stable order. */
-export async function dev20Answers(datasetDir = DEV20): Promise<string[]> {
+export function dev20Answers(datasetDir = DEV20): Promise<string[]> {
+  return dev20Workbooks('_answer.xlsx', datasetDir);
+}
+
+/** The dev20 input workbooks (what the agents start from), in a stable order. */
+export function dev20Inputs(datasetDir = DEV20): Promise<string[]> {
+  return dev20Workbooks('_input.xlsx', datasetDir);
+}
+
+async function dev20Workbooks(suffix: string, datasetDir: string): Promise<string[]> {
   const root = path.join(datasetDir, 'spreadsheet');
   const files: string[] = [];
   for (const id of (await readdir(root)).sort()) {
     for (const name of (await readdir(path.join(root, id))).sort()) {
-      if (name.endsWith('_answer.xlsx')) files.push(path.join(root, id, name));
+      if (name.endsWith(suffix)) files.push(path.join(root, id, name));
     }
   }
   return files;

@@ -31,6 +31,12 @@ export const libreOfficeOptionsSchema = z.object({
   recycleAfter: z.number().int().positive().default(1_000),
   /** Start new profiles from the one kept after a first start (profileTemplate.ts); false: always a fresh profile. */
   profileTemplate: z.boolean().default(true),
+  /**
+   * Write LibreOffice's results into a copy of the input instead of having LibreOffice store the whole workbook (its
+   * xlsx export is most of a file's time), whenever that gives the file LibreOffice's store would give
+   * (lib/recalc/cached_values.py); false: always store.
+   */
+  writeResults: z.boolean().default(true),
 });
 export type LibreOfficeOptions = z.input<typeof libreOfficeOptionsSchema>;
 
@@ -70,6 +76,7 @@ export class LibreOfficeRecalculator implements Recalculator {
           startTimeoutMs: opts.startTimeoutMs,
           recycleAfter: opts.recycleAfter,
           template,
+          writeResults: opts.writeResults,
         }),
     );
     return new LibreOfficeRecalculator(instances, opts.defaultTimeoutMs, root, ownedRoot !== undefined);
@@ -97,7 +104,11 @@ export class LibreOfficeRecalculator implements Recalculator {
       await staged.discard();
       return done(outcome.error ?? 'LibreOffice reported a failure without a reason');
     }
-    return done(await staged.commit());
+    const written = {
+      written: outcome.written,
+      ...(outcome.storedBecause && { storedBecause: outcome.storedBecause }),
+    };
+    return { ...done(await staged.commit()), ...written };
   }
 
   async close(): Promise<void> {

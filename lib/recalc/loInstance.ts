@@ -27,16 +27,26 @@ export interface LoInstanceOptions {
   recycleAfter: number;
   /** Where a first started profile is kept and new profiles are copied from (profileTemplate.ts); none: always fresh. */
   template?: ProfileTemplate;
+  /** Write the results into a copy of the input when that is exact (cached_values.py); false: always store. */
+  writeResults: boolean;
 }
 
 export interface ConversionOutcome {
   ok: boolean;
   error?: string;
+  written?: 'results' | 'store';
+  storedBecause?: string;
 }
 
 const bridgeLineSchema = z.union([
   z.object({ ready: z.boolean(), error: z.string().optional() }),
-  z.object({ id: z.number().nullable(), ok: z.boolean(), error: z.string().optional() }),
+  z.object({
+    id: z.number().nullable(),
+    ok: z.boolean(),
+    error: z.string().optional(),
+    written: z.enum(['results', 'store']).optional(),
+    stored: z.string().optional(),
+  }),
 ]);
 
 interface Running {
@@ -100,10 +110,11 @@ export class LoInstance {
     const id = this.nextId++;
     const reply = new Promise<ConversionOutcome>((resolve) => {
       this.onReply = (line) => {
-        if ('id' in line && line.id === id) resolve({ ok: line.ok, error: line.error });
+        if ('id' in line && line.id === id)
+          resolve({ ok: line.ok, error: line.error, written: line.written, storedBecause: line.stored });
       };
     });
-    run.bridge.stdin!.write(JSON.stringify({ id, input, output }) + '\n');
+    run.bridge.stdin!.write(JSON.stringify({ id, input, output, store: !this.opts.writeResults }) + '\n');
     const outcome = await raceTimeout(
       [
         reply,
@@ -175,7 +186,7 @@ export class LoInstance {
       sofficePath,
       sofficeArgs(profileDir, pipeName),
       // Own process group, so a kill reaches oosplash and soffice.bin alike.
-      { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
+      { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: sofficeEnv() },
     );
     if (soffice.pid !== undefined) trackGroup(soffice);
     const bridge = spawn(pythonPath, [BRIDGE_SCRIPT, pipeName, String(startTimeoutMs / 1000)], {
@@ -244,6 +255,18 @@ export class LoInstance {
     await rm(path.join(this.opts.profileDir, '.lock'), { force: true });
     await rm(path.join(OSL_PIPE_DIR, `OSL_PIPE_${uid}_${this.opts.pipeName}`), { force: true });
   }
+}
+
+/**
+ * glibc's allocator settings for soffice, unless the environment sets its own: blocks up to 64 MiB come from the heap
+ * instead of their own mmap (the xlsx import allocates and frees large arrays per file: each mmap/munmap pair costs page
+ * faults) and the heap is trimmed past 256 MiB of free top. Measured on 99 loads of the dev20 answers: ≈ 12% less soffice
+ * CPU per file (2.60–3.00 → 2.28–2.41 CPU-s) and no larger resident set (≈ 200 MiB after them).
+ */
+const SOFFICE_MALLOC = 'glibc.malloc.mmap_threshold=67108864:glibc.malloc.trim_threshold=268435456';
+
+function sofficeEnv(): NodeJS.ProcessEnv {
+  return process.env.GLIBC_TUNABLES === undefined ? { ...process.env, GLIBC_TUNABLES: SOFFICE_MALLOC } : process.env;
 }
 
 /** soffice runs detached (its own process group); kill the groups still alive when this Node process exits. */

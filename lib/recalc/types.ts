@@ -10,6 +10,13 @@ export interface RecalcResult {
   error?: string;
   /** The workbook had no formula and was copied unchanged instead of going through the engine. */
   copied?: boolean;
+  /**
+   * LibreOffice: how the output was written. `results`: the input with each formula cell's result written in (the
+   * rest of the file unchanged); `store`: the recalculated document stored by LibreOffice, with `storedBecause` saying
+   * why the results could not be written exactly as that store would write them.
+   */
+  written?: 'results' | 'store';
+  storedBecause?: string;
 }
 
 export interface Recalculator {

@@ -10,6 +10,7 @@ from com.sun.star.beans import PropertyValue
 SPREADSHEET_SERVICE = "com.sun.star.sheet.SpreadsheetDocument"
 NEVER_EXECUTE = 0  # com.sun.star.document.MacroExecMode.NEVER_EXECUTE
 NO_UPDATE = 0  # com.sun.star.document.UpdateDocMode.NO_UPDATE
+XLSX_FILTER = "Calc MS Excel 2007 XML"
 
 
 def props(**values):
@@ -58,6 +59,27 @@ def load_spreadsheet(desktop, path):
     if not doc.supportsService(SPREADSHEET_SERVICE):
         close(doc)
         raise RuntimeError("load failed: the file did not open as a spreadsheet")
+    return doc
+
+
+def load_xlsx_model(service_manager, ctx, path):
+    """The .xlsx at `path` as a bare spreadsheet model: no frame, window or view is made (they cost about a fifth of a
+    load); read-only, macros never run, links never update. Raises RuntimeError when the file does not load as .xlsx.
+    `service_manager` is ctx.ServiceManager, read once: reading it on a dead connection raises an
+    UnknownPropertyException that does not say the connection is gone."""
+    doc = service_manager.createInstanceWithContext("com.sun.star.sheet.SpreadsheetDocument", ctx)
+    load_props = props(
+        URL=uno.systemPathToFileUrl(path),
+        FilterName=XLSX_FILTER,
+        ReadOnly=True,
+        MacroExecutionMode=NEVER_EXECUTE,
+        UpdateDocMode=NO_UPDATE,
+    )
+    try:
+        doc.load(load_props)
+    except Exception as err:
+        close(doc)
+        raise RuntimeError("load failed: %s" % describe(err))
     return doc
 
 
