@@ -188,6 +188,29 @@ describe('the note under an answer still wrong when its turn ends', () => {
     expect(note).not.toContain('Paris,2324');
   });
 
+  it("numbers found nowhere and no table saved (the 1.5B's invented sum after web_fetch): noted, with what the code printed if anything", () => {
+    const nothing = checkCorrectness({
+      question: 'What is the sum of the scores?',
+      codes: [],
+      answer: 'The sum is 1000.',
+      sources: [],
+    });
+    expect(correctnessNote(nothing, { total: 1, grounded: 0 })).toMatch(
+      /^> \*\*Check failed:\*\* .*none of its numbers/,
+    );
+    const printed = checkCorrectness({
+      question: 'What is the sum of the scores?',
+      codes: ['print(sum(scores))'],
+      answer: 'The sum is 1000.',
+      sources: [{ kind: 'stdout', text: '2555\n' }],
+    });
+    // Numbers a second, independently written program computed (the cross-check agreed) are not flagged.
+    expect(correctnessNote(nothing, { total: 1, grounded: 0 }, true)).toBeUndefined();
+    expect(correctnessNote(printed, { total: 1, grounded: 0 })).toContain(
+      'What the code printed last:\n\n```\n2555\n```',
+    );
+  });
+
   it('a right answer, or one partly unfound, gets no note', () => {
     expect(correctnessNote(check('Paris 2324, Lyon 1376.'), { total: 2, grounded: 2 })).toBeUndefined();
     expect(correctnessNote(check('Paris 2324, up 12%.'), { total: 2, grounded: 1 })).toBeUndefined();
