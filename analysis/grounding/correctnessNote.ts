@@ -1,4 +1,5 @@
 import type { CorrectnessEvidence } from './correctness';
+import type { GroundedNumber } from './types';
 
 /** Opens the note; everything from it to the end of the shown answer is the system's, not the answer. */
 export const CHECK_FAILED_LEAD = '> **Check failed:**';
@@ -13,10 +14,10 @@ export const CHECK_FAILED_LEAD = '> **Check failed:**';
  */
 export function correctnessNote(
   evidence: CorrectnessEvidence & { wrong: boolean },
-  grounding: { total: number; grounded: number },
+  grounding: { total: number; grounded: number; numbers?: GroundedNumber[] },
   confirmed = false,
 ): string | undefined {
-  const unfound = grounding.total > 0 && grounding.grounded === 0 && !confirmed;
+  const unfound = noneOfItsOwnFound(grounding) && !confirmed;
   if (!evidence.wrong && !unfound) return undefined;
   const why = evidence.operation
     ? `the question asks for the ${evidence.operation.asked}, but the code counted ${evidence.operation.kind === 'distinct' ? 'every row' : 'rows'} (\`${evidence.operation.used}\`)`
@@ -24,6 +25,16 @@ export function correctnessNote(
       ? `its numbers disagree with the table the code saved (${evidence.rows.map((r) => `${r.label}: ${r.stated}, table ${r.expected.join(' / ')}`).join('; ')})`
       : "none of its numbers are in what this turn's code and tools produced";
   return `${CHECK_FAILED_LEAD} this answer is likely wrong: ${why}.${evidence.operation ? '' : computedQuote(evidence)}`;
+}
+
+/**
+ * No number the answer states of its own was produced by a tool: numbers found only in the question ("the 7-day
+ * average is 102.67": the 7) are not the answer's results (the 1.5B's invented 102.67 for 83.65 went unflagged).
+ */
+function noneOfItsOwnFound(grounding: { total: number; grounded: number; numbers?: GroundedNumber[] }): boolean {
+  if (!grounding.numbers) return grounding.total > 0 && grounding.grounded === 0;
+  const own = grounding.numbers.filter((n) => n.source?.kind !== 'question');
+  return own.length > 0 && own.every((n) => !n.grounded);
 }
 
 /** The table the code saved, else what it last printed: the numbers in hand, quoted under the note. */
