@@ -13,7 +13,8 @@ import { webFetchArgs, webFetchTool } from './webFetch';
 /** URLs fetched for one call at most: code listing more is not a download of its data. */
 export const MAX_CODE_DOWNLOADS = 3;
 
-const URL_IN_QUOTES = /(["'])(https?:\/\/[^\s"'\\]+)\1/g;
+/** A quoted URL, the quotes possibly escaped (code run wrapped in a string literal: the cross-check's second program). */
+const URL_IN_QUOTES = /(\\?["'])(https?:\/\/[^\s"'\\]+)\1/g;
 
 export interface CodeDownload {
   url: string;

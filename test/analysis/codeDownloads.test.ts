@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedPython } from '../../analysis/conversation/isolatedProgram';
 import { MAX_CODE_DOWNLOADS, urlsInCode } from '../../analysis/tools/codeDownloads';
 import { disposeConversationTools, runTool, type ToolContext } from '../../analysis/tools/index';
 import type { PythonExecuteReport } from '../../analysis/tools/pythonExecute';
@@ -26,6 +27,10 @@ describe('urlsInCode', () => {
     const many = Array.from({ length: 6 }, (_, i) => `u${i} = "http://h/${i}.json"`).join('\n');
     expect(urlsInCode(many)).toHaveLength(MAX_CODE_DOWNLOADS);
     expect(urlsInCode('requests.get(base + "/items.json")')).toEqual([]);
+    // The cross-check's second program runs wrapped in a string literal: its URLs are found there too.
+    expect(urlsInCode(isolatedPython('url = "http://h:1/a.json"\nr = requests.get(url)'))).toEqual([
+      'http://h:1/a.json',
+    ]);
   });
 });
 
@@ -85,6 +90,12 @@ describe('python_execute serves the URLs its code names (bwrap)', () => {
     expect(viaUrllib.stdout).toBe('3\n');
     const viaPandas = await run(ctx, `import pandas as pd\nprint(pd.read_json("${base}/items.json")['score'].sum())`);
     expect(viaPandas.stdout).toBe('680\n');
+    // The cross-check's second program (its code wrapped in a string literal, run in fresh globals) is served too.
+    const second = await run(
+      ctx,
+      isolatedPython(`import requests\nprint(len(requests.get("${base}/items.json").json()))`),
+    );
+    expect(second).toMatchObject({ success: true, stdout: '3\n' });
   });
 
   it('only GETs of the URLs the call names are served: a POST, or a URL built at run time, finds no network', async () => {
