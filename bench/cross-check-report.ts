@@ -4,13 +4,21 @@
  * chose, each comparison's verdict, which result was shown, whether the answer carries a 'Check failed' note, and the
  * time the second program's model steps took against the request's wall time; then the share right per pattern, the
  * flagged answers right and wrong, and the time per question. Reads the run folder only (results/, the conversations).
+ * With --rescore, each scored request is also scored again with the suite's answers as they are now (data/analysis,
+ * e.g. after the values check was added): "right" is then the rescored verdict, the recorded one shown beside it.
  *
- *   node --import tsx bench/cross-check-report.ts <runDir>
+ *   node --import tsx bench/cross-check-report.ts <runDir> [--rescore]
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SECOND_PROGRAM_AGENT } from '../analysis/conversation/crossCheckPrompts';
 import { CHECK_FAILED_LEAD } from '../analysis/grounding/correctnessNote';
+import { readEvents } from '../analysis/conversation/eventLog';
+import { conversationLayout } from '../analysis/conversation/layout';
+import { loadAnalysisSuite } from '../benchmarks/analysis/dataset';
+import { turnOutput } from '../benchmarks/analysis/result';
+import { scoreAnalysis } from '../benchmarks/analysis/score';
 
 interface Result {
   taskId: string;
@@ -27,6 +35,8 @@ interface Row {
   id: string;
   pattern: string;
   pass: boolean;
+  /** The verdict recorded by the run (differs from pass only with --rescore). */
+  recorded: boolean;
   verdicts: string;
   shown: string;
   flagged: boolean;
@@ -35,29 +45,36 @@ interface Row {
 }
 
 const runDir = process.argv[2];
+const rescore = process.argv.includes('--rescore');
 if (!runDir || !existsSync(path.join(runDir, 'results')))
   throw new Error(`usage: cross-check-report.ts <runDir> (a run folder with results/): got ${runDir ?? 'nothing'}`);
+const { answers } = await loadAnalysisSuite(
+  path.join(path.dirname(fileURLToPath(import.meta.url)), '../data/analysis'),
+);
 
-const rows = readdirSync(path.join(runDir, 'results'))
+const results = readdirSync(path.join(runDir, 'results'))
   .filter((f) => f.endsWith('.json'))
   .map((f) => JSON.parse(readFileSync(path.join(runDir, 'results', f), 'utf8')) as Result)
-  .filter((r) => r.status !== 'skipped')
-  .map(rowOf)
-  .sort((a, b) => a.id.localeCompare(b.id));
+  .filter((r) => r.status !== 'skipped');
+const rows = (await Promise.all(results.map(async (r) => ({ ...rowOf(r), pass: await rightNow(r) })))).sort((a, b) =>
+  a.id.localeCompare(b.id),
+);
 
 process.stdout.write(
-  'request  pattern         right  cross-check verdicts        shown    flagged  2nd-program s  wall s\n',
+  'request  pattern         right  recorded  cross-check verdicts        shown    flagged  2nd-program s  wall s\n',
 );
 for (const r of rows)
   process.stdout.write(
-    `${r.id.padEnd(8)} ${r.pattern.padEnd(15)} ${(r.pass ? 'yes' : 'no').padEnd(6)} ${r.verdicts.padEnd(27)} ${r.shown.padEnd(8)} ${(r.flagged ? 'yes' : 'no').padEnd(8)} ${r.secondS.toFixed(0).padStart(13)} ${r.wallS.toFixed(0).padStart(7)}\n`,
+    `${r.id.padEnd(8)} ${r.pattern.padEnd(15)} ${(r.pass ? 'yes' : 'no').padEnd(6)} ${(r.recorded ? 'yes' : 'no').padEnd(9)} ${r.verdicts.padEnd(27)} ${r.shown.padEnd(8)} ${(r.flagged ? 'yes' : 'no').padEnd(8)} ${r.secondS.toFixed(0).padStart(13)} ${r.wallS.toFixed(0).padStart(7)}\n`,
   );
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 for (const pattern of [...new Set(rows.map((r) => r.pattern))].sort()) {
   const of = rows.filter((r) => r.pattern === pattern);
-  process.stdout.write(`${pattern}: ${of.filter((r) => r.pass).length}/${of.length} right\n`);
+  process.stdout.write(
+    `${pattern}: ${of.filter((r) => r.pass).length}/${of.length} right${rescore ? ` (recorded ${of.filter((r) => r.recorded).length}/${of.length})` : ''}, ${mean(of.map((r) => r.wallS)).toFixed(0)} s per question\n`,
+  );
 }
 const flagged = rows.filter((r) => r.flagged);
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 process.stdout.write(
   `all: ${rows.filter((r) => r.pass).length}/${rows.length} right; flagged ${flagged.length} (${flagged.filter((r) => !r.pass).length} of them wrong); ` +
     `${mean(rows.map((r) => r.wallS)).toFixed(0)} s per question, of which the second program's model steps ${mean(rows.map((r) => r.secondS)).toFixed(0)} s\n`,
@@ -76,12 +93,22 @@ function rowOf(r: Result): Row {
     id: r.taskId,
     pattern: r.pattern === 'auto' ? `auto→${r.chosenPattern ?? '?'}` : r.pattern,
     pass: r.pass,
+    recorded: r.pass,
     verdicts: checks.join(', ') || (r.status === 'failed' ? '(turn failed)' : '(not run)'),
     shown: record?.verdict === 'disagree' && record.use === 'second' ? 'second' : 'first',
     flagged: answer.includes(CHECK_FAILED_LEAD),
     secondS: secondProgramMs(path.join(dir, 'debug')) / 1000,
     wallS: r.wallMs / 1000,
   };
+}
+
+/** The request's verdict: as recorded, or (--rescore) scored again with the suite's current answers. */
+async function rightNow(r: Result): Promise<boolean> {
+  if (!rescore || r.status !== 'scored' || !r.conversationDir || !answers[r.taskId]) return r.pass;
+  const dir = path.resolve(runDir, r.conversationDir);
+  const events = await readEvents(conversationLayout(dir));
+  if (events.find((e) => e.type === 'turn_ended')?.data.status !== 'completed') return r.pass;
+  return (await scoreAnalysis(answers[r.taskId], turnOutput(dir, events))).pass;
 }
 
 function verdictOf(text: string): string {

@@ -39,7 +39,9 @@ export async function finishTurn(input: FinishTurnInput, options: FinishTurnOpti
     said = shown;
     const grounding = { answerOffset, ...checked.grounding };
     // A check that still fails after the turn's one revision is shown under the answer (after it: offsets unchanged).
-    const wrong = said && grounding.total && !second ? correctnessNote(checked.correctness, grounding) : undefined;
+    const confirmed = crossCheck?.verdict === 'agree';
+    const wrong =
+      said && grounding.total && !second ? correctnessNote(checked.correctness, grounding, confirmed) : undefined;
     const disagrees = crossCheck && disagreementNote(crossCheck, Boolean(wrong));
     const note = [wrong, disagrees].filter(Boolean).join('\n\n');
     const text = [input.answer.prefix, said, note].filter(Boolean).join('\n\n') || '(the model gave no answer text)';

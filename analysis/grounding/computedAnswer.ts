@@ -41,13 +41,26 @@ export function computedAnswer(
   return undefined;
 }
 
-/** The saved table as a markdown table, else the last printed output as quoted lines; undefined when neither. */
+/**
+ * The saved table as a markdown table, else the last printed output as quoted lines; undefined when neither, and when
+ * the saved table holds no value (the 1.5B's `index,price` / `59,` from a rolling mean of one row): what was printed
+ * beside it is then no result either (the REPL echo of save_table's entry), so the answer is left for the note.
+ */
 function renderedResult(evidence: CorrectnessEvidence): string | undefined {
   if (evidence.table) {
+    if (!holdsValue(evidence.table.head)) return undefined;
     const table = markdownTable(evidence.table.head);
     if (table) return `${COMPUTED_LEAD} (the table the code saved, \`${evidence.table.file}\`):\n\n${table}`;
   }
   return printedResult(evidence.printed, 'what the code printed');
+}
+
+/** Whether some row of a saved table (CSV head) has a value beyond its label column (a one-column table: in it). */
+function holdsValue(csv: string): boolean {
+  const [header = '', ...rows] = csv.split(/\r?\n/).filter((l) => l.trim());
+  const from = splitCsvLine(header).length > 1 ? 1 : 0;
+  const isValue = (c: string) => c.trim() !== '' && c.trim().toLowerCase() !== 'nan';
+  return rows.some((r) => splitCsvLine(r).slice(from).some(isValue));
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Sandbox } from '../../lib/sandbox/types';
 import { validateManifest } from '../manifest/validate';
 import { MANIFEST_FILE, type VisualizationOutput } from '../manifest/schema';
 import { checkRelativePath, INTERNAL_DIR, resolveInWorkspace } from '../workspace/paths';
+import { codeDownloadsNote, fetchForCode, servedDownloads, type CodeDownload } from './codeDownloads';
 import { describeExecution, type ExecutionReport } from './executionReport';
 import { executionTimeoutMs } from './limits';
 import { allowedImports } from './pythonPackages';
@@ -50,6 +51,10 @@ export interface PythonExecuteReport extends ExecutionReport {
   restored?: { cells: number; turns: string[]; durationMs: number };
   /** With stateReset after a restore that failed: the names earlier cells defined that are gone. */
   lostVariables?: string[];
+  /** URLs the code names, fetched with web_fetch before it ran and served to it from the saved files (codeDownloads). */
+  downloads?: CodeDownload[];
+  /** What the model is told about those downloads. */
+  downloadNote?: string;
 }
 
 export const pythonExecuteTool: AnalysisTool<PythonExecuteArgs, PythonExecuteReport> = {
@@ -64,11 +69,21 @@ export const pythonExecuteTool: AnalysisTool<PythonExecuteArgs, PythonExecuteRep
     const modules = allowedImports(args.packages, ctx.config);
     const workingDir = await checkWorkingDir(args.workingDir, ctx);
     const timeoutMs = executionTimeoutMs(args.timeout, ctx.config);
-    return withSandbox(ctx, 'python', (sandbox) =>
-      execute(sandbox, args.code, { modules, workingDir, timeoutMs }, ctx),
+    const downloads = await fetchForCode(args.code, ctx);
+    const report = await withSandbox(ctx, 'python', (sandbox) =>
+      execute(sandbox, args.code, { modules, workingDir, timeoutMs, downloads: servedDownloads(downloads) }, ctx),
     );
+    const downloadNote = codeDownloadsNote(downloads);
+    return downloads.length ? { ...report, downloads, ...(downloadNote ? { downloadNote } : {}) } : report;
   },
 };
+
+/** What the prelude sets up before a call: allowed modules, working folder, the URLs served from downloads. */
+interface KernelOptions {
+  modules: string[];
+  workingDir: string;
+  downloads: Record<string, string>;
+}
 
 async function checkWorkingDir(requested: string | undefined, ctx: ToolContext): Promise<string> {
   if (!requested) return '';
@@ -84,7 +99,7 @@ async function checkWorkingDir(requested: string | undefined, ctx: ToolContext):
 async function execute(
   sandbox: Sandbox,
   code: string,
-  opts: { modules: string[]; workingDir: string; timeoutMs: number },
+  opts: KernelOptions & { timeoutMs: number },
   ctx: ToolContext,
 ): Promise<PythonExecuteReport> {
   const lostBefore = await prepareKernel(sandbox, opts, ctx);
@@ -120,7 +135,7 @@ async function execute(
 /** Re-runs the conversation's earlier cells in a fresh kernel (helpers loaded), then returns to this call's folder. */
 async function restoreKernel(
   sandbox: Sandbox,
-  opts: { modules: string[]; workingDir: string },
+  opts: KernelOptions,
   ctx: ToolContext,
   afterKill = false,
 ): Promise<RestoreReport> {
@@ -153,12 +168,8 @@ function restoreFields(restore: RestoreReport | undefined, stateReset: boolean):
 }
 
 /** Runs the prelude; true when this kernel is fresh although the conversation ran Python before (state lost). */
-async function prepareKernel(
-  sandbox: Sandbox,
-  opts: { modules: string[]; workingDir: string },
-  ctx: ToolContext,
-): Promise<boolean> {
-  const cell = prepareCell({ root: sandbox.workDirInside, workingDir: opts.workingDir, modules: opts.modules });
+async function prepareKernel(sandbox: Sandbox, opts: KernelOptions, ctx: ToolContext): Promise<boolean> {
+  const cell = prepareCell({ root: sandbox.workDirInside, ...opts });
   const prep = await sandbox.execute(cell, { timeoutMs: HELPER_CELL_TIMEOUT_MS, signal: ctx.signal });
   const reply = parsePrepareReply(prep.stdout);
   if (!reply)

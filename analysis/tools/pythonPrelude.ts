@@ -3,16 +3,19 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const PYTHON_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../python');
+
 /** The source of `sheetbench_viz` (save_table, save_chart, …): the sandbox preloads it; exported notebooks define it. */
-export const helperSource = readFileSync(
-  resolve(dirname(fileURLToPath(import.meta.url)), '../python/sheetbench_viz.py'),
-  'utf8',
-);
+export const helperSource = readFileSync(resolve(PYTHON_DIR, 'sheetbench_viz.py'), 'utf8');
+
+/** The source of `sheetbench_downloads`: serves the URLs fetched for a call's code (codeDownloads.ts). */
+const downloadsSource = readFileSync(resolve(PYTHON_DIR, 'served_downloads.py'), 'utf8');
 
 /**
  * Runs before each python_execute call, inside the kernel: loads the helpers as module `sheetbench_viz` when the
  * kernel is fresh (then binds save_table/save_chart/… in the user's namespace), points them at the workspace, changes
- * to the working folder and reports missing packages. Prints one JSON line: {fresh, missing}.
+ * to the working folder, serves the URLs fetched for this call's code (from their saved files; none when the call has
+ * none) and reports missing packages. Prints one JSON line: {fresh, missing}.
  */
 const PREPARE = `
 import sys, os, json, types, importlib.util
@@ -30,12 +33,30 @@ helpers = sys.modules['sheetbench_viz']
 helpers._set_root(args['root'])
 helpers._begin_execution()
 os.chdir(os.path.join(args['root'], args['workingDir']))
+if args['downloads'] and 'sheetbench_downloads' not in sys.modules:
+    served = types.ModuleType('sheetbench_downloads')
+    exec(compile(args['downloadsSource'], 'served_downloads.py', 'exec'), served.__dict__)
+    sys.modules['sheetbench_downloads'] = served
+if 'sheetbench_downloads' in sys.modules:
+    sys.modules['sheetbench_downloads'].serve({url: os.path.join(args['root'], rel) for url, rel in args['downloads'].items()})
 missing = [m for m in args['modules'] if importlib.util.find_spec(m) is None]
 print(json.dumps({'fresh': fresh, 'missing': missing}))
 `;
 
-export function prepareCell(opts: { root: string; workingDir: string; modules: string[] }): string {
-  const args = { source: helperSource, ...opts };
+export function prepareCell(opts: {
+  root: string;
+  workingDir: string;
+  modules: string[];
+  /** URL → workspace-relative file, fetched for this call's code. */
+  downloads?: Record<string, string>;
+}): string {
+  const downloads = opts.downloads ?? {};
+  const args = {
+    source: helperSource,
+    ...opts,
+    downloads,
+    downloadsSource: Object.keys(downloads).length ? downloadsSource : '',
+  };
   // JSON string literals are valid Python string literals.
   return `exec(${JSON.stringify(PREPARE)}, {'user_ns': globals(), 'args': __import__('json').loads(${JSON.stringify(JSON.stringify(args))})})`;
 }

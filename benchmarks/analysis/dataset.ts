@@ -13,12 +13,21 @@ export const analysisTaskSchema = z.object({
   fetch: z.string().optional(),
 });
 
+/** The values a chart or table must show, by label (the scorer checks them, whatever the columns are named). */
+const shownValuesFields = {
+  values: z.record(z.string(), z.number()).optional(),
+  /** The values are compared as shares of their sum (a pie chart). */
+  proportional: z.boolean().optional(),
+};
+
 export const expectedSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('number'), value: z.number(), tolerance: z.number() }),
+  /** Every one of these numbers in the answer (a total per group). */
+  z.object({ kind: z.literal('numbers'), values: z.array(z.number()), tolerance: z.number() }),
   z.object({ kind: z.literal('list'), values: z.array(z.string()) }),
   z.object({ kind: z.literal('text'), contains: z.string() }),
-  z.object({ kind: z.literal('chart'), type: z.string(), x: z.string(), y: z.array(z.string()) }),
-  z.object({ kind: z.literal('table'), columns: z.array(z.string()), rows: z.number().int() }),
+  z.object({ kind: z.literal('chart'), type: z.string(), x: z.string(), y: z.array(z.string()), ...shownValuesFields }),
+  z.object({ kind: z.literal('table'), columns: z.array(z.string()), rows: z.number().int(), ...shownValuesFields }),
 ]);
 
 export type AnalysisTask = z.infer<typeof analysisTaskSchema>;

@@ -6,7 +6,7 @@ import { conversationLayout } from '../../analysis/conversation/layout';
 import type { VisualizationOutput } from '../../analysis/conversation/types';
 import type { Pattern } from '../../contracts/conversation';
 import { loadAnalysisSuite } from './dataset';
-import { scoreAnalysis, type Score } from './score';
+import { scoreAnalysis, type Score, type TurnOutput } from './score';
 import type { AnalysisRun } from './run';
 import type { TaskFailureClass } from '../../contracts/taskResult';
 import type { TurnSummary } from '../../contracts/conversation';
@@ -120,11 +120,15 @@ async function scoreTurn(
 ): Promise<Score> {
   if (turn.summary.status !== 'completed')
     return { pass: false, reason: `turn ${turn.summary.status}${turn.summary.error ? `: ${turn.summary.error}` : ''}` };
-  const layout = conversationLayout(turn.dir);
+  const { answers } = await loadAnalysisSuite(ctx.manifest.datasetDir);
+  return scoreAnalysis(answers[taskId], turnOutput(turn.dir, events));
+}
+
+/** What the scorer reads of an ended turn (its events): the answer shown, the visualizations, the workspace. */
+export function turnOutput(turnDir: string, events: ConversationEvent[]): TurnOutput {
   const answer = String(events.find((e) => e.type === 'answer')?.data.text ?? '');
   const visualizations = events
     .filter((e) => e.type === 'visualization')
     .map((e) => e.data.output as VisualizationOutput);
-  const { answers } = await loadAnalysisSuite(ctx.manifest.datasetDir);
-  return scoreAnalysis(answers[taskId], { answer, visualizations, workspaceDir: layout.workspace });
+  return { answer, visualizations, workspaceDir: conversationLayout(turnDir).workspace };
 }

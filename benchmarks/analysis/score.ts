@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { VisualizationOutput } from '../../analysis/conversation/types';
 import { CHECK_FAILED_LEAD } from '../../analysis/grounding/correctnessNote';
 import type { Expected } from './dataset';
+import { showsValues, type ExpectedValues } from './shownValues';
 
 export interface TurnOutput {
   answer: string;
@@ -15,7 +16,11 @@ export interface Score {
   reason: string;
 }
 
-/** Checks one request's outcome: a number in the answer, names in order, a phrase, a chart of the right type and columns, a table. */
+/**
+ * Checks one request's outcome: a number (or every number of a list) in the answer, names in order, a phrase, a chart of
+ * the right type and columns, a table; a chart or table whose expected values are known must show them (not only its
+ * columns' names).
+ */
 export async function scoreAnalysis(expected: Expected, turn: TurnOutput): Promise<Score> {
   const out = { ...turn, answer: withoutCheckNote(turn.answer) };
   switch (expected.kind) {
@@ -38,27 +43,82 @@ export async function scoreAnalysis(expected: Expected, turn: TurnOutput): Promi
       return out.answer.includes(expected.contains)
         ? { pass: true, reason: 'phrase found' }
         : { pass: false, reason: `the answer does not mention ${expected.contains}` };
-    case 'chart': {
-      const ok = out.visualizations.some(
-        (v) =>
-          v.type === expected.type &&
-          chartColumns(v).x === expected.x &&
-          expected.y.every((y) => chartColumns(v).y.includes(y)),
-      );
+    case 'numbers': {
+      const found = numbersIn(out.answer);
+      const missing = expected.values.filter((v) => !found.some((n) => Math.abs(n - v) <= expected.tolerance));
       return {
-        pass: ok,
-        reason: ok ? 'chart found' : `no ${expected.type} of ${expected.y.join('+')} by ${expected.x}`,
+        pass: !missing.length,
+        reason: missing.length ? `the answer does not state ${missing.join(', ')}` : 'every number found',
       };
     }
-    case 'table': {
-      for (const v of out.visualizations.filter((o) => o.type === 'table' && o.dataFile)) {
-        const shape = await csvShape(path.join(out.workspaceDir, v.dataFile!));
-        if (shape && expected.columns.every((c) => shape.columns.includes(c)) && shape.rows === expected.rows)
-          return { pass: true, reason: 'table found' };
-      }
-      return { pass: false, reason: `no table with columns ${expected.columns.join(', ')} and ${expected.rows} rows` };
-    }
+    case 'chart':
+      return expected.values
+        ? chartWithValues(expected, { values: expected.values, proportional: expected.proportional }, out)
+        : chartWithColumns(expected, out);
+    case 'table':
+      return expected.values
+        ? tableWithValues(expected, { values: expected.values, proportional: expected.proportional }, out)
+        : tableWithShape(expected, out);
   }
+}
+
+type ChartExpected = Extract<Expected, { kind: 'chart' }>;
+type TableExpected = Extract<Expected, { kind: 'table' }>;
+
+function chartWithColumns(expected: ChartExpected, out: TurnOutput): Score {
+  const ok = out.visualizations.some(
+    (v) =>
+      v.type === expected.type &&
+      chartColumns(v).x === expected.x &&
+      expected.y.every((y) => chartColumns(v).y.includes(y)),
+  );
+  return { pass: ok, reason: ok ? 'chart found' : `no ${expected.type} of ${expected.y.join('+')} by ${expected.x}` };
+}
+
+/** A chart of the right type whose data file shows the expected value per label in the columns it plots. */
+async function chartWithValues(expected: ChartExpected, shown: ExpectedValues, out: TurnOutput): Promise<Score> {
+  for (const v of out.visualizations.filter((o) => o.type === expected.type && o.dataFile)) {
+    const csv = await readDataFile(out.workspaceDir, v.dataFile!);
+    const { x, y } = chartColumns(v);
+    if (csv !== undefined && showsValues(csv, shown, { label: x, values: y }))
+      return { pass: true, reason: 'chart found with the right values' };
+  }
+  return {
+    pass: false,
+    reason: `no ${expected.type} showing ${expected.y.join('+')} by ${expected.x} with the right values (${valuesText(shown)})`,
+  };
+}
+
+async function tableWithShape(expected: TableExpected, out: TurnOutput): Promise<Score> {
+  for (const v of out.visualizations.filter((o) => o.type === 'table' && o.dataFile)) {
+    const shape = await csvShape(path.join(out.workspaceDir, v.dataFile!));
+    if (shape && expected.columns.every((c) => shape.columns.includes(c)) && shape.rows === expected.rows)
+      return { pass: true, reason: 'table found' };
+  }
+  return { pass: false, reason: `no table with columns ${expected.columns.join(', ')} and ${expected.rows} rows` };
+}
+
+/** A saved table showing the expected value per label (one row each), whatever its columns are named. */
+async function tableWithValues(expected: TableExpected, shown: ExpectedValues, out: TurnOutput): Promise<Score> {
+  for (const v of out.visualizations.filter((o) => o.type === 'table' && o.dataFile)) {
+    const csv = await readDataFile(out.workspaceDir, v.dataFile!);
+    if (csv !== undefined && showsValues(csv, shown))
+      return { pass: true, reason: 'table found with the right values' };
+  }
+  return {
+    pass: false,
+    reason: `no table showing ${expected.columns.join(' → ')} with the right values (${valuesText(shown)})`,
+  };
+}
+
+function valuesText(expected: ExpectedValues): string {
+  return Object.entries(expected.values)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+}
+
+async function readDataFile(workspaceDir: string, dataFile: string): Promise<string | undefined> {
+  return readFile(path.join(workspaceDir, dataFile), 'utf8').catch(() => undefined); // the answer named no such file: scored as a miss
 }
 
 /**

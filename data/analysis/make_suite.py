@@ -85,22 +85,30 @@ add("a09", 2, "Download the items from {url}; how many have a score above 250?",
     "import json\nitems = json.load(open('downloads/items.json'))\nprint(sum(1 for i in items if i['score'] > 250))", fetch="items.json")
 
 
+def values_of(series):
+    """The values a chart or table must show, by label: the scorer checks them, whatever the columns are named."""
+    return {str(k): float(v) for k, v in series.items()}
+
+
 def chart_code(read, prep, out_id, kind, x, y, title, xl, yl, result):
     return read + prep + f"save_chart(chart, kind='{kind}', x='{x}', y={y!r}, title='{title}', x_label='{xl}', y_label='{yl}', id='{out_id}')\nprint({result})"
 
 
 # Level 3: charts (first code fails on a misspelt column, then the fix succeeds)
-add("a10", 3, "Make a bar chart of the total amount by region from sales.csv.", ["sales.csv"], {"kind": "chart", "type": "bar_chart", "x": "region", "y": ["amount"]},
+by_region = sales.groupby("region")["amount"].sum()
+add("a10", 3, "Make a bar chart of the total amount by region from sales.csv.", ["sales.csv"], {"kind": "chart", "type": "bar_chart", "x": "region", "y": ["amount"], "values": values_of(by_region)},
     chart_code(READ_SALES, "chart = df.groupby('region', as_index=False)['amount'].sum()\n", "by_region", "bar", "region", "amount", "Amount by region", "Region", "Amount", "chart.to_string()"),
     fail_first="amout")
 add("a11", 3, "Plot temperature by day from weather.csv as a line chart.", ["weather.csv"], {"kind": "chart", "type": "line_chart", "x": "day", "y": ["temperature"]},
     chart_code(READ_WEATHER, "chart = df[['day', 'temperature']]\n", "temp_by_day", "line", "day", "temperature", "Temperature by day", "Day", "Temperature", "len(chart)"), fail_first="temprature")
 add("a12", 3, "Plot ice_cream_sales against temperature from weather.csv.", ["weather.csv"], {"kind": "chart", "type": "scatter", "x": "temperature", "y": ["ice_cream_sales"]},
     chart_code(READ_WEATHER, "chart = df[['temperature', 'ice_cream_sales']]\n", "ice_vs_temp", "scatter", "temperature", "ice_cream_sales", "Ice cream vs temperature", "Temperature", "Ice cream sales", "len(chart)"))
-add("a13", 3, "Show the share of units by product in sales.csv as a pie chart.", ["sales.csv"], {"kind": "chart", "type": "pie_chart", "x": "product", "y": ["units"]},
+units_by_product = sales.groupby("product")["units"].sum()
+add("a13", 3, "Show the share of units by product in sales.csv as a pie chart.", ["sales.csv"],
+    {"kind": "chart", "type": "pie_chart", "x": "product", "y": ["units"], "values": values_of(units_by_product), "proportional": True},
     chart_code(READ_SALES, "chart = df.groupby('product', as_index=False)['units'].sum()\n", "units_by_product", "pie", "product", "units", "Units by product", "Product", "Units", "chart.to_string()"))
 by_month = sales.groupby("month", as_index=False)["amount"].sum()
-add("a14", 3, "Make a table of the total amount per month from sales.csv.", ["sales.csv"], {"kind": "table", "columns": ["month", "amount"], "rows": len(by_month)},
+add("a14", 3, "Make a table of the total amount per month from sales.csv.", ["sales.csv"], {"kind": "table", "columns": ["month", "amount"], "rows": len(by_month), "values": values_of(by_month.set_index("month")["amount"])},
     READ_SALES + "t = df.groupby('month', as_index=False)['amount'].sum()\nsave_table(t, id='amount_by_month', title='Amount by month')\nprint(t.to_string())")
 
 # Level 4: multi-step moving averages
@@ -128,6 +136,11 @@ add("a19", 5, "Fit a linear regression of ice_cream_sales on temperature in weat
 top_product = sales.groupby("product")["amount"].sum().idxmax()
 add("a20", 5, "Which product has the highest total amount in sales.csv, and by how much does it lead the second?", ["sales.csv"], {"kind": "text", "contains": top_product},
     READ_SALES + "s = df.groupby('product')['amount'].sum().sort_values(ascending=False)\nprint(s.index[0], s.iloc[0] - s.iloc[1])")
+
+# The issue-32 failure: a total per group answered with row counts, or with the right table retyped wrongly.
+add("a21", 1, "What is the total amount per region in sales.csv?", ["sales.csv"],
+    {"kind": "numbers", "values": [float(v) for v in by_region.values], "tolerance": 0.01},
+    READ_SALES + "print(df.groupby('region')['amount'].sum().to_string())")
 
 (HERE / "tasks.json").write_text(json.dumps({"name": "analysis", "version": "1", "tasks": tasks}, indent=1) + "\n")
 (HERE / "answers.json").write_text(json.dumps(answers, indent=1) + "\n")

@@ -188,6 +188,43 @@ describe('the note under an answer still wrong when its turn ends', () => {
     expect(note).not.toContain('Paris,2324');
   });
 
+  it("numbers found nowhere and no table saved (the 1.5B's invented sum after web_fetch): noted, with what the code printed if anything", () => {
+    const nothing = checkCorrectness({
+      question: 'What is the sum of the scores?',
+      codes: [],
+      answer: 'The sum is 1000.',
+      sources: [],
+    });
+    expect(correctnessNote(nothing, { total: 1, grounded: 0 })).toMatch(
+      /^> \*\*Check failed:\*\* .*none of its numbers/,
+    );
+    const printed = checkCorrectness({
+      question: 'What is the sum of the scores?',
+      codes: ['print(sum(scores))'],
+      answer: 'The sum is 1000.',
+      sources: [{ kind: 'stdout', text: '2555\n' }],
+    });
+    // Numbers a second, independently written program computed (the cross-check agreed) are not flagged.
+    expect(correctnessNote(nothing, { total: 1, grounded: 0 }, true)).toBeUndefined();
+    expect(correctnessNote(printed, { total: 1, grounded: 0 })).toContain(
+      'What the code printed last:\n\n```\n2555\n```',
+    );
+  });
+
+  it("numbers given by the question are not the answer's own: an answer whose own numbers are all unfound is noted", () => {
+    const question = 'In stock.csv, what is the 7-day moving average of price on the last date (2 decimals)?';
+    const empty = { kind: 'table' as const, file: 'viz/table-1.csv', text: 'index,price\n59,\n' };
+    const answer = 'The 7-day moving average of the price on the last date is 102.67.';
+    const sources = [empty, { kind: 'question' as const, text: question }];
+    const grounding = groundAnswer(answer, sources);
+    expect(grounding).toMatchObject({ total: 2, grounded: 1 });
+    const evidence = checkCorrectness({ question, codes: [], answer, sources });
+    expect(correctnessNote(evidence, grounding)).toMatch(/^> \*\*Check failed:\*\* .*none of its numbers/);
+    // One of its own numbers found: not noted (partly unfound answers are revised, not flagged).
+    const partly = groundAnswer('The average is 102.67 over 59 rows.', sources);
+    expect(correctnessNote(evidence, partly)).toBeUndefined();
+  });
+
   it('a right answer, or one partly unfound, gets no note', () => {
     expect(correctnessNote(check('Paris 2324, Lyon 1376.'), { total: 2, grounded: 2 })).toBeUndefined();
     expect(correctnessNote(check('Paris 2324, up 12%.'), { total: 2, grounded: 1 })).toBeUndefined();
@@ -234,6 +271,22 @@ describe('the answer rebuilt from what the code computed (text protocol)', () =>
       how: 'appended',
       text: expect.stringMatching(/^Paris has the most visits\.\n\n\*\*Computed result\*\*/),
     });
+  });
+
+  it("a saved table holding no value (the 1.5B's `index,price` / `59,`) is no result: the answer is left for the note", () => {
+    const empty = { kind: 'table' as const, file: 'viz/table-1.csv', text: 'index,price\n59,\n' };
+    const echo = {
+      kind: 'stdout' as const,
+      text: "{'id': 'table-1', 'type': 'table', 'dataFile': 'viz/table-1.csv'}\n",
+    };
+    expect(rebuild('The 7-day moving average on the last date is 102.67.', [empty, echo], [])).toBeUndefined();
+    expect(rebuild('The average is 102.67.', [{ ...empty, text: 'index,price\n59,NaN\n' }], [])).toBeUndefined();
+    // A one-column table's values are in its only column; a value beside the label is a value.
+    const single = { kind: 'table' as const, file: 'viz/t.csv', text: 'price\n83.65\n' };
+    expect(rebuild('The average is 102.67.', [single], [])?.how).toBe('replaced');
+    expect(rebuild('The average is 102.67.', [{ ...empty, text: 'index,price\n59,83.65\n' }], [])?.how).toBe(
+      'replaced',
+    );
   });
 
   it('nothing computed, or the wrong operation (its result answers another question): left for the note', () => {

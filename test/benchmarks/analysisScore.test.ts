@@ -12,9 +12,9 @@ const ws = mkdtempSync(path.join(os.tmpdir(), 'sb-score-'));
 const out = (answer: string, visualizations: any[] = []) => ({ answer, visualizations, workspaceDir: ws });
 
 describe('analysis suite scorer', () => {
-  it('loads the bundled suite: 20 requests over the five levels, each with an answer', async () => {
+  it('loads the bundled suite: 21 requests over the five levels, each with an answer', async () => {
     const suite = await loadAnalysisSuite(SUITE);
-    expect(suite.tasks).toHaveLength(20);
+    expect(suite.tasks).toHaveLength(21);
     expect(new Set(suite.tasks.map((t) => t.level))).toEqual(new Set([1, 2, 3, 4, 5]));
   });
 
@@ -55,5 +55,84 @@ describe('analysis suite scorer', () => {
     const viz = [{ id: 't', type: 'table', dataFile: 't.csv' }];
     expect((await scoreAnalysis(table(2), out('', viz))).pass).toBe(true);
     expect((await scoreAnalysis(table(3), out('', viz))).pass).toBe(false);
+  });
+
+  it('numbers: every value must be stated (a total per group), not only some of them', async () => {
+    const totals = { kind: 'numbers' as const, values: [647, 407, 409, 525], tolerance: 0.01 };
+    expect((await scoreAnalysis(totals, out('east 647, north 407, south 409, west 525'))).pass).toBe(true);
+    // The failure: row counts, or the right table retyped as a series.
+    expect((await scoreAnalysis(totals, out('east 9, north 9, south 9, west 9'))).pass).toBe(false);
+    expect((await scoreAnalysis(totals, out('1000, 2000, 3000, 4000, 647'))).pass).toBe(false);
+  });
+
+  it('a chart with known values must show them in the columns it plots: sums pass whatever their name, counts fail', async () => {
+    const bar = {
+      kind: 'chart' as const,
+      type: 'bar_chart',
+      x: 'region',
+      y: ['amount'],
+      values: { east: 647, west: 525 },
+    };
+    const chart = (file: string, y = 'total_amount', type = 'bar_chart') => ({
+      id: file,
+      type,
+      dataFile: file,
+      config: { xColumn: 'region', yColumn: y },
+    });
+    writeFileSync(path.join(ws, 'sums.csv'), 'region,total_amount\neast,647\nwest,525\n');
+    writeFileSync(path.join(ws, 'counts.csv'), 'region,count\neast,9\nwest,9\n');
+    writeFileSync(path.join(ws, 'rows.csv'), 'region,amount\neast,600\neast,47\nwest,525\n');
+    expect((await scoreAnalysis(bar, out('', [chart('sums.csv')]))).pass).toBe(true);
+    expect((await scoreAnalysis(bar, out('', [chart('counts.csv', 'count')]))).pass).toBe(false);
+    expect((await scoreAnalysis(bar, out('', [chart('rows.csv', 'amount')]))).pass).toBe(false);
+    expect((await scoreAnalysis(bar, out('', [chart('sums.csv', 'total_amount', 'line_chart')]))).pass).toBe(false);
+    // The right numbers in a column the chart does not plot do not count.
+    expect((await scoreAnalysis(bar, out('', [chart('sums.csv', 'other')]))).pass).toBe(false);
+  });
+
+  it('a pie with known values is compared as shares: units or percentages pass, another measure fails', async () => {
+    const pie = {
+      kind: 'chart' as const,
+      type: 'pie_chart',
+      x: 'product',
+      y: ['units'],
+      values: { a: 30, b: 10 },
+      proportional: true,
+    };
+    const slice = (file: string) => ({
+      id: file,
+      type: 'pie_chart',
+      dataFile: file,
+      config: { labelColumn: 'product', valueColumn: 'v' },
+    });
+    writeFileSync(path.join(ws, 'pie-units.csv'), 'product,v\na,30\nb,10\n');
+    writeFileSync(path.join(ws, 'pie-pct.csv'), 'product,v\na,75.0\nb,25.0\n');
+    writeFileSync(path.join(ws, 'pie-even.csv'), 'product,v\na,5\nb,5\n');
+    expect((await scoreAnalysis(pie, out('', [slice('pie-units.csv')]))).pass).toBe(true);
+    expect((await scoreAnalysis(pie, out('', [slice('pie-pct.csv')]))).pass).toBe(true);
+    expect((await scoreAnalysis(pie, out('', [slice('pie-even.csv')]))).pass).toBe(false);
+  });
+
+  it('a table with known values: one row per label with its value, in any columns; wrong sums or extra rows fail', async () => {
+    const table = {
+      kind: 'table' as const,
+      columns: ['month', 'amount'],
+      rows: 2,
+      values: { '2024-01': 527, '2024-02': 833 },
+    };
+    const viz = (file: string) => [{ id: file, type: 'table', dataFile: file }];
+    writeFileSync(path.join(ws, 'm-right.csv'), 'month,total_amount\n2024-01,527\n2024-02,833\n');
+    writeFileSync(path.join(ws, 'm-wrong.csv'), 'month,amount\n2024-01,12\n2024-02,12\n');
+    writeFileSync(path.join(ws, 'm-extra.csv'), 'month,amount\n2024-01,527\n2024-02,833\ntotal,1360\n');
+    expect((await scoreAnalysis(table, out('', viz('m-right.csv')))).pass).toBe(true);
+    expect((await scoreAnalysis(table, out('', viz('m-wrong.csv')))).pass).toBe(false);
+    expect((await scoreAnalysis(table, out('', viz('m-extra.csv')))).pass).toBe(false);
+    expect((await scoreAnalysis(table, out('', viz('missing.csv')))).pass).toBe(false);
+  });
+
+  it('the bundled answers know the values of the aggregated chart and table requests and the totals per region', async () => {
+    const { answers } = await loadAnalysisSuite(SUITE);
+    for (const id of ['a10', 'a13', 'a14']) expect(answers[id]).toHaveProperty('values');
+    expect(answers.a21).toMatchObject({ kind: 'numbers' });
   });
 });
