@@ -54,8 +54,27 @@ function highestNamed(pid: number, name: string, children: (pid: number) => Proc
 /** The pids of the bwrap processes of kernels whose work dir is `workDir` (killing them loses those kernels' state). */
 export function kernelProcesses(workDir: string): number[] {
   return processes()
-    .filter(
-      (p) => p.cmdline.startsWith('/usr/bin/bwrap') && p.cmdline.includes(workDir) && !p.cmdline.includes('zygote.py'),
-    )
+    .filter((p) => p.cmdline.startsWith('/usr/bin/bwrap') && binds(p, workDir) && !p.cmdline.includes('zygote.py'))
     .map((p) => p.pid);
+}
+
+/**
+ * Whether a bwrap process binds `dir`: named on its command line, or (as root, through the pass-through, which binds
+ * a stand-in mounted from it: lib/sandbox/passThrough.ts) a mount of its namespace comes from it (mountinfo's root
+ * field, spaces escaped as \040).
+ */
+function binds(p: Proc, dir: string): boolean {
+  if (p.cmdline.includes(dir)) return true;
+  try {
+    const escaped = dir.replaceAll(' ', '\\040');
+    return (
+      readFileSync(`/proc/${p.pid}/mountinfo`, 'utf8')
+        .split('\n')
+        .map((line) => line.split(' ')[3] ?? '')
+        // The root is the path within the source's filesystem: the whole path when that is "/", its tail on a tmpfs.
+        .some((root) => root.length > 1 && (escaped === root || escaped.endsWith(root)))
+    );
+  } catch {
+    return false; // gone meanwhile
+  }
 }
