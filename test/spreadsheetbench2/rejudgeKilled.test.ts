@@ -7,20 +7,17 @@
  * made with. A rejudge killed between its record and its workflow's start is started by the rerun under its tag;
  * another judge model is refused meanwhile.
  */
-import { once } from 'node:events';
 import { spawn } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnswered } from '../../lib/scriptedLlm';
-import { configSchema, type Config } from '../../config/schema';
-import { connectWorkerConnection } from '../../workers/connection';
-import { createWorkers } from '../../workers/createWorkers';
+import { configSchema } from '../../config/schema';
 import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
-import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { waitUntil } from '../helpers/wait';
+import { HeldJudge } from '../helpers/heldJudge';
+import { withWorkers } from '../helpers/withWorkers';
 import { runCli } from '../helpers/cliProcess';
 import { hasSandboxPython } from '../scoring/oracle';
 import { generateVisualizationTasks, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
@@ -37,32 +34,10 @@ const data = path.join(tmp, 'Visualization');
 const KEY_ENV = 'SB2_REJUDGE_KILLED_TEST_VLM_KEY';
 
 /** The judge's first call is held until the test lets it go (after the kill); later calls are answered at once. */
-let judgeArrived = false;
-let releaseJudge: () => void = () => undefined;
-let judgeGate: Promise<void> | undefined = new Promise((resolve) => (releaseJudge = resolve));
-const script = visualizationScript(async (request) => {
-  judgeArrived = true;
-  const held = judgeGate;
-  await held;
-  // The held call's client was killed: reply only once the server saw its connection close, so it is logged 499.
-  if (held && request.clientGone && !request.clientGone.aborted)
-    await Promise.race([once(request.clientGone, 'abort'), sleep(30_000)]);
-  return '{"pass_ids": [1, 2, 3], "fail": []}';
-});
+const judge = new HeldJudge(() => '{"pass_ids": [1, 2, 3], "fail": []}');
+const script = visualizationScript(judge.reply);
 
 /** In-process workers with `config` until `work` ends. */
-async function withWorkers<T>(config: Config, work: () => Promise<T>): Promise<T> {
-  const connection = await connectWorkerConnection({ address: config.temporal.address!, namespace: TEST_NAMESPACE });
-  const workers = await createWorkers(connection, config);
-  const running = workers.run();
-  try {
-    return await work();
-  } finally {
-    await workers.shutdown();
-    await running;
-  }
-}
-
 /** `bin/sheetbench ARGS` in a process group of its own (its worker's sandboxes and LibreOffice with it). */
 function spawnCli(args: string[], env: NodeJS.ProcessEnv) {
   const child = spawn(path.join(REPO, 'bin/sheetbench'), args, { cwd: tmp, env, detached: true });
@@ -95,7 +70,7 @@ describe.skipIf(!hasSandboxPython)('a SpreadsheetBench 2 rejudge killed with kil
     env.config.visionJudge.baseUrl = env.llm.url;
   }, 120_000);
   afterAll(async () => {
-    releaseJudge();
+    judge.open();
     await env?.close();
     delete process.env[KEY_ENV];
     rmSync(tmp, { recursive: true, force: true });
@@ -112,11 +87,10 @@ describe.skipIf(!hasSandboxPython)('a SpreadsheetBench 2 rejudge killed with kil
 
     const cliEnv = workerProcessEnv(env);
     const killed = spawnCli(['rejudge', run.runDir], cliEnv);
-    await waitUntil(() => judgeArrived, 400_000, `the judge call of vis_bar held (${killed.stderr()})`);
+    await waitUntil(() => judge.arrived, 400_000, `the judge call of vis_bar held (${killed.stderr()})`);
     killed.kill9();
     await killed.exited;
-    judgeGate = undefined;
-    releaseJudge(); // the held request now sees its client gone: 499, not answered
+    judge.open(); // the held request now sees its client gone: 499, not answered
 
     // What the kill left: one task list and its started record, written before any judgment the rejudge wrote.
     const files = rejudgeFiles(run.runDir);

@@ -8,8 +8,6 @@
  * agent. A run whose worker has no vision judge says its Visualization tasks are unjudged, and `bin/sheetbench rejudge`
  * judges them.
  */
-import { once } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,11 +17,10 @@ import { configSchema, type Config } from '../../config/schema';
 import type { RunProgress } from '../../contracts/run';
 import { recordRejudgeSettings, startRejudge } from '../../client/startRejudge';
 import { readManifest } from '../../lib/runStore/manifest';
-import { connectWorkerConnection } from '../../workers/connection';
-import { createWorkers } from '../../workers/createWorkers';
 import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
-import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { waitUntil } from '../helpers/wait';
+import { HeldJudge } from '../helpers/heldJudge';
+import { withWorkers } from '../helpers/withWorkers';
 import { spawnWorker } from '../helpers/workerProcess';
 import { runCli } from '../helpers/cliProcess';
 import { hasSandboxPython } from '../scoring/oracle';
@@ -46,20 +43,8 @@ const data = path.join(tmp, 'Visualization');
 const KEY_ENV = 'SB2_VISRUN_TEST_VLM_KEY';
 /** The judge's verdict per request (changed by the rejudge test), and a gate that holds its first call for the kill. */
 let verdict: (request: ScriptedRequest) => string = () => '{"pass_ids": [1, 2, 3], "fail": []}';
-let judgeArrived = false;
-let releaseJudge: () => void = () => undefined;
-let judgeGate: Promise<void> | undefined = new Promise((resolve) => (releaseJudge = resolve));
-
-const vis = visualizationScript(async (request) => {
-  judgeArrived = true;
-  const held = judgeGate;
-  await held;
-  // The held call's client is the killed worker: reply only once the server has seen its connection close (bounded),
-  // so the call is logged unanswered (499) even when, under load, the test saw the exit before the server saw the close.
-  if (held && request.clientGone && !request.clientGone.aborted)
-    await Promise.race([once(request.clientGone, 'abort'), sleep(30_000)]);
-  return verdict(request);
-});
+const judge = new HeldJudge((request) => verdict(request));
+const vis = visualizationScript(judge.reply);
 const script = { ...vis, rules: [...vis.rules, chartOnlyCandidate, twoChartsCandidate] };
 
 const judgeCalls = (env: E2EEnv, runId: string) =>
@@ -68,18 +53,6 @@ const scaffoldCalls = (env: E2EEnv, runId: string) =>
   env.llm.log.filter((e) => e.answered && e.callKey?.startsWith(`${runId}/`) && e.callKey.includes('/scaffold/'));
 
 /** In-process workers with `config` until `work` ends. */
-async function withWorkers<T>(config: Config, work: () => Promise<T>): Promise<T> {
-  const connection = await connectWorkerConnection({ address: config.temporal.address!, namespace: TEST_NAMESPACE });
-  const workers = await createWorkers(connection, config);
-  const running = workers.run();
-  try {
-    return await work();
-  } finally {
-    await workers.shutdown();
-    await running;
-  }
-}
-
 async function rejudge(env: E2EEnv, runDir: string, config: Config, all: boolean) {
   const manifest = await readManifest(runDir);
   const started = await startRejudge(env.client, config, manifest, runDir, { all });
@@ -108,7 +81,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     unjudgedConfig = configSchema.parse({ ...env.config, visionJudge: { model: 'scripted-vision' } });
   }, 120_000);
   afterAll(async () => {
-    releaseJudge();
+    judge.open();
     await env?.close();
     delete process.env[KEY_ENV];
     rmSync(tmp, { recursive: true, force: true });
@@ -118,11 +91,10 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     judged = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: VIS_TASKS });
     let worker = spawnWorker(workerProcessEnv(env));
     await worker.ready;
-    await waitUntil(() => judgeArrived, 400_000, 'the judge call of vis_bar held');
+    await waitUntil(() => judge.arrived, 400_000, 'the judge call of vis_bar held');
     worker.crash();
     await worker.exited;
-    judgeGate = undefined;
-    releaseJudge(); // the held request now sees its client gone: 499, not answered
+    judge.open(); // the held request now sees its client gone: 499, not answered
     worker = spawnWorker(workerProcessEnv(env));
     await worker.ready;
     let progress: RunProgress;
@@ -272,8 +244,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
 
   it('checked_vote: candidates that only add the chart pass its checks (a chart is a change), are submitted and judged', async () => {
     verdict = () => '{"pass_ids": [1, 2, 3], "fail": []}';
-    judgeGate = undefined; // held only for the kill of the first test (which may not have run)
-    releaseJudge();
+    judge.open(); // held only for the kill of the first test (which may not have run)
     const run = await startBenchmarkRun(env, { dataset: data, agent: 'checked_vote', tasks: ['vis_bar'] });
     await withWorkers(env.config, () => run.handle.result());
     const cv = path.join(adapterRunDirOf(run.runDir, 'vis_bar'), 'tasks', 'vis_bar', 'checked-vote');
@@ -291,8 +262,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
 
   it('an output with two charts is judged chart by chart: one call per chart the checklist names, one for the rest', async () => {
     verdict = passEveryAsked;
-    judgeGate = undefined;
-    releaseJudge();
+    judge.open();
     const two = path.join(tmp, 'two', 'Visualization');
     generateTwoChartsTask(two);
     const run = await startBenchmarkRun(env, { dataset: two, agent: 'checked_vote', tasks: ['vis_two'] });
@@ -317,8 +287,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
   }, 900_000);
   it('an <id>_output.png the agent left beside its workbook is judged alone, as the release prefers it', async () => {
     verdict = passEveryAsked;
-    judgeGate = undefined;
-    releaseJudge();
+    judge.open();
     const dir = path.join(tmp, 'png', 'Visualization');
     generateOutputImageTask(dir);
     const run = await startBenchmarkRun(env, { dataset: dir, agent: 'swe_agent', tasks: ['vis_png'] });
