@@ -12,7 +12,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtemp, rm, access } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { LibreOfficeRecalculator } from '../lib/recalc/libreoffice';
 import { isFormulaFree } from '../lib/recalc/formulaFree';
 import { dev20Answers, copyInto, percentile } from './recalc-files';
+import { pathExists } from '../lib/runStore/files';
 
 const run = promisify(execFile);
 const { values: args } = parseArgs({
@@ -125,7 +126,7 @@ async function perProcessWay(outDir: string, warmUpFile: string): Promise<Way> {
       const before = process.cpuUsage();
       await convert(file, dir);
       ownCpu += cpuSeconds(process.cpuUsage(before));
-      return { ok: await exists(path.join(dir, path.basename(file))), copied: false };
+      return { ok: await pathExists(path.join(dir, path.basename(file))), copied: false };
     },
     cpu: () => reapedChildrenCpu() + ownCpu,
     close: async () => undefined,
@@ -229,11 +230,4 @@ function bridgeChildren(): number[] {
       return false;
     }
   });
-}
-
-async function exists(p: string): Promise<boolean> {
-  return access(p).then(
-    () => true,
-    () => false,
-  );
 }

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { mkdtemp, rm, writeFile, readFile, access } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -9,6 +9,7 @@ import { LibreOfficeRecalculator } from '../../lib/recalc/libreoffice';
 import { createRecalculator } from '../../lib/recalc/index';
 import { writeWorkbook, formula, cachedResults, rawCellXml } from './workbooks';
 import { waitUntil } from '../helpers/wait';
+import { pathExists } from '../../lib/runStore/files';
 
 // Real LibreOffice (soffice + python3-uno, installed by scripts/setup.sh).
 
@@ -35,13 +36,6 @@ function groupAlive(pgid: number): boolean {
   } catch {
     return false;
   }
-}
-
-async function exists(p: string): Promise<boolean> {
-  return access(p).then(
-    () => true,
-    () => false,
-  );
 }
 
 describe('LibreOffice recalculator (persistent soffice over UNO)', () => {
@@ -143,7 +137,7 @@ describe('LibreOffice recalculator (persistent soffice over UNO)', () => {
     });
     expect(missing).toMatchObject({ ok: false, error: expect.stringContaining('input file not found') });
     for (const out of ['garbage-out.xlsx', 'truncated-out.xlsx', 'missing-out.xlsx'])
-      expect(await exists(file(out))).toBe(false);
+      expect(await pathExists(file(out))).toBe(false);
 
     const after = await recalc.recalc(file('good.xlsx'), file('good-out.xlsx'));
     expect(after.ok).toBe(true);
@@ -180,7 +174,7 @@ describe('LibreOffice recalculator (persistent soffice over UNO)', () => {
     // Ended by the 2 s timeout, not by the 60 s test limit (how far past 2 s depends on the machine's load).
     expect(hung.durationMs).toBeLessThan(30_000);
     expect(groupAlive(pgid)).toBe(false);
-    expect(await exists(file('hang-out.xlsx'))).toBe(false);
+    expect(await pathExists(file('hang-out.xlsx'))).toBe(false);
 
     const next = await recalc.recalc(file('hang.xlsx'), file('after-hang.xlsx'));
     expect(next.ok).toBe(true);
@@ -233,7 +227,7 @@ describe('LibreOffice recalculator pool and lifecycle', () => {
     const groups = pool.pool.map((instance) => instance.processGroupId!);
     await pool.close();
     expect(groups.map(groupAlive)).toEqual([false, false]);
-    expect(await exists(pool.profileRoot)).toBe(false);
+    expect(await pathExists(pool.profileRoot)).toBe(false);
     expect(await pool.recalc(file('p0.xlsx'), file('closed.xlsx'))).toMatchObject({
       ok: false,
       error: 'the recalculator is closed',
