@@ -45,7 +45,9 @@ import {
   regionLeftAlone,
   type CaseEvidence,
   type CheckResult,
+  type Problem,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
+import { formulaProblems } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProblems';
 import { noCodeMessage, repairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedVote/feedback';
 import {
   CHECKED_VOTE_FOLDER,
@@ -230,10 +232,18 @@ export function checkedVoteActivities(deps: WorkerDeps) {
             : {}),
         });
       }
-      const check = checkCandidate(cases);
+      const region = input.formula === undefined ? undefined : formulaRegionOf(task.answer_position);
+      const found =
+        region && input.formula
+          ? await formulaProblems(
+              inputs.map((f) => ({ testCase: f.index, file: f.inputPath })),
+              input.formula,
+              region,
+            ).catch(missing.or("the formula's references on the inputs", [] as Problem[]))
+          : [];
+      const check = checkCandidate(cases, found);
       const sample = cases.find((c) => c.output?.cells.length);
       const shown = sample && { testCase: sample.testCase, region: sample.output! };
-      const region = input.formula === undefined ? undefined : formulaRegionOf(task.answer_position);
       const first = input.runs[0]?.testCase;
       const firstInput = inputs.find((f) => f.index === first)?.inputPath;
       const notes =

@@ -30,7 +30,9 @@ export type ProblemKind =
   | 'error_value'
   | 'junk_text'
   | 'date_text'
-  | 'inconsistent_types';
+  | 'inconsistent_types'
+  | 'empty_reference'
+  | 'lookup_miss';
 
 export interface Problem {
   kind: ProblemKind;
@@ -54,11 +56,12 @@ const JUNK_TEXT =
 /**
  * The checks a candidate must pass before it may be submitted, all without the answers: it ran on every test case,
  * wrote the output, filled the answer region (and did not leave it exactly as the inputs had it), wrote no Excel
- * error values and no prose or placeholders there, and wrote the same kind of values on every test case.
+ * error values and no prose or placeholders there, and wrote the same kind of values on every test case; `found`:
+ * what was found wrong in the candidate itself (a formula's references: formulaProblems.ts).
  */
-export function checkCandidate(cases: CaseEvidence[]): CheckResult {
+export function checkCandidate(cases: CaseEvidence[], found: Problem[] = []): CheckResult {
   const problems = cases.flatMap(caseProblems);
-  problems.push(...candidateProblems(cases));
+  problems.push(...candidateProblems(cases), ...found);
   return {
     passed: problems.length === 0,
     problems,

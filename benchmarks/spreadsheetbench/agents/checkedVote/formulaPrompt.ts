@@ -67,7 +67,8 @@ export function formulaRepairMessage(
     `Your formula${formula ? ` ${formula}` : ''} was filled across ${region.range}, calculated on each input workbook and checked. It did not pass:`,
     ...check.problems.map(describe),
   ];
-  if (notes?.empty.length)
+  // The empty_reference problem, when found, already names the references that read nothing anywhere.
+  if (notes?.empty.length && !check.problems.some((p) => p.kind === 'empty_reference'))
     lines.push(
       `- input ${notes.testCase}: the formula reads cells that are empty there (${notes.empty.join(', ')}): find in the workbook view the cells that hold the data it needs`,
     );

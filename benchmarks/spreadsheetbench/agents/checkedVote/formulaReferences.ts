@@ -1,4 +1,4 @@
-import { columnIndex, openWorkbookValues } from '../../../workbook/ooxmlReader';
+import { columnIndex, openWorkbookValues, type SheetValues, type WorkbookValues } from '../../../workbook/ooxmlReader';
 
 /** One cell or range a formula reads, as written ("$A4", "Data!$G$2:$G$9"), with its sheet (undefined: the formula's). */
 export interface FormulaReference {
@@ -8,6 +8,8 @@ export interface FormulaReference {
   rowEnd: number;
   colStart: number;
   colEnd: number;
+  /** Which parts carry a `$` (stay put when the formula is filled): start and end cell, column and row. */
+  anchored: { startColumn: boolean; startRow: boolean; endColumn: boolean; endRow: boolean };
 }
 
 /** Cells of one range looked at: a long range that is empty at its start is still reported as empty. */
@@ -15,7 +17,7 @@ const MAX_CELLS_PER_REFERENCE = 5_000;
 /** References named in the feedback. */
 const MAX_NAMED = 4;
 
-const CELL = String.raw`\$?([A-Za-z]{1,3})\$?(\d+)`;
+const CELL = String.raw`(\$?)([A-Za-z]{1,3})(\$?)(\d+)`;
 /** A sheet-qualified or bare cell/range reference; a name followed by "(" is a function (LOG10), not a cell. */
 const REFERENCE = new RegExp(
   String.raw`(?:'((?:[^']|'')+)'|([A-Za-z_][\w.]*))?(!)?${CELL}(?::${CELL})?(?![\w(!])`,
@@ -30,7 +32,7 @@ export function referencesOf(formula: string): FormulaReference[] {
   const code = formula.replace(/"(?:[^"]|"")*"/g, (s) => ' '.repeat(s.length));
   const out: FormulaReference[] = [];
   for (const m of code.matchAll(REFERENCE)) {
-    const [text, quoted, bare, bang, c1, r1, c2, r2] = m;
+    const [text, quoted, bare, bang, a1, c1, b1, r1, a2, c2, b2, r2] = m;
     const before = code[(m.index ?? 0) - 1];
     if (before !== undefined && /[\w.$:]/.test(before)) continue; // inside a longer token
     if (!bang && bare !== undefined) continue; // "SUM1" is a name, not a sheet-less reference: a bare sheet needs "!"
@@ -44,6 +46,12 @@ export function referencesOf(formula: string): FormulaReference[] {
       rowEnd: Math.max(...rows),
       colStart: Math.min(...cols),
       colEnd: Math.max(...cols),
+      anchored: {
+        startColumn: a1 === '$',
+        startRow: b1 === '$',
+        endColumn: (c2 === undefined ? a1 : a2) === '$',
+        endRow: (r2 === undefined ? b1 : b2) === '$',
+      },
     });
   }
   return out;
@@ -74,11 +82,10 @@ export async function referenceNotes(
   const empty: string[] = [];
   const cutShort: string[] = [];
   for (const ref of referencesOf(formula)) {
-    const name = ref.sheet ?? formulaSheet ?? wb.sheetnames[0];
-    const match = wb.sheetnames.find((s) => s.toLowerCase() === name.toLowerCase());
-    if (!match || empty.includes(ref.text)) continue;
-    const sheet = await wb.sheet(match);
-    const blank = (row: number, col: number) => sheet.get(row, col) === null || sheet.get(row, col) === '';
+    if (empty.includes(ref.text)) continue;
+    const sheet = await sheetOf(wb, ref, formulaSheet);
+    if (!sheet) continue;
+    const blank = blankIn(sheet);
     if (isEmpty(ref, blank)) empty.push(ref.text);
     else if (ref.rowEnd > ref.rowStart) {
       const last = dataEnd(ref, blank, sheet.maxRow);
@@ -104,7 +111,23 @@ function named(items: string[]): string[] {
   return items.length > MAX_NAMED ? [...items.slice(0, MAX_NAMED), `${items.length - MAX_NAMED} more`] : items;
 }
 
-function isEmpty(ref: FormulaReference, blank: (row: number, col: number) => boolean): boolean {
+/** The sheet a reference reads (its own, else the formula's, else the first), matched as Excel does, ignoring case. */
+export async function sheetOf(
+  wb: WorkbookValues,
+  ref: Pick<FormulaReference, 'sheet'>,
+  formulaSheet: string | null,
+): Promise<SheetValues | undefined> {
+  const name = ref.sheet ?? formulaSheet ?? wb.sheetnames[0];
+  const match = wb.sheetnames.find((s) => s.toLowerCase() === name.toLowerCase());
+  return match === undefined ? undefined : wb.sheet(match);
+}
+
+/** Whether a cell of a sheet holds nothing (None or ""). */
+export function blankIn(sheet: SheetValues): (row: number, col: number) => boolean {
+  return (row, col) => sheet.get(row, col) === null || sheet.get(row, col) === '';
+}
+
+export function isEmpty(ref: FormulaReference, blank: (row: number, col: number) => boolean): boolean {
   let seen = 0;
   for (let row = ref.rowStart; row <= ref.rowEnd; row++)
     for (let col = ref.colStart; col <= ref.colEnd; col++) {

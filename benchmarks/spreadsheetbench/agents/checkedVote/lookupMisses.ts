@@ -1,0 +1,137 @@
+import { columnName } from '../../scoring/answerPosition';
+import { describeValue, type CellValue } from '../../../workbook/cellValue';
+import { columnIndex, type SheetValues, type WorkbookValues } from '../../../workbook/ooxmlReader';
+import { callsOf, type FormulaCall } from './formulaCalls';
+import { shifted } from './formulaFill';
+import { referencesOf, sheetOf, type FormulaReference } from './formulaReferences';
+import type { FormulaRegion } from './formulaRegion';
+
+/**
+ * An exact lookup that finds nothing in one answer cell although the value it looks for is in the same column (or
+ * row) of the same sheet, outside the range it searches: the range starts too low or stops too early (checked-vote-v7,
+ * 18645: MATCH(D2,Data!$A$2:$A$6,0) misses "00 Targeting" in Data!A1, a sheet without a header row, and IFERROR turned
+ * the miss into "", which passed every other check).
+ */
+export interface LookupMiss {
+  /** The answer cell, e.g. "G2". */
+  cell: string;
+  /** The lookup as written in the formula (for the first cell). */
+  call: string;
+  /** The looked-up value, described, and where it was read ("D2"). */
+  value: string;
+  valueAt: string;
+  /** The range searched in that cell, and the cell outside it that holds the value ("Data!A1"). */
+  searched: string;
+  foundAt: string;
+}
+
+/** Answer cells looked at per lookup (a region of thousands of rows says enough in its first ones). */
+const MAX_CELLS = 500;
+
+/** The lookups of a formula that miss, in one input workbook, at most one per lookup call. */
+export async function lookupMisses(wb: WorkbookValues, formula: string, region: FormulaRegion): Promise<LookupMiss[]> {
+  const misses: LookupMiss[] = [];
+  for (const call of callsOf(formula)) {
+    const lookup = exactLookupOf(call);
+    if (!lookup) continue;
+    const valueSheet = await sheetOf(wb, lookup.value, region.sheet);
+    const lineSheet = await sheetOf(wb, lookup.line, region.sheet);
+    if (!valueSheet || !lineSheet) continue;
+    const miss = firstMiss(call, lookup, valueSheet, lineSheet, region);
+    if (miss) misses.push(miss);
+  }
+  return misses;
+}
+
+interface ExactLookup {
+  value: FormulaReference;
+  /** The one column or row searched. */
+  line: FormulaReference;
+}
+
+/**
+ * MATCH(v, range, 0), XLOOKUP(v, range, …) without a match mode other than exact, VLOOKUP(v, table, n, FALSE|0) (its
+ * first column): with a single cell as the value and one reference as the range; anything else is not judged.
+ */
+function exactLookupOf(call: FormulaCall): ExactLookup | undefined {
+  const [valueArg, rangeArg] = call.args;
+  const exact =
+    call.name === 'MATCH'
+      ? call.args[2] === '0'
+      : call.name === 'XLOOKUP'
+        ? call.args[4] === undefined || call.args[4] === '0'
+        : call.name === 'VLOOKUP' && /^(0|FALSE)$/i.test(call.args[3] ?? '');
+  if (!exact || valueArg === undefined || rangeArg === undefined) return undefined;
+  const value = onlyReference(valueArg);
+  const range = onlyReference(rangeArg);
+  if (!value || !range || value.rowStart !== value.rowEnd || value.colStart !== value.colEnd) return undefined;
+  if (call.name === 'VLOOKUP') return { value, line: { ...range, colEnd: range.colStart } };
+  const oneColumn = range.colStart === range.colEnd;
+  const oneRow = range.rowStart === range.rowEnd;
+  return oneColumn || oneRow ? { value, line: range } : undefined;
+}
+
+function onlyReference(arg: string): FormulaReference | undefined {
+  const refs = referencesOf(arg);
+  return refs.length === 1 && refs[0].text === arg ? refs[0] : undefined;
+}
+
+function firstMiss(
+  call: FormulaCall,
+  lookup: ExactLookup,
+  valueSheet: SheetValues,
+  lineSheet: SheetValues,
+  region: FormulaRegion,
+): LookupMiss | undefined {
+  const first = {
+    row: Number(region.first.replace(/^[A-Z]+/i, '')),
+    col: columnIndex(region.first.replace(/\d+$/, '')),
+  };
+  let seen = 0;
+  for (let dr = 0; dr < region.rows; dr++)
+    for (let dc = 0; dc < region.columns; dc++) {
+      if (++seen > MAX_CELLS) return undefined;
+      const at = shifted(lookup.value, dr, dc);
+      const value = valueSheet.get(at.rowStart, at.colStart);
+      if (value === null || value === '') continue;
+      const line = shifted(lookup.line, dr, dc);
+      if (cellsOf(line).some(([r, c]) => same(lineSheet.get(r, c), value))) continue;
+      const found = wholeLineOf(line, lineSheet).find(([r, c]) => same(lineSheet.get(r, c), value));
+      if (!found) continue; // not in the workbook's column at all: a miss the data makes, not the range
+      const sheetPrefix = line.sheet === undefined ? '' : `${quoted(line.sheet)}!`;
+      return {
+        cell: `${columnName(first.col + dc)}${first.row + dr}`,
+        call: call.text,
+        value: describeValue(value),
+        valueAt: `${lookup.value.sheet === undefined ? '' : `${quoted(lookup.value.sheet)}!`}${columnName(at.colStart)}${at.rowStart}`,
+        searched: `${sheetPrefix}${columnName(line.colStart)}${line.rowStart}:${columnName(line.colEnd)}${line.rowEnd}`,
+        foundAt: `${sheetPrefix}${columnName(found[1])}${found[0]}`,
+      };
+    }
+  return undefined;
+}
+
+function cellsOf(line: FormulaReference): [number, number][] {
+  const out: [number, number][] = [];
+  for (let r = line.rowStart; r <= line.rowEnd; r++)
+    for (let c = line.colStart; c <= line.colEnd; c++) out.push([r, c]);
+  return out;
+}
+
+/** The whole column (for a column range) or row (for a row range) the range lies in, as far as the sheet goes. */
+function wholeLineOf(line: FormulaReference, sheet: SheetValues): [number, number][] {
+  const out: [number, number][] = [];
+  if (line.colStart === line.colEnd) for (let r = 1; r <= sheet.maxRow; r++) out.push([r, line.colStart]);
+  else for (let c = 1; c <= sheet.maxColumn; c++) out.push([line.rowStart, c]);
+  return out;
+}
+
+/** Excel's exact match: text ignoring case (and the spaces around it), anything else by value. */
+function same(a: CellValue, b: CellValue): boolean {
+  if (typeof a === 'string' && typeof b === 'string') return a.trim().toLowerCase() === b.trim().toLowerCase();
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function quoted(sheet: string): string {
+  return /^[A-Za-z_][\w.]*$/.test(sheet) ? sheet : `'${sheet.replace(/'/g, "''")}'`;
+}
