@@ -9,7 +9,7 @@ import { referencesOf } from '../../benchmarks/spreadsheetbench/agents/checkedVo
 import { formulaRepairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaPrompt';
 import { formulaRegionOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaRegion';
 import { checkCandidate } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
-import { pythonWorkbook, type SheetCells } from '../helpers/pythonWorkbook';
+import { pythonWorkbook, type CellInput, type SheetCells } from '../helpers/pythonWorkbook';
 
 /** 18645's shape: stages without a header row on Data (A1 is the first stage), looked up from Opportunities!D. */
 function pipeline(stages: [string, number][], picked: string[]): SheetCells {
@@ -132,5 +132,41 @@ describe("what a formula's references get wrong on the inputs", () => {
     expect(text).toContain('- all inputs: the formula reads only empty cells through $K$9');
     expect(text).toContain('- input 1: in G2, VLOOKUP(D2,Data!$A$2:$B$3,2,FALSE) looks for "00 Targeting"');
     expect(text).not.toContain('empty there');
+  });
+
+  it('names the data beside an empty reference, outside the answer columns, nearest first', async () => {
+    // 57105's shape: months in B, the answer in C, a forum formula reading the empty column A.
+    const months = inputs({ Sheet1: { B3: 'MONTH', C3: 'INCOME', B4: 'Jul', B5: 'Aug', C4: 0, D4: 'x' } });
+    const region = formulaRegionOf('C4:C5')!;
+    const [problem] = await formulaProblems(months, '=SUMIFS($D$9:$D$20,$E$9:$E$20,$A4)', region);
+    expect(problem.detail).toContain('through $D$9:$D$20, $E$9:$E$20, $A4,');
+    expect(problem.detail).toContain('beside $A4, data is in $B4 ("Jul", under "MONTH")');
+    expect(problem.detail).not.toMatch(/\$C4|\$D4/); // C is the answer column; D is three columns off
+  });
+});
+
+describe('a conditional sum whose date criterion meets a range without dates', () => {
+  // 57105's shape: months in B, amounts in K, payment dates in L; the forum formula swaps K and L.
+  const cells: Record<string, CellInput> = { B3: 'Month', B4: { date: '2020-07-01' }, K3: 'Amount', L3: 'Paid on' };
+  for (let r = 7; r <= 10; r++) Object.assign(cells, { [`K${r}`]: 100, [`L${r}`]: { date: `2020-07-1${r - 7}` } });
+  const books = inputs({ Sheet1: cells }, { Sheet1: cells });
+  const region = formulaRegionOf('C4:C5')!;
+
+  it('fails it and says which range of the same call holds the dates', async () => {
+    const swapped = '=SUMIFS($L$7:$L$57,$K$7:$K$57,">="&$B4,$K$7:$K$57,"<="&EOMONTH($B4,0))';
+    expect(await formulaProblems(books, swapped, region)).toEqual([
+      {
+        kind: 'criteria_mismatch',
+        testCase: 1,
+        detail:
+          'in SUMIFS($L$7:$L$57,$K$7:$K$57,">="&$B4,$K$7:$K$57,"<="&EOMONTH($B4,0)), the criteria range $K$7:$K$57 holds no dates (e.g. 100), but its criterion ">="&$B4 is a date, so it never matches as meant: $L$7:$L$57 holds the dates',
+      },
+    ]);
+  });
+
+  it('passes the right SUMIFS, and a criterion that is not a date', async () => {
+    const right = '=SUMIFS($K$7:$K$57,$L$7:$L$57,">="&$B4,$L$7:$L$57,"<="&EOMONTH($B4,0))';
+    expect(await formulaProblems(books, right, region)).toEqual([]);
+    expect(await formulaProblems(books, '=COUNTIF($K$7:$K$57,">="&$K$7)', region)).toEqual([]);
   });
 });

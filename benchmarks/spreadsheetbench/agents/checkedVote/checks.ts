@@ -32,7 +32,8 @@ export type ProblemKind =
   | 'date_text'
   | 'inconsistent_types'
   | 'empty_reference'
-  | 'lookup_miss';
+  | 'lookup_miss'
+  | 'criteria_mismatch';
 
 export interface Problem {
   kind: ProblemKind;

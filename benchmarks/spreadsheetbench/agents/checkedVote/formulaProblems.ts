@@ -1,9 +1,11 @@
 import { openWorkbookValues } from '../../../workbook/ooxmlReader';
 import type { Problem } from './checks';
 import { filledSpan } from './formulaFill';
-import { blankIn, isEmpty, referencesOf, sheetOf } from './formulaReferences';
+import { blankIn, isEmpty, referencesOf, sheetNameOf, sheetOf } from './formulaReferences';
 import type { FormulaRegion } from './formulaRegion';
 import { lookupMisses, type LookupMiss } from './lookupMisses';
+import { criteriaMismatch } from './criteriaMismatch';
+import { nearbyWithData, type NearbyData } from './nearbyData';
 
 /** References named in one problem. */
 const MAX_NAMED = 3;
@@ -22,15 +24,23 @@ export async function formulaProblems(
   region: FormulaRegion,
 ): Promise<Problem[]> {
   const emptyOnEvery = new Map<string, number>();
+  /** Per empty reference, where data is beside it on the first input. */
+  const nearby = new Map<string, NearbyData[]>();
   let miss: { testCase: number; misses: LookupMiss[] } | undefined;
+  let mismatch: string | undefined;
   for (const input of inputs) {
     const wb = await openWorkbookValues(input.file);
     const emptyHere = new Set<string>();
     for (const ref of referencesOf(formula)) {
       const sheet = await sheetOf(wb, ref, region.sheet);
-      if (sheet && isEmpty(filledSpan(ref, region.rows, region.columns), blankIn(sheet))) emptyHere.add(ref.text);
+      if (!sheet || emptyHere.has(ref.text)) continue;
+      if (!isEmpty(filledSpan(ref, region.rows, region.columns), blankIn(sheet))) continue;
+      emptyHere.add(ref.text);
+      const onRegionSheet = sheetNameOf(wb, ref, region.sheet) === sheetNameOf(wb, {}, region.sheet);
+      if (input === inputs[0]) nearby.set(ref.text, nearbyWithData(ref, sheet, region, onRegionSheet));
     }
     for (const text of emptyHere) emptyOnEvery.set(text, (emptyOnEvery.get(text) ?? 0) + 1);
+    if (input === inputs[0]) mismatch = await criteriaMismatch(wb, formula, region);
     const misses = miss ? [] : await lookupMisses(wb, formula, region);
     if (misses.length) miss = { testCase: input.testCase, misses };
   }
@@ -39,7 +49,7 @@ export async function formulaProblems(
   if (inputs.length && empty.length)
     problems.push({
       kind: 'empty_reference',
-      detail: `the formula reads only empty cells through ${named(empty)}, in every cell of ${region.range} and on every input: find in the workbook view the cells that hold the data it needs`,
+      detail: `the formula reads only empty cells through ${named(empty)}, in every cell of ${region.range} and on every input: find in the workbook view the cells that hold the data it needs${besides(empty, nearby)}`,
     });
   if (miss)
     problems.push({
@@ -47,11 +57,23 @@ export async function formulaProblems(
       testCase: miss.testCase,
       detail: miss.misses.slice(0, 2).map(describeMiss).join('; '),
     });
+  if (mismatch) problems.push({ kind: 'criteria_mismatch', testCase: inputs[0].testCase, detail: mismatch });
   return problems;
 }
 
 function describeMiss(m: LookupMiss): string {
   return `in ${m.cell}, ${m.call} looks for ${m.value} (from ${m.valueAt}) in ${m.searched}, which does not hold it, but ${m.foundAt} does: widen the range to take in all of the data it searches`;
+}
+
+/** "; beside $A4, $B4 holds data (2020-07-01, under "MONTH")" for the empty references with data next to them. */
+function besides(empty: string[], nearby: Map<string, NearbyData[]>): string {
+  const clauses = empty.slice(0, MAX_NAMED).flatMap((text) => {
+    const near = nearby.get(text) ?? [];
+    if (!near.length) return [];
+    const what = near.map((n) => `${n.text} (${n.sample}${n.header ? `, under ${JSON.stringify(n.header)}` : ''})`);
+    return [`beside ${text}, data is in ${what.join(' and in ')}`];
+  });
+  return clauses.length ? `; ${clauses.join('; ')}` : '';
 }
 
 function named(items: string[]): string {

@@ -57,6 +57,12 @@ export function referencesOf(formula: string): FormulaReference[] {
   return out;
 }
 
+/** The one reference an argument is, written as nothing else ("$B4", "Data!$A$1:$A$9"); undefined for anything more. */
+export function onlyReferenceOf(arg: string): FormulaReference | undefined {
+  const refs = referencesOf(arg);
+  return refs.length === 1 && refs[0].text === arg.trim() ? refs[0] : undefined;
+}
+
 /** What a formula's references get wrong in one input: ranges all empty, and ranges that stop short of their column's data. */
 export interface ReferenceNotes {
   empty: string[];
@@ -117,9 +123,18 @@ export async function sheetOf(
   ref: Pick<FormulaReference, 'sheet'>,
   formulaSheet: string | null,
 ): Promise<SheetValues | undefined> {
+  const name = sheetNameOf(wb, ref, formulaSheet);
+  return name === undefined ? undefined : wb.sheet(name);
+}
+
+/** The workbook's name of the sheet a reference reads; undefined when the workbook has no such sheet. */
+export function sheetNameOf(
+  wb: WorkbookValues,
+  ref: Pick<FormulaReference, 'sheet'>,
+  formulaSheet: string | null,
+): string | undefined {
   const name = ref.sheet ?? formulaSheet ?? wb.sheetnames[0];
-  const match = wb.sheetnames.find((s) => s.toLowerCase() === name.toLowerCase());
-  return match === undefined ? undefined : wb.sheet(match);
+  return wb.sheetnames.find((s) => s.toLowerCase() === name.toLowerCase());
 }
 
 /** Whether a cell of a sheet holds nothing (None or ""). */

@@ -3,7 +3,7 @@ import { describeValue, type CellValue } from '../../../workbook/cellValue';
 import { columnIndex, type SheetValues, type WorkbookValues } from '../../../workbook/ooxmlReader';
 import { callsOf, type FormulaCall } from './formulaCalls';
 import { shifted } from './formulaFill';
-import { referencesOf, sheetOf, type FormulaReference } from './formulaReferences';
+import { onlyReferenceOf, sheetOf, type FormulaReference } from './formulaReferences';
 import type { FormulaRegion } from './formulaRegion';
 
 /**
@@ -62,18 +62,13 @@ function exactLookupOf(call: FormulaCall): ExactLookup | undefined {
         ? call.args[4] === undefined || call.args[4] === '0'
         : call.name === 'VLOOKUP' && /^(0|FALSE)$/i.test(call.args[3] ?? '');
   if (!exact || valueArg === undefined || rangeArg === undefined) return undefined;
-  const value = onlyReference(valueArg);
-  const range = onlyReference(rangeArg);
+  const value = onlyReferenceOf(valueArg);
+  const range = onlyReferenceOf(rangeArg);
   if (!value || !range || value.rowStart !== value.rowEnd || value.colStart !== value.colEnd) return undefined;
   if (call.name === 'VLOOKUP') return { value, line: { ...range, colEnd: range.colStart } };
   const oneColumn = range.colStart === range.colEnd;
   const oneRow = range.rowStart === range.rowEnd;
   return oneColumn || oneRow ? { value, line: range } : undefined;
-}
-
-function onlyReference(arg: string): FormulaReference | undefined {
-  const refs = referencesOf(arg);
-  return refs.length === 1 && refs[0].text === arg ? refs[0] : undefined;
 }
 
 function firstMiss(
