@@ -154,7 +154,7 @@ describe('checks (no answers needed)', () => {
   it('adds the working openpyxl idiom to a crash small models make, and nothing to one it does not know', () => {
     const crash = (error: string) => repairMessage(checkCandidate([{ ...evidence(1, [1]), error }]), 1, undefined);
     expect(crash("Traceback\nAttributeError: 'Worksheet' object has no attribute 'sort'")).toMatch(
-      /\n {2}Hint: openpyxl cannot sort a sheet\. Read the rows into a list/,
+      /\n {2}Hint: openpyxl cannot sort cells\. Use the ready helpers \(no import\): rows = read_table\(ws, "A3:F37"\)/,
     );
     expect(crash("AttributeError: 'tuple' object has no attribute 'value'")).toMatch(/Hint: .*tuples of cells/);
     expect(crash("TypeError: 'NoneType' object is not subscriptable")).toMatch(/Hint: an empty cell reads as None/);
@@ -165,7 +165,10 @@ describe('checks (no answers needed)', () => {
       /Hint: the values compared or sorted are of different kinds, or empty/,
     );
     // v7: a tuple or generator used as a cell or list, a Cell used as its value, a header or sheet name as an address.
-    expect(crash("AttributeError: 'tuple' object has no attribute 'sort'")).toMatch(/Hint: .*tuples of cells/);
+    // v8.2: sorting a range's tuple gets the table helpers' idiom.
+    expect(crash("AttributeError: 'tuple' object has no attribute 'sort'")).toMatch(
+      /Hint: ws\["A1:F37"\] is a tuple of cell tuples, not a list\. openpyxl cannot sort cells\..*write_table\(ws, "A3", rows\)/,
+    );
     expect(crash('TypeError: tuple indices must be integers or slices, not str')).toMatch(/Hint: .*tuples of cells/);
     expect(crash("TypeError: 'generator' object is not subscriptable")).toMatch(/Hint: .*generators: list/);
     expect(crash("TypeError: 'Cell' object is not subscriptable")).toMatch(/Hint: a Cell is not its value/);
@@ -277,6 +280,42 @@ describe('frame and prompt', () => {
     writeFileSync(path.join(dir, 'q.py'), framedProgram('x = 1', { input, output: path.join(dir, 'o2.xlsx') }));
     expect(() => execFileSync(sandboxPythonPath(), [path.join(dir, 'q.py')], { stdio: 'pipe' })).toThrow(
       /defines no function solve/,
+    );
+  });
+
+  it('binds the table helpers: a table sorted through read_table, clear_range and write_table, merged cells kept', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cv-table-'));
+    const input = path.join(dir, 'in.xlsx');
+    execFileSync(sandboxPythonPath(), [
+      '-c',
+      [
+        'import openpyxl',
+        'wb = openpyxl.Workbook(); ws = wb.active',
+        "ws.append(['Title']); ws.merge_cells('A1:C1')",
+        "for row in [['b', 2, 'x'], ['a', None, 'y'], ['c', 9, 'z']]: ws.append(row)",
+        `wb.save(${JSON.stringify(input)})`,
+      ].join('\n'),
+    ]);
+    const code = [
+      'def solve(wb):',
+      '    ws = wb.active',
+      '    rows = read_table(ws, "A2:C4")',
+      '    rows.sort(key=lambda r: (r[1] is None, r[1] or 0), reverse=True)',
+      '    clear_range(ws, "A1:C4")',
+      '    write_table(ws, "A2", rows)',
+      '    write_table(ws, "A1", [["kept?", "merged", "merged"]])',
+      '    ws["E1"] = len(read_table(ws, "A:C"))',
+    ].join('\n');
+    const output = path.join(dir, 'out.xlsx');
+    writeFileSync(path.join(dir, 't.py'), framedProgram(code, { input, output }));
+    execFileSync(sandboxPythonPath(), [path.join(dir, 't.py')]);
+    const read = execFileSync(sandboxPythonPath(), [
+      '-c',
+      `import openpyxl\nws = openpyxl.load_workbook(${JSON.stringify(output)}).active\nprint([[c.value for c in r] for r in ws.iter_rows(max_col=5)])`,
+    ]);
+    // reverse=True puts the empty value first (its key sorts last, reversed); the merge's other cells stay unwritten.
+    expect(read.toString().trim()).toBe(
+      "[['kept?', None, None, None, 4], ['a', None, 'y', None, None], ['c', 9, 'z', None, None], ['b', 2, 'x', None, None]]",
     );
   });
 

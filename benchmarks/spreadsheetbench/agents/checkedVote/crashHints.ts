@@ -6,10 +6,18 @@ import { dateTextIdiom } from './dateText';
  * hint names the working openpyxl idiom, addressing cells by column letter as the prompt's rules do; the first
  * pattern matching the traceback's text wins. A hint may be built from the match (the text strptime could not read).
  */
+/** Sorting a table with the frame's table helpers (tableHelpers.ts). */
+const SORT_IDIOM =
+  'openpyxl cannot sort cells. Use the ready helpers (no import): rows = read_table(ws, "A3:F37") gives the values as a list of rows; sort it, e.g. rows.sort(key=lambda r: (r[4] is None, r[4] or 0), reverse=True) for column E (index 4, counted from the first column of the range); then write_table(ws, "A3", rows) writes it back.';
+
 const HINTS: { pattern: RegExp; hint: string | ((match: RegExpExecArray) => string) }[] = [
   {
     pattern: /'Worksheet' object has no attribute 'sort'/,
-    hint: 'openpyxl cannot sort a sheet. Read the rows into a list (rows = [list(r) for r in ws.iter_rows(min_row=2, values_only=True)]), sort it with sorted(rows, key=...), then write the values back cell by cell: ws[f"A{row}"] = value.',
+    hint: SORT_IDIOM,
+  },
+  {
+    pattern: /'tuple' object has no attribute 'sort'/,
+    hint: `ws["A1:F37"] is a tuple of cell tuples, not a list. ${SORT_IDIOM}`,
   },
   {
     pattern:
