@@ -88,14 +88,12 @@ export interface Benchmark<T extends TaskRecord = TaskRecord> {
     /** Tasks with a recorded answer whose judgment is missing or unparseable (`all`: every answered task). */
     tasksToRejudge(runDir: string, all: boolean): Promise<string[]>;
     /**
-     * Before a rejudge (its tag; its task list written) starts: records that it started and what it was asked to judge
-     * with, so that a rejudge killed mid-way is known (`unfinished`) before any of its verdicts is written.
+     * What a rejudge asked for now (with rejudge's `--judge-model`, if any) judges with, as the benchmark describes its
+     * judge: kept in the rejudge's started record (lib/runStore/rejudgeRecord.ts).
      */
-    recordStart?(runDir: string, tag: string, request: { config: Config; judgeModel?: string }): Promise<unknown>;
-    /** The rejudge that started and never recorded its end (killed mid-way), to resume; undefined when none. */
-    unfinished?(runDir: string): Promise<{ tag: string; judgeModel?: string } | undefined>;
-    /** After a rejudge (its tag) finished: records what it judged with beside its task list. */
-    recordSettings?(runDir: string, tag: string): Promise<unknown>;
+    requestedJudge(request: { config: Config; manifest: RunManifest; judgeModel?: string }): unknown;
+    /** The judge settings the task's judgment records; undefined where it was judged without a model call. */
+    judgedWith(runDir: string, taskId: string): Promise<unknown>;
   };
   /** report.md, report.html and what else the benchmark reports (transcripts, an Inspect log); `compareDir`: a baseline run, where the benchmark compares. */
   writeReport(opts: { runDir: string; compareDir?: string; outDir?: string }): Promise<WrittenReport>;

@@ -1,10 +1,15 @@
 import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../config/schema';
 import type { RunManifest } from '../lib/runStore/manifest';
-import path from 'node:path';
-import { z } from 'zod';
-import { readRequiredJson } from '../lib/json';
 import { writeJsonAtomic } from '../lib/runStore/files';
+import {
+  recordRejudgeEnd,
+  recordRejudgeStart,
+  readRejudgeTaskList,
+  rejudgeTaskListPath,
+  unfinishedRejudge,
+  type UnfinishedRejudge,
+} from '../lib/runStore/rejudgeRecord';
 import { BENCHMARKS, benchmarkNamed } from '../benchmarks';
 import type { Benchmark } from '../benchmarks/benchmark';
 import type { RejudgeInput } from '../contracts/run';
@@ -32,9 +37,9 @@ type Rejudge = NonNullable<Benchmark['rejudge']>;
 
 /**
  * Starts a rejudge of a run's recorded answers (no call to the answering model), by the workflow its benchmark names;
- * null when nothing needs it. A rejudge of the run that started and never finished (killed mid-way, where the
- * benchmark records that: SpreadsheetBench 2) is resumed instead, whatever the options (a different judge model is
- * refused: its verdicts would mix two models under one tag).
+ * null when nothing needs it. Its task list and `started` record are written before its workflow starts
+ * (lib/runStore/rejudgeRecord.ts). A rejudge of the run that started and never finished (killed mid-way) is resumed
+ * instead, whatever the options (a different judge model is refused: its verdicts would mix two models under one tag).
  */
 export async function startRejudge(
   client: Client,
@@ -50,14 +55,15 @@ export async function startRejudge(
       `run ${manifest.runId} is a ${benchmark.title} run: only ${judged.join(', ')} runs have judgments`,
     );
   }
-  const unfinished = await benchmark.rejudge.unfinished?.(runDir);
+  const unfinished = await unfinishedRejudge(runDir);
   if (unfinished)
     return resumeRejudge(client, config, { manifest, runDir, rejudge: benchmark.rejudge }, unfinished, opts.judgeModel);
   const ids = await benchmark.rejudge.tasksToRejudge(runDir, opts.all || opts.judgeModel !== undefined);
   if (!ids.length) return null;
   const tag = opts.tag ?? `rejudge-${new Date().toISOString().replace(/[-:.]/g, '')}`;
-  await writeJsonAtomic(path.join(runDir, `${tag}.json`), ids);
-  await benchmark.rejudge.recordStart?.(runDir, tag, { config, judgeModel: opts.judgeModel });
+  await writeJsonAtomic(rejudgeTaskListPath(runDir, tag), ids);
+  const requested = benchmark.rejudge.requestedJudge({ config, manifest, judgeModel: opts.judgeModel });
+  await recordRejudgeStart(runDir, tag, { requested, judgeModel: opts.judgeModel });
   const handle = await startWorkflow(
     client,
     config,
@@ -103,7 +109,7 @@ async function resumeRejudge(
   client: Client,
   config: Config,
   run: { manifest: RunManifest; runDir: string; rejudge: Rejudge },
-  unfinished: { tag: string; judgeModel?: string },
+  unfinished: UnfinishedRejudge,
   judgeModel: string | undefined,
 ): Promise<StartedRejudge> {
   const { manifest, runDir } = run;
@@ -113,7 +119,7 @@ async function resumeRejudge(
       `run ${manifest.runId} has an unfinished rejudge ${tag} (judge model ${unfinished.judgeModel ?? 'of its config'}): ` +
         `run \`sheetbench rejudge ${manifest.runId}\` without --judge-model to finish it first`,
     );
-  const count = (await readRequiredJson(path.join(runDir, `${tag}.json`), z.array(z.string()))).length;
+  const count = (await readRejudgeTaskList(runDir, tag)).length;
   const handle = client.workflow.getHandle(`${manifest.runId}/${tag}`);
   const status = await handle.describe().then(
     (d) => d.status.name,
@@ -127,7 +133,8 @@ async function resumeRejudge(
   return { handle: await startWorkflow(client, config, run.rejudge, input), count, tag, resumed: true };
 }
 
-/** After the rejudge finished: the benchmark records what it judged with (SpreadsheetBench 2: `<tag>.judge.json`). */
+/** After the rejudge `tag` finished: its `finished` record, with the settings its tasks' judgments record. */
 export async function recordRejudgeSettings(manifest: RunManifest, runDir: string, tag: string): Promise<void> {
-  await benchmarkNamed(manifest.benchmark).rejudge?.recordSettings?.(runDir, tag);
+  const rejudge = benchmarkNamed(manifest.benchmark).rejudge;
+  if (rejudge) await recordRejudgeEnd(runDir, tag, (taskId) => rejudge.judgedWith(runDir, taskId));
 }

@@ -9,7 +9,7 @@ import { writeDsbenchReport } from './report';
 import { dsbenchSettingsFrom } from './settings';
 import { dsbenchSummaryLines } from './summaryLines';
 import { dsbenchTaskView } from './taskView';
-import { questionsToRejudge } from './rejudge';
+import { dsbenchJudgedWith, dsbenchRequestedJudge, questionsToRejudge } from './rejudge';
 import { readRequiredJson } from '../../lib/json';
 import { RunLayout } from '../../lib/runStore/runLayout';
 
@@ -48,5 +48,7 @@ export const dsBench: Benchmark<DsbenchQuestion> = {
         await readRequiredJson(new RunLayout(runDir).taskListPath, z.array(dsbenchQuestionSchema)),
         all,
       ),
+    requestedJudge: dsbenchRequestedJudge,
+    judgedWith: dsbenchJudgedWith,
   },
 };

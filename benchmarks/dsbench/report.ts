@@ -5,6 +5,7 @@ import { dsbenchMetrics, type DsbenchMetrics } from './metrics';
 import { loadDsbenchRun, type LoadedDsbenchRun } from './loadRun';
 import { writeDsbenchInspectLog } from './inspectLog';
 import type { DsbenchQuestionResult } from './result';
+import { unfinishedRejudgeLines } from '../report/unfinishedRejudge';
 
 export interface WrittenDsbenchReport {
   markdown: string;
@@ -14,7 +15,10 @@ export interface WrittenDsbenchReport {
   pendingTasks: number;
 }
 
-/** report.md, report.html (accuracy by competition and by answer type, the judge check, cost) and the Inspect log. */
+/**
+ * report.md, report.html (accuracy by competition and by answer type, the judge check, cost, a rejudge stopped before
+ * its end) and the Inspect log.
+ */
 export async function writeDsbenchReport(opts: { runDir: string; outDir?: string }): Promise<WrittenDsbenchReport> {
   const run = await loadDsbenchRun(opts.runDir);
   const outDir = opts.outDir ?? opts.runDir;
@@ -24,7 +28,8 @@ export async function writeDsbenchReport(opts: { runDir: string; outDir?: string
     run.questions.map((q) => q.question),
     results,
   );
-  const tables = reportTables(run, metrics, results);
+  const unfinished = (await unfinishedRejudgeLines(opts.runDir, 'question(s)')).map((line) => line.trim());
+  const tables = reportTables(run, metrics, results, unfinished);
   const markdown = path.join(outDir, 'report.md');
   const html = path.join(outDir, 'report.html');
   await writeFile(markdown, tablesMarkdown(reportTitle(run), tables));
@@ -41,7 +46,12 @@ export async function writeDsbenchReport(opts: { runDir: string; outDir?: string
 
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(2)}%`);
 
-function reportTables(run: LoadedDsbenchRun, m: DsbenchMetrics, results: DsbenchQuestionResult[]): ReportTable[] {
+function reportTables(
+  run: LoadedDsbenchRun,
+  m: DsbenchMetrics,
+  results: DsbenchQuestionResult[],
+  unfinishedRejudge: string[],
+): ReportTable[] {
   const failures = results.filter((r) => r.failure);
   return [
     {
@@ -59,6 +69,7 @@ function reportTables(run: LoadedDsbenchRun, m: DsbenchMetrics, results: Dsbench
         ['cost', `$${m.costUsd.toFixed(4)}`],
         ['time (sum over questions)', `${m.timeSeconds.toFixed(1)} s`],
         ['judge', String(run.manifest.benchmarkSettings?.judgeModel ?? '')],
+        ...unfinishedRejudge.map((line) => ['rejudge', line]),
       ],
     },
     {

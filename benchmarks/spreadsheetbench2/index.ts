@@ -23,7 +23,7 @@ import { v2TasksToRejudge } from './visualization/tasksToRejudge';
 import { CHECKED_VOTE, CHECKED_VOTE_V2_PROMPT_VERSION } from './checkedVote/adapter';
 import { v2JudgeSettingsOf } from './visualization/judgeSettings';
 import { v2RunJudgeSettings } from './visualization/runJudgeSettings';
-import { recordRejudgeSettings, recordRejudgeStart, unfinishedRejudge } from './visualization/rejudgeSettings';
+import { v2JudgedWith, v2RequestedJudge } from './visualization/rejudgeSettings';
 
 export { loadV2Dataset, v2CategoryFolders, v2TaskProblems, V2_CATEGORIES, type V2Task } from './dataset';
 export { evaluateV2Outputs, type V2Evaluation } from './evaluate';
@@ -86,8 +86,7 @@ export const spreadsheetBench2: Benchmark<V2Task> = {
   rejudge: {
     workflow: 'spreadsheetBench2Rejudge',
     tasksToRejudge: v2TasksToRejudge,
-    recordStart: recordRejudgeStart,
-    unfinished: unfinishedRejudge,
-    recordSettings: recordRejudgeSettings,
+    requestedJudge: v2RequestedJudge,
+    judgedWith: v2JudgedWith,
   },
 };

@@ -6,8 +6,8 @@ import { openRun, startWorkers } from './run';
 
 /**
  * `sheetbench rejudge RUN [--judge-model M] [--all]`: judge a run again without re-running its agent: a DSBench run's
- * recorded answers, a SpreadsheetBench 2 run's Visualization charts (from its recorded outputs). A SpreadsheetBench 2
- * rejudge killed mid-way is resumed by the next `rejudge RUN` under its tag (client/startRejudge.ts).
+ * recorded answers, a SpreadsheetBench 2 run's Visualization charts (from its recorded outputs). A rejudge killed
+ * mid-way is resumed by the next `rejudge RUN` under its tag (client/startRejudge.ts).
  */
 export function registerRejudgeCommand(program: Command): void {
   program

@@ -11,7 +11,7 @@ import {
   type E2EEnv,
   type StartedRun,
 } from '../helpers/e2e';
-import { startRejudge } from '../../client/startRejudge';
+import { recordRejudgeSettings, startRejudge } from '../../client/startRejudge';
 import { readManifest } from '../../lib/runStore/manifest';
 import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
 import { writeDsbenchReport } from '../../benchmarks/dsbench/report';
@@ -52,6 +52,15 @@ async function untilDone(env: E2EEnv, handle: { result(): Promise<unknown> }): P
     await workers.shutdown();
     await running;
   }
+}
+
+/** A rejudge to its end, as the CLI runs it: its workflow, then its `finished` record (else it stays unfinished). */
+async function rejudgeToEnd(env: E2EEnv, runDir: string, opts: { judgeModel?: string; tag: string }) {
+  const manifest = await readManifest(runDir);
+  const started = (await startRejudge(env.client, env.config, manifest, runDir, opts))!;
+  await untilDone(env, started.handle);
+  await recordRejudgeSettings(manifest, runDir, started.tag);
+  return started;
 }
 
 /** DSBench model-only on the generated sample: real Temporal, scripted model and judge, sandboxed pandas. */
@@ -198,11 +207,8 @@ describe('DSBench model-only end to end', () => {
 
   it('rejudge judges only the unparseable answer again, without asking the answering model', async () => {
     env.llm.setScript({ rules: [{ name: 'judge-again', match: { callKey: /\/judge#/ }, reply: 'True' }] });
-    const started = (await startRejudge(env.client, env.config, await readManifest(run.runDir), run.runDir, {
-      tag: 'rejudge-1',
-    }))!;
+    const started = await rejudgeToEnd(env, run.runDir, { tag: 'rejudge-1' });
     expect(started.count).toBe(1);
-    await untilDone(env, started.handle);
     expect(readJson(path.join(run.runDir, 'results', '00000102_question2.json'))).toMatchObject({
       verdict: 'correct',
       judgeReply: 'True',
@@ -218,15 +224,23 @@ describe('DSBench model-only end to end', () => {
   }, 120_000);
 
   it('rejudge --judge-model judges every answer with that model', async () => {
-    const started = (await startRejudge(env.client, env.config, await readManifest(run.runDir), run.runDir, {
-      judgeModel: 'judge-2',
-      tag: 'rejudge-2',
-    }))!;
+    const started = await rejudgeToEnd(env, run.runDir, { judgeModel: 'judge-2', tag: 'rejudge-2' });
     expect(started.count).toBe(7);
-    await untilDone(env, started.handle);
     const calls = env.llm.log.filter((e) => e.answered && e.callKey!.includes('/judge#rejudge-2'));
     expect(calls.map((e) => e.model)).toEqual(Array(7).fill('judge-2'));
     expect(readJson(path.join(run.runDir, 'summary.json')).dsbench.correct).toBe(7);
     expect(env.llm.log.filter((e) => e.answered && e.callKey!.endsWith('/answer'))).toHaveLength(7);
+    // Its record beside its task list: asked for judge-2, and the judgments say judge-2 judged all seven.
+    const ids = readJson(path.join(run.runDir, 'rejudge-2.json'));
+    expect(ids).toHaveLength(7);
+    expect(readJson(path.join(run.runDir, 'rejudge-2.judge.json'))).toMatchObject({
+      tag: 'rejudge-2',
+      state: 'finished',
+      requested: { model: 'judge-2' },
+      judgeModel: 'judge-2',
+      tasks: ids,
+      settings: [{ judge: { model: 'judge-2' }, tasks: ids }],
+      withoutCall: [],
+    });
   }, 120_000);
 });

@@ -12,7 +12,7 @@ const ANSWERS: [RegExp, string][] = [
 ];
 
 /** The judge: "True" when the predicted answer contains the true one; one question gets a reply that is neither. */
-function judge(request: ScriptedRequest): string {
+export function dsbenchJudgeReply(request: ScriptedRequest): string {
   const text = request.lastUser;
   if (/scores lowest/.test(text)) return 'I cannot tell.';
   const truth = /True answer: (.*)\n/.exec(text)?.[1] ?? '\u0000';
@@ -22,7 +22,7 @@ function judge(request: ScriptedRequest): string {
 
 export const DSBENCH_SAMPLE_SCRIPT: Script = {
   rules: [
-    { name: 'judge', match: { callKey: /\/judge/ }, reply: judge },
+    { name: 'judge', match: { callKey: /\/judge/ }, reply: dsbenchJudgeReply },
     ...ANSWERS.map(([phrase, reply]) => ({
       name: `answer ${phrase.source}`,
       match: { callKey: /\/answer/, lastUser: phrase },

@@ -7,7 +7,6 @@
  * made with. A rejudge killed between its record and its workflow's start is started by the rerun under its tag;
  * another judge model is refused meanwhile.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,17 +17,16 @@ import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv } from '../h
 import { waitUntil } from '../helpers/wait';
 import { HeldJudge } from '../helpers/heldJudge';
 import { withWorkers } from '../helpers/withWorkers';
-import { runCli } from '../helpers/cliProcess';
+import { runCli, spawnKillableCli } from '../helpers/cliProcess';
 import { hasSandboxPython } from '../scoring/oracle';
 import { generateVisualizationTasks, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
 import { chartJudgmentPath, readChartJudgment } from '../../benchmarks/spreadsheetbench2/visualization/chartJudgment';
 import { v2JudgeSettingsOf } from '../../benchmarks/spreadsheetbench2/visualization/judgeSettings';
-import { recordRejudgeStart } from '../../benchmarks/spreadsheetbench2/visualization/rejudgeSettings';
+import { recordRejudgeStart } from '../../lib/runStore/rejudgeRecord';
 import { readManifest } from '../../lib/runStore/manifest';
 import { spreadsheetBench2 } from '../../benchmarks/spreadsheetbench2';
 import { EXIT } from '../../cli/exitCodes';
 
-const REPO = path.resolve(__dirname, '../..');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb2-rejudge-killed-'));
 const data = path.join(tmp, 'Visualization');
 const KEY_ENV = 'SB2_REJUDGE_KILLED_TEST_VLM_KEY';
@@ -36,17 +34,6 @@ const KEY_ENV = 'SB2_REJUDGE_KILLED_TEST_VLM_KEY';
 /** The judge's first call is held until the test lets it go (after the kill); later calls are answered at once. */
 const judge = new HeldJudge(() => '{"pass_ids": [1, 2, 3], "fail": []}');
 const script = visualizationScript(judge.reply);
-
-/** In-process workers with `config` until `work` ends. */
-/** `bin/sheetbench ARGS` in a process group of its own (its worker's sandboxes and LibreOffice with it). */
-function spawnCli(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(path.join(REPO, 'bin/sheetbench'), args, { cwd: tmp, env, detached: true });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  child.stdout.resume();
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { exited, stderr: () => stderr, kill9: () => process.kill(-child.pid!, 'SIGKILL') };
-}
 
 const rejudgeFiles = (runDir: string) =>
   readdirSync(runDir)
@@ -86,7 +73,7 @@ describe.skipIf(!hasSandboxPython)('a SpreadsheetBench 2 rejudge killed with kil
     const summaryBefore = readFileSync(path.join(run.runDir, 'summary.json'), 'utf8');
 
     const cliEnv = workerProcessEnv(env);
-    const killed = spawnCli(['rejudge', run.runDir], cliEnv);
+    const killed = spawnKillableCli(['rejudge', run.runDir], { cwd: tmp, env: cliEnv });
     await waitUntil(() => judge.arrived, 400_000, `the judge call of vis_bar held (${killed.stderr()})`);
     killed.kill9();
     await killed.exited;
@@ -158,7 +145,7 @@ describe.skipIf(!hasSandboxPython)('a SpreadsheetBench 2 rejudge killed with kil
     const { runId } = await readManifest(runDir);
     const tag = 'rejudge-killed-before-start';
     writeFileSync(path.join(runDir, `${tag}.json`), JSON.stringify(['vis_bar']));
-    await recordRejudgeStart(runDir, tag, { config: env.config });
+    await recordRejudgeStart(runDir, tag, { requested: v2JudgeSettingsOf(env.config.visionJudge) });
     const cliEnv = workerProcessEnv(env);
     // Another judge model is refused while it is unfinished, naming it.
     const other = await runCli(['rejudge', runDir, '--judge-model', 'other-vision'], { cwd: tmp, env: cliEnv });

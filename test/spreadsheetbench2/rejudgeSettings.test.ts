@@ -10,13 +10,20 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeChartJudgment } from '../../benchmarks/spreadsheetbench2/visualization/chartJudgment';
 import { v2JudgeSettingsOf } from '../../benchmarks/spreadsheetbench2/visualization/judgeSettings';
+import { v2JudgedWith, v2RequestedJudge } from '../../benchmarks/spreadsheetbench2/visualization/rejudgeSettings';
 import {
-  recordRejudgeSettings,
+  recordRejudgeEnd,
   recordRejudgeStart,
-  rejudgeSettingsPath,
+  rejudgeRecordPath,
   unfinishedRejudge,
-} from '../../benchmarks/spreadsheetbench2/visualization/rejudgeSettings';
-import { configSchema } from '../../config/schema';
+} from '../../lib/runStore/rejudgeRecord';
+import { configSchema, type Config } from '../../config/schema';
+
+/** The two steps as a SpreadsheetBench 2 rejudge takes them (client/startRejudge.ts). */
+const recordRejudgeSettings = (dir: string, tag: string) =>
+  recordRejudgeEnd(dir, tag, (taskId) => v2JudgedWith(dir, taskId));
+const recordV2RejudgeStart = (dir: string, tag: string, request: { config: Config; judgeModel?: string }) =>
+  recordRejudgeStart(dir, tag, { requested: v2RequestedJudge(request), judgeModel: request.judgeModel });
 
 const runDir = mkdtempSync(path.join(os.tmpdir(), 'sb2-rejudge-settings-'));
 afterAll(() => rmSync(runDir, { recursive: true, force: true }));
@@ -34,7 +41,7 @@ describe('the settings a rejudge judged with', () => {
     await writeChartJudgment(runDir, { taskId: 'd', verdict: 'no_charts', accuracy: 0, message: 'task d: no chart' });
     writeFileSync(path.join(runDir, 'rejudge-t1.json'), JSON.stringify(['a', 'b', 'c', 'd', 'e']));
     const record = await recordRejudgeSettings(runDir, 'rejudge-t1');
-    expect(JSON.parse(readFileSync(rejudgeSettingsPath(runDir, 'rejudge-t1'), 'utf8'))).toEqual(record);
+    expect(JSON.parse(readFileSync(rejudgeRecordPath(runDir, 'rejudge-t1'), 'utf8'))).toEqual(record);
     expect(record).toMatchObject({
       tag: 'rejudge-t1',
       settings: [
@@ -44,13 +51,13 @@ describe('the settings a rejudge judged with', () => {
       withoutCall: ['d', 'e'],
     });
     // The endpoint by its host only, never its query (a key there stays out of the record).
-    expect(readFileSync(rejudgeSettingsPath(runDir, 'rejudge-t1'), 'utf8')).not.toContain('secret');
+    expect(readFileSync(rejudgeRecordPath(runDir, 'rejudge-t1'), 'utf8')).not.toContain('secret');
     expect(m1.baseUrlHost).toBe('judge.example');
   });
 
   it('names a rejudge whose task list is missing', async () => {
     await expect(recordRejudgeSettings(runDir, 'rejudge-none')).rejects.toThrow(/rejudge-none\.json/);
-    await expect(recordRejudgeStart(runDir, 'rejudge-none', { config: configSchema.parse({}) })).rejects.toThrow(
+    await expect(recordV2RejudgeStart(runDir, 'rejudge-none', { config: configSchema.parse({}) })).rejects.toThrow(
       /rejudge-none\.json/,
     );
   });
@@ -60,7 +67,7 @@ describe('the settings a rejudge judged with', () => {
     const config = configSchema.parse({ visionJudge: { baseUrl: 'https://judge.example/v1', model: 'm1' } });
     writeFileSync(path.join(dir, 'rejudge-t2.json'), JSON.stringify(['a']));
     expect(await unfinishedRejudge(dir)).toBeUndefined();
-    const started = await recordRejudgeStart(dir, 'rejudge-t2', { config, judgeModel: 'm2' });
+    const started = await recordV2RejudgeStart(dir, 'rejudge-t2', { config, judgeModel: 'm2' });
     expect(started).toMatchObject({
       tag: 'rejudge-t2',
       state: 'started',
@@ -70,7 +77,7 @@ describe('the settings a rejudge judged with', () => {
       settings: [],
     });
     expect(started.recordedAt).toBeUndefined();
-    expect(await unfinishedRejudge(dir)).toEqual({ tag: 'rejudge-t2', judgeModel: 'm2' });
+    expect(await unfinishedRejudge(dir)).toEqual({ tag: 'rejudge-t2', judgeModel: 'm2', tasks: ['a'] });
     await writeChartJudgment(dir, {
       taskId: 'a',
       verdict: 'judged',
@@ -91,7 +98,7 @@ describe('the settings a rejudge judged with', () => {
   it('a record written before the started step is a finished one', async () => {
     const dir = mkdtempSync(path.join(runDir, 'old-'));
     writeFileSync(
-      rejudgeSettingsPath(dir, 'rejudge-old'),
+      rejudgeRecordPath(dir, 'rejudge-old'),
       JSON.stringify({ tag: 'rejudge-old', recordedAt: '2026-11-20T00:00:00.000Z', settings: [], withoutCall: ['a'] }),
     );
     expect(await unfinishedRejudge(dir)).toBeUndefined();

@@ -3,7 +3,7 @@ import { readJsonIfPresent } from '../../../lib/json';
 import { runSummarySchema } from '../../report/runSummarySchema';
 import { figureLines, spendAndFailureLines } from '../../report/runSummary';
 import { chartSummaryLines, chartSummarySchema } from '../visualization/chartSummary';
-import { unfinishedRejudgeLines } from '../visualization/rejudgeSettings';
+import { unfinishedRejudgeLines } from '../../report/unfinishedRejudge';
 
 /**
  * What `run` prints at the end of a SpreadsheetBench 2 run: accuracy overall and per category, the release's figures
@@ -19,7 +19,7 @@ export async function v2SummaryLines(runDir: string): Promise<string[]> {
     ...Object.entries(summary.byType).map(([c, s]) => `  ${c}: ${pct(s.hard)}  (${s.tasks} tasks)`),
     ...figureLines(summary.figures ?? []),
     ...chartSummaryLines(chartSummarySchema.optional().parse(summary.charts)),
-    ...(await unfinishedRejudgeLines(runDir)),
+    ...(await unfinishedRejudgeLines(runDir, 'Visualization task(s)')),
     ...spendAndFailureLines(summary),
     `outputs and official result files (one per category) in ${runDir}`,
   ];
