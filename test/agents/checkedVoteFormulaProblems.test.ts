@@ -132,6 +132,17 @@ describe("what a formula's references get wrong on the inputs", () => {
     expect(text).toContain('- all inputs: the formula reads only empty cells through $K$9');
     expect(text).toContain('- input 1: in G2, VLOOKUP(D2,Data!$A$2:$B$3,2,FALSE) looks for "00 Targeting"');
     expect(text).not.toContain('empty there');
+    // Causes come first and the symptoms they explain are left out: the generic advice for a constant or unchanged
+    // answer ("relative references") turned the 1.5B's empty $A4 into the still empty A4 (v8.2, 57105).
+    const withSymptoms = {
+      ...check,
+      problems: [{ kind: 'constant' as const, detail: 'every answer cell holds 0' }, ...check.problems],
+    };
+    const shown = formulaRepairMessage('=IFERROR(…)', REGION, withSymptoms);
+    expect(shown.indexOf('reads only empty cells')).toBeLessThan(shown.indexOf('VLOOKUP(D2'));
+    expect(shown).not.toContain('every answer cell holds 0');
+    const symptomOnly = { ...check, problems: [{ kind: 'constant' as const, detail: 'every answer cell holds 0' }] };
+    expect(formulaRepairMessage('=E2', REGION, symptomOnly)).toContain('every answer cell holds 0. Refer to');
   });
 
   it('names the data beside an empty reference, outside the answer columns, nearest first', async () => {
@@ -140,7 +151,7 @@ describe("what a formula's references get wrong on the inputs", () => {
     const region = formulaRegionOf('C4:C5')!;
     const [problem] = await formulaProblems(months, '=SUMIFS($D$9:$D$20,$E$9:$E$20,$A4)', region);
     expect(problem.detail).toContain('through $D$9:$D$20, $E$9:$E$20, $A4,');
-    expect(problem.detail).toContain('beside $A4, data is in $B4 ("Jul", under "MONTH")');
+    expect(problem.detail).toContain('; replace $A4 with $B4 ("Jul", under "MONTH"), where the data is');
     expect(problem.detail).not.toMatch(/\$C4|\$D4/); // C is the answer column; D is three columns off
   });
 });
@@ -159,7 +170,7 @@ describe('a conditional sum whose date criterion meets a range without dates', (
         kind: 'criteria_mismatch',
         testCase: 1,
         detail:
-          'in SUMIFS($L$7:$L$57,$K$7:$K$57,">="&$B4,$K$7:$K$57,"<="&EOMONTH($B4,0)), the criteria range $K$7:$K$57 holds no dates (e.g. 100), but its criterion ">="&$B4 is a date, so it never matches as meant: $L$7:$L$57 holds the dates',
+          'in SUMIFS($L$7:$L$57,$K$7:$K$57,">="&$B4,$K$7:$K$57,"<="&EOMONTH($B4,0)), the criteria range $K$7:$K$57 holds no dates (e.g. 100), but its criterion ">="&$B4 is a date, so it never matches as meant: compare the dates of $L$7:$L$57 instead (in SUMIFS the first range is the one summed)',
       },
     ]);
   });

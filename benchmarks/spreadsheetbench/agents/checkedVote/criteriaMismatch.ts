@@ -49,7 +49,7 @@ export async function criteriaMismatch(
       const datesIn = await rangeWithDates(wb, call, region);
       return (
         `in ${call.text}, the criteria range ${rangeArg} holds no dates (e.g. ${describeValue(kinds.example)}), but its ` +
-        `criterion ${criterionArg} is a date, so it never matches as meant${datesIn ? `: ${datesIn} holds the dates` : ''}`
+        `criterion ${criterionArg} is a date, so it never matches as meant${datesIn ? `: compare the dates of ${datesIn} instead (in SUMIFS the first range is the one summed)` : ''}`
       );
     }
   }

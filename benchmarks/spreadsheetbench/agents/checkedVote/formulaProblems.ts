@@ -65,13 +65,16 @@ function describeMiss(m: LookupMiss): string {
   return `in ${m.cell}, ${m.call} looks for ${m.value} (from ${m.valueAt}) in ${m.searched}, which does not hold it, but ${m.foundAt} does: widen the range to take in all of the data it searches`;
 }
 
-/** "; beside $A4, $B4 holds data (2020-07-01, under "MONTH")" for the empty references with data next to them. */
+/**
+ * "; replace $A4 with $B4 (2020-07-01, under "MONTH"), where the data is" for the empty references with data next to
+ * them (v8.3: said as "beside $A4, data is in $B4", the 1.5B kept $A4 in three of three repairs).
+ */
 function besides(empty: string[], nearby: Map<string, NearbyData[]>): string {
   const clauses = empty.slice(0, MAX_NAMED).flatMap((text) => {
     const near = nearby.get(text) ?? [];
     if (!near.length) return [];
     const what = near.map((n) => `${n.text} (${n.sample}${n.header ? `, under ${JSON.stringify(n.header)}` : ''})`);
-    return [`beside ${text}, data is in ${what.join(' and in ')}`];
+    return [`replace ${text} with ${what.join(' or with ')}, where the data is`];
   });
   return clauses.length ? `; ${clauses.join('; ')}` : '';
 }

@@ -65,7 +65,7 @@ export function formulaRepairMessage(
 ): string {
   const lines = [
     `Your formula${formula ? ` ${formula}` : ''} was filled across ${region.range}, calculated on each input workbook and checked. It did not pass:`,
-    ...check.problems.map(describe),
+    ...shownProblems(check.problems).map(describe),
   ];
   // The empty_reference problem, when found, already names the references that read nothing anywhere.
   if (notes?.empty.length && !check.problems.some((p) => p.kind === 'empty_reference'))
@@ -91,6 +91,19 @@ export function formulaRepairMessage(
     `Fix it. Reply with the corrected formula for ${region.first} in one \`\`\`excel block and nothing else.`,
   );
   return lines.join('\n');
+}
+
+/** Problems found in the formula itself (formulaProblems.ts): each names its cause and the fix. */
+const CAUSES = new Set<Problem['kind']>(['empty_reference', 'lookup_miss', 'criteria_mismatch']);
+/** Symptoms whose generic advice a known cause makes misleading (v8.2: "use relative references" for a constant
+ * answer turned 57105's empty $A4 into the still empty A4 instead of the $B4 the cause named). */
+const SYMPTOMS = new Set<Problem['kind']>(['unchanged', 'constant']);
+
+/** The problems as the repair request shows them: causes first; the symptoms they explain left out. */
+function shownProblems(problems: Problem[]): Problem[] {
+  const causes = problems.filter((p) => CAUSES.has(p.kind));
+  if (!causes.length) return problems;
+  return [...causes, ...problems.filter((p) => !CAUSES.has(p.kind) && !SYMPTOMS.has(p.kind))];
 }
 
 /** A reply without a usable formula: the same ask, with why. */
