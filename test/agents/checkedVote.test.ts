@@ -32,7 +32,11 @@ const SOLVE = {
 const CRASH = "def solve(wb):\n    ws = wb['Before Sheet']\n    ws['C4'] = 1";
 const NOTHING = 'def solve(wb):\n    pass';
 const JUNK = "def solve(wb):\n    wb['Sheet1']['A1'] = 'TODO: put the cleaned text here'";
-const HANG = 'def solve(wb):\n    while True:\n        pass';
+/**
+ * Hangs on test case 1 only: the harness writes each case's own input name over test case 1's in the program, so the
+ * name below reads `2_79-7_…` on case 2. One 8 s timeout instead of one per case (the cases run one after another).
+ */
+const HANG = "def solve(wb):\n    while '1_79-7_input.xlsx'.startswith('1_'):\n        pass";
 /** 39604's answer as one formula for C4 (a cell-level task: formula candidates come first). */
 const FORMULA_39604 = '=MAX(0,IF((B3*1000)<22000,B4-20,B4-30))';
 

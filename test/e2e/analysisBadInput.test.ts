@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationEvent } from '../../analysis/conversation/events';
 import type { Pattern } from '../../contracts/conversation';
@@ -16,8 +15,11 @@ describe('analysis conversations: bad input, tool trouble, downloads, manifests,
   let data: Server;
   let dataUrl: string;
 
+  /** `[SLOW]` replies wait here until the file ends: a turn that stays running however slow the machine is. */
+  let releaseSlow: () => void = () => undefined;
+  const slowHeld = new Promise<void>((resolve) => (releaseSlow = resolve));
   const model = async (r: ScriptedRequest) => {
-    if (r.messages.some((m) => m.role === 'user' && m.content.includes('[SLOW]'))) await sleep(30_000);
+    if (r.messages.some((m) => m.role === 'user' && m.content.includes('[SLOW]'))) await slowHeld;
     return salesAnalyst(r);
   };
 
@@ -55,6 +57,7 @@ describe('analysis conversations: bad input, tool trouble, downloads, manifests,
     });
   }, 120_000);
   afterAll(async () => {
+    releaseSlow();
     await a?.close();
     data?.close();
   });

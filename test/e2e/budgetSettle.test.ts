@@ -7,6 +7,7 @@ import {
   HELD_CAP_USD,
   HELD_CONCURRENCY,
   HELD_PRICE,
+  HeldSpendOrder,
   heldRequestRules,
   PAUSES,
 } from '../helpers/heldSpendRequest';
@@ -18,17 +19,27 @@ interface Observed {
   afterSettle: RunProgress;
 }
 
-/** Polls the run's progress until C's settle has been acted on (paused or granted), or the time is up. */
-async function observe(run: StartedRun, timeoutMs: number): Promise<Observed> {
+/**
+ * Polls the run's progress until C's settle has been acted on (paused or granted), or the time is up; C is answered
+ * once D's request is seen held (or, should it never be, when this returns: A, B and D ended, D never held).
+ */
+async function observe(run: StartedRun, order: HeldSpendOrder, timeoutMs: number): Promise<Observed> {
   const deadline = Date.now() + timeoutMs;
   let held = false;
-  for (;;) {
-    const p = await run.handle.query(progressQuery);
-    if (p.waitingCalls === 1 && !p.paused && p.reservedUsd > 0 && p.costUsd < HELD_CAP_USD) held = true;
-    if (p.done >= 3 && (p.paused || p.waitingCalls === 0)) return { heldBehindReservation: held, afterSettle: p };
-    if (Date.now() > deadline)
-      throw new Error(`the run neither paused nor granted the held request: ${JSON.stringify(p)}`);
-    await new Promise((r) => setTimeout(r, 200));
+  try {
+    for (;;) {
+      const p = await run.handle.query(progressQuery);
+      if (p.waitingCalls === 1 && !p.paused && p.reservedUsd > 0 && p.costUsd < HELD_CAP_USD) {
+        held = true;
+        order.openC();
+      }
+      if (p.done >= 3 && (p.paused || p.waitingCalls === 0)) return { heldBehindReservation: held, afterSettle: p };
+      if (Date.now() > deadline)
+        throw new Error(`the run neither paused nor granted the held request: ${JSON.stringify(p)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    order.openC();
   }
 }
 
@@ -44,11 +55,13 @@ describe('a spend request held behind a reservation, when the reservation settle
   let goesOnSeen: Observed;
   let pausesFinal: RunProgress;
   let goesOnFinal: RunProgress;
+  const pausesOrder = new HeldSpendOrder();
+  const goesOnOrder = new HeldSpendOrder();
 
   beforeAll(async () => {
     env = await startE2E(
       {
-        rules: [...heldRequestRules(PAUSES, true), ...heldRequestRules(GOES_ON, false)],
+        rules: [...heldRequestRules(PAUSES, true, pausesOrder), ...heldRequestRules(GOES_ON, false, goesOnOrder)],
         fallback: copyInputReply,
       },
       {
@@ -62,12 +75,17 @@ describe('a spend request held behind a reservation, when the reservation settle
     const pauses = await startBenchmarkRun(env, { dataset: DEV20, tasks: PAUSES });
     const goesOn = await startBenchmarkRun(env, { dataset: DEV20, tasks: GOES_ON });
     serving = await serveWith(env);
-    [pausesSeen, goesOnSeen] = await Promise.all([observe(pauses, 150_000), observe(goesOn, 150_000)]);
+    [pausesSeen, goesOnSeen] = await Promise.all([
+      observe(pauses, pausesOrder, 150_000),
+      observe(goesOn, goesOnOrder, 150_000),
+    ]);
     goesOnFinal = (await goesOn.handle.result()) as RunProgress;
     await pauses.handle.executeUpdate(setBudgetUpdate, { args: [{ usd: 1 }] });
     pausesFinal = (await pauses.handle.result()) as RunProgress;
   }, 300_000);
   afterAll(async () => {
+    pausesOrder.openC();
+    goesOnOrder.openC();
     await serving?.stop();
     await env?.close();
   });

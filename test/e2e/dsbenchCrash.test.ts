@@ -36,6 +36,7 @@ describe('a DSBench run survives a worker crash between an answer and its judgme
     answeredAtCrash = answeredKeys();
     worker.crash();
     await worker.exited;
+    slowJudge.release(); // the judge calls cut by the crash end unanswered; the calls after it are not held
     worker = spawnWorker(workerProcessEnv(env));
     await worker.ready;
     final = (await run.handle.result()) as RunProgress;

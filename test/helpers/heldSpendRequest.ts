@@ -26,13 +26,50 @@ export const PAUSES = ['57105', '18645', '17251', '59259'];
 /** C cheap: when it settles the spend (2X and a bit) is under the cap, and D's request must be granted. */
 export const GOES_ON = ['57232', '39604', '50066', '38985'];
 
-/** The rules of one run's tasks: A and B expensive, C expensive or cheap, D plain (the fallback); C answered late. */
-export function heldRequestRules([a, b, c]: string[], cHeavy: boolean): ScriptRule[] {
-  const reply = (heavy: boolean) => (r: ScriptedRequest) => ({
-    text: copyInputReply(r),
-    ...(heavy ? { reasoningTokens: HEAVY } : {}),
-  });
+/**
+ * The order of one run's calls by events instead of delays: B is answered once C's request is at the model (C's
+ * reservation is then in flight when D, started when B ends, asks), and C once the test opens it (when it has seen D's
+ * request held). No machine is too slow for it, and no wait is longer than the run needs.
+ */
+export class HeldSpendOrder {
+  private cAsked!: () => void;
+  private readonly cAtModel = new Promise<void>((resolve) => (this.cAsked = resolve));
+  private release!: () => void;
+  private readonly cReleased = new Promise<void>((resolve) => (this.release = resolve));
+
+  /** B's reply: waits for C's request. */
+  async afterC(): Promise<void> {
+    await this.cAtModel;
+  }
+
+  /** C's reply: says C asked, then waits until opened. */
+  async holdC(): Promise<void> {
+    this.cAsked();
+    await this.cReleased;
+  }
+
+  /** Lets C's reply go (D's request was seen held, or the test gives up waiting). */
+  openC(): void {
+    this.release();
+  }
+}
+
+/**
+ * The rules of one run's tasks: A and B expensive, C expensive or cheap, D plain (the fallback); C answered late:
+ * after fixed delays (B 4 s, C 25 s), or, given `order`, by its events.
+ */
+export function heldRequestRules([a, b, c]: string[], cHeavy: boolean, order?: HeldSpendOrder): ScriptRule[] {
+  const reply = (heavy: boolean, before?: () => Promise<void>) => async (r: ScriptedRequest) => {
+    await before?.();
+    return { text: copyInputReply(r), ...(heavy ? { reasoningTokens: HEAVY } : {}) };
+  };
   const task = (id: string) => ({ anyMessage: new RegExp(`spreadsheet/${id}/`) });
+  if (order)
+    return [
+      { name: `A ${a}`, match: task(a), reply: reply(true) },
+      { name: `B ${b}`, match: task(b), reply: reply(true, () => order.afterC()) },
+      { name: `C ${c}`, match: task(c), reply: reply(cHeavy, () => order.holdC()) },
+    ];
   return [
     { name: `A ${a}`, match: task(a), reply: reply(true) },
     { name: `B ${b}`, match: task(b), reply: reply(true), delayMs: 4_000 },

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import OpenAI, { toFile } from 'openai';
 import { startScriptedServer, type ScriptedServer, type Script } from '../../lib/scriptedLlm';
 import { BatchApiClient } from '../../lib/llm/batch/batchApiClient';
@@ -7,6 +7,7 @@ import { parseResultLines } from '../../lib/llm/batch/batchFiles';
 /** The scripted server's files + batches endpoints, driven by the real `openai` client. */
 let server: ScriptedServer | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await server?.close();
   server = undefined;
 });
@@ -44,11 +45,16 @@ async function submit(client: OpenAI, ids: string[], model?: string) {
 describe('scripted server: files + batches API', () => {
   it('answers every line after the scripted delay; output lines carry the completions; each line logged once', async () => {
     const client = await start({ rules: [], fallback: (r) => `answer to ${r.lastUser}`, batch: { delayMs: 300 } });
+    // The server's clock (Date, in this process) stands still until the test moves it past the delay: a slow machine
+    // cannot take the 300 ms between the submission and the checks that it is still in progress.
+    vi.useFakeTimers({ toFake: ['Date'] });
     const batch = await submit(client, ['a/1', 'b/1', 'c/1']);
     expect(batch.status).toBe('in_progress');
     expect((await client.batches.retrieve(batch.id)).status).toBe('in_progress');
     expect(server!.log.filter((e) => e.batchId && e.answered)).toHaveLength(0);
-    await new Promise((r) => setTimeout(r, 350));
+    vi.setSystemTime(Date.now() + 299);
+    expect((await client.batches.retrieve(batch.id)).status).toBe('in_progress');
+    vi.setSystemTime(Date.now() + 1);
     const done = await client.batches.retrieve(batch.id);
     expect(done.status).toBe('completed');
     expect(done.request_counts).toEqual({ total: 3, completed: 3, failed: 0 });

@@ -136,8 +136,10 @@ describe('fork server (bwrap)', () => {
     const sb = await sandbox('refill');
     const fill =
       'import os, time\nfor _ in range(200):\n    try:\n        if os.fork() == 0:\n            time.sleep(600); os._exit(0)\n    except OSError:\n        break\n';
+    // Hung without spinning (the timer's interrupt ignored, asleep): killed hard at its timeout, as a C loop would be.
+    const hang = 'import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\ntime.sleep(600)';
     for (let round = 0; round < 3; round++) {
-      const hung = await sb.execute(`${fill}sum(range(10**14))`, { timeoutMs: 1500 });
+      const hung = await sb.execute(`${fill}${hang}`, { timeoutMs: 1500 });
       expect(hung).toMatchObject({ timedOut: true, stateReset: true });
       expect(await sb.execute('print(6 * 7)', { timeoutMs: 20_000 })).toMatchObject({ stdout: '42\n', error: '' });
     }

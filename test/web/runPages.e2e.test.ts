@@ -419,15 +419,19 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
       for (const f of readdirSync(path.join(live, 'results')).filter((f) => f !== '1001.json'))
         renameSync(path.join(live, 'results', f), path.join(held, f));
       const { page, pageErrors, close } = await openPage(browser, server.url, { signInUrl: server.loginUrl });
+      // The page's refresh timers run on a clock the test moves: each refresh comes when the clock passes it.
+      await page.clock.install();
       await page.goto(`${server.url}/#/runs/web-live`);
       await page.locator('.banner.live').waitFor();
       expect(await page.locator('.banner.live').textContent()).toContain('1 of 6 attempts recorded');
       expect(await page.locator('tr.verdict-pending').count()).toBe(2);
       // The remaining attempts arrive, then the summary: the page follows without a reload.
       for (const f of readdirSync(held)) renameSync(path.join(held, f), path.join(live, 'results', f));
-      await page.locator('tr.verdict-pending').first().waitFor({ state: 'detached', timeout: 15_000 });
+      await page.clock.runFor(3_000); // one refresh interval
+      await page.locator('tr.verdict-pending').first().waitFor({ state: 'detached' });
       writeFileSync(path.join(live, 'summary.json'), readFileSync(path.join(dir('web-b'), 'summary.json')));
-      await page.locator('.banner.live').waitFor({ state: 'detached', timeout: 15_000 });
+      await page.clock.runFor(3_000);
+      await page.locator('.banner.live').waitFor({ state: 'detached' });
       expect(await page.locator('.card.pass-at[data-k="2"] dd').textContent()).toBe('100.0%');
       expect(pageErrors).toEqual([]);
       await close();

@@ -37,6 +37,8 @@ describe('runs view (UI)', () => {
 
   it('lists runs with scores, cost and a working report link, and shows a new run without a reload', async () => {
     const { page, pageErrors, close } = await openPage(browser, fake.url);
+    // The page's timers run on a clock the test moves: the next refresh comes when the clock passes it, not after a wait.
+    await page.clock.install();
     await page.goto(`${fake.url}/#/runs`);
     const row = page.locator('tr[data-run-id=run-one]');
     await row.waitFor();
@@ -47,7 +49,8 @@ describe('runs view (UI)', () => {
     const report = await page.request.get(new URL(href!, fake.url).href);
     expect(await report.text()).toBe('<h1>report run-one</h1>');
     await finishedRun(runsDir, 'run-two', 0.9);
-    await page.locator('tr[data-run-id=run-two]').waitFor({ timeout: 15_000 });
+    await page.clock.runFor(3_000); // one refresh interval
+    await page.locator('tr[data-run-id=run-two]').waitFor();
     expect(await page.locator('tr[data-run-id=run-two] td.soft').textContent()).toBe('90.0%');
     expect(pageErrors).toEqual([]);
     await close();
@@ -55,23 +58,32 @@ describe('runs view (UI)', () => {
 
   it('stops polling once the view is left, even with a load in flight then', async () => {
     const { page, pageErrors, close } = await openPage(browser, fake.url);
+    await page.clock.install();
     let inFlight = 0;
     let requests = 0;
-    // Each /api/runs answer takes 1 s, so leaving the view right after a request catches that load in flight.
-    await page.route('**/api/runs', async (route) => {
+    let answer: () => void = () => undefined;
+    // The first load is answered at once; the refresh after it is held until the view is left (a load in flight then).
+    // A request marked `sentinel` is the test's own, made after the clock moved: by the time it is routed, any refresh a
+    // leftover timer asked for has been routed too.
+    await page.route('**/api/runs*', async (route) => {
+      if (route.request().url().includes('sentinel')) return route.fulfill({ status: 204 });
       requests++;
       inFlight++;
-      await new Promise((r) => setTimeout(r, 1000));
+      if (requests > 1) await new Promise<void>((resolve) => (answer = resolve));
       await route.continue();
       inFlight--;
     });
     await page.goto(`${fake.url}/#/runs`);
     await page.locator('tr[data-run-id=run-one]').waitFor();
-    await expect.poll(() => inFlight, { timeout: 10_000 }).toBe(1); // the next refresh, asked and not yet answered
+    await page.clock.runFor(3_000); // one refresh interval: the next load is asked
+    await expect.poll(() => inFlight).toBe(1);
     await page.evaluate("location.hash = '#/'");
     await page.locator('section.home').waitFor();
     const atLeave = requests;
-    await page.waitForTimeout(8000); // more than two refresh intervals (3 s)
+    answer(); // the load in flight at the leave is answered after it
+    await expect.poll(() => inFlight).toBe(0);
+    await page.clock.runFor(10_000); // more than three refresh intervals (3 s)
+    await page.evaluate(() => fetch('/api/runs?sentinel'));
     expect(requests).toBe(atLeave);
     expect(pageErrors).toEqual([]);
     await close();

@@ -1,6 +1,8 @@
 """The project's Python port of SpreadsheetBench 2's evaluation/evaluation.py (github RUCKBReasoning/SpreadsheetBench-2
 at 599b24a), rule for rule, on real openpyxl. Checked line by line against the original; used as the parity oracle.
-Usage: v2_eval_port.py CATEGORY_DIR OUTPUTS_DIR  -> the official result JSON on stdout."""
+Usage: v2_eval_port.py CATEGORY_DIR OUTPUTS_DIR  -> the official result JSON on stdout.
+       v2_eval_port.py --many < [[CATEGORY_DIR, OUTPUTS_DIR], ...]  -> a JSON list of those results, in that order
+       (one interpreter and one openpyxl import for all of them)."""
 import datetime
 import json
 import os
@@ -231,8 +233,8 @@ def score(task, cat_dir, outputs, category):
             'interaction_turns': 0}, missing
 
 
-def main():
-    cat_dir, outputs = sys.argv[1], sys.argv[2]
+def result(cat_dir, outputs):
+    """evaluation.py's result JSON for one category folder and one outputs folder."""
     with open(os.path.join(cat_dir, 'dataset.json')) as fp:
         tasks = json.load(fp)
     scored = [score(t, cat_dir, outputs, os.path.basename(cat_dir.rstrip('/'))) for t in tasks]
@@ -242,13 +244,21 @@ def main():
         return round(sum(xs) / len(xs), 4) if xs else 0.0
     present = [s for s in scores if "not exist" not in s['error_message']]
     turns = [s['interaction_turns'] for s in scores]
-    json.dump({'total_tests': len(scores), 'missing_outputs': sum(1 for _, mi in scored if mi),
-               'regression_accuracy': avg([s['regression_accuracy'] for s in present]),
-               'modification_accuracy': avg([s['modification_accuracy'] for s in present]),
-               'accuracy': avg([s['accuracy'] for s in scores]),
-               'interaction_turns_stats': {'average': round(sum(turns) / len(turns), 2), 'maximum': max(turns),
-                                           'minimum': min(turns)},
-               'scores': scores}, sys.stdout, indent=4, ensure_ascii=False)
+    return {'total_tests': len(scores), 'missing_outputs': sum(1 for _, mi in scored if mi),
+            'regression_accuracy': avg([s['regression_accuracy'] for s in present]),
+            'modification_accuracy': avg([s['modification_accuracy'] for s in present]),
+            'accuracy': avg([s['accuracy'] for s in scores]),
+            'interaction_turns_stats': {'average': round(sum(turns) / len(turns), 2), 'maximum': max(turns),
+                                        'minimum': min(turns)},
+            'scores': scores}
+
+
+def main():
+    if sys.argv[1:] == ['--many']:
+        out = [result(cat_dir, outputs) for cat_dir, outputs in json.load(sys.stdin)]
+    else:
+        out = result(sys.argv[1], sys.argv[2])
+    json.dump(out, sys.stdout, indent=4, ensure_ascii=False)
 
 
 if __name__ == "__main__":
