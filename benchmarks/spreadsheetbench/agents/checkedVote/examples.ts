@@ -67,12 +67,11 @@ Answer region: B2:B3. Write the formula for B2.
 \`\`\``;
 
 /**
- * Examples of a Python candidate: solve(wb) changing the workbook in place, cell by cell, and (since v8.2) a table
- * rearranged through the frame's table helpers.
+ * An example of a Python candidate: solve(wb) changing the workbook in place. (v8.2 added a second one, a table sorted
+ * with the frame's table helpers; v8.3's 1.5B then used them where the task was cell by cell, 599-9, and v8.4 took
+ * it out again: the helpers are offered only in the hint for a sort crash.)
  */
-export const PYTHON_EXAMPLE = `# Worked examples
-
-## Example 1
+export const PYTHON_EXAMPLE = `# Worked example
 Sheet 'Tasks': A1:Task | B1:Owner | C1:Status
 A2:Paint | B2:Ann | C2:Open
 A3:Wire | B3:Bob | C3:Done
@@ -91,23 +90,4 @@ def solve(wb):
             dst[f"A{out}"] = src[f"A{row}"].value
             dst[f"B{out}"] = src[f"B{row}"].value
             out += 1
-\`\`\`
-
-## Example 2
-Sheet 'Sales': A1:Region | B1:Amount
-A2:North | B2:120
-A3:South
-A4:West | B4:340
-Task: Sort the rows by amount, highest first, rows without an amount last.
-Answer region: 'Sales'!A1:B4
-\`\`\`python
-def solve(wb):
-    ws = wb["Sales"]
-    area = f"A2:B{ws.max_row}"
-    rows = read_table(ws, area)
-    filled = [r for r in rows if r[1] is not None]
-    empty = [r for r in rows if r[1] is None]
-    filled.sort(key=lambda r: r[1], reverse=True)
-    clear_range(ws, area)
-    write_table(ws, "A2", filled + empty)
 \`\`\``;

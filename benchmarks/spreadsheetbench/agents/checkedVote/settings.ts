@@ -40,4 +40,4 @@ export const EXTRA_PYTHON_CANDIDATES = 1;
 export const TIE_BREAK_CANDIDATES = 1;
 /** Characters of workbook view in the prompt (about 2,000 tokens: cell addresses and numbers tokenize to ~2 characters a token). */
 export const VIEW_BUDGET_CHARS = 4_000;
-export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v8.3';
+export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v8.4';
