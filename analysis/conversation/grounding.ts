@@ -11,7 +11,7 @@ import { readTurnToolCalls } from './debugStore';
 import { appendEvents, readEvents } from './eventLog';
 import type { NewEvent } from './events';
 import { conversationLayout, type ConversationLayout } from './layout';
-import { reviseAnswerInstruction, reviseNumbersInstruction } from './prompts';
+import { reviseAnswerInstruction, reviseNumbersInstruction, reviseNumbersNeedsCode } from './prompts';
 import type { CheckGroundingInput, CheckGroundingResult } from './steps';
 import { readMessage, transcriptDir } from './transcript';
 
@@ -112,7 +112,8 @@ export async function checkAnswerGrounding(input: CheckGroundingInput): Promise<
     agent: input.answer.agent,
   };
   await appendEvents(layout, [{ type: 'step', turnId: input.turnId, key: `${input.turnId}:revise`, data }]);
-  const recompute = Boolean(correctness?.operation);
+  // A wrong operation, or unfound numbers nothing computed could answer with: the revision must run code first.
+  const recompute = correctness?.wrong ? Boolean(correctness.operation) : reviseNumbersNeedsCode(correctness);
   return { total: grounding.total, ungrounded, revision: revise.instruction, ...(recompute ? { recompute } : {}) };
 }
 

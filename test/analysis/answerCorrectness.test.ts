@@ -10,6 +10,7 @@ import {
   REVISE_ANSWER_LEAD,
   reviseAnswerInstruction,
   reviseNumbersInstruction,
+  reviseNumbersNeedsCode,
 } from '../../analysis/conversation/prompts';
 
 const QUESTION = 'What are the total visits per city?';
@@ -157,6 +158,34 @@ describe('the evidence and the request to revise', () => {
     expect(fromStdout).toContain('Your last code run printed:');
     expect(fromStdout).toContain('Paris    2324');
     expect(reviseNumbersInstruction(['1000'])).toContain('Check each with code');
+  });
+
+  it("a saved table holding no value (the 1.5B's a15: `index,price` / `59,`) is said to hold none, and the revision must run code", () => {
+    const empty = { kind: 'table' as const, file: 'viz/table-1.csv', text: 'index,price\n59,\n' };
+    const echo = {
+      kind: 'stdout' as const,
+      text: "{'id': 'table-1', 'type': 'table', 'dataFile': 'viz/table-1.csv'}\n",
+    };
+    const question = 'In stock.csv, what is the 7-day moving average of price on the last date (2 decimals)?';
+    const evidence = checkCorrectness({ question, codes: [], answer: 'It is 102.67.', sources: [echo, empty] });
+    const text = reviseNumbersInstruction(['102.67'], evidence);
+    expect(text).toContain('viz/table-1.csv');
+    expect(text).toContain('It holds no value');
+    expect(text).toContain('Check each with code');
+    // Not asked to answer from the empty table, as it was (it gave 102.67 again).
+    expect(text).not.toContain('with the numbers of this table');
+    expect(reviseNumbersNeedsCode(evidence)).toBe(true);
+    expect(reviseNumbersNeedsCode({ table: { file: 'viz/t.csv', head: 'index,price\n59,NaN' } })).toBe(true);
+  });
+
+  it('a revision for unfound numbers runs code first only when nothing computed holds a value to answer from', () => {
+    const printed = { kind: 'stdout' as const, text: 'city\nParis    2324\n' };
+    const evidence = (sources: Array<typeof table | typeof printed>) =>
+      checkCorrectness({ question: QUESTION, codes: [SUM_CODE], answer: 'Totals: 1000, 2000.', sources });
+    expect(reviseNumbersNeedsCode(evidence([table]))).toBe(false);
+    expect(reviseNumbersNeedsCode(evidence([printed]))).toBe(false);
+    expect(reviseNumbersNeedsCode(evidence([]))).toBe(true);
+    expect(reviseNumbersNeedsCode()).toBe(true);
   });
 
   it('a right answer is not wrong', () => {
