@@ -3,6 +3,7 @@ import path from 'node:path';
 import { writeJsonAtomic } from '../../lib/runStore/files';
 import { canonicalJson } from '../../lib/llm/canonicalJson';
 import { restorableCells } from './codeHistory';
+import { repeatedFailure } from './repeatedCall';
 import { runArguments } from './isolatedProgram';
 import { appendEvents } from './eventLog';
 import type { NewEvent } from './events';
@@ -45,7 +46,14 @@ export async function runToolStep(
           heartbeat: ctx.heartbeat,
           pythonHistory: () => restorableCells(layout, input),
         });
-  await writeMessage(dir, input.toolIndex, { role: 'tool', toolCallId: call.id, content: toolMessage(outcome) });
+  const repeated = outcome.ok
+    ? undefined
+    : await repeatedFailure(layout, { ...input, tool: call.name, args, error: errorText(outcome) });
+  await writeMessage(dir, input.toolIndex, {
+    role: 'tool',
+    toolCallId: call.id,
+    content: toolMessage(outcome, repeated),
+  });
   const sandbox = /_execute$/.test(call.name) ? await ctx.environment?.() : undefined;
   const record: DebugToolCall = {
     callId: call.id,
@@ -67,13 +75,21 @@ export async function runToolStep(
   };
 }
 
-function toolMessage(outcome: ToolOutcome): string {
+/** The tool message: the outcome as JSON, led by what repeating an earlier failing call means (`repeated`). */
+function toolMessage(outcome: ToolOutcome, repeated?: string): string {
   const body = JSON.stringify(
-    outcome.ok ? (outcome.result ?? { ok: true }) : { ok: false, error: outcome.error, result: outcome.result },
+    outcome.ok
+      ? (outcome.result ?? { ok: true })
+      : { ...(repeated ? { repeated } : {}), ok: false, error: outcome.error, result: outcome.result },
   );
   return body.length > TOOL_MESSAGE_CHARS
     ? `${body.slice(0, TOOL_MESSAGE_CHARS)}… [cut: ${body.length} characters in all]`
     : body;
+}
+
+function errorText(outcome: ToolOutcome): string {
+  const error = (outcome.result as { error?: unknown } | undefined)?.error;
+  return outcome.error ?? (typeof error === 'string' ? error : '');
 }
 
 function toolEvents(input: ToolStepInput, tool: string, args: unknown, outcome: ToolOutcome): NewEvent[] {
