@@ -3,6 +3,7 @@ import path from 'node:path';
 import { writeJsonAtomic } from '../../lib/runStore/files';
 import { canonicalJson } from '../../lib/llm/canonicalJson';
 import { restorableCells } from './codeHistory';
+import { pythonErrorHint } from './errorHints';
 import { repeatedFailure } from './repeatedCall';
 import { runArguments } from './isolatedProgram';
 import { appendEvents } from './eventLog';
@@ -46,13 +47,15 @@ export async function runToolStep(
           heartbeat: ctx.heartbeat,
           pythonHistory: () => restorableCells(layout, input),
         });
-  const repeated = outcome.ok
-    ? undefined
-    : await repeatedFailure(layout, { ...input, tool: call.name, args, error: errorText(outcome) });
+  const error = outcome.ok ? '' : errorText(outcome);
+  const feedback = {
+    repeated: outcome.ok ? undefined : await repeatedFailure(layout, { ...input, tool: call.name, args, error }),
+    hint: call.name === 'python_execute' && error ? pythonErrorHint(error) : undefined,
+  };
   await writeMessage(dir, input.toolIndex, {
     role: 'tool',
     toolCallId: call.id,
-    content: toolMessage(outcome, repeated),
+    content: toolMessage(outcome, feedback),
   });
   const sandbox = /_execute$/.test(call.name) ? await ctx.environment?.() : undefined;
   const record: DebugToolCall = {
@@ -75,12 +78,19 @@ export async function runToolStep(
   };
 }
 
-/** The tool message: the outcome as JSON, led by what repeating an earlier failing call means (`repeated`). */
-function toolMessage(outcome: ToolOutcome, repeated?: string): string {
+/**
+ * The tool message: the outcome as JSON; a failure is led by what repeating an earlier failing call means (`repeated`)
+ * and what its error usually means (`hint`).
+ */
+function toolMessage(outcome: ToolOutcome, feedback: { repeated?: string; hint?: string }): string {
+  const lead = {
+    ...(feedback.repeated ? { repeated: feedback.repeated } : {}),
+    ...(feedback.hint ? { hint: feedback.hint } : {}),
+  };
   const body = JSON.stringify(
     outcome.ok
       ? (outcome.result ?? { ok: true })
-      : { ...(repeated ? { repeated } : {}), ok: false, error: outcome.error, result: outcome.result },
+      : { ...lead, ok: false, error: outcome.error, result: outcome.result },
   );
   return body.length > TOOL_MESSAGE_CHARS
     ? `${body.slice(0, TOOL_MESSAGE_CHARS)}… [cut: ${body.length} characters in all]`
