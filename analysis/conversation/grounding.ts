@@ -103,7 +103,7 @@ export async function checkAnswerGrounding(input: CheckGroundingInput): Promise<
   const grounding = groundAnswer(answer, evidence.sources);
   const ungrounded = [...new Set(grounding.numbers.filter((n) => !n.grounded).map((n) => n.text))];
   const correctness = grounding.total ? checkCorrectness({ ...evidence, answer }) : undefined;
-  const revise = reviseStep(grounding.total, ungrounded, correctness);
+  const revise = reviseStep(grounding.total, ungrounded, correctness, evidence.codes);
   if (!revise) return { total: grounding.total, ungrounded };
   const data = {
     stepId: `${input.turnId}-revise`,
@@ -122,6 +122,7 @@ function reviseStep(
   total: number,
   ungrounded: string[],
   correctness: ReturnType<typeof checkCorrectness> | undefined,
+  codes: string[],
 ): { why: string; instruction: string } | undefined {
   if (correctness?.wrong) {
     const why = [
@@ -138,6 +139,6 @@ function reviseStep(
   if (!ungrounded.length) return undefined;
   return {
     why: `${ungrounded.length} of the answer's ${total} numbers are not in this turn's tool outputs (${ungrounded.join(', ')}): the model is asked once to check them with code and revise the answer.`,
-    instruction: reviseNumbersInstruction(ungrounded, correctness),
+    instruction: reviseNumbersInstruction(ungrounded, correctness, codes),
   };
 }

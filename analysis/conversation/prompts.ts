@@ -2,6 +2,7 @@
 import type { Pattern } from '../../contracts/conversation';
 import type { CorrectnessEvidence } from '../grounding/correctness';
 import { tableHoldsValue } from '../grounding/computedAnswer';
+import { noValueHint } from '../grounding/noValueHint';
 
 export const SYSTEM_PROMPT = `You are a data-analysis assistant. You answer questions about data by writing and running code with your tools.
 - The workspace folder is the current directory of your code: the user's files are there, and every file you write there is shown to the user.
@@ -57,10 +58,13 @@ export const REVISE_NUMBERS_LEAD =
 export function reviseNumbersInstruction(
   numbers: string[],
   evidence: Pick<CorrectnessEvidence, 'table' | 'printed'> = {},
+  codes: string[] = [],
 ): string {
   const ask = `${REVISE_NUMBERS_LEAD} ${numbers.join(', ')}.`;
-  if (evidence.table && !tableHoldsValue(evidence.table.head))
-    return `${ask} ${savedTable(evidence.table)}\nIt holds no value (its cells are empty or NaN): your code did not compute the result. ${COMPUTE_AGAIN}`;
+  if (evidence.table && !tableHoldsValue(evidence.table.head)) {
+    const why = codes.map(noValueHint).find(Boolean);
+    return `${ask} ${savedTable(evidence.table)}\nIt holds no value (its cells are empty or NaN): your code did not compute the result${why ? `; ${why}` : '.'} ${COMPUTE_AGAIN}`;
+  }
   if (evidence.table)
     return `${ask} ${savedTable(evidence.table)}\nGive your final answer again with the numbers of this table (or ones your code printed), rounded as written.`;
   if (evidence.printed)

@@ -125,7 +125,7 @@ async function execute(
     ? `${MANIFEST_FILE} has problems (fix them and re-run):\n- ${manifest.errors.join('\n- ')}`
     : '';
   const visualizations = manifest.outputs.length && files.includes(MANIFEST_FILE) ? manifest.outputs : undefined;
-  const savedData = await savedDataPreview(ctx.workspaceDir, visualizations, files);
+  const savedData = await savedDataPreview(ctx.workspaceDir, visualizations, files, code);
   return {
     ...report,
     success: report.success && !manifestError,

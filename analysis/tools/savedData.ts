@@ -1,4 +1,5 @@
 import { tableHoldsValue } from '../grounding/computedAnswer';
+import { noValueHint } from '../grounding/noValueHint';
 import type { VisualizationOutput } from '../manifest/schema';
 import { readInWorkspace } from '../workspace/safeFiles';
 
@@ -21,6 +22,7 @@ export async function savedDataPreview(
   workspaceDir: string,
   outputs: VisualizationOutput[] | undefined,
   written: string[],
+  code: string,
 ): Promise<string | undefined> {
   const files = (outputs ?? [])
     .flatMap((o) => ('dataFile' in o && typeof o.dataFile === 'string' ? [o.dataFile] : []))
@@ -29,12 +31,17 @@ export async function savedDataPreview(
   const previews: string[] = [];
   for (const file of files) {
     const head = await readHead(workspaceDir, file);
-    if (head !== undefined) previews.push(`${file}:\n${tableHoldsValue(head) ? head : `${head}\n(${NO_VALUE_NOTE})`}`);
+    if (head !== undefined) previews.push(`${file}:\n${tableHoldsValue(head) ? head : `${head}\n(${noValue(code)})`}`);
   }
   return previews.length ? `${previews.join('\n\n')}\n` : undefined;
 }
 
 /** The head of a data file; none when it cannot be read (gone, a symlink, outside the workspace: the sandbox wrote it). */
+function noValue(code: string): string {
+  const why = noValueHint(code);
+  return why ? `${NO_VALUE_NOTE}; ${why}` : NO_VALUE_NOTE;
+}
+
 async function readHead(workspaceDir: string, file: string): Promise<string | undefined> {
   const read = await readInWorkspace(workspaceDir, file, PREVIEW_BYTES).catch(() => undefined);
   if (!read) return undefined;

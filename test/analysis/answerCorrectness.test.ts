@@ -3,6 +3,7 @@ import { checkCorrectness } from '../../analysis/grounding/correctness';
 import { COMPUTED_LEAD, computedAnswer, REPLACED_NOTE } from '../../analysis/grounding/computedAnswer';
 import { correctnessNote } from '../../analysis/grounding/correctnessNote';
 import { groundAnswer } from '../../analysis/grounding/ground';
+import { noValueHint } from '../../analysis/grounding/noValueHint';
 import type { SourceText } from '../../analysis/grounding/sources';
 import { operationMismatch } from '../../analysis/grounding/operation';
 import { labelledRows, tableDisagreements } from '../../analysis/grounding/tableAgreement';
@@ -176,6 +177,13 @@ describe('the evidence and the request to revise', () => {
     expect(text).not.toContain('with the numbers of this table');
     expect(reviseNumbersNeedsCode(evidence)).toBe(true);
     expect(reviseNumbersNeedsCode({ table: { file: 'viz/t.csv', head: 'index,price\n59,NaN' } })).toBe(true);
+    // With the code that made it, the request says why it is empty (a15's rolling mean over the last date's row).
+    const code = "ma = df[df['date'] == last_date]['price'].rolling(window=7).mean()";
+    expect(reviseNumbersInstruction(['102.67'], evidence, [code])).toContain(
+      'rolling(7) gives NaN until 7 rows are in the window',
+    );
+    expect(noValueHint("df[df['date'] == d]['price'].mean()")).toMatch(/rows you selected may be none/);
+    expect(noValueHint("df['price'].sum()")).toBeUndefined();
   });
 
   it('a revision for unfound numbers runs code first only when nothing computed holds a value to answer from', () => {

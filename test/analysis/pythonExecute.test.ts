@@ -104,6 +104,8 @@ describe('python_execute (bwrap)', () => {
     );
     expect(r.success, r.error).toBe(true);
     expect(r.savedData).toMatch(/^viz\/ma\.csv:\nindex,price\n1,\n\(it holds no value/);
+    // The code shows why: a rolling window over the one row selected.
+    expect(r.savedData).toContain('rolling(7) gives NaN until 7 rows are in the window');
     // A call that saves nothing shows nothing saved.
     expect((await report(ctx, 'print(1)')).savedData).toBeUndefined();
   });
