@@ -260,6 +260,14 @@ describe('the note under an answer still wrong when its turn ends', () => {
     // One of its own numbers found: not noted (partly unfound answers are revised, not flagged).
     const partly = groundAnswer('The average is 102.67 over 59 rows.', sources);
     expect(correctnessNote(evidence, partly)).toBeUndefined();
+    // As recorded in the 1.5B's runs: its 7 found first in the echo of save_table's title, the question's 7 all the same.
+    const echo = { kind: 'stdout' as const, text: "{'id': 'table-1', 'title': '7-day Moving Average of Price'}\n" };
+    const echoed = groundAnswer(answer, [echo, ...sources]);
+    expect(echoed.numbers[0]).toMatchObject({ value: 7, grounded: true, source: { kind: 'stdout' } });
+    expect(correctnessNote(evidence, echoed)).toBeUndefined(); // without the question: its 7 looks like its own
+    expect(correctnessNote(evidence, echoed, false, question)).toMatch(
+      /^> \*\*Check failed:\*\* .*none of its numbers/,
+    );
   });
 
   it('a right answer, or one partly unfound, gets no note', () => {
