@@ -22,6 +22,11 @@ const HINTS: Array<{ pattern: RegExp; hint: (match: RegExpExecArray) => string; 
       `${m[1]} is not a column (nor an index label): use the exact column names of the data preview (print(df.columns) lists them).`,
   },
   {
+    pattern: /NameError: name 'web_fetch' is not defined|No module named '(?:utils|tools|web_fetch)'/,
+    hint: () =>
+      'web_fetch is a tool, not a Python function or module: call the web_fetch tool and read the file it saves, or write the URL as a quoted string in your code (requests.get("https://…") or web_fetch("https://…")): such URLs are downloaded for the code before it runs.',
+  },
+  {
     pattern: /'(?:Axes|AxesSubplot)' object has no attribute 'savefig'/,
     hint: () => 'savefig belongs to the figure: ax.figure.savefig(path), or plt.savefig(path).',
   },

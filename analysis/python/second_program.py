@@ -74,6 +74,8 @@ def run(code, helpers):
     linecache.cache[FILENAME] = (len(code), None, lines, FILENAME)
     namespace = {'__name__': '__main__'}
     namespace.update({name: _ignore for name in helpers})
+    if 'sheetbench_downloads' in sys.modules:
+        namespace['web_fetch'] = sys.modules['sheetbench_downloads'].web_fetch
     try:
         with _InertPlotting(code):
             exec(compile(code, FILENAME, 'exec'), namespace)

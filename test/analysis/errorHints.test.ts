@@ -43,6 +43,12 @@ describe('hints for the errors small models make with pandas', () => {
     ).toMatch(/not a column/);
   });
 
+  it("web_fetch used as a Python function or module (the 1.5B's a09) points at the tool and at URLs written in the code", () => {
+    for (const error of ["NameError: name 'web_fetch' is not defined", "ModuleNotFoundError: No module named 'utils'"])
+      expect(pythonErrorHint(error)).toMatch(/^web_fetch is a tool/);
+    expect(pythonErrorHint("ModuleNotFoundError: No module named 'xgboost'")).toBeUndefined();
+  });
+
   it('savefig on axes, text where numbers are expected; nothing for an error it does not know', () => {
     expect(pythonErrorHint("AttributeError: 'Axes' object has no attribute 'savefig'")).toContain('ax.figure.savefig');
     expect(pythonErrorHint("TypeError: unsupported operand type(s) for +: 'int' and 'str'")).toBeUndefined();
