@@ -24,9 +24,16 @@ the current folder, and run it with python_execute.
 - Do not save tables or charts, do not plot.
 - The folder has no network access: a file the question gives by URL is in the folder only if it was downloaded.`;
 
+/**
+ * The second program's request: the question, then the rule that it computes only, restated after it (the 1.5B plotted
+ * for "Make a bar chart of …" although the system prompt said not to).
+ */
 export function secondProgramRequest(question: string): string {
-  return `${question}\n\nWrite the program and run it now.`;
+  return `${question}\n\n${SECOND_PROGRAM_COMPUTES_ONLY}\nWrite the program and run it now.`;
 }
+
+export const SECOND_PROGRAM_COMPUTES_ONLY =
+  'Compute only, even if the question asks for a chart or a table: print the values it would show, each label with its value. Do not plot, do not save files.';
 
 export const SECOND_PROGRAM_FIX =
   'The program failed. Read the error, fix the program and run it again (complete, self-contained code).';

@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { readInWorkspace, readWholeInWorkspace } from '../workspace/safeFiles';
 import { declaredUnzippedBytes } from '../workspace/zipContentSize';
+import { MANIFEST_FILE } from '../manifest/schema';
 
 /**
  * A short preview of the user's data files for the model's first prompt of a turn: each table's exact column names and
@@ -34,9 +35,9 @@ export async function dataPreview(workspace: string, paths: string[]): Promise<s
   return parts.length ? `Preview of the data files (exact column names, first rows):\n${parts.join('\n')}` : '';
 }
 
-/** Files the tools wrote (tables, figures, downloads of an earlier turn are listed, not previewed). */
-function isToolOutput(file: string): boolean {
-  return /^(viz|figures)\//.test(file);
+/** Files the tools wrote: tables, figures and the visualization manifest (listed, not previewed). */
+export function isToolOutput(file: string): boolean {
+  return /^(viz|figures)\//.test(file) || file === MANIFEST_FILE;
 }
 
 async function previewFile(workspace: string, file: string): Promise<string | undefined> {

@@ -4,7 +4,7 @@ import { appendEvents } from './eventLog';
 import type { NewEvent } from './events';
 import { correctnessNote } from '../grounding/correctnessNote';
 import { disagreementNote, readCrossCheck, secondProgramAnswer } from './crossCheck';
-import { checkTurnAnswer, groundingRecord, shownAnswer } from './grounding';
+import { checkTurnAnswer, groundingRecord, shownAnswer, turnQuestion } from './grounding';
 import { conversationLayout } from './layout';
 import type { FinishTurnInput } from './steps';
 import { readMessage, transcriptDir } from './transcript';
@@ -41,7 +41,9 @@ export async function finishTurn(input: FinishTurnInput, options: FinishTurnOpti
     // A check that still fails after the turn's one revision is shown under the answer (after it: offsets unchanged).
     const confirmed = crossCheck?.verdict === 'agree';
     const wrong =
-      said && grounding.total && !second ? correctnessNote(checked.correctness, grounding, confirmed) : undefined;
+      said && grounding.total && !second
+        ? correctnessNote(checked.correctness, grounding, confirmed, await turnQuestion(layout, input.turnId))
+        : undefined;
     const disagrees = crossCheck && disagreementNote(crossCheck, Boolean(wrong));
     const note = [wrong, disagrees].filter(Boolean).join('\n\n');
     const text = [input.answer.prefix, said, note].filter(Boolean).join('\n\n') || '(the model gave no answer text)';

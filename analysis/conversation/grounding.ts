@@ -11,7 +11,7 @@ import { readTurnToolCalls } from './debugStore';
 import { appendEvents, readEvents } from './eventLog';
 import type { NewEvent } from './events';
 import { conversationLayout, type ConversationLayout } from './layout';
-import { reviseAnswerInstruction, reviseNumbersInstruction } from './prompts';
+import { reviseAnswerInstruction, reviseNumbersInstruction, reviseNumbersNeedsCode } from './prompts';
 import type { CheckGroundingInput, CheckGroundingResult } from './steps';
 import { readMessage, transcriptDir } from './transcript';
 
@@ -103,7 +103,7 @@ export async function checkAnswerGrounding(input: CheckGroundingInput): Promise<
   const grounding = groundAnswer(answer, evidence.sources);
   const ungrounded = [...new Set(grounding.numbers.filter((n) => !n.grounded).map((n) => n.text))];
   const correctness = grounding.total ? checkCorrectness({ ...evidence, answer }) : undefined;
-  const revise = reviseStep(grounding.total, ungrounded, correctness);
+  const revise = reviseStep(grounding.total, ungrounded, correctness, evidence.codes);
   if (!revise) return { total: grounding.total, ungrounded };
   const data = {
     stepId: `${input.turnId}-revise`,
@@ -112,7 +112,8 @@ export async function checkAnswerGrounding(input: CheckGroundingInput): Promise<
     agent: input.answer.agent,
   };
   await appendEvents(layout, [{ type: 'step', turnId: input.turnId, key: `${input.turnId}:revise`, data }]);
-  const recompute = Boolean(correctness?.operation);
+  // A wrong operation, or unfound numbers nothing computed could answer with: the revision must run code first.
+  const recompute = correctness?.wrong ? Boolean(correctness.operation) : reviseNumbersNeedsCode(correctness);
   return { total: grounding.total, ungrounded, revision: revise.instruction, ...(recompute ? { recompute } : {}) };
 }
 
@@ -121,6 +122,7 @@ function reviseStep(
   total: number,
   ungrounded: string[],
   correctness: ReturnType<typeof checkCorrectness> | undefined,
+  codes: string[],
 ): { why: string; instruction: string } | undefined {
   if (correctness?.wrong) {
     const why = [
@@ -137,6 +139,6 @@ function reviseStep(
   if (!ungrounded.length) return undefined;
   return {
     why: `${ungrounded.length} of the answer's ${total} numbers are not in this turn's tool outputs (${ungrounded.join(', ')}): the model is asked once to check them with code and revise the answer.`,
-    instruction: reviseNumbersInstruction(ungrounded, correctness),
+    instruction: reviseNumbersInstruction(ungrounded, correctness, codes),
   };
 }

@@ -12,7 +12,8 @@ import type { DebugStep } from './debug';
 import { appendEvents, readEvents } from './eventLog';
 import type { NewEvent } from './events';
 import { conversationLayout, type ConversationLayout } from './layout';
-import { dataPreview } from './dataPreview';
+import { dataPreview, isToolOutput } from './dataPreview';
+import { answersTurn } from './crossCheckPrompts';
 import { historySection } from './prompts';
 import { PREVIEW_CHARS, type ModelStepInput, type ModelStepResult } from './steps';
 import { readMessage, readTranscript, transcriptDir, writeMessage } from './transcript';
@@ -45,7 +46,7 @@ export async function runModelStep(input: ModelStepInput, deps: ModelStepDeps): 
     if (!(await readMessage(dir, length)))
       await writeMessage(dir, length, {
         role: part.role,
-        content: part.withHistory ? await withHistory(layout, part.text, input.turnId) : part.text,
+        content: part.withHistory ? await withHistory(layout, part.text, input.turnId, input.agent) : part.text,
       });
     length++;
   }
@@ -127,7 +128,12 @@ export function parseArgs(text: string): unknown {
   }
 }
 
-async function withHistory(layout: ConversationLayout, text: string, turnId: string): Promise<string> {
+/**
+ * The system prompt with the conversation so far: earlier turns, the workspace's files and a preview of its data files.
+ * The cross-check's second program is shown the user's files only (not the tables, charts and manifest the tools
+ * wrote: the first program's outputs are not its to see; on a15 the 1.5B's second program was shown its empty table).
+ */
+async function withHistory(layout: ConversationLayout, text: string, turnId: string, agent: string): Promise<string> {
   const events = await readEvents(layout);
   const turns: Array<{ question: string; answer: string }> = [];
   for (const e of events) {
@@ -135,7 +141,9 @@ async function withHistory(layout: ConversationLayout, text: string, turnId: str
     if (e.type === 'turn_started') turns.push({ question: String(e.data.text), answer: '(no answer)' });
     if (e.type === 'answer' && turns.length) turns[turns.length - 1].answer = String(e.data.text);
   }
-  const files = (await listWorkspaceFiles(layout.workspace, 200)).map((f) => f.path);
+  const files = (await listWorkspaceFiles(layout.workspace, 200))
+    .map((f) => f.path)
+    .filter((f) => answersTurn(agent) || !isToolOutput(f));
   const preview = await dataPreview(layout.workspace, files);
   return [text, historySection(turns.slice(-10), files), preview].filter(Boolean).join('\n\n');
 }

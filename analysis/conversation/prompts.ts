@@ -1,6 +1,8 @@
 /** The agent's prompts, one home (pure: the workflow builds step instructions from these). */
 import type { Pattern } from '../../contracts/conversation';
 import type { CorrectnessEvidence } from '../grounding/correctness';
+import { tableHoldsValue } from '../grounding/computedAnswer';
+import { noValueHint } from '../grounding/noValueHint';
 
 export const SYSTEM_PROMPT = `You are a data-analysis assistant. You answer questions about data by writing and running code with your tools.
 - The workspace folder is the current directory of your code: the user's files are there, and every file you write there is shown to the user.
@@ -56,13 +58,31 @@ export const REVISE_NUMBERS_LEAD =
 export function reviseNumbersInstruction(
   numbers: string[],
   evidence: Pick<CorrectnessEvidence, 'table' | 'printed'> = {},
+  codes: string[] = [],
 ): string {
   const ask = `${REVISE_NUMBERS_LEAD} ${numbers.join(', ')}.`;
+  if (evidence.table && !tableHoldsValue(evidence.table.head)) {
+    const why = codes.map(noValueHint).find(Boolean);
+    return `${ask} ${savedTable(evidence.table)}\nIt holds no value (its cells are empty or NaN): your code did not compute the result${why ? `; ${why}` : '.'} ${COMPUTE_AGAIN}`;
+  }
   if (evidence.table)
     return `${ask} ${savedTable(evidence.table)}\nGive your final answer again with the numbers of this table (or ones your code printed), rounded as written.`;
   if (evidence.printed)
     return `${ask} Your last code run printed:\n\`\`\`\n${evidence.printed}\n\`\`\`\nGive your final answer again with the numbers it printed (rounded as printed); if they do not answer the question, compute them with code first.`;
-  return `${ask} Check each with code (print it), then give your final answer again using only numbers your code printed or wrote (rounded as printed); leave out any number you cannot compute.`;
+  return `${ask} ${COMPUTE_AGAIN}`;
+}
+
+const COMPUTE_AGAIN =
+  'Check each with code (print it), then give your final answer again using only numbers your code printed or wrote (rounded as printed); leave out any number you cannot compute.';
+
+/**
+ * Whether a revision for unfound numbers must start by running code: nothing the turn computed holds the answer's
+ * numbers (no saved table with a value, nothing printed), so an answer without a new run can only repeat itself (the
+ * 1.5B on suite a15 gave its invented 102.67 again when asked to answer from a table holding only NaN).
+ */
+export function reviseNumbersNeedsCode(evidence: Pick<CorrectnessEvidence, 'table' | 'printed'> = {}): boolean {
+  if (evidence.table) return !tableHoldsValue(evidence.table.head);
+  return !evidence.printed;
 }
 
 /** Opens the request to revise an answer computed with the wrong operation or disagreeing with its table. */

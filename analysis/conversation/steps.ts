@@ -83,7 +83,10 @@ export interface CheckGroundingResult {
    * existed: those revise on `ungrounded` alone.
    */
   revision?: string;
-  /** The revision must run code first (the operation was wrong: the numbers in hand answer another question). */
+  /**
+   * The revision must run code first: the operation was wrong (the numbers in hand answer another question), or its
+   * unfound numbers have nothing computed to be answered from (no saved table holding a value, nothing printed).
+   */
   recompute?: boolean;
 }
 

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { writeJsonAtomic } from '../../lib/runStore/files';
 import { canonicalJson } from '../../lib/llm/canonicalJson';
 import { restorableCells } from './codeHistory';
+import { pythonErrorHint } from './errorHints';
+import { repeatedFailure } from './repeatedCall';
 import { runArguments } from './isolatedProgram';
 import { appendEvents } from './eventLog';
 import type { NewEvent } from './events';
@@ -45,7 +47,16 @@ export async function runToolStep(
           heartbeat: ctx.heartbeat,
           pythonHistory: () => restorableCells(layout, input),
         });
-  await writeMessage(dir, input.toolIndex, { role: 'tool', toolCallId: call.id, content: toolMessage(outcome) });
+  const error = outcome.ok ? '' : errorText(outcome);
+  const feedback = {
+    repeated: outcome.ok ? undefined : await repeatedFailure(layout, { ...input, tool: call.name, args, error }),
+    hint: call.name === 'python_execute' && error ? pythonErrorHint(error) : undefined,
+  };
+  await writeMessage(dir, input.toolIndex, {
+    role: 'tool',
+    toolCallId: call.id,
+    content: toolMessage(outcome, feedback),
+  });
   const sandbox = /_execute$/.test(call.name) ? await ctx.environment?.() : undefined;
   const record: DebugToolCall = {
     callId: call.id,
@@ -67,13 +78,28 @@ export async function runToolStep(
   };
 }
 
-function toolMessage(outcome: ToolOutcome): string {
+/**
+ * The tool message: the outcome as JSON; a failure is led by what repeating an earlier failing call means (`repeated`)
+ * and what its error usually means (`hint`).
+ */
+function toolMessage(outcome: ToolOutcome, feedback: { repeated?: string; hint?: string }): string {
+  const lead = {
+    ...(feedback.repeated ? { repeated: feedback.repeated } : {}),
+    ...(feedback.hint ? { hint: feedback.hint } : {}),
+  };
   const body = JSON.stringify(
-    outcome.ok ? (outcome.result ?? { ok: true }) : { ok: false, error: outcome.error, result: outcome.result },
+    outcome.ok
+      ? (outcome.result ?? { ok: true })
+      : { ...lead, ok: false, error: outcome.error, result: outcome.result },
   );
   return body.length > TOOL_MESSAGE_CHARS
     ? `${body.slice(0, TOOL_MESSAGE_CHARS)}… [cut: ${body.length} characters in all]`
     : body;
+}
+
+function errorText(outcome: ToolOutcome): string {
+  const error = (outcome.result as { error?: unknown } | undefined)?.error;
+  return outcome.error ?? (typeof error === 'string' ? error : '');
 }
 
 function toolEvents(input: ToolStepInput, tool: string, args: unknown, outcome: ToolOutcome): NewEvent[] {

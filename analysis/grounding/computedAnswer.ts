@@ -48,7 +48,7 @@ export function computedAnswer(
  */
 function renderedResult(evidence: CorrectnessEvidence): string | undefined {
   if (evidence.table) {
-    if (!holdsValue(evidence.table.head)) return undefined;
+    if (!tableHoldsValue(evidence.table.head)) return undefined;
     const table = markdownTable(evidence.table.head);
     if (table) return `${COMPUTED_LEAD} (the table the code saved, \`${evidence.table.file}\`):\n\n${table}`;
   }
@@ -56,7 +56,7 @@ function renderedResult(evidence: CorrectnessEvidence): string | undefined {
 }
 
 /** Whether some row of a saved table (CSV head) has a value beyond its label column (a one-column table: in it). */
-function holdsValue(csv: string): boolean {
+export function tableHoldsValue(csv: string): boolean {
   const [header = '', ...rows] = csv.split(/\r?\n/).filter((l) => l.trim());
   const from = splitCsvLine(header).length > 1 ? 1 : 0;
   const isValue = (c: string) => c.trim() !== '' && c.trim().toLowerCase() !== 'nan';

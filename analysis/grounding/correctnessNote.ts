@@ -1,4 +1,5 @@
 import type { CorrectnessEvidence } from './correctness';
+import { numbersInProse } from './numbers';
 import type { GroundedNumber } from './types';
 
 /** Opens the note; everything from it to the end of the shown answer is the system's, not the answer. */
@@ -16,8 +17,9 @@ export function correctnessNote(
   evidence: CorrectnessEvidence & { wrong: boolean },
   grounding: { total: number; grounded: number; numbers?: GroundedNumber[] },
   confirmed = false,
+  question = '',
 ): string | undefined {
-  const unfound = noneOfItsOwnFound(grounding) && !confirmed;
+  const unfound = noneOfItsOwnFound(grounding, question) && !confirmed;
   if (!evidence.wrong && !unfound) return undefined;
   const why = evidence.operation
     ? `the question asks for the ${evidence.operation.asked}, but the code counted ${evidence.operation.kind === 'distinct' ? 'every row' : 'rows'} (\`${evidence.operation.used}\`)`
@@ -28,12 +30,17 @@ export function correctnessNote(
 }
 
 /**
- * No number the answer states of its own was produced by a tool: numbers found only in the question ("the 7-day
- * average is 102.67": the 7) are not the answer's results (the 1.5B's invented 102.67 for 83.65 went unflagged).
+ * No number the answer states of its own was produced by a tool: numbers the question gives ("the 7-day average is
+ * 102.67": the 7) are not the answer's results, wherever they were found (the 1.5B's invented 102.67 for 83.65 went
+ * unflagged: its 7 was found first in a tool output echoing the title "7-day Moving Average").
  */
-function noneOfItsOwnFound(grounding: { total: number; grounded: number; numbers?: GroundedNumber[] }): boolean {
+function noneOfItsOwnFound(
+  grounding: { total: number; grounded: number; numbers?: GroundedNumber[] },
+  question: string,
+): boolean {
   if (!grounding.numbers) return grounding.total > 0 && grounding.grounded === 0;
-  const own = grounding.numbers.filter((n) => n.source?.kind !== 'question');
+  const given = new Set(numbersInProse(question).map((n) => n.value));
+  const own = grounding.numbers.filter((n) => n.source?.kind !== 'question' && !given.has(n.value));
   return own.length > 0 && own.every((n) => !n.grounded);
 }
 

@@ -2,9 +2,13 @@
 
 Loaded by the python_execute prelude as the module `sheetbench_downloads` only when a call's code names URLs that were
 fetched for it. GETs of exactly those URLs through `requests` and `urllib.request.urlopen` (which pandas' readers use)
-are answered from the saved files; every other request goes to the real functions, which find no network.
+are answered from the saved files; every other request goes to the real functions, which find no network. The
+embedded models also call the web_fetch tool as a Python function (`json.loads(web_fetch(url))`, NameError three times
+on the analysis suite's a09): `web_fetch(url)` in Python returns a served URL's body as text (with .text and .json()),
+and says what to do for any other URL.
 """
 import io
+import json
 import os
 
 _served = {}
@@ -77,3 +81,26 @@ def _patch_requests():
         return response
 
     requests.Session.request = request
+
+
+class FetchedText(str):
+    """A served URL's body as text; `.text` and `.json()` as on a requests response."""
+
+    @property
+    def text(self):
+        return str(self)
+
+    def json(self):
+        return json.loads(self)
+
+
+def web_fetch(url, *args, **kwargs):
+    """The web_fetch tool's name in Python: the body of a URL fetched for this call's code, as text."""
+    path = _served.get(url)
+    if not path:
+        raise RuntimeError(
+            'web_fetch in Python reads only URLs written as quoted strings in the code of this call (they are '
+            'downloaded before it runs); %r is not one of them. Write the URL in the code, or call the web_fetch '
+            'tool and read the file it saves.' % (url,))
+    with open(path, 'rb') as f:
+        return FetchedText(f.read().decode('utf-8', errors='replace'))

@@ -11,6 +11,7 @@ import { describeExecution, type ExecutionReport } from './executionReport';
 import { executionTimeoutMs } from './limits';
 import { allowedImports } from './pythonPackages';
 import { CAPTURE_FIGURES_CELL, parsePrepareReply, prepareCell } from './pythonPrelude';
+import { savedDataPreview } from './savedData';
 import { noteResetAnnounced, takeResetAnnounced, withSandbox } from './sandboxSessions';
 import { chdirCell, restoreSession, type RestoreReport } from './sessionRestore';
 import { ToolRefusal, type AnalysisTool, type ToolContext } from './types';
@@ -43,6 +44,8 @@ type PythonExecuteArgs = z.infer<typeof pythonExecuteArgs>;
 export interface PythonExecuteReport extends ExecutionReport {
   /** Valid outputs of visualization_manifest.json (tables, charts, images), when this execution changed it. */
   visualizations?: VisualizationOutput[];
+  /** The first lines of the data files (tables, charts) this execution wrote, each under its path (savedData.ts). */
+  savedData?: string;
   /** What is wrong with the manifest or its data files; fix and re-run. */
   manifestErrors?: string[];
   /** Set when earlier state was lost (see stateReset) or restored (see restored). */
@@ -121,12 +124,15 @@ async function execute(
   const manifestError = manifest.errors.length
     ? `${MANIFEST_FILE} has problems (fix them and re-run):\n- ${manifest.errors.join('\n- ')}`
     : '';
+  const visualizations = manifest.outputs.length && files.includes(MANIFEST_FILE) ? manifest.outputs : undefined;
+  const savedData = await savedDataPreview(ctx.workspaceDir, visualizations, files, code);
   return {
     ...report,
     success: report.success && !manifestError,
     error: [report.error, manifestError].filter(Boolean).join('\n'),
     // The whole manifest when this execution changed it (so the caller sees every current output), else nothing new.
-    ...(manifest.outputs.length && files.includes(MANIFEST_FILE) ? { visualizations: manifest.outputs } : {}),
+    ...(visualizations ? { visualizations } : {}),
+    ...(savedData ? { savedData } : {}),
     ...(manifest.errors.length ? { manifestErrors: manifest.errors } : {}),
     ...restoreFields(restore, stateReset),
   };

@@ -15,7 +15,7 @@ const downloadsSource = readFileSync(resolve(PYTHON_DIR, 'served_downloads.py'),
  * Runs before each python_execute call, inside the kernel: loads the helpers as module `sheetbench_viz` when the
  * kernel is fresh (then binds save_table/save_chart/… in the user's namespace), points them at the workspace, changes
  * to the working folder, serves the URLs fetched for this call's code (from their saved files; none when the call has
- * none) and reports missing packages. Prints one JSON line: {fresh, missing}.
+ * none; `web_fetch(url)` then reads one in Python, unless the code defined its own) and reports missing packages. Prints one JSON line: {fresh, missing}.
  */
 const PREPARE = `
 import sys, os, json, types, importlib.util
@@ -39,6 +39,7 @@ if args['downloads'] and 'sheetbench_downloads' not in sys.modules:
     sys.modules['sheetbench_downloads'] = served
 if 'sheetbench_downloads' in sys.modules:
     sys.modules['sheetbench_downloads'].serve({url: os.path.join(args['root'], rel) for url, rel in args['downloads'].items()})
+    user_ns.setdefault('web_fetch', sys.modules['sheetbench_downloads'].web_fetch)
 missing = [m for m in args['modules'] if importlib.util.find_spec(m) is None]
 print(json.dumps({'fresh': fresh, 'missing': missing}))
 `;

@@ -3,6 +3,7 @@ import { checkCorrectness } from '../../analysis/grounding/correctness';
 import { COMPUTED_LEAD, computedAnswer, REPLACED_NOTE } from '../../analysis/grounding/computedAnswer';
 import { correctnessNote } from '../../analysis/grounding/correctnessNote';
 import { groundAnswer } from '../../analysis/grounding/ground';
+import { noValueHint } from '../../analysis/grounding/noValueHint';
 import type { SourceText } from '../../analysis/grounding/sources';
 import { operationMismatch } from '../../analysis/grounding/operation';
 import { labelledRows, tableDisagreements } from '../../analysis/grounding/tableAgreement';
@@ -10,6 +11,7 @@ import {
   REVISE_ANSWER_LEAD,
   reviseAnswerInstruction,
   reviseNumbersInstruction,
+  reviseNumbersNeedsCode,
 } from '../../analysis/conversation/prompts';
 
 const QUESTION = 'What are the total visits per city?';
@@ -159,6 +161,41 @@ describe('the evidence and the request to revise', () => {
     expect(reviseNumbersInstruction(['1000'])).toContain('Check each with code');
   });
 
+  it("a saved table holding no value (the 1.5B's a15: `index,price` / `59,`) is said to hold none, and the revision must run code", () => {
+    const empty = { kind: 'table' as const, file: 'viz/table-1.csv', text: 'index,price\n59,\n' };
+    const echo = {
+      kind: 'stdout' as const,
+      text: "{'id': 'table-1', 'type': 'table', 'dataFile': 'viz/table-1.csv'}\n",
+    };
+    const question = 'In stock.csv, what is the 7-day moving average of price on the last date (2 decimals)?';
+    const evidence = checkCorrectness({ question, codes: [], answer: 'It is 102.67.', sources: [echo, empty] });
+    const text = reviseNumbersInstruction(['102.67'], evidence);
+    expect(text).toContain('viz/table-1.csv');
+    expect(text).toContain('It holds no value');
+    expect(text).toContain('Check each with code');
+    // Not asked to answer from the empty table, as it was (it gave 102.67 again).
+    expect(text).not.toContain('with the numbers of this table');
+    expect(reviseNumbersNeedsCode(evidence)).toBe(true);
+    expect(reviseNumbersNeedsCode({ table: { file: 'viz/t.csv', head: 'index,price\n59,NaN' } })).toBe(true);
+    // With the code that made it, the request says why it is empty (a15's rolling mean over the last date's row).
+    const code = "ma = df[df['date'] == last_date]['price'].rolling(window=7).mean()";
+    expect(reviseNumbersInstruction(['102.67'], evidence, [code])).toContain(
+      'rolling(7) gives NaN until 7 rows are in the window',
+    );
+    expect(noValueHint("df[df['date'] == d]['price'].mean()")).toMatch(/rows you selected may be none/);
+    expect(noValueHint("df['price'].sum()")).toBeUndefined();
+  });
+
+  it('a revision for unfound numbers runs code first only when nothing computed holds a value to answer from', () => {
+    const printed = { kind: 'stdout' as const, text: 'city\nParis    2324\n' };
+    const evidence = (sources: Array<typeof table | typeof printed>) =>
+      checkCorrectness({ question: QUESTION, codes: [SUM_CODE], answer: 'Totals: 1000, 2000.', sources });
+    expect(reviseNumbersNeedsCode(evidence([table]))).toBe(false);
+    expect(reviseNumbersNeedsCode(evidence([printed]))).toBe(false);
+    expect(reviseNumbersNeedsCode(evidence([]))).toBe(true);
+    expect(reviseNumbersNeedsCode()).toBe(true);
+  });
+
   it('a right answer is not wrong', () => {
     const evidence = checkCorrectness({
       question: QUESTION,
@@ -223,6 +260,14 @@ describe('the note under an answer still wrong when its turn ends', () => {
     // One of its own numbers found: not noted (partly unfound answers are revised, not flagged).
     const partly = groundAnswer('The average is 102.67 over 59 rows.', sources);
     expect(correctnessNote(evidence, partly)).toBeUndefined();
+    // As recorded in the 1.5B's runs: its 7 found first in the echo of save_table's title, the question's 7 all the same.
+    const echo = { kind: 'stdout' as const, text: "{'id': 'table-1', 'title': '7-day Moving Average of Price'}\n" };
+    const echoed = groundAnswer(answer, [echo, ...sources]);
+    expect(echoed.numbers[0]).toMatchObject({ value: 7, grounded: true, source: { kind: 'stdout' } });
+    expect(correctnessNote(evidence, echoed)).toBeUndefined(); // without the question: its 7 looks like its own
+    expect(correctnessNote(evidence, echoed, false, question)).toMatch(
+      /^> \*\*Check failed:\*\* .*none of its numbers/,
+    );
   });
 
   it('a right answer, or one partly unfound, gets no note', () => {

@@ -98,6 +98,22 @@ describe('python_execute serves the URLs its code names (bwrap)', () => {
     expect(second).toMatchObject({ success: true, stdout: '3\n' });
   });
 
+  it("the web_fetch tool called as a Python function (the 1.5B's a09) reads a URL the code names; another is refused, saying why", async () => {
+    const ctx = context(true);
+    const code = `import json\ndata = json.loads(web_fetch("${base}/items.json"))\nprint(sum(1 for i in data if i['score'] > 250))`;
+    expect(await run(ctx, code)).toMatchObject({ success: true, stdout: '2\n' });
+    expect((await run(ctx, `print(web_fetch("${base}/items.json").json()[0]['name'])`)).stdout).toBe(
+      `${ITEMS[0].name}\n`,
+    );
+    // The second program has it too.
+    const second = await run(ctx, isolatedPython(`print(len(web_fetch("${base}/items.json").json()))`));
+    expect(second).toMatchObject({ success: true, stdout: '3\n' });
+    // A URL this call does not write in its code is not fetched for it.
+    const other = await run(ctx, 'u = "http" + "://example.invalid/x.json"\nweb_fetch(u)');
+    expect(other.success).toBe(false);
+    expect(other.error).toMatch(/web_fetch in Python reads only URLs written as quoted strings/);
+  });
+
   it('only GETs of the URLs the call names are served: a POST, or a URL built at run time, finds no network', async () => {
     const ctx = context(true);
     const post = await run(ctx, `import requests\nrequests.post("${base}/items.json", json={})`);

@@ -1,8 +1,33 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareWithProgram, pickByOperation } from '../../analysis/grounding/crossCheck';
 import { isolatedPython, runArguments } from '../../analysis/conversation/isolatedProgram';
-import { SECOND_PROGRAM_AGENT } from '../../analysis/conversation/crossCheckPrompts';
+import {
+  SECOND_PROGRAM_AGENT,
+  SECOND_PROGRAM_COMPUTES_ONLY,
+  secondProgramRequest,
+} from '../../analysis/conversation/crossCheckPrompts';
+import { kernelScriptPath, sandboxPythonPath } from '../../lib/sandbox/paths';
+
+/** Runs cells in a fresh kernel (lib/sandbox/kernel.py, the sandbox's Python, replies on stdout): their replies. */
+function kernelReplies(cells: string[], cwd: string): Array<{ stdout: string; error: string }> {
+  const input = cells.map((code, i) => JSON.stringify({ id: i + 1, op: 'exec', code, timeout: 120 })).join('\n');
+  const out = execFileSync(sandboxPythonPath(), [kernelScriptPath, '1'], {
+    input: `${input}\n`,
+    cwd,
+    encoding: 'utf8',
+    stdio: ['pipe', 'pipe', 'ignore'],
+    env: { ...process.env, MPLBACKEND: 'Agg' },
+  });
+  return out
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as { id?: number; stdout: string; error: string })
+    .filter((r) => typeof r.id === 'number');
+}
 
 describe('an answer compared with a second program', () => {
   it('agrees when every number of the answer is one the program printed, to the precision written', () => {
@@ -79,6 +104,64 @@ describe("the second program's own namespace", () => {
     const out = execFileSync('/usr/bin/python3', ['-c', `x = 1\n${isolatedPython(code)}`], { encoding: 'utf8' });
     expect(out).toBe('a\tb é\nFalse\n');
   });
+  it("a failing second program's error names its own failing line, with its text (a15: KeyError after 4 omitted frames)", () => {
+    const code = [
+      'import pandas as pd',
+      's = pd.Series([1.0, 2.0], index=[0, 1])',
+      "last = s.loc['2024-02-29']",
+      'print(last)',
+    ].join('\n');
+    const [failed, names] = kernelReplies(
+      [isolatedPython(code), "print(sorted(k for k in globals() if not k.startswith('__')))"],
+      os.tmpdir(),
+    );
+    expect(failed.error).toContain('File "<second-program>", line 3');
+    expect(failed.error).toContain("last = s.loc['2024-02-29']");
+    expect(failed.error).toMatch(/KeyError: '2024-02-29'$/);
+    expect(failed.error).not.toContain('omitted');
+    // The wrapper leaves no name in the analysis's namespace.
+    expect(names.stdout).toBe('[]\n');
+    const syntax = kernelReplies([isolatedPython('x = (1,\nprint(x')], os.tmpdir())[0];
+    expect(syntax.error).toContain('<second-program>');
+    expect(syntax.error).toContain('SyntaxError');
+  });
+
+  it('computes only: what it plots or saves leaves no figure and no file, the open figures of the analysis stay', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-second-plot-'));
+    const plots = [
+      'import pandas as pd',
+      'import matplotlib.pyplot as plt',
+      "totals = pd.DataFrame({'region': ['east', 'west'], 'amount': [647, 525]}).groupby('region')['amount'].sum()",
+      "ax = totals.plot(kind='bar', title='Total')",
+      "ax.figure.savefig('chart.png')",
+      "plt.savefig('chart2.png')",
+      'plt.show()',
+      "save_chart(totals, 'bar', 'region', 'amount')",
+      'print(totals.to_dict())',
+    ].join('\n');
+    const [analysis, second, after] = kernelReplies(
+      [
+        'import matplotlib.pyplot as plt\nfig = plt.figure()\nfig.add_subplot().plot([1, 2])\nprint(plt.get_fignums())',
+        isolatedPython(plots),
+        'import matplotlib.figure\nfig.savefig("kept.png")\nprint(plt.get_fignums(), matplotlib.figure.Figure.savefig.__name__, plt.show.__name__)',
+      ],
+      dir,
+    );
+    expect(analysis.stdout).toBe('[1]\n');
+    expect(second.error).toBe('');
+    expect(second.stdout).toBe("{'east': 647, 'west': 525}\n");
+    // Only the analysis's figure is open; savefig and show are matplotlib's again (the analysis's savefig writes).
+    expect(after.error).toBe('');
+    expect(after.stdout).toBe('[1] savefig show\n');
+    expect(readdirSync(dir)).toEqual(['kept.png']);
+  });
+
+  it("its request restates, after the question, that it computes only (the 1.5B plotted for a10's bar chart)", () => {
+    const text = secondProgramRequest('Make a bar chart of the total amount by region from sales.csv.');
+    expect(text.indexOf(SECOND_PROGRAM_COMPUTES_ONLY)).toBeGreaterThan(text.indexOf('Make a bar chart'));
+    expect(SECOND_PROGRAM_COMPUTES_ONLY).toMatch(/Do not plot/);
+  });
+
   it('leaves arguments without code as the model sent them (the tool reports them)', () => {
     expect(runArguments(SECOND_PROGRAM_AGENT, 'python_execute', { code: 3 })).toEqual({ code: 3 });
     expect(runArguments(SECOND_PROGRAM_AGENT, 'python_execute', null)).toBeNull();

@@ -34,9 +34,11 @@ describe("the data preview in a turn's first prompt", () => {
     mkdirSync(path.join(dir, 'viz'));
     writeFileSync(path.join(dir, 'viz/bar-1.csv'), 'region,amount\nnorth,1\n');
     writeFileSync(path.join(dir, 'notes.txt'), 'hello');
-    const preview = await dataPreview(dir, ['notes.txt', 'sales.csv', 'viz/bar-1.csv']);
+    writeFileSync(path.join(dir, 'visualization_manifest.json'), '{"version": "1.0", "outputs": []}');
+    const preview = await dataPreview(dir, ['notes.txt', 'sales.csv', 'viz/bar-1.csv', 'visualization_manifest.json']);
     expect(preview).toContain('sales.csv:');
     expect(preview).not.toContain('viz/bar-1.csv');
+    expect(preview).not.toContain('visualization_manifest.json');
     expect(preview).not.toContain('notes.txt');
     expect(await dataPreview(dir, ['notes.txt'])).toBe('');
   });

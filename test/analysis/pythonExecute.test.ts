@@ -87,6 +87,46 @@ describe('python_execute (bwrap)', () => {
     );
     expect(r.files.find((f) => f.path === 'viz/totals.csv')).toMatchObject({ filename: 'totals.csv', type: 'csv' });
     expect(readFileSync(join(env.workspaceDir, 'viz/totals.csv'), 'utf8')).toBe('region,sales\nnorth,15\nsouth,32\n');
+    // What was saved is shown back: each data file's first lines under its path.
+    expect(r.savedData).toContain('viz/totals.csv:\nregion,sales\nnorth,15\nsouth,32\n');
+    expect(r.savedData).toContain('viz/sales-bar.csv:\nregion,sales\n');
+  });
+
+  it("a saved table holding no value (the 1.5B's a15: a rolling mean over one row) is shown saying so", async () => {
+    const r = await report(
+      ctx,
+      [
+        'import pandas as pd',
+        "prices = pd.DataFrame({'date': ['2024-02-28', '2024-02-29'], 'price': [83.1, 84.2]})",
+        "ma = prices[prices['date'] == prices['date'].max()]['price'].rolling(window=7).mean()",
+        "save_table(ma, id='ma', title='7-day average')",
+      ].join('\n'),
+    );
+    expect(r.success, r.error).toBe(true);
+    expect(r.savedData).toMatch(/^viz\/ma\.csv:\nindex,price\n1,\n\(it holds no value/);
+    // The code shows why: a rolling window over the one row selected.
+    expect(r.savedData).toContain('rolling(7) gives NaN until 7 rows are in the window');
+    // A call that saves nothing shows nothing saved.
+    expect((await report(ctx, 'print(1)')).savedData).toBeUndefined();
+  });
+
+  it("a data file the code swaps for a symlink to a file outside is not previewed (the target's bytes never shown)", async () => {
+    const r = await report(
+      ctx,
+      [
+        "save_table(pd.DataFrame({'a': [1]}), id='leak', title='t')",
+        'import os',
+        "os.remove('viz/leak.csv')",
+        `os.symlink(${JSON.stringify(env.secretPath)}, 'viz/leak.csv')`,
+      ].join('\n'),
+    );
+    expect(JSON.stringify(r)).not.toContain('SECRET-ANSWER');
+    // The manifest is whole again for the tests after this one.
+    const mended = await report(
+      ctx,
+      "os.remove('viz/leak.csv')\nsave_table(pd.DataFrame({'a': [1]}), id='leak', title='t')",
+    );
+    expect(mended.success, mended.error).toBe(true);
   });
 
   it('runs in a workingDir sub-folder while the helpers still write to the workspace root', async () => {

@@ -88,6 +88,16 @@ describe('analysis conversations: bad input, tool trouble, downloads, manifests,
     expect(r.status).toBe('failed');
     expect(r.error).toMatch(/same failing python_execute call 3 times/);
     expect(r.events.some((e) => e.type === 'error' && String(e.data.message).includes('same failing'))).toBe(true);
+    // Before the stop, the repeat was answered as one: the second result says nothing differed, the same error again.
+    const last = a.env.llm.log.filter((e) => e.messages.some((m) => m.content.includes('[LOOP]'))).at(-1)!;
+    const results = last.messages
+      .filter((m) => m.role === 'tool')
+      .map((m) => JSON.parse(m.content) as { repeated?: string; hint?: string; error?: string });
+    expect(results).toHaveLength(2);
+    expect(results[0].repeated).toBeUndefined();
+    expect(results[0].hint).toMatch(/^'amout' is not a column/);
+    expect(results[1].repeated).toMatch(/^You sent this exact call 2 times .*nothing differed.*the same error/);
+    expect(results[1].error).toContain('KeyError');
     const next = await turn(id, 'What is the total amount?');
     expect(next.status).toBe('completed');
     expect(next.answer).toContain('**47**');

@@ -51,6 +51,8 @@ function model(r: ScriptedRequest): ScriptedReply {
   if (question.includes('[HEAD]')) return python(revising ? TOTAL : HEAD_TOTAL);
   if (question.includes('[STUBBORNHEAD]')) return python(revising ? `${HEAD_TOTAL}\n# again` : HEAD_TOTAL);
   if (question.includes('[NONUM]')) return python(`${LOAD}\nprint('loaded')`);
+  if (question.includes('[SAVES]'))
+    return python(`${SUMS}\nsave_table(df.groupby('region', as_index=False)['amount'].sum(), title='Totals')`);
   if (question.includes('per region')) return python(SUMS);
   return python(TOTAL);
 }
@@ -90,6 +92,7 @@ describe('cross-check: a second, independently written program', () => {
     ['second-fails', 'react', total('[SECONDFAILS]')],
     ['second-dumps', 'react', total('[SECONDDUMP]')],
     ['peek', 'react', total('[PEEK]')],
+    ['saves', 'react', perRegion('[SAVES]')],
   ];
 
   beforeAll(async () => {
@@ -114,6 +117,18 @@ describe('cross-check: a second, independently written program', () => {
     expect(text).not.toContain('value_counts');
     expect(text).not.toContain('North: **2**');
     expect(text).not.toContain('You are a data-analysis assistant');
+  });
+
+  it("the second program is shown the user's files only, not the table, manifest or charts the first program saved", () => {
+    const o = outcomes.get('saves')!;
+    expect(o.events.some((e) => e.type === 'visualization')).toBe(true);
+    const seen = secondRequests('[SAVES]');
+    expect(seen.length).toBeGreaterThan(0);
+    const system = seen[0].messages[0].content;
+    expect(system).toContain('Files in the workspace: sales.csv\n');
+    expect(system).not.toContain('viz/');
+    expect(system).not.toMatch(/^visualization_manifest\.json:/m); // not previewed
+    expect(checks(o).map((e) => String(e.data.text))).toEqual([expect.stringContaining('they agree')]);
   });
 
   it('rows counted for a total: the programs disagree, the operation check trusts the second, its result is shown', () => {
