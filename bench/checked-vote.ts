@@ -173,6 +173,17 @@ function merge(agent: string, main: RunOutcomes, others: RunOutcomes[]): RunOutc
     }
     return t;
   });
+  // Tasks the main run never planned (a run on a subset, e.g. `--tasks` of one kind) come from the others too.
+  const planned = new Set(main.tasks.map((t) => t.key));
+  for (const other of others) {
+    const problem = pairingProblem(main, other);
+    if (problem) throw new Error(`--merge-root: ${problem}`);
+    for (const found of other.tasks.filter((o) => !planned.has(o.key) && o.attempts.length)) {
+      planned.add(found.key);
+      from.set(found.key, other.dir);
+      tasks.push(found);
+    }
+  }
   mergedFrom.set(agent, from);
   const recorded = tasks.reduce((n, t) => n + t.attempts.length, 0);
   return { ...main, tasks, recordedAttempts: recorded };
