@@ -6,7 +6,9 @@
  * what `judgeReply` returns (it may hold the call). Used by visualizationRun.test.ts and the replay fixtures.
  */
 import type { Script, ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
+import { rmSync } from 'node:fs';
 import { runPython } from '../scoring/oracle';
+import { startE2E, type ConfigOverrides, type E2EEnv } from './e2e';
 
 export const VIS_CHECKLIST = ['a bar chart of the values', 'titled "Values"', 'one bar per row'];
 /** A chart, an output without a chart, an output that is no workbook. */
@@ -90,5 +92,38 @@ export function visualizationScript(judgeReply: (request: ScriptedRequest) => st
       { name: 'scaffold', match: { callKey: /\/scaffold\// }, reply: scaffoldReply },
       { name: 'vision', match: { minImages: 1 }, reply: judgeReply },
     ],
+  };
+}
+
+/**
+ * The e2e environment of a Visualization test with a scripted vision judge: the generated tasks in `data`, the judge
+ * on the scripted model server (its key in the environment variable `keyEnv`), three tasks at a time; `close` lets a
+ * held judge go, stops everything and removes `tmp`.
+ */
+export async function startVisionJudgeE2E(
+  script: Script,
+  paths: { data: string; tmp: string },
+  keyEnv: string,
+  judge: { open(): void },
+  config: Pick<ConfigOverrides, 'llm'> = {},
+): Promise<{ env: E2EEnv; close(): Promise<void> }> {
+  generateVisualizationTasks(paths.data);
+  process.env[keyEnv] = 'test-vlm-key';
+  const env = await startE2E(script, {
+    config: {
+      run: { concurrency: 3 },
+      visionJudge: { baseUrl: 'set below', model: 'scripted-vision', apiKeyEnv: keyEnv },
+      ...config,
+    },
+  });
+  env.config.visionJudge.baseUrl = env.llm.url;
+  return {
+    env,
+    close: async () => {
+      judge.open();
+      await env.close();
+      delete process.env[keyEnv];
+      rmSync(paths.tmp, { recursive: true, force: true });
+    },
   };
 }

@@ -7,19 +7,19 @@
  * made with. A rejudge killed between its record and its workflow's start is started by the rerun under its tag;
  * another judge model is refused meanwhile.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnswered } from '../../lib/scriptedLlm';
 import { configSchema } from '../../config/schema';
-import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
+import { startBenchmarkRun, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
 import { waitUntil } from '../helpers/wait';
 import { HeldJudge } from '../helpers/heldJudge';
 import { withWorkers } from '../helpers/withWorkers';
 import { runCli, spawnKillableCli } from '../helpers/cliProcess';
 import { hasSandboxPython } from '../scoring/oracle';
-import { generateVisualizationTasks, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
+import { startVisionJudgeE2E, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
 import { chartJudgmentPath, readChartJudgment } from '../../benchmarks/spreadsheetbench2/visualization/chartJudgment';
 import { v2JudgeSettingsOf } from '../../benchmarks/spreadsheetbench2/visualization/judgeSettings';
 import { recordRejudgeStart } from '../../lib/runStore/rejudgeRecord';
@@ -45,23 +45,12 @@ describe.skipIf(!hasSandboxPython)('a SpreadsheetBench 2 rejudge killed with kil
   let env: E2EEnv;
   let runDir = '';
 
+  let close = async () => {};
+
   beforeAll(async () => {
-    generateVisualizationTasks(data);
-    process.env[KEY_ENV] = 'test-vlm-key';
-    env = await startE2E(script, {
-      config: {
-        run: { concurrency: 3 },
-        visionJudge: { baseUrl: 'set below', model: 'scripted-vision', apiKeyEnv: KEY_ENV },
-      },
-    });
-    env.config.visionJudge.baseUrl = env.llm.url;
+    ({ env, close } = await startVisionJudgeE2E(script, { data, tmp }, KEY_ENV, judge));
   }, 120_000);
-  afterAll(async () => {
-    judge.open();
-    await env?.close();
-    delete process.env[KEY_ENV];
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  afterAll(() => close());
 
   it('left its started record before any verdict; the rerun resumes it, the judge answered once', async () => {
     // A run judged without a vision judge: every Visualization task unjudged, so rejudge takes all three.

@@ -8,7 +8,7 @@
  * agent. A run whose worker has no vision judge says its Visualization tasks are unjudged, and `bin/sheetbench rejudge`
  * judges them.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,14 +17,14 @@ import { configSchema, type Config } from '../../config/schema';
 import type { RunProgress } from '../../contracts/run';
 import { recordRejudgeSettings, startRejudge } from '../../client/startRejudge';
 import { readManifest } from '../../lib/runStore/manifest';
-import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { startBenchmarkRun, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { waitUntil } from '../helpers/wait';
 import { HeldJudge } from '../helpers/heldJudge';
 import { withWorkers } from '../helpers/withWorkers';
 import { spawnWorker } from '../helpers/workerProcess';
 import { runCli } from '../helpers/cliProcess';
 import { hasSandboxPython } from '../scoring/oracle';
-import { generateVisualizationTasks, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
+import { startVisionJudgeE2E, VIS_TASKS, visualizationScript } from '../helpers/visualizationTasks';
 import {
   chartOnlyCandidate,
   generateOutputImageTask,
@@ -67,25 +67,15 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
   let judged: StartedRun;
   let unjudgedConfig: Config;
 
+  let close = async () => {};
+
   beforeAll(async () => {
-    generateVisualizationTasks(data);
-    process.env[KEY_ENV] = 'test-vlm-key';
-    env = await startE2E(script, {
-      config: {
-        run: { concurrency: 3 },
-        visionJudge: { baseUrl: 'set below', model: 'scripted-vision', apiKeyEnv: KEY_ENV },
-        llm: { prices: { 'scripted-vision': { inputPerMTok: 1, outputPerMTok: 2 } } },
-      },
-    });
-    env.config.visionJudge.baseUrl = env.llm.url;
+    ({ env, close } = await startVisionJudgeE2E(script, { data, tmp }, KEY_ENV, judge, {
+      llm: { prices: { 'scripted-vision': { inputPerMTok: 1, outputPerMTok: 2 } } },
+    }));
     unjudgedConfig = configSchema.parse({ ...env.config, visionJudge: { model: 'scripted-vision' } });
   }, 120_000);
-  afterAll(async () => {
-    judge.open();
-    await env?.close();
-    delete process.env[KEY_ENV];
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  afterAll(() => close());
 
   it('judges the charts in the run; a kill -9 during the judge call resumes without a second answered call', async () => {
     judged = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: VIS_TASKS });
