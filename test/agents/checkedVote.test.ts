@@ -95,6 +95,8 @@ describe('checked_vote', () => {
         [`${task}/cand-2/1`]: block(SOLVE[task as keyof typeof SOLVE]),
         [`${task}/cand-3/0`]: block(SOLVE[task as keyof typeof SOLVE]),
         [`${task}/cand-3/1`]: block(SOLVE[task as keyof typeof SOLVE]),
+        [`${task}/cand-4/0`]: block(SOLVE[task as keyof typeof SOLVE]),
+        [`${task}/cand-4/1`]: block(SOLVE[task as keyof typeof SOLVE]),
       });
     const single = await run('cv-single', 'single', ['39604', '79-7', '599-9']);
     const ours = await run('cv-right', 'checked_vote', ['39604', '79-7', '599-9']);
@@ -131,10 +133,10 @@ describe('checked_vote', () => {
     const failed = readTaskResult(ours.runDir, '599-9');
     expect(failed.failure?.class).toBe('model');
     expect(failed.stages.find((s) => s.stage === 'cand-1.0')?.outcome).toMatch(/ValueError: model gave up/);
-    // Its repair gives back the same program: not run a second time, and said so; one fresh candidate (cand-3)
-    // follows, and no more (one extra Python candidate per task).
+    // Its repair gives back the same program: not run a second time, and said so; three Python candidates
+    // (checked-vote-v9) and one fresh candidate more (cand-4), and no more (one extra Python candidate per task).
     expect(failed.failure?.message).toMatch(
-      /none of 3 candidate\(s\) passed the checks.*cand-1\.1: the repair repeats the code that failed the checks/,
+      /none of 4 candidate\(s\) passed the checks.*cand-1\.1: the repair repeats the code that failed the checks/,
     );
     expect(keysOf('cv-right').filter((k) => k.startsWith('599-9/'))).toEqual([
       '599-9/cand-1/0',
@@ -143,6 +145,8 @@ describe('checked_vote', () => {
       '599-9/cand-2/1',
       '599-9/cand-3/0',
       '599-9/cand-3/1',
+      '599-9/cand-4/0',
+      '599-9/cand-4/1',
     ]);
     expect(failed.stages.find((s) => s.stage === 'cand-1.1')?.outcome).toBe(
       'no code: the repair repeats the code that failed the checks, unchanged',
@@ -191,8 +195,10 @@ describe('checked_vote', () => {
     expect(lost.stages.find((s) => s.stage === 'cand-1.0')?.outcome).toMatch(/^failed: tc1 crashed/);
     expect(lost.stages.find((s) => s.stage === 'cand-1.1')?.outcome).toMatch(/junk_text/);
     expect(lost.stages.find((s) => s.stage === 'cand-2.0')?.outcome).toBe('no code: reply has no code block');
-    // Two Python candidates per task (checked-vote-v4): the third is never asked for.
-    expect(keysOf('cv-mixed').some((k) => k.startsWith('79-7/cand-3/'))).toBe(false);
+    // Three Python candidates per task (checked-vote-v9): the third writes nothing, its repair crashes; no repair
+    // repeated its reply, so no fourth is asked for.
+    expect(lost.stages.find((s) => s.stage === 'cand-3.0')?.outcome).toMatch(/unchanged|empty/);
+    expect(keysOf('cv-mixed').some((k) => k.startsWith('79-7/cand-4/'))).toBe(false);
     const noCodeRepair = env.llm.log.find((e) => e.callKey === 'cv-mixed/79-7/cand-2/1')!;
     expect(noCodeRepair.messages[noCodeRepair.messages.length - 1].content).toMatch(
       /could not be run: reply has no code block/,
@@ -227,16 +233,18 @@ describe('checked_vote', () => {
     // Passes the checks (cells changed, no junk) but replaces the quotes with apostrophes: a wrong answer.
     const apostrophes =
       'def solve(wb):\n    for ws in wb.worksheets:\n        for row in ws.iter_rows():\n            for cell in row:\n                if isinstance(cell.value, str):\n                    cell.value = cell.value.replace(\'"\', "\'")';
+    const backticks = apostrophes.replace(`"'"`, '"`"');
     script('cv-tie', {
       '79-7/cand-1/0': block(apostrophes),
       '79-7/cand-2/0': block(SOLVE['79-7']),
-      '79-7/cand-3/0': block(SOLVE['79-7']),
+      '79-7/cand-3/0': block(backticks),
+      '79-7/cand-4/0': block(SOLVE['79-7']),
     });
     const ours = await run('cv-tie', 'checked_vote', ['79-7']);
     const result = readTaskResult(ours.runDir, '79-7');
-    expect(keysOf('cv-tie')).toEqual(['79-7/cand-1/0', '79-7/cand-2/0', '79-7/cand-3/0']);
-    // checked-vote-v7.2: without the third sample the earlier, wrong candidate won the 1-1 tie.
-    expect(result.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(/^cand-2\.0: 2 of 3 passing candidates/);
+    expect(keysOf('cv-tie')).toEqual(['79-7/cand-1/0', '79-7/cand-2/0', '79-7/cand-3/0', '79-7/cand-4/0']);
+    // checked-vote-v7.2: without the fourth sample the earliest, wrong candidate won the 1-1-1 tie.
+    expect(result.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(/^cand-2\.0: 2 of 4 passing candidates/);
     expect(result.testCaseResults).toEqual([1, 1, 1]);
   }, 400_000);
 
@@ -300,14 +308,15 @@ describe('checked_vote', () => {
 
   it('a model that never writes code: the inputs stay as they were and the task fails as a model failure', async () => {
     const prose = 'You can use a VBA macro for this.';
-    script('cv-prose', Object.fromEntries(['1/0', '1/1', '2/0', '2/1'].map((k) => [`599-9/cand-${k}`, prose])));
+    const keys = ['1/0', '1/1', '2/0', '2/1', '3/0', '3/1'];
+    script('cv-prose', Object.fromEntries(keys.map((k) => [`599-9/cand-${k}`, prose])));
     const ours = await run('cv-prose', 'checked_vote', ['599-9']);
     const result = readTaskResult(ours.runDir, '599-9');
     expect(result.failure).toEqual({
       class: 'model',
-      message: expect.stringMatching(/none of 2 candidate\(s\) passed.*reply has no code block/),
+      message: expect.stringMatching(/none of 3 candidate\(s\) passed.*reply has no code block/),
     });
-    expect(result.llmCalls).toBe(4);
+    expect(result.llmCalls).toBe(6);
     expect(outputsOf(ours.runDir, '599-9')).toEqual([1, 2, 3]);
     expect(ours.progress.done).toBe(1);
   }, 400_000);

@@ -11,6 +11,7 @@ import { framedProgram } from '../../../benchmarks/spreadsheetbench/agents/check
 import {
   CANDIDATES,
   CANDIDATES_V4,
+  CANDIDATES_V9,
   EXTRA_FORMULA_CANDIDATES,
   EXTRA_PYTHON_CANDIDATES,
   FORMULA_CANDIDATES,
@@ -60,6 +61,12 @@ export const V5_RESAMPLE_PATCH = 'checked-vote-v5-resample';
  */
 export const V7_TIE_BREAK_PATCH = 'checked-vote-v7-tie-break';
 
+/**
+ * Patch marker of checked-vote-v9's Python budget (CANDIDATES_V9 candidates for a task without formula candidates): a
+ * history recorded before it replays CANDIDATES_V4. workflows/VERSIONS.md.
+ */
+export const V9_CANDIDATES_PATCH = 'checked-vote-v9-candidates';
+
 /** One kind of candidate, how many of it to sample, and how many more may replace repairs that repeated. */
 interface Phase {
   kind: CandidateKind;
@@ -83,6 +90,7 @@ export const checkedVoteAgent: Agent = async (ctx) => {
   const v4Budget = patched(V4_BUDGET_PATCH);
   const resample = patched(V5_RESAMPLE_PATCH);
   const tieBreak = patched(V7_TIE_BREAK_PATCH);
+  const budget = { v4: v4Budget, v9: patched(V9_CANDIDATES_PATCH) };
   const view = await ctx.inStage('view', async (tools) => {
     const seen = await execution.checkedVoteView(taskRef(ctx));
     if (withFormulas && seen.formulaRegion && !ctx.input.recalcTaskQueue)
@@ -90,7 +98,7 @@ export const checkedVoteAgent: Agent = async (ctx) => {
     return seen;
   });
   const tried: Tried[] = [];
-  for (const phase of phasesFor(ctx, view, withFormulas, v4Budget, resample)) {
+  for (const phase of phasesFor(ctx, view, withFormulas, budget, resample)) {
     if (tried.some((t) => t.check?.passed)) break; // a later kind is only the fallback when none passed
     const ofPhase: Tried[] = [];
     let planned = phase.count;
@@ -135,16 +143,17 @@ function phasesFor(
   ctx: AgentContext,
   view: CandidateView,
   withFormulas: boolean,
-  v4Budget: boolean,
+  budget: { v4: boolean; v9: boolean },
   resample: boolean,
 ): Phase[] {
   const python = resample ? EXTRA_PYTHON_CANDIDATES : 0;
   if (withFormulas && view.formulaRegion && ctx.input.recalcTaskQueue)
     return [
       { kind: 'formula', count: FORMULA_CANDIDATES, extra: resample ? EXTRA_FORMULA_CANDIDATES : 0 },
-      { kind: 'python', count: v4Budget ? PYTHON_AFTER_FORMULAS_V4 : PYTHON_AFTER_FORMULAS, extra: 0 },
+      { kind: 'python', count: budget.v4 ? PYTHON_AFTER_FORMULAS_V4 : PYTHON_AFTER_FORMULAS, extra: 0 },
     ];
-  return [{ kind: 'python', count: v4Budget ? CANDIDATES_V4 : CANDIDATES, extra: python }];
+  const count = budget.v9 ? CANDIDATES_V9 : budget.v4 ? CANDIDATES_V4 : CANDIDATES;
+  return [{ kind: 'python', count, extra: python }];
 }
 
 /** One candidate: a first reply, then repairs while its check fails (or its reply has no code) and repairs remain. */

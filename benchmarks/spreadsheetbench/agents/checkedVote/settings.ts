@@ -38,6 +38,13 @@ export const EXTRA_PYTHON_CANDIDATES = 1;
  * to break the tie.
  */
 export const TIE_BREAK_CANDIDATES = 1;
+/**
+ * checked-vote-v9 (workflow patch `checked-vote-v9-candidates`): a task without formula candidates gets this many
+ * Python candidates again (v4 cut them to CANDIDATES_V4 for time). Measured in v8.4's two samples of dev20's Python
+ * tasks: the 1.5B's candidates pass the checks rarely (one in four) and the vote mostly had a single passing
+ * candidate to go by; 79-7 was solved by 0 of 3 candidates in one sample and 2 of 3 in the other.
+ */
+export const CANDIDATES_V9 = 3;
 /** Characters of workbook view in the prompt (about 2,000 tokens: cell addresses and numbers tokenize to ~2 characters a token). */
 export const VIEW_BUDGET_CHARS = 4_000;
-export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v8.4';
+export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v9';
