@@ -175,9 +175,9 @@ export function checkedVoteActivities(deps: WorkerDeps) {
         ...messages,
         { role: 'assistant', content: response.text },
       ]);
-      const sheetnames = region ? await sheetnamesOf(ctx, input.taskId) : [];
+      const names = region ? await namesOf(ctx, input.taskId) : { sheetnames: [], definedNames: [] };
       const parse = (text: string, finishReason: string): Found =>
-        region ? programOfFormula(text, finishReason, region, sheetnames) : solveCodeOf(text, finishReason);
+        region ? programOfFormula(text, finishReason, region, names) : solveCodeOf(text, finishReason);
       const found = repeatedOrFound(parse(response.text, response.finishReason), input.attempt, messages, parse);
       return {
         ...('code' in found ? { code: found.code } : { problem: found.problem }),
@@ -350,18 +350,19 @@ function programOfFormula(
   reply: string,
   finishReason: string,
   region: FormulaRegion,
-  sheetnames: string[],
+  names: { sheetnames: string[]; definedNames: string[] },
 ): { code: string; formula: string; mends: string[] } | { problem: string } {
-  const found = mendedFormulaOf(reply, finishReason, sheetnames);
+  const found = mendedFormulaOf(reply, finishReason, names);
   if (!('formula' in found)) return found;
   return { code: formulaSolveCode(found.formula, region), formula: found.formula, mends: found.mends };
 }
 
-/** Test case 1's sheet names (host side, from the workbook's index; inputs share their layout). */
-async function sheetnamesOf(ctx: SheetRun, taskId: string): Promise<string[]> {
+/** Test case 1's sheet and defined names (host side, from the workbook's index; inputs share their layout). */
+async function namesOf(ctx: SheetRun, taskId: string): Promise<{ sheetnames: string[]; definedNames: string[] }> {
   const [first] = await testCaseFiles(ctx.manifest.datasetDir, ctx.task(taskId), 1);
   if (!first) throw ApplicationFailure.nonRetryable(`task ${taskId}: no test case input`, FailureTypes.DatasetError);
-  return (await openWorkbookValues(first.inputPath)).sheetnames;
+  const { sheetnames, definedNames } = await openWorkbookValues(first.inputPath);
+  return { sheetnames, definedNames };
 }
 
 /** [system, task prompt] for a first reply; the conversation so far and the repair request for a repair. */

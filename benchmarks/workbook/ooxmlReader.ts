@@ -41,8 +41,11 @@ interface SheetEntry {
   rel: Relationship;
 }
 
-/** workbook.xml: the date epoch and the sheets (name → relationship id), in order. */
-function parseWorkbookPart(xml: string, part: string): { epoch: DateEpoch; sheets: Record<string, string>[] } {
+/** workbook.xml: the date epoch, the sheets (name → relationship id) in order, and the defined names. */
+function parseWorkbookPart(
+  xml: string,
+  part: string,
+): { epoch: DateEpoch; sheets: Record<string, string>[]; definedNames: string[] } {
   if (!WORKBOOK_ELEMENT.test(xml)) throw new WorkbookReadError(`${part} has no <workbook> element`);
   let date1904 = '';
   for (const pr of elements(xml, 'workbookPr')) {
@@ -54,9 +57,11 @@ function parseWorkbookPart(xml: string, part: string): { epoch: DateEpoch; sheet
     sheetsBody = sheets.body ?? '';
     break;
   }
+  const names = [...elements(xml, 'definedName')].map((d) => attributesOf(d.attrs).name ?? '');
   return {
     epoch: date1904 === '1' || date1904 === 'true' ? 'mac1904' : 'windows',
     sheets: [...elements(sheetsBody, 'sheet')].map((s) => attributesOf(s.attrs)),
+    definedNames: [...new Set(names.filter(Boolean))],
   };
 }
 
@@ -83,6 +88,7 @@ export async function openWorkbookValues(file: string): Promise<WorkbookValues> 
     rel.type.includes('chartsheet') ? CHARTSHEET : parseWorksheet(pkg.text(rel.target) ?? '', ctx);
   return {
     sheetnames: entries.map((e) => e.name),
+    definedNames: workbook.definedNames,
     sheet(name) {
       const entry = entries.find((e) => e.name === name);
       if (!entry) return Promise.reject(new WorkbookReadError(`Worksheet ${name} does not exist.`));

@@ -17,5 +17,7 @@ export interface SheetValues {
 export interface WorkbookValues {
   /** openpyxl `wb.sheetnames`: worksheets and chartsheets in workbook.xml order. */
   sheetnames: string[];
+  /** The workbook's defined names (workbook.xml `<definedName name>`), hidden ones such as _xlnm.* included. */
+  definedNames: string[];
   sheet(name: string): Promise<SheetValues>;
 }

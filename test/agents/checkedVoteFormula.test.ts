@@ -118,7 +118,7 @@ describe('function names', () => {
 describe('sheet references', () => {
   const sheets = ['Personal Data', 'Updated Data', "It's"];
   const mended = (formula: string, names: readonly string[] = sheets) =>
-    mendedFormulaOf(`\`\`\`excel\n${formula}\n\`\`\``, 'stop', names);
+    mendedFormulaOf(`\`\`\`excel\n${formula}\n\`\`\``, 'stop', { sheetnames: names, definedNames: [] });
 
   it('names a sheet the workbook does not have and no sheet of it matches, with the sheets it has', () => {
     expect(mended('=VLOOKUP(A2,Sheet4!A1:E4,2,FALSE)')).toEqual({
@@ -167,7 +167,11 @@ describe('sheet references', () => {
 });
 
 describe('formula mends', () => {
-  const mended = (formula: string) => mendedFormulaOf(`\`\`\`excel\n${formula}\n\`\`\``, 'stop', ['Sheet1']);
+  const mended = (formula: string) =>
+    mendedFormulaOf(`\`\`\`excel\n${formula}\n\`\`\``, 'stop', {
+      sheetnames: ['Sheet1'],
+      definedNames: [],
+    });
 
   it('joins conditions written with AND/OR between them as AND()/OR(), at any depth, text untouched', () => {
     expect(mended('=IF(C3>=H2*0.95 AND C3<=K3*1.05,"Pass","Fail")')).toEqual({

@@ -33,7 +33,8 @@ export type ProblemKind =
   | 'inconsistent_types'
   | 'empty_reference'
   | 'lookup_miss'
-  | 'criteria_mismatch';
+  | 'criteria_mismatch'
+  | 'no_reference';
 
 export interface Problem {
   kind: ProblemKind;

@@ -1,3 +1,4 @@
+import { unknownNames, unknownNamesProblem } from './formulaNames';
 import { formulaBalance, formulaProblem, normalizeFunctions, rawFormulaOf, sheetReferenceSpans } from './formulaReply';
 
 /** A formula the harness can write, and what it mended in the model's text to get it (each a short line for `show`). */
@@ -18,12 +19,13 @@ const MAX_CLOSED = 2;
  * sheets apart from case, spaces and punctuation, or contains or is contained in exactly one (Rates → 'Sea Freight
  * Rates'), or any name when the workbook has one sheet, or SheetN as the N-th sheet; Google Sheets' ARRAYFORMULA(x)
  * as x. Every mend is recorded; the check then judges the mended
- * formula on every input like any other, so a wrong mend fails there.
+ * formula on every input like any other, so a wrong mend fails there. A name that is neither Excel's nor one the
+ * workbook defines is refused, each one named (formulaNames.ts, checked-vote-v9).
  */
 export function mendedFormulaOf(
   reply: string,
   finishReason: string,
-  sheetnames: readonly string[],
+  workbook: { sheetnames: readonly string[]; definedNames: readonly string[] },
 ): MendedFormula | { problem: string } {
   const raw = rawFormulaOf(reply, finishReason);
   if ('problem' in raw) return raw;
@@ -36,8 +38,10 @@ export function mendedFormulaOf(
   formula = arrayFormulaUnwrapped(formula, mends);
   const spelled = normalizeFunctions(formula, mends);
   if ('problem' in spelled) return spelled;
-  const sheets = sheetsResolved(spelled.formula, sheetnames, mends);
+  const sheets = sheetsResolved(spelled.formula, workbook.sheetnames, mends);
   if ('problem' in sheets) return sheets;
+  const unknown = unknownNames(sheets.formula, workbook.definedNames);
+  if (unknown.length) return { problem: unknownNamesProblem(unknown, workbook.definedNames) };
   return { formula: sheets.formula, mends: [...new Set(mends)] };
 }
 

@@ -6,6 +6,7 @@ import type { FormulaRegion } from './formulaRegion';
 import { lookupMisses, type LookupMiss } from './lookupMisses';
 import { criteriaMismatch } from './criteriaMismatch';
 import { nearbyWithData, type NearbyData } from './nearbyData';
+import { readsNoCell } from './formulaNames';
 
 /** References named in one problem. */
 const MAX_NAMED = 3;
@@ -16,7 +17,7 @@ const MAX_NAMED = 3;
  * (a forum user's formula whose cells are not where this workbook has its data, or a multiplier cell that does not
  * exist: 57105's $A4, 18645's Data!$G$2); an exact lookup that misses a value its own column holds just outside the
  * searched range (lookupMisses.ts). Both fail the candidate: either one hides behind IFERROR or a 0 that passes every
- * check on the values.
+ * check on the values. Since checked-vote-v9 also a formula that reads no cell at all (formulaNames.ts).
  */
 export async function formulaProblems(
   inputs: { testCase: number; file: string }[],
@@ -28,8 +29,10 @@ export async function formulaProblems(
   const nearby = new Map<string, NearbyData[]>();
   let miss: { testCase: number; misses: LookupMiss[] } | undefined;
   let mismatch: string | undefined;
+  let definedNames: string[] = [];
   for (const input of inputs) {
     const wb = await openWorkbookValues(input.file);
+    definedNames = wb.definedNames;
     const emptyHere = new Set<string>();
     for (const ref of referencesOf(formula)) {
       const sheet = await sheetOf(wb, ref, region.sheet);
@@ -46,6 +49,11 @@ export async function formulaProblems(
   }
   const empty = [...emptyOnEvery].filter(([, n]) => n === inputs.length).map(([text]) => text);
   const problems: Problem[] = [];
+  if (inputs.length && readsNoCell(formula, referencesOf(formula).length > 0, definedNames))
+    problems.push({
+      kind: 'no_reference',
+      detail: `the formula reads no cell: it gives the same value in every cell of ${region.range}, whatever the data; write it to compute the answer from the cells that hold the data`,
+    });
   if (inputs.length && empty.length)
     problems.push({
       kind: 'empty_reference',
@@ -62,6 +70,8 @@ export async function formulaProblems(
 }
 
 function describeMiss(m: LookupMiss): string {
+  if (m.instead)
+    return `in ${m.cell}, ${m.call} looks for ${m.value} (from ${m.valueAt}), which ${m.searched} does not hold; the value beside it is there (${m.foundAt}): look up ${m.instead} instead of ${m.valueAt}`;
   return `in ${m.cell}, ${m.call} looks for ${m.value} (from ${m.valueAt}) in ${m.searched}, which does not hold it, but ${m.foundAt} does: widen the range to take in all of the data it searches`;
 }
 

@@ -23,6 +23,12 @@ export interface LookupMiss {
   /** The range searched in that cell, and the cell outside it that holds the value ("Data!A1"). */
   searched: string;
   foundAt: string;
+  /**
+   * Set when the looked-up value is nowhere in the searched column but the text in a cell beside it is (checked-vote-v9,
+   * 50066: `MATCH(A2, …)` looks up the label "Search Name:" in A2, the name searched for is in B2): the reference to
+   * look up instead, anchored when the fill reads the value from one cell. `foundAt` is then where that text is.
+   */
+  instead?: string;
 }
 
 /** Answer cells looked at per lookup (a region of thousands of rows says enough in its first ones). */
@@ -92,8 +98,21 @@ function firstMiss(
       const line = shifted(lookup.line, dr, dc);
       if (cellsOf(line).some(([r, c]) => same(lineSheet.get(r, c), value))) continue;
       const found = wholeLineOf(line, lineSheet).find(([r, c]) => same(lineSheet.get(r, c), value));
-      if (!found) continue; // not in the workbook's column at all: a miss the data makes, not the range
       const sheetPrefix = line.sheet === undefined ? '' : `${quoted(line.sheet)}!`;
+      if (!found) {
+        // Not in the workbook's column at all: a miss the data makes, unless the text beside the value is there.
+        const beside = textBeside(at, valueSheet, line, lineSheet);
+        if (!beside) continue;
+        return {
+          cell: `${columnName(first.col + dc)}${first.row + dr}`,
+          call: call.text,
+          value: describeValue(value),
+          valueAt: `${lookup.value.sheet === undefined ? '' : `${quoted(lookup.value.sheet)}!`}${columnName(at.colStart)}${at.rowStart}`,
+          searched: `${sheetPrefix}${columnName(line.colStart)}${line.rowStart}:${columnName(line.colEnd)}${line.rowEnd}`,
+          foundAt: `${sheetPrefix}${columnName(beside.foundAt[1])}${beside.foundAt[0]}`,
+          instead: insteadReference(lookup.value, beside.col, at.rowStart, region.rows * region.columns > 1),
+        };
+      }
       return {
         cell: `${columnName(first.col + dc)}${first.row + dr}`,
         call: call.text,
@@ -104,6 +123,33 @@ function firstMiss(
       };
     }
   return undefined;
+}
+
+/** Columns beside a looked-up cell where the value meant is often written (a label's value to its right). */
+const BESIDE = [1, 2, -1];
+
+/** Text in a cell beside the looked-up one (same row) that the searched range holds, and where it holds it. */
+function textBeside(
+  at: FormulaReference,
+  valueSheet: SheetValues,
+  line: FormulaReference,
+  lineSheet: SheetValues,
+): { col: number; foundAt: [number, number] } | undefined {
+  for (const d of BESIDE) {
+    const col = at.colStart + d;
+    if (col < 1) continue;
+    const text = valueSheet.get(at.rowStart, col);
+    if (typeof text !== 'string' || !text.trim()) continue;
+    const foundAt = cellsOf(line).find(([r, c]) => same(lineSheet.get(r, c), text));
+    if (foundAt) return { col, foundAt };
+  }
+  return undefined;
+}
+
+/** The reference to look up instead: `$B$2` when the fill should read that one cell, else `B2`. */
+function insteadReference(value: FormulaReference, col: number, row: number, filled: boolean): string {
+  const sheet = value.sheet === undefined ? '' : `${quoted(value.sheet)}!`;
+  return filled ? `${sheet}$${columnName(col)}$${row}` : `${sheet}${columnName(col)}${row}`;
 }
 
 function cellsOf(line: FormulaReference): [number, number][] {

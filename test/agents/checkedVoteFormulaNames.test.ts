@@ -1,0 +1,117 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { mendedFormulaOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaMend';
+import { readsNoCell, unknownNames } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaNames';
+import { formulaProblems } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProblems';
+import { formulaRegionOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaRegion';
+import { openWorkbookValues } from '../../benchmarks/workbook/ooxmlReader';
+import { pythonWorkbook, type SheetCells } from '../helpers/pythonWorkbook';
+
+function inputs(...books: SheetCells[]): { testCase: number; file: string }[] {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cv-names-'));
+  return books.map((cells, i) => {
+    const file = path.join(dir, `${i + 1}_input.xlsx`);
+    pythonWorkbook(file, cells);
+    return { testCase: i + 1, file };
+  });
+}
+
+describe('names a formula uses that nothing defines (checked-vote-v9)', () => {
+  it("finds 50811's invented names and nothing else", () => {
+    const formula = '=INDEX(Sheet1!$D$2:$D$3,MATCH(Rep_Name&Client_Name,Sheet1!$A$2:$A$3&Sheet1!$B$2:$B$3,0))';
+    expect(unknownNames(formula, [])).toEqual(['Rep_Name', 'Client_Name']);
+    // A defined name (any case) is a name; so are functions, sheets, tables, cells, column and row ranges, literals.
+    expect(unknownNames(formula, ['rep_name', 'CLIENT_NAME'])).toEqual([]);
+    const valid = `=IF(ISNA(MATCH($B2,'My Sheet'!A:A,0)),#N/A,SUM(Sales[Amount],Sales[[#This Row],[Net]],Data!$C$1:$XFD$2,2:3,TRUE,1E+5,"Rep_Name"))`;
+    expect(unknownNames(valid, [])).toEqual([]);
+    expect(unknownNames('=IFERROR(A1/B1,#DIV/0!)&#VALUE!', [])).toEqual([]);
+    // Beyond Excel's last column (XFD) or row, a cell-like token is a name.
+    expect(unknownNames('=XFE1+A1048577+AB12', [])).toEqual(['XFE1', 'A1048577']);
+    // LET and LAMBDA declare names of their own: not judged.
+    expect(unknownNames('=LET(total,SUM(A1:A9),total*2)', [])).toEqual([]);
+  });
+
+  it('refuses such a formula before it runs, naming each name and the workbook names there are', () => {
+    const reply = '```excel\n=INDEX(Rep_Percentages,MATCH(Rep_Name,Reps,0))\n```';
+    const refused = mendedFormulaOf(reply, 'stop', { sheetnames: ['Sheet1'], definedNames: ['Reps'] });
+    expect(refused).toEqual({
+      problem: expect.stringMatching(
+        /^the formula uses "Rep_Percentages", "Rep_Name", which are not a cell, a range, a function or a name this workbook defines \(its names are "Reps"\): write the address of the cells that hold them instead/,
+      ),
+    });
+    const none = mendedFormulaOf('```excel\n=Rate*2\n```', 'stop', { sheetnames: ['Sheet1'], definedNames: [] });
+    expect(none).toEqual({ problem: expect.stringContaining('"Rate", which is not a cell') });
+    expect(none).toEqual({ problem: expect.stringContaining('(it defines none)') });
+    const fine = mendedFormulaOf('```excel\n=MATCH(B21,Reps,0)\n```', 'stop', {
+      sheetnames: ['Sheet1'],
+      definedNames: ['Reps'],
+    });
+    expect(fine).toEqual({ formula: '=MATCH(B21,Reps,0)', mends: [] });
+  });
+
+  it("reads a workbook's defined names from its index", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cv-defined-'));
+    const file = path.join(dir, 'named.xlsx');
+    pythonWorkbook(file, { Sheet1: { A1: 'Rep', A2: 'Ann' } }, { Reps: 'Sheet1!$A$2:$A$9' });
+    expect((await openWorkbookValues(file)).definedNames).toEqual(['Reps']);
+  });
+});
+
+describe('a formula that reads no cell (checked-vote-v9)', () => {
+  it('is told apart from formulas that read cells, ranges, names, or depend on position or time', () => {
+    expect(readsNoCell('=IFERROR(0,"")', false, [])).toBe(true);
+    expect(readsNoCell('=0.1*100', false, [])).toBe(true);
+    expect(readsNoCell('=SUM(A:A)', false, [])).toBe(false);
+    expect(readsNoCell('=SUM(2:2)', false, [])).toBe(false);
+    expect(readsNoCell('=Rate*2', false, ['Rate'])).toBe(false);
+    expect(readsNoCell('=ROW()-1', false, [])).toBe(false);
+    expect(readsNoCell('=TODAY()', false, [])).toBe(false);
+    expect(readsNoCell('=INDIRECT("B"&2)', false, [])).toBe(false);
+    expect(readsNoCell('=A1', true, [])).toBe(false);
+  });
+
+  it('fails the candidate with the cause, and leaves a formula reading the data alone', async () => {
+    const books = inputs({ Sheet1: { A1: 'Stage', A2: 'Won', B2: 5, A3: 'Lost', B3: 7 } });
+    const region = formulaRegionOf('C2:C3')!;
+    expect(await formulaProblems(books, '=IFERROR(0,"")', region)).toEqual([
+      {
+        kind: 'no_reference',
+        detail:
+          'the formula reads no cell: it gives the same value in every cell of C2:C3, whatever the data; write it to compute the answer from the cells that hold the data',
+      },
+    ]);
+    expect(await formulaProblems(books, '=B2*2', region)).toEqual([]);
+  });
+});
+
+describe('a lookup of a label whose value is beside it (checked-vote-v9)', () => {
+  // 50066's shape: "Search Name:" in A2 and the name searched for in B2; the people on another sheet.
+  const people: SheetCells = {
+    'Personal Data': { A1: 'Name', B1: 'Address', A2: 'John Smith', B2: '1 Main St', A3: 'Jane Doe', B3: '2 North St' },
+    'Updated Data': { A2: 'Search Name:', B2: 'Jane Doe', A5: 'Name', A6: 'Address' },
+  };
+  const books = inputs(people, people);
+  const region = formulaRegionOf("'Updated Data'!B5:B6")!;
+
+  it('fails it and names the cell to look up instead, anchored for the fill', async () => {
+    const formula = "=INDEX('Personal Data'!$A$1:$B$3,MATCH(A2,'Personal Data'!$A$1:$A$3,0),1)";
+    expect(await formulaProblems(books, formula, region)).toEqual([
+      {
+        kind: 'lookup_miss',
+        testCase: 1,
+        detail:
+          "in B5, MATCH(A2,'Personal Data'!$A$1:$A$3,0) looks for \"Search Name:\" (from A2), which 'Personal Data'!A1:A3 does not hold; the value beside it is there ('Personal Data'!A3): look up $B$2 instead of A2",
+      },
+    ]);
+  });
+
+  it('passes the lookup of the value itself, and a miss with nothing beside it in the range', async () => {
+    const right = "=INDEX('Personal Data'!$A$1:$B$3,MATCH($B$2,'Personal Data'!$A$1:$A$3,0),ROW()-4)";
+    expect(await formulaProblems(books, right, region)).toEqual([]);
+    const stranger = inputs({ ...people, 'Updated Data': { A2: 'Nobody', B2: 'Nobody else', A5: 'Name' } });
+    const miss = "=INDEX('Personal Data'!$A$1:$B$3,MATCH(A2,'Personal Data'!$A$1:$A$3,0),1)";
+    expect(await formulaProblems(stranger, miss, region)).toEqual([]);
+  });
+});
