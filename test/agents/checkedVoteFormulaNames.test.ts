@@ -115,3 +115,47 @@ describe('a lookup of a label whose value is beside it (checked-vote-v9)', () =>
     expect(await formulaProblems(stranger, miss, region)).toEqual([]);
   });
 });
+
+describe('a formula computing with a cell that holds text (checked-vote-v9)', () => {
+  // 54057's shape: sample codes in B, results in C, the limits table's header row of codes in G2:J2, its ranges as
+  // text in G3:J3 and as numbers in M:O.
+  const limits: SheetCells = {
+    Sheet1: {
+      B3: 'A61',
+      C3: 0.14,
+      B4: 'A33',
+      C4: 0.04,
+      H2: 'A33',
+      H3: '3%-5%',
+      K3: 'Pass',
+      M2: 'A61',
+      N2: 0.13,
+      O2: 0.15,
+      M3: 'A33',
+      N3: 0.03,
+      O3: 0.05,
+    },
+  };
+  const books = inputs(limits, limits);
+  const region = formulaRegionOf('D3:D4')!;
+
+  it('fails it, naming the cell, its text and the operation', async () => {
+    const formula = '=IF(AND(C3>=H2*0.95,C3<=K3*1.05),"Pass","Fail")';
+    expect(await formulaProblems(books, formula, region)).toEqual([
+      {
+        kind: 'text_arithmetic',
+        testCase: 1,
+        detail:
+          'H2 holds the text "A33", so H2*0.95 is #VALUE!: compute with the cells that hold the numbers it means (as the workbook view shows them)',
+      },
+    ]);
+  });
+
+  it('passes arithmetic on numbers and on text Excel reads as a number, and text that is only compared', async () => {
+    const right = '=IF(AND($C3>=VLOOKUP($B3,$M$2:$O$3,2,FALSE),$C3<=VLOOKUP($B3,$M$2:$O$3,3,FALSE)),"Pass","Fail")';
+    expect(await formulaProblems(books, right, region)).toEqual([]);
+    expect(await formulaProblems(books, '=IF(B3=H2,C3*100,"")', region)).toEqual([]);
+    const numericText = inputs({ Sheet1: { A3: ' 1,200.50 ', B3: '15%', C3: '2020-07-01', E3: 'x' } });
+    expect(await formulaProblems(numericText, '=A3*2+B3-C3/1', region)).toEqual([]);
+  });
+});

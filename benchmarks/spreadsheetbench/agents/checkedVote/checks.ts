@@ -34,7 +34,8 @@ export type ProblemKind =
   | 'empty_reference'
   | 'lookup_miss'
   | 'criteria_mismatch'
-  | 'no_reference';
+  | 'no_reference'
+  | 'text_arithmetic';
 
 export interface Problem {
   kind: ProblemKind;

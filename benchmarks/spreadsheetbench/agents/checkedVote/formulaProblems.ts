@@ -7,6 +7,7 @@ import { lookupMisses, type LookupMiss } from './lookupMisses';
 import { criteriaMismatch } from './criteriaMismatch';
 import { nearbyWithData, type NearbyData } from './nearbyData';
 import { readsNoCell } from './formulaNames';
+import { textInArithmetic } from './textArithmetic';
 
 /** References named in one problem. */
 const MAX_NAMED = 3;
@@ -17,7 +18,8 @@ const MAX_NAMED = 3;
  * (a forum user's formula whose cells are not where this workbook has its data, or a multiplier cell that does not
  * exist: 57105's $A4, 18645's Data!$G$2); an exact lookup that misses a value its own column holds just outside the
  * searched range (lookupMisses.ts). Both fail the candidate: either one hides behind IFERROR or a 0 that passes every
- * check on the values. Since checked-vote-v9 also a formula that reads no cell at all (formulaNames.ts).
+ * check on the values. Since checked-vote-v9 also a formula that reads no cell at all (formulaNames.ts), and one that
+ * computes with a cell holding text (textArithmetic.ts).
  */
 export async function formulaProblems(
   inputs: { testCase: number; file: string }[],
@@ -29,6 +31,7 @@ export async function formulaProblems(
   const nearby = new Map<string, NearbyData[]>();
   let miss: { testCase: number; misses: LookupMiss[] } | undefined;
   let mismatch: string | undefined;
+  let onText: string | undefined;
   let definedNames: string[] = [];
   for (const input of inputs) {
     const wb = await openWorkbookValues(input.file);
@@ -44,6 +47,7 @@ export async function formulaProblems(
     }
     for (const text of emptyHere) emptyOnEvery.set(text, (emptyOnEvery.get(text) ?? 0) + 1);
     if (input === inputs[0]) mismatch = await criteriaMismatch(wb, formula, region);
+    if (input === inputs[0]) onText = await textInArithmetic(wb, formula, region);
     const misses = miss ? [] : await lookupMisses(wb, formula, region);
     if (misses.length) miss = { testCase: input.testCase, misses };
   }
@@ -66,6 +70,7 @@ export async function formulaProblems(
       detail: miss.misses.slice(0, 2).map(describeMiss).join('; '),
     });
   if (mismatch) problems.push({ kind: 'criteria_mismatch', testCase: inputs[0].testCase, detail: mismatch });
+  if (onText) problems.push({ kind: 'text_arithmetic', testCase: inputs[0].testCase, detail: onText });
   return problems;
 }
 

@@ -94,7 +94,13 @@ export function formulaRepairMessage(
 }
 
 /** Problems found in the formula itself (formulaProblems.ts): each names its cause and the fix. */
-const CAUSES = new Set<Problem['kind']>(['empty_reference', 'lookup_miss', 'criteria_mismatch', 'no_reference']);
+const CAUSES = new Set<Problem['kind']>([
+  'empty_reference',
+  'lookup_miss',
+  'criteria_mismatch',
+  'no_reference',
+  'text_arithmetic',
+]);
 /** Symptoms whose generic advice a known cause makes misleading (v8.2: "use relative references" for a constant
  * answer turned 57105's empty $A4 into the still empty A4 instead of the $B4 the cause named). */
 const SYMPTOMS = new Set<Problem['kind']>(['unchanged', 'constant']);
