@@ -1,8 +1,8 @@
 /**
  * report.md and report.html of a SpreadsheetBench 2 run: the release's figures overall and per category (accuracy with
- * its 95% interval over tasks, regression and modification accuracy, missing outputs), every task's verdict with its
- * reason, and, given a baseline run, the two paired task by task (accuracy difference, McNemar's p, the tasks each
- * passes alone).
+ * its 95% interval over tasks, regression and modification accuracy, missing outputs), a rejudge of its charts stopped
+ * before its end (as the summary says it), every task's verdict with its reason, and, given a baseline run, the two
+ * paired task by task (accuracy difference, McNemar's p, the tasks each passes alone).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import type { V2Run } from '../run/files';
 import { summarizeV2Run } from '../run/finalize';
 import { v2TaskResultSchema, type V2TaskResult } from '../run/taskResult';
 import type { RunSummary } from '../../report/runSummary';
+import { unfinishedRejudgeLines } from '../../report/unfinishedRejudge';
 
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
 const ci = (i: Interval) => `${pct(i.mean)} [${pct(i.ci95[0])}, ${pct(i.ci95[1])}]`;
@@ -38,6 +39,12 @@ function figuresTable(summary: RunSummary, accuracy: Map<string, Interval>): Rep
       ...Object.entries(summary.byType).map(([c, s]) => row(c, s.tasks, (f) => f.byGroup[c])),
     ],
   };
+}
+
+/** The line the summary prints while a rejudge of the run's charts is unfinished, as a table; none otherwise. */
+async function unfinishedRejudgeTables(runDir: string): Promise<ReportTable[]> {
+  const lines = (await unfinishedRejudgeLines(runDir, 'Visualization task(s)')).map((line) => line.trim());
+  return lines.length ? [{ title: 'Rejudge', header: ['state'], rows: lines.map((line) => [line]) }] : [];
 }
 
 async function taskTable(run: V2Run): Promise<ReportTable> {
@@ -108,7 +115,11 @@ export async function writeV2Report(opts: {
     ['overall', metrics.hard],
     ...metrics.byGroup.map((g) => [g.group, g.hard] as [string, Interval]),
   ]);
-  const tables = [figuresTable(summary, accuracy), await taskTable(run)];
+  const tables = [
+    figuresTable(summary, accuracy),
+    ...(await unfinishedRejudgeTables(opts.runDir)),
+    await taskTable(run),
+  ];
   if (opts.compareDir) {
     const comparison = compareRunOutcomes([await loadRunOutcomes(opts.compareDir), outcomes]);
     tables.push(...pairTables(comparison.pairs[0]));
