@@ -2,8 +2,10 @@
  * Bad input inside a real SpreadsheetBench 2 run (Temporal, the paper's scaffold in the bubblewrap sandbox, LibreOffice
  * recalculation, a scripted model), not only in the scorer: a dataset missing a task's answer file, an
  * `answer_position` naming a sheet the answer does not have, and an agent that leaves bytes that are no workbook as its
- * output. Each ends as that task's result with a message naming the task and the cause; the run goes on and its other
- * task is scored right; `show` gives the reason and the report lists each.
+ * output. Each ends as that task's result with a message naming the task and the cause (the two dataset problems
+ * before any model call: such a task scores 0 whatever its output); the run goes on and its other task is scored
+ * right; `show` gives the reason and the report lists each. The dataset problems fail the same way, before any model
+ * call, under our own agent (checked_vote).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -31,7 +33,10 @@ const TASKS = [NO_ANSWER, NO_SHEET, UNREADABLE, SOLVED];
 const result = (runDir: string, id: string) =>
   v2TaskResultSchema.parse(JSON.parse(readFileSync(path.join(runDir, 'results', `${id}.json`), 'utf8')));
 
-/** The bad tasks' agent: writes not-a-workbook bytes as the output of UNREADABLE, then submits (others submit at once). */
+/**
+ * The bad tasks' agent: writes not-a-workbook bytes as the output of UNREADABLE, then submits; the dataset problems'
+ * tasks, were they asked, would submit at once.
+ */
 function badTaskReply(request: ScriptedRequest): ScriptedReply {
   const instance = request.messages.find((m) => m.role === 'user')?.content ?? '';
   const id = /\*\*Instruction:\*\* do (\S+)/.exec(instance)?.[1] ?? '';
@@ -46,6 +51,8 @@ describe.skipIf(!hasSandboxPython)('bad input in a SpreadsheetBench 2 run', () =
   let env: E2EEnv;
   let run: StartedRun;
   let progress: RunProgress;
+  /** The same two dataset problems under our own agent, checked_vote. */
+  let checkedVote: StartedRun;
 
   beforeAll(async () => {
     runPython([path.resolve('test/spreadsheetbench2/fixtures/make_v2_tasks.py'), tmp], '');
@@ -60,6 +67,8 @@ describe.skipIf(!hasSandboxPython)('bad input in a SpreadsheetBench 2 run', () =
     );
     run = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: TASKS });
     progress = await runToEnd(env, run);
+    checkedVote = await startBenchmarkRun(env, { dataset: data, agent: 'checked_vote', tasks: [NO_ANSWER, NO_SHEET] });
+    await runToEnd(env, checkedVote);
   }, 600_000);
   afterAll(async () => {
     await env?.close();
@@ -75,6 +84,7 @@ describe.skipIf(!hasSandboxPython)('bad input in a SpreadsheetBench 2 run', () =
     });
     expect(r.v2?.datasetCopies?.answer).toMatchObject({ recalculated: false, problem: r.failure?.message });
     expect(r.hard).toBe(0);
+    expect(r.llmCalls).toBe(0);
   });
 
   it('an answer_position naming no sheet of the answer: a dataset failure naming the task and the sheet', () => {
@@ -85,6 +95,7 @@ describe.skipIf(!hasSandboxPython)('bad input in a SpreadsheetBench 2 run', () =
         `task ${NO_SHEET} (Financial_Model): answer_position "Ghost!A1:B5" names sheet "Ghost", which the answer ` +
         `spreadsheet/${NO_SHEET}/answer.xlsx does not have (sheets: Model)`,
     });
+    expect(r.llmCalls).toBe(0);
   });
 
   it('an output that is no workbook: scored 0 (as evaluation.py) with a reason naming the task', () => {
@@ -102,8 +113,23 @@ describe.skipIf(!hasSandboxPython)('bad input in a SpreadsheetBench 2 run', () =
 
   it('the run went on: every task has its result, the other task scored right', () => {
     expect(progress.done).toBe(TASKS.length);
+    // No model call for the tasks whose dataset is at fault.
+    const asked = env.llm.log
+      .filter((e) => e.callKey?.startsWith(`${run.runId}/`))
+      .map((e) => e.callKey?.split('/')[1]);
+    expect(asked).not.toContain(NO_ANSWER);
+    expect(asked).not.toContain(NO_SHEET);
     const r = result(run.runDir, SOLVED);
     expect({ accuracy: r.v2?.accuracy, failure: r.failure }).toEqual({ accuracy: 1, failure: undefined });
+  });
+
+  it('under checked_vote too: the same dataset failures, before any model call', () => {
+    for (const id of [NO_ANSWER, NO_SHEET]) {
+      const r = result(checkedVote.runDir, id);
+      expect(r.failure, id).toEqual(result(run.runDir, id).failure);
+      expect(r.llmCalls, id).toBe(0);
+    }
+    expect(env.llm.log.filter((e) => e.callKey?.startsWith(`${checkedVote.runId}/`))).toEqual([]);
   });
 
   it('show gives each reason; the report lists each bad task with it', async () => {
