@@ -165,7 +165,24 @@ describe.skipIf(!hasSandboxPython)('a SpreadsheetBench 2 run: scored, finalized,
     expect(md).toContain('## Compared with v2-b (B = v2-a, paired over 13 tasks)');
     expect(md).toMatch(/^\| v2-b \| dbg_plain, fm0, tpl0, vis0 \|$/m);
     expect(readFileSync(written.html, 'utf8')).toContain('<h2>Tasks</h2>');
+    // The charts' judging as the summary says it (no judgment recorded for vis0: unjudged, said, counted neither way).
+    expect(md).toContain(
+      '## Visualization charts\n\n| judging |\n|---|\n' +
+        '| Visualization charts: 0 of 1 tasks judged (not_judged_yet 1); judge: 0 calls, $0.0000 |\n' +
+        '| UNJUDGED: 1 Visualization task(s) have no chart verdict (not counted as pass or fail): no chart judgment ' +
+        'recorded yet |\n\n',
+    );
     expect(md).not.toContain('UNFINISHED');
+  });
+
+  it("report of a run not yet summarized: the charts' judging read from the judgments", async () => {
+    const runDir = path.join(tmp, 'unsummarized', 'v2-a');
+    cpSync(path.join(runsDir, 'v2-a'), runDir, { recursive: true });
+    rmSync(path.join(runDir, 'summary.json'));
+    const written = await v2.writeReport({ runDir, outDir: path.join(tmp, 'report-unsummarized') });
+    expect(readFileSync(written.markdown, 'utf8')).toContain(
+      '| Visualization charts: 0 of 1 tasks judged (not_judged_yet 1); judge: 0 calls, $0.0000 |\n',
+    );
   });
 
   it('report: a rejudge of the charts stopped before its end is said as the summary says it, with the command', async () => {
@@ -181,8 +198,13 @@ describe.skipIf(!hasSandboxPython)('a SpreadsheetBench 2 run: scored, finalized,
     expect(await v2.summaryLines(runDir)).toContain(`  ${unfinished}`);
     const written = await v2.writeReport({ runDir, outDir: path.join(tmp, 'report-rejudging') });
     const md = readFileSync(written.markdown, 'utf8');
-    expect(md).toContain(`## Rejudge\n\n| state |\n|---|\n| ${unfinished} |\n`);
-    expect(md.indexOf('## Rejudge')).toBeLessThan(md.indexOf('## Tasks'));
+    // Under the charts' judging as the summary recorded it, before the tasks.
+    expect(md).toMatch(
+      /## Visualization charts\n\n\| judging \|\n\|---\|\n\| Visualization charts: 0 of 1 .*\n\| UNJUDGED: .*\n/,
+    );
+    expect(md).toContain(
+      `| UNJUDGED: 1 Visualization task(s) have no chart verdict (not counted as pass or fail): no chart judgment recorded yet |\n| ${unfinished} |\n\n## Tasks`,
+    );
     expect(readFileSync(written.html, 'utf8')).toContain('UNFINISHED: rejudge rejudge-stopped of 1 Visualization');
   });
 
