@@ -12,6 +12,7 @@ import { pathExists, writeJsonAtomic } from '../../lib/runStore/files';
 import { DatasetError } from '../../lib/runStore/taskRecord';
 import { openWorkbookValues } from '../../benchmarks/workbook/ooxmlReader';
 import { v2Run } from '../../benchmarks/spreadsheetbench2/run/files';
+import { v2TaskProblems } from '../../benchmarks/spreadsheetbench2/dataset';
 import { datasetFile, type V2DatasetCopies } from '../../benchmarks/spreadsheetbench2/run/datasetCopies';
 import { adapterRunDirOf } from '../../benchmarks/spreadsheetbench2/checkedVote/adapterFolder';
 import { AdapterFiles, adaptedManifest, adaptedTask } from '../../benchmarks/spreadsheetbench2/checkedVote/adapter';
@@ -27,7 +28,8 @@ export interface AdaptedTask {
 
 /**
  * Writes the task's adapter run folder: its input (the recalculated copy when the run made one), tasks.json and
- * run.json. Idempotent; an input that is missing, leaves its folder or cannot be read fails the task, named.
+ * run.json. Idempotent; an input that is missing, leaves its folder or cannot be read, an answer that is missing or
+ * names no sheet it has (answer_position), fails the task, named, before any model call.
  */
 export async function prepareCheckedVote(input: {
   runDir: string;
@@ -38,6 +40,9 @@ export async function prepareCheckedVote(input: {
   const task = run.task(input.taskId);
   const source = await datasetFile(task, 'input');
   if ('problem' in source) throw datasetFailure(source.problem);
+  // A task whose answer is missing or names no sheet it has scores 0 whatever its output: no model call is spent on it.
+  const problems = await v2TaskProblems(task);
+  if (problems.length) throw ApplicationFailure.nonRetryable(problems.join('; '), FailureTypes.DatasetError);
   const from = input.copies?.input.recalculated ? run.files.recalculatedPath(input.taskId, 'input') : source.path;
   const sheetnames = await openWorkbookValues(from).then(
     (wb) => wb.sheetnames,

@@ -16,7 +16,7 @@ import { DatasetError } from '../../lib/runStore/taskRecord';
 import { FailureTypes } from '../../lib/failureTypes';
 import { v2Run, type V2Run } from '../../benchmarks/spreadsheetbench2/run/files';
 import type { V2DatasetCopies } from '../../benchmarks/spreadsheetbench2/run/datasetCopies';
-import type { V2Task } from '../../benchmarks/spreadsheetbench2/dataset';
+import { v2TaskProblems, type V2Task } from '../../benchmarks/spreadsheetbench2/dataset';
 import { scaffoldConfigFor, upstreamToolScripts } from '../../benchmarks/spreadsheetbench2/scaffold/config';
 import {
   scaffoldPaths,
@@ -97,7 +97,8 @@ export function limitsOf(task: V2Task): EpisodeLimits {
 
 /**
  * Fresh work folder with a copy of the task's input only (the answer never enters it): its recalculated copy when the
- * run made one (`copies`), else the dataset's file; idempotent before turn 0.
+ * run made one (`copies`), else the dataset's file; idempotent before turn 0. A dataset problem of the task (a missing
+ * input or answer, an answer position naming no sheet of the answer) fails it here, before any model call.
  */
 export async function prepareEpisode(
   deps: WorkerDeps,
@@ -113,6 +114,9 @@ export async function prepareEpisode(
     throw nonRetryable(`task ${taskId}: spreadsheet_path ${task.spreadsheet_path} leaves its category folder`);
   const st = await lstat(input).catch(() => undefined);
   if (!st?.isFile()) throw nonRetryable(`task ${taskId}: input file ${task.spreadsheet_path} is missing`);
+  // A task whose answer is missing or names no sheet it has scores 0 whatever its output: no model call is spent on it.
+  const problems = await v2TaskProblems(task);
+  if (problems.length) throw ApplicationFailure.nonRetryable(problems.join('; '), FailureTypes.DatasetError);
   const workDir = await episodeWorkDir(deps, ctx, taskId);
   await rm(workDir, { recursive: true, force: true });
   const target = path.join(workDir, INPUT_DIR, task.spreadsheet_path);

@@ -2,7 +2,7 @@
  * `sheetbench rejudge` of a SpreadsheetBench 2 run killed with kill -9 mid-way (its CLI and in-process worker, while
  * the judge's call for vis_bar is in flight, after the tasks with nothing to judge may have been judged), then run
  * again as a user would: the killed rejudge had recorded that it started (`<tag>.judge.json`, state `started`) before
- * any of its verdicts (the run's summary says it is unfinished), the rerun resumes it under the same tag instead of
+ * any of its verdicts (the run's summary and report say it is unfinished), the rerun resumes it under the same tag instead of
  * starting another, the judge is answered once, and the record ends `finished` with the settings its judgments were
  * made with. A rejudge killed between its record and its workflow's start is started by the rerun under its tag;
  * another judge model is refused meanwhile.
@@ -89,11 +89,13 @@ describe.skipIf(!hasSandboxPython)('a SpreadsheetBench 2 rejudge killed with kil
     }
     expect(await readChartJudgment(run.runDir, 'vis_bar')).toMatchObject({ verdict: 'unjudged' });
     expect(readFileSync(path.join(run.runDir, 'summary.json'), 'utf8')).toBe(summaryBefore);
-    // What `show` and the summary say of it meanwhile.
-    expect(await spreadsheetBench2.summaryLines(run.runDir)).toContain(
-      `  UNFINISHED: rejudge ${tag} of 3 Visualization task(s) stopped before its end: some of their judgments are ` +
-        `new, the figures above are older; run \`sheetbench rejudge ${run.runDir}\` to finish it`,
-    );
+    // What `show`, the summary and the report say of it meanwhile.
+    const unfinished =
+      `UNFINISHED: rejudge ${tag} of 3 Visualization task(s) stopped before its end: some of their judgments are ` +
+      `new, the figures above are older; run \`sheetbench rejudge ${run.runDir}\` to finish it`;
+    expect(await spreadsheetBench2.summaryLines(run.runDir)).toContain(`  ${unfinished}`);
+    const report = await spreadsheetBench2.writeReport({ runDir: run.runDir, outDir: path.join(tmp, 'report') });
+    expect(readFileSync(report.markdown, 'utf8')).toContain(`| ${unfinished} |`);
 
     // The rerun, as a user runs it: the same rejudge resumed and finished.
     const rerun = await runCli(['rejudge', run.runDir], { cwd: tmp, env: cliEnv });

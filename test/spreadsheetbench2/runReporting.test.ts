@@ -2,11 +2,12 @@
  * A SpreadsheetBench 2 run shown and reported: generated tasks in the four categories, outputs copied from the
  * generated variants, scored and recorded as a run records them (test/spreadsheetbench2/v2RunFolder.ts: no agent
  * exists yet). finalize writes the official file per category (equal to `eval` on the same outputs) and a summary with
- * per-category figures; `show`, `compare`, `report` and the run, task and output routes read the run. Bad input — a
+ * per-category figures; `show`, `compare`, `report` (with a rejudge stopped before its end, as the summary says it) and
+ * the run, task and output routes read the run. Bad input — a
  * dataset missing a file, an answer position naming no sheet, an unreadable output, a missing output — gives a
  * message naming the task, and every other task is scored.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -17,6 +18,7 @@ import { compareRunOutcomes, loadRunOutcomes } from '../../benchmarks/report/com
 import { TaskViewError, type TaskView } from '../../benchmarks/report/taskView';
 import { registerShowCommand } from '../../cli/commands/show';
 import { runPagesRoutes } from '../../server/routes/runPages';
+import { recordRejudgeStart } from '../../lib/runStore/rejudgeRecord';
 import { hasSandboxPython, runPython } from '../scoring/oracle';
 import { buildV2Run, V2_MODEL, V2_SETTING } from './v2RunFolder';
 
@@ -163,6 +165,47 @@ describe.skipIf(!hasSandboxPython)('a SpreadsheetBench 2 run: scored, finalized,
     expect(md).toContain('## Compared with v2-b (B = v2-a, paired over 13 tasks)');
     expect(md).toMatch(/^\| v2-b \| dbg_plain, fm0, tpl0, vis0 \|$/m);
     expect(readFileSync(written.html, 'utf8')).toContain('<h2>Tasks</h2>');
+    // The charts' judging as the summary says it (no judgment recorded for vis0: unjudged, said, counted neither way).
+    expect(md).toContain(
+      '## Visualization charts\n\n| judging |\n|---|\n' +
+        '| Visualization charts: 0 of 1 tasks judged (not_judged_yet 1); judge: 0 calls, $0.0000 |\n' +
+        '| UNJUDGED: 1 Visualization task(s) have no chart verdict (not counted as pass or fail): no chart judgment ' +
+        'recorded yet |\n\n',
+    );
+    expect(md).not.toContain('UNFINISHED');
+  });
+
+  it("report of a run not yet summarized: the charts' judging read from the judgments", async () => {
+    const runDir = path.join(tmp, 'unsummarized', 'v2-a');
+    cpSync(path.join(runsDir, 'v2-a'), runDir, { recursive: true });
+    rmSync(path.join(runDir, 'summary.json'));
+    const written = await v2.writeReport({ runDir, outDir: path.join(tmp, 'report-unsummarized') });
+    expect(readFileSync(written.markdown, 'utf8')).toContain(
+      '| Visualization charts: 0 of 1 tasks judged (not_judged_yet 1); judge: 0 calls, $0.0000 |\n',
+    );
+  });
+
+  it('report: a rejudge of the charts stopped before its end is said as the summary says it, with the command', async () => {
+    // A run whose rejudge recorded its start and never its end (as one killed with kill -9 leaves it).
+    const runDir = path.join(tmp, 'rejudging', 'v2-a');
+    cpSync(path.join(runsDir, 'v2-a'), runDir, { recursive: true });
+    const tag = 'rejudge-stopped';
+    writeFileSync(path.join(runDir, `${tag}.json`), JSON.stringify(['vis0']));
+    await recordRejudgeStart(runDir, tag, { requested: { model: 'scripted-vision' } });
+    const unfinished =
+      `UNFINISHED: rejudge ${tag} of 1 Visualization task(s) stopped before its end: some of their judgments are ` +
+      `new, the figures above are older; run \`sheetbench rejudge ${runDir}\` to finish it`;
+    expect(await v2.summaryLines(runDir)).toContain(`  ${unfinished}`);
+    const written = await v2.writeReport({ runDir, outDir: path.join(tmp, 'report-rejudging') });
+    const md = readFileSync(written.markdown, 'utf8');
+    // Under the charts' judging as the summary recorded it, before the tasks.
+    expect(md).toMatch(
+      /## Visualization charts\n\n\| judging \|\n\|---\|\n\| Visualization charts: 0 of 1 .*\n\| UNJUDGED: .*\n/,
+    );
+    expect(md).toContain(
+      `| UNJUDGED: 1 Visualization task(s) have no chart verdict (not counted as pass or fail): no chart judgment recorded yet |\n| ${unfinished} |\n\n## Tasks`,
+    );
+    expect(readFileSync(written.html, 'utf8')).toContain('UNFINISHED: rejudge rejudge-stopped of 1 Visualization');
   });
 
   describe('the run, task and output routes on a v2 run', () => {

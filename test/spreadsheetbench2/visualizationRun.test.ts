@@ -137,7 +137,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     );
   });
 
-  it('reports the chart accuracy and the judge spend in the summary', async () => {
+  it('reports the chart accuracy and the judge spend in the summary and the report', async () => {
     const lines = await spreadsheetBench2.summaryLines(judged.runDir);
     const chartLine = lines.find((l) => l.startsWith('Visualization charts:'));
     expect(chartLine).toMatch(
@@ -150,6 +150,11 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
     };
     expect(summary.charts.judgeCostUsd).toBeGreaterThan(0);
     expect(summary.costUsd).toBeGreaterThanOrEqual(summary.charts.judgeCostUsd);
+    // The report gives the same line.
+    const report = await spreadsheetBench2.writeReport({ runDir: judged.runDir, outDir: path.join(tmp, 'report') });
+    expect(readFileSync(report.markdown, 'utf8')).toContain(
+      `## Visualization charts\n\n| judging |\n|---|\n| ${chartLine} |\n\n`,
+    );
   });
 
   it('rejudge after the verdict changed re-judges the charts, never the agent', async () => {

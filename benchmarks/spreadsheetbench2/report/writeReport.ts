@@ -1,8 +1,8 @@
 /**
  * report.md and report.html of a SpreadsheetBench 2 run: the release's figures overall and per category (accuracy with
- * its 95% interval over tasks, regression and modification accuracy, missing outputs), every task's verdict with its
- * reason, and, given a baseline run, the two paired task by task (accuracy difference, McNemar's p, the tasks each
- * passes alone).
+ * its 95% interval over tasks, regression and modification accuracy, missing outputs), the Visualization charts' judging
+ * and a rejudge of them stopped before its end (as the summary says them), every task's verdict with its reason, and,
+ * given a baseline run, the two paired task by task (accuracy difference, McNemar's p, the tasks each passes alone).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +16,9 @@ import type { V2Run } from '../run/files';
 import { summarizeV2Run } from '../run/finalize';
 import { v2TaskResultSchema, type V2TaskResult } from '../run/taskResult';
 import type { RunSummary } from '../../report/runSummary';
+import { unfinishedRejudgeLines } from '../../report/unfinishedRejudge';
+import { runSummarySchema } from '../../report/runSummarySchema';
+import { chartJudgingOf, chartSummaryLines, chartSummarySchema } from '../visualization/chartSummary';
 
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
 const ci = (i: Interval) => `${pct(i.mean)} [${pct(i.ci95[0])}, ${pct(i.ci95[1])}]`;
@@ -38,6 +41,23 @@ function figuresTable(summary: RunSummary, accuracy: Map<string, Interval>): Rep
       ...Object.entries(summary.byType).map(([c, s]) => row(c, s.tasks, (f) => f.byGroup[c])),
     ],
   };
+}
+
+/**
+ * The Visualization charts' judging as the run's summary records it and `run` prints it (judged, the chart accuracy,
+ * UNJUDGED and why, the judge's spend; recomputed from the judgments while the run has no summary yet), then a rejudge
+ * of them stopped before its end (its judgments newer than those figures); none for a run without either.
+ */
+async function chartJudgingTables(run: V2Run): Promise<ReportTable[]> {
+  const recorded = await readJsonIfPresent(run.layout.summaryPath, runSummarySchema);
+  const charts = recorded ? chartSummarySchema.optional().parse(recorded.charts) : (await chartJudgingOf(run)).charts;
+  const lines = [
+    ...chartSummaryLines(charts),
+    ...(await unfinishedRejudgeLines(run.layout.root, 'Visualization task(s)')),
+  ].map((line) => line.trim());
+  return lines.length
+    ? [{ title: 'Visualization charts', header: ['judging'], rows: lines.map((line) => [line]) }]
+    : [];
 }
 
 async function taskTable(run: V2Run): Promise<ReportTable> {
@@ -108,7 +128,7 @@ export async function writeV2Report(opts: {
     ['overall', metrics.hard],
     ...metrics.byGroup.map((g) => [g.group, g.hard] as [string, Interval]),
   ]);
-  const tables = [figuresTable(summary, accuracy), await taskTable(run)];
+  const tables = [figuresTable(summary, accuracy), ...(await chartJudgingTables(run)), await taskTable(run)];
   if (opts.compareDir) {
     const comparison = compareRunOutcomes([await loadRunOutcomes(opts.compareDir), outcomes]);
     tables.push(...pairTables(comparison.pairs[0]));
