@@ -47,7 +47,8 @@ import {
   type CheckResult,
   type Problem,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
-import { formulaProblems } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProblems';
+import { formulaFindings } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProblems';
+import { withSwaps, type ReferenceSwap } from '../../benchmarks/spreadsheetbench/agents/checkedVote/causeMends';
 import { noCodeMessage, repairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedVote/feedback';
 import {
   CHECKED_VOTE_FOLDER,
@@ -110,6 +111,15 @@ export interface CandidateCheckResult {
   problems: string[];
   /** Hash of what the candidate wrote into the answer cells on every test case (equal hashes = full agreement). */
   digest: string;
+  /** A failed formula with the reference swaps its causes name applied (causeMends.ts), for the harness to try. */
+  mend?: CauseMend;
+}
+
+/** A formula the harness mended from its own check's causes: the formula, its fill program, and the swaps made. */
+export interface CauseMend {
+  formula: string;
+  code: string;
+  because: string;
 }
 
 export interface CandidateChoice {
@@ -235,13 +245,14 @@ export function checkedVoteActivities(deps: WorkerDeps) {
       const region = input.formula === undefined ? undefined : formulaRegionOf(task.answer_position);
       const found =
         region && input.formula
-          ? await formulaProblems(
+          ? await formulaFindings(
               inputs.map((f) => ({ testCase: f.index, file: f.inputPath })),
               input.formula,
               region,
-            ).catch(missing.or("the formula's references on the inputs", [] as Problem[]))
-          : [];
-      const check = checkCandidate(cases, found);
+            ).catch(missing.or("the formula's references on the inputs", { problems: [] as Problem[], swaps: [] }))
+          : { problems: [], swaps: [] };
+      const check = checkCandidate(cases, found.problems);
+      const mend = !check.passed && region && input.formula ? causeMend(input.formula, found.swaps, region) : undefined;
       const sample = cases.find((c) => c.output?.cells.length);
       const shown = sample && { testCase: sample.testCase, region: sample.output! };
       const first = input.runs[0]?.testCase;
@@ -268,6 +279,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
         passed: check.passed,
         problems: check.problems.map((p) => `${p.testCase ? `tc${p.testCase} ` : ''}${p.kind}: ${firstLine(p.detail)}`),
         digest: digestOf(check),
+        ...(mend ? { mend } : {}),
       };
     },
 
@@ -355,6 +367,14 @@ function programOfFormula(
   const found = mendedFormulaOf(reply, finishReason, names);
   if (!('formula' in found)) return found;
   return { code: formulaSolveCode(found.formula, region), formula: found.formula, mends: found.mends };
+}
+
+/** The failed formula with the swaps applied, when they change it. */
+function causeMend(formula: string, swaps: ReferenceSwap[], region: FormulaRegion): CauseMend | undefined {
+  const mended = withSwaps(formula, swaps);
+  if (mended === formula) return undefined;
+  const because = swaps.map((s) => `${s.from} -> ${s.to} (${s.because})`).join(', ');
+  return { formula: mended, code: formulaSolveCode(mended, region), because };
 }
 
 /** Test case 1's sheet and defined names (host side, from the workbook's index; inputs share their layout). */

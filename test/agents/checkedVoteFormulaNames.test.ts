@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mendedFormulaOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaMend';
 import { readsNoCell, unknownNames } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaNames';
-import { formulaProblems } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProblems';
+import { withSwaps } from '../../benchmarks/spreadsheetbench/agents/checkedVote/causeMends';
+import { formulaFindings, formulaProblems } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProblems';
 import { formulaRegionOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaRegion';
 import { openWorkbookValues } from '../../benchmarks/workbook/ooxmlReader';
 import { pythonWorkbook, type SheetCells } from '../helpers/pythonWorkbook';
@@ -157,5 +158,52 @@ describe('a formula computing with a cell that holds text (checked-vote-v9)', ()
     expect(await formulaProblems(books, '=IF(B3=H2,C3*100,"")', region)).toEqual([]);
     const numericText = inputs({ Sheet1: { A3: ' 1,200.50 ', B3: '15%', C3: '2020-07-01', E3: 'x' } });
     expect(await formulaProblems(numericText, '=A3*2+B3-C3/1', region)).toEqual([]);
+  });
+});
+
+describe("the harness's own mends from the causes its checks name (checked-vote-v9)", () => {
+  it('swaps whole references at once, outside text, and leaves longer references and other sheets alone', () => {
+    const formula = '=SUMIFS($L$7:$L$57,$K$7:$K$57,">="&$A4,$K$7:$K$57,"<="&EOMONTH($A4,0))&"$A4"&$A40&Old!$A4';
+    const swaps = [
+      { from: '$A4', to: '$B4', because: 'empty_reference' },
+      { from: '$K$7:$K$57', to: '$L$7:$L$57', because: 'criteria_mismatch' },
+      { from: '$L$7:$L$57', to: '$K$7:$K$57', because: 'criteria_mismatch' },
+    ];
+    expect(withSwaps(formula, swaps)).toBe(
+      '=SUMIFS($K$7:$K$57,$L$7:$L$57,">="&$B4,$L$7:$L$57,"<="&EOMONTH($B4,0))&"$A4"&$A40&Old!$A4',
+    );
+  });
+
+  it("names 57105's swaps at once: the empty $A4's month column, and the swapped date and amount ranges", async () => {
+    // 57105's shape: months in B (A empty), amounts in K, payment dates in L.
+    const cells: SheetCells['Sheet1'] = { B3: 'MONTH', B4: { date: '2020-07-01' }, B5: { date: '2020-08-01' } };
+    for (let r = 7; r <= 10; r++) Object.assign(cells, { [`K${r}`]: 100, [`L${r}`]: { date: `2020-07-1${r - 7}` } });
+    const books = inputs({ Sheet1: cells }, { Sheet1: cells });
+    const region = formulaRegionOf('C4:C5')!;
+    const forum = '=SUMIFS($L$7:$L$57,$K$7:$K$57,">="&$A4,$K$7:$K$57,"<="&EOMONTH($A4,0))';
+    const found = await formulaFindings(books, forum, region);
+    expect(found.problems.map((p) => p.kind)).toEqual(['empty_reference', 'criteria_mismatch']);
+    expect(found.swaps.map((s) => `${s.from} -> ${s.to}`)).toEqual([
+      '$A4 -> $B4',
+      '$K$7:$K$57 -> $L$7:$L$57',
+      '$L$7:$L$57 -> $K$7:$K$57',
+    ]);
+    const mended = withSwaps(forum, found.swaps);
+    expect(mended).toBe('=SUMIFS($K$7:$K$57,$L$7:$L$57,">="&$B4,$L$7:$L$57,"<="&EOMONTH($B4,0))');
+    expect(await formulaFindings(books, mended, region)).toEqual({ problems: [], swaps: [] });
+  });
+
+  it("names the label's value as the lookup's swap", async () => {
+    const people: SheetCells = {
+      'Personal Data': { A1: 'Name', A2: 'John Smith', A3: 'Jane Doe' },
+      'Updated Data': { A2: 'Search Name:', B2: 'Jane Doe', A5: 'Name' },
+    };
+    const region = formulaRegionOf("'Updated Data'!B5:B6")!;
+    const formula = "=INDEX('Personal Data'!$A$1:$A$3,MATCH(A2,'Personal Data'!$A$1:$A$3,0))";
+    const found = await formulaFindings(inputs(people), formula, region);
+    expect(found.swaps).toEqual([{ from: 'A2', to: '$B$2', because: 'lookup_miss' }]);
+    expect(withSwaps(formula, found.swaps)).toBe(
+      "=INDEX('Personal Data'!$A$1:$A$3,MATCH($B$2,'Personal Data'!$A$1:$A$3,0))",
+    );
   });
 });

@@ -11,6 +11,7 @@ import { framedProgram } from '../../../benchmarks/spreadsheetbench/agents/check
 import {
   CANDIDATES,
   CANDIDATES_V4,
+  CAUSE_MENDS,
   CANDIDATES_V9,
   EXTRA_FORMULA_CANDIDATES,
   EXTRA_PYTHON_CANDIDATES,
@@ -67,6 +68,13 @@ export const V7_TIE_BREAK_PATCH = 'checked-vote-v7-tie-break';
  */
 export const V9_CANDIDATES_PATCH = 'checked-vote-v9-candidates';
 
+/**
+ * Patch marker of checked-vote-v9's cause mends (a failed formula's check names reference swaps; the harness tries
+ * them itself, CAUSE_MENDS in a row, before the model's repair): a history recorded before it has none.
+ * workflows/VERSIONS.md.
+ */
+export const V9_CAUSE_MENDS_PATCH = 'checked-vote-v9-cause-mends';
+
 /** One kind of candidate, how many of it to sample, and how many more may replace repairs that repeated. */
 interface Phase {
   kind: CandidateKind;
@@ -91,6 +99,7 @@ export const checkedVoteAgent: Agent = async (ctx) => {
   const resample = patched(V5_RESAMPLE_PATCH);
   const tieBreak = patched(V7_TIE_BREAK_PATCH);
   const budget = { v4: v4Budget, v9: patched(V9_CANDIDATES_PATCH) };
+  const mends = patched(V9_CAUSE_MENDS_PATCH);
   const view = await ctx.inStage('view', async (tools) => {
     const seen = await execution.checkedVoteView(taskRef(ctx));
     if (withFormulas && seen.formulaRegion && !ctx.input.recalcTaskQueue)
@@ -104,7 +113,7 @@ export const checkedVoteAgent: Agent = async (ctx) => {
     let planned = phase.count;
     let tieBreaks = tieBreak ? TIE_BREAK_CANDIDATES : 0;
     for (let k = 1; k <= planned; k++) {
-      const one = await candidate(ctx, phase.kind, k, view.paths);
+      const one = await candidate(ctx, { kind: phase.kind, k, paths: view.paths, mends });
       tried.push(one);
       ofPhase.push(one);
       if (one.repeated && planned < phase.count + phase.extra) planned++;
@@ -157,7 +166,10 @@ function phasesFor(
 }
 
 /** One candidate: a first reply, then repairs while its check fails (or its reply has no code) and repairs remain. */
-async function candidate(ctx: AgentContext, kind: CandidateKind, k: number, paths: ModelPaths): Promise<Tried> {
+async function candidate(
+  ctx: AgentContext,
+  { kind, k, paths, mends }: { kind: CandidateKind; k: number; paths: ModelPaths; mends: boolean },
+): Promise<Tried> {
   const prefix = kind === 'formula' ? 'formula' : 'cand';
   const repairs = kind === 'formula' ? FORMULA_REPAIRS : REPAIRS;
   let after: CandidateAskInput['after'];
@@ -166,6 +178,8 @@ async function candidate(ctx: AgentContext, kind: CandidateKind, k: number, path
     const label = `${prefix}-${k}.${attempt}`;
     last = await ctx.inStage(label, (tools) => attemptOnce(ctx, tools, { kind, k, attempt, label, after, paths }));
     if (last.check?.passed) return last;
+    const mended = mends && last.check?.mend ? await causeMends(ctx, label, last, paths) : undefined;
+    if (mended?.check?.passed) return mended;
     after = last.check ? { check: label } : { noCode: last.problem ?? 'no code' };
   }
   return last;
@@ -209,6 +223,33 @@ async function attemptOnce(
       : `${what}failed: ${check.problems.slice(0, 3).join('; ')}`,
   );
   return { label: at.label, code: reply.code, check };
+}
+
+/**
+ * The harness's own repairs of a failed formula (`<label>m1`, `<label>m2`): the reference swaps its check named,
+ * applied and checked like any candidate, each on the last one's check, while they change the formula. The model's
+ * repair that follows still answers its own formula's check.
+ */
+async function causeMends(ctx: AgentContext, label: string, failed: Tried, paths: ModelPaths): Promise<Tried> {
+  let last = failed;
+  const seen = new Set<string>();
+  for (let n = 1; n <= CAUSE_MENDS; n++) {
+    const mend = last.check?.mend;
+    if (!mend || seen.has(mend.formula)) break;
+    seen.add(mend.formula);
+    const at = `${label}m${n}`;
+    last = await ctx.inStage(at, async (tools) => {
+      const runs = await runOnEveryInput(ctx, at, framedProgram(mend.code, paths));
+      const check = await bookkeeping.checkedVoteCheck({ ...taskRef(ctx), label: at, runs, formula: mend.formula });
+      const verdict = check.passed
+        ? `passed the checks (answer cells ${check.digest})`
+        : `failed: ${check.problems.slice(0, 3).join('; ')}`;
+      tools.note(`${mend.formula} (the harness's mend: ${mend.because}): ${verdict}`);
+      return { label: at, code: mend.code, check };
+    });
+    if (last.check?.passed) break;
+  }
+  return last;
 }
 
 /** The framed program on every test case (fresh sandbox each), outputs kept aside, then recalculated for the check. */

@@ -33,7 +33,7 @@ export async function criteriaMismatch(
   wb: WorkbookValues,
   formula: string,
   region: FormulaRegion,
-): Promise<string | undefined> {
+): Promise<{ detail: string; swap?: [string, string] } | undefined> {
   for (const call of callsOf(formula)) {
     const from = CRITERIA_FROM[call.name];
     if (from === undefined) continue;
@@ -47,10 +47,10 @@ export async function criteriaMismatch(
       const kinds = kindsIn(sheet, range);
       if (kinds.date || !kinds.example) continue;
       const datesIn = await rangeWithDates(wb, call, region);
-      return (
+      const detail =
         `in ${call.text}, the criteria range ${rangeArg} holds no dates (e.g. ${describeValue(kinds.example)}), but its ` +
-        `criterion ${criterionArg} is a date, so it never matches as meant${datesIn ? `: compare the dates of ${datesIn} instead (in SUMIFS the first range is the one summed)` : ''}`
-      );
+        `criterion ${criterionArg} is a date, so it never matches as meant${datesIn ? `: compare the dates of ${datesIn} instead (in SUMIFS the first range is the one summed)` : ''}`;
+      return datesIn ? { detail, swap: [rangeArg, datesIn] } : { detail };
     }
   }
   return undefined;

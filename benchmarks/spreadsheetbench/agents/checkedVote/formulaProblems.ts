@@ -8,6 +8,7 @@ import { criteriaMismatch } from './criteriaMismatch';
 import { nearbyWithData, type NearbyData } from './nearbyData';
 import { readsNoCell } from './formulaNames';
 import { textInArithmetic } from './textArithmetic';
+import type { ReferenceSwap } from './causeMends';
 
 /** References named in one problem. */
 const MAX_NAMED = 3;
@@ -26,11 +27,20 @@ export async function formulaProblems(
   formula: string,
   region: FormulaRegion,
 ): Promise<Problem[]> {
+  return (await formulaFindings(inputs, formula, region)).problems;
+}
+
+/** formulaProblems, and the reference swaps their causes name (causeMends.ts), for the harness to try itself. */
+export async function formulaFindings(
+  inputs: { testCase: number; file: string }[],
+  formula: string,
+  region: FormulaRegion,
+): Promise<{ problems: Problem[]; swaps: ReferenceSwap[] }> {
   const emptyOnEvery = new Map<string, number>();
   /** Per empty reference, where data is beside it on the first input. */
   const nearby = new Map<string, NearbyData[]>();
   let miss: { testCase: number; misses: LookupMiss[] } | undefined;
-  let mismatch: string | undefined;
+  let mismatch: Awaited<ReturnType<typeof criteriaMismatch>>;
   let onText: string | undefined;
   let definedNames: string[] = [];
   for (const input of inputs) {
@@ -69,9 +79,35 @@ export async function formulaProblems(
       testCase: miss.testCase,
       detail: miss.misses.slice(0, 2).map(describeMiss).join('; '),
     });
-  if (mismatch) problems.push({ kind: 'criteria_mismatch', testCase: inputs[0].testCase, detail: mismatch });
+  if (mismatch) problems.push({ kind: 'criteria_mismatch', testCase: inputs[0].testCase, detail: mismatch.detail });
   if (onText) problems.push({ kind: 'text_arithmetic', testCase: inputs[0].testCase, detail: onText });
-  return problems;
+  return { problems, swaps: swapsOf(empty, nearby, miss?.misses ?? [], mismatch?.swap) };
+}
+
+/** The swaps the causes name: an empty reference's nearest data, a looked-up label's value, a criteria range's dates. */
+function swapsOf(
+  empty: string[],
+  nearby: Map<string, NearbyData[]>,
+  misses: LookupMiss[],
+  criteria: [string, string] | undefined,
+): ReferenceSwap[] {
+  const swaps: ReferenceSwap[] = [];
+  for (const text of empty) {
+    const near = nearby.get(text)?.[0];
+    if (near) swaps.push({ from: text, to: near.text, because: 'empty_reference' });
+  }
+  for (const m of misses)
+    if (m.instead && !swaps.some((s) => s.from === m.written))
+      swaps.push({ from: m.written, to: m.instead, because: 'lookup_miss' });
+  if (criteria) {
+    const [noDates, dated] = criteria;
+    if (!swaps.some((s) => s.from === noDates || s.from === dated))
+      swaps.push(
+        { from: noDates, to: dated, because: 'criteria_mismatch' },
+        { from: dated, to: noDates, because: 'criteria_mismatch' },
+      );
+  }
+  return swaps;
 }
 
 function describeMiss(m: LookupMiss): string {

@@ -29,6 +29,8 @@ export interface LookupMiss {
    * look up instead, anchored when the fill reads the value from one cell. `foundAt` is then where that text is.
    */
   instead?: string;
+  /** The looked-up reference as the formula writes it ("A2"): what `instead` replaces. */
+  written: string;
 }
 
 /** Answer cells looked at per lookup (a region of thousands of rows says enough in its first ones). */
@@ -111,6 +113,7 @@ function firstMiss(
           searched: `${sheetPrefix}${columnName(line.colStart)}${line.rowStart}:${columnName(line.colEnd)}${line.rowEnd}`,
           foundAt: `${sheetPrefix}${columnName(beside.foundAt[1])}${beside.foundAt[0]}`,
           instead: insteadReference(lookup.value, beside.col, at.rowStart, region.rows * region.columns > 1),
+          written: lookup.value.text,
         };
       }
       return {
@@ -120,6 +123,7 @@ function firstMiss(
         valueAt: `${lookup.value.sheet === undefined ? '' : `${quoted(lookup.value.sheet)}!`}${columnName(at.colStart)}${at.rowStart}`,
         searched: `${sheetPrefix}${columnName(line.colStart)}${line.rowStart}:${columnName(line.colEnd)}${line.rowEnd}`,
         foundAt: `${sheetPrefix}${columnName(found[1])}${found[0]}`,
+        written: lookup.value.text,
       };
     }
   return undefined;

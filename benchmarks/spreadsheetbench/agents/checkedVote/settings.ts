@@ -45,6 +45,12 @@ export const TIE_BREAK_CANDIDATES = 1;
  * candidate to go by; 79-7 was solved by 0 of 3 candidates in one sample and 2 of 3 in the other.
  */
 export const CANDIDATES_V9 = 3;
+/**
+ * checked-vote-v9 (workflow patch `checked-vote-v9-cause-mends`): after a formula fails, the harness applies the
+ * reference swaps its checks named (causeMends.ts) and checks the result, up to this many times in a row (each swap
+ * can uncover the next cause: 57105's empty $A4, then its swapped date and amount ranges), before the model's repair.
+ */
+export const CAUSE_MENDS = 2;
 /** Characters of workbook view in the prompt (about 2,000 tokens: cell addresses and numbers tokenize to ~2 characters a token). */
 export const VIEW_BUDGET_CHARS = 4_000;
 export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v9';
