@@ -307,8 +307,9 @@ describe('checked_vote', () => {
   }, 400_000);
 
   it('a formula whose checks name their fix is mended by the harness and checked again, without a model call', async () => {
-    // 57105's forum formula: it reads the empty column A for the months (they are in B) and sums the dates (L) by
-    // the amounts (K). Its checks name both; the harness swaps them itself (checked-vote-v9).
+    // 57105's forum formula: it reads the empty column A for the months (they are in B), sums the dates (L) by the
+    // amounts (K), and starts its ranges at row 7, below the payments of rows 4-6. Its checks name all three; the
+    // harness makes the swaps itself (checked-vote-v9).
     const forum = excel('=SUMIFS($L$7:$L$57,$K$7:$K$57,">="&$A4,$K$7:$K$57,"<="&EOM($A4,0))');
     script('cv-mend', { '57105/formula-1/0': forum, '57105/formula-2/0': forum, '57105/formula-3/0': forum });
     const ours = await run('cv-mend', 'checked_vote', ['57105']);
@@ -316,8 +317,10 @@ describe('checked_vote', () => {
     expect(result.stages.find((s) => s.stage === 'formula-1.0')?.outcome).toMatch(/: failed: /);
     const mended = result.stages.find((s) => s.stage === 'formula-1.0m1')?.outcome ?? '';
     expect(mended.split(': passed the checks')[0]).toBe(
-      `=SUMIFS($K$7:$K$57,$L$7:$L$57,">="&$B4,$L$7:$L$57,"<="&EOMONTH($B4,0)) (the harness's mend: $A4 -> $B4 (empty_reference), $K$7:$K$57 -> $L$7:$L$57 (criteria_mismatch), $L$7:$L$57 -> $K$7:$K$57 (criteria_mismatch))`,
+      `=SUMIFS($K$4:$K$57,$L$4:$L$57,">="&$B4,$L$4:$L$57,"<="&EOMONTH($B4,0)) (the harness's mend: $A4 -> $B4 (empty_reference), $K$7:$K$57 -> $L$4:$L$57 (criteria_mismatch), $L$7:$L$57 -> $K$4:$K$57 (criteria_mismatch))`,
     );
+    // …which is the answer's formula on every test case (its ranges start at the data's first row, 4).
+    expect(result.testCaseResults).toEqual([1, 1, 1]);
     expect(mended).toMatch(/: passed the checks \(answer cells [0-9a-f]+\)$/);
     // No repair was asked of the model: the mend passed; the second candidate, mended alike, agrees.
     expect(keysOf('cv-mend')).toEqual(['57105/formula-1/0', '57105/formula-2/0']);

@@ -207,3 +207,31 @@ describe("the harness's own mends from the causes its checks name (checked-vote-
     );
   });
 });
+
+describe('a fixed range that starts below the first rows of its data (checked-vote-v9)', () => {
+  // 57105 as it is: the payments from row 4 under the headers of row 3; the forum formula's ranges start at row 7.
+  const cells: SheetCells['Sheet1'] = { B3: 'MONTH', K3: 'AMOUNT DUE', L3: 'DATE PAID', B4: { date: '2020-07-01' } };
+  Object.assign(cells, { B5: { date: '2021-01-01' } });
+  const paid = ['2021-01-07', '2021-01-08', '2021-01-09', '2020-07-12', '2020-07-13', '2020-07-15', '2020-07-18'];
+  paid.forEach((day, i) => Object.assign(cells, { [`K${i + 4}`]: 100, [`L${i + 4}`]: { date: day } }));
+  const books = inputs({ Sheet1: cells });
+  const region = formulaRegionOf('C4:C5')!;
+
+  it('fails it, says which rows it leaves out, and the mend starts every such range at its data', async () => {
+    const forum = '=SUMIFS($L$7:$L$57,$K$7:$K$57,">="&$A4,$K$7:$K$57,"<="&EOMONTH($A4,0))';
+    const found = await formulaFindings(books, forum, region);
+    expect(found.problems.map((p) => p.kind)).toEqual(['empty_reference', 'criteria_mismatch', 'late_start']);
+    expect(found.problems[2].detail).toBe(
+      '$L$7:$L$57 starts below its column\'s first data: L4:L6 (under "DATE PAID") hold more of it (e.g. datetime(2021-01-07 00:00:00)), left out: use $L$4:$L$57; $K$7:$K$57 starts below its column\'s first data: K4:K6 (under "AMOUNT DUE") hold more of it (e.g. 100), left out: use $K$4:$K$57',
+    );
+    const mended = withSwaps(forum, found.swaps);
+    expect(mended).toBe('=SUMIFS($K$4:$K$57,$L$4:$L$57,">="&$B4,$L$4:$L$57,"<="&EOMONTH($B4,0))');
+    expect(await formulaFindings(books, mended, region)).toEqual({ problems: [], swaps: [] });
+  });
+
+  it('leaves a relative window, a short range and a range starting at its data alone', async () => {
+    expect(await formulaProblems(books, '=SUM(K5:K7)', region)).toEqual([]);
+    expect(await formulaProblems(books, '=SUM($K$6:$K$7)', region)).toEqual([]);
+    expect(await formulaProblems(books, '=SUMIFS($K$4:$K$57,$L$4:$L$57,">="&$B4)', region)).toEqual([]);
+  });
+});

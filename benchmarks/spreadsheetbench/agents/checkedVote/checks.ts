@@ -35,7 +35,8 @@ export type ProblemKind =
   | 'lookup_miss'
   | 'criteria_mismatch'
   | 'no_reference'
-  | 'text_arithmetic';
+  | 'text_arithmetic'
+  | 'late_start';
 
 export interface Problem {
   kind: ProblemKind;

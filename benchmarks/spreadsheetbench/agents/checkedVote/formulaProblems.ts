@@ -9,6 +9,7 @@ import { nearbyWithData, type NearbyData } from './nearbyData';
 import { readsNoCell } from './formulaNames';
 import { textInArithmetic } from './textArithmetic';
 import type { ReferenceSwap } from './causeMends';
+import { describeLateStarts, lateStarts, type LateStart } from './rangeStarts';
 
 /** References named in one problem. */
 const MAX_NAMED = 3;
@@ -20,7 +21,8 @@ const MAX_NAMED = 3;
  * exist: 57105's $A4, 18645's Data!$G$2); an exact lookup that misses a value its own column holds just outside the
  * searched range (lookupMisses.ts). Both fail the candidate: either one hides behind IFERROR or a 0 that passes every
  * check on the values. Since checked-vote-v9 also a formula that reads no cell at all (formulaNames.ts), and one that
- * computes with a cell holding text (textArithmetic.ts).
+ * computes with a cell holding text (textArithmetic.ts), and a fixed range that starts below its column's first data
+ * rows (rangeStarts.ts).
  */
 export async function formulaProblems(
   inputs: { testCase: number; file: string }[],
@@ -42,6 +44,7 @@ export async function formulaFindings(
   let miss: { testCase: number; misses: LookupMiss[] } | undefined;
   let mismatch: Awaited<ReturnType<typeof criteriaMismatch>>;
   let onText: string | undefined;
+  let late: LateStart[] = [];
   let definedNames: string[] = [];
   for (const input of inputs) {
     const wb = await openWorkbookValues(input.file);
@@ -58,6 +61,7 @@ export async function formulaFindings(
     for (const text of emptyHere) emptyOnEvery.set(text, (emptyOnEvery.get(text) ?? 0) + 1);
     if (input === inputs[0]) mismatch = await criteriaMismatch(wb, formula, region);
     if (input === inputs[0]) onText = await textInArithmetic(wb, formula, region);
+    if (input === inputs[0]) late = await lateStarts(wb, formula, region);
     const misses = miss ? [] : await lookupMisses(wb, formula, region);
     if (misses.length) miss = { testCase: input.testCase, misses };
   }
@@ -81,7 +85,18 @@ export async function formulaFindings(
     });
   if (mismatch) problems.push({ kind: 'criteria_mismatch', testCase: inputs[0].testCase, detail: mismatch.detail });
   if (onText) problems.push({ kind: 'text_arithmetic', testCase: inputs[0].testCase, detail: onText });
-  return { problems, swaps: swapsOf(empty, nearby, miss?.misses ?? [], mismatch?.swap) };
+  if (late.length)
+    problems.push({ kind: 'late_start', testCase: inputs[0].testCase, detail: describeLateStarts(late) });
+  return { problems, swaps: withLateStarts(swapsOf(empty, nearby, miss?.misses ?? [], mismatch?.swap), late) };
+}
+
+/** The swaps with each late range started where its data starts, also where another swap moves a range onto it. */
+function withLateStarts(swaps: ReferenceSwap[], late: LateStart[]): ReferenceSwap[] {
+  const startOf = new Map(late.map((l) => [l.text, l.from]));
+  const out = swaps.map((s) => ({ ...s, to: startOf.get(s.to) ?? s.to }));
+  for (const l of late)
+    if (!out.some((s) => s.from === l.text)) out.push({ from: l.text, to: l.from, because: 'late_start' });
+  return out;
 }
 
 /** The swaps the causes name: an empty reference's nearest data, a looked-up label's value, a criteria range's dates. */
