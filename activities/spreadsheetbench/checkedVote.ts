@@ -251,7 +251,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
               region,
             ).catch(missing.or("the formula's references on the inputs", { problems: [] as Problem[], swaps: [] }))
           : { problems: [], swaps: [] };
-      const check = checkCandidate(cases, found.problems);
+      const check = checkCandidate(cases, found.problems, { formatting: FORMATTING.test(task.instruction) });
       const mend = !check.passed && region && input.formula ? causeMend(input.formula, found.swaps, region) : undefined;
       const sample = cases.find((c) => c.output?.cells.length);
       const shown = sample && { testCase: sample.testCase, region: sample.output! };
@@ -368,6 +368,9 @@ function programOfFormula(
   if (!('formula' in found)) return found;
   return { code: formulaSolveCode(found.formula, region), formula: found.formula, mends: found.mends };
 }
+
+/** An instruction asking for formatting: a colour written as a value is then not an answer (checks.ts). */
+const FORMATTING = /\b(colou?r|highlight|fill|conditional(ly)? format)/i;
 
 /** The failed formula with the swaps applied, when they change it. */
 function causeMend(formula: string, swaps: ReferenceSwap[], region: FormulaRegion): CauseMend | undefined {

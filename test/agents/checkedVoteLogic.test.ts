@@ -122,6 +122,24 @@ describe('checks (no answers needed)', () => {
     expect(checkCandidate([evidence(1, ['2021-01-18', 'x'])]).passed).toBe(true);
   });
 
+  it('rejects a colour written over the values of a formatting task; a colour as an answer elsewhere passes', () => {
+    // CF_8276 (v9's first run): "white" written over the hyperlink texts it was asked to colour.
+    const links = ['Go to Hyperlinked sheet', 'Go to Hyperlinked sheet', null];
+    const painted = checkCandidate([evidence(1, ['white', 'FFFF00', null], links)], [], { formatting: true });
+    expect(painted.problems.map((p) => p.kind)).toEqual(['colour_as_value']);
+    expect(painted.problems[0].detail).toMatch(
+      /^2 cell\(s\) that held values now hold the name of a colour \(e\.g\. C1 = "white"\)/,
+    );
+    // Not a formatting task, or colours written into empty cells (38985 looks colours up): not this problem.
+    expect(checkCandidate([evidence(1, ['white', 'Red', null], links)]).passed).toBe(true);
+    expect(checkCandidate([evidence(1, ['Red', 'Blue'], [null, null])], [], { formatting: true }).passed).toBe(true);
+    // The fill crash gets the PatternFill idiom.
+    expect(crashHint("TypeError: expected <class 'openpyxl.styles.fills.Fill'>")).toMatch(
+      /PatternFill\(start_color="FFFFFF00"/,
+    );
+    expect(crashHint('ValueError: Colors must be aRGB hex values')).toMatch(/aRGB hex colour, not a colour name/);
+  });
+
   it('names the cells changed outside the answer region when the region itself was left as it was', () => {
     const stray = (c: CaseEvidence): CaseEvidence => ({ ...c, strayWrites: ['Before!I2:I19'] });
     const check = checkCandidate([stray(evidence(1, [1], [1])), evidence(2, [2], [2])]);

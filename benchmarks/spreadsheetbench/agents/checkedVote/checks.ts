@@ -36,7 +36,8 @@ export type ProblemKind =
   | 'criteria_mismatch'
   | 'no_reference'
   | 'text_arithmetic'
-  | 'late_start';
+  | 'late_start'
+  | 'colour_as_value';
 
 export interface Problem {
   kind: ProblemKind;
@@ -63,8 +64,14 @@ const JUNK_TEXT =
  * error values and no prose or placeholders there, and wrote the same kind of values on every test case; `found`:
  * what was found wrong in the candidate itself (a formula's references: formulaProblems.ts).
  */
-export function checkCandidate(cases: CaseEvidence[], found: Problem[] = []): CheckResult {
-  const problems = cases.flatMap(caseProblems);
+/** What the checks know of the task itself. */
+export interface TaskTraits {
+  /** The instruction asks for formatting (a colour, a highlight, a fill, a conditional format). */
+  formatting?: boolean;
+}
+
+export function checkCandidate(cases: CaseEvidence[], found: Problem[] = [], traits: TaskTraits = {}): CheckResult {
+  const problems = cases.flatMap((c) => caseProblems(c, traits));
   problems.push(...candidateProblems(cases), ...found);
   return {
     passed: problems.length === 0,
@@ -73,7 +80,7 @@ export function checkCandidate(cases: CaseEvidence[], found: Problem[] = []): Ch
   };
 }
 
-function caseProblems(c: CaseEvidence): Problem[] {
+function caseProblems(c: CaseEvidence, traits: TaskTraits): Problem[] {
   const at = (kind: ProblemKind, detail: string): Problem => ({ kind, testCase: c.testCase, detail });
   if (c.timedOut) return [at('timed_out', 'it did not finish within the time limit')];
   if (c.error.trim()) return [at('crashed', c.error.trim())];
@@ -89,6 +96,14 @@ function caseProblems(c: CaseEvidence): Problem[] {
   const junk = written.filter((cell) => typeof cell.value === 'string' && JUNK_TEXT.test(cell.value));
   if (junk.length)
     out.push(at('junk_text', `${junk.length} cell(s) hold text that is not an answer, e.g. ${show(junk[0])}`));
+  const colours = traits.formatting ? coloursOverValues(c.output.cells, c.input.cells) : [];
+  if (colours.length)
+    out.push(
+      at(
+        'colour_as_value',
+        `${colours.length} cell(s) that held values now hold the name of a colour (e.g. ${show(colours[0])}): the task asks for formatting; colour a cell through its fill or a conditional format and keep its value`,
+      ),
+    );
   const dateText = written.filter(isDateText);
   if (dateText.length && written.some(isDate))
     out.push(
@@ -132,6 +147,27 @@ function candidateProblems(cases: CaseEvidence[]): Problem[] {
  */
 export function regionLeftAlone(output: RegionRead, input: RegionRead): boolean {
   return !output.cells.some(isWritten) || unchanged(output.cells, input.cells);
+}
+
+/** A colour written as a cell's value: a name, "no color", or an RGB hex code. */
+const COLOUR_VALUE =
+  /^\s*(white|black|red|green|blue|yellow|orange|purple|pink|gr[ae]y|brown|cyan|magenta|no ?colou?r|colou?red|highlighted|#?[0-9a-f]{6}|#?[0-9a-f]{8})\s*$/i;
+
+/**
+ * Output cells holding a colour where the input cell held another value (checked-vote-v9, CF_8276: the 1.5B wrote
+ * "white" over the hyperlink texts it was asked to colour, which passed every other check and lost the task).
+ */
+function coloursOverValues(output: RegionCell[], input: RegionCell[]): RegionCell[] {
+  if (output.length !== input.length) return [];
+  return output.filter((cell, i) => {
+    const before = input[i];
+    return (
+      typeof cell.value === 'string' &&
+      COLOUR_VALUE.test(cell.value) &&
+      isWritten(before) &&
+      token(before) !== token(cell)
+    );
+  });
 }
 
 /** Written cells a region needs before one value repeated in all of them counts as a constant answer. */

@@ -68,6 +68,10 @@ const HINTS: { pattern: RegExp; hint: string | ((match: RegExpExecArray) => stri
     hint: 'a list or row is shorter than the code assumes: check its length, and remember that rows are numbered from 1 while Python lists count from 0.',
   },
   {
+    pattern: /expected <class 'openpyxl\.styles\.fills\.Fill'>|Colors must be aRGB hex values/,
+    hint: 'a fill is a PatternFill with an aRGB hex colour, not a colour name: from openpyxl.styles import PatternFill, then ws["A2"].fill = PatternFill(start_color="FFFFFF00", end_color="FFFFFF00", fill_type="solid") (yellow; FFFFFFFF is white). The cell keeps its value.',
+  },
+  {
     pattern: /ValueError: Row or column values must be at least 1/,
     hint: 'ws.cell(row=..., column=...) counts from 1, not 0.',
   },
