@@ -2,7 +2,7 @@ import { heldReply } from '../helpers/heldReply';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startE2E, startBenchmarkRun, workerProcessEnv, DEV20, type E2EEnv } from '../helpers/e2e';
+import { startE2E, startBenchmarkRun, workerProcessEnv, DEV20, type E2EEnv, FAST_FAILOVER } from '../helpers/e2e';
 import { taskStageQuery, type RunProgress } from '../../contracts/run';
 import type { WorkerSet } from '../../workers/createWorkers';
 import { copilot797 } from './copilotScripts';
@@ -21,7 +21,7 @@ beforeAll(async () => {
     reply: firstValidation.reply,
     times: 1,
   };
-  env = await startE2E({ rules: [slowValidate, ...copilot797()] });
+  env = await startE2E({ rules: [slowValidate, ...copilot797()] }, { config: FAST_FAILOVER });
 }, 120_000);
 
 afterAll(async () => {

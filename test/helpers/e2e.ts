@@ -39,6 +39,17 @@ export interface ModelEndpoint {
   close(): Promise<void>;
 }
 
+/**
+ * Config of a test that kills workers (kill -9): their work moves to the next worker within seconds instead of the
+ * workflows' 20–30 s heartbeat timeouts and Temporal's 10 s workflow task and sticky queue timeouts, which such a test
+ * otherwise sits out idle. The heartbeat cap still leaves a busy live worker ~6 s of slack (heartbeats every 2 s, sent
+ * within 1 s), more than the 4 s the workflows' 20 s timeouts leave under the SDK's default throttle.
+ */
+export const FAST_FAILOVER = {
+  temporal: { failover: { heartbeatTimeoutMs: 8_000, workflowTaskTimeoutMs: 5_000 } },
+  worker: { stickyQueueScheduleToStartTimeoutMs: 3_000 },
+} satisfies ConfigOverrides;
+
 export async function startE2E(
   script: Script,
   overrides: {
