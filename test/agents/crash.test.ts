@@ -38,6 +38,7 @@ it('a worker killed during stage 5 costs no new stage 2–4 calls; the task comp
   // Stage 5 copies the output for recalculation, recalculates and inspects it, then asks the (held) model: kill then.
   await waitUntil(firstValidation.arrived, 120_000, 'the first validation request');
   worker.crash();
+  firstValidation.release(); // the cut request ends (unanswered) once the server sees its client gone, not after 20 s
   workers = await startInProcessWorkers(env);
   const running = workers.run();
   const progress = (await run.handle.result()) as RunProgress;
