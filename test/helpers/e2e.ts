@@ -18,6 +18,7 @@ import type { RunProgress } from '../../contracts/run';
 import type { TaskResult } from '../../contracts/taskResult';
 import { startScriptedServer, type Script, type ScriptedServer } from '../../lib/scriptedLlm';
 import { sharedData } from './sharedData';
+import { reportTimeouts } from './timeoutReport';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from './temporalServer';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -89,6 +90,8 @@ export async function startE2EWith<Model extends ModelEndpoint>(
     client,
     config,
     async close() {
+      const report = process.env.SHEETBENCH_TEST_TIMEOUT_REPORT;
+      if (report) await reportTimeouts(client, report);
       await client.connection.close();
       await llm.close();
       await temporal.stop();
