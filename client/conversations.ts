@@ -35,6 +35,7 @@ import { filesNamed, scopedEvents } from '../analysis/conversation/shareScope';
 import { addShare, readShares, revokeShare, type ShareGrant } from '../analysis/conversation/shares';
 import { checkUpload } from '../analysis/conversation/uploads';
 import { listWorkspaceFiles } from '../analysis/conversation/workspaceFiles';
+import { failoverInput, failoverStartOptions } from '../lib/temporal/failover';
 import {
   conversationView,
   infoView,
@@ -137,8 +138,10 @@ export class ConversationService {
             pattern: info.pattern,
             settings: conversationSettings(this.opts.config),
             ...(carried ? { carried } : {}),
+            failover: failoverInput(this.opts.config),
           },
         ],
+        ...failoverStartOptions(this.opts.config),
       }),
     );
   }

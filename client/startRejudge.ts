@@ -13,6 +13,7 @@ import {
 import { BENCHMARKS, benchmarkNamed } from '../benchmarks';
 import type { Benchmark } from '../benchmarks/benchmark';
 import type { RejudgeInput } from '../contracts/run';
+import { failoverInput, failoverStartOptions } from '../lib/temporal/failover';
 
 export interface StartedRejudge {
   handle: WorkflowHandle;
@@ -89,6 +90,7 @@ function rejudgeInput(
     tag,
     judgeModel,
     concurrency: config.run.concurrency,
+    failover: failoverInput(config),
   };
 }
 
@@ -97,6 +99,7 @@ const startWorkflow = (client: Client, config: Config, rejudge: Rejudge, input: 
     workflowId: `${input.runId}/${input.tag}`,
     taskQueue: config.temporal.taskQueue,
     args: [input],
+    ...failoverStartOptions(config),
   });
 
 /**

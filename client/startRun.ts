@@ -7,6 +7,7 @@ import type { RunWorkflowInput } from '../contracts/run';
 import { toPayloadPath } from '../lib/runStore/artifactsRoot';
 import { benchmarkNamed } from '../benchmarks';
 import { ATTEMPTS_FILE } from './createRun';
+import { failoverInput, failoverStartOptions } from '../lib/temporal/failover';
 
 export class RunExistsError extends Error {
   override name = 'RunExistsError';
@@ -42,12 +43,14 @@ export async function startRunWorkflow(
     budgetTokens: config.run.budgetTokens,
     taskBudgetUsd: config.run.taskBudgetUsd,
     recalcTaskQueue: config.recalc.engine === 'none' ? undefined : config.temporal.recalcTaskQueue,
+    failover: failoverInput(config),
   };
   try {
     return await client.workflow.start(benchmarkRun, {
       workflowId: subset?.workflowId ?? manifest.runId,
       taskQueue: config.temporal.taskQueue,
       args: [input],
+      ...failoverStartOptions(config),
       typedSearchAttributes: [
         { key: SA.runId, value: manifest.runId },
         { key: SA.benchmark, value: manifest.benchmark },

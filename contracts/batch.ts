@@ -3,6 +3,7 @@
  * carry one batch through the provider's files + batches API (`llmBatch`), and how a task hears its reply is ready.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { Failover } from './failover';
 
 export const BATCH_QUEUE_WORKFLOW = 'llmBatchQueue';
 export const BATCH_WORKFLOW = 'llmBatch';
@@ -29,6 +30,8 @@ export interface BatchQueueInput {
   settings: BatchSettings;
   /** Batches started so far by earlier executions (their names go on from here). */
   batchesStarted?: number;
+  /** How soon a dead worker's work moves elsewhere (config `temporal.failover`); absent: the workflows' timeouts. */
+  failover?: Failover;
 }
 
 export interface BatchInput {
@@ -39,6 +42,8 @@ export interface BatchInput {
   model: string;
   calls: BatchCallRequest[];
   pollIntervalMs: number;
+  /** How soon a dead worker's work moves elsewhere (config `temporal.failover`); absent: the workflows' timeouts. */
+  failover?: Failover;
 }
 
 /** What became of a batch's calls. */

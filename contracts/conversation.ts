@@ -1,6 +1,7 @@
 /** Messages, queries and inputs of the conversation workflow (shared by the workflow, the API and the CLI). */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { TokenUsage } from '../lib/llm/usage';
+import type { Failover } from './failover';
 
 export const PATTERNS = [
   'auto',
@@ -70,6 +71,8 @@ export interface ConversationWorkflowInput {
   request?: SendMessageInput;
   /** State carried over continue-as-new. */
   carried?: ConversationState;
+  /** How soon a dead worker's work moves elsewhere (config `temporal.failover`); absent: the workflows' timeouts. */
+  failover?: Failover;
 }
 
 export interface SendMessageInput {

@@ -3,6 +3,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { TaskFailureClass } from './taskResult';
 import type { TokenUsage } from '../lib/llm/types';
 import type { BudgetLedger } from './budget';
+import type { Failover } from './failover';
 
 export interface RunWorkflowInput {
   runId: string;
@@ -24,6 +25,8 @@ export interface RunWorkflowInput {
   recalcTaskQueue?: string;
   /** Carried over continue-as-new. */
   state?: RunState;
+  /** How soon a dead worker's work moves elsewhere (config `temporal.failover`); absent: the workflows' timeouts. */
+  failover?: Failover;
 }
 
 /** What a run has spent, and whether it is paused: kept in the run's state and reported in its progress. */
@@ -67,6 +70,8 @@ export interface TaskWorkflowInput {
    * until it hands the task over (see handOverSignal). Unset (runs started before): the task signals it.
    */
   reportBy?: 'completion';
+  /** How soon a dead worker's work moves elsewhere (config `temporal.failover`); absent: the workflows' timeouts. */
+  failover?: Failover;
 }
 
 /** What a task reports to its run: the full TaskResult stays in the artifact store (results/<id>.json). */
@@ -84,6 +89,8 @@ export interface RejudgeInput {
   tag: string;
   judgeModel?: string;
   concurrency: number;
+  /** How soon a dead worker's work moves elsewhere (config `temporal.failover`); absent: the workflows' timeouts. */
+  failover?: Failover;
 }
 
 export interface TaskDoneSignal {

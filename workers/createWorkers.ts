@@ -7,6 +7,7 @@ import { createRecalculator } from '../lib/recalc';
 import type { SandboxFactory } from '../lib/sandbox/types';
 import type { Recalculator } from '../lib/recalc/types';
 import { workflowBundle } from './workflowBundle';
+import { failoverWorkerOptions } from '../lib/temporal/failover';
 
 export interface WorkerSet {
   workers: Worker[];
@@ -55,6 +56,7 @@ async function createMainWorker(connection: NativeConnection, config: Config): P
     workflowBundle: await workflowBundle(),
     activities,
     ...workerOptions(config.worker),
+    ...failoverWorkerOptions(config),
     shutdownGraceTime: '5s',
   });
 }
@@ -86,6 +88,7 @@ async function createRecalcWorker(
     ),
     // One LibreOffice instance (or Excel) converts one file at a time; more slots would only queue inside it.
     maxConcurrentActivityTaskExecutions: 2,
+    ...failoverWorkerOptions(config),
     shutdownGraceTime: '5s',
   });
   return { worker, close: async () => void (engine && (await (await engine).close())) };

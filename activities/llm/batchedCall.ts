@@ -15,6 +15,7 @@ import {
   type BatchQueueInput,
 } from '../../contracts/batch';
 import type { WorkerDeps } from '../deps';
+import { failoverInput, failoverStartOptions } from '../../lib/temporal/failover';
 
 /**
  * A model call of a `run --batch` run: its reply when a batch (or an earlier attempt) has it, `undefined` when it is to
@@ -121,11 +122,17 @@ function writeRequestOnce(
 /** Signal-with-start: the run's queue is started by the first call that needs it (again after it ended idle). */
 async function enqueue(deps: WorkerDeps, ctx: RunContext, call: BatchCallRequest): Promise<void> {
   const { runId, llm } = ctx.manifest;
-  const input: BatchQueueInput = { runId, runDir: ctx.layout.root, settings: llm.batch! };
+  const input: BatchQueueInput = {
+    runId,
+    runDir: ctx.layout.root,
+    settings: llm.batch!,
+    failover: failoverInput(deps.config),
+  };
   await Context.current().client.workflow.signalWithStart(BATCH_QUEUE_WORKFLOW, {
     workflowId: batchQueueWorkflowId(runId),
     taskQueue: deps.config.temporal.taskQueue,
     args: [input],
+    ...failoverStartOptions(deps.config),
     signal: batchCallSignal,
     signalArgs: [call],
   });

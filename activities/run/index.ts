@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { readRequiredJson } from '../../lib/json';
 import { runContext } from '../../lib/runStore/runContext';
 import { taskKey } from '../../lib/runStore/taskRecord';
+import { heartbeatEvery } from '../heartbeat';
 
 /** The run's own activities, the same for every benchmark: its task list, its scoring, a task's done report. */
 export const runActivities = {
@@ -47,7 +48,7 @@ export const runActivities = {
     tasks: Array<{ taskId: string; workflowId: string }>;
   }): Promise<Array<{ taskId: string; how: string }>> {
     const client = getClient();
-    const beat = setInterval(() => heartbeat(), 10_000);
+    const beat = setInterval(() => heartbeat(), heartbeatEvery(10_000));
     try {
       const ended: Array<{ taskId: string; how: string }> = [];
       let wake!: () => void;

@@ -28,6 +28,35 @@ export const devServerConfigSchema = z
   })
   .describe("The embedded `temporal server start-dev` (also the tests' servers).");
 
+export const failoverConfigSchema = z
+  .strictObject({
+    heartbeatTimeoutMs: z
+      .number()
+      .int()
+      .min(4_000)
+      .optional()
+      .describe(
+        "Caps every activity's heartbeat timeout (10–60 s in the workflows): a killed worker's activity is retried " +
+          'elsewhere within this. Activities then beat every quarter of it at most and the workers pass a beat on ' +
+          'within a second (not up to 0.8 × the timeout later), so a live but busy worker keeps most of it as ' +
+          "slack. Unset: the workflows' timeouts.",
+      ),
+    workflowTaskTimeoutMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .max(120_000)
+      .optional()
+      .describe(
+        'Workflow task timeout of the workflows started (a task held by a killed worker is given to another after ' +
+          "this). Too short, and a slow workflow task is retried again and again. Unset: Temporal's 10 s.",
+      ),
+  })
+  .describe(
+    "How soon a dead worker's work moves to another (carried in each run's and conversation's workflow input: " +
+      'a change applies to workflows started after it). The tests that kill workers set it short.',
+  );
+
 export const tlsConfigSchema = z
   .strictObject({
     serverName: z
@@ -67,5 +96,6 @@ export const temporalConfigSchema = z
       .string()
       .default('sheetbench-recalc')
       .describe('Task queue of the recalc worker (LibreOffice or Excel recalculation).'),
+    failover: failoverConfigSchema.default({}),
   })
   .describe('Where the Temporal server is, and how the embedded one runs.');

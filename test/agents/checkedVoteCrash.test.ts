@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { duplicatesAnswered } from '../../lib/scriptedLlm';
 import { taskStageQuery, type RunProgress } from '../../contracts/run';
 import type { WorkerSet } from '../../workers/createWorkers';
-import { startE2E, startBenchmarkRun, workerProcessEnv, DEV20, type E2EEnv } from '../helpers/e2e';
+import { FAST_FAILOVER, startE2E, startBenchmarkRun, workerProcessEnv, DEV20, type E2EEnv } from '../helpers/e2e';
 import { heldReply } from '../helpers/heldReply';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
@@ -17,13 +17,21 @@ const reply = '```excel\n=MAX(0,IF((B3*1000)<22000,B4-20,B4-30))\n```';
 const secondCandidate = heldReply(reply, 20_000);
 
 beforeAll(async () => {
-  env = await startE2E({
-    rules: [
-      // The second candidate's first request hangs long enough for the kill to land while it is in flight.
-      { name: 'slow-formula-2', match: { callKey: /\/39604\/formula-2\/0$/ }, reply: secondCandidate.reply, times: 1 },
-      { name: 'formula', match: { callKey: /\/39604\/formula-\d\/\d$/ }, reply },
-    ],
-  });
+  env = await startE2E(
+    {
+      rules: [
+        // The second candidate's first request hangs long enough for the kill to land while it is in flight.
+        {
+          name: 'slow-formula-2',
+          match: { callKey: /\/39604\/formula-2\/0$/ },
+          reply: secondCandidate.reply,
+          times: 1,
+        },
+        { name: 'formula', match: { callKey: /\/39604\/formula-\d\/\d$/ }, reply },
+      ],
+    },
+    { config: FAST_FAILOVER },
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -42,6 +50,7 @@ it('checked_vote: a worker killed with -9 mid-task resumes on another, no model 
   );
   await waitUntil(secondCandidate.arrived, 120_000, "the second candidate's first request");
   worker.crash();
+  secondCandidate.release(); // the cut request ends (unanswered) once the server sees its client gone, not after 20 s
   workers = await startInProcessWorkers(env);
   const running = workers.run();
   const progress = (await run.handle.result()) as RunProgress;

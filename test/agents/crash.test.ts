@@ -2,7 +2,7 @@ import { heldReply } from '../helpers/heldReply';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startE2E, startBenchmarkRun, workerProcessEnv, DEV20, type E2EEnv } from '../helpers/e2e';
+import { startE2E, startBenchmarkRun, workerProcessEnv, DEV20, type E2EEnv, FAST_FAILOVER } from '../helpers/e2e';
 import { taskStageQuery, type RunProgress } from '../../contracts/run';
 import type { WorkerSet } from '../../workers/createWorkers';
 import { copilot797 } from './copilotScripts';
@@ -21,7 +21,7 @@ beforeAll(async () => {
     reply: firstValidation.reply,
     times: 1,
   };
-  env = await startE2E({ rules: [slowValidate, ...copilot797()] });
+  env = await startE2E({ rules: [slowValidate, ...copilot797()] }, { config: FAST_FAILOVER });
 }, 120_000);
 
 afterAll(async () => {
@@ -38,6 +38,7 @@ it('a worker killed during stage 5 costs no new stage 2–4 calls; the task comp
   // Stage 5 copies the output for recalculation, recalculates and inspects it, then asks the (held) model: kill then.
   await waitUntil(firstValidation.arrived, 120_000, 'the first validation request');
   worker.crash();
+  firstValidation.release(); // the cut request ends (unanswered) once the server sees its client gone, not after 20 s
   workers = await startInProcessWorkers(env);
   const running = workers.run();
   const progress = (await run.handle.result()) as RunProgress;

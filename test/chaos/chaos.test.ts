@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnswered, duplicatesAnsweredApartFromKills, type Fault } from '../../lib/scriptedLlm';
 import { progressQuery, type RunProgress } from '../../contracts/run';
 import { copyInputReply } from '../helpers/copyInput';
-import { DEV20, startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import {
+  DEV20,
+  startBenchmarkRun,
+  startE2E,
+  workerProcessEnv,
+  type E2EEnv,
+  type StartedRun,
+  FAST_FAILOVER,
+} from '../helpers/e2e';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 import { between, seededRandom } from '../helpers/seededRandom';
 import { killGroups, sofficeGroupsOf } from '../helpers/orphanedSoffice';
@@ -74,6 +82,7 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
       { rules: Object.values(DEV20_SOLUTIONS), fallback: copyInputReply, latencyMs: 800 },
       {
         config: {
+          ...FAST_FAILOVER,
           run: { concurrency: 4, budgetUsd: CAP_USD },
           llm: { prices: { 'scripted-model': PRICE }, requestTimeoutMs: REQUEST_TIMEOUT_MS },
         },

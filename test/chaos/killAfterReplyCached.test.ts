@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunProgress } from '../../contracts/run';
 import type { ScriptedRequest } from '../../lib/scriptedLlm';
 import { copyInputReply } from '../helpers/copyInput';
-import { DEV20, startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import {
+  DEV20,
+  startBenchmarkRun,
+  startE2E,
+  workerProcessEnv,
+  type E2EEnv,
+  type StartedRun,
+  FAST_FAILOVER,
+} from '../helpers/e2e';
 import { onCluster } from '../helpers/cluster';
 import { waitUntil, within } from '../helpers/wait';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
@@ -48,6 +56,7 @@ describe.skipIf(onCluster)(`${title}${onCluster ? onClusterNote : ''}`, () => {
       { rules: [], fallback: heldReply },
       {
         config: {
+          ...FAST_FAILOVER,
           run: { concurrency: 1, budgetUsd: CAP_USD },
           llm: { prices: { 'scripted-model': PRICE } },
           recalc: { engine: 'none' },

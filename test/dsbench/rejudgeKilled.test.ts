@@ -13,7 +13,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnswered, type RequestLogEntry, type Script } from '../../lib/scriptedLlm';
-import { runToEnd, startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import {
+  FAST_FAILOVER,
+  runToEnd,
+  startBenchmarkRun,
+  startE2E,
+  workerProcessEnv,
+  type E2EEnv,
+  type StartedRun,
+} from '../helpers/e2e';
 import { waitUntil } from '../helpers/wait';
 import { HeldJudge } from '../helpers/heldJudge';
 import { runCli, spawnKillableCli } from '../helpers/cliProcess';
@@ -95,7 +103,7 @@ describe('a DSBench rejudge killed with kill -9 mid-way', () => {
   let ids: string[] = [];
 
   beforeAll(async () => {
-    env = await startE2E(script, { config: { recalc: { engine: 'none' }, run: { concurrency: 3 } } });
+    env = await startE2E(script, { config: { ...FAST_FAILOVER, recalc: { engine: 'none' }, run: { concurrency: 3 } } });
     run = await startBenchmarkRun(env, { dataset: SAMPLE, agent: 'model-only' });
     await runToEnd(env, run);
     ids = (JSON.parse(readFileSync(path.join(run.runDir, 'tasks.json'), 'utf8')) as { id: string }[]).map((q) => q.id);

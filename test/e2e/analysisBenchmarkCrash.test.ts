@@ -5,7 +5,14 @@ import { duplicatesAnsweredApartFromKills } from '../../lib/scriptedLlm';
 import { loadAnalysisSuite } from '../../benchmarks/analysis/dataset';
 import type { AnalysisRequestResult } from '../../benchmarks/analysis/result';
 import type { RunProgress } from '../../contracts/run';
-import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import {
+  startBenchmarkRun,
+  startE2E,
+  workerProcessEnv,
+  type E2EEnv,
+  type StartedRun,
+  FAST_FAILOVER,
+} from '../helpers/e2e';
 import { referenceAnalyst } from '../helpers/referenceAnalyst';
 import { waitUntil } from '../helpers/wait';
 import { crashAndRespawn, spawnWorker, workerKillTimes, type WorkerProcess } from '../helpers/workerProcess';
@@ -25,7 +32,7 @@ describe('an analysis benchmark run survives its worker being killed mid-turn', 
     const suite = await loadAnalysisSuite(SUITE);
     env = await startE2E(
       { rules: [], fallback: referenceAnalyst(suite.dir, suite.tasks, ''), latencyMs: 1_500 },
-      { config: { recalc: { engine: 'none' } } },
+      { config: { ...FAST_FAILOVER, recalc: { engine: 'none' } } },
     );
     worker = spawnWorker(workerProcessEnv(env));
     await worker.ready;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversationService } from '../../client/conversations';
 import type { ConversationEvent } from '../../analysis/conversation/events';
 import { duplicatesAnsweredApartFromKills } from '../../lib/scriptedLlm';
-import { startE2E, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
+import { startE2E, workerProcessEnv, type E2EEnv, FAST_FAILOVER } from '../helpers/e2e';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker, workerKillTimes, type WorkerProcess } from '../helpers/workerProcess';
@@ -21,7 +21,7 @@ describe('a conversation turn survives its worker being killed', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-conv-'));
     env = await startE2E(
       { rules: [], fallback: salesAnalyst, latencyMs: 1_500 },
-      { config: { recalc: { engine: 'none' }, conversation: { dir } } },
+      { config: { ...FAST_FAILOVER, recalc: { engine: 'none' }, conversation: { dir } } },
     );
     const service = new ConversationService({ client: env.client, config: env.config });
     worker = spawnWorker(workerProcessEnv(env));

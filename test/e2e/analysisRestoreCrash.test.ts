@@ -7,7 +7,7 @@ import { ConversationService } from '../../client/conversations';
 import type { ConversationEvent } from '../../analysis/conversation/events';
 import { conversationDir, conversationLayout } from '../../analysis/conversation/layout';
 import { duplicatesAnsweredApartFromKills } from '../../lib/scriptedLlm';
-import { startE2E, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
+import { startE2E, workerProcessEnv, type E2EEnv, FAST_FAILOVER } from '../helpers/e2e';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
 import { kernelProcesses } from '../helpers/sandboxProcesses';
 import { waitUntil } from '../helpers/wait';
@@ -29,7 +29,7 @@ describe('a crash during a restore', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-conv-'));
     env = await startE2E(
       { rules: [], fallback: salesAnalyst },
-      { config: { recalc: { engine: 'none' }, conversation: { dir } } },
+      { config: { ...FAST_FAILOVER, recalc: { engine: 'none' }, conversation: { dir } } },
     );
     service = new ConversationService({ client: env.client, config: env.config });
     const spawnReady = async () => {

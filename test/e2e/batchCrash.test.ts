@@ -4,7 +4,15 @@ import { BatchLayout } from '../../lib/llm/batch/batchFiles';
 import { duplicatesAnswered } from '../../lib/scriptedLlm';
 import type { RunProgress } from '../../contracts/run';
 import { readBatchStatuses } from '../../client/batchStatus';
-import { DEV20, readTaskResult, startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
+import {
+  DEV20,
+  readTaskResult,
+  startBenchmarkRun,
+  startE2E,
+  workerProcessEnv,
+  type E2EEnv,
+  FAST_FAILOVER,
+} from '../helpers/e2e';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 import { copyInputReply } from '../helpers/copyInput';
 import { waitUntil } from '../helpers/wait';
@@ -34,6 +42,7 @@ describe('run --batch survives kill -9 of every worker while a batch is in fligh
       },
       {
         config: {
+          ...FAST_FAILOVER,
           llm: { model: 'gpt-4o-mini', batch: { maxRequests: 2, windowMs: 600_000, pollIntervalMs: 500 } },
           run: { concurrency: 4 },
         },

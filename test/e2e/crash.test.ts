@@ -2,12 +2,23 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnswered, duplicatesAnsweredApartFromKills } from '../../lib/scriptedLlm';
-import { DEV20, startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import {
+  DEV20,
+  startBenchmarkRun,
+  startE2E,
+  workerProcessEnv,
+  type E2EEnv,
+  type StartedRun,
+  FAST_FAILOVER,
+} from '../helpers/e2e';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 import { copyInputReply } from '../helpers/copyInput';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker, workerKillTimes, type WorkerProcess } from '../helpers/workerProcess';
 import type { RunProgress } from '../../contracts/run';
+
+const durationMs = (d: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+  Number(d?.seconds ?? 0) * 1000 + (d?.nanos ?? 0) / 1e6;
 
 const TASKS = ['39604', '79-7', '599-9', '57105', '17251', '230-16', '54057', '38985'];
 
@@ -20,7 +31,7 @@ describe('a run survives worker crashes and Temporal server restarts', () => {
   beforeAll(async () => {
     env = await startE2E(
       { rules: Object.values(DEV20_SOLUTIONS), fallback: copyInputReply, latencyMs: 1_500 },
-      { config: { run: { concurrency: 3 } } },
+      { config: { ...FAST_FAILOVER, run: { concurrency: 3 } } },
     );
     run = await startBenchmarkRun(env, { dataset: DEV20, tasks: TASKS });
     const answered = () => env.llm.log.filter((e) => e.answered).length;
@@ -48,6 +59,7 @@ describe('a run survives worker crashes and Temporal server restarts', () => {
   it('completed every task exactly once', () => {
     expect(crashes).toHaveLength(2);
     expect(final.done).toBe(TASKS.length);
+    expect(final.failed).toBe(0); // a task whose killed activity was not taken up again ends failed
     const results = readdirSync(path.join(run.runDir, 'results')).sort();
     expect(results).toEqual(TASKS.map((t) => `${t}.json`).sort());
   });
@@ -60,6 +72,19 @@ describe('a run survives worker crashes and Temporal server restarts', () => {
     // Every task's call got a reply.
     const generated = env.llm.log.filter((e) => e.status === 200);
     expect(new Set(generated.map((e) => e.callKey)).size).toBe(TASKS.length);
+  });
+
+  it("ran under the test's failover settings: heartbeat timeouts cut to 8 s, 5 s workflow tasks, in every task", async () => {
+    const history = await env.client.workflow.getHandle(`${run.runId}/task/39604`).fetchHistory();
+    const events = history.events ?? [];
+    const started = events[0].workflowExecutionStartedEventAttributes!;
+    expect(durationMs(started.workflowTaskTimeout)).toBe(5_000);
+    const heartbeats = events
+      .map((e) => e.activityTaskScheduledEventAttributes)
+      .filter((a) => a?.heartbeatTimeout)
+      .map((a) => durationMs(a!.heartbeatTimeout));
+    expect(heartbeats.length).toBeGreaterThan(0);
+    expect(new Set(heartbeats)).toEqual(new Set([8_000]));
   });
 
   it('still scored the solved tasks correctly', async () => {

@@ -2,7 +2,14 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnsweredApartFromKills } from '../../lib/scriptedLlm';
-import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import {
+  startBenchmarkRun,
+  startE2E,
+  workerProcessEnv,
+  type E2EEnv,
+  type StartedRun,
+  FAST_FAILOVER,
+} from '../helpers/e2e';
 import { DSBENCH_SAMPLE_SCRIPT } from '../helpers/dsbenchScript';
 import { heldReply } from '../helpers/heldReply';
 import { waitUntil } from '../helpers/wait';
@@ -21,7 +28,10 @@ describe('a DSBench run survives a worker crash between an answer and its judgme
   beforeAll(async () => {
     const slowJudge = heldReply(DSBENCH_SAMPLE_SCRIPT.rules.find((r) => r.name === 'judge')!.reply!, 4_000);
     const rules = DSBENCH_SAMPLE_SCRIPT.rules.map((r) => (r.name === 'judge' ? { ...r, reply: slowJudge.reply } : r));
-    env = await startE2E({ rules }, { config: { recalc: { engine: 'none' }, run: { concurrency: 3 } } });
+    env = await startE2E(
+      { rules },
+      { config: { ...FAST_FAILOVER, recalc: { engine: 'none' }, run: { concurrency: 3 } } },
+    );
     run = await startBenchmarkRun(env, { dataset: SAMPLE, agent: 'model-only' });
     const answeredKeys = () => env.llm.log.filter((e) => e.answered).map((e) => e.callKey!);
     let worker = spawnWorker(workerProcessEnv(env));

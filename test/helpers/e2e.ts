@@ -18,6 +18,7 @@ import type { RunProgress } from '../../contracts/run';
 import type { TaskResult } from '../../contracts/taskResult';
 import { startScriptedServer, type Script, type ScriptedServer } from '../../lib/scriptedLlm';
 import { sharedData } from './sharedData';
+import { reportTimeouts } from './timeoutReport';
 import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from './temporalServer';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -38,6 +39,17 @@ export interface ModelEndpoint {
   url: string;
   close(): Promise<void>;
 }
+
+/**
+ * Config of a test that kills workers (kill -9): their work moves to the next worker within seconds instead of the
+ * workflows' 20–30 s heartbeat timeouts and Temporal's 10 s workflow task and sticky queue timeouts, which such a test
+ * otherwise sits out idle. The heartbeat cap still leaves a busy live worker ~6 s of slack (heartbeats every 2 s, sent
+ * within 1 s), more than the 4 s the workflows' 20 s timeouts leave under the SDK's default throttle.
+ */
+export const FAST_FAILOVER = {
+  temporal: { failover: { heartbeatTimeoutMs: 8_000, workflowTaskTimeoutMs: 5_000 } },
+  worker: { stickyQueueScheduleToStartTimeoutMs: 3_000 },
+} satisfies ConfigOverrides;
 
 export async function startE2E(
   script: Script,
@@ -78,6 +90,8 @@ export async function startE2EWith<Model extends ModelEndpoint>(
     client,
     config,
     async close() {
+      const report = process.env.SHEETBENCH_TEST_TIMEOUT_REPORT;
+      if (report) await reportTimeouts(client, report);
       await client.connection.close();
       await llm.close();
       await temporal.stop();

@@ -105,7 +105,7 @@ export async function startVisionJudgeE2E(
   paths: { data: string; tmp: string },
   keyEnv: string,
   judge: { open(): void },
-  config: Pick<ConfigOverrides, 'llm'> = {},
+  config: Pick<ConfigOverrides, 'llm' | 'temporal' | 'worker'> = {},
 ): Promise<{ env: E2EEnv; close(): Promise<void> }> {
   generateVisualizationTasks(paths.data);
   process.env[keyEnv] = 'test-vlm-key';

@@ -32,7 +32,14 @@ import {
 } from '../../benchmarks/spreadsheetbench2';
 import { scoreV2Files } from '../../benchmarks/spreadsheetbench2/scoring/scoreTask';
 import { readRegion } from '../../benchmarks/spreadsheetbench/agents/checkedVote/regionCells';
-import { startBenchmarkRun, startE2E, startInProcessWorkers, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
+import {
+  FAST_FAILOVER,
+  startBenchmarkRun,
+  startE2E,
+  startInProcessWorkers,
+  workerProcessEnv,
+  type E2EEnv,
+} from '../helpers/e2e';
 import { heldReply } from '../helpers/heldReply';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker, workerKillTimes } from '../helpers/workerProcess';
@@ -137,7 +144,10 @@ describe.skipIf(!hasSandboxPython)('checked_vote on SpreadsheetBench 2', () => {
       .filter((f) => existsSync(f));
     // The workers (this process's and the child's) keep recalculated copies under this test's cache folder.
     process.env.XDG_CACHE_HOME = cacheHome;
-    env = await startE2E({ rules }, { config: { run: { concurrency: 3 }, sandbox: { executionTimeoutMs: 20_000 } } });
+    env = await startE2E(
+      { rules },
+      { config: { ...FAST_FAILOVER, run: { concurrency: 3 }, sandbox: { executionTimeoutMs: 20_000 } } },
+    );
     let worker = spawnWorker(workerProcessEnv(env));
     await worker.ready;
     const run = await startBenchmarkRun(env, { dataset: data, agent: 'checked_vote', tasks: TASKS });

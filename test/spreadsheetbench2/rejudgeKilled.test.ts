@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnswered } from '../../lib/scriptedLlm';
 import { configSchema } from '../../config/schema';
-import { startBenchmarkRun, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
+import { FAST_FAILOVER, startBenchmarkRun, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
 import { waitUntil } from '../helpers/wait';
 import { HeldJudge } from '../helpers/heldJudge';
 import { withWorkers } from '../helpers/withWorkers';
@@ -48,7 +48,7 @@ describe.skipIf(!hasSandboxPython)('a SpreadsheetBench 2 rejudge killed with kil
   let close = async () => {};
 
   beforeAll(async () => {
-    ({ env, close } = await startVisionJudgeE2E(script, { data, tmp }, KEY_ENV, judge));
+    ({ env, close } = await startVisionJudgeE2E(script, { data, tmp }, KEY_ENV, judge, FAST_FAILOVER));
   }, 120_000);
   afterAll(() => close());
 

@@ -12,7 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnswered, duplicatesAnsweredApartFromKills } from '../../lib/scriptedLlm';
 import { repoRoot } from '../../lib/sandbox/paths';
 import type { RunProgress } from '../../contracts/run';
-import { startBenchmarkRun, startE2E, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import {
+  FAST_FAILOVER,
+  startBenchmarkRun,
+  startE2E,
+  workerProcessEnv,
+  type E2EEnv,
+  type StartedRun,
+} from '../helpers/e2e';
 import { waitUntil } from '../helpers/wait';
 import { spawnWorker, workerKillTimes } from '../helpers/workerProcess';
 import { hasSandboxPython, runPython } from '../scoring/oracle';
@@ -70,7 +77,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
     // Recalculated dataset files go to this test's cache folder (the worker processes inherit it), not the user's.
     process.env.XDG_CACHE_HOME = path.join(tmp, 'xdg-cache');
     const targets = { answerPath, repoDir: repoRoot, hostUrl: '' };
-    env = await startE2E(scaffoldScript(targets), { config: { run: { concurrency: 3 } } });
+    env = await startE2E(scaffoldScript(targets), { config: { ...FAST_FAILOVER, run: { concurrency: 3 } } });
     targets.hostUrl = env.llm.url.replace(/\/v1\/?$/, '');
     run = await startBenchmarkRun(env, { dataset: data, agent: 'swe_agent', tasks: TASKS });
     const answered = () => env.llm.log.filter((e) => e.answered && e.callKey?.includes('/scaffold/')).length;

@@ -17,7 +17,7 @@ import { configSchema, type Config } from '../../config/schema';
 import type { RunProgress } from '../../contracts/run';
 import { recordRejudgeSettings, startRejudge } from '../../client/startRejudge';
 import { readManifest } from '../../lib/runStore/manifest';
-import { startBenchmarkRun, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { FAST_FAILOVER, startBenchmarkRun, workerProcessEnv, type E2EEnv, type StartedRun } from '../helpers/e2e';
 import { waitUntil } from '../helpers/wait';
 import { HeldJudge } from '../helpers/heldJudge';
 import { withWorkers } from '../helpers/withWorkers';
@@ -71,6 +71,7 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 Visualization judged in r
 
   beforeAll(async () => {
     ({ env, close } = await startVisionJudgeE2E(script, { data, tmp }, KEY_ENV, judge, {
+      ...FAST_FAILOVER,
       llm: { prices: { 'scripted-vision': { inputPerMTok: 1, outputPerMTok: 2 } } },
     }));
     unjudgedConfig = configSchema.parse({ ...env.config, visionJudge: { model: 'scripted-vision' } });

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/start';
-import { startE2E, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
+import { FAST_FAILOVER, startE2E, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
 import { claimPort, type PortClaim } from '../helpers/portClaim';
 import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
@@ -39,7 +39,7 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
   beforeAll(async () => {
     env = await startE2E(
       { rules: [], fallback: model },
-      { config: { recalc: { engine: 'none' }, conversation: { maxUploadBytes: 100_000 } } },
+      { config: { ...FAST_FAILOVER, recalc: { engine: 'none' }, conversation: { maxUploadBytes: 100_000 } } },
     );
     await startWorker();
     port = await claimPort();

@@ -7,6 +7,7 @@ import { bookkeeping } from './activities';
 import { conversation } from './conversation';
 import { analysisTaskV1toV3 } from './legacy/analysisTaskV1toV3';
 import { scoreRequest, stage, type RequestOutcome } from './request';
+import { childFailoverOptions, useFailover } from '../run/failover';
 
 /**
  * One request of the analysis suite: its conversation, a child `conversation` workflow made for this one request (the
@@ -15,6 +16,7 @@ import { scoreRequest, stage, type RequestOutcome } from './request';
  * recorded as skipped. Histories recorded before this generation replay on the legacy copy.
  */
 export async function analysisTask(input: TaskWorkflowInput): Promise<TaskCompletion> {
+  useFailover(input.failover);
   if (!patched(CURRENT.analysisTask)) return analysisTaskV1toV3(input);
   const report = new RunReport(input.reportBy);
   const startedAt = Date.now();
@@ -30,7 +32,8 @@ export async function analysisTask(input: TaskWorkflowInput): Promise<TaskComple
       stage('conversation');
       const state = await executeChild(conversation, {
         workflowId: prepared.workflowId,
-        args: [{ ...prepared.conversation, request: prepared.message }],
+        args: [{ ...prepared.conversation, request: prepared.message, failover: input.failover }],
+        ...childFailoverOptions(),
       });
       const summary = state.turns[0];
       if (!summary) throw new Error('the conversation ended without running the request');

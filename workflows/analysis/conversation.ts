@@ -4,6 +4,7 @@ import { CURRENT } from '../versions';
 import { choosePattern, converse } from './conversationLoop';
 import { conversationV2 } from './legacy/conversationV2';
 import { crossCheck, PATTERN_RUNNERS, reviseUngrounded, type AnswerRef, type Turn } from './patterns';
+import { useFailover } from '../run/failover';
 
 /**
  * A conversation (the loop: `conversationLoop.ts`). In this generation a JIT (`auto`) turn's answer is checked for
@@ -13,6 +14,7 @@ import { crossCheck, PATTERN_RUNNERS, reviseUngrounded, type AnswerRef, type Tur
  * cross-check).
  */
 export async function conversation(input: ConversationWorkflowInput): Promise<ConversationState> {
+  useFailover(input.failover);
   if (!patched(CURRENT.conversation)) return conversationV2(input);
   return converse(input, runPattern);
 }

@@ -8,6 +8,7 @@ import {
   type BatchProgress,
 } from '../../contracts/batch';
 import { batchPoll, batchSteps } from './activities';
+import { useFailover } from '../run/failover';
 
 const FINISHED = new Set(['completed', 'failed', 'expired', 'cancelled']);
 
@@ -18,6 +19,7 @@ const FINISHED = new Set(['completed', 'failed', 'expired', 'cancelled']);
  * `BenchStatus` search attribute (`batch:<status>`).
  */
 export async function llmBatch(input: BatchInput): Promise<BatchOutcome> {
+  useFailover(input.failover);
   const keys = input.calls.map((c) => c.cacheKey);
   let progress: BatchProgress = { name: input.name, status: 'submitting', calls: keys.length, completed: 0, failed: 0 };
   setHandler(batchProgressQuery, () => progress);

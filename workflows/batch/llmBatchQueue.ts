@@ -17,6 +17,7 @@ import {
   type BatchQueueInput,
 } from '../../contracts/batch';
 import { llmBatch } from './llmBatch';
+import { childFailoverOptions, useFailover } from '../run/failover';
 
 /** The queue ends after this long with nothing waiting and no batch out; the next call starts it again. */
 const IDLE_MS = 10 * 60_000;
@@ -29,6 +30,7 @@ const IDLE_MS = 10 * 60_000;
  * is ready.
  */
 export async function llmBatchQueue(input: BatchQueueInput): Promise<void> {
+  useFailover(input.failover);
   const queue = new CallQueue(input);
   setHandler(batchCallSignal, (call) => queue.add(call));
   setHandler(batchQueueQuery, () => queue.view());
@@ -124,10 +126,11 @@ class CallQueue {
     const progress: BatchProgress = { name, status: 'submitting', calls: calls.length, completed: 0, failed: 0 };
     this.batches.push(progress);
     this.out++;
-    const { runId, runDir, settings } = this.input;
+    const { runId, runDir, settings, failover } = this.input;
     void startChild(llmBatch, {
       workflowId: batchWorkflowId(runId, name),
-      args: [{ runId, runDir, name, model, calls, pollIntervalMs: settings.pollIntervalMs }],
+      args: [{ runId, runDir, name, model, calls, pollIntervalMs: settings.pollIntervalMs, failover }],
+      ...childFailoverOptions(),
       parentClosePolicy: ParentClosePolicy.ABANDON,
       memo: { queue: workflowInfo().workflowId },
     })

@@ -1,8 +1,8 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyFailoverActivities } from '../run/failover';
 import type { DsbenchActivities } from '../../activities';
 import { BOOKKEEPING, EXECUTION, LLM_CALL } from '../run/activityOptions';
 
 /** A DSBench question's activities, by the kind of work (options: workflows/run/activityOptions.ts). */
-export const llm = proxyActivities<DsbenchActivities>(LLM_CALL);
-export const execution = proxyActivities<DsbenchActivities>(EXECUTION);
-export const bookkeeping = proxyActivities<DsbenchActivities>(BOOKKEEPING);
+export const llm = proxyFailoverActivities<DsbenchActivities>(LLM_CALL);
+export const execution = proxyFailoverActivities<DsbenchActivities>(EXECUTION);
+export const bookkeeping = proxyFailoverActivities<DsbenchActivities>(BOOKKEEPING);

@@ -3,12 +3,14 @@ import { rejudgeTasks } from '../run/rejudgeTasks';
 import { bookkeeping, llm } from './activities';
 import { callKeyOf } from '../../lib/llm/callKey';
 import type { RejudgeInput } from '../../contracts/run';
+import { useFailover } from '../run/failover';
 
 /**
  * Judges recorded answers again (e.g. unparseable judge replies, or another judge model) without asking the answering
  * model: one judge activity per question, its result re-recorded, then the run's summary rewritten.
  */
 export async function dsbenchRejudge(input: RejudgeInput): Promise<{ rejudged: number }> {
+  useFailover(input.failover);
   return rejudgeTasks(input, (taskId) => rejudge(input, taskId));
 }
 

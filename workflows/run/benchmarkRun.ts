@@ -6,6 +6,7 @@ import { benchmarkRunV1toV9 } from './legacy/benchmarkRunV9';
 import { BUDGET_REACHED, RunControl } from './runControl';
 import { TaskCompletions } from './taskCompletions';
 import { awaitWindow, runToCompletion, startTask, TaskIdPages } from './runSteps';
+import { useFailover } from './failover';
 
 /**
  * One benchmark run: a sliding window of task workflows of the run's benchmark (started by type name; they are
@@ -15,6 +16,7 @@ import { awaitWindow, runToCompletion, startTask, TaskIdPages } from './runSteps
  * releasing the requests held behind it (v10). Histories recorded before this generation replay on the legacy copies.
  */
 export async function benchmarkRun(input: RunWorkflowInput): Promise<RunProgress> {
+  useFailover(input.failover);
   if (!patched(CURRENT.benchmarkRun)) return benchmarkRunV1toV9(input);
   const run = new RunControl(input, { settleReleasesWaiting: true });
   const completions = new TaskCompletions((done) => run.taskDone(done));

@@ -16,6 +16,7 @@ import { SA } from '../../lib/temporal/searchAttributes';
 import { runBookkeeping } from './activities';
 import type { RunControl } from './runControl';
 import { FailureTypes } from '../../lib/failureTypes';
+import { childFailoverOptions } from './failover';
 
 const { listTaskIds, finalizeRun } = runBookkeeping;
 
@@ -116,8 +117,10 @@ export async function startTask(
         recalcTaskQueue: input.recalcTaskQueue,
         budgeted: run.budgeted,
         ...(how.reportByCompletion ? { reportBy: 'completion' as const } : {}),
+        failover: input.failover,
       },
     ],
+    ...childFailoverOptions(),
     parentClosePolicy: ParentClosePolicy.ABANDON,
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     typedSearchAttributes: [

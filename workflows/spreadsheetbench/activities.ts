@@ -1,28 +1,29 @@
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyLocalActivities } from '@temporalio/workflow';
+import { proxyFailoverActivities } from '../run/failover';
 import type { RecalcActivities, SpreadsheetActivities } from '../../activities';
 import { BOOKKEEPING, EXECUTION, LLM_CALL, LOCAL_BOOKKEEPING } from '../run/activityOptions';
 import { FailureTypes } from '../../lib/failureTypes';
 
 /** A SpreadsheetBench task's activities, by the kind of work (options: workflows/run/activityOptions.ts). */
-export const llm = proxyActivities<SpreadsheetActivities>(LLM_CALL);
+export const llm = proxyFailoverActivities<SpreadsheetActivities>(LLM_CALL);
 
-export const execution = proxyActivities<SpreadsheetActivities>(EXECUTION);
+export const execution = proxyFailoverActivities<SpreadsheetActivities>(EXECUTION);
 
 /** Kernel-session executions: like one-shot executions, but a retry after a crash runs in a fresh kernel. */
-export const sessions = proxyActivities<SpreadsheetActivities>(EXECUTION);
+export const sessions = proxyFailoverActivities<SpreadsheetActivities>(EXECUTION);
 
 /** All of a solution's test cases in one activity: up to N executions back to back, each heartbeating. */
-export const executionBatch = proxyActivities<SpreadsheetActivities>({
+export const executionBatch = proxyFailoverActivities<SpreadsheetActivities>({
   ...EXECUTION,
   startToCloseTimeout: '15 minutes',
 });
 
-export const bookkeeping = proxyActivities<SpreadsheetActivities>(BOOKKEEPING);
+export const bookkeeping = proxyFailoverActivities<SpreadsheetActivities>(BOOKKEEPING);
 
 export const localBookkeeping = proxyLocalActivities<SpreadsheetActivities>(LOCAL_BOOKKEEPING);
 
 export function recalcOn(taskQueue: string, workbooks = 1) {
-  return proxyActivities<RecalcActivities>({
+  return proxyFailoverActivities<RecalcActivities>({
     taskQueue,
     // Five minutes a workbook (a batch holds a task's outputs).
     startToCloseTimeout: `${5 * Math.max(1, workbooks)} minutes`,
@@ -38,7 +39,7 @@ export function recalcOn(taskQueue: string, workbooks = 1) {
  * worker is noticed within 10 s and the stage is retried elsewhere; earlier stages are not re-run (their results are in
  * the workflow history).
  */
-export const copilot = proxyActivities<SpreadsheetActivities>({
+export const copilot = proxyFailoverActivities<SpreadsheetActivities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '10s',
   retry: {
@@ -54,13 +55,13 @@ export const copilot = proxyActivities<SpreadsheetActivities>({
  * limits of `llm.retryLimits` are applied by the activity, this is only the outer bound), with the stages' 10 s heartbeat
  * timeout. Under `copilot`'s three attempts a fourth 429 could never be waited out, whatever `retryLimits.rate_limit` said.
  */
-export const copilotLlm = proxyActivities<SpreadsheetActivities>({
+export const copilotLlm = proxyFailoverActivities<SpreadsheetActivities>({
   ...LLM_CALL,
   heartbeatTimeout: '10s',
   retry: { ...LLM_CALL.retry, nonRetryableErrorTypes: [FailureTypes.DatasetError, FailureTypes.StageMissing] },
 });
 
-export const cleanup = proxyActivities<SpreadsheetActivities>({
+export const cleanup = proxyFailoverActivities<SpreadsheetActivities>({
   startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 2 },
 });

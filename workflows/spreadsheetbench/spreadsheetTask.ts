@@ -19,6 +19,7 @@ import {
   stageRunner,
   taskResult,
 } from './taskSteps';
+import { useFailover } from '../run/failover';
 
 /** Stages that run as local activities, inside one workflow task: nobody can see a task wait in them. */
 const WITHIN_ONE_WORKFLOW_TASK = new Set(['prepare', 'score']);
@@ -33,6 +34,7 @@ const inStage = stageRunner((previous, stage) => previous !== stage && !WITHIN_O
  * replay on the legacy copy.
  */
 export async function spreadsheetTask(input: TaskWorkflowInput): Promise<TaskResult & TaskCompletion> {
+  useFailover(input.failover);
   if (!patched(CURRENT.spreadsheetTask)) return spreadsheetTaskV1toV7(input);
   const { report, ledger, budget, startedAt, task } = beginTask(input);
 

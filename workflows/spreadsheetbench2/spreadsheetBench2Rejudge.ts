@@ -3,6 +3,7 @@ import { rejudgeTasks } from '../run/rejudgeTasks';
 import { callKeyOf } from '../../lib/llm/callKey';
 import type { RejudgeInput } from '../../contracts/run';
 import { judgeCallParts, judgeV2TaskCharts } from './chartJudging';
+import { useFailover } from '../run/failover';
 
 /**
  * `sheetbench rejudge` of a SpreadsheetBench 2 run: its Visualization tasks' charts judged again from the recorded
@@ -11,6 +12,7 @@ import { judgeCallParts, judgeV2TaskCharts } from './chartJudging';
  * rewritten. Results and outputs are untouched; only tasks/<key>/chart-judgment.json changes.
  */
 export async function spreadsheetBench2Rejudge(input: RejudgeInput): Promise<{ rejudged: number }> {
+  useFailover(input.failover);
   return rejudgeTasks(input, (taskId) =>
     judgeV2TaskCharts(
       {

@@ -15,6 +15,7 @@ import { judgeTaskCharts } from './chartJudging';
 import { checkedVoteV2Task } from './checkedVote/checkedVoteTask';
 import { spreadsheetBench2TaskV1 } from './legacy/spreadsheetBench2TaskV1';
 import { recalculateDataset, recalculateOutput, reportScoredTask, runEpisode, stage } from './taskSteps';
+import { useFailover } from '../run/failover';
 
 /** The agents a v2 task runs, by `--agent`: the paper's scaffold, and our own agent through its adapter. */
 const AGENTS: Record<string, (input: TaskWorkflowInput) => Promise<TaskCompletion>> = {
@@ -29,6 +30,7 @@ const AGENTS: Record<string, (input: TaskWorkflowInput) => Promise<TaskCompletio
  * Histories recorded before this generation replay on the legacy copy (workflows/VERSIONS.md).
  */
 export async function spreadsheetBench2Task(input: TaskWorkflowInput): Promise<TaskCompletion> {
+  useFailover(input.failover);
   if (!patched(CURRENT.spreadsheetBench2Task)) return spreadsheetBench2TaskV1(input);
   const agent = AGENTS[input.agent];
   if (!agent)
