@@ -235,3 +235,21 @@ describe('a fixed range that starts below the first rows of its data (checked-vo
     expect(await formulaProblems(books, '=SUMIFS($K$4:$K$57,$L$4:$L$57,">="&$B4)', region)).toEqual([]);
   });
 });
+
+describe('a lookup range that starts below its first value (checked-vote-v9)', () => {
+  // 18645's shape: the stages on Data from A1, without a header row; looked up from Opportunities!D.
+  const data = { A1: '00 Targeting', B1: 0, A2: '01 Talks', B2: 0.1, A3: '02 Offer', B3: 0.5 };
+  const opportunities = { D1: 'Stage', E1: 'Revenue', D2: '00 Targeting', E2: 1000, D3: '02 Offer', E3: 2000 };
+  const books = inputs({ Opportunities: opportunities, Data: data });
+  const region = formulaRegionOf("'Opportunities'!G2:G3")!;
+
+  it("widens the searched range to the value's row, and the ranges beside it alike", async () => {
+    const vlookup = '=IFERROR(E2*VLOOKUP(D2,Data!$A$2:$B$3,2,FALSE),"")';
+    const found = await formulaFindings(books, vlookup, region);
+    expect(withSwaps(vlookup, found.swaps)).toBe('=IFERROR(E2*VLOOKUP(D2,Data!$A$1:$B$3,2,FALSE),"")');
+    const match = '=E2*INDEX(Data!$B$2:$B$3,MATCH(D2,Data!$A$2:$A$3,0))';
+    const mended = withSwaps(match, (await formulaFindings(books, match, region)).swaps);
+    expect(mended).toBe('=E2*INDEX(Data!$B$1:$B$3,MATCH(D2,Data!$A$1:$A$3,0))');
+    expect(await formulaFindings(books, mended, region)).toEqual({ problems: [], swaps: [] });
+  });
+});

@@ -1,7 +1,7 @@
 import { openWorkbookValues } from '../../../workbook/ooxmlReader';
 import type { Problem } from './checks';
 import { filledSpan } from './formulaFill';
-import { blankIn, isEmpty, referencesOf, sheetNameOf, sheetOf } from './formulaReferences';
+import { blankIn, isEmpty, referencesOf, sheetNameOf, sheetOf, type FormulaReference } from './formulaReferences';
 import type { FormulaRegion } from './formulaRegion';
 import { lookupMisses, type LookupMiss } from './lookupMisses';
 import { criteriaMismatch } from './criteriaMismatch';
@@ -87,7 +87,44 @@ export async function formulaFindings(
   if (onText) problems.push({ kind: 'text_arithmetic', testCase: inputs[0].testCase, detail: onText });
   if (late.length)
     problems.push({ kind: 'late_start', testCase: inputs[0].testCase, detail: describeLateStarts(late) });
-  return { problems, swaps: withLateStarts(swapsOf(empty, nearby, miss?.misses ?? [], mismatch?.swap), late) };
+  const swaps = swapsOf(empty, nearby, miss?.misses ?? [], mismatch?.swap);
+  return { problems, swaps: withLateStarts([...swaps, ...widenings(formula, miss?.misses ?? [])], late) };
+}
+
+/**
+ * A missed lookup's range widened to the row holding its value, and every range of the formula parallel to it (same
+ * sheet and rows: INDEX's return range beside MATCH's) widened alike, so they stay aligned.
+ */
+function widenings(formula: string, misses: LookupMiss[]): ReferenceSwap[] {
+  const out: ReferenceSwap[] = [];
+  for (const { widen } of misses) {
+    if (!widen) continue;
+    const { range, row } = widen;
+    for (const ref of referencesOf(formula)) {
+      const parallel =
+        ref.sheet?.toLowerCase() === range.sheet?.toLowerCase() &&
+        ref.rowStart === range.rowStart &&
+        ref.rowEnd === range.rowEnd &&
+        ref.anchored.startRow &&
+        ref.anchored.endRow;
+      if (!parallel || out.some((s) => s.from === ref.text)) continue;
+      out.push({ from: ref.text, to: withRows(ref.text, row, range), because: 'lookup_miss' });
+    }
+  }
+  return out;
+}
+
+/** A fixed-row range's text with its start (or end) row moved to take in `row`. */
+function withRows(text: string, row: number, range: FormulaReference): string {
+  const [first, second] = [...text.matchAll(/(\$?[A-Za-z]{1,3}\$)(\d+)/g)];
+  if (!first || !second) return text;
+  const start = row < range.rowStart ? row : range.rowStart;
+  const end = row > range.rowEnd ? row : range.rowEnd;
+  const at = (m: RegExpMatchArray, n: number) => ({ index: m.index ?? 0, length: m[0].length, text: `${m[1]}${n}` });
+  const [a, b] = [at(first, start), at(second, end)];
+  return (
+    text.slice(0, a.index) + a.text + text.slice(a.index + a.length, b.index) + b.text + text.slice(b.index + b.length)
+  );
 }
 
 /** The swaps with each late range started where its data starts, also where another swap moves a range onto it. */

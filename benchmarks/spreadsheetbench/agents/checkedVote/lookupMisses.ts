@@ -31,6 +31,11 @@ export interface LookupMiss {
   instead?: string;
   /** The looked-up reference as the formula writes it ("A2"): what `instead` replaces. */
   written: string;
+  /**
+   * Set when the value is in the searched column just above (or below) a column range that is the range argument as
+   * written: that range and the row it should start (or end) at (18645: Data!$A$2:$A$6 from row 1).
+   */
+  widen?: { range: FormulaReference; row: number };
 }
 
 /** Answer cells looked at per lookup (a region of thousands of rows says enough in its first ones). */
@@ -55,6 +60,8 @@ interface ExactLookup {
   value: FormulaReference;
   /** The one column or row searched. */
   line: FormulaReference;
+  /** The range argument as written (VLOOKUP's whole table). */
+  range: FormulaReference;
 }
 
 /**
@@ -73,10 +80,10 @@ function exactLookupOf(call: FormulaCall): ExactLookup | undefined {
   const value = onlyReferenceOf(valueArg);
   const range = onlyReferenceOf(rangeArg);
   if (!value || !range || value.rowStart !== value.rowEnd || value.colStart !== value.colEnd) return undefined;
-  if (call.name === 'VLOOKUP') return { value, line: { ...range, colEnd: range.colStart } };
+  if (call.name === 'VLOOKUP') return { value, line: { ...range, colEnd: range.colStart }, range };
   const oneColumn = range.colStart === range.colEnd;
   const oneRow = range.rowStart === range.rowEnd;
-  return oneColumn || oneRow ? { value, line: range } : undefined;
+  return oneColumn || oneRow ? { value, line: range, range } : undefined;
 }
 
 function firstMiss(
@@ -124,6 +131,7 @@ function firstMiss(
         searched: `${sheetPrefix}${columnName(line.colStart)}${line.rowStart}:${columnName(line.colEnd)}${line.rowEnd}`,
         foundAt: `${sheetPrefix}${columnName(found[1])}${found[0]}`,
         written: lookup.value.text,
+        ...widening(lookup, line, found),
       };
     }
   return undefined;
@@ -154,6 +162,15 @@ function textBeside(
 function insteadReference(value: FormulaReference, col: number, row: number, filled: boolean): string {
   const sheet = value.sheet === undefined ? '' : `${quoted(value.sheet)}!`;
   return filled ? `${sheet}$${columnName(col)}$${row}` : `${sheet}${columnName(col)}${row}`;
+}
+
+/** A fixed column range (the fill does not move its rows) widened to the row where the missed value is. */
+function widening(lookup: ExactLookup, line: FormulaReference, found: [number, number]): Pick<LookupMiss, 'widen'> {
+  const { range } = lookup;
+  const fixedRows = range.anchored.startRow && range.anchored.endRow;
+  if (line.colStart !== line.colEnd || !fixedRows || found[1] !== line.colStart) return {};
+  if (found[0] < range.rowStart || found[0] > range.rowEnd) return { widen: { range, row: found[0] } };
+  return {};
 }
 
 function cellsOf(line: FormulaReference): [number, number][] {
