@@ -253,3 +253,23 @@ describe('a lookup range that starts below its first value (checked-vote-v9)', (
     expect(await formulaFindings(books, mended, region)).toEqual({ problems: [], swaps: [] });
   });
 });
+
+describe('the mends keep a formula whole (checked-vote-v9)', () => {
+  it('starts the ranges parallel to a late one at the same row, and never swaps in data the formula already reads', async () => {
+    const sheet = { A1: 'Item', B1: 'Amount', D1: 'Find', D2: 'x', E2: 5 };
+    ['x', 'y', 'x', 'z', 'x', 'y', 'x', 'z'].forEach((item, i) =>
+      Object.assign(sheet, { [`A${i + 2}`]: item, [`B${i + 2}`]: 10 * (i + 1) }),
+    );
+    const books = inputs({ Sheet1: sheet });
+    const region = formulaRegionOf('F2:F3')!;
+    const late = '=SUMIFS($B$4:$B$9,$A$4:$A$9,$D2)';
+    expect(withSwaps(late, (await formulaFindings(books, late, region)).swaps)).toBe(
+      '=SUMIFS($B$2:$B$9,$A$2:$A$9,$D2)',
+    );
+    // G2 is empty and E2 beside it holds data, but the formula already reads E2: no swap.
+    const twice = '=IFERROR(E2*(G2/100),"")';
+    const found = await formulaFindings(books, twice, region);
+    expect(found.problems.map((p) => p.kind)).toEqual(['empty_reference']);
+    expect(found.swaps).toEqual([]);
+  });
+});

@@ -87,8 +87,9 @@ export async function formulaFindings(
   if (onText) problems.push({ kind: 'text_arithmetic', testCase: inputs[0].testCase, detail: onText });
   if (late.length)
     problems.push({ kind: 'late_start', testCase: inputs[0].testCase, detail: describeLateStarts(late) });
-  const swaps = swapsOf(empty, nearby, miss?.misses ?? [], mismatch?.swap);
-  return { problems, swaps: withLateStarts([...swaps, ...widenings(formula, miss?.misses ?? [])], late) };
+  const read = new Set(referencesOf(formula).map((r) => r.text.replace(/\$/g, '').toUpperCase()));
+  const swaps = swapsOf(empty, nearby, miss?.misses ?? [], mismatch?.swap, read);
+  return { problems, swaps: withLateStarts(formula, [...swaps, ...widenings(formula, miss?.misses ?? [])], late) };
 }
 
 /**
@@ -101,13 +102,7 @@ function widenings(formula: string, misses: LookupMiss[]): ReferenceSwap[] {
     if (!widen) continue;
     const { range, row } = widen;
     for (const ref of referencesOf(formula)) {
-      const parallel =
-        ref.sheet?.toLowerCase() === range.sheet?.toLowerCase() &&
-        ref.rowStart === range.rowStart &&
-        ref.rowEnd === range.rowEnd &&
-        ref.anchored.startRow &&
-        ref.anchored.endRow;
-      if (!parallel || out.some((s) => s.from === ref.text)) continue;
+      if (!isParallel(ref, range) || out.some((s) => s.from === ref.text)) continue;
       out.push({ from: ref.text, to: withRows(ref.text, row, range), because: 'lookup_miss' });
     }
   }
@@ -127,13 +122,38 @@ function withRows(text: string, row: number, range: FormulaReference): string {
   );
 }
 
-/** The swaps with each late range started where its data starts, also where another swap moves a range onto it. */
-function withLateStarts(swaps: ReferenceSwap[], late: LateStart[]): ReferenceSwap[] {
-  const startOf = new Map(late.map((l) => [l.text, l.from]));
+/**
+ * The swaps with each late range started where its data starts, also where another swap moves a range onto it, and
+ * the fixed ranges parallel to it (same sheet and rows) started there too, so they stay aligned (v9's 18645: the
+ * numbers of Data!$B$2:$B$6 moved to row 1 and the text of Data!$A$2:$A$6 beside them did not).
+ */
+function withLateStarts(formula: string, swaps: ReferenceSwap[], late: LateStart[]): ReferenceSwap[] {
+  const refs = referencesOf(formula);
+  const startOf = new Map<string, string>();
+  for (const l of late) {
+    startOf.set(l.text, l.from);
+    const ref = refs.find((r) => r.text === l.text);
+    const row = Number(/\$?[A-Za-z]{1,3}\$(\d+)/.exec(l.from.replace(/^.*!/, ''))?.[1]);
+    if (!ref || !row) continue;
+    for (const other of refs)
+      if (isParallel(other, ref) && !startOf.has(other.text)) startOf.set(other.text, withRows(other.text, row, ref));
+  }
   const out = swaps.map((s) => ({ ...s, to: startOf.get(s.to) ?? s.to }));
-  for (const l of late)
-    if (!out.some((s) => s.from === l.text)) out.push({ from: l.text, to: l.from, because: 'late_start' });
+  for (const [from, to] of startOf)
+    if (!out.some((s) => s.from === from)) out.push({ from, to, because: 'late_start' });
   return out;
+}
+
+/** Two fixed-row ranges on the same sheet over the same rows (INDEX's return range beside MATCH's, SUMIFS' ranges). */
+function isParallel(a: FormulaReference, b: FormulaReference): boolean {
+  return (
+    a.sheet?.toLowerCase() === b.sheet?.toLowerCase() &&
+    a.rowStart === b.rowStart &&
+    a.rowEnd === b.rowEnd &&
+    a.rowEnd > a.rowStart &&
+    a.anchored.startRow &&
+    a.anchored.endRow
+  );
 }
 
 /** The swaps the causes name: an empty reference's nearest data, a looked-up label's value, a criteria range's dates. */
@@ -142,10 +162,12 @@ function swapsOf(
   nearby: Map<string, NearbyData[]>,
   misses: LookupMiss[],
   criteria: [string, string] | undefined,
+  read: Set<string>,
 ): ReferenceSwap[] {
   const swaps: ReferenceSwap[] = [];
   for (const text of empty) {
-    const near = nearby.get(text)?.[0];
+    // Data the formula already reads is not what the empty reference meant (v9's 18645: F2 -> E2 gave E2*(E2/100)).
+    const near = nearby.get(text)?.find((n) => !read.has(n.text.replace(/\$/g, '').toUpperCase()));
     if (near) swaps.push({ from: text, to: near.text, because: 'empty_reference' });
   }
   for (const m of misses)
