@@ -4,8 +4,11 @@ export interface CpuProfileSummary {
   totalMs: number;
   /** Functions by self time (time on the CPU in the function itself, on this process's main thread). */
   top: { name: string; where: string; selfMs: number; callers: string[] }[];
-  /** Stretches of at least `stallMs` without an idle sample (the loop held), and the code of ours they were spent in. */
-  stalls: { count: number; totalMs: number; longestMs: number[]; in: string[] };
+  /**
+   * Stretches of at least `stallMs` without an idle sample (the loop held), and the code of ours they were spent in;
+   * `longest`: the longest ones, each with when it began (ms after the profile started) and its main leaf functions.
+   */
+  stalls: { count: number; totalMs: number; longestMs: number[]; in: string[]; longest: string[] };
   /** Non-idle time by the nearest frame of our code on the stack (a sample in no code of ours: its own name). */
   byOurCode: { where: string; ms: number }[];
 }
@@ -98,6 +101,15 @@ export async function startProfile(intervalUs = 1000): Promise<{ stop(top?: numb
   };
 }
 
+/** The `n` largest entries of a name -> ms map, as "12 ms name, 5 ms other". */
+function topOf(ms: Map<string, number>, n: number): string {
+  return [...ms]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([name, v]) => `${Math.round(v)} ms ${name}`)
+    .join(', ');
+}
+
 /** Runs of consecutive non-idle samples lasting at least `stallMs`, and where (in our code) their time went. */
 function stallsOf(
   samples: number[],
@@ -106,32 +118,37 @@ function stallsOf(
   stallMs: number,
   ours: (node: ProfileNode) => string,
 ): CpuProfileSummary['stalls'] {
-  const lengths: number[] = [];
+  const runs: { ms: number; atMs: number; where: Map<string, number>; leaves: Map<string, number> }[] = [];
   const inOurs = new Map<string, number>();
-  let run: { ms: number; where: Map<string, number> } = { ms: 0, where: new Map() };
+  let nowMs = 0;
+  let run = { ms: 0, atMs: 0, where: new Map<string, number>(), leaves: new Map<string, number>() };
   const close = () => {
     if (run.ms >= stallMs) {
-      lengths.push(run.ms);
+      runs.push(run);
       for (const [w, ms] of run.where) inOurs.set(w, (inOurs.get(w) ?? 0) + ms);
     }
-    run = { ms: 0, where: new Map() };
+    run = { ms: 0, atMs: nowMs, where: new Map(), leaves: new Map() };
   };
   samples.forEach((id, i) => {
     const n = node(id);
     const ms = (deltasUs[i + 1] ?? 0) / 1000; // a sample's delta is the time since the previous one
+    nowMs += ms;
     if (n.callFrame.functionName === '(idle)') return close();
     run.ms += ms;
     const w = ours(n);
     run.where.set(w, (run.where.get(w) ?? 0) + ms);
+    const leaf = `${n.callFrame.functionName || '(anonymous)'} < ${w}`;
+    run.leaves.set(leaf, (run.leaves.get(leaf) ?? 0) + ms);
   });
   close();
+  const longest = runs.sort((a, b) => b.ms - a.ms).slice(0, 8);
   return {
-    count: lengths.length,
-    totalMs: Math.round(lengths.reduce((a, b) => a + b, 0)),
-    longestMs: lengths
-      .sort((a, b) => b - a)
-      .slice(0, 8)
-      .map(Math.round),
+    count: runs.length,
+    totalMs: Math.round(runs.reduce((a, r) => a + r.ms, 0)),
+    longestMs: longest.map((r) => Math.round(r.ms)),
+    longest: longest.map(
+      (r) => `${Math.round(r.ms)} ms at +${Math.round(r.atMs)} ms: ${topOf(r.leaves, 4)} | in ${topOf(r.where, 4)}`,
+    ),
     in: [...inOurs]
       .sort((a, b) => b[1] - a[1])
       .slice(0, 12)

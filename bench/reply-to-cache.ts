@@ -2,6 +2,8 @@
  * The window in which a delivered model reply can still be paid for twice: a loaded run (dev20 tasks repeated, real
  * sandbox, recalculation and scoring, the worker in this process, the scripted model in its own process), measuring
  *   - the worker's event-loop delay (perf_hooks.monitorEventLoopDelay, 10 ms resolution): p50, p99, max;
+ *   - the worker's main thread as the scheduler counts it: time on a CPU and time runnable but waiting for one (the
+ *     part of the loop's delay that is the machine's load, not code holding the loop);
  *   - reply-to-cache: from the reply leaving the scripted server (its log: start + duration, written as the reply is
  *     sent) to the cache entry being on disk (the entry's mtime; the entry carries the reply's x-request-id, which
  *     names the log entry): p50, p99, max.
@@ -10,6 +12,7 @@
  *   node --import tsx bench/reply-to-cache.ts [--tasks 40] [--concurrency 8] [--latency 300] [--recalc libreoffice|none]
  *     [--agent single] [--profile true]
  */
+import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { RunProgress } from '../contracts/run';
@@ -19,6 +22,7 @@ import { percentile, round } from './harness-histories';
 import { startModelProcess } from './modelProcess';
 import { startProfile, type CpuProfileSummary } from './cpuProfile';
 import { buildSyntheticDataset } from './syntheticDataset';
+import { mainThreadSched, schedBetween } from './mainThreadSched';
 
 const { values: args } = parseArgs({
   options: {
@@ -46,9 +50,11 @@ async function main(): Promise<void> {
     const delay = monitorEventLoopDelay({ resolution: 10 });
     const profile = args.profile === 'true' ? await startProfile() : undefined;
     delay.enable();
+    const sched0 = mainThreadSched();
     const t0 = Date.now();
     const final = (await run.handle.result()) as RunProgress;
     const wallMs = Date.now() - t0;
+    const sched = schedBetween(sched0, mainThreadSched());
     delay.disable();
     const hot = await profile?.stop();
     const windows = replyToCacheMs(run.runDir, await model.readLog());
@@ -65,6 +71,8 @@ async function main(): Promise<void> {
           concurrency: Number(args.concurrency),
           modelLatencyMs: Number(args.latency),
           wallS: round(wallMs / 1000),
+          mainThreadS: { cpu: round(sched.cpuMs / 1000), runQueueWait: round(sched.runQueueWaitMs / 1000) },
+          loadAverage: loadavg().map(round),
           eventLoopDelayMs: {
             p50: ms(delay.percentile(50)),
             p99: ms(delay.percentile(99)),

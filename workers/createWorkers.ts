@@ -3,6 +3,7 @@ import { createActivities, recalcQueueActivities } from '../activities';
 import { withArtifactPaths } from '../activities/artifactPaths';
 import type { Config, WorkerConfig } from '../config/schema';
 import { createSandboxFactory } from '../lib/sandbox';
+import { warmHttpClient } from '../lib/llm/warmHttpClient';
 import { createRecalculator } from '../lib/recalc';
 import type { SandboxFactory } from '../lib/sandbox/types';
 import type { Recalculator } from '../lib/recalc/types';
@@ -45,6 +46,7 @@ export async function createWorkers(
 
 async function createMainWorker(connection: NativeConnection, config: Config): Promise<Worker> {
   let factory: Promise<SandboxFactory> | undefined;
+  await warmHttpClient();
   const activities = withArtifactPaths(
     createActivities({ config, sandboxFactory: () => (factory ??= createSandboxFactory(config.sandbox)) }),
     config.artifacts,

@@ -8,9 +8,10 @@ import type { SandboxLimits } from './types';
  * Per-sandbox cgroup (memory, pids, cpu). This host is a cgroup v1 hybrid (docs §5); pure v2 hosts use one unified
  * directory. When neither is writable, callers fall back to rlimits.
  *
- * A group is made, joined, read and removed for every execution: those calls are synchronous. cgroupfs lives in memory
- * and answers at once, and each call through the promise API costs a thread-pool round trip (two thread wake-ups) that
- * cost more CPU than the call itself (bench/fork-server-cpu.ts).
+ * A group is made, read and removed for every execution: those calls are synchronous. cgroupfs lives in memory and
+ * answers at once, and each call through the promise API costs a thread-pool round trip (two thread wake-ups) that
+ * cost more CPU than the call itself (bench/fork-server-cpu.ts). Joining a group does not always answer at once under load
+ * (it can wait in the kernel): the fork launcher's join goes through the thread pool (forkLauncher.ts).
  */
 export interface SandboxCgroup {
   readonly kind: 'v1' | 'v2';
