@@ -394,9 +394,9 @@ describe('checked_vote', () => {
     script('cv-epochs', {
       '39604/formula-1/0': excel(FORMULA_39604),
       '39604/formula-2/0': excel(FORMULA_39604),
-      '39604@2/formula-1/0': excel('=999'),
+      '39604@2/formula-1/0': excel('=B4*999'),
       '39604@2/formula-2/0': excel(FORMULA_39604),
-      '39604@2/formula-3/0': excel('=999'),
+      '39604@2/formula-3/0': excel('=B4*999'),
     });
     const ours = await run('cv-epochs', 'checked_vote', ['39604'], DEV20, 2);
     expect(readTaskResult(ours.runDir, '39604').testCaseResults).toEqual([1, 1, 1]);
