@@ -100,7 +100,10 @@ export interface CrossCheckResult {
   verdict: 'agree' | 'disagree' | 'inconclusive';
   /** When the programs disagree and the operation check trusts one of them: the answer to show is that one's. */
   use?: 'first' | 'second';
-  /** When they disagree, nothing picks one, and this is the first round: the request to revise, with the evidence. */
+  /**
+   * In the first round, the request to revise, with the evidence: when they disagree and nothing picks one, or when
+   * they agree but the answer leaves out values the question asks for (the second program printed them).
+   */
   revision?: string;
 }
 
