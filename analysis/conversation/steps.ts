@@ -90,6 +90,12 @@ export interface CheckGroundingResult {
   recompute?: boolean;
 }
 
+/** Whether the turn saved the chart or table its question asks for (`conversationRequestedOutput`). */
+export interface RequestedOutputResult {
+  /** When it saved none: the request to save it (the workflow asks once). */
+  instruction?: string;
+}
+
 /** The cross-check of an answer against the second program (`conversationCrossCheck`). */
 export interface CrossCheckInput extends CheckGroundingInput {
   /** 1: the answer the pattern gave; 2: the answer revised after a disagreement. */
