@@ -1,10 +1,10 @@
 /**
  * What the cross-check did in an analysis-suite run: per request (a failed turn counts as not right; skipped ones are
- * left out), right or not (the suite's score), the pattern JIT
- * chose, each comparison's verdict (agree, partial: agreeing numbers leaving out values asked, disagree, inconclusive),
- * whether the model was asked for a chart or table its question asks for and the turn had not saved, which result was shown, whether the answer carries a 'Check failed' note, and the
- * time the second program's model steps took against the request's wall time; then the share right per pattern, the
- * flagged answers right and wrong, and the time per question. Reads the run folder only (results/, the conversations).
+ * left out), right or not (the suite's score), the pattern JIT chose, each comparison's verdict (agree; partial:
+ * agreeing numbers that leave out values asked; disagree; inconclusive), whether the model was asked for the chart or
+ * table its question asks for (the turn had saved none), which result was shown, whether the answer carries a 'Check
+ * failed' note, and the time the second program's model steps took against the request's wall time; then the share
+ * right per pattern, the flagged answers right and wrong, and the time per question. Reads the run folder only (results/, the conversations).
  * With --rescore, each scored request is also scored again with the suite's answers as they are now (data/analysis,
  * e.g. after the values check was added): "right" is then the rescored verdict, the recorded one shown beside it.
  *
