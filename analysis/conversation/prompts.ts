@@ -184,3 +184,11 @@ export function requestedOutputInstruction(
   const call = `save_chart(df, kind='${kind ?? 'bar'}', x=..., y=..., title=...)`;
   return `${REQUESTED_OUTPUT_LEAD} ${what} and none was saved: printing the values does not show a chart. Run code that builds the values to plot as a DataFrame (reset_index() after a groupby) and calls ${call} with its column names as x and y${kind ? '' : " (kind: 'bar', 'line', 'scatter' or 'pie')"}, then answer.`;
 }
+
+/** Opens the request to replace a placeholder the answer gives where its value should be (tests recognise it). */
+export const PLACEHOLDER_LEAD = 'Your answer has a placeholder';
+
+/** What the model is told when its answer holds a placeholder: compute and print the value, answer with it. */
+export function placeholderInstruction(placeholder: string): string {
+  return `${PLACEHOLDER_LEAD} (${placeholder}) where the value should be: nothing your code printed gives it. Run code that prints the value asked for (print(...) of the variable that holds it, or compute it again), then answer with the number it printed.`;
+}

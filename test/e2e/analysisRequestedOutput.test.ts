@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REQUESTED_OUTPUT_LEAD } from '../../analysis/conversation/prompts';
+import { PLACEHOLDER_LEAD, REQUESTED_OUTPUT_LEAD } from '../../analysis/conversation/prompts';
 import type { Pattern } from '../../contracts/conversation';
 import type { ScriptedReply, ScriptedRequest } from '../../lib/scriptedLlm';
 import { runCases, startAnalysisEnv, type AnalysisEnv, type CaseOutcome } from '../helpers/analysis';
@@ -27,7 +27,16 @@ function model(r: ScriptedRequest): ScriptedReply {
   const last = r.messages.at(-1)!;
   const instructed = instructionReply(r);
   if (instructed) return instructed;
-  if (last.role === 'user' && last.content.startsWith('Result of ')) return { text: 'North **15**, south **32**.' };
+  const placeholderAsked = r.messages.some((m) => m.role === 'user' && m.content.startsWith(PLACEHOLDER_LEAD));
+  if (last.role === 'user' && last.content.startsWith('Result of ')) {
+    // Like the 1.5B on a09: the count computed, not printed, a placeholder answered (until asked).
+    if (question.includes('[PLACEHOLDER]') && !placeholderAsked)
+      return { text: 'The number of regions is **[insert the count here]**.' };
+    if (question.includes('[PLACEHOLDER]')) return { text: 'There are **2** regions.' };
+    return { text: 'North **15**, south **32**.' };
+  }
+  if (question.includes('[PLACEHOLDER]'))
+    return python(placeholderAsked ? 'print(count)' : `${LOAD}\ncount = df['region'].nunique()`);
   if (asked(r) && !question.includes('[STUBBORN]'))
     return python(`${SUMS}\n${question.includes('table') ? SAVE_TABLE : SAVE_CHART}`);
   if (asked(r)) return python(`${SUMS}\n# printed again`);
@@ -46,6 +55,7 @@ describe('a chart or table asked for and not saved: asked for once', () => {
     ['stubborn', 'direct', chart('[STUBBORN]')],
     ['react', 'react', chart('[REACT]')],
     ['numbers', 'direct', 'What is the total amount per region in sales.csv? [NUMBERS]'],
+    ['placeholder', 'direct', 'How many regions are in sales.csv? [PLACEHOLDER]'],
   ];
 
   beforeAll(async () => {
@@ -107,5 +117,19 @@ describe('a chart or table asked for and not saved: asked for once', () => {
     const o = outcomes.get('numbers')!;
     expect(requests(o)).toHaveLength(0);
     expect(sentFor('[NUMBERS]')).toHaveLength(0);
+  });
+
+  it('a placeholder where the value should be (a09: the count computed, never printed): asked once to print it; answered', () => {
+    const o = outcomes.get('placeholder')!;
+    expect(o.status).toBe('completed');
+    expect(requests(o).map((e) => String(e.data.text))).toEqual([
+      'The answer has a placeholder ([insert the count here]) where its value should be: the model is asked once to compute and print it.',
+    ]);
+    const sent = a.env.llm.log
+      .filter((e) => e.messages.some((m) => m.content.includes('[PLACEHOLDER]')))
+      .flatMap((e) => e.messages.filter((m) => m.role === 'user' && m.content.startsWith(PLACEHOLDER_LEAD)))
+      .map((m) => m.content);
+    expect(new Set(sent).size).toBe(1);
+    expect(o.answer).toBe('There are **2** regions.');
   });
 });
