@@ -27,6 +27,8 @@ function model(r: ScriptedRequest): ScriptedReply {
   const last = r.messages.at(-1)!;
   const instructed = instructionReply(r);
   if (instructed) return instructed;
+  // Like the 1.5B asked for a10's chart: call after call that does nothing (each a little different), never answering.
+  if (asked(r) && question.includes('[ENDLESS]')) return python(`raise ValueError('not yet ${r.messages.length}')`);
   const placeholderAsked = r.messages.some((m) => m.role === 'user' && m.content.startsWith(PLACEHOLDER_LEAD));
   if (last.role === 'user' && last.content.startsWith('Result of ')) {
     // Like the 1.5B on a09: the count computed, not printed, a placeholder answered (until asked).
@@ -56,6 +58,7 @@ describe('a chart or table asked for and not saved: asked for once', () => {
     ['react', 'react', chart('[REACT]')],
     ['numbers', 'direct', 'What is the total amount per region in sales.csv? [NUMBERS]'],
     ['placeholder', 'direct', 'How many regions are in sales.csv? [PLACEHOLDER]'],
+    ['endless', 'direct', chart('[ENDLESS]')],
   ];
 
   beforeAll(async () => {
@@ -131,5 +134,19 @@ describe('a chart or table asked for and not saved: asked for once', () => {
       .map((m) => m.content);
     expect(new Set(sent).size).toBe(1);
     expect(o.answer).toBe('There are **2** regions.');
+  });
+
+  it('a model that keeps calling tools when asked gets two code runs, then an answer step without tools; the turn completes', () => {
+    const o = outcomes.get('endless')!;
+    expect(o.status).toBe('completed');
+    const afterAsk = a.env.llm.log.filter(
+      (e) =>
+        e.messages.some((m) => m.content.includes('[ENDLESS]')) && asked({ messages: e.messages } as ScriptedRequest),
+    );
+    expect(afterAsk).toHaveLength(3);
+    // The first run, the ask's two (then the cross-check's second program, if it runs).
+    const runs = o.events.filter((e) => e.type === 'tool_result').map((e) => e.data.ok);
+    expect(runs.slice(0, 3)).toEqual([true, false, false]);
+    expect(saved(o)).toEqual([]);
   });
 });
