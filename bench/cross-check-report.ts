@@ -1,9 +1,10 @@
 /**
  * What the cross-check did in an analysis-suite run: per request (a failed turn counts as not right; skipped ones are
- * left out), right or not (the suite's score), the pattern JIT
- * chose, each comparison's verdict, which result was shown, whether the answer carries a 'Check failed' note, and the
- * time the second program's model steps took against the request's wall time; then the share right per pattern, the
- * flagged answers right and wrong, and the time per question. Reads the run folder only (results/, the conversations).
+ * left out), right or not (the suite's score), the pattern JIT chose, each comparison's verdict (agree; partial:
+ * agreeing numbers that leave out values asked; disagree; inconclusive), whether the model was asked for the chart or
+ * table its question asks for (the turn had saved none), which result was shown, whether the answer carries a 'Check
+ * failed' note, and the time the second program's model steps took against the request's wall time; then the share
+ * right per pattern, the flagged answers right and wrong, and the time per question. Reads the run folder only (results/, the conversations).
  * With --rescore, each scored request is also scored again with the suite's answers as they are now (data/analysis,
  * e.g. after the values check was added): "right" is then the rescored verdict, the recorded one shown beside it.
  *
@@ -38,6 +39,8 @@ interface Row {
   /** The verdict recorded by the run (differs from pass only with --rescore). */
   recorded: boolean;
   verdicts: string;
+  /** The turn asked the model once for the chart or table its question asks for (none was saved). */
+  outputAsked: boolean;
   shown: string;
   flagged: boolean;
   secondS: number;
@@ -61,11 +64,11 @@ const rows = (await Promise.all(results.map(async (r) => ({ ...rowOf(r), pass: a
 );
 
 process.stdout.write(
-  'request  pattern         right  recorded  cross-check verdicts        shown    flagged  2nd-program s  wall s\n',
+  'request  pattern         right  recorded  cross-check verdicts        output asked  shown    flagged  2nd-program s  wall s\n',
 );
 for (const r of rows)
   process.stdout.write(
-    `${r.id.padEnd(8)} ${r.pattern.padEnd(15)} ${(r.pass ? 'yes' : 'no').padEnd(6)} ${(r.recorded ? 'yes' : 'no').padEnd(9)} ${r.verdicts.padEnd(27)} ${r.shown.padEnd(8)} ${(r.flagged ? 'yes' : 'no').padEnd(8)} ${r.secondS.toFixed(0).padStart(13)} ${r.wallS.toFixed(0).padStart(7)}\n`,
+    `${r.id.padEnd(8)} ${r.pattern.padEnd(15)} ${(r.pass ? 'yes' : 'no').padEnd(6)} ${(r.recorded ? 'yes' : 'no').padEnd(9)} ${r.verdicts.padEnd(27)} ${(r.outputAsked ? 'yes' : 'no').padEnd(13)} ${r.shown.padEnd(8)} ${(r.flagged ? 'yes' : 'no').padEnd(8)} ${r.secondS.toFixed(0).padStart(13)} ${r.wallS.toFixed(0).padStart(7)}\n`,
   );
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 for (const pattern of [...new Set(rows.map((r) => r.pattern))].sort()) {
@@ -95,6 +98,7 @@ function rowOf(r: Result): Row {
     pass: r.pass,
     recorded: r.pass,
     verdicts: checks.join(', ') || (r.status === 'failed' ? '(turn failed)' : '(not run)'),
+    outputAsked: events.some((e) => e.type === 'step' && String(e.data?.stepId ?? '').endsWith('-requested-output')),
     shown: record?.verdict === 'disagree' && record.use === 'second' ? 'second' : 'first',
     flagged: answer.includes(CHECK_FAILED_LEAD),
     secondS: secondProgramMs(path.join(dir, 'debug')) / 1000,
@@ -112,6 +116,7 @@ async function rightNow(r: Result): Promise<boolean> {
 }
 
 function verdictOf(text: string): string {
+  if (text.includes('they agree, but the answer leaves out')) return 'partial';
   if (text.includes('they agree')) return 'agree';
   if (text.startsWith('Nothing to compare')) return 'inconclusive';
   return 'disagree';
@@ -130,10 +135,12 @@ function readJson(file: string): unknown {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
 }
 
-function readJsonLines(file: string): Array<{ type: string; data?: { kind?: string; text?: string } }> {
+function readJsonLines(
+  file: string,
+): Array<{ type: string; data?: { kind?: string; text?: string; stepId?: string } }> {
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as { type: string; data?: { kind?: string; text?: string } });
+    .map((l) => JSON.parse(l) as { type: string; data?: { kind?: string; text?: string; stepId?: string } });
 }

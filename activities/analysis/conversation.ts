@@ -10,6 +10,7 @@ import { runModelStep } from '../../analysis/conversation/modelStep';
 import { analysisToolbox } from '../../analysis/conversation/analysisToolbox';
 import { checkAnswerGrounding } from '../../analysis/conversation/grounding';
 import { crossCheckAnswer, crossCheckNeeded } from '../../analysis/conversation/crossCheck';
+import { checkRequestedOutput } from '../../analysis/conversation/requestedOutputCheck';
 import type {
   CheckGroundingInput,
   CheckGroundingResult,
@@ -18,6 +19,7 @@ import type {
   FinishTurnInput,
   ModelStepInput,
   ModelStepResult,
+  RequestedOutputResult,
   ToolStepInput,
   ToolStepResult,
 } from '../../analysis/conversation/steps';
@@ -62,6 +64,11 @@ export function conversationActivities(deps: WorkerDeps, toolbox: Toolbox = defa
 
     async conversationCheckGrounding(input: CheckGroundingInput): Promise<CheckGroundingResult> {
       return checkAnswerGrounding(input);
+    },
+
+    /** Whether the turn saved the chart or table its question asks for; if not, the request to save it. */
+    async conversationRequestedOutput(input: CheckGroundingInput): Promise<RequestedOutputResult> {
+      return checkRequestedOutput(input);
     },
 
     /** Whether the answer states a number of its own, so that a second program is worth writing. */

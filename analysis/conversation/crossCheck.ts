@@ -3,6 +3,7 @@ import { readJsonIfPresent } from '../../lib/json';
 import { writeJsonAtomic } from '../../lib/runStore/files';
 import { printedResult } from '../grounding/computedAnswer';
 import { CHECK_FAILED_LEAD } from '../grounding/correctnessNote';
+import { missingGroups } from '../grounding/coverage';
 import { compareWithProgram, pickByOperation, type Agreement } from '../grounding/crossCheck';
 import { numbersInProse } from '../grounding/numbers';
 import { turnSources } from '../grounding/sources';
@@ -10,7 +11,7 @@ import type { DebugStep } from './debug';
 import { readTurnToolCalls } from './debugStore';
 import { appendEvents } from './eventLog';
 import { crossCheckRecordSchema, type CrossCheckRecord, type SecondProgram } from './crossCheckRecord';
-import { reviseDisagreementInstruction, SECOND_PROGRAM_AGENT } from './crossCheckPrompts';
+import { reviseDisagreementInstruction, revisePartialInstruction, SECOND_PROGRAM_AGENT } from './crossCheckPrompts';
 import { shownAnswer, turnEvidence, turnQuestion } from './grounding';
 import { conversationLayout, type ConversationLayout } from './layout';
 import type { CheckGroundingInput, CrossCheckInput, CrossCheckResult } from './steps';
@@ -48,16 +49,50 @@ export async function crossCheckAnswer(input: CrossCheckInput, options: CrossChe
   const agreement: Agreement = second
     ? compareWithProgram(said, second.printed, first.question)
     : { verdict: 'inconclusive', why: 'the second program did not run successfully' };
+  // Agreeing numbers may still be some of those asked ("407" for the total per region): the groups left out.
+  const missing =
+    agreement.verdict === 'agree' && second
+      ? missingGroups(first.question, said, second.printed, savedTables(first.sources))
+      : [];
   const record = {
     ...verdictRecord(input.round, agreement, first, second),
+    ...(missing.length ? partialRecord(input.round, missing) : {}),
     answer: { agent: input.answer.agent, index: input.answer.index },
   };
   await writeRecord(layout, input.turnId, record);
-  const revision =
-    record.verdict === 'disagree' && !record.use && input.round === 1 && second
-      ? reviseDisagreementInstruction(second, record.unmatched ?? [])
-      : undefined;
+  const revision = input.round === 1 && second ? revisionOf(record, second) : undefined;
   return { verdict: record.verdict, ...(record.use ? { use: record.use } : {}), ...(revision ? { revision } : {}) };
+}
+
+/** The request to revise after the first round: a disagreement nothing settled, or an answer giving some of the values. */
+function revisionOf(record: Omit<CrossCheckRecord, 'answer'>, second: SecondProgram): string | undefined {
+  if (record.verdict === 'disagree' && !record.use)
+    return reviseDisagreementInstruction(second, record.unmatched ?? []);
+  if (record.missing?.length) return revisePartialInstruction(second, record.missing);
+  return undefined;
+}
+
+/** What the record says of an answer whose numbers agree but leave groups out. */
+function partialRecord(round: number, missing: string[]): Pick<CrossCheckRecord, 'missing' | 'text'> {
+  const next =
+    round === 1
+      ? ' The model is asked once to give every value.'
+      : ' Still incomplete after the revision: the answer is shown with the values the second program computed.';
+  return {
+    missing,
+    text: `A second program, written independently, computed the answer's numbers: they agree, but the answer leaves out ${missing.length} of the values the question asks for (${missing.join(', ')}).${next}`,
+  };
+}
+
+/** The tables the first program saved (their text), which may hold the values an answer does not repeat. */
+function savedTables(sources: Array<{ kind: string; text: string }>): string[] {
+  return sources.filter((s) => s.kind === 'table').map((s) => s.text);
+}
+
+/** What the reader is told under an answer that still leaves out values the second program computed. */
+export function partialNote(record: CrossCheckRecord): string | undefined {
+  if (record.verdict !== 'agree' || !record.missing?.length || !record.second) return undefined;
+  return `_This answer leaves out ${record.missing.join(', ')}. A second program, written independently for this question, computed every value (it agrees with the answer's):_\n\n\`\`\`\n${record.second.printed}\n\`\`\``;
 }
 
 /** The turn's cross-check record when it ran one on this answer (the answer the turn ends with). */

@@ -52,3 +52,16 @@ export function reviseDisagreementInstruction(second: { code: string; printed: s
     'Check with code which one answers the question (the right file and columns, the right operation, every row), print the result, then give your final answer from what your code printed.',
   ].join('\n');
 }
+
+/** Opens the request to revise an answer that gives some of the values asked (tests recognise it). */
+export const REVISE_PARTIAL_LEAD = 'Your answer gives only some of the values the question asks for.';
+
+/** The groups the answer left out, what the second program printed, and what to do. */
+export function revisePartialInstruction(second: { printed: string }, missing: string[]): string {
+  return [
+    REVISE_PARTIAL_LEAD,
+    `It leaves out: ${missing.join(', ')}.`,
+    `A second program, written independently for the same question, printed:\n\`\`\`\n${second.printed}\n\`\`\``,
+    'Run code that prints every value asked (each label with its value), then give your final answer with every one of them.',
+  ].join('\n');
+}

@@ -14,6 +14,7 @@ export const crossCheckRecordSchema = z.looseObject({
   answer: z.looseObject({ agent: z.string(), index: z.number() }),
   verdict: z.enum(['agree', 'disagree', 'inconclusive']),
   unmatched: z.array(z.string()).optional(),
+  missing: z.array(z.string()).optional(),
   why: z.string().optional(),
   use: z.enum(['first', 'second']).optional(),
   second: z.looseObject({ code: z.string(), printed: z.string() }).optional(),
@@ -36,6 +37,8 @@ export interface CrossCheckRecord {
   verdict: Agreement['verdict'];
   /** The numbers of the answer the second program did not compute; or why nothing could be compared. */
   unmatched?: string[];
+  /** When they agree: the groups the question asks a value for that the answer (and its saved tables) leave out. */
+  missing?: string[];
   why?: string;
   use?: 'first' | 'second';
   second?: SecondProgram;

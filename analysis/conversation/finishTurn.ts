@@ -3,7 +3,7 @@ import path from 'node:path';
 import { appendEvents } from './eventLog';
 import type { NewEvent } from './events';
 import { correctnessNote } from '../grounding/correctnessNote';
-import { disagreementNote, readCrossCheck, secondProgramAnswer } from './crossCheck';
+import { disagreementNote, partialNote, readCrossCheck, secondProgramAnswer } from './crossCheck';
 import { checkTurnAnswer, groundingRecord, shownAnswer, turnQuestion } from './grounding';
 import { conversationLayout } from './layout';
 import type { FinishTurnInput } from './steps';
@@ -45,7 +45,9 @@ export async function finishTurn(input: FinishTurnInput, options: FinishTurnOpti
         ? correctnessNote(checked.correctness, grounding, confirmed, await turnQuestion(layout, input.turnId))
         : undefined;
     const disagrees = crossCheck && disagreementNote(crossCheck, Boolean(wrong));
-    const note = [wrong, disagrees].filter(Boolean).join('\n\n');
+    // Right numbers but not all of them: the values the second program computed are shown under the answer.
+    const partial = crossCheck && partialNote(crossCheck);
+    const note = [wrong, disagrees, partial].filter(Boolean).join('\n\n');
     const text = [input.answer.prefix, said, note].filter(Boolean).join('\n\n') || '(the model gave no answer text)';
     await writeFileAtomic(path.join(layout.turns, input.turnId, 'answer.md'), text);
     events.push({ ...base, type: 'answer', key: `${input.turnId}:answer`, data: { text } });

@@ -169,3 +169,26 @@ export function parseBest(text: string, count: number): number {
 export function critiquePasses(text: string): boolean {
   return lastTagged(text, 'VERDICT') === 'ok';
 }
+
+/** Opens the request for a chart or table the question asked for and the turn did not save (tests recognise it). */
+export const REQUESTED_OUTPUT_LEAD = 'The question asks for a';
+
+/** What the model is told when the turn saved no chart (or table) the question asked for: the helper call to make. */
+export function requestedOutputInstruction(
+  asked: 'chart' | 'table',
+  kind?: 'bar' | 'line' | 'scatter' | 'pie',
+): string {
+  if (asked === 'table')
+    return `${REQUESTED_OUTPUT_LEAD} table and none was saved: printing it or writing it in the answer does not save it. Run code that builds the table asked for as a DataFrame and calls save_table(df, title=...), then answer.`;
+  const what = kind ? `${kind} chart` : 'chart';
+  const call = `save_chart(df, kind='${kind ?? 'bar'}', x=..., y=..., title=...)`;
+  return `${REQUESTED_OUTPUT_LEAD} ${what} and none was saved: printing the values does not show a chart. Run code that builds the values to plot as a DataFrame (reset_index() after a groupby) and calls ${call} with its column names as x and y${kind ? '' : " (kind: 'bar', 'line', 'scatter' or 'pie')"}, then answer.`;
+}
+
+/** Opens the request to replace a placeholder the answer gives where its value should be (tests recognise it). */
+export const PLACEHOLDER_LEAD = 'Your answer has a placeholder';
+
+/** What the model is told when its answer holds a placeholder: compute and print the value, answer with it. */
+export function placeholderInstruction(placeholder: string): string {
+  return `${PLACEHOLDER_LEAD} (${placeholder}) where the value should be: nothing your code printed gives it. Run code that prints the value asked for (print(...) of the variable that holds it, or compute it again), then answer with the number it printed.`;
+}

@@ -90,6 +90,12 @@ export interface CheckGroundingResult {
   recompute?: boolean;
 }
 
+/** Whether the turn saved the chart or table its question asks for (`conversationRequestedOutput`). */
+export interface RequestedOutputResult {
+  /** When it saved none: the request to save it (the workflow asks once). */
+  instruction?: string;
+}
+
 /** The cross-check of an answer against the second program (`conversationCrossCheck`). */
 export interface CrossCheckInput extends CheckGroundingInput {
   /** 1: the answer the pattern gave; 2: the answer revised after a disagreement. */
@@ -100,7 +106,10 @@ export interface CrossCheckResult {
   verdict: 'agree' | 'disagree' | 'inconclusive';
   /** When the programs disagree and the operation check trusts one of them: the answer to show is that one's. */
   use?: 'first' | 'second';
-  /** When they disagree, nothing picks one, and this is the first round: the request to revise, with the evidence. */
+  /**
+   * In the first round, the request to revise, with the evidence: when they disagree and nothing picks one, or when
+   * they agree but the answer leaves out values the question asks for (the second program printed them).
+   */
   revision?: string;
 }
 

@@ -5,6 +5,7 @@ import { canonicalJson } from '../../lib/llm/canonicalJson';
 import { restorableCells } from './codeHistory';
 import { pythonErrorHint } from './errorHints';
 import { repeatedFailure } from './repeatedCall';
+import { turnErrorHint } from './turnErrorHints';
 import { runArguments } from './isolatedProgram';
 import { appendEvents } from './eventLog';
 import type { NewEvent } from './events';
@@ -50,7 +51,10 @@ export async function runToolStep(
   const error = outcome.ok ? '' : errorText(outcome);
   const feedback = {
     repeated: outcome.ok ? undefined : await repeatedFailure(layout, { ...input, tool: call.name, args, error }),
-    hint: call.name === 'python_execute' && error ? pythonErrorHint(error) : undefined,
+    hint:
+      call.name === 'python_execute' && error
+        ? (pythonErrorHint(error) ?? (await turnErrorHint(layout, input, error)))
+        : undefined,
   };
   await writeMessage(dir, input.toolIndex, {
     role: 'tool',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   REVISE_DISAGREEMENT_LEAD,
+  REVISE_PARTIAL_LEAD,
   SECOND_PROGRAM_AGENT,
   SECOND_PROGRAM_FIX,
 } from '../../analysis/conversation/crossCheckPrompts';
@@ -44,7 +45,9 @@ function model(r: ScriptedRequest): ScriptedReply {
   if (isSecondProgram(r)) return secondProgram(question, last.content === SECOND_PROGRAM_FIX, fixes);
   const instructed = instructionReply(r);
   if (instructed) return instructed;
-  const revising = r.messages.some((m) => m.role === 'user' && m.content.startsWith(REVISE_DISAGREEMENT_LEAD));
+  const revising = r.messages.some(
+    (m) => m.role === 'user' && [REVISE_DISAGREEMENT_LEAD, REVISE_PARTIAL_LEAD].some((l) => m.content.startsWith(l)),
+  );
   if (last.role === 'user' && last.content.startsWith('Result of ')) return { text: answerFor(question, revising) };
   const revisingCount = r.messages.some((m) => m.role === 'user' && m.content.startsWith(REVISE_ANSWER_LEAD));
   if (question.includes('[VC]')) return python(revisingCount ? `${COUNTS}\n# again` : COUNTS);
@@ -53,6 +56,8 @@ function model(r: ScriptedRequest): ScriptedReply {
   if (question.includes('[NONUM]')) return python(`${LOAD}\nprint('loaded')`);
   if (question.includes('[SAVES]'))
     return python(`${SUMS}\nsave_table(df.groupby('region', as_index=False)['amount'].sum(), title='Totals')`);
+  // Asked for every value, it runs its code again (changed: code that ran already is shown, not run).
+  if (question.includes('PARTIAL]') && revising) return python(`${SUMS}  # every region`);
   if (question.includes('per region')) return python(SUMS);
   return python(TOTAL);
 }
@@ -67,6 +72,9 @@ function secondProgram(question: string, fixing: boolean, fixes: number): Script
 }
 
 function answerFor(question: string, revising: boolean): string {
+  // Like the 1.5B on a21: every total printed, one of them answered.
+  if (question.includes('[PARTIAL]') && !revising) return 'North sold **15**.';
+  if (question.includes('[STUBBORNPARTIAL]')) return 'North sold **15**.';
   if (question.includes('[VC]')) return 'North: **2**, south: **1**.';
   if (question.includes('[HEAD]') && !revising) return 'The total amount is **42**.';
   if (question.includes('[STUBBORNHEAD]')) return 'The total amount is **42**.';
@@ -93,6 +101,9 @@ describe('cross-check: a second, independently written program', () => {
     ['second-dumps', 'react', total('[SECONDDUMP]')],
     ['peek', 'react', total('[PEEK]')],
     ['saves', 'react', perRegion('[SAVES]')],
+    ['partial', 'direct', perRegion('[PARTIAL]')],
+    ['stubborn-partial', 'direct', perRegion('[STUBBORNPARTIAL]')],
+    ['partial-saved', 'react', perRegion('[SAVES] [STUBBORNPARTIAL]')],
   ];
 
   beforeAll(async () => {
@@ -239,5 +250,44 @@ describe('cross-check: a second, independently written program', () => {
     const debug = JSON.parse(readFileSync(path.join(layout.debug, 't1-cross-check-1.json'), 'utf8'));
     expect(debug).toMatchObject({ kind: 'cross_check', agent: SECOND_PROGRAM_AGENT });
     expect(o.events.some((e) => e.type === 'tool_result' && String(e.data.stdout).includes('north 15'))).toBe(true);
+  });
+
+  it('an answer giving one of the totals asked (both agree on it) goes back once, with what the second program printed; revised, it gives both', () => {
+    const o = outcomes.get('partial')!;
+    expect(o.status).toBe('completed');
+    const sent = requestsFor('[PARTIAL]').flatMap((e) =>
+      e.messages.filter((m) => m.content.startsWith(REVISE_PARTIAL_LEAD)).map((m) => m.content),
+    );
+    expect(new Set(sent).size).toBe(1);
+    expect(sent[0]).toContain('It leaves out: south.');
+    expect(sent[0]).toContain('north 15\nsouth 32');
+    expect(checks(o).map((c) => String(c.data.text))).toEqual([
+      expect.stringContaining('leaves out 1 of the values the question asks for (south)'),
+      expect.stringContaining('they agree.'),
+    ]);
+    expect(o.answer).toBe('North sold **15** and south **32**.');
+  });
+
+  it('still one total after the revision: the answer is shown with every value the second program computed, not flagged wrong', () => {
+    const o = outcomes.get('stubborn-partial')!;
+    expect(checks(o)).toHaveLength(2);
+    expect(String(checks(o)[1].data.text)).toContain('Still incomplete after the revision');
+    expect(o.answer.startsWith('North sold **15**.\n\n_This answer leaves out south.')).toBe(true);
+    expect(o.answer).toContain('```\nnorth 15\nsouth 32\n```');
+    expect(o.answer).not.toContain(CHECK_FAILED_LEAD);
+  });
+
+  it('one total answered beside a saved table holding both: complete, nothing asked again', () => {
+    const o = outcomes.get('partial-saved')!;
+    expect(checks(o).map((c) => String(c.data.text))).toEqual([expect.stringContaining('they agree.')]);
+    expect(
+      requestsFor('[STUBBORNPARTIAL]').some((e) => e.messages.some((m) => m.content.startsWith(REVISE_PARTIAL_LEAD))),
+    ).toBe(true); // only the case without a table was asked
+    expect(
+      requestsFor('[SAVES] [STUBBORNPARTIAL]').some((e) =>
+        e.messages.some((m) => m.content.startsWith(REVISE_PARTIAL_LEAD)),
+      ),
+    ).toBe(false);
+    expect(o.answer).toBe('North sold **15**.');
   });
 });

@@ -15,7 +15,8 @@
  * whose answer invents a number, so the revise step runs.
  * Conversation generations: v1–v4 of the `conversation` mode are the conversation before its marker (no grounding check);
  * v5 is 'conversation-v2' under the v4 analysis task; v6 'conversation-v3' (every answer stating numbers cross-checked by
- * a second, independently written program).
+ * a second, independently written program); v7 'conversation-v3' with the patch 'conversation-requested-output' (a
+ * chart or table asked for and not saved is asked for once; standalone: a fourth turn, direct, asking for a bar chart).
  * `... recordHistories.ts handover [version]`: a run that continues as new with a slow task in flight (the server
  * suggests it after 60 events); the slow task is terminated once handed over, and the next execution's watch counts it.
  * Writes every execution of the run (`<version>-handover-run-<n>`).
@@ -93,7 +94,7 @@ const MODE = [
  * (tasks unchanged: their v9 fixtures are v8's generation); v10 runs ('benchmark-run-v10') look at held spend requests
  * when a reservation settles (tasks unchanged: v8's generation).
  */
-/** The generations of workflows/versions.ts: spreadsheet runs v10 (tasks v8), DSBench v4, conversations (and their analysis task) v6. */
+/** The generations of workflows/versions.ts: spreadsheet runs v10 (tasks v8), DSBench v4, conversations (and their analysis task) v7. */
 const VERSION =
   (MODE === 'spreadsheet' ? process.argv[2] : process.argv[3]) ??
   (
@@ -108,7 +109,7 @@ const VERSION =
       sb2charts: 'v2',
     } as Record<string, string>
   )[MODE] ??
-  'v6';
+  'v7';
 const ANALYSIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/analysis');
 const DSBENCH_SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/dsbench-sample');
 
@@ -282,10 +283,12 @@ const checkedVoteTpl0Rules = [
 /** A conversation as `serve` makes it (turns above): created, a file uploaded, messages sent by update. */
 async function recordStandaloneConversation(): Promise<void> {
   const a = await startAnalysisEnv(salesAnalyst);
-  const turns: Array<[string, 'reflection' | undefined]> = [
+  const turns: Array<readonly [string, 'reflection' | 'direct' | undefined]> = [
     ['What is the total amount in sales.csv? [JIT:plan_execute]', undefined],
     ['Once more, with the reflection pattern.', 'reflection'],
     ['And how did it change? [INVENT] [JIT:react]', undefined],
+    // From v7: a bar chart asked for and never saved (the scripted analyst prints): asked for once.
+    ...(Number(VERSION.slice(1)) >= 7 ? [['Make a bar chart of the total amount by region.', 'direct'] as const] : []),
   ];
   try {
     const svc = a.server.service;

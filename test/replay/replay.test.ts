@@ -60,6 +60,10 @@ describe('recorded workflow histories replay on the current code', () => {
     const conversationV3 = ['v6-analysis-task-a01', 'v6-conversation-a01', 'v6-standalone-conversation'].map(
       (n) => `${n}.history.bin`,
     );
+    // 'conversation-v3' with the patch 'conversation-requested-output' (a chart or table asked for and not saved).
+    const requestedOutput = ['v7-analysis-task-a01', 'v7-conversation-a01', 'v7-standalone-conversation'].map(
+      (n) => `${n}.history.bin`,
+    );
     // v9: both executions of a run that continued as new with a task in flight (handed over, then terminated).
     const handOver = ['v9-handover-run-1.history.bin', 'v9-handover-run-2.history.bin'];
     // v10: a budgeted run whose last task's spend request was held behind a reservation, paused when it settled.
@@ -92,6 +96,7 @@ describe('recorded workflow histories replay on the current code', () => {
         ...beforeLayout,
         ...conversationV2,
         ...conversationV3,
+        ...requestedOutput,
         ...handOver,
         ...heldRequest,
         ...batch,
@@ -232,8 +237,11 @@ describe('recorded workflow histories replay on the current code', () => {
       ['v6-analysis-task-a01', 'analysis-task-v4'],
       ['v6-conversation-a01', 'conversation-v3'],
       ['v6-standalone-conversation', 'conversation-v3'],
+      ['v7-analysis-task-a01', 'analysis-task-v4'],
     ])
       expect(patchIds(`${file}.history.bin`), file).toEqual([marker]);
+    for (const file of ['v7-conversation-a01', 'v7-standalone-conversation'])
+      expect(patchIds(`${file}.history.bin`), file).toEqual(['conversation-v3', 'conversation-requested-output']);
     // checked_vote records its own marker too (the agent's, shared with SpreadsheetBench's task workflow).
     expect(patchIds('v2-sb2-checked-vote-task-tpl0.history.bin')).toEqual([
       'sb2-task-v2',
@@ -391,6 +399,19 @@ describe('recorded workflow histories replay on the current code', () => {
       expect(count(f, 'conversationCrossCheckNeeded'), f).toBe(0);
       expect(count(f, 'conversationCrossCheck'), f).toBe(0);
     }
+  });
+
+  it('conversation-requested-output asks each turn whether the chart or table asked for was saved, and for it once when not; v6 conversations never do', () => {
+    const types = (f: string) => activityTypes(`${f}.history.bin`);
+    const count = (f: string, type: string) => types(f).filter((a) => a === type).length;
+    expect(count('v7-conversation-a01', 'conversationRequestedOutput')).toBe(1);
+    // Four turns; the fourth (direct) asks for a bar chart the scripted analyst never saves: one more model step.
+    const standalone = types('v7-standalone-conversation');
+    expect(count('v7-standalone-conversation', 'conversationRequestedOutput')).toBe(4);
+    const asked = standalone.lastIndexOf('conversationRequestedOutput');
+    expect(standalone.slice(asked + 1, asked + 3)).toEqual(['conversationModelStep', 'conversationToolCall']);
+    for (const f of ['v6-conversation-a01', 'v6-standalone-conversation'])
+      expect(count(f, 'conversationRequestedOutput'), f).toBe(0);
   });
 
   it("covers the SpreadsheetBench 2 scaffold's paths: a requeried reply, model calls and shell steps, the output's recalculation and scoring", () => {

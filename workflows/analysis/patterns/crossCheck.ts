@@ -15,7 +15,9 @@ import { TurnStop, type Agent, type AnswerRef, type Turn } from './turn';
  * answer), and the two results are compared (`conversationCrossCheck`). They agree: the answer stands. They disagree:
  * when the operation check trusts one of them (the other counted rows for a total), that one's result is the answer;
  * otherwise the model is asked once, with the second program's code and output, to check with code which is right, and
- * the revised answer is compared again; still disagreeing, it is shown with a note. The turn's limits cut the
+ * the revised answer is compared again; still disagreeing, it is shown with a note. Agreeing numbers that leave out
+ * values the question asks for (one total of four asked per region) go back once the same way, with what the second
+ * program printed; still incomplete, the answer is shown with those values under it. The turn's limits cut the
  * cross-check short without failing the turn (the answer is kept, unchecked or noted).
  */
 export async function crossCheck(turn: Turn, answer: AnswerRef): Promise<AnswerRef> {

@@ -12,6 +12,7 @@ export { classify } from './jit';
 export { Turn, TurnStop, type AnswerRef } from './turn';
 export { reviseUngrounded } from './reviseUngrounded';
 export { crossCheck } from './crossCheck';
+export { askForRequestedOutput } from './requestedOutput';
 
 export const PATTERN_RUNNERS: Record<Exclude<Pattern, 'auto'>, PatternRunner> = {
   direct,
