@@ -107,34 +107,36 @@ function firstMiss(
       const line = shifted(lookup.line, dr, dc);
       if (cellsOf(line).some(([r, c]) => same(lineSheet.get(r, c), value))) continue;
       const found = wholeLineOf(line, lineSheet).find(([r, c]) => same(lineSheet.get(r, c), value));
-      const sheetPrefix = line.sheet === undefined ? '' : `${quoted(line.sheet)}!`;
-      if (!found) {
-        // Not in the workbook's column at all: a miss the data makes, unless the text beside the value is there.
-        const beside = textBeside(at, valueSheet, line, lineSheet);
-        if (!beside) continue;
-        return {
-          cell: `${columnName(first.col + dc)}${first.row + dr}`,
-          call: call.text,
-          value: describeValue(value),
-          valueAt: `${lookup.value.sheet === undefined ? '' : `${quoted(lookup.value.sheet)}!`}${columnName(at.colStart)}${at.rowStart}`,
-          searched: `${sheetPrefix}${columnName(line.colStart)}${line.rowStart}:${columnName(line.colEnd)}${line.rowEnd}`,
-          foundAt: `${sheetPrefix}${columnName(beside.foundAt[1])}${beside.foundAt[0]}`,
-          instead: insteadReference(lookup.value, beside.col, at.rowStart, region.rows * region.columns > 1),
-          written: lookup.value.text,
-        };
-      }
-      return {
+      const where = {
         cell: `${columnName(first.col + dc)}${first.row + dr}`,
         call: call.text,
         value: describeValue(value),
         valueAt: `${lookup.value.sheet === undefined ? '' : `${quoted(lookup.value.sheet)}!`}${columnName(at.colStart)}${at.rowStart}`,
-        searched: `${sheetPrefix}${columnName(line.colStart)}${line.rowStart}:${columnName(line.colEnd)}${line.rowEnd}`,
-        foundAt: `${sheetPrefix}${columnName(found[1])}${found[0]}`,
+        searched: cellRange(line),
         written: lookup.value.text,
-        ...widening(lookup, line, found),
+      };
+      if (found) return { ...where, foundAt: cellAt(line, found), ...widening(lookup, line, found) };
+      // Not in the workbook's column at all: a miss the data makes, unless the text beside the value is there.
+      const beside = textBeside(at, valueSheet, line, lineSheet);
+      if (!beside) continue;
+      const filled = region.rows * region.columns > 1;
+      return {
+        ...where,
+        foundAt: cellAt(line, beside.foundAt),
+        instead: insteadReference(lookup.value, beside.col, at.rowStart, filled),
       };
     }
   return undefined;
+}
+
+/** A cell of the range's sheet, as a reference ("Data!A1"). */
+function cellAt(line: FormulaReference, [row, col]: [number, number]): string {
+  return `${line.sheet === undefined ? '' : `${quoted(line.sheet)}!`}${columnName(col)}${row}`;
+}
+
+/** The range as cells ("Data!A2:A6"), without its anchors. */
+function cellRange(line: FormulaReference): string {
+  return `${cellAt(line, [line.rowStart, line.colStart])}:${columnName(line.colEnd)}${line.rowEnd}`;
 }
 
 /** Columns beside a looked-up cell where the value meant is often written (a label's value to its right). */
