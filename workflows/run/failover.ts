@@ -28,7 +28,8 @@ export function withFailover(options: ActivityOptions, failover = current): Acti
 export function proxyFailoverActivities<A extends object>(options: ActivityOptions): ActivityInterfaceFor<A> {
   return new Proxy({} as ActivityInterfaceFor<A>, {
     get(_, activityType) {
-      if (typeof activityType !== 'string') throw new TypeError(`activity type must be a string: ${String(activityType)}`);
+      if (typeof activityType !== 'string')
+        throw new TypeError(`activity type must be a string: ${String(activityType)}`);
       return (...args: unknown[]) =>
         (proxyActivities(withFailover(options)) as Record<string, (...a: unknown[]) => Promise<unknown>>)[activityType](
           ...args,
