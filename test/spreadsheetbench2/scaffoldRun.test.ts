@@ -216,8 +216,11 @@ describe.skipIf(!hasSandboxPython)('SpreadsheetBench 2 with the paper scaffold',
     expect(obs[2]).toContain('fork: retry: Resource temporarily unavailable');
     // The 10-minute sleep was cancelled at 60 s, with the paper's message.
     expect(obs[3]).toContain("The command 'sleep 600' was cancelled because it took more than 60 seconds to complete.");
-    // Killed 3 s into the sleep, it ran again in full on the next worker (after the activity's heartbeat time-out).
-    expect(result(run.runDir, SCAFFOLD_HOSTILE_TASK).wallMs).toBeGreaterThan(80_000);
+    // Killed 3 s into the sleep, it ran again in full on the next worker, after the activity's heartbeat time-out
+    // (without a rerun the task would end about 60 s sooner). The bound follows the test's failover settings: with
+    // FAST_FAILOVER's 8 s heartbeat a quiet clean-clone run took 79.0 s, under the 80 s bound written for 20 s.
+    const rerunAtLeast = 60_000 + FAST_FAILOVER.temporal.failover.heartbeatTimeoutMs;
+    expect(result(run.runDir, SCAFFOLD_HOSTILE_TASK).wallMs).toBeGreaterThan(rerunAtLeast);
     // The work folder holds the task's input and the output folder, nothing else (the answer never enters it).
     expect(obs[4]).toBe('<observation>\nalive\nspreadsheet_data\nspreadsheet_output\n\n</observation>');
     // Its output, a link to /etc/passwd, was not taken.
