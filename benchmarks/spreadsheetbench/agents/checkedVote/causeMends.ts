@@ -1,3 +1,5 @@
+import type { FormulaReference } from './formulaReferences';
+
 /**
  * The fixes the formula checks name, applied by the harness itself (checked-vote-v9). The checks already say which
  * reference to write instead ("replace $A4 with $B4, where the data is", "look up $B$2 instead of A2", "compare the
@@ -51,4 +53,17 @@ function closingQuote(formula: string, start: number): number {
     else return j;
   }
   return formula.length;
+}
+
+/** A fixed-row range's text with its start (or end) row moved to take in `row`. */
+export function rowsMoved(text: string, row: number, range: FormulaReference): string {
+  const [first, second] = [...text.matchAll(/(\$?[A-Za-z]{1,3}\$)(\d+)/g)];
+  if (!first || !second) return text;
+  const start = row < range.rowStart ? row : range.rowStart;
+  const end = row > range.rowEnd ? row : range.rowEnd;
+  const at = (m: RegExpMatchArray, n: number) => ({ index: m.index ?? 0, length: m[0].length, text: `${m[1]}${n}` });
+  const [a, b] = [at(first, start), at(second, end)];
+  return (
+    text.slice(0, a.index) + a.text + text.slice(a.index + a.length, b.index) + b.text + text.slice(b.index + b.length)
+  );
 }

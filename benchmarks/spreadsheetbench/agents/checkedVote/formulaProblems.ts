@@ -8,7 +8,7 @@ import { criteriaMismatch } from './criteriaMismatch';
 import { nearbyWithData, type NearbyData } from './nearbyData';
 import { readsNoCell } from './formulaNames';
 import { textInArithmetic } from './textArithmetic';
-import type { ReferenceSwap } from './causeMends';
+import { rowsMoved, type ReferenceSwap } from './causeMends';
 import { describeLateStarts, lateStarts, type LateStart } from './rangeStarts';
 
 /** References named in one problem. */
@@ -103,23 +103,10 @@ function widenings(formula: string, misses: LookupMiss[]): ReferenceSwap[] {
     const { range, row } = widen;
     for (const ref of referencesOf(formula)) {
       if (!isParallel(ref, range) || out.some((s) => s.from === ref.text)) continue;
-      out.push({ from: ref.text, to: withRows(ref.text, row, range), because: 'lookup_miss' });
+      out.push({ from: ref.text, to: rowsMoved(ref.text, row, range), because: 'lookup_miss' });
     }
   }
   return out;
-}
-
-/** A fixed-row range's text with its start (or end) row moved to take in `row`. */
-function withRows(text: string, row: number, range: FormulaReference): string {
-  const [first, second] = [...text.matchAll(/(\$?[A-Za-z]{1,3}\$)(\d+)/g)];
-  if (!first || !second) return text;
-  const start = row < range.rowStart ? row : range.rowStart;
-  const end = row > range.rowEnd ? row : range.rowEnd;
-  const at = (m: RegExpMatchArray, n: number) => ({ index: m.index ?? 0, length: m[0].length, text: `${m[1]}${n}` });
-  const [a, b] = [at(first, start), at(second, end)];
-  return (
-    text.slice(0, a.index) + a.text + text.slice(a.index + a.length, b.index) + b.text + text.slice(b.index + b.length)
-  );
 }
 
 /**
@@ -133,10 +120,10 @@ function withLateStarts(formula: string, swaps: ReferenceSwap[], late: LateStart
   for (const l of late) {
     startOf.set(l.text, l.from);
     const ref = refs.find((r) => r.text === l.text);
-    const row = Number(/\$?[A-Za-z]{1,3}\$(\d+)/.exec(l.from.replace(/^.*!/, ''))?.[1]);
-    if (!ref || !row) continue;
+    const row = l.row;
+    if (!ref) continue;
     for (const other of refs)
-      if (isParallel(other, ref) && !startOf.has(other.text)) startOf.set(other.text, withRows(other.text, row, ref));
+      if (isParallel(other, ref) && !startOf.has(other.text)) startOf.set(other.text, rowsMoved(other.text, row, ref));
   }
   const out = swaps.map((s) => ({ ...s, to: startOf.get(s.to) ?? s.to }));
   for (const [from, to] of startOf)

@@ -3,11 +3,14 @@ import { describeValue, type CellValue } from '../../../workbook/cellValue';
 import type { SheetValues, WorkbookValues } from '../../../workbook/ooxmlReader';
 import { referencesOf, sheetOf, type FormulaReference } from './formulaReferences';
 import type { FormulaRegion } from './formulaRegion';
+import { rowsMoved } from './causeMends';
 
 /** A fixed range that starts below the first rows of its column's data, and where it should start. */
 export interface LateStart {
   /** As written ("$K$7:$K$57"). */
   text: string;
+  /** The row its data starts at (4). */
+  row: number;
   /** The same range from the first data row ("$K$4:$K$57"). */
   from: string;
   /** The rows left out ("K4:K6"), a value they hold, and the header above them, when there is one. */
@@ -50,7 +53,8 @@ function lateStartOf(ref: FormulaReference, sheet: SheetValues): LateStart | und
   const letter = columnName(col);
   return {
     text: ref.text,
-    from: ref.text.replace(/(\$?[A-Za-z]{1,3}\$)(\d+)/, (_, c: string) => `${c}${top}`),
+    row: top,
+    from: rowsMoved(ref.text, top, ref),
     skipped: `${letter}${top}:${letter}${ref.rowStart - 1}`,
     sample: describeValue(sheet.get(top, col)),
     ...(typeof above === 'string' && above.trim() ? { header: above.trim() } : {}),
