@@ -56,6 +56,7 @@ import {
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/folders';
 import { choose, type Ballot } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
 import { chartsCountAsChange, chartsDiffer } from '../../benchmarks/workbook/chartChange';
+import { formattingAdded } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formattingChange';
 import { repeatedOrFound, type Found } from '../../benchmarks/spreadsheetbench/agents/checkedVote/repeatedReply';
 
 /** Everything checked_vote keeps of a task: tasks/<id>/checked-vote/ (view, outputs, checks, vote). */
@@ -216,6 +217,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
       const cases: CaseEvidence[] = [];
       const charts = chartsCountAsChange(ctx.manifest);
       const missing = new MissingEvidence();
+      const formatting = FORMATTING.test(task.instruction);
       for (const run of input.runs) {
         const inputFile = inputs.find((f) => f.index === run.testCase)?.inputPath;
         const inputRegion = inputFile
@@ -233,6 +235,9 @@ export function checkedVoteActivities(deps: WorkerDeps) {
           unreadable: output?.why,
           input: inputRegion ?? NO_REGION,
           ...(charts && inputFile && run.keptAt ? { chartsChanged: chartsDiffer(inputFile, run.keptAt) } : {}),
+          ...(formatting && inputFile && run.keptAt
+            ? { formattingAdded: formattingAdded(inputFile, run.keptAt, task.answer_position) }
+            : {}),
           ...(inputFile && run.keptAt && output?.region && regionLeftAlone(output.region, inputRegion ?? NO_REGION)
             ? {
                 strayWrites: await writesOutsideRegion(inputFile, run.keptAt, task.answer_position).catch(
@@ -251,7 +256,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
               region,
             ).catch(missing.or("the formula's references on the inputs", { problems: [] as Problem[], swaps: [] }))
           : { problems: [], swaps: [] };
-      const check = checkCandidate(cases, found.problems, { formatting: FORMATTING.test(task.instruction) });
+      const check = checkCandidate(cases, found.problems, { formatting });
       const mend = !check.passed && region && input.formula ? causeMend(input.formula, found.swaps, region) : undefined;
       const sample = cases.find((c) => c.output?.cells.length);
       const shown = sample && { testCase: sample.testCase, region: sample.output! };

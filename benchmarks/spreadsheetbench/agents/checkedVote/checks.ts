@@ -14,6 +14,11 @@ export interface CaseEvidence {
   input: RegionRead;
   /** The output's charts differ from the input's, where charts are answers (SpreadsheetBench 2 chart tasks). */
   chartsChanged?: boolean;
+  /**
+   * The output added conditional formats or fills to the answer region (formattingChange.ts), read only for a task
+   * asking for formatting: its answer cells' values rightly stay as they were.
+   */
+  formattingAdded?: boolean;
   /** Cells changed outside the answer region on its sheets (strayWrites.ts): named when the region was left as it was. */
   strayWrites?: string[];
 }
@@ -30,6 +35,7 @@ export type ProblemKind =
   | 'error_value'
   | 'junk_text'
   | 'date_text'
+  | 'stray_space'
   | 'inconsistent_types'
   | 'empty_reference'
   | 'lookup_miss'
@@ -104,6 +110,14 @@ function caseProblems(c: CaseEvidence, traits: TaskTraits): Problem[] {
         `${colours.length} cell(s) that held values now hold the name of a colour (e.g. ${show(colours[0])}): the task asks for formatting; colour a cell through its fill or a conditional format and keep its value`,
       ),
     );
+  const spaced = edgeSpaced(c.output.cells, c.input.cells);
+  if (spaced.length)
+    out.push(
+      at(
+        'stray_space',
+        `${spaced.length} cell(s) written with a space at the start or end of their text (e.g. ${show(spaced[0])}): strip the text you write (text.strip())`,
+      ),
+    );
   const dateText = written.filter(isDateText);
   if (dateText.length && written.some(isDate))
     out.push(
@@ -119,7 +133,8 @@ function candidateProblems(cases: CaseEvidence[]): Problem[] {
   const readable = cases.filter((c) => c.output && !c.error.trim() && !c.timedOut);
   if (readable.length !== cases.length || !cases.length) return [];
   const out: Problem[] = [];
-  const untouched = (c: CaseEvidence) => !c.chartsChanged && unchanged(c.output!.cells, c.input.cells);
+  const untouched = (c: CaseEvidence) =>
+    !c.chartsChanged && !c.formattingAdded && unchanged(c.output!.cells, c.input.cells);
   if (readable.every(untouched) && readable.some((c) => c.output!.cells.length))
     out.push({
       kind: 'unchanged',
@@ -220,6 +235,18 @@ function isErrorValue(cell: RegionCell): boolean {
 
 function isWritten(cell: RegionCell): boolean {
   return cell.uncachedFormula || (cell.value !== null && cell.value !== '');
+}
+
+/**
+ * Cells the candidate wrote whose text starts or ends with whitespace the input's cell did not (checked-vote-v10):
+ * 230-16's candidates cut each text before its first letter and kept the space in front of it; the scorer compares
+ * text exactly.
+ */
+function edgeSpaced(output: RegionCell[], input: RegionCell[]): RegionCell[] {
+  const edge = (v: unknown) => typeof v === 'string' && /^\s|\s$/.test(v);
+  return output.filter(
+    (cell, i) => edge(cell.value) && !edge(input[i]?.value) && token(cell) !== token(input[i] ?? cell),
+  );
 }
 
 function unchanged(output: RegionCell[], input: RegionCell[]): boolean {
