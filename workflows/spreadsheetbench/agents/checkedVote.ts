@@ -216,7 +216,7 @@ async function attemptOnce(
     ...(reply.formula === undefined ? {} : { formula: reply.formula }),
   });
   const mended = reply.mends?.length ? ` (mended: ${reply.mends.join('; ')})` : '';
-  const what = reply.formula === undefined ? '' : `${reply.formula}${mended}: `;
+  const what = reply.formula === undefined ? (mended ? `the code${mended}: ` : '') : `${reply.formula}${mended}: `;
   tools.note(
     check.passed
       ? `${what}passed the checks (answer cells ${check.digest})`

@@ -1,5 +1,6 @@
 import { extractCodeOrProblem } from '../../../codeAgent/codeExtraction';
 import type { ModelPaths } from '../officialPaths';
+import { mendPythonSlips } from './pythonMends';
 import { TABLE_HELPER_NAMES, TABLE_HELPERS_PYTHON } from './tableHelpers';
 
 /** Name under which the model's code runs: its tracebacks point at `solution.py`, line by line. */
@@ -44,11 +45,18 @@ export function framedProgram(code: string, paths: ModelPaths): string {
   ].join('\n');
 }
 
-/** The model's code in a reply, or why there is none to run (a truncated reply's code is cut off mid-way). */
-export function solveCodeOf(reply: string, finishReason: string): { code: string } | { problem: string } {
+/**
+ * The model's code in a reply (its unambiguous slips mended: pythonMends.ts), or why there is none to run (a truncated
+ * reply's code is cut off mid-way).
+ */
+export function solveCodeOf(
+  reply: string,
+  finishReason: string,
+): { code: string; mends?: string[] } | { problem: string } {
   if (finishReason === 'length') return { problem: 'the reply was cut off at the token limit (finish_reason: length)' };
   const found = extractCodeOrProblem(reply);
   if (found.code === undefined) return { problem: found.problem };
   if (!/^\s*def\s+solve\s*\(/m.test(found.code)) return { problem: 'the code defines no function solve(wb)' };
-  return { code: found.code };
+  const mended = mendPythonSlips(found.code);
+  return mended.mends.length ? mended : { code: found.code };
 }
