@@ -10,6 +10,7 @@ import {
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
 import { choose, settled, similarity, tied } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
 import { framedProgram, solveCodeOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
+import { mendPythonSlips } from '../../benchmarks/spreadsheetbench/agents/checkedVote/pythonMends';
 import { repairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedVote/feedback';
 import { MissingEvidence } from '../../benchmarks/spreadsheetbench/agents/checkedVote/missingEvidence';
 import { crashHint } from '../../benchmarks/spreadsheetbench/agents/checkedVote/crashHints';
@@ -120,6 +121,16 @@ describe('checks (no answers needed)', () => {
     expect(iso[0].detail).toContain('with its time: datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ")');
     expect(checkCandidate([evidence(1, [day(4), day(5), day(6)])]).passed).toBe(true);
     expect(checkCandidate([evidence(1, ['2021-01-18', 'x'])]).passed).toBe(true);
+  });
+
+  it('rejects text written with a space at its start or end that the input did not have (230-16)', () => {
+    const input = ['data', '2020-02-21 09:58:34.5 event_type="B"', ' kept as it was '];
+    const cut = checkCandidate([evidence(1, ['data', '2020-02-21 09:58:34.5 ', ' kept as it was '], input)]);
+    expect(cut.problems.map((p) => p.kind)).toEqual(['stray_space']);
+    expect(cut.problems[0].detail).toMatch(/1 cell\(s\) .*"2020-02-21 09:58:34.5 ".*text.strip\(\)/);
+    expect(checkCandidate([evidence(1, ['data', '2020-02-21 09:58:34.5', ' kept as it was '], input)]).passed).toBe(
+      true,
+    );
   });
 
   it('rejects a colour written over the values of a formatting task; a colour as an answer elsewhere passes', () => {
@@ -382,6 +393,13 @@ describe('workbook view and answer region on real dev20 inputs', () => {
     expect(lookup).toContain('A5:Name');
   });
 
+  it("names a table's header row inside the answer region, so that a program leaves it alone (230-16)", () => {
+    expect(view('230-16', "'Before'!A1:A12")).toContain(
+      "row 1 of the region is its table's header row: keep it as it is unless the task renames columns; the data rows start at row 2",
+    );
+    expect(view('39604', 'C4')).not.toContain("table's header row");
+  });
+
   it('keeps a big sheet within the budget: head and tail rows and a column profile', () => {
     const text = view('57232', "'Sea Freight Rates'!H2:H191");
     expect(text.length).toBeLessThan(12_000);
@@ -448,5 +466,28 @@ describe('evidence that could not be read', () => {
     expect(notes).toEqual([]);
     expect(await Promise.resolve(['A1']).catch(missing.or('cells changed elsewhere', [] as string[]))).toEqual(['A1']);
     expect(missing.reasons).toEqual(['the formula reference notes: zip: bad central directory']);
+  });
+});
+
+describe('Python slips mended before a candidate runs (checked-vote-v10)', () => {
+  it("maps chr(65 + col) of a column counted from 1 to get_column_letter(col), and leaves a 0-based loop's alone", () => {
+    const slip = [
+      'def solve(wb):',
+      '    ws = wb["Sheet1"]',
+      '    for col in range(1, ws.max_column + 1):',
+      '        for row in range(1, ws.max_row + 1):',
+      '            cell = ws[f"{chr(65 + col)}{row}"]',
+      '            v = ws[chr(ord("A") + col) + str(row)].value',
+    ].join('\n');
+    const mended = mendPythonSlips(slip);
+    expect(mended.code).toContain('ws[f"{get_column_letter(col)}{row}"]');
+    expect(mended.code).toContain('ws[get_column_letter(col) + str(row)]');
+    expect(mended.code).not.toContain('chr(');
+    expect(mended.mends).toEqual(['chr(65 + col) → get_column_letter(col): col counts columns from 1']);
+    const zeroBased = 'def solve(wb):\n    for c in range(0, 5):\n        wb.active[f"{chr(65 + c)}1"] = c\n';
+    expect(mendPythonSlips(zeroBased)).toEqual({ code: zeroBased, mends: [] });
+    const minus = 'def solve(wb):\n    for c in range(1, 5):\n        wb.active[f"{chr(65 + c - 1)}1"] = c\n';
+    expect(mendPythonSlips(minus).mends).toEqual([]);
+    expect(solveCodeOf('```python\n' + slip + '\n```', 'stop')).toMatchObject({ mends: mended.mends });
   });
 });

@@ -188,6 +188,12 @@ def target_view(piece):
             if block[0] <= first_row <= block[1] + 1 or block[0] <= last_row <= block[1]:
                 header = header_row(fws, block)
                 break
+    if header and first_row <= header < last_row:
+        # checked-vote-v10: 230-16's candidates looped from row 1 and cut its header 'data' down to 'ata'.
+        out.append(
+            f"row {header} of the region is its table's header row: keep it as it is unless the task renames columns;"
+            f" the data rows start at row {header + 1}"
+        )
     rows = list(range(first_row, last_row + 1))
     shown = rows if len(rows) <= TARGET_ROWS else rows[: TARGET_ROWS - 3] + rows[-3:]
     seen = covered.get(name, set())
