@@ -42,6 +42,7 @@ import { referenceNotes } from '../../benchmarks/spreadsheetbench/agents/checked
 import { writesOutsideRegion } from '../../benchmarks/spreadsheetbench/agents/checkedVote/strayWrites';
 import {
   checkCandidate,
+  errorsNamedIn,
   regionLeftAlone,
   type CaseEvidence,
   type CheckResult,
@@ -256,7 +257,10 @@ export function checkedVoteActivities(deps: WorkerDeps) {
               region,
             ).catch(missing.or("the formula's references on the inputs", { problems: [] as Problem[], swaps: [] }))
           : { problems: [], swaps: [] };
-      const check = checkCandidate(cases, found.problems, { formatting });
+      const check = checkCandidate(cases, found.problems, {
+        formatting,
+        allowedErrors: errorsNamedIn(task.instruction),
+      });
       const mend = !check.passed && region && input.formula ? causeMend(input.formula, found.swaps, region) : undefined;
       const sample = cases.find((c) => c.output?.cells.length);
       const shown = sample && { testCase: sample.testCase, region: sample.output! };

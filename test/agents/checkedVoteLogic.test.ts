@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   checkCandidate,
+  errorsNamedIn,
   regionLeftAlone,
   type CaseEvidence,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
@@ -82,6 +83,17 @@ describe('checks (no answers needed)', () => {
     expect(checkCandidate([evidence(1, [1], [1]), evidence(2, [3], [2])]).passed).toBe(true);
     // Real text answers are not prose.
     expect(checkCandidate([evidence(1, ['Pass', 'Fail', 'John Smith'])]).passed).toBe(true);
+  });
+
+  it('allows an error value the instruction names as a result in some answer cells, never in all (57232)', () => {
+    const allowedErrors = errorsNamedIn('Match across sheets.\nThe formula data output result may be "#N/A".');
+    expect(allowedErrors).toEqual(['#N/A']);
+    expect(checkCandidate([evidence(1, [3, '#N/A', 5.5])], [], { allowedErrors }).passed).toBe(true);
+    const all = checkCandidate([evidence(1, ['#N/A', '#N/A', '#N/A'])], [], { allowedErrors });
+    expect(all.problems.map((p) => p.kind)).toEqual(['error_value']);
+    const other = checkCandidate([evidence(1, [3, '#VALUE!', 5.5])], [], { allowedErrors });
+    expect(other.problems.map((p) => p.kind)).toEqual(['error_value']);
+    expect(errorsNamedIn('The formula data output result may be "-"')).toEqual([]);
   });
 
   it('rejects one value repeated in every answer cell on every input (a formula that ignores its row)', () => {

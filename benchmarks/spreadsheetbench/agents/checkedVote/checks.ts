@@ -74,6 +74,17 @@ const JUNK_TEXT =
 export interface TaskTraits {
   /** The instruction asks for formatting (a colour, a highlight, a fill, a conditional format). */
   formatting?: boolean;
+  /**
+   * Excel error values the instruction names as a possible result (the benchmark appends "The formula data output
+   * result may be "#N/A"." where the answer holds some): allowed in some answer cells, not in all of them.
+   */
+  allowedErrors?: string[];
+}
+
+/** The Excel error values an instruction names (errorsNamedIn("... may be \"#N/A\".") is ["#N/A"]). */
+export function errorsNamedIn(instruction: string): string[] {
+  const named = instruction.match(/#(N\/A|VALUE!|REF!|DIV\/0!|NUM!|NAME\?|NULL!)/g) ?? [];
+  return [...new Set(named)];
 }
 
 export function checkCandidate(cases: CaseEvidence[], found: Problem[] = [], traits: TaskTraits = {}): CheckResult {
@@ -97,8 +108,11 @@ function caseProblems(c: CaseEvidence, traits: TaskTraits): Problem[] {
     out.push(at('missing_sheet', `sheet(s) ${c.output.missingSheets.map((s) => `'${s}'`).join(', ')} missing`));
   const written = c.output.cells.filter(isWritten);
   if (!written.length && c.output.cells.length) out.push(at('empty', `every answer cell is empty${elsewhere(c)}`));
+  const allowed = new Set(traits.allowedErrors ?? []);
   const errors = written.filter(isErrorValue);
-  if (errors.length) out.push(at('error_value', `${errors.length} cell(s) hold Excel errors, e.g. ${show(errors[0])}`));
+  const refused = errors.length === written.length ? errors : errors.filter((e) => !allowed.has(String(e.value)));
+  if (refused.length)
+    out.push(at('error_value', `${refused.length} cell(s) hold Excel errors, e.g. ${show(refused[0])}`));
   const junk = written.filter((cell) => typeof cell.value === 'string' && JUNK_TEXT.test(cell.value));
   if (junk.length)
     out.push(at('junk_text', `${junk.length} cell(s) hold text that is not an answer, e.g. ${show(junk[0])}`));
