@@ -9,6 +9,7 @@ import { formulaFindings, formulaProblems } from '../../benchmarks/spreadsheetbe
 import { formulaRegionOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaRegion';
 import { openWorkbookValues } from '../../benchmarks/workbook/ooxmlReader';
 import { pythonWorkbook, type SheetCells } from '../helpers/pythonWorkbook';
+import { DEV20 } from '../helpers/e2e';
 
 function inputs(...books: SheetCells[]): { testCase: number; file: string }[] {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cv-names-'));
@@ -114,6 +115,38 @@ describe('a lookup of a label whose value is beside it (checked-vote-v9)', () =>
     const stranger = inputs({ ...people, 'Updated Data': { A2: 'Nobody', B2: 'Nobody else', A5: 'Name' } });
     const miss = "=INDEX('Personal Data'!$A$1:$B$3,MATCH(A2,'Personal Data'!$A$1:$A$3,0),1)";
     expect(await formulaProblems(stranger, miss, region)).toEqual([]);
+  });
+});
+
+describe('an empty lookup column moved to the column holding the values looked up (checked-vote-v10)', () => {
+  // dev20's 18645, as the 1.5B wrote it: the stage names are in Data!A (from row 1, no header), their shares in B.
+  const books = [1, 2, 3].map((n) => ({
+    testCase: n,
+    file: path.join(DEV20, 'spreadsheet', '18645', `${n}_18645_input.xlsx`),
+  }));
+  const region = formulaRegionOf("'Opportunities'!G2:G3")!;
+  const mendTwice = async (formula: string) => {
+    const once = withSwaps(formula, (await formulaFindings(books, formula, region)).swaps);
+    return withSwaps(once, (await formulaFindings(books, once, region)).swaps);
+  };
+
+  it('moves the searched column to the stage names (not the nearest data), the returned one beside them', async () => {
+    const found = await formulaFindings(
+      books,
+      '=INDEX(Data!$C$2:$C$6, MATCH(opportunities!$D2, Data!$D$2:$D$6, 0)) * opportunities!$E2',
+      region,
+    );
+    expect(found.swaps).toEqual([
+      { from: 'Data!$C$2:$C$6', to: 'Data!$B$2:$B$6', because: 'empty_reference' },
+      { from: 'Data!$D$2:$D$6', to: 'Data!$A$2:$A$6', because: 'empty_reference' },
+    ]);
+    // The next mend starts both at row 1, where the first stage is: the answer's VLOOKUP(D2,Data!$A$1:$B$6,2,FALSE).
+    expect(
+      await mendTwice('=INDEX(Data!$C$2:$C$6, MATCH(opportunities!$D2, Data!$D$2:$D$6, 0)) * opportunities!$E2'),
+    ).toBe('=INDEX(Data!$B$1:$B$6, MATCH(opportunities!$D2, Data!$A$1:$A$6, 0)) * opportunities!$E2');
+    expect(await mendTwice('=IFERROR(E2*INDEX(Data!$G$2:$G$6, MATCH(D2,Data!$A$2:$A$6,0)), "")')).toBe(
+      '=IFERROR(E2*INDEX(Data!$B$1:$B$6, MATCH(D2,Data!$A$1:$A$6,0)), "")',
+    );
   });
 });
 

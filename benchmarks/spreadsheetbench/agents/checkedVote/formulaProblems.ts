@@ -9,6 +9,7 @@ import { nearbyWithData, type NearbyData } from './nearbyData';
 import { readsNoCell } from './formulaNames';
 import { textInArithmetic } from './textArithmetic';
 import { rowsMoved, type ReferenceSwap } from './causeMends';
+import { lookupHomes } from './lookupHomes';
 import { describeLateStarts, lateStarts, type LateStart } from './rangeStarts';
 
 /** References named in one problem. */
@@ -88,7 +89,10 @@ export async function formulaFindings(
   if (late.length)
     problems.push({ kind: 'late_start', testCase: inputs[0].testCase, detail: describeLateStarts(late) });
   const read = new Set(referencesOf(formula).map((r) => r.text.replace(/\$/g, '').toUpperCase()));
-  const swaps = swapsOf(empty, nearby, miss?.misses ?? [], mismatch?.swap, read);
+  const homes = empty.length
+    ? await lookupHomes(await openWorkbookValues(inputs[0].file), formula, region, new Set(empty))
+    : new Map<string, string>();
+  const swaps = swapsOf(empty, nearby, homes, miss?.misses ?? [], mismatch?.swap, read);
   return { problems, swaps: withLateStarts(formula, [...swaps, ...widenings(formula, miss?.misses ?? [])], late) };
 }
 
@@ -147,6 +151,8 @@ function isParallel(a: FormulaReference, b: FormulaReference): boolean {
 function swapsOf(
   empty: string[],
   nearby: Map<string, NearbyData[]>,
+  /** Per empty searched range of an exact lookup, the column holding the values it looks up (lookupHomes.ts). */
+  homes: Map<string, string>,
   misses: LookupMiss[],
   criteria: [string, string] | undefined,
   read: Set<string>,
@@ -155,7 +161,8 @@ function swapsOf(
   for (const text of empty) {
     // Data the formula already reads is not what the empty reference meant (v9's 18645: F2 -> E2 gave E2*(E2/100)).
     const near = nearby.get(text)?.find((n) => !read.has(n.text.replace(/\$/g, '').toUpperCase()));
-    if (near) swaps.push({ from: text, to: near.text, because: 'empty_reference' });
+    const to = homes.get(text) ?? near?.text;
+    if (to) swaps.push({ from: text, to, because: 'empty_reference' });
   }
   for (const m of misses)
     if (m.instead && !swaps.some((s) => s.from === m.written))

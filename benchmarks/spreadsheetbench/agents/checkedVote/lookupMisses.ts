@@ -56,7 +56,7 @@ export async function lookupMisses(wb: WorkbookValues, formula: string, region: 
   return misses;
 }
 
-interface ExactLookup {
+export interface ExactLookup {
   value: FormulaReference;
   /** The one column or row searched. */
   line: FormulaReference;
@@ -68,7 +68,7 @@ interface ExactLookup {
  * MATCH(v, range, 0), XLOOKUP(v, range, …) without a match mode other than exact, VLOOKUP(v, table, n, FALSE|0) (its
  * first column): with a single cell as the value and one reference as the range; anything else is not judged.
  */
-function exactLookupOf(call: FormulaCall): ExactLookup | undefined {
+export function exactLookupOf(call: FormulaCall): ExactLookup | undefined {
   const [valueArg, rangeArg] = call.args;
   const exact =
     call.name === 'MATCH'
@@ -191,7 +191,7 @@ function wholeLineOf(line: FormulaReference, sheet: SheetValues): [number, numbe
 }
 
 /** Excel's exact match: text ignoring case (and the spaces around it), anything else by value. */
-function same(a: CellValue, b: CellValue): boolean {
+export function same(a: CellValue, b: CellValue): boolean {
   if (typeof a === 'string' && typeof b === 'string') return a.trim().toLowerCase() === b.trim().toLowerCase();
   return JSON.stringify(a) === JSON.stringify(b);
 }

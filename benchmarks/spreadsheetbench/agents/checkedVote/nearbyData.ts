@@ -55,7 +55,7 @@ function inRegionColumns(ref: FormulaReference, region: FormulaRegion): boolean 
 }
 
 /** A reference written as the formula wrote the original: its sheet prefix and its `$` anchors kept. */
-function referenceText(ref: FormulaReference): string {
+export function referenceText(ref: FormulaReference): string {
   const bang = ref.text.lastIndexOf('!');
   const prefix = bang >= 0 ? ref.text.slice(0, bang + 1) : '';
   const a = ref.anchored;
