@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formattingAdded } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formattingChange';
 import { checkCandidate, type CaseEvidence } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
 import { readRegion } from '../../benchmarks/spreadsheetbench/agents/checkedVote/regionCells';
-import { LibreOfficeRecalculator } from '../../lib/recalc/libreoffice';
+import { exportByLibreOffice } from '../helpers/libreofficeExport';
 import { hasSandboxPython, runPython } from '../scoring/oracle';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'cv-formatting-'));
@@ -43,16 +43,7 @@ const MAKE = [
 beforeAll(async () => {
   if (!hasSandboxPython) return;
   runPython(['-c', MAKE, tmp], '');
-  const recalc = LibreOfficeRecalculator.create({ instances: 1, writeResults: false });
-  try {
-    for (const name of ['resaved', 'conditional', 'filled']) {
-      const r = await recalc.recalc(file(`${name}.xlsx`), file(`${name}-lo.xlsx`));
-      expect(r).toMatchObject({ ok: true });
-      expect(r.copied).toBeUndefined(); // really rewritten by LibreOffice, not copied
-    }
-  } finally {
-    await recalc.close();
-  }
+  await exportByLibreOffice(['resaved', 'conditional', 'filled'].map((n) => [file(`${n}.xlsx`), file(`${n}-lo.xlsx`)]));
 }, 120_000);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
