@@ -1,5 +1,5 @@
 import { answerPlaceholder } from '../grounding/placeholder';
-import { requestedChartKind, requestedOutput, savedRequested } from '../grounding/requestedOutput';
+import { requestedChartKind, requestedOutputs, savedRequested } from '../grounding/requestedOutput';
 import { answersTurn } from './crossCheckPrompts';
 import { readTurnToolCalls } from './debugStore';
 import { appendEvents } from './eventLog';
@@ -32,22 +32,23 @@ export async function checkRequestedOutput(input: CheckGroundingInput): Promise<
   return { instruction: missing.instruction };
 }
 
-/** The chart or table the question asks for, when the turn saved none. */
+/** The chart or table (or both) the question asks for, those the turn saved none of. */
 async function missingOutput(layout: ConversationLayout, turnId: string): Promise<Missing> {
   const question = await turnQuestion(layout, turnId);
-  const asked = requestedOutput(question);
-  if (!asked) return undefined;
+  const asked = requestedOutputs(question);
+  if (!asked.length) return undefined;
   const calls = await readTurnToolCalls(layout, turnId, answersTurn);
-  if (
-    savedRequested(
-      asked,
-      calls.flatMap((c) => savedTypes(c.result)),
-    )
-  )
-    return undefined;
+  const saved = calls.flatMap((c) => savedTypes(c.result));
+  const missing = asked.filter((output) => !savedRequested(output, saved));
+  if (!missing.length) return undefined;
+  const what = missing.map((output) => `a ${output}`).join(' and ');
   return {
-    why: `The question asks for a ${asked} and this turn saved none: the model is asked once to save it.`,
-    instruction: requestedOutputInstruction(asked, asked === 'chart' ? requestedChartKind(question) : undefined),
+    why: `The question asks for ${what} and this turn saved none: the model is asked once to save ${missing.length > 1 ? 'them' : 'it'}.`,
+    instruction: missing
+      .map((output) =>
+        requestedOutputInstruction(output, output === 'chart' ? requestedChartKind(question) : undefined),
+      )
+      .join('\n'),
   };
 }
 

@@ -21,11 +21,20 @@ const OUTPUT_TYPES: Record<RequestedOutput, ReadonlySet<string>> = {
   table: new Set(['table']),
 };
 
-/** What the question asks the turn to save (a chart first: "a chart of the table" is a chart). */
-export function requestedOutput(question: string): RequestedOutput | undefined {
-  if (CHART.test(question)) return 'chart';
-  if (TABLE.test(question)) return 'table';
-  return undefined;
+/**
+ * A table asked for beside a chart: "a table", "a summary table", "as a table" ("a chart of the table in sales.csv"
+ * names where the data is: no table asked for).
+ */
+const TABLE_TOO = /\b(?:a|an|one)\s+(?:[\w-]+\s+){0,2}tables?\b|\b(?:as|in|into) a table\b|\btabulate\b/i;
+
+/**
+ * What the question asks the turn to save: a chart, a table, or both ("make a table of the totals and a bar chart of
+ * them"; before the request for both was read, such a turn was checked for its chart only).
+ */
+export function requestedOutputs(question: string): RequestedOutput[] {
+  const chart = CHART.test(question);
+  const table = TABLE.test(question) && (!chart || TABLE_TOO.test(question));
+  return [...(chart ? (['chart'] as const) : []), ...(table ? (['table'] as const) : [])];
 }
 
 /** The kind of chart the question names, if any ("a bar chart", "as a pie chart", "plot … against …"). */

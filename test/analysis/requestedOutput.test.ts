@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { requestedOutputInstruction } from '../../analysis/conversation/prompts';
-import { requestedChartKind, requestedOutput, savedRequested } from '../../analysis/grounding/requestedOutput';
+import { requestedChartKind, requestedOutputs, savedRequested } from '../../analysis/grounding/requestedOutput';
 
 /** The analysis suite's questions (data/analysis/tasks.json) and what each asks the turn to save. */
 const SUITE: Array<[string, 'chart' | 'table' | undefined]> = [
@@ -18,12 +18,24 @@ const SUITE: Array<[string, 'chart' | 'table' | undefined]> = [
 
 describe('the chart or table a question asks for', () => {
   it("reads the suite's questions: charts, plots and the table asked for; numbers asked for save nothing", () => {
-    for (const [question, asked] of SUITE) expect(requestedOutput(question), question).toBe(asked);
+    for (const [question, asked] of SUITE) expect(requestedOutputs(question), question).toEqual(asked ? [asked] : []);
   });
 
   it('a table named as where the data is is not a table asked for; one asked for as a table is', () => {
-    expect(requestedOutput('What is the total amount in the sales table?')).toBeUndefined();
-    expect(requestedOutput('Give me the totals per region as a table.')).toBe('table');
+    expect(requestedOutputs('What is the total amount in the sales table?')).toEqual([]);
+    expect(requestedOutputs('Give me the totals per region as a table.')).toEqual(['table']);
+  });
+
+  it('a table and a chart asked for together are both asked for; a chart of the table holding the data is a chart', () => {
+    expect(requestedOutputs('Make a table of the total amount per region and a bar chart of it.')).toEqual([
+      'chart',
+      'table',
+    ]);
+    expect(requestedOutputs('Group sales.csv by region, show a summary table and plot it.')).toEqual([
+      'chart',
+      'table',
+    ]);
+    expect(requestedOutputs('Make a bar chart of the table in sales.csv.')).toEqual(['chart']);
   });
 
   it('the chart kind named, or scatter for one thing against another', () => {

@@ -42,7 +42,7 @@ function model(r: ScriptedRequest): ScriptedReply {
   if (asked(r) && !question.includes('[STUBBORN]'))
     return python(`${SUMS}\n${question.includes('table') ? SAVE_TABLE : SAVE_CHART}`);
   if (asked(r)) return python(`${SUMS}\n# printed again`);
-  if (question.includes('[SAVES]')) return python(`${SUMS}\n${SAVE_CHART}`);
+  if (question.includes('[SAVES]') || question.includes('[BOTH]')) return python(`${SUMS}\n${SAVE_CHART}`);
   return python(SUMS);
 }
 
@@ -54,6 +54,7 @@ describe('a chart or table asked for and not saved: asked for once', () => {
     ['chart', 'direct', chart('[CHART]')],
     ['table', 'direct', `Make a table of the total amount per region from sales.csv. [TABLE]`],
     ['saved', 'direct', chart('[SAVES]')],
+    ['both', 'direct', 'Make a table of the total amount per region and a bar chart of it from sales.csv. [BOTH]'],
     ['stubborn', 'direct', chart('[STUBBORN]')],
     ['react', 'react', chart('[REACT]')],
     ['numbers', 'direct', 'What is the total amount per region in sales.csv? [NUMBERS]'],
@@ -100,6 +101,25 @@ describe('a chart or table asked for and not saved: asked for once', () => {
     expect(requests(o)).toHaveLength(0);
     expect(sentFor('[SAVES]')).toHaveLength(0);
     expect(saved(o)).toEqual(['bar_chart']);
+  });
+
+  it('a table and a chart asked for, the chart saved: asked once for the table, both are saved', () => {
+    const o = outcomes.get('both')!;
+    expect(requests(o).map((e) => String(e.data.text))).toEqual([
+      'The question asks for a table and this turn saved none: the model is asked once to save it.',
+    ]);
+    expect([...new Set(sentFor('[BOTH]'))]).toEqual([expect.stringContaining('save_table(df, title=...)')]);
+    // Each execution's outputs list the turn's saved outputs so far: the chart is listed again beside the table.
+    const byId = new Map(
+      o.events
+        .filter((e) => e.type === 'visualization')
+        .map((e) => (e.data as { output: { id: string; type: string } }).output)
+        .map((out) => [out.id, out.type]),
+    );
+    expect([...byId]).toEqual([
+      ['bar-1', 'bar_chart'],
+      ['table-1', 'table'],
+    ]);
   });
 
   it('a model that still saves nothing is asked once only; its answer stands', () => {
