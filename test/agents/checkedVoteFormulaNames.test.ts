@@ -148,6 +148,15 @@ describe('an empty lookup column moved to the column holding the values looked u
       '=IFERROR(E2*INDEX(Data!$B$1:$B$6, MATCH(D2,Data!$A$1:$A$6,0)), "")',
     );
   });
+
+  it('never moves two empty references onto the same data', async () => {
+    // v10's second sample: G2 and $F2 both went to E2, and 0.5*E2*($E2="…") gave 0 in both cells and passed.
+    const found = await formulaFindings(books, '=IFERROR(0.5*G2*($F2="03 Mutual Commitment"),0)', region);
+    expect(found.swaps).toEqual([
+      { from: 'G2', to: 'E2', because: 'empty_reference' },
+      { from: '$F2', to: '$D2', because: 'empty_reference' },
+    ]);
+  });
 });
 
 describe('a formula computing with a cell that holds text (checked-vote-v9)', () => {

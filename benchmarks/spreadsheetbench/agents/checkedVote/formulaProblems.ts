@@ -158,10 +158,14 @@ function swapsOf(
   read: Set<string>,
 ): ReferenceSwap[] {
   const swaps: ReferenceSwap[] = [];
+  const bare = (text: string) => text.replace(/\$/g, '').toUpperCase();
   for (const text of empty) {
-    // Data the formula already reads is not what the empty reference meant (v9's 18645: F2 -> E2 gave E2*(E2/100)).
-    const near = nearby.get(text)?.find((n) => !read.has(n.text.replace(/\$/g, '').toUpperCase()));
-    const to = homes.get(text) ?? near?.text;
+    // Data the formula already reads is not what the empty reference meant (v9's 18645: F2 -> E2 gave E2*(E2/100)),
+    // nor data another empty reference is moved to (v10's 18645: G2 and $F2 both -> E2 gave 0.5*E2*($E2="…")).
+    const taken = (to: string) => read.has(bare(to)) || swaps.some((s) => bare(s.to) === bare(to));
+    const near = nearby.get(text)?.find((n) => !taken(n.text));
+    const home = homes.get(text);
+    const to = home !== undefined && !taken(home) ? home : near?.text;
     if (to) swaps.push({ from: text, to, because: 'empty_reference' });
   }
   for (const m of misses)
