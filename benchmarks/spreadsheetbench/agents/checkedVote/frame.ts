@@ -1,6 +1,7 @@
 import { extractCodeOrProblem } from '../../../codeAgent/codeExtraction';
 import type { ModelPaths } from '../officialPaths';
 import { mendPythonSlips } from './pythonMends';
+import { DATE_ENTRY_CALL, DATE_ENTRY_PYTHON } from './dateEntry';
 import { TABLE_HELPER_NAMES, TABLE_HELPERS_PYTHON } from './tableHelpers';
 
 /** Name under which the model's code runs: its tracebacks point at `solution.py`, line by line. */
@@ -10,7 +11,8 @@ export const SOLUTION_FILE = 'solution.py';
  * The frame the harness runs a candidate in: it opens the input (formulas kept), runs the model's code in its own
  * namespace (`__name__` is not `__main__`, so a script's main block does not run; openpyxl, datetime, math, re,
  * openpyxl's column-letter helpers and the table helpers read_table/write_table/clear_range of tableHelpers.ts already
- * bound, as small models use them unimported), calls `solve(wb)` and saves the result to the output. The paths are
+ * bound, as small models use them unimported), calls `solve(wb)`, stores the ISO date
+ * text it wrote among dates as dates (dateEntry.ts) and saves the result to the output. The paths are
  * the test-case-1 model paths: the execution activity binds them to test case N and to the sandbox's work dir, so the
  * model never types a path.
  */
@@ -26,6 +28,7 @@ export function framedProgram(code: string, paths: ModelPaths): string {
     'import re as _re',
     'from openpyxl.utils import column_index_from_string as _column_index, get_column_letter as _column_letter',
     TABLE_HELPERS_PYTHON,
+    DATE_ENTRY_PYTHON,
     // Names small models use without importing them (checked-vote-v4: NameError 'openpyxl' on every input).
     "_ns = {'__name__': 'solution', 'openpyxl': _openpyxl, 'datetime': _datetime, 'math': _math, 're': _re,",
     "       'get_column_letter': _column_letter, 'column_index_from_string': _column_index,",
@@ -40,6 +43,7 @@ export function framedProgram(code: string, paths: ModelPaths): string {
     "_result = _ns['solve'](_wb)",
     'if isinstance(_result, _openpyxl.Workbook):',
     '    _wb = _result',
+    ...DATE_ENTRY_CALL,
     '_wb.save(OUTPUT_PATH)',
     '',
   ].join('\n');
