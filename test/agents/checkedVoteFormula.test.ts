@@ -253,7 +253,7 @@ describe('formula regions', () => {
 
   it('every worked example replies with a formula the harness accepts', () => {
     const replies = [...FORMULA_EXAMPLES.matchAll(/```excel\n[^`]*```/g)].map((m) => m[0]);
-    expect(replies).toHaveLength(5);
+    expect(replies).toHaveLength(6);
     for (const reply of replies) expect(formulaOf(reply, 'stop')).toHaveProperty('formula');
   });
 });

@@ -3,7 +3,9 @@
  * (agent-quality-notes.md). Each shows a tiny workbook in the view's own notation, a task, its answer region and the
  * reply. Written for this agent as generic spreadsheet techniques: none is taken from a SpreadsheetBench task or its
  * answer. They are static text in the system prompt, so a local model evaluates them once and reuses their KV cache
- * across candidates and tasks.
+ * across candidates and tasks. Example 6 (checked-vote-v11) adds a condition to a formula the user gives, as the
+ * outermost IF around the whole of it: the 1.5B, asked so on 39604, dropped the given formula or nested the new
+ * condition inside one of its branches.
  */
 
 /** Examples of one formula for the answer region's first cell, filled over the region by the harness. */
@@ -64,6 +66,15 @@ Task: Put the number after "ID:" into column B as a number.
 Answer region: B2:B3. Write the formula for B2.
 \`\`\`excel
 =VALUE(MID(A2,4,FIND(" ",A2)-4))
+\`\`\`
+
+## Example 6
+Sheet 'Pay': A1:Hours | B1:Rate | C1:Pay
+A2:45 | B2:20
+Task: Add one more condition to my current formula: if the hours are 0 or less, the pay is 0. My formula is IF(A2>40,A2*B2*1.5,A2*B2).
+Answer region: C2:C2. Write the formula for C2.
+\`\`\`excel
+=IF(A2<=0,0,IF(A2>40,A2*B2*1.5,A2*B2))
 \`\`\``;
 
 /**
