@@ -412,6 +412,27 @@ describe('workbook view and answer region on real dev20 inputs', () => {
     expect(view('39604', 'C4')).not.toContain("table's header row");
   });
 
+  it("pairs the region's first rows with a table that repeats its headers elsewhere: the expected result, shown", () => {
+    // 230-16: sheet 'After' shows the split the task asks for; the region is one column, so its table's headers count.
+    expect(view('230-16', "'Before'!A1:A12")).toContain(
+      [
+        "sheet 'After' repeats this table's column headers at A2:B2: it may show the result the task expects; the first rows of both, this table's then that one's:",
+        '  A2:2020-02-21 09:58:34.595555 event_type="BUSINESS"  =>  A3:2020-02-21 09:58:34.595555 | B3:event_type="BUSINESS"',
+      ].join('\n'),
+    );
+    // 208-20: the 'Expected Result' block beside the data, on the same sheet (columns I:N against A:F).
+    expect(view('208-20', "'Q'!A1:F37")).toMatch(
+      /sheet 'Q' repeats this table's column headers at I2:N2.*\n {2}A3:\^NSEI .* {2}=> {2}I3:AXISBANK\.NS/,
+    );
+    // No other table with the same headers: no such line.
+    for (const [id, position] of [
+      ['39604', 'C4'],
+      ['18645', "'Opportunities'!G2:G3"],
+      ['416-15', "'Sheet1'!A2:A19"],
+    ])
+      expect(view(id, position), id).not.toContain('repeats this table');
+  });
+
   it('keeps a big sheet within the budget: head and tail rows and a column profile', () => {
     const text = view('57232', "'Sea Freight Rates'!H2:H191");
     expect(text.length).toBeLessThan(12_000);

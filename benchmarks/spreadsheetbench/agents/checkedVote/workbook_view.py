@@ -13,6 +13,7 @@ TAIL_ROWS = 3
 NEIGHBOUR_COLS = 3
 TARGET_ROWS = 12
 OTHER_SHEET_CHARS = 600
+EXAMPLE_ROWS = 3
 
 # Per sheet, the (row, column) cells whose row line the sheet view printed: the answer region's rows are not printed
 # a second time when every non-empty cell of theirs is already in the view.
@@ -182,11 +183,11 @@ def target_view(piece):
     ]
     lo, hi = max(1, c0 - NEIGHBOUR_COLS), c1 + NEIGHBOUR_COLS
     bounds = used_bounds(fws)
-    header = None
+    header, table = None, None
     if bounds:
         for block in regions(fws, bounds):
             if block[0] <= first_row <= block[1] + 1 or block[0] <= last_row <= block[1]:
-                header = header_row(fws, block)
+                header, table = header_row(fws, block), block
                 break
     if header and first_row <= header < last_row:
         # checked-vote-v10: 230-16's candidates looped from row 1 and cut its header 'data' down to 'ata'.
@@ -194,6 +195,10 @@ def target_view(piece):
             f"row {header} of the region is its table's header row: keep it as it is unless the task renames columns;"
             f" the data rows start at row {header + 1}"
         )
+    if header and header <= last_row:
+        # The region's own headers, or its table's when the region names fewer than two (a single column).
+        lo_name, hi_name = (c0, c1) if len(header_names(fws, header, c0, c1)) >= 2 else (table[2], table[3])
+        out.extend(example_lines(fws, vws, header, max(header + 1, first_row), lo_name, hi_name))
     rows = list(range(first_row, last_row + 1))
     shown = rows if len(rows) <= TARGET_ROWS else rows[: TARGET_ROWS - 3] + rows[-3:]
     seen = covered.get(name, set())
@@ -208,6 +213,60 @@ def target_view(piece):
         line = row_line(fws, vws, r, lo, hi)
         out.append(line if line else f"(row {r} empty in {get_column_letter(lo)}{r}:{get_column_letter(hi)}{r})")
     return out
+
+
+def header_names(ws, row, c0, c1):
+    """The header texts of a row between two columns, as (column, text) pairs, compared without case or spaces."""
+    names = []
+    for c in range(c0, c1 + 1):
+        v = ws.cell(row, c).value
+        if isinstance(v, str) and v.strip():
+            names.append((c, v.strip().lower()))
+    return names
+
+
+def same_headers(fws, header, c0, c1):
+    """Other places with the column headers of row `header` between c0 and c1 (another sheet, or other columns of
+    this one): forum workbooks often show the expected result there ('After', 'Expected Result'; 230-16, 208-20).
+    Yields (sheet, row, column offset)."""
+    names = header_names(fws, header, c0, c1)
+    if len(names) < 2:
+        return
+    first_col, first_name = names[0]
+    for ws in formulas_wb.worksheets:
+        for row in ws.iter_rows(max_row=min(ws.max_row, 60)):
+            for cell in row:
+                if not (isinstance(cell.value, str) and cell.value.strip().lower() == first_name):
+                    continue
+                offset = cell.column - first_col
+                if ws is fws and cell.row == header and offset == 0:
+                    continue
+                if first_col + offset < 1:
+                    continue
+                if all(
+                    isinstance(ws.cell(cell.row, c + offset).value, str)
+                    and ws.cell(cell.row, c + offset).value.strip().lower() == n
+                    for c, n in names
+                ):
+                    yield ws, cell.row, offset
+
+
+def example_lines(fws, vws, header, data_row, c0, c1):
+    """checked-vote-v12: where the region's table's headers appear again, the first rows of both side by side."""
+    lo, hi = c0, c1
+    for ws, row, offset in same_headers(fws, header, c0, c1):
+        where = f"{get_column_letter(lo + offset)}{row}:{get_column_letter(hi + offset)}{row}"
+        out = [
+            f"sheet {ws.title!r} repeats this table's column headers at {where}: it may show the result the task"
+            " expects; the first rows of both, this table's then that one's:"
+        ]
+        for k in range(EXAMPLE_ROWS):
+            mine = row_line(fws, vws, data_row + k, lo, hi)
+            theirs = row_line(ws, values_wb[ws.title], row + 1 + (data_row - header - 1) + k, lo + offset, hi + offset)
+            if mine or theirs:
+                out.append(f"  {mine or '(empty)'}  =>  {theirs or '(empty)'}")
+        return out
+    return []
 
 
 def main():
