@@ -128,6 +128,8 @@ describe("the frame stores ISO date text among dates as a date, as Excel enters 
       '    ws["A8"] = "2021-01-18 20:53"', // a time: not stored as a date
       '    ws["B2"] = "2021-01-18"', // column B holds no date
       '    ws["A9"] = "2021-02-30"', // no such day
+      '    ws["A10"] = "2021-01-20"',
+      '    ws["A10"].number_format = "@"', // formatted as Text: Excel keeps the text
     ].join('\n');
     const { output, printed } = runFramed(code, 1, 'left');
     expect(printed).toBe('');
@@ -135,11 +137,13 @@ describe("the frame stores ISO date text among dates as a date, as Excel enters 
       sandboxPythonPath(),
       [
         '-c',
-        `import openpyxl\nws = openpyxl.load_workbook(${JSON.stringify(output)})["Sheet1"]\nprint(repr([ws["A7"].value, ws["A8"].value, ws["B2"].value, ws["A9"].value]))`,
+        `import openpyxl\nws = openpyxl.load_workbook(${JSON.stringify(output)})["Sheet1"]\nprint(repr([ws["A7"].value, ws["A8"].value, ws["B2"].value, ws["A9"].value, ws["A10"].value]))`,
       ],
       { encoding: 'utf8' },
     );
-    expect(read.trim()).toBe("['2021-01-18T20:57:45.962Z', '2021-01-18 20:53', '2021-01-18', '2021-02-30']");
+    expect(read.trim()).toBe(
+      "['2021-01-18T20:57:45.962Z', '2021-01-18 20:53', '2021-01-18', '2021-02-30', '2021-01-20']",
+    );
   });
 
   it('leaves date text that the input already held, among dates', () => {

@@ -5,7 +5,8 @@
  * 1.5B's natural `value.split("T")[0]` wrote "2021-01-18" as text, failed the `date_text` check, and its repairs
  * crashed in strptime. Only what is unambiguous is stored as a date: an ISO date alone (YYYY-MM-DD, no time: the same
  * in every locale), that the program wrote (the input's cell held something else), in a column of its sheet where
- * another cell holds a date (so a column of text that merely looks like dates, as 230-16's timestamps, stays text).
+ * another cell holds a date (so a column of text that merely looks like dates, as 230-16's timestamps, stays text),
+ * unless the cell is formatted as Text ('@'), which Excel leaves as typed.
  * The cell takes the number format of the column's nearest date when its own is General. What was stored is printed.
  */
 export const DATE_ENTRY_PYTHON = `
@@ -40,7 +41,8 @@ def _store_date_entries(wb, input_path):
     stored = []
     for ws, cell, column_dates in pending:
         old = before[ws.title][cell.coordinate].value if ws.title in before.sheetnames else None
-        if old == cell.value:
+        # A cell formatted as Text keeps what is typed into it, in Excel too.
+        if old == cell.value or cell.number_format == '@':
             continue
         y, m, d = (int(part) for part in _ISO_DATE.match(cell.value).groups())
         try:
