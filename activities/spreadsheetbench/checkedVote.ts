@@ -49,6 +49,7 @@ import {
   type Problem,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
 import { formulaFindings } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProblems';
+import { quotedFormulaProblems } from '../../benchmarks/spreadsheetbench/agents/checkedVote/quotedFormula';
 import { withSwaps, type ReferenceSwap } from '../../benchmarks/spreadsheetbench/agents/checkedVote/causeMends';
 import { noCodeMessage, repairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedVote/feedback';
 import {
@@ -257,6 +258,13 @@ export function checkedVoteActivities(deps: WorkerDeps) {
               region,
             ).catch(missing.or("the formula's references on the inputs", { problems: [] as Problem[], swaps: [] }))
           : { problems: [], swaps: [] };
+      if (region && input.formula && inputs[0])
+        found.problems.push(
+          ...(await quotedFormulaProblems(task.instruction, input.formula, {
+            file: inputs[0].inputPath,
+            sheet: region.sheet,
+          }).catch(missing.or("the user's quoted formula on the first input", [] as Problem[]))),
+        );
       const check = checkCandidate(cases, found.problems, {
         formatting,
         allowedErrors: errorsNamedIn(task.instruction),

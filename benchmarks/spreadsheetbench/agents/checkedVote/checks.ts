@@ -43,7 +43,8 @@ export type ProblemKind =
   | 'no_reference'
   | 'text_arithmetic'
   | 'late_start'
-  | 'colour_as_value';
+  | 'colour_as_value'
+  | 'dropped_reference';
 
 export interface Problem {
   kind: ProblemKind;

@@ -101,6 +101,7 @@ const CAUSES = new Set<Problem['kind']>([
   'no_reference',
   'text_arithmetic',
   'late_start',
+  'dropped_reference',
 ]);
 /** Symptoms whose generic advice a known cause makes misleading (v8.2: "use relative references" for a constant
  * answer turned 57105's empty $A4 into the still empty A4 instead of the $B4 the cause named). */

@@ -53,4 +53,8 @@ export const CANDIDATES_V9 = 3;
 export const CAUSE_MENDS = 2;
 /** Characters of workbook view in the prompt (about 2,000 tokens: cell addresses and numbers tokenize to ~2 characters a token). */
 export const VIEW_BUDGET_CHARS = 4_000;
-export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v12';
+/**
+ * v13: a formula candidate that drops cells of the user's formula the instruction asks to change fails
+ * `dropped_reference` (quotedFormula.ts); activities only, no workflow patch.
+ */
+export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v13';
