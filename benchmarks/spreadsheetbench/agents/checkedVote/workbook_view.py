@@ -253,16 +253,15 @@ def same_headers(fws, header, c0, c1):
 
 def example_lines(fws, vws, header, data_row, c0, c1):
     """checked-vote-v12: where the region's table's headers appear again, the first rows of both side by side."""
-    lo, hi = c0, c1
     for ws, row, offset in same_headers(fws, header, c0, c1):
-        where = f"{get_column_letter(lo + offset)}{row}:{get_column_letter(hi + offset)}{row}"
+        where = f"{get_column_letter(c0 + offset)}{row}:{get_column_letter(c1 + offset)}{row}"
         out = [
             f"sheet {ws.title!r} repeats this table's column headers at {where}: it may show the result the task"
             " expects; the first rows of both, this table's then that one's:"
         ]
         for k in range(EXAMPLE_ROWS):
-            mine = row_line(fws, vws, data_row + k, lo, hi)
-            theirs = row_line(ws, values_wb[ws.title], row + 1 + (data_row - header - 1) + k, lo + offset, hi + offset)
+            mine = row_line(fws, vws, data_row + k, c0, c1)
+            theirs = row_line(ws, values_wb[ws.title], row + 1 + (data_row - header - 1) + k, c0 + offset, c1 + offset)
             if mine or theirs:
                 out.append(f"  {mine or '(empty)'}  =>  {theirs or '(empty)'}")
         return out
