@@ -50,13 +50,18 @@ import {
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
 import { formulaFindings } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProblems';
 import { quotedFormulaProblems } from '../../benchmarks/spreadsheetbench/agents/checkedVote/quotedFormula';
+import { exampleProblems, exampleTableOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/exampleTable';
 import { withSwaps, type ReferenceSwap } from '../../benchmarks/spreadsheetbench/agents/checkedVote/causeMends';
 import { noCodeMessage, repairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedVote/feedback';
 import {
   CHECKED_VOTE_FOLDER,
   candidateOutputFolder,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/folders';
-import { choose, type Ballot } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
+import {
+  chooseWithExample,
+  onlyExampleMismatch,
+  type Ballot,
+} from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
 import { chartsCountAsChange, chartsDiffer } from '../../benchmarks/workbook/chartChange';
 import { formattingAdded } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formattingChange';
 import { repeatedOrFound, type Found } from '../../benchmarks/spreadsheetbench/agents/checkedVote/repeatedReply';
@@ -258,6 +263,21 @@ export function checkedVoteActivities(deps: WorkerDeps) {
               region,
             ).catch(missing.or("the formula's references on the inputs", { problems: [] as Problem[], swaps: [] }))
           : { problems: [], swaps: [] };
+      const example = inputs[0]
+        ? await openWorkbookValues(inputs[0].inputPath)
+            .then((wb) => exampleTableOf(wb, task.answer_position))
+            .catch(missing.or("the user's example of the result", undefined))
+        : undefined;
+      const byCase = input.runs.map((run) => ({
+        testCase: run.testCase,
+        inputFile: inputs.find((f) => f.index === run.testCase)?.inputPath,
+        outputFile: run.keptAt,
+      }));
+      found.problems.push(
+        ...(await exampleProblems(example, byCase).catch(
+          missing.or("the outputs against the user's example", [] as Problem[]),
+        )),
+      );
       if (region && input.formula && inputs[0])
         found.problems.push(
           ...(await quotedFormulaProblems(task.instruction, input.formula, {
@@ -317,9 +337,14 @@ export function checkedVoteActivities(deps: WorkerDeps) {
           undefined,
         );
         // A candidate whose replies had no code was never checked: it votes, and fails.
-        ballots.push({ id: c.label, passed: record?.passed ?? false, signature: record?.signature ?? [] });
+        ballots.push({
+          id: c.label,
+          passed: record?.passed ?? false,
+          signature: record?.signature ?? [],
+          onlyExample: onlyExampleMismatch(record),
+        });
       }
-      const vote = choose(ballots);
+      const vote = chooseWithExample(ballots);
       await submit(ctx, input.taskId, vote.chosen);
       await writeJsonAtomic(path.join(folder(ctx, input.taskId), 'vote.json'), {
         ...vote,

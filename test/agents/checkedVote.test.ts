@@ -163,7 +163,8 @@ describe('checked_vote', () => {
     script('cv-mixed', {
       '39604/formula-1/0': excel('=B4/0'),
       '39604/formula-1/1': excel(FORMULA_39604),
-      '39604/formula-2/0': excel('=B4*1000'),
+      // A wrong guess that keeps every cell of the user's formula (one dropping B3 fails dropped_reference: v13).
+      '39604/formula-2/0': excel('=(B3*1000)+B4'),
       '39604/formula-3/0': excel(FORMULA_39604),
       '79-7/cand-1/0': block(CRASH),
       '79-7/cand-1/1': block(JUNK),
@@ -181,7 +182,7 @@ describe('checked_vote', () => {
     const won = readTaskResult(ours.runDir, '39604');
     expect(won.testCaseResults).toEqual([1, 1, 1]);
     expect(won.stages.find((s) => s.stage === 'formula-1.0')?.outcome).toMatch(/failed: tc1 error_value/);
-    expect(won.stages.find((s) => s.stage === 'formula-2.0')?.outcome).toMatch(/^=B4\*1000: passed the checks/);
+    expect(won.stages.find((s) => s.stage === 'formula-2.0')?.outcome).toMatch(/^=\(B3\*1000\)\+B4: passed the checks/);
     expect(won.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(/^formula-1\.1: 2 of 3 passing candidates/);
     expect(keysOf('cv-mixed').some((k) => k.startsWith('39604/cand-'))).toBe(false);
 
@@ -394,9 +395,9 @@ describe('checked_vote', () => {
     script('cv-epochs', {
       '39604/formula-1/0': excel(FORMULA_39604),
       '39604/formula-2/0': excel(FORMULA_39604),
-      '39604@2/formula-1/0': excel('=B4*999'),
+      '39604@2/formula-1/0': excel('=B3*999+B4'),
       '39604@2/formula-2/0': excel(FORMULA_39604),
-      '39604@2/formula-3/0': excel('=B4*999'),
+      '39604@2/formula-3/0': excel('=B3*999+B4'),
     });
     const ours = await run('cv-epochs', 'checked_vote', ['39604'], DEV20, 2);
     expect(readTaskResult(ours.runDir, '39604').testCaseResults).toEqual([1, 1, 1]);

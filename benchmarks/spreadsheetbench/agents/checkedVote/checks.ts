@@ -44,7 +44,8 @@ export type ProblemKind =
   | 'text_arithmetic'
   | 'late_start'
   | 'colour_as_value'
-  | 'dropped_reference';
+  | 'dropped_reference'
+  | 'example_mismatch';
 
 export interface Problem {
   kind: ProblemKind;

@@ -56,5 +56,7 @@ export const VIEW_BUDGET_CHARS = 4_000;
 /**
  * v13: a formula candidate that drops cells of the user's formula the instruction asks to change fails
  * `dropped_reference` (quotedFormula.ts); activities only, no workflow patch.
+ * v14: outputs that differ from the user's example of the result in the workbook fail `example_mismatch`
+ * (exampleTable.ts), and the vote falls back to candidates refused by that alone; activities only.
  */
-export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v13';
+export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v14';

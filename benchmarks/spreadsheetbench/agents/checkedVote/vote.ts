@@ -3,6 +3,8 @@ export interface Ballot {
   id: string;
   passed: boolean;
   signature: string[][];
+  /** It failed only because its outputs differ from the user's example of the result (exampleTable.ts). */
+  onlyExample?: boolean;
 }
 
 export interface VoteResult {
@@ -42,6 +44,27 @@ export function choose(ballots: Ballot[]): VoteResult {
         ? `${best.id} is the only candidate of ${ballots.length} that passed the checks`
         : `${best.id}: ${agreeing + 1} of ${passing.length} passing candidates write the same answer cells (agreement ${best.score.toFixed(2)})`,
   };
+}
+
+/**
+ * The vote, and when no candidate passed every check, the vote among those whose only problem is that they differ
+ * from the user's example of the result (checked-vote-v14): the example is the user's, not the task's answer, and a
+ * candidate it alone refuses is what v13 and earlier submitted; leaving the input unchanged is kept for candidates
+ * with other problems.
+ */
+export function chooseWithExample(ballots: Ballot[]): VoteResult {
+  const vote = choose(ballots);
+  if (vote.chosen || !ballots.some((b) => b.onlyExample)) return vote;
+  const fallback = choose(ballots.map((b) => ({ ...b, passed: !!b.onlyExample })));
+  return {
+    ...fallback,
+    reason: `none of ${ballots.length} candidate(s) passed every check; among those that differ only from the workbook's example of the result: ${fallback.reason}`,
+  };
+}
+
+/** Whether a check record's only problems are differences from the user's example (the record may be missing). */
+export function onlyExampleMismatch(record: { problems: { kind: string }[] } | undefined): boolean {
+  return !!record?.problems.length && record.problems.every((p) => p.kind === 'example_mismatch');
 }
 
 /** Share of answer cells (over all test cases) on which two candidates wrote the same value. */
