@@ -49,7 +49,11 @@ import {
   type Problem,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/checks';
 import { formulaFindings } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaProblems';
-import { quotedFormulaProblems } from '../../benchmarks/spreadsheetbench/agents/checkedVote/quotedFormula';
+import {
+  formulaToExtendOf,
+  keepsWhole,
+  quotedFormulaProblems,
+} from '../../benchmarks/spreadsheetbench/agents/checkedVote/quotedFormula';
 import { exampleProblems, exampleTableOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/exampleTable';
 import { withSwaps, type ReferenceSwap } from '../../benchmarks/spreadsheetbench/agents/checkedVote/causeMends';
 import { noCodeMessage, repairMessage } from '../../benchmarks/spreadsheetbench/agents/checkedVote/feedback';
@@ -58,7 +62,7 @@ import {
   candidateOutputFolder,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/folders';
 import {
-  chooseWithExample,
+  chooseSubmission,
   onlyExampleMismatch,
   type Ballot,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
@@ -310,6 +314,7 @@ export function checkedVoteActivities(deps: WorkerDeps) {
         ...check,
         feedback,
         runs: input.runs,
+        ...(input.formula === undefined ? {} : { formula: input.formula }),
         ...(missing.reasons.length ? { evidenceMissing: missing.reasons } : {}),
       });
       return {
@@ -330,9 +335,10 @@ export function checkedVoteActivities(deps: WorkerDeps) {
       candidates: { label: string; code: string }[];
     }): Promise<CandidateChoice> {
       const ctx = await sheetRun(input.runDir);
+      const extended = formulaToExtendOf(ctx.task(input.taskId).instruction);
       const ballots: Ballot[] = [];
       for (const c of input.candidates) {
-        const record = await readJsonOr<(CheckResult & { runs: CandidateRun[] }) | undefined>(
+        const record = await readJsonOr<(CheckResult & { runs: CandidateRun[]; formula?: string }) | undefined>(
           checkPath(ctx, input.taskId, c.label),
           undefined,
         );
@@ -342,9 +348,10 @@ export function checkedVoteActivities(deps: WorkerDeps) {
           passed: record?.passed ?? false,
           signature: record?.signature ?? [],
           onlyExample: onlyExampleMismatch(record),
+          keepsUserFormula: !!extended && record?.formula !== undefined && keepsWhole(extended, record.formula),
         });
       }
-      const vote = chooseWithExample(ballots);
+      const vote = chooseSubmission(ballots);
       await submit(ctx, input.taskId, vote.chosen);
       await writeJsonAtomic(path.join(folder(ctx, input.taskId), 'vote.json'), {
         ...vote,

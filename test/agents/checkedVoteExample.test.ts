@@ -7,7 +7,7 @@ import {
   exampleTableOf,
   type ExampleTable,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/exampleTable';
-import { chooseWithExample, onlyExampleMismatch } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
+import { chooseSubmission, onlyExampleMismatch } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
 import { openWorkbookValues } from '../../benchmarks/workbook/ooxmlReader';
 import { DEV20 } from '../helpers/e2e';
 
@@ -82,11 +82,11 @@ describe('the vote when only the example refuses candidates', () => {
     const passing = ballot('cand-2.0', true, false, ['a']);
     const exampleOnly = ballot('cand-1.0', false, true, ['b']);
     const crashed = ballot('cand-3.0', false, false, []);
-    expect(chooseWithExample([exampleOnly, passing, crashed]).chosen).toBe('cand-2.0');
-    const fallback = chooseWithExample([exampleOnly, crashed]);
+    expect(chooseSubmission([exampleOnly, passing, crashed]).chosen).toBe('cand-2.0');
+    const fallback = chooseSubmission([exampleOnly, crashed]);
     expect(fallback.chosen).toBe('cand-1.0');
     expect(fallback.reason).toContain("differ only from the workbook's example");
-    expect(chooseWithExample([crashed]).chosen).toBeUndefined();
+    expect(chooseSubmission([crashed]).chosen).toBeUndefined();
   });
 
   it('counts a record as refused by the example alone only when every problem is a difference from it', () => {
@@ -94,5 +94,16 @@ describe('the vote when only the example refuses candidates', () => {
     expect(onlyExampleMismatch({ problems: [{ kind: 'example_mismatch' }, { kind: 'unchanged' }] })).toBe(false);
     expect(onlyExampleMismatch({ problems: [] })).toBe(false);
     expect(onlyExampleMismatch(undefined)).toBe(false);
+  });
+
+  it("lets the candidates that keep the user's formula whole win, when there are passing ones (checked-vote-v15)", () => {
+    // 39604 in v14's sample: two rewrites agreed on wrong values; the one keeping the user's formula lost 1 to 2.
+    const rewrites = [ballot('formula-1.1', true, false, ['0']), ballot('formula-4.1', true, false, ['0'])];
+    const kept = { ...ballot('formula-2.1', true, false, ['-11.89']), keepsUserFormula: true };
+    expect(chooseSubmission([...rewrites, kept]).chosen).toBe('formula-2.1');
+    expect(chooseSubmission([...rewrites, kept]).reason).toContain("keep the user's formula whole");
+    expect(chooseSubmission(rewrites).chosen).toBe('formula-1.1');
+    // A keeper that failed the checks does not count.
+    expect(chooseSubmission([...rewrites, { ...kept, passed: false }]).chosen).toBe('formula-1.1');
   });
 });

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   droppedReferences,
+  formulaToExtendOf,
+  keepsWhole,
   quotedFormulaOf,
   quotedFormulaProblems,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/quotedFormula';
@@ -64,5 +66,18 @@ describe("the user's formula an instruction asks to change (checked-vote-v13)", 
     // Dropping one of its ranges that holds data while keeping the other is named.
     const halved = '=SUMIFS($L$7:$L$57,$J$7:$J$57,">="&$B4,$J$7:$J$57,"<="&EOMONTH($B4,0))';
     expect(await droppedReferences(quoted, halved, input)).toEqual(['K7:K57']);
+  });
+
+  it('is kept whole by a candidate only when it stands unchanged inside it (checked-vote-v15)', () => {
+    const { instruction } = task('39604');
+    const quoted = formulaToExtendOf(instruction)!;
+    expect(quoted).toBe('If ((B3*1000)<22000,B4-20,B4-30)');
+    // 57105 asks why the user's formula gives zeros, not to add a condition to it.
+    expect(formulaToExtendOf(task('57105').instruction)).toBeUndefined();
+    expect(keepsWhole(quoted, '=IF(B4<=20,0,IF((B3*1000)<22000,B4-20,B4-30))')).toBe(true);
+    expect(keepsWhole(quoted, '=IF($B$4<=20, 0, IF(($B$3*1000)<22000, B4-20, B4-30))')).toBe(true);
+    // The 1.5B's rewrites in v14's sample: they read B3 and B4 (no dropped_reference) but changed the user's formula.
+    expect(keepsWhole(quoted, '=IF(B3<=20,0,B4-30)')).toBe(false);
+    expect(keepsWhole(quoted, '=IF(((B3*1000)<22000),0,B4-30)')).toBe(false);
   });
 });

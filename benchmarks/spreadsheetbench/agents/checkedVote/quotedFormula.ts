@@ -8,6 +8,10 @@ const CALL_START = /(^|[^\w.])([A-Za-z][A-Za-z0-9.]*)\s*\(/g;
 const CHANGE_ASKED =
   /\b(my|current|existing|original) formula\b|\b(modify|amend|adjust|extend|tweak)\b|\badd\b[^.]{0,60}\b(condition|criteri\w*|check|test)\b/i;
 
+/** The instruction asks to add a condition to the user's formula (39604: "add one more condition to my current formula"). */
+const CONDITION_ADDED =
+  /\badd\b[^.]{0,60}\b(condition|criteri\w*|check|test)\b|\b(one more|another|additional|extra) (condition|criteri\w*)\b/i;
+
 /**
  * The one formula an instruction quotes as the user's own, when it asks to change it ("add one more condition to my
  * current formula: If ((B3*1000)<22000,B4-20,B4-30)"): the first call with balanced parentheses reading at least two
@@ -72,6 +76,24 @@ export async function quotedFormulaProblems(
       detail: `the task asks to change the user's formula ${quoted}, which reads ${dropped.join(', ')}; this formula no longer reads ${dropped.length > 1 ? 'them' : 'it'}: keep the user's formula whole and add what the task asks around it (a new condition as the outermost IF: =IF(<new condition>, <its value>, <the user's formula>))`,
     },
   ];
+}
+
+/**
+ * The user's formula when the instruction asks to add a condition to it: a candidate that keeps it whole, as a part of
+ * its own formula, then wins the vote over those that do not (checked-vote-v15, `keepsWhole`). Undefined otherwise.
+ */
+export function formulaToExtendOf(instruction: string): string | undefined {
+  return CONDITION_ADDED.test(instruction) ? quotedFormulaOf(instruction) : undefined;
+}
+
+/**
+ * Whether a formula holds the user's formula unchanged as a part of it, spaces, `$` signs and letter case aside
+ * (39604's `=IF(B4<=20,0,IF((B3*1000)<22000,B4-20,B4-30))` holds `If ((B3*1000)<22000,B4-20,B4-30)`; its
+ * `=IF(B3<=20,0,B4-30)`, which also reads B3 and B4, does not).
+ */
+export function keepsWhole(quoted: string, formula: string): boolean {
+  const plain = (text: string) => text.replace(/[\s$]/g, '').replace(/^=/, '').toUpperCase();
+  return plain(formula).includes(plain(quoted));
 }
 
 function closingParenthesis(text: string, open: number): number | undefined {

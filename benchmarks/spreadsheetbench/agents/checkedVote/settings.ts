@@ -58,5 +58,7 @@ export const VIEW_BUDGET_CHARS = 4_000;
  * `dropped_reference` (quotedFormula.ts); activities only, no workflow patch.
  * v14: outputs that differ from the user's example of the result in the workbook fail `example_mismatch`
  * (exampleTable.ts), and the vote falls back to candidates refused by that alone; activities only.
+ * v15: when the task asks to add a condition to the user's formula, the passing candidates that keep it whole win the
+ * vote over those that do not (quotedFormula.ts `keepsWhole`, vote.ts); the vote only.
  */
-export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v14';
+export const CHECKED_VOTE_PROMPT_VERSION = 'checked-vote-v15';

@@ -5,6 +5,8 @@ export interface Ballot {
   signature: string[][];
   /** It failed only because its outputs differ from the user's example of the result (exampleTable.ts). */
   onlyExample?: boolean;
+  /** Its formula keeps whole the user's formula the task asks to add a condition to (quotedFormula.ts). */
+  keepsUserFormula?: boolean;
 }
 
 export interface VoteResult {
@@ -47,12 +49,20 @@ export function choose(ballots: Ballot[]): VoteResult {
 }
 
 /**
- * The vote, and when no candidate passed every check, the vote among those whose only problem is that they differ
- * from the user's example of the result (checked-vote-v14): the example is the user's, not the task's answer, and a
- * candidate it alone refuses is what v13 and earlier submitted; leaving the input unchanged is kept for candidates
- * with other problems.
+ * The submission's vote: `choose` among the passing candidates, narrowed to those that keep the user's formula whole
+ * when the task asks to add a condition to it and some do (checked-vote-v15); and when no candidate passed every
+ * check, the vote among those whose only problem is that they differ from the user's example of the result
+ * (checked-vote-v14): the example is the user's, not the task's answer, and a candidate it alone refuses is what v13
+ * and earlier submitted; leaving the input unchanged is kept for candidates with other problems.
  */
-export function chooseWithExample(ballots: Ballot[]): VoteResult {
+export function chooseSubmission(ballots: Ballot[]): VoteResult {
+  const keepers = ballots.some((b) => b.passed && b.keepsUserFormula);
+  if (keepers) {
+    // checked-vote-v15: the user asked to add a condition to their formula, and some passing candidates kept it whole
+    // (39604, v14: two that rewrote it agreed on wrong values and outvoted the one that kept it).
+    const vote = choose(ballots.map((b) => ({ ...b, passed: b.passed && !!b.keepsUserFormula })));
+    return { ...vote, reason: `among the passing candidates that keep the user's formula whole: ${vote.reason}` };
+  }
   const vote = choose(ballots);
   if (vote.chosen || !ballots.some((b) => b.onlyExample)) return vote;
   const fallback = choose(ballots.map((b) => ({ ...b, passed: !!b.onlyExample })));
