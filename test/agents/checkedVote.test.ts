@@ -183,7 +183,10 @@ describe('checked_vote', () => {
     expect(won.testCaseResults).toEqual([1, 1, 1]);
     expect(won.stages.find((s) => s.stage === 'formula-1.0')?.outcome).toMatch(/failed: tc1 error_value/);
     expect(won.stages.find((s) => s.stage === 'formula-2.0')?.outcome).toMatch(/^=\(B3\*1000\)\+B4: passed the checks/);
-    expect(won.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(/^formula-1\.1: 2 of 3 passing candidates/);
+    expect(won.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(
+      // checked-vote-v15: the two candidates keeping the user's formula whole vote among themselves.
+      /^among the passing candidates that keep the user's formula whole: formula-1\.1: 2 of 2 passing candidates/,
+    );
     expect(keysOf('cv-mixed').some((k) => k.startsWith('39604/cand-'))).toBe(false);
 
     const requests = env.llm.log.filter((e) => e.callKey === 'cv-mixed/79-7/cand-1/1');
@@ -301,7 +304,9 @@ describe('checked_vote', () => {
       '39604/formula-5/0',
     ]);
     expect(readTaskResult(ours.runDir, '39604').testCaseResults).toEqual([1, 1, 1]);
-    expect(result.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(/^formula-4\.0: 2 of 2 passing/);
+    expect(result.stages.find((s) => s.stage === 'vote')?.outcome).toMatch(
+      /^among the passing candidates that keep the user's formula whole: formula-4\.0: 2 of 2 passing/,
+    );
     // The repair was sampled (a repair at temperature 0 mostly repeats); the first reply at the run's temperature.
     expect(temperatures['formula-1/1']).toBe(0.7);
     expect(temperatures['formula-1/0']).not.toBe(0.7);
@@ -395,13 +400,14 @@ describe('checked_vote', () => {
     script('cv-epochs', {
       '39604/formula-1/0': excel(FORMULA_39604),
       '39604/formula-2/0': excel(FORMULA_39604),
-      '39604@2/formula-1/0': excel('=B3*999+B4'),
+      '39604@2/formula-1/0': excel('=IF((B3*1000)<22000,B4-20,B4-30)+999'),
       '39604@2/formula-2/0': excel(FORMULA_39604),
-      '39604@2/formula-3/0': excel('=B3*999+B4'),
+      '39604@2/formula-3/0': excel('=IF((B3*1000)<22000,B4-20,B4-30)+999'),
     });
     const ours = await run('cv-epochs', 'checked_vote', ['39604'], DEV20, 2);
     expect(readTaskResult(ours.runDir, '39604').testCaseResults).toEqual([1, 1, 1]);
-    // The wrong value is written by two of three: the vote follows the majority (checks cannot know the answer).
+    // The wrong value is written by two of three, all keeping the user's formula whole: the vote follows the majority
+    // (checks cannot know the answer).
     expect(readTaskResult(ours.runDir, '39604@2').testCaseResults).toEqual([0, 0, 0]);
     expect(keysOf('cv-epochs').sort()).toEqual([
       '39604/formula-1/0',
