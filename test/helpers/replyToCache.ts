@@ -21,3 +21,36 @@ export function replyToCacheMs(runDir: string, log: { seq: number; time: string;
   }
   return out;
 }
+
+/**
+ * Whether every reply the scripted server has delivered so far is in the run's LLM cache (by its x-request-id). A kill
+ * test checks this and kills in the same synchronous step: the in-process scripted server cannot deliver another reply
+ * in between, so no reply is lost in the moment between its arrival and its cache entry (issue 33 §8's window, which
+ * the chaos test measures; a test about something else must not depend on where its kill lands in it).
+ */
+export function everyReplyCached(runDir: string, log: readonly { seq: number; answered?: boolean }[]): boolean {
+  const cached = new Set<string>();
+  for (const cacheDir of cacheDirsUnder(runDir))
+    for (const shard of readdirSync(cacheDir))
+      for (const name of readdirSync(path.join(cacheDir, shard)).filter((n) => n.endsWith('.json'))) {
+        const entry = JSON.parse(readFileSync(path.join(cacheDir, shard, name), 'utf8')) as {
+          response?: { requestId?: string };
+        };
+        if (entry.response?.requestId) cached.add(entry.response.requestId);
+      }
+  return log.every((e) => !e.answered || cached.has(`req_scripted_${e.seq}`));
+}
+
+/** The run's `llm-cache/` folders: its own, and its tasks' where an adapter gives each task a run of its own (v2). */
+function cacheDirsUnder(dir: string, depth = 3): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .flatMap((e) =>
+      e.name === 'llm-cache'
+        ? [path.join(dir, e.name)]
+        : depth > 0
+          ? cacheDirsUnder(path.join(dir, e.name), depth - 1)
+          : [],
+    );
+}
