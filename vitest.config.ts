@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
 import { SlowestFirstSequencer } from './test/slowestFirstSequencer.js';
+import { sharedModuleFiles } from './test/sharedModuleFiles.js';
+
+const SHARED = sharedModuleFiles(fileURLToPath(new URL('.', import.meta.url)));
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
@@ -18,5 +21,11 @@ export default defineConfig({
     sequence: { sequencer: SlowestFirstSequencer },
     // expect.poll waits on a condition; its 1 s default is a timing assumption that a loaded machine breaks.
     expect: { poll: { timeout: 30_000 } },
+    // Files that neither change the process nor start processes share their worker's imported modules
+    // (test/sharedModuleFiles.ts); every other file runs in a fresh process.
+    projects: [
+      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED } },
+      { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
+    ],
   },
 });
