@@ -8,18 +8,10 @@ import path from 'node:path';
  */
 export function replyToCacheMs(runDir: string, log: { seq: number; time: string; durationMs: number }[]): number[] {
   const sentAt = new Map(log.map((e) => [`req_scripted_${e.seq}`, Date.parse(e.time) + e.durationMs]));
-  const cacheDir = path.join(runDir, 'llm-cache');
-  if (!existsSync(cacheDir)) return [];
-  const out: number[] = [];
-  for (const shard of readdirSync(cacheDir)) {
-    for (const name of readdirSync(path.join(cacheDir, shard)).filter((n) => n.endsWith('.json'))) {
-      const file = path.join(cacheDir, shard, name);
-      const entry = JSON.parse(readFileSync(file, 'utf8')) as { response?: { requestId?: string } };
-      const sent = entry.response?.requestId ? sentAt.get(entry.response.requestId) : undefined;
-      if (sent !== undefined) out.push(statSync(file).mtimeMs - sent);
-    }
-  }
-  return out;
+  return cachedReplies(runDir).flatMap(({ file, requestId }) => {
+    const sent = sentAt.get(requestId);
+    return sent === undefined ? [] : [statSync(file).mtimeMs - sent];
+  });
 }
 
 /**
@@ -29,16 +21,23 @@ export function replyToCacheMs(runDir: string, log: { seq: number; time: string;
  * the chaos test measures; a test about something else must not depend on where its kill lands in it).
  */
 export function everyReplyCached(runDir: string, log: readonly { seq: number; answered?: boolean }[]): boolean {
-  const cached = new Set<string>();
-  for (const cacheDir of cacheDirsUnder(runDir))
-    for (const shard of readdirSync(cacheDir))
-      for (const name of readdirSync(path.join(cacheDir, shard)).filter((n) => n.endsWith('.json'))) {
-        const entry = JSON.parse(readFileSync(path.join(cacheDir, shard, name), 'utf8')) as {
-          response?: { requestId?: string };
-        };
-        if (entry.response?.requestId) cached.add(entry.response.requestId);
-      }
+  const cached = new Set(cachedReplies(runDir).map((r) => r.requestId));
   return log.every((e) => !e.answered || cached.has(`req_scripted_${e.seq}`));
+}
+
+/** Each cache entry of the run that carries a reply's x-request-id, with its file. */
+function cachedReplies(runDir: string): { file: string; requestId: string }[] {
+  return cacheDirsUnder(runDir).flatMap((cacheDir) =>
+    readdirSync(cacheDir).flatMap((shard) =>
+      readdirSync(path.join(cacheDir, shard))
+        .filter((n) => n.endsWith('.json'))
+        .flatMap((name) => {
+          const file = path.join(cacheDir, shard, name);
+          const entry = JSON.parse(readFileSync(file, 'utf8')) as { response?: { requestId?: string } };
+          return entry.response?.requestId ? [{ file, requestId: entry.response.requestId }] : [];
+        }),
+    ),
+  );
 }
 
 /** The run's `llm-cache/` folders: its own, and its tasks' where an adapter gives each task a run of its own (v2). */
