@@ -1,5 +1,5 @@
 /**
- * A standalone worker process: `node --import tsx workers/main.ts`. Needs TEMPORAL_ADDRESS (or a config file with
+ * A standalone worker process: `node bin/entry.mjs workers/main.ts` (from its prebuilt bundle). Needs TEMPORAL_ADDRESS (or a config file with
  * temporal.address); serves the main queue and, unless SHEETBENCH_WORKER_RECALC=0, the LibreOffice recalc queue.
  */
 import { loadConfig } from '../config/load';

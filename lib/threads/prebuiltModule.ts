@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { REPO_ROOT } from '../../config/paths';
 import { writeFileAtomic, writeJsonAtomic } from '../runStore/files';
+import { changedInput, sourceRelativeImportMeta } from '../prebuilt/entryBundle.mjs';
 
 const BUNDLES_DIR = path.join(REPO_ROOT, '.state/thread-bundles');
 /** esbuild's ES module output has no `require`; a bundled CommonJS package may still call it for Node's built-ins. */
@@ -94,18 +95,15 @@ export class PrebuiltModule {
     if (!bundle) return { fresh: false, reason: `is missing (${this.bundlePath})` };
     if (sha256(bundle) !== manifest.bundleSha256)
       return { fresh: false, reason: `is not the file that was built (${this.bundlePath})` };
-    for (const [file, hash] of Object.entries(manifest.inputs)) {
-      const now = await readFile(path.join(this.root, file)).catch(() => undefined); // a source gone is reported
-      if (!now) return { fresh: false, reason: `is stale: ${file}, one of its sources, is gone` };
-      if (sha256(now) !== hash) return { fresh: false, reason: `is stale: ${file} changed since it was built` };
-    }
+    const changed = changedInput(this.root, manifest.inputs);
+    if (changed) return { fresh: false, reason: `is stale: ${changed}` };
     return { fresh: true };
   }
 
   /** Builds the bundle and its manifest (the manifest last: a bundle without its manifest is never used). */
   async build(): Promise<void> {
-    const { build } = await import('esbuild');
-    const result = await build({
+    const esbuild = await import('esbuild');
+    const result = await esbuild.build({
       entryPoints: [fileURLToPath(this.source)],
       absWorkingDir: this.root,
       outfile: this.bundlePath,
@@ -118,6 +116,7 @@ export class PrebuiltModule {
       metafile: true,
       write: false,
       logLevel: 'silent',
+      plugins: [sourceRelativeImportMeta(esbuild, path.dirname(this.bundlePath))],
     });
     const inputs = await this.hashInputs(Object.keys(result.metafile.inputs));
     const bundle = Buffer.from(result.outputFiles[0].contents);
@@ -146,14 +145,15 @@ export class PrebuiltModule {
   }
 
   /**
-   * sha256 of each input. A source that reads `import.meta` would read the bundle's instead of its own (its URL, its
+   * sha256 of each input. The checkout's modules read their own source's `import.meta` from the bundle too
+   * (sourceRelativeImportMeta); a package that reads it would read the bundle's instead of its own (its URL, its
    * folder): such a module cannot be bundled, and the build says which file stops it.
    */
   private async hashInputs(files: string[]): Promise<Record<string, string>> {
     const inputs: Record<string, string> = {};
     for (const file of files) {
       const bytes = await readFile(path.join(this.root, file));
-      if (bytes.includes('import.meta'))
+      if (file.split('/').includes('node_modules') && bytes.includes('import.meta'))
         throw new Error(`${this.name} cannot be prebuilt: ${file} reads import.meta, which a bundle would change`);
       inputs[file] = sha256(bytes);
     }

@@ -19,9 +19,9 @@ export interface WorkerProcess {
   stderrTail(): string;
 }
 
-/** A worker in its own process (`node --import tsx workers/main.ts`), in its own process group. */
+/** A worker in its own process (workers/main.ts from its prebuilt bundle: bin/entry.mjs), in its own process group. */
 export function spawnWorker(env: NodeJS.ProcessEnv): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'workers/main.ts')], {
+  const child = spawn(process.execPath, [path.join(REPO, 'bin/entry.mjs'), 'workers/main.ts'], {
     cwd: REPO,
     env,
     detached: true,

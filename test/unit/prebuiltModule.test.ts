@@ -106,16 +106,31 @@ describe('PrebuiltModule: worker threads load a module from its prebuilt bundle'
     });
   });
 
-  it('a module whose sources read import.meta is not bundled (the bundle would change what it reads): the build names the file', async () => {
+  it("the checkout's modules read their own source's import.meta from the bundle; a package that reads it is not bundled", async () => {
     const root = temp('sb-prebuilt-meta-');
+    writeFileSync(path.join(root, 'package.json'), '{"type": "module"}\n');
     writeFileSync(path.join(root, 'where.ts'), 'export const here = import.meta.url;\n');
     writeFileSync(path.join(root, 'jobs.ts'), "import { here } from './where';\nexport const run = () => here;\n");
     const jobs = new PrebuiltModule(pathToFileURL(path.join(root, 'jobs.ts')), {
       root,
       bundlesDir: temp('sb-bundles-'),
     });
-    await expect(jobs.build()).rejects.toThrow('jobs.ts cannot be prebuilt: where.ts reads import.meta');
-    expect(await jobs.freshness()).toMatchObject({ fresh: false, reason: expect.stringMatching(/^is not built/) });
+    await jobs.build();
+    expect(await jobs.freshness()).toEqual({ fresh: true });
+    const bundled = await import(pathToFileURL(jobs.bundlePath).href);
+    expect(bundled.run()).toBe(pathToFileURL(path.join(root, 'where.ts')).href);
+
+    mkdirSync(path.join(root, 'node_modules/meta-pkg'), { recursive: true });
+    writeFileSync(path.join(root, 'node_modules/meta-pkg/package.json'), '{"type": "module", "main": "index.js"}\n');
+    writeFileSync(path.join(root, 'node_modules/meta-pkg/index.js'), 'export const here = import.meta.url;\n');
+    writeFileSync(path.join(root, 'jobs.ts'), "import { here } from 'meta-pkg';\nexport const run = () => here;\n");
+    await expect(jobs.build()).rejects.toThrow(
+      'jobs.ts cannot be prebuilt: node_modules/meta-pkg/index.js reads import.meta',
+    );
+    expect(await jobs.freshness()).toMatchObject({
+      fresh: false,
+      reason: 'is stale: jobs.ts changed since it was built',
+    });
   });
 
   it('the set-up prebuilds every PrebuiltModule of the source tree (`sheetbench prebuild` lists them all)', () => {
