@@ -54,7 +54,10 @@ function main(): void {
   // npm exec runs vitest through `sh -c`: vitest's main process is the node below npm exec, directly or under sh.
   const npmExec = new Set(rows.filter((r) => /^npm exec/.test(r.command)).map((r) => r.pid));
   const shells = new Set(rows.filter((r) => r.command === 'sh' && npmExec.has(r.ppid)).map((r) => r.pid));
-  const vitestMain = rows.find((r) => r.command === 'node' && (npmExec.has(r.ppid) || shells.has(r.ppid)));
+  // The busiest such node (npx may start another, short-lived, beside it).
+  const vitestMain = rows
+    .filter((r) => r.command === 'node' && (npmExec.has(r.ppid) || shells.has(r.ppid)))
+    .sort((a, b) => b.cpu - a.cpu)[0];
   const fileWorkers = rows.filter((r) => r.command === 'node' && r.ppid === vitestMain?.pid);
   const workerPids = new Set(fileWorkers.map((r) => r.pid));
   const started_ = rows.filter((r) => r.command === 'node' && workerPids.has(r.ppid));

@@ -22,9 +22,24 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
  * from one may still import its chunks). */
 const KEEP_OLD_MS = 60 * 60 * 1000;
 const KEEP_OLD_COUNT = 4;
-/** esbuild's ES module output has no `require`; code that calls it for Node's built-ins still gets one. */
-const REQUIRE_SHIM =
-  "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);";
+/**
+ * esbuild's options for a bundle Node runs as an ES module, here and for the thread bundles
+ * (lib/threads/prebuiltModule.ts). esbuild's ES module output has no `require`: a bundled CommonJS package that calls
+ * it for Node's built-ins gets one (the banner). Names read as in the source (`keepNames`: a class's `name`).
+ */
+export const NODE_BUNDLE_OPTIONS = /** @type {const} */ ({
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  keepNames: true,
+  banner: {
+    js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);",
+  },
+  metafile: true,
+  write: false,
+  logLevel: 'silent',
+});
 
 /**
  * Where an entry's bundles live, e.g. .state/prebuilt/cli-main for cli/main.ts.
@@ -91,16 +106,8 @@ export async function buildBundle(entry, root = REPO_ROOT) {
     outdir: scratch,
     outExtension: { '.js': '.mjs' },
     entryNames: '[name]',
-    bundle: true,
+    ...NODE_BUNDLE_OPTIONS,
     splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    keepNames: true, // a class's or function's `name` reads as in the source
-    banner: { js: REQUIRE_SHIM },
-    metafile: true,
-    write: false,
-    logLevel: 'silent',
     plugins: [packagesAsNodeResolvesThem(), sourceRelativeImportMeta(esbuild, scratch)],
   });
   const inputs = {};

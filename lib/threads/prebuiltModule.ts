@@ -5,13 +5,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { REPO_ROOT } from '../../config/paths';
 import { writeFileAtomic, writeJsonAtomic } from '../runStore/files';
-import { changedInput, sourceRelativeImportMeta } from '../prebuilt/entryBundle.mjs';
+import { changedInput, NODE_BUNDLE_OPTIONS, sourceRelativeImportMeta } from '../prebuilt/entryBundle.mjs';
 
 const BUNDLES_DIR = path.join(REPO_ROOT, '.state/thread-bundles');
-/** esbuild's ES module output has no `require`; a bundled CommonJS package may still call it for Node's built-ins. */
-const REQUIRE_SHIM =
-  "import { createRequire as __prebuiltRequire } from 'node:module';\nconst require = __prebuiltRequire(import.meta.url);";
-
 const manifestSchema = z.object({
   /** The module, relative to the root. */
   source: z.string(),
@@ -107,15 +103,7 @@ export class PrebuiltModule {
       entryPoints: [fileURLToPath(this.source)],
       absWorkingDir: this.root,
       outfile: this.bundlePath,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      keepNames: true, // a class's or function's `name` reads as in the source
-      banner: { js: REQUIRE_SHIM },
-      metafile: true,
-      write: false,
-      logLevel: 'silent',
+      ...NODE_BUNDLE_OPTIONS,
       plugins: [sourceRelativeImportMeta(esbuild, path.dirname(this.bundlePath))],
     });
     const inputs = await this.hashInputs(Object.keys(result.metafile.inputs));

@@ -1,7 +1,7 @@
 /**
  * The dependency rule, in one place: imports point down this list of layers, never up.
  *
- *   faces (cli, server, web, bench) → client → workers → workflows ⇢ activities (types only) → benchmarks → analysis
+ *   faces (cli, bin, server, web, bench) → client → workers → workflows ⇢ activities (types only) → benchmarks → analysis
  *   → contracts → lib → config
  *
  * Inside a layer, a concept's folder (workflows/dsbench/, activities/analysis/, …) uses its own files and the layer's
@@ -28,7 +28,7 @@ export interface Layer {
 }
 
 export const LAYERS: readonly Layer[] = [
-  { name: 'faces', folders: ['cli/', 'server/', 'web/', 'bench/'] },
+  { name: 'faces', folders: ['cli/', 'bin/', 'server/', 'web/', 'bench/'] },
   { name: 'client', folders: ['client/'] },
   { name: 'workers', folders: ['workers/'] },
   {
