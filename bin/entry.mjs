@@ -1,3 +1,4 @@
+// @ts-check
 // Runs a TypeScript entry point of this checkout from its prebuilt bundle (lib/prebuilt/entryBundle.mjs), as
 // `node bin/entry.mjs <entry, relative to the checkout> ARGS`: the entry sees ARGS as its own, after its own path.
 import path from 'node:path';

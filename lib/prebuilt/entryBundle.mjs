@@ -1,3 +1,4 @@
+// @ts-check
 // A TypeScript entry point (the CLI, a standalone worker) run from a bundle esbuild built ahead of time instead of
 // through tsx. Through tsx, `sheetbench run --help` costs 2.0 CPU-s before the command does anything (Node's loader
 // on the main thread, tsx's resolve and load hooks on its own thread); from the bundle, 0.8. Plain JavaScript, so that
@@ -110,6 +111,7 @@ export async function buildBundle(entry, root = REPO_ROOT) {
     splitting: true,
     plugins: [packagesAsNodeResolvesThem(), sourceRelativeImportMeta(esbuild, scratch)],
   });
+  /** @type {Record<string, string>} */
   const inputs = {};
   for (const file of Object.keys(result.metafile.inputs).sort())
     inputs[file] = sha256(await readFile(path.join(root, file)));
@@ -152,6 +154,7 @@ export async function importEntry(entry, root = REPO_ROOT) {
  * Packages stay external, named so that Node's ES module loader finds them as tsx did: a deep import into a package
  * without an `exports` map (`@temporalio/common/lib/time`) gets the file's extension, which Node requires.
  */
+/** @returns {import('esbuild').Plugin} */
 function packagesAsNodeResolvesThem() {
   return {
     name: 'packages-as-node-resolves-them',
@@ -182,6 +185,7 @@ function packagesAsNodeResolvesThem() {
  * to the bundle's folder so that the checkout can move. (Used by lib/threads/prebuiltModule.ts too.)
  * @param {typeof import('esbuild')} esbuild
  * @param {string} outdir
+ * @returns {import('esbuild').Plugin}
  */
 export function sourceRelativeImportMeta(esbuild, outdir) {
   return {
@@ -217,23 +221,36 @@ export function sourceRelativeImportMeta(esbuild, outdir) {
   };
 }
 
-/** Renames the scratch folder to its final name, unless another process put the same bundle there first. */
+/**
+ * Renames the scratch folder to its final name, unless another process put the same bundle there first.
+ * @param {string} scratch
+ * @param {string} final
+ */
 function placeFolder(scratch, final) {
   try {
     renameSync(scratch, final);
   } catch (err) {
     rmSync(scratch, { recursive: true, force: true });
-    if (!['ENOTEMPTY', 'EEXIST'].includes(err?.code)) throw err;
+    const code = /** @type {NodeJS.ErrnoException} */ (err).code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
   }
 }
 
+/**
+ * @param {string} file
+ * @param {string} text
+ */
 function writeAtomic(file, text) {
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   writeFileSync(temp, text);
   renameSync(temp, file);
 }
 
-/** Removes bundles other than `keep` that are both old and beyond the newest few, and scratch folders left by a crash. */
+/**
+ * Removes bundles other than `keep` that are both old and beyond the newest few, and scratch folders left by a crash.
+ * @param {string} home
+ * @param {string} keep
+ */
 function removeOldBundles(home, keep) {
   const now = Date.now();
   const others = readdirSync(home, { withFileTypes: true })
@@ -246,6 +263,7 @@ function removeOldBundles(home, keep) {
   });
 }
 
+/** @param {Buffer} bytes */
 function sha256(bytes) {
   return createHash('sha256').update(bytes).digest('hex');
 }
