@@ -68,6 +68,32 @@ export function datetimeToSerial(dt: PyDateTime): number {
   return days + seconds / 86400.0;
 }
 
+/** Python `str(date)`: the day as YYYY-MM-DD (of a date or a datetime). */
+export function dayToString(d: { year: number; month: number; day: number }): string {
+  return `${d.year}-${pad(d.month)}-${pad(d.day)}`;
+}
+
+/**
+ * A cell value as plain text, as a user reads it in a cell: '' when empty, a datetime at midnight as its day (for
+ * matching a value against the texts of other cells).
+ */
+export function cellText(v: CellValue): string {
+  if (v === null) return '';
+  if (typeof v !== 'object') return String(v);
+  switch (v.kind) {
+    case 'date':
+      return dayToString(v);
+    case 'datetime':
+      return v.hour || v.minute || v.second
+        ? `${dayToString(v)} ${timeToString({ ...v, kind: 'time' })}`
+        : dayToString(v);
+    case 'time':
+      return timeToString(v);
+    case 'timedelta':
+      return `${v.days}d ${v.seconds}s ${v.microseconds}µs`;
+  }
+}
+
 /** Python `str(time)`. */
 export function timeToString(t: PyTime): string {
   const base = `${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
@@ -127,11 +153,11 @@ export function describeValue(v: CellValue): string {
   if (typeof v === 'string') return JSON.stringify(v);
   switch (v.kind) {
     case 'datetime':
-      return `datetime(${v.year}-${pad(v.month)}-${pad(v.day)} ${pad(v.hour)}:${pad(v.minute)}:${pad(v.second)})`;
+      return `datetime(${dayToString(v)} ${pad(v.hour)}:${pad(v.minute)}:${pad(v.second)})`;
     case 'time':
       return `time(${timeToString(v)})`;
     case 'date':
-      return `date(${v.year}-${pad(v.month)}-${pad(v.day)})`;
+      return `date(${dayToString(v)})`;
     case 'timedelta':
       return `timedelta(days=${v.days}, seconds=${v.seconds}, microseconds=${v.microseconds})`;
   }

@@ -1,8 +1,6 @@
 /** A cell value as the scorer read it, in the JSON form `show`, the task page and the cell diffs present (`DiffValue`). */
-import { timeToString, type CellValue } from './cellValue';
+import { dayToString, timeToString, type CellValue } from './cellValue';
 import type { DiffValue } from '../report/taskView';
-
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 export function diffValue(v: CellValue, uncachedFormula = false): DiffValue {
   const out = plainValue(v);
@@ -17,11 +15,11 @@ function plainValue(v: CellValue): DiffValue {
   switch (v.kind) {
     case 'datetime':
       return {
-        value: `${v.year}-${pad(v.month)}-${pad(v.day)}T${timeToString({ ...v, kind: 'time' })}`,
+        value: `${dayToString(v)}T${timeToString({ ...v, kind: 'time' })}`,
         type: 'datetime',
       };
     case 'date':
-      return { value: `${v.year}-${pad(v.month)}-${pad(v.day)}`, type: 'date' };
+      return { value: dayToString(v), type: 'date' };
     case 'time':
       return { value: timeToString(v), type: 'time' };
     case 'timedelta':

@@ -1,6 +1,5 @@
-import { parseAnswerPosition } from '../../scoring/answerPosition';
-import { columnName } from '../../scoring/answerPosition';
-import { compareCellValue, type CellValue } from '../../../workbook/cellValue';
+import { columnName, parseAnswerPosition } from '../../scoring/answerPosition';
+import { cellText, compareCellValue, type CellValue } from '../../../workbook/cellValue';
 import { openWorkbookValues, type SheetValues, type WorkbookValues } from '../../../workbook/ooxmlReader';
 import type { Problem } from './checks';
 
@@ -121,8 +120,8 @@ function belongsTo(
   const columns: number[] = [];
   for (let col = table.tableStart; col <= table.tableEnd; col++) columns.push(col);
   const inRegion = (col: number) => col >= table.colStart && col <= table.colEnd;
-  const exampleTexts = columns.map((col) => textOf(example.get(exampleRow, col + table.offset)).trim());
-  const sourceTexts = columns.map((col) => textOf(source.get(row, col)).trim());
+  const exampleTexts = columns.map((col) => cellText(example.get(exampleRow, col + table.offset)).trim());
+  const sourceTexts = columns.map((col) => cellText(source.get(row, col)).trim());
   if (columns.every((col, i) => !inRegion(col) || !exampleTexts[i])) return false;
   const foundIn = (texts: string[]) => (text: string) => !text || texts.some((t) => t.includes(text));
   return (
@@ -141,7 +140,7 @@ function headerRowsToTry(rowStart: number, rowEnd: number): number[] {
 
 /** The contiguous run of filled header cells around the region's columns (the region's own when that is all). */
 function headerRun(sheet: SheetValues, row: number, colStart: number, colEnd: number): [number, number] {
-  const filled = (col: number) => col >= 1 && col <= sheet.maxColumn && textOf(sheet.get(row, col)).trim() !== '';
+  const filled = (col: number) => col >= 1 && col <= sheet.maxColumn && cellText(sheet.get(row, col)).trim() !== '';
   let start = colStart;
   let end = colEnd;
   while (filled(start - 1)) start--;
@@ -180,20 +179,7 @@ async function repeatOf(
   return undefined;
 }
 
-function textOf(v: CellValue): string {
-  if (v === null) return '';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-  if (v.kind === 'date' || v.kind === 'datetime') {
-    const day = `${v.year}-${pad(v.month)}-${pad(v.day)}`;
-    if (v.kind === 'date' || (!v.hour && !v.minute && !v.second)) return day;
-    return `${day} ${pad(v.hour)}:${pad(v.minute)}:${pad(v.second)}`;
-  }
-  return JSON.stringify(v);
-}
-
 function shown(v: CellValue): string {
-  const text = v === null ? 'empty' : JSON.stringify(textOf(v));
+  const text = v === null ? 'empty' : JSON.stringify(cellText(v));
   return text.length > 70 ? `${text.slice(0, 67)}…"` : text;
 }

@@ -4,13 +4,20 @@ import { blankIn, isEmpty, referencesOf, sheetOf, type FormulaReference } from '
 
 /** A function call as a forum user writes one into prose: a name, maybe a space, then "(". */
 const CALL_START = /(^|[^\w.])([A-Za-z][A-Za-z0-9.]*)\s*\(/g;
+/** "add … condition": asking to change a formula, and to add a condition to it. */
+const ADD_CONDITION = String.raw`\badd\b[^.]{0,60}\b(condition|criteri\w*|check|test)\b`;
+
 /** The instruction asks to change a formula the user already has, rather than for a new one. */
-const CHANGE_ASKED =
-  /\b(my|current|existing|original) formula\b|\b(modify|amend|adjust|extend|tweak)\b|\badd\b[^.]{0,60}\b(condition|criteri\w*|check|test)\b/i;
+const CHANGE_ASKED = new RegExp(
+  String.raw`\b(my|current|existing|original) formula\b|\b(modify|amend|adjust|extend|tweak)\b|` + ADD_CONDITION,
+  'i',
+);
 
 /** The instruction asks to add a condition to the user's formula (39604: "add one more condition to my current formula"). */
-const CONDITION_ADDED =
-  /\badd\b[^.]{0,60}\b(condition|criteri\w*|check|test)\b|\b(one more|another|additional|extra) (condition|criteri\w*)\b/i;
+const CONDITION_ADDED = new RegExp(
+  ADD_CONDITION + String.raw`|\b(one more|another|additional|extra) (condition|criteri\w*)\b`,
+  'i',
+);
 
 /**
  * The one formula an instruction quotes as the user's own, when it asks to change it ("add one more condition to my
