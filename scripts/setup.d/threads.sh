@@ -4,7 +4,7 @@
 # second when all are fresh). Sourced by scripts/setup.sh.
 step_thread_bundles() {
   local built
-  built=$(node --import tsx cli/main.ts prebuild --quiet) ||
+  built=$(node bin/entry.mjs cli/main.ts prebuild --quiet) ||
     { say "bundles not built: the CLI builds its own on first use; worker threads load their modules through tsx (slower start)"; return 0; }
   [ -z "$built" ] || say "bundles: $built"
 }
