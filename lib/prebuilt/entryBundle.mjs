@@ -100,7 +100,10 @@ export function freshBundle(entry, root = REPO_ROOT) {
 export async function buildBundle(entry, root = REPO_ROOT) {
   const esbuild = await import('esbuild');
   const home = bundleHome(entry, root);
+  // Built into a scratch folder beside the final one (same depth: the source-relative paths hold for both).
   const scratch = path.join(home, `.build-${process.pid}-${randomBytes(4).toString('hex')}`);
+  /** @type {Map<string, string>} */
+  const loaded = new Map();
   const result = await esbuild.build({
     entryPoints: [path.join(root, entry)],
     absWorkingDir: root,
@@ -109,12 +112,12 @@ export async function buildBundle(entry, root = REPO_ROOT) {
     entryNames: '[name]',
     ...NODE_BUNDLE_OPTIONS,
     splitting: true,
-    plugins: [packagesAsNodeResolvesThem(), sourceRelativeImportMeta(esbuild, scratch)],
+    plugins: [packagesAsNodeResolvesThem(), sourceRelativeImportMeta(esbuild, scratch, loaded)],
   });
   /** @type {Record<string, string>} */
   const inputs = {};
   for (const file of Object.keys(result.metafile.inputs).sort())
-    inputs[file] = sha256(await readFile(path.join(root, file)));
+    inputs[file] = loaded.get(path.join(root, file)) ?? sha256(await readFile(path.join(root, file))); // JSON: read here
   const name = sha256(Buffer.from(JSON.stringify(inputs))).slice(0, 16);
   for (const out of result.outputFiles) {
     mkdirSync(path.dirname(out.path), { recursive: true });
@@ -182,21 +185,28 @@ function packagesAsNodeResolvesThem() {
 /**
  * A module of the checkout that reads `import.meta` (its URL, its folder: to find a Python script or a template beside
  * it) reads its own source file's, as under tsx, not the bundle's: each use is rewritten to the source's URL, relative
- * to the bundle's folder so that the checkout can move. (Used by lib/threads/prebuiltModule.ts too.)
+ * to the bundle's folder so that the checkout can move. (Used by lib/threads/prebuiltModule.ts too.) Each such source
+ * is read once, and its sha256 goes into `loaded` when given: the bytes bundled are the bytes recorded, even if the
+ * file is saved again during the build.
  * @param {typeof import('esbuild')} esbuild
  * @param {string} outdir
+ * @param {Map<string, string>} [loaded] absolute path → sha256 of what was bundled
  * @returns {import('esbuild').Plugin}
  */
-export function sourceRelativeImportMeta(esbuild, outdir) {
+export function sourceRelativeImportMeta(esbuild, outdir, loaded) {
   return {
     name: 'source-relative-import-meta',
     setup(build) {
       build.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (args) => {
         if (args.path.split(path.sep).includes('node_modules')) return undefined; // a package is bundled as it is
-        const text = await readFile(args.path, 'utf8');
-        if (!text.includes('import.meta')) return undefined;
+        const bytes = await readFile(args.path);
+        loaded?.set(args.path, sha256(bytes));
+        const text = bytes.toString('utf8');
+        const loader = /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js';
+        const resolveDir = path.dirname(args.path);
+        if (!text.includes('import.meta')) return { contents: text, loader, resolveDir };
         const { code } = await esbuild.transform(text, {
-          loader: /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js',
+          loader,
           format: 'esm',
           sourcefile: args.path,
           define: {
@@ -205,17 +215,14 @@ export function sourceRelativeImportMeta(esbuild, outdir) {
             'import.meta.dirname': '__sourceDir',
           },
         });
-        const relative = path
-          .relative(path.dirname(path.join(outdir, 'x')), args.path)
-          .split(path.sep)
-          .join('/');
+        const relative = path.relative(outdir, args.path).split(path.sep).join('/');
         const header =
           "import { fileURLToPath as __sourceToPath } from 'node:url';\n" +
           `const __sourceUrl = new URL(${JSON.stringify(relative)}, import.meta.url).href;\n` +
           'const __sourceFile = __sourceToPath(__sourceUrl);\n' +
           "import { dirname as __sourceDirname } from 'node:path';\n" +
           'const __sourceDir = __sourceDirname(__sourceFile);\n';
-        return { contents: header + code, loader: 'js', resolveDir: path.dirname(args.path) };
+        return { contents: header + code, loader: 'js', resolveDir };
       });
     },
   };
