@@ -27,6 +27,12 @@ export interface ScriptedServer {
   url: string;
   port: number;
   log: RequestLogEntry[];
+  /**
+   * Chat requests received and not yet logged: being read, waiting on a latency or a held reply, or being answered. A
+   * kill test that wants no reply to reach a client in the moment after its kill waits until only its own held call
+   * is left here (a request already received can otherwise be answered to a client killed a moment before).
+   */
+  readonly inFlight: number;
   /** Replaces the script and resets every rule's `times` count. */
   setScript(script: Script): void;
   /** The next `count` chat requests get `fault`, ahead of any rule. */
@@ -56,17 +62,24 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
   state.apiKey = opts.apiKey;
   const log = new RequestLog(opts.logFile);
   const batches = new BatchStore(state, log);
+  let inFlight = 0;
   const server = createServer((req, res) => {
-    handle(req, res, state, log, batches).catch((err: unknown) => {
-      if (!res.headersSent)
-        sendJson(res, 500, errorBody(`scripted-llm internal error: ${String(err)}`, 'server_error'));
-    });
+    inFlight++;
+    handle(req, res, state, log, batches)
+      .catch((err: unknown) => {
+        if (!res.headersSent)
+          sendJson(res, 500, errorBody(`scripted-llm internal error: ${String(err)}`, 'server_error'));
+      })
+      .finally(() => inFlight--);
   });
   const address = await listen(server, opts.port ?? 0, opts.host ?? '127.0.0.1');
   return {
     url: `http://${address.address}:${address.port}/v1`,
     port: address.port,
     log: log.entries,
+    get inFlight() {
+      return inFlight;
+    },
     setScript: (script) => state.reset(script),
     inject: (fault, count = 1) => state.inject(fault, count),
     setApiKey: (key) => void (state.apiKey = key),

@@ -74,6 +74,26 @@ describe('scripted server rules', () => {
     await server.close();
   });
 
+  it('counts the chat requests in flight: received, not yet answered and logged', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const server = await startScriptedServer({
+      script: { rules: [{ match: { lastUser: /^hold/ }, reply: () => gate.then(() => 'held') }], fallback: 'ok' },
+    });
+    const openai = client(server.url);
+    expect(server.inFlight).toBe(0);
+    const held = ask(openai, 'hold');
+    await expect.poll(() => server.inFlight).toBe(1);
+    expect(await ask(openai, 'quick')).toBe('ok');
+    expect(server.inFlight).toBe(1);
+    expect(server.log).toHaveLength(1);
+    release();
+    expect(await held).toBe('held');
+    expect(server.inFlight).toBe(0);
+    expect(server.log).toHaveLength(2);
+    await server.close();
+  });
+
   it('reports call keys answered twice, ignoring failed attempts', () => {
     const entry = (callKey: string, answered: boolean) => ({ callKey, answered }) as RequestLogEntry;
     const log = [entry('a', false), entry('a', true), entry('b', true), entry('b', true), entry('c', true)];

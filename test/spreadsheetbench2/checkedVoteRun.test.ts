@@ -153,12 +153,13 @@ describe.skipIf(!hasSandboxPython)('checked_vote on SpreadsheetBench 2', () => {
     await worker.ready;
     const run = await startBenchmarkRun(env, { dataset: data, agent: 'checked_vote', tasks: TASKS });
     await waitUntil(held.arrived, 600_000, "the crashing task's second candidate asked for");
-    // The kill lands once every reply delivered beside the held one is cached, checked and done in one synchronous
-    // step: under load a reply of another task was answered and killed before its cache entry (paid twice: issue 33
-    // §8's window, which the chaos test is about, not this test).
+    // The kill lands once every reply delivered beside the held one is cached and no other request is in flight,
+    // checked and done in one synchronous step: under load a reply of another task was answered and killed before its
+    // cache entry, and a request received before the kill was answered to the killed worker (each paid twice: issue
+    // 33 §8's window, which the chaos test is about, not this test).
     await waitUntil(
       () => {
-        if (!everyReplyCached(run.runDir, env.llm.log)) return false;
+        if (env.llm.inFlight > 1 || !everyReplyCached(run.runDir, env.llm.log)) return false;
         answeredAtCrash = env.llm.log.filter((e) => e.answered).length;
         worker.crash();
         return true;
