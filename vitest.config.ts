@@ -10,7 +10,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    globalSetup: ['test/workflowBundleSetup.ts'],
+    globalSetup: ['test/workflowBundleSetup.ts', 'test/temporalSetup.ts'],
     // Integration files start their own Temporal dev server / LibreOffice and spend much of their time waiting (model
     // latency, held replies, timers): measured per directory in cpuacct cgroups, the whole suite (1,000 tests, 178 files)
     // is 969 CPU-s, about half of 14.3 min x 2 cores with two files at a time: a third file at a time uses the idle half.

@@ -5,7 +5,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { runActivities } from '../../activities/run/index';
 import type { TaskDoneSignal } from '../../contracts/run';
-import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
+import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer';
 
 const done: TaskDoneSignal = {
   taskId: '13-1',
@@ -33,7 +33,7 @@ describe('reportTaskDone', () => {
   beforeAll(async () => {
     temporal = await startTestTemporal();
     connection = await NativeConnection.connect({ address: temporal.address });
-    client = new Client({ connection, namespace: TEST_NAMESPACE });
+    client = new Client({ connection, namespace: temporal.namespace });
   }, 120_000);
   afterAll(async () => {
     await connection?.close();

@@ -81,6 +81,8 @@ describe('chaos: worker kills, server restarts and provider faults during one bu
     env = await startE2E(
       { rules: Object.values(DEV20_SOLUTIONS), fallback: copyInputReply, latencyMs: 800 },
       {
+        // Restarted mid-run: a server of its own.
+        devServer: { own: true },
         config: {
           ...FAST_FAILOVER,
           // Two at a time: with FAST_FAILOVER's quick recovery, four at a time could finish the run before the last kill.

@@ -55,6 +55,8 @@ describe.skipIf(onCluster)(`${title}${onCluster ? onClusterNote : ''}`, () => {
     env = await startE2E(
       { rules: [], fallback: heldReply },
       {
+        // Paused (SIGSTOP) mid-run: a server of its own.
+        devServer: { own: true },
         config: {
           ...FAST_FAILOVER,
           run: { concurrency: 1, budgetUsd: CAP_USD },

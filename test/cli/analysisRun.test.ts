@@ -7,7 +7,7 @@ import { startScriptedServer, type ScriptedServer } from '../../lib/scriptedLlm'
 import { loadAnalysisSuite } from '../../benchmarks/analysis/dataset';
 import { runCli, type CliResult } from '../helpers/cliProcess';
 import { referenceAnalyst } from '../helpers/referenceAnalyst';
-import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
+import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SUITE = path.join(REPO, 'data/analysis');
@@ -36,7 +36,7 @@ describe('sheetbench run on the analysis suite', () => {
       ...process.env,
       SHEETBENCH_CONFIG: configFile,
       TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
+      TEMPORAL_NAMESPACE: temporal.namespace,
       OPENAI_API_KEY: 'test-key-not-secret',
     };
     const args = [

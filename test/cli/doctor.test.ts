@@ -15,7 +15,7 @@ import { libreOfficeCheck } from '../../cli/doctor/recalc';
 import { bubblewrapCheck } from '../../cli/doctor/sandbox';
 import { temporalCheck } from '../../cli/doctor/temporal';
 import { runCli } from '../helpers/cliProcess';
-import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
+import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'sb-doctor-'));
 
@@ -30,7 +30,7 @@ describe('sheetbench doctor on a healthy machine', () => {
     const env = {
       ...process.env,
       TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
+      TEMPORAL_NAMESPACE: temporal.namespace,
       OPENAI_API_KEY: '',
       OPENAI_BASE_URL: '',
     };
@@ -51,7 +51,7 @@ describe('sheetbench doctor on a healthy machine', () => {
     ]);
     for (const r of results) expect(r.status, `${r.name}: ${r.detail}`).toBe('ok');
     expect(res.code).toBe(0);
-    expect(results.find((r) => r.name === 'Temporal')!.detail).toContain(`namespace "${TEST_NAMESPACE}"`);
+    expect(results.find((r) => r.name === 'Temporal')!.detail).toContain(`namespace "${temporal.namespace}"`);
     expect(Math.max(...results.map((r) => r.ms))).toBeLessThan(30_000);
   }, 90_000);
 });

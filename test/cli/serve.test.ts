@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../cli/exitCodes';
 import { runCli } from '../helpers/cliProcess';
-import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
+import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer';
 import { waitUntil } from '../helpers/wait';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -33,7 +33,7 @@ describe('sheetbench serve and auth from the command line', () => {
       ...process.env,
       SHEETBENCH_CONFIG: configFile,
       TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: TEST_NAMESPACE,
+      TEMPORAL_NAMESPACE: temporal.namespace,
       SHEETBENCH_TOKEN: '',
     };
   }, 120_000);

@@ -78,7 +78,11 @@ describe.skipIf(!onCluster && !onDev)(
       });
       env = await startE2E(
         { rules: Object.values(DEV20_SOLUTIONS), fallback: copyInputReply, latencyMs: 600 },
-        { config: { run: { concurrency: 6 }, llm: { sharedLimits: LIMITS }, artifacts: { root: roots[0] } } },
+        {
+          // Restarted mid-run: a server of its own.
+          devServer: { own: true },
+          config: { run: { concurrency: 6 }, llm: { sharedLimits: LIMITS }, artifacts: { root: roots[0] } },
+        },
       );
       run = await startBenchmarkRun(env, { dataset: DEV20, tasks: TASKS, runDir: path.join(roots[0], 'run') });
       const hostEnv = (i: number) => {

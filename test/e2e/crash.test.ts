@@ -31,7 +31,8 @@ describe('a run survives worker crashes and Temporal server restarts', () => {
   beforeAll(async () => {
     env = await startE2E(
       { rules: Object.values(DEV20_SOLUTIONS), fallback: copyInputReply, latencyMs: 1_500 },
-      { config: { ...FAST_FAILOVER, run: { concurrency: 3 } } },
+      // Restarted mid-run: a server of its own.
+      { devServer: { own: true }, config: { ...FAST_FAILOVER, run: { concurrency: 3 } } },
     );
     run = await startBenchmarkRun(env, { dataset: DEV20, tasks: TASKS });
     const answered = () => env.llm.log.filter((e) => e.answered).length;

@@ -13,7 +13,6 @@ import {
   type E2EEnv,
   type StartedRun,
 } from '../helpers/e2e';
-import { TEST_NAMESPACE } from '../helpers/temporalServer';
 
 /**
  * A recalculation that fails for good (in the chaos suite: its worker killed at every attempt) used to fail the task
@@ -29,11 +28,14 @@ describe('a task whose recalculation fails after its retries', () => {
     env = await startE2E({ rules: [], fallback: copyInputReply });
     run = await startBenchmarkRun(env, { dataset: SAMPLE, tasks: ['1001'] });
     const main = await startInProcessWorkers(env, { recalc: false });
-    const connection = await connectWorkerConnection({ address: env.temporal.address, namespace: TEST_NAMESPACE });
+    const connection = await connectWorkerConnection({
+      address: env.temporal.address,
+      namespace: env.temporal.namespace,
+    });
     // Stands for a recalc queue whose every attempt is lost: the last failure the workflow sees.
     const recalc = await Worker.create({
       connection,
-      namespace: TEST_NAMESPACE,
+      namespace: env.temporal.namespace,
       taskQueue: env.config.temporal.recalcTaskQueue,
       activities: {
         async recalcWorkbooks() {

@@ -5,7 +5,6 @@ import type { ConversationEvent } from '../../analysis/conversation/events';
 import type { Pattern } from '../../contracts/conversation';
 import type { ReplyFn, ScriptedRequest } from '../../lib/scriptedLlm';
 import { startServer, type RunningServer } from '../../server/start';
-import { TEST_NAMESPACE } from './temporalServer';
 import { startE2E, startInProcessWorkers, type ConfigOverrides, type E2EEnv } from './e2e';
 import { waitUntil } from './wait';
 
@@ -34,7 +33,7 @@ export async function startAnalysisEnv(reply: ReplyFn, config: ConfigOverrides =
   const server = await startServer({
     config: env.config,
     client: env.client,
-    temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE },
+    temporal: { address: env.temporal.address, namespace: env.temporal.namespace },
     port: 0,
     workers,
   });

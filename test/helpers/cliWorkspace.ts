@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TEST_NAMESPACE, type TestTemporal } from './temporalServer';
+import { type TestTemporal } from './temporalServer';
 
 /** The API key the CLI tests give the scripted model server (not a secret). */
 export const TEST_API_KEY = 'test-key-not-secret';
@@ -27,7 +27,7 @@ export function cliWorkspace(
     ...process.env,
     SHEETBENCH_CONFIG: configFile,
     TEMPORAL_ADDRESS: temporal.address,
-    TEMPORAL_NAMESPACE: TEST_NAMESPACE,
+    TEMPORAL_NAMESPACE: temporal.namespace,
     OPENAI_API_KEY: apiKey,
   };
   return { work, env };

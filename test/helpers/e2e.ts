@@ -10,7 +10,6 @@ import { configSchema, type Config } from '../../config/schema';
 export type ConfigOverrides = { [S in keyof Config]?: Partial<{ [K in keyof Config[S]]: unknown }> };
 import { connectClient } from '../../lib/temporal/connection';
 import { connectWorkerConnection } from '../../workers/connection';
-import type { DevServerOptions } from '../../lib/temporal/devServer';
 import { createWorkers, type WorkerSet } from '../../workers/createWorkers';
 import { createRun, planRun } from '../../client/createRun';
 import { startRunWorkflow } from '../../client/startRun';
@@ -19,7 +18,7 @@ import type { TaskResult } from '../../contracts/taskResult';
 import { startScriptedServer, type Script, type ScriptedServer } from '../../lib/scriptedLlm';
 import { sharedData } from './sharedData';
 import { reportTimeouts } from './timeoutReport';
-import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from './temporalServer';
+import { startTestTemporal, type TestTemporal, type TestTemporalOptions } from './temporalServer';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const DEV20 = sharedData('spreadsheetbench-dev20');
@@ -56,7 +55,7 @@ export async function startE2E(
   overrides: {
     config?: ConfigOverrides;
     llmLogFile?: string;
-    devServer?: Pick<DevServerOptions, 'tuning' | 'metricsPort'>;
+    devServer?: TestTemporalOptions;
   } = {},
 ): Promise<E2EEnv> {
   return startE2EWith(await startScriptedServer({ script, logFile: overrides.llmLogFile }), overrides);
@@ -65,14 +64,14 @@ export async function startE2E(
 /** The same env around a model started by the caller (it is closed with the env). */
 export async function startE2EWith<Model extends ModelEndpoint>(
   llm: Model,
-  overrides: { config?: ConfigOverrides; devServer?: Pick<DevServerOptions, 'tuning' | 'metricsPort'> } = {},
+  overrides: { config?: ConfigOverrides; devServer?: TestTemporalOptions } = {},
 ): Promise<E2EEnv<Model>> {
-  const temporal = await startTestTemporal(undefined, overrides.devServer);
+  const temporal = await startTestTemporal(overrides.devServer);
   const suffix = randomUUID().slice(0, 8);
   const base = {
     temporal: {
       address: temporal.address,
-      namespace: TEST_NAMESPACE,
+      namespace: temporal.namespace,
       taskQueue: `main-${suffix}`,
       recalcTaskQueue: `recalc-${suffix}`,
     },
@@ -83,7 +82,7 @@ export async function startE2EWith<Model extends ModelEndpoint>(
     server: { stateDir: mkdtempSync(path.join(os.tmpdir(), 'sb-server-')) },
   };
   const config = configSchema.parse(merge(base, overrides.config ?? {}));
-  const client = await connectClient({ address: temporal.address, namespace: TEST_NAMESPACE });
+  const client = await connectClient({ address: temporal.address, namespace: temporal.namespace });
   return {
     temporal,
     llm,
@@ -164,7 +163,10 @@ export async function startInProcessWorkers(
   env: E2EEnv<ModelEndpoint>,
   opts: { main?: boolean; recalc?: boolean } = {},
 ): Promise<WorkerSet> {
-  const connection = await connectWorkerConnection({ address: env.temporal.address, namespace: TEST_NAMESPACE });
+  const connection = await connectWorkerConnection({
+    address: env.temporal.address,
+    namespace: env.temporal.namespace,
+  });
   return createWorkers(connection, env.config, opts);
 }
 
@@ -184,7 +186,7 @@ export function workerProcessEnv(env: E2EEnv<ModelEndpoint>): NodeJS.ProcessEnv 
     ...process.env,
     SHEETBENCH_CONFIG: configFile,
     TEMPORAL_ADDRESS: env.temporal.address,
-    TEMPORAL_NAMESPACE: TEST_NAMESPACE,
+    TEMPORAL_NAMESPACE: env.temporal.namespace,
   };
 }
 

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intervalOf, maxOverlap, maxStartsPerWindow } from '../helpers/requestIntervals';
 import { startE2E, startInProcessWorkers, type E2EEnv } from '../helpers/e2e';
-import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import type { WorkerSet } from '../../workers/createWorkers';
 
 const LIMITS = { maxConcurrent: 2, requestsPerMinute: 4, windowMs: 3_000 };
@@ -25,7 +24,7 @@ describe('Temporal-held LLM rate limit across two processes', () => {
     running = workers.run();
     const args = [
       env.temporal.address,
-      TEST_NAMESPACE,
+      env.temporal.namespace,
       env.config.temporal.taskQueue,
       env.llm.url,
       String(CALLS_EACH),

@@ -13,7 +13,6 @@ import type { WorkerSet } from '../../workers/createWorkers';
 import { startE2E, startInProcessWorkers, type E2EEnv } from '../helpers/e2e';
 import { rawExchange, rawRequest } from '../helpers/rawHttp';
 import { seededRandom } from '../helpers/seededRandom';
-import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { buildRunFolder, standardRun } from '../report/fixtures';
 
 const SENTINEL = 'SENTINEL-outside-the-workspace-5521';
@@ -79,7 +78,7 @@ describe('API fuzz on the real server: every reply a clear 4xx, the server up, n
     server = await startServer({
       config: env.config,
       client: env.client,
-      temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE },
+      temporal: { address: env.temporal.address, namespace: env.temporal.namespace },
       port: 0,
       runsDir,
     });

@@ -13,7 +13,6 @@ import { startServer, type RunningServer } from '../../server/start';
 import type { WorkerSet } from '../../workers/createWorkers';
 import { startE2E, startInProcessWorkers, type E2EEnv } from '../helpers/e2e';
 import { rawRequest, type RawResponse } from '../helpers/rawHttp';
-import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { buildRunFolder, standardRun } from '../report/fixtures';
 
 const SECRET_CSV = 'region,amount\nnorth,alice-secret-7731\n';
@@ -62,7 +61,7 @@ describe('sign-in, Host and Origin rules on the real server', () => {
     // A real run folder: the report route serves files of runs only (run.json naming the run), nothing else of runsDir.
     await buildRunFolder(runsDir, standardRun('r1'));
     writeFileSync(path.join(runsDir, 'r1', 'report.html'), '<h1>run r1</h1>');
-    const temporal = { address: env.temporal.address, namespace: TEST_NAMESPACE };
+    const temporal = { address: env.temporal.address, namespace: env.temporal.namespace };
     main = await startServer({
       config: { ...env.config, server: { ...env.config.server, proxy: PROXY } },
       client: env.client,
@@ -181,7 +180,7 @@ describe('sign-in, Host and Origin rules on the real server', () => {
     const throttled = await startServer({
       config: { ...env.config, server: { ...env.config.server, stateDir: state } },
       client: env.client,
-      temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE },
+      temporal: { address: env.temporal.address, namespace: env.temporal.namespace },
       port: 0,
     });
     try {

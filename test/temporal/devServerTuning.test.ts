@@ -51,12 +51,12 @@ describe.skipIf(onCluster)('a test server (started as the CLI starts one)', () =
   afterAll(async () => temporal?.stop());
 
   it('keeps its SQLite state in WAL mode', async () => {
-    temporal = await startTestTemporal();
+    temporal = await startTestTemporal({ own: true });
     expect(existsSync(path.join(temporal.stateDir, 'temporal.db-wal'))).toBe(true);
   }, 120_000);
 
   it('loses nothing it acknowledged when killed with kill -9 (WAL + synchronous=normal)', async () => {
-    temporal ??= await startTestTemporal();
+    temporal ??= await startTestTemporal({ own: true });
     let client = await connectClient({ address: temporal.address, namespace: TEST_NAMESPACE });
     // No worker serves this type: the server just records the start and every signal it acknowledges.
     const handle = await client.workflow.start('noWorkerServesThis', {

@@ -12,7 +12,6 @@ import {
   type StartedRun,
 } from '../helpers/e2e';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
-import { TEST_NAMESPACE } from '../helpers/temporalServer';
 
 /** Workflow ids of a run as the runner names them: the run workflow (id = run id) and one child per task. */
 function workflowIdsOf(run: StartedRun, tasks: string[]): string[] {
@@ -58,7 +57,7 @@ describe('Temporal Web UI lists a run by search attribute', () => {
     const base = `http://127.0.0.1:${env.temporal.uiPort}`;
     page.on('request', (r) => !r.url().startsWith(base) && !r.url().startsWith('data:') && external.push(r.url()));
     const query = `${SA.runId.name}="${runA.runId}"`;
-    await page.goto(`${base}/namespaces/${TEST_NAMESPACE}/workflows?query=${encodeURIComponent(query)}`);
+    await page.goto(`${base}/namespaces/${env.temporal.namespace}/workflows?query=${encodeURIComponent(query)}`);
 
     const expected = workflowIdsOf(runA, tasksA);
     for (const id of expected) await page.getByText(id, { exact: true }).first().waitFor({ timeout: 30_000 });
@@ -72,7 +71,7 @@ describe('Temporal Web UI lists a run by search attribute', () => {
     const page = await browser.newPage();
     const query = `${SA.runId.name}="${runB.runId}"`;
     await page.goto(
-      `http://127.0.0.1:${env.temporal.uiPort}/namespaces/${TEST_NAMESPACE}/workflows?query=${encodeURIComponent(query)}`,
+      `http://127.0.0.1:${env.temporal.uiPort}/namespaces/${env.temporal.namespace}/workflows?query=${encodeURIComponent(query)}`,
     );
     const expected = workflowIdsOf(runB, tasksB);
     for (const id of expected) await page.getByText(id, { exact: true }).first().waitFor({ timeout: 30_000 });

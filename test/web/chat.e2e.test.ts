@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/start';
 import { FAST_FAILOVER, startE2E, workerProcessEnv, type E2EEnv } from '../helpers/e2e';
 import { claimPort, type PortClaim } from '../helpers/portClaim';
-import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';
 import { launchChromium, newConversation, openPage } from './browser';
 import { EventStreamLog } from './eventStreamLog';
@@ -61,7 +60,7 @@ describe('analysis web app end to end (real server, Temporal, sandbox; scripted 
     startServer({
       config: env.config,
       client: env.client,
-      temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE },
+      temporal: { address: env.temporal.address, namespace: env.temporal.namespace },
       port: port.port,
     });
 

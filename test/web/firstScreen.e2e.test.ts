@@ -22,7 +22,6 @@ import {
   type E2EEnv,
   type StartedRun,
 } from '../helpers/e2e';
-import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { launchChromium, openPage } from './browser';
 
 describe('web app: first screen and Temporal UI links', () => {
@@ -54,8 +53,8 @@ describe('web app: first screen and Temporal UI links', () => {
       client: env.client,
       temporal: {
         address: env.temporal.address,
-        namespace: TEST_NAMESPACE,
-        uiUrl: `${uiBase}/namespaces/${TEST_NAMESPACE}/workflows`,
+        namespace: env.temporal.namespace,
+        uiUrl: `${uiBase}/namespaces/${env.temporal.namespace}/workflows`,
       },
       port: 0,
       runsDir,

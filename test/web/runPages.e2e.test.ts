@@ -21,7 +21,6 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToEnd, SAMPLE, startBenchmarkRun, startE2E, type E2EEnv } from '../helpers/e2e';
-import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { SA } from '../../lib/temporal/searchAttributes';
 import { sampleSolver } from '../helpers/sampleSolver';
 import { copyInputReply } from '../helpers/copyInput';
@@ -79,7 +78,7 @@ describe('run, task and comparison pages (real runs, real server, Chromium)', ()
     server = await startServer({
       config: env.config,
       client: env.client,
-      temporal: { address: env.temporal.address, namespace: TEST_NAMESPACE, uiUrl: UI },
+      temporal: { address: env.temporal.address, namespace: env.temporal.namespace, uiUrl: UI },
       port: 0,
       runsDir,
     });

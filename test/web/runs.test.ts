@@ -43,7 +43,7 @@ describe('runs route', () => {
     await writeFile(path.join(runsDir, 'secret.html'), 'outside every run folder');
     temporal = await startTestTemporal();
     connection = await Connection.connect({ address: temporal.address });
-    client = new Client({ connection, namespace: TEST_NAMESPACE });
+    client = new Client({ connection, namespace: temporal.namespace });
     // A run workflow nobody works on: visibility knows it (running), its progress query cannot be answered.
     await client.workflow.start('benchmarkRun', {
       workflowId: 'run-live',

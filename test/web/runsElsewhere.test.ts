@@ -19,7 +19,7 @@ import { SA } from '../../lib/temporal/searchAttributes';
 import { addUser } from '../../server/auth/usersFile';
 import { startServer, type RunningServer } from '../../server/start';
 import { buildRunFolder, standardRun } from '../report/fixtures';
-import { startTestTemporal, TEST_NAMESPACE, type TestTemporal } from '../helpers/temporalServer';
+import { startTestTemporal, type TestTemporal } from '../helpers/temporalServer';
 import { waitUntil } from '../helpers/wait';
 
 interface Listed {
@@ -87,7 +87,7 @@ describe('runs whose folder is not runs/<id>: listed, and their pages open', () 
     });
     temporal = await startTestTemporal();
     connection = await Connection.connect({ address: temporal.address });
-    client = new Client({ connection, namespace: TEST_NAMESPACE });
+    client = new Client({ connection, namespace: temporal.namespace });
 
     folders['run-home'] = await runFolder(runsDir, 'run-home');
     folders['run-out'] = await runFolder(elsewhere, 'run-out'); // run --out /tmp/…/run-out: an absolute memo
@@ -120,7 +120,7 @@ describe('runs whose folder is not runs/<id>: listed, and their pages open', () 
     server = await startServer({
       config,
       client,
-      temporal: { address: temporal.address, namespace: TEST_NAMESPACE },
+      temporal: { address: temporal.address, namespace: temporal.namespace },
       port: 0,
       runsDir,
     });

@@ -14,7 +14,6 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/start';
 import { startAnalysisEnv, type AnalysisEnv } from '../helpers/analysis';
-import { TEST_NAMESPACE } from '../helpers/temporalServer';
 import { launchChromium, newConversation, signIn } from './browser';
 import { SALES_CSV } from './salesScript';
 import { salesReply } from './salesModel';
@@ -77,7 +76,7 @@ describe('sign-in, and other origins against the app, in Chromium: they read not
     open = await startServer({
       config: a.env.config,
       client: a.env.client,
-      temporal: { address: a.env.temporal.address, namespace: TEST_NAMESPACE },
+      temporal: { address: a.env.temporal.address, namespace: a.env.temporal.namespace },
       port: 0,
       noAuth: true,
     });
