@@ -14,8 +14,8 @@ import type { RunProgress } from '../contracts/run';
   path.dirname(fileURLToPath(import.meta.url)),
   '../test/helpers',
 );
-const { startE2E, startBenchmarkRun, startInProcessWorkers, readTaskResult, DEV20 } =
-  await import('../test/helpers/e2e');
+const { startE2E, startBenchmarkRun, startInProcessWorkers, readTaskResult } = await import('../test/helpers/e2e');
+const { DEV20 } = await import('../test/helpers/datasets');
 
 const AGENTS = (process.argv[2] ?? 'single,row_exec,react_exec,row_react_exec,sheetcopilot').split(',');
 const TASKS = (JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8')) as { id: number | string }[]).map(

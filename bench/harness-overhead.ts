@@ -14,7 +14,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEV20, runToEnd, startBenchmarkRun, startE2EWith } from '../test/helpers/e2e';
+import { runToEnd, startBenchmarkRun, startE2EWith } from '../test/helpers/e2e';
+import { DEV20 } from '../test/helpers/datasets';
 import {
   mapValues,
   percentile,

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEV20 } from '../test/helpers/e2e';
+import { DEV20 } from '../test/helpers/datasets';
 
 interface DatasetRecord {
   id: number | string;

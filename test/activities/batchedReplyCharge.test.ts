@@ -11,7 +11,7 @@ import { cacheKeyOf, ResponseCache } from '../../lib/llm/responseCache';
 import type { ChatRequest, ChatResponse } from '../../lib/llm/types';
 import type { Config } from '../../config/schema';
 import type { WorkerDeps } from '../../activities/deps';
-import { SAMPLE } from '../helpers/e2e';
+import { SAMPLE } from '../helpers/datasets';
 import { scriptedModelConfig } from '../helpers/sampleRun';
 
 const request: ChatRequest = { model: 'scripted', messages: [{ role: 'user', content: 'solve task 1001' }] };

@@ -8,7 +8,8 @@ import type { WorkerSet } from '../../workers/createWorkers';
 import { compareRunOutcomes, loadRunOutcomes } from '../../benchmarks/report/comparison';
 import { spreadsheetTaskView } from '../../benchmarks/spreadsheetbench/report/taskView';
 import { readRegion } from '../../benchmarks/spreadsheetbench/agents/checkedVote/regionCells';
-import { startBenchmarkRun, startE2E, DEV20, type E2EEnv } from '../helpers/e2e';
+import { startBenchmarkRun, startE2E, type E2EEnv } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 import { outputsOf, readTaskResult, startInProcessWorkers } from './harness';
 

@@ -8,7 +8,7 @@ import { crashHint } from '../../benchmarks/spreadsheetbench/agents/checkedVote/
 import { framedProgram } from '../../benchmarks/spreadsheetbench/agents/checkedVote/frame';
 import { evaluateTestCase } from '../../benchmarks/spreadsheetbench/scoring';
 import { sandboxPythonPath } from '../../lib/sandbox/paths';
-import { DEV20 } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 
 /** Runs each call in the sandbox's Python with `text` bound, giving back the datetime's isoformat (or the error). */
 function evaluate(calls: { text: string; call: string }[]): string[] {

@@ -9,7 +9,7 @@ import {
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/exampleTable';
 import { chooseSubmission, onlyExampleMismatch } from '../../benchmarks/spreadsheetbench/agents/checkedVote/vote';
 import { openWorkbookValues } from '../../benchmarks/workbook/ooxmlReader';
-import { DEV20 } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 
 const records = JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8')) as {
   id: string | number;

@@ -9,7 +9,7 @@ import { formulaFindings, formulaProblems } from '../../benchmarks/spreadsheetbe
 import { formulaRegionOf } from '../../benchmarks/spreadsheetbench/agents/checkedVote/formulaRegion';
 import { openWorkbookValues } from '../../benchmarks/workbook/ooxmlReader';
 import { pythonWorkbook, type SheetCells } from '../helpers/pythonWorkbook';
-import { DEV20 } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 
 function inputs(...books: SheetCells[]): { testCase: number; file: string }[] {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cv-names-'));

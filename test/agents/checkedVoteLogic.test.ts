@@ -28,7 +28,7 @@ import { VIEW_BUDGET_CHARS } from '../../benchmarks/spreadsheetbench/agents/chec
 import { readRegion } from '../../benchmarks/spreadsheetbench/agents/checkedVote/regionCells';
 import type { CellValue } from '../../benchmarks/workbook/cellValue';
 import { sandboxPythonPath } from '../../lib/sandbox/paths';
-import { DEV20 } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 
 const region = (...values: CellValue[]) => ({
   cells: values.map((value, i) => ({ address: `C${i + 1}`, value, uncachedFormula: false })),

@@ -8,7 +8,7 @@ import {
   quotedFormulaOf,
   quotedFormulaProblems,
 } from '../../benchmarks/spreadsheetbench/agents/checkedVote/quotedFormula';
-import { DEV20 } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 
 function task(id: string): { instruction: string; input: { file: string; sheet: string | null } } {
   const records = JSON.parse(readFileSync(path.join(DEV20, 'dataset.json'), 'utf8')) as {

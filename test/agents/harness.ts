@@ -2,7 +2,8 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ScriptedRequest, ScriptRule, RequestLogEntry } from '../../lib/scriptedLlm';
 import type { RunProgress } from '../../contracts/run';
-import { startBenchmarkRun, startInProcessWorkers, readTaskResult, DEV20, type E2EEnv } from '../helpers/e2e';
+import { startBenchmarkRun, startInProcessWorkers, readTaskResult, type E2EEnv } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 
 export { DEV20 };
 

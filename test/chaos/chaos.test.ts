@@ -5,7 +5,6 @@ import { duplicatesAnswered, duplicatesAnsweredApartFromKills, type Fault } from
 import { progressQuery, type RunProgress } from '../../contracts/run';
 import { copyInputReply } from '../helpers/copyInput';
 import {
-  DEV20,
   startBenchmarkRun,
   startE2E,
   workerProcessEnv,
@@ -13,6 +12,7 @@ import {
   type StartedRun,
   FAST_FAILOVER,
 } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 import { between, seededRandom } from '../helpers/seededRandom';
 import { killGroups, sofficeGroupsOf } from '../helpers/orphanedSoffice';

@@ -5,7 +5,6 @@ import type { RunProgress } from '../../contracts/run';
 import type { ScriptedRequest } from '../../lib/scriptedLlm';
 import { copyInputReply } from '../helpers/copyInput';
 import {
-  DEV20,
   startBenchmarkRun,
   startE2E,
   workerProcessEnv,
@@ -13,6 +12,7 @@ import {
   type StartedRun,
   FAST_FAILOVER,
 } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 import { onCluster } from '../helpers/cluster';
 import { waitUntil, within } from '../helpers/wait';
 import { spawnWorker, type WorkerProcess } from '../helpers/workerProcess';

@@ -4,15 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunProgress } from '../../contracts/run';
 import { copyInputReply } from '../helpers/copyInput';
-import {
-  SAMPLE,
-  readTaskResult,
-  runToEnd,
-  startBenchmarkRun,
-  startE2E,
-  type E2EEnv,
-  type StartedRun,
-} from '../helpers/e2e';
+import { readTaskResult, runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { SAMPLE } from '../helpers/datasets';
 
 /** A dataset with one corrupt and one missing workbook: those tasks fail alone with their cause, the rest are scored. */
 describe('tasks with missing or corrupt workbooks', () => {

@@ -5,7 +5,6 @@ import { duplicatesAnswered } from '../../lib/scriptedLlm';
 import type { RunProgress } from '../../contracts/run';
 import { readBatchStatuses } from '../../client/batchStatus';
 import {
-  DEV20,
   readTaskResult,
   startBenchmarkRun,
   startE2E,
@@ -13,6 +12,7 @@ import {
   type E2EEnv,
   FAST_FAILOVER,
 } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 import { copyInputReply } from '../helpers/copyInput';
 import { waitUntil } from '../helpers/wait';

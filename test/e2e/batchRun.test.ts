@@ -9,7 +9,8 @@ import { readBatchStatuses } from '../../client/batchStatus';
 import { batchProgressQuery, batchWorkflowId } from '../../contracts/batch';
 import { SA } from '../../lib/temporal/searchAttributes';
 import { checkRunPricing, planRun } from '../../client/createRun';
-import { DEV20, readTaskResult, serveWith, startBenchmarkRun, startE2E, type E2EEnv } from '../helpers/e2e';
+import { readTaskResult, serveWith, startBenchmarkRun, startE2E, type E2EEnv } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 import { copyInputReply } from '../helpers/copyInput';
 

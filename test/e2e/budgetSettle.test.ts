@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { progressQuery, setBudgetUpdate, type RunProgress } from '../../contracts/run';
-import { DEV20, serveWith, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { serveWith, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 import { copyInputReply } from '../helpers/copyInput';
 import {
   GOES_ON,

@@ -5,14 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedRequest } from '../../lib/scriptedLlm';
 import { pauseSignal, progressQuery, resumeSignal, type RunProgress } from '../../contracts/run';
 import type { WorkerSet } from '../../workers/createWorkers';
-import {
-  DEV20,
-  startBenchmarkRun,
-  startE2E,
-  startInProcessWorkers,
-  type E2EEnv,
-  type StartedRun,
-} from '../helpers/e2e';
+import { startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 import { promptField } from '../helpers/scriptedSolutions';
 import { waitUntil } from '../helpers/wait';
 import { sandboxProcesses as countSandboxProcesses } from '../helpers/sandboxProcesses';

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicatesAnswered, duplicatesAnsweredApartFromKills } from '../../lib/scriptedLlm';
 import {
-  DEV20,
   startBenchmarkRun,
   startE2E,
   workerProcessEnv,
@@ -11,6 +10,7 @@ import {
   type StartedRun,
   FAST_FAILOVER,
 } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 import { copyInputReply } from '../helpers/copyInput';
 import { waitUntil } from '../helpers/wait';

@@ -4,15 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { duplicatesAnswered } from '../../lib/scriptedLlm';
 import { writeReport } from '../../benchmarks/spreadsheetbench/report/writeReport';
-import {
-  DEV20,
-  readTaskResult,
-  runToEnd,
-  startBenchmarkRun,
-  startE2E,
-  type E2EEnv,
-  type StartedRun,
-} from '../helpers/e2e';
+import { readTaskResult, runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 
 /**

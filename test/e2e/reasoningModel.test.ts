@@ -3,15 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunProgress } from '../../contracts/run';
 import { replyOf, type ScriptRule, type ScriptedRequest } from '../../lib/scriptedLlm';
-import {
-  DEV20,
-  readTaskResult,
-  runToEnd,
-  startBenchmarkRun,
-  startE2E,
-  type E2EEnv,
-  type StartedRun,
-} from '../helpers/e2e';
+import { readTaskResult, runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 
 const TASKS = ['39604', '79-7', '599-9'];

@@ -5,7 +5,6 @@ import type { RunProgress } from '../../contracts/run';
 import { connectWorkerConnection } from '../../workers/connection';
 import { copyInputReply } from '../helpers/copyInput';
 import {
-  SAMPLE,
   readTaskResult,
   startBenchmarkRun,
   startE2E,
@@ -13,6 +12,7 @@ import {
   type E2EEnv,
   type StartedRun,
 } from '../helpers/e2e';
+import { SAMPLE } from '../helpers/datasets';
 
 /**
  * A recalculation that fails for good (in the chaos suite: its worker killed at every attempt) used to fail the task

@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyInputReply } from '../helpers/copyInput';
-import {
-  SAMPLE,
-  readTaskResult,
-  runToEnd,
-  startBenchmarkRun,
-  startE2E,
-  type E2EEnv,
-  type StartedRun,
-} from '../helpers/e2e';
+import { readTaskResult, runToEnd, startBenchmarkRun, startE2E, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { SAMPLE } from '../helpers/datasets';
 
 /** Per-class retry limits hold across real Temporal retries (the counts travel in heartbeat details). */
 describe('a provider that keeps failing with 500', () => {

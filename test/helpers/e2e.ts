@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { configSchema, type Config } from '../../config/schema';
 
@@ -16,13 +15,8 @@ import { startRunWorkflow } from '../../client/startRun';
 import type { RunProgress } from '../../contracts/run';
 import type { TaskResult } from '../../contracts/taskResult';
 import { startScriptedServer, type Script, type ScriptedServer } from '../../lib/scriptedLlm';
-import { sharedData } from './sharedData';
 import { reportTimeouts } from './timeoutReport';
 import { startTestTemporal, type TestTemporal, type TestTemporalOptions } from './temporalServer';
-
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const DEV20 = sharedData('spreadsheetbench-dev20');
-export const SAMPLE = path.resolve(HERE, '../../data/sample');
 
 /** A real Temporal dev server, a scripted OpenAI-compatible server and a config pointing at both. */
 export interface E2EEnv<Model extends ModelEndpoint = ScriptedServer> {

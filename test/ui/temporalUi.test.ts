@@ -3,14 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/chromium';
 import { SA } from '../../lib/temporal/searchAttributes';
 import { copyInputReply } from '../helpers/copyInput';
-import {
-  DEV20,
-  startBenchmarkRun,
-  startE2E,
-  startInProcessWorkers,
-  type E2EEnv,
-  type StartedRun,
-} from '../helpers/e2e';
+import { startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 import { DEV20_SOLUTIONS } from '../helpers/scriptedSolutions';
 
 /** Workflow ids of a run as the runner names them: the run workflow (id = run id) and one child per task. */

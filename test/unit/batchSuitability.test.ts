@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { batchRefusal } from '../../client/batchSuitability';
 import { planRun } from '../../client/createRun';
 import { configSchema } from '../../config/schema';
-import { DEV20 } from '../helpers/e2e';
+import { DEV20 } from '../helpers/datasets';
 
 const endpoint = configSchema.parse({ llm: { baseUrl: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini' } });
 

@@ -14,14 +14,8 @@ import { startServer, type RunningServer } from '../../server/start';
 import type { WorkerSet } from '../../workers/createWorkers';
 import { SALES_CSV, salesAnalyst } from '../helpers/analysisModel';
 import { copyInputReply } from '../helpers/copyInput';
-import {
-  SAMPLE,
-  startBenchmarkRun,
-  startE2E,
-  startInProcessWorkers,
-  type E2EEnv,
-  type StartedRun,
-} from '../helpers/e2e';
+import { startBenchmarkRun, startE2E, startInProcessWorkers, type E2EEnv, type StartedRun } from '../helpers/e2e';
+import { SAMPLE } from '../helpers/datasets';
 import { launchChromium, openPage } from './browser';
 
 describe('web app: first screen and Temporal UI links', () => {
