@@ -21,8 +21,8 @@ export default defineConfig({
     sequence: { sequencer: SlowestFirstSequencer },
     // expect.poll waits on a condition; its 1 s default is a timing assumption that a loaded machine breaks.
     expect: { poll: { timeout: 30_000 } },
-    // Files that neither change the process nor start processes share their worker's imported modules
-    // (test/sharedModuleFiles.ts); every other file runs in a fresh process.
+    // Files that do not change the process share their worker's imported modules (test/sharedModuleFiles.ts); a file
+    // that mocks, patches or sets something process-wide runs in a fresh process.
     projects: [
       { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED } },
       { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
