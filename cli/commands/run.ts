@@ -129,12 +129,15 @@ export function registerRunCommands(program: Command): void {
       );
       const session = await resolveTemporal(config, log);
       const client = await connectClient(session);
+      // Ctrl-C from the moment the run may exist on the server: its start can be seen (`runs`) before it returns here.
+      const interrupted = followInterrupts(manifest.runId);
       const handle = await startRunWorkflow(client, config, manifest, runDir).catch((err) => {
+        interrupted.dispose();
         if (err instanceof RunExistsError)
           throw new CliError(`${err.message}: use \`sheetbench resume ${manifest.runId}\``, EXIT.usage);
         throw err;
       });
-      await followRun(client, session, config, handle, runDir, flags.worker);
+      await followRun(client, session, config, handle, runDir, flags.worker, interrupted);
     });
 
   program
@@ -214,11 +217,13 @@ export async function followRun(
   handle: WorkflowHandle,
   runDir: string,
   withWorker: boolean,
+  // Installed when called, before anything here awaits: a Ctrl-C while the worker's modules load still ends with 130
+  // and the resume command (it once killed the CLI silently in that moment).
+  interrupted = followInterrupts(handle.workflowId.split('/')[0]),
 ): Promise<void> {
   let workers: WorkerSet | undefined;
   let workersDone: Promise<void> | undefined;
   (await import('../../workers/runtime')).focusWorkerLog(handle.workflowId.split('/')[0]);
-  const interrupted = followInterrupts(handle.workflowId.split('/')[0]);
   log(
     `following run ${handle.workflowId}${withWorker ? ' with a worker in this process' : ''}; Ctrl-C stops this CLI, not the run`,
   );
